@@ -1,0 +1,396 @@
+"""The game API: what every game implements and what the protocol relies on.
+
+A game is a set of pure functions over immutable-by-convention msgspec
+Structs (DESIGN.md section 3). Nothing here does I/O, reads a clock, uses a
+global random generator or touches cryptography: the same rules run in a
+referee, in a player's client, in a replay and in an audit.
+
+Hidden information
+------------------
+Every item that may ever be hidden lives in a `Zone` inside
+``state.zones``. An item is `Known(ref, card)` or `Hidden(ref)`; `ref` is a
+stable opaque label (``"a07"``) that the protocol binds to the card with a
+commitment. A party holds the state *as it knows it*: the public state with
+the openings it holds laid over it (`overlay`). Rules may count, move and
+compare refs of hidden items freely, but `identity()` of a `Hidden` item
+raises `NeedsReveal(ref)`.
+
+The canonical chain state is the **public** state (everything not publicly
+revealed is `Hidden`). The protocol applies every command to it; when the
+rules raise `NeedsReveal`, the writer of the file includes the opening if it
+holds it, otherwise the party that holds it owes it (an obligation). Checks
+that only a party who can see the cards can make (e.g. "the two cards you
+play have different names" when one of them is face down) are written inside
+``with checked_if_visible():`` so they run wherever the identities are known
+(the writer, the dealer, the audit) and are skipped on the public state.
+
+`advance()` performs every step that needs no decision (movement, scoring,
+the end of a turn). It is separate from `apply()` because such steps often
+need an identity that only becomes public in a *later* file (the face-down
+card in Agent Avenue): the protocol calls `advance()` after every file and
+simply retries after the next reveal.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections.abc import Iterator, Sequence
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+import msgspec
+
+from pbem.errors import IllegalCommand, InvalidCommand, InvalidOption, PbemError
+
+__all__ = [
+    "Known", "Hidden", "Item", "Zone", "GameState", "SeatSpec", "Outcome",
+    "NeedsReveal", "Chance", "RandomChance", "Game", "Bot",
+    "IllegalCommand", "InvalidCommand", "InvalidOption",
+    "identity", "checked_if_visible", "overlay", "project", "refs_in",
+    "unrevealed_public", "unknown_to", "copy_struct", "shuffle_zone",
+]
+
+
+# --- items and zones -------------------------------------------------------
+
+
+class Known(msgspec.Struct, frozen=True, tag="known", tag_field="t"):
+    """An item whose identity the holder of this state knows."""
+
+    ref: str
+    card: str
+
+    def __repr__(self) -> str:
+        return f"Known({self.ref}={self.card})"
+
+
+class Hidden(msgspec.Struct, frozen=True, tag="hidden", tag_field="t"):
+    """An item whose identity the holder of this state does not know."""
+
+    ref: str
+
+    def __repr__(self) -> str:
+        return f"Hidden({self.ref})"
+
+
+Item = Known | Hidden
+
+
+class Zone(msgspec.Struct):
+    """An ordered pile of items with a visibility.
+
+    `public` zones are seen by everyone (their items must be revealed);
+    otherwise `readers` lists the seats allowed to see the items (empty:
+    nobody, e.g. the order of a deck). The first item is the top.
+    """
+
+    items: list[Item] = []
+    readers: list[str] = []
+    public: bool = False
+
+    def __repr__(self) -> str:  # never print hidden identities by accident
+        shown = ", ".join(
+            (it.card if self.public and isinstance(it, Known) else f"<{it.ref}>")
+            for it in self.items
+        )
+        vis = "public" if self.public else ("nobody" if not self.readers else "+".join(self.readers))
+        return f"Zone[{vis}]({shown})"
+
+    def may_see(self, seat: str) -> bool:
+        return self.public or seat in self.readers
+
+
+class GameState(msgspec.Struct, kw_only=True):
+    """Base of every game's state: the zones plus a counter for fresh refs."""
+
+    zones: dict[str, Zone] = {}
+    next_ref: int = 0
+
+
+class SeatSpec(msgspec.Struct, frozen=True):
+    """A seat as given at `pbem new`: the player's name and an optional role."""
+
+    name: str
+    role: str | None = None
+
+
+class Outcome(msgspec.Struct, frozen=True):
+    """How a game ended: the winning seats (may be empty) and why, as data."""
+
+    winners: list[str]
+    reason: str
+    scores: dict[str, int] | None = None
+
+
+class NeedsReveal(PbemError):
+    """The rules must read the identity of a hidden item.
+
+    Not a user error: the protocol catches it and obtains the opening (from
+    the writer, or as an obligation of whoever holds it).
+    """
+
+    def __init__(self, ref: str) -> None:
+        super().__init__(f"the identity of {ref} is needed but not revealed")
+        self.ref = ref
+
+
+def identity(item: Item) -> str:
+    """The card of `item`, or `NeedsReveal` if the holder cannot see it."""
+    if isinstance(item, Known):
+        return item.card
+    raise NeedsReveal(item.ref)
+
+
+@contextlib.contextmanager
+def checked_if_visible() -> Iterator[None]:
+    """Run a legality check only where the identities it reads are known.
+
+    On the public state the check is skipped; the writer, the dealer and the
+    end-of-game audit (which hold the identities) still make it, so a cheat
+    is caught there with the cheater's signature as evidence.
+    """
+    try:
+        yield
+    except NeedsReveal:
+        pass
+
+
+# --- chance ----------------------------------------------------------------
+
+
+class Chance(Protocol):
+    """The only source of randomness the rules may use.
+
+    The dealer decides how each call is realised (a referee's committed
+    seed, peer beacons, or a local generator). Calls must be made in the same
+    order by every party, so rules call chance only where the outcome is
+    needed.
+    """
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n)."""
+        ...
+
+    def shuffle(self, items: Sequence[Any]) -> list[Any]:
+        """A uniformly shuffled copy."""
+        ...
+
+
+class RandomChance:
+    """A `Chance` over `random.Random`, for bots, tests and playouts."""
+
+    def __init__(self, rng: random.Random | int | None = None) -> None:
+        self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
+
+    def below(self, n: int) -> int:
+        return self.rng.randrange(n)
+
+    def shuffle(self, items: Sequence[Any]) -> list[Any]:
+        out = list(items)
+        self.rng.shuffle(out)
+        return out
+
+
+def roll(chance: Chance, n: int, sides: int) -> list[int]:
+    """`n` dice of `sides` sides, each 1..sides."""
+    return [chance.below(sides) + 1 for _ in range(n)]
+
+
+def pick(chance: Chance, seq: Sequence[Any]) -> Any:
+    """A uniform element of a non-empty sequence."""
+    return seq[chance.below(len(seq))]
+
+
+def shuffle_zone(state: GameState, name: str, chance: Chance, prefix: str = "r") -> None:
+    """Shuffle a zone in place and give its items fresh refs.
+
+    Renaming positionally is what keeps a shuffle secret: anyone who knew
+    where an old ref was learns nothing about where the card went. The
+    protocol publishes commitments for the new refs. Mutates `state` (call it
+    on a copy, as `apply` does).
+    """
+    zone = state.zones[name]
+    shuffled = chance.shuffle(zone.items)
+    fresh: list[Item] = []
+    for item in shuffled:
+        ref = f"{prefix}{state.next_ref:03d}"
+        state.next_ref += 1
+        fresh.append(Known(ref, item.card) if isinstance(item, Known) else Hidden(ref))
+    zone.items = fresh
+
+
+# --- knowledge: overlay and projection --------------------------------------
+
+S = TypeVar("S", bound=GameState)
+
+
+def copy_struct(value: S) -> S:
+    """A deep copy of a Struct tree (msgpack round trip: fast and exact)."""
+    return msgspec.msgpack.decode(msgspec.msgpack.encode(value), type=type(value))
+
+
+def refs_in(state: GameState) -> dict[str, str]:
+    """Every ref in the state, mapped to the name of the zone that holds it."""
+    return {it.ref: name for name, zone in state.zones.items() for it in zone.items}
+
+
+def overlay(state: S, openings: dict[str, str]) -> S:
+    """The state as seen by a party holding `openings` (ref -> card)."""
+    out = copy_struct(state)
+    for zone in out.zones.values():
+        zone.items = [
+            Known(it.ref, openings[it.ref]) if isinstance(it, Hidden) and it.ref in openings else it
+            for it in zone.items
+        ]
+    return out
+
+
+def project(state: S, known_refs: set[str] | frozenset[str]) -> S:
+    """Hide every item whose ref is not in `known_refs`.
+
+    ``project(full_state, public_refs)`` is the public state.
+    """
+    out = copy_struct(state)
+    for zone in out.zones.values():
+        zone.items = [
+            Hidden(it.ref) if isinstance(it, Known) and it.ref not in known_refs else it
+            for it in zone.items
+        ]
+    return out
+
+
+def unrevealed_public(state: GameState) -> list[str]:
+    """Refs lying in public zones whose identity is not known in `state`."""
+    return [
+        it.ref
+        for zone in state.zones.values()
+        if zone.public
+        for it in zone.items
+        if isinstance(it, Hidden)
+    ]
+
+
+def unknown_to(state: GameState, seat: str, known_refs: set[str] | frozenset[str]) -> list[str]:
+    """Refs in zones `seat` may read (not public ones) that `seat` does not know."""
+    return [
+        it.ref
+        for zone in state.zones.values()
+        if not zone.public and seat in zone.readers
+        for it in zone.items
+        if it.ref not in known_refs
+    ]
+
+
+# --- the game ----------------------------------------------------------------
+
+St = TypeVar("St", bound=GameState)
+Cmd = TypeVar("Cmd")
+
+
+class Bot(Protocol):
+    def __call__(self, game: "Game", state: Any, seat: str, rng: random.Random) -> Any: ...
+
+
+class Game(Generic[St, Cmd]):
+    """Base class of every game; subclasses set the class attributes and
+    implement the methods (see DESIGN.md section 3).
+
+    `state` arguments are never mutated: implementations copy first
+    (`copy_struct`) and return the new state.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    rules_version: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    has_chance: ClassVar[bool] = True
+    has_hidden_information: ClassVar[bool] = True
+    #: options that fix hidden information (an explicit deck order ...):
+    #: allowed only where one process holds everything (the hotseat dealer).
+    scenario_options: ClassVar[frozenset[str]] = frozenset()
+
+    Options: ClassVar[type[msgspec.Struct]]
+    State: ClassVar[type[GameState]]
+    Command: ClassVar[Any]  # a tagged union of Structs with explicit tags
+    bots: ClassVar[dict[str, Bot]] = {}
+
+    # -- set-up ----------------------------------------------------------
+
+    def options(self, raw: dict[str, str]) -> msgspec.Struct:
+        """Options from ``--option KEY=VALUE`` pairs; `InvalidOption` if bad."""
+        fields = set(self.Options.__struct_fields__)
+        for key in raw:
+            if key not in fields:
+                known = ", ".join(sorted(fields)) or "none"
+                raise InvalidOption(f"unknown option {key!r} for {self.name} (options: {known})")
+        try:
+            return msgspec.convert(raw, self.Options, strict=False)
+        except msgspec.ValidationError as exc:
+            raise InvalidOption(f"bad option for {self.name}: {exc}") from None
+
+    def seats(self, options: Any, requested: list[SeatSpec]) -> list[SeatSpec]:
+        """Check and normalise the seats given at `pbem new` (in turn order)."""
+        if not self.min_seats <= len(requested) <= self.max_seats:
+            raise InvalidOption(
+                f"{self.name} needs {self.min_seats}-{self.max_seats} seats, got {len(requested)}"
+            )
+        names = [s.name for s in requested]
+        if len(set(names)) != len(names):
+            raise InvalidOption("each seat needs a different name")
+        for s in requested:
+            if s.role is not None:
+                raise InvalidOption(f"{self.name} has no roles (seat {s.name}:{s.role})")
+        return requested
+
+    def setup(self, options: Any, seats: list[SeatSpec], chance: Chance) -> St:
+        raise NotImplementedError
+
+    # -- play --------------------------------------------------------------
+
+    def to_act(self, state: St) -> list[str]:
+        """Seats that must make a decision now (empty when the game is over
+        or when it waits for a reveal)."""
+        raise NotImplementedError
+
+    def legal(self, state: St, seat: str) -> list[Cmd]:
+        """The seat's legal commands, deterministic order (where enumerable)."""
+        raise NotImplementedError
+
+    def apply(self, state: St, seat: str, command: Cmd, chance: Chance) -> St:
+        """The state after `seat` makes `command`; `IllegalCommand` if not legal."""
+        raise NotImplementedError
+
+    def advance(self, state: St, chance: Chance) -> St:
+        """Perform the steps that need no decision; may raise `NeedsReveal`."""
+        return state
+
+    def outcome(self, state: St) -> Outcome | None:
+        raise NotImplementedError
+
+    # -- seeing -------------------------------------------------------------
+
+    def view(self, state: St, seat: str | None) -> msgspec.Struct:
+        """What `seat` may see (None: an observer). Nothing else decides visibility."""
+        raise NotImplementedError
+
+    def render(self, view: Any) -> str:
+        """A text picture of a view, for a terminal."""
+        raise NotImplementedError
+
+    # -- notation ------------------------------------------------------------
+
+    def format(self, command: Cmd, state: St, seat: str) -> str:
+        """The one-line notation of `command` as `seat` would type it."""
+        raise NotImplementedError
+
+    def parse(self, text: str, state: St, seat: str) -> Cmd:
+        """Parse notation against the seat's state (names -> refs);
+        `InvalidCommand` if it does not parse."""
+        raise NotImplementedError
+
+    def describe(self, command: Cmd, state: St, seat: str | None) -> str:
+        """A line for logs, as `seat` (None: anyone) may read it: hidden
+        identities are never spelled out. Defaults to the notation."""
+        return self.format(command, state, seat or "")
