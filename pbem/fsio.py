@@ -1,0 +1,49 @@
+"""Atomic file writes: a reader (or a sync tool) never sees half a file.
+
+Every file the CLI writes goes through `atomic_write`: the bytes go to a
+temporary file in the same folder, are flushed and fsynced, then renamed over
+the target, and the folder is fsynced so the rename survives a crash.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+
+
+def atomic_write(path: Path | str, data: bytes, mode: int = 0o644, *, exclusive: bool = False) -> None:
+    """Write `data` to `path` atomically with permissions `mode`.
+
+    With `exclusive`, refuse (FileExistsError) when `path` already exists, so
+    two writers racing for the same turn number cannot overwrite each other.
+    """
+    path = Path(path)
+    folder = path.parent
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if exclusive:
+            os.link(tmp, path)  # fails if path exists; atomic on POSIX
+            os.unlink(tmp)
+        else:
+            os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(folder)
+
+
+def _fsync_dir(folder: Path) -> None:
+    with contextlib.suppress(OSError):  # not every platform can open a folder
+        dfd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
