@@ -1,0 +1,259 @@
+"""The key store: one's own private keys and an address book of identities.
+
+Layout under the home folder (`default_home`, or ``$PBEM_HOME``)::
+
+    keys/NAME.key   our private key files (0600, folder 0700)
+    ids/NAME.id     identity files: our own and everyone we imported
+
+Every identity file is checked (self-signature) each time it is read, so a
+file edited by hand or damaged on disk is noticed, not trusted. A name maps to
+one key pair for good: importing a different key under a known name is
+refused (naming both fingerprints), as is a key already known under another
+name, so that a file's signer can be found by its key alone.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from pbem.crypto.encoding import decode_file
+from pbem.crypto.keys import (
+    PublicIdentity, SecretIdentity, SecretKeyFile, check_name, identity_file, read_identity_file,
+    read_secret_key_file, secret_key_file, valid_name,
+)
+from pbem.errors import FormatError, KeyStoreError
+from pbem.fsio import atomic_write
+
+__all__ = ["default_home", "KeyStore"]
+
+_APP = "pbem"
+
+
+def default_home(environ: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
+    """Where keys live: ``$PBEM_HOME``, else the platform's user config folder.
+
+    Linux and other Unix: ``$XDG_CONFIG_HOME/pbem`` (only if absolute, as the
+    XDG spec says) or ``~/.config/pbem``; macOS: ``~/Library/Application
+    Support/pbem``; Windows: ``%APPDATA%\\pbem``. `environ` and `platform`
+    default to the real ones and exist for tests.
+    """
+    env = os.environ if environ is None else environ
+    plat = sys.platform if platform is None else platform
+    if env.get("PBEM_HOME"):
+        return Path(env["PBEM_HOME"]).expanduser()
+    if plat == "win32":
+        appdata = env.get("APPDATA")
+        base = Path(appdata) if appdata else Path.home() / "AppData" / "Roaming"
+    elif plat == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        xdg = env.get("XDG_CONFIG_HOME", "")
+        base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".config"
+    return base / _APP
+
+
+class KeyStore:
+    """Private keys and known identities under one home folder."""
+
+    def __init__(self, home: Path | str | None = None) -> None:
+        self.home = Path(home) if home is not None else default_home()
+        self.keys_dir = self.home / "keys"
+        self.ids_dir = self.home / "ids"
+
+    def __repr__(self) -> str:
+        return f"KeyStore({str(self.home)!r})"
+
+    # --- paths ---------------------------------------------------------------
+
+    def key_path(self, name: str) -> Path:
+        return self.keys_dir / f"{check_name(name)}.key"
+
+    def id_path(self, name: str) -> Path:
+        return self.ids_dir / f"{check_name(name)}.id"
+
+    def _make_dirs(self) -> None:
+        try:
+            self.home.mkdir(mode=0o700, parents=True, exist_ok=True)
+            self.keys_dir.mkdir(mode=0o700, exist_ok=True)
+            os.chmod(self.keys_dir, 0o700)  # mkdir's mode is filtered by the umask
+            self.ids_dir.mkdir(mode=0o755, exist_ok=True)
+        except OSError as exc:
+            raise KeyStoreError(f"cannot create the key store in {self.home}: {exc.strerror}") from None
+
+    @staticmethod
+    def _read(path: Path) -> bytes | None:
+        try:
+            return path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise KeyStoreError(f"cannot read {path}: {exc.strerror}") from None
+
+    @staticmethod
+    def _write(path: Path, data: bytes, mode: int) -> None:
+        try:
+            atomic_write(path, data, mode, exclusive=True)
+        except FileExistsError:
+            raise KeyStoreError(f"{path} already exists") from None
+        except OSError as exc:
+            raise KeyStoreError(f"cannot write {path}: {exc.strerror}") from None
+
+    # --- own keys ------------------------------------------------------------
+
+    def has_secret(self, name: str) -> bool:
+        """True if the store holds a private key called `name`."""
+        return valid_name(name) and self.key_path(name).exists()
+
+    def create(self, name: str, passphrase: str | None) -> SecretIdentity:
+        """Make a new identity, store its private key and its identity file.
+
+        KeyStoreError if `name` is taken, by our own key or an imported one.
+        """
+        check_name(name)
+        if self.has_secret(name) or self.id_path(name).exists():
+            raise KeyStoreError(
+                f"an identity named {name} already exists in {self.home}",
+                hint="choose another name (see `pbem id show`)",
+            )
+        secret = SecretIdentity.generate(name)
+        key_file = secret_key_file(secret, passphrase)
+        self._make_dirs()
+        self._write(self.key_path(name), key_file, 0o600)
+        self._write(self.id_path(name), identity_file(secret), 0o644)
+        return secret
+
+    def secret(self, name: str, passphrase: Callable[[], str]) -> SecretIdentity:
+        """Unlock our private key `name`; `passphrase` is called only if needed."""
+        path = self.key_path(name)
+        data = self._read(path)
+        if data is None:
+            raise KeyStoreError(
+                f"no private key named {name} in {self.home}",
+                hint=f"create one with `pbem id new {name}`, or set PBEM_HOME to the store that holds it",
+            )
+        secret = _in_file(path, read_secret_key_file, data, passphrase)
+        if secret.name != name:
+            raise KeyStoreError(f"{path} holds the key of {secret.name}, not {name}")
+        return secret
+
+    # --- identities ----------------------------------------------------------
+
+    def public(self, name: str) -> PublicIdentity:
+        """The identity `name`, ours or imported; KeyStoreError if unknown."""
+        path = self.id_path(name)
+        data = self._read(path)
+        if data is not None:
+            public = _in_file(path, read_identity_file, data)
+        else:
+            public = self._public_from_key(name)
+            if public is None:
+                raise self._unknown(name)
+        if public.name != name:
+            raise KeyStoreError(f"{path} holds the identity of {public.name}, not {name}")
+        return public
+
+    def _unknown(self, name: str) -> KeyStoreError:
+        return KeyStoreError(
+            f"unknown identity {name} in {self.home}",
+            hint=f"import {name}'s identity file with `pbem id import FILE`",
+        )
+
+    def _public_from_key(self, name: str) -> PublicIdentity | None:
+        # Our own identity file went missing: the key file keeps the public
+        # half in clear, so the identity can be read without a passphrase.
+        path = self.key_path(name)
+        data = self._read(path)
+        if data is None:
+            return None
+        return _in_file(path, decode_file, data, SecretKeyFile, "secret-key").public
+
+    def export(self, name: str, passphrase: Callable[[], str] | None = None) -> bytes:
+        """The identity file of `name` (to mail to other players).
+
+        If our own identity file has gone missing and `passphrase` is given,
+        it is rebuilt from the private key (signing needs the key).
+        """
+        path = self.id_path(name)
+        data = self._read(path)
+        if data is None:
+            if not self.has_secret(name):
+                raise self._unknown(name)
+            if passphrase is None:
+                raise KeyStoreError(
+                    f"the identity file of {name} is missing from {self.ids_dir}",
+                    hint="it can be rebuilt from the private key, which needs its passphrase",
+                )
+            data = identity_file(self.secret(name, passphrase))
+            self._make_dirs()
+            self._write(path, data, 0o644)
+        self.public(name)  # check it before handing it out
+        return data
+
+    def import_identity(self, data: bytes) -> PublicIdentity:
+        """Check an identity file and add it to the address book.
+
+        Importing the same identity again is fine. A different key under a
+        known name, or a known key under a new name, is refused.
+        """
+        public = read_identity_file(data)
+        name = public.name
+        known = self._known(name)
+        if known is not None:
+            if known == public:
+                if not self.id_path(name).exists():
+                    self._make_dirs()
+                    self._write(self.id_path(name), data, 0o644)
+                return known
+            raise KeyStoreError(
+                f"{name} is already known with fingerprint {known.fingerprint()}; "
+                f"this file has another key, fingerprint {public.fingerprint()}",
+                hint=f"if {name} really has a new key, remove {self.id_path(name)} first",
+            )
+        other = self.find_by_key(public.sign)
+        if other is not None:
+            raise KeyStoreError(
+                f"this key ({public.fingerprint()}) is already known as {other.name}, not {name}",
+            )
+        self._make_dirs()
+        self._write(self.id_path(name), data, 0o644)
+        return public
+
+    def _known(self, name: str) -> PublicIdentity | None:
+        if not self.id_path(name).exists() and not self.has_secret(name):
+            return None
+        return self.public(name)
+
+    def find_by_key(self, sign_b64: str) -> PublicIdentity | None:
+        """The known identity whose Ed25519 key is `sign_b64`, if any."""
+        for name, _own in self.names():
+            public = self.public(name)
+            if public.sign == sign_b64:
+                return public
+        return None
+
+    def names(self) -> list[tuple[str, bool]]:
+        """Every known name, sorted, with True for the ones we hold a private key for."""
+        own = set(_stems(self.keys_dir, ".key"))
+        known = own | set(_stems(self.ids_dir, ".id"))
+        return [(name, name in own) for name in sorted(known)]
+
+
+def _stems(folder: Path, suffix: str) -> list[str]:
+    try:
+        entries = list(folder.iterdir())
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise KeyStoreError(f"cannot list {folder}: {exc.strerror}") from None
+    return [p.name[: -len(suffix)] for p in entries if p.name.endswith(suffix) and valid_name(p.name[: -len(suffix)])]
+
+
+def _in_file(path: Path, fn, *args):
+    """Call `fn(*args)`, prefixing any FormatError with the file it came from."""
+    try:
+        return fn(*args)
+    except FormatError as exc:
+        raise FormatError(f"{path}: {exc.message}", hint=exc.hint) from None
