@@ -315,6 +315,8 @@ class Game(Generic[St, Cmd]):
     State: ClassVar[type[GameState]]
     Command: ClassVar[Any]  # a tagged union of Structs with explicit tags
     bots: ClassVar[dict[str, Bot]] = {}
+    #: seats `pbem demo` plays, as NAME[:ROLE] in turn order
+    demo_seats: ClassVar[tuple[str, ...]] = ("alice", "bob")
 
     # -- set-up ----------------------------------------------------------
 

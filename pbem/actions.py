@@ -1,0 +1,283 @@
+"""What each CLI command does, as library functions that know nothing of click.
+
+Every function either finishes its job or raises a `PbemError` with the
+folder untouched: files are only written after the new file was checked
+against the chain (`folder.add_file`), and each write is atomic.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from pbem import games
+from pbem.crypto.keys import SecretIdentity, read_secret_key_file, secret_key_file
+from pbem.crypto.store import KeyStore
+from pbem.errors import InvalidCommand, InvalidOption, KeyStoreError, PbemError
+from pbem.fsio import atomic_write
+from pbem.games.base import NeedsReveal, SeatSpec
+from pbem.protocol import dealer as dealer_mod
+from pbem.protocol import folder as folder_mod
+from pbem.protocol.chain import Chain
+from pbem.protocol.chance import NoChance, hotseat_seed
+from pbem.protocol.party import Party
+
+Passphrase = Callable[[], str]
+
+
+@dataclass
+class Keys:
+    """Where keys come from: a store and a way to ask for a passphrase."""
+
+    store: KeyStore
+    passphrase: Passphrase
+
+    def secret(self, name: str) -> SecretIdentity:
+        return self.store.secret(name, self.passphrase)
+
+
+# --- creating a game ------------------------------------------------------------
+
+
+def parse_seat(text: str) -> SeatSpec:
+    name, _, role = text.partition(":")
+    name = name.strip()
+    if not name:
+        raise InvalidOption(f"bad seat {text!r}: expected NAME or NAME:ROLE")
+    return SeatSpec(name=name, role=role.strip() or None)
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise InvalidOption(f"bad option {pair!r}: expected KEY=VALUE")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def new_game(
+    game_name: str,
+    folder: Path,
+    seats: list[str],
+    keys: Keys,
+    dealer: str = "hotseat",
+    referee: str | None = None,
+    seed: int | None = None,
+    options: list[str] = (),
+) -> Chain:
+    """Write the genesis (and, in hotseat, the dealer's key) into a new folder."""
+    game = games.get(game_name)
+    raw = parse_options(list(options))
+    scenario = set(raw) & game.scenario_options
+    if scenario and dealer != "hotseat":
+        raise InvalidOption(
+            f"option {', '.join(sorted(scenario))} fixes hidden cards: only for hotseat games",
+        )
+    opts = game.options(raw)
+    specs = game.seats(opts, [parse_seat(s) for s in seats])
+    idents = [(spec, keys.store.public(spec.name)) for spec in specs]
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise PbemError(f"{folder} exists and is not an empty folder")
+    if dealer == "hotseat":
+        if referee:
+            raise InvalidOption("--referee is only for --dealer referee")
+        dealer_secret = dealer_mod.hotseat_dealer()
+        master = hotseat_seed(seed) if seed is not None else os.urandom(32)
+    elif dealer == "referee":
+        if not referee:
+            raise InvalidOption("a referee game needs --referee NAME")
+        if seed is not None:
+            raise InvalidOption("--seed is only for hotseat games: a referee's seed must stay secret")
+        dealer_secret = keys.secret(referee)
+        master = os.urandom(32)
+    else:
+        raise InvalidOption(f"unknown dealer {dealer!r} (hotseat or referee)")
+    data = dealer_mod.make_genesis(game, opts, idents, dealer, dealer_secret, master)
+    chain = Chain(data)  # check what we are about to write
+    folder.mkdir(parents=True, exist_ok=True)
+    if dealer == "hotseat":
+        atomic_write(folder / folder_mod.DEALER_KEY, secret_key_file(dealer_secret, None), mode=0o600)
+    atomic_write(folder / folder_mod.GENESIS, data, exclusive=True)
+    folder_mod.write_state(folder, chain)
+    return chain
+
+
+# --- reading a game ---------------------------------------------------------------
+
+
+def open_game(folder: Path) -> Chain:
+    return folder_mod.load(folder)
+
+
+def hotseat_dealer(folder: Path, chain: Chain) -> SecretIdentity:
+    path = folder / folder_mod.DEALER_KEY
+    if not path.exists():
+        raise KeyStoreError(f"this hotseat game has lost its {folder_mod.DEALER_KEY}")
+    secret = read_secret_key_file(folder_mod.read(path), lambda: "")
+    if secret.public != chain.genesis.dealer.identity:
+        raise KeyStoreError(f"{folder_mod.DEALER_KEY} is not the key of this game's dealer")
+    return secret
+
+
+def verify(folder: Path, repair: bool = False) -> Chain:
+    """Check every file: the chain, the state cache, a hotseat dealer's key."""
+    chain = folder_mod.load(folder)
+    if chain.dealer_mode == "hotseat" and (folder / folder_mod.DEALER_KEY).exists():
+        hotseat_dealer(folder, chain)
+    if repair:
+        folder_mod.write_state(folder, chain)
+    else:
+        folder_mod.check_state_cache(folder, chain)
+    return chain
+
+
+def party(chain: Chain, name: str, keys: Keys) -> Party:
+    if name not in chain.seats and name != chain.dealer_name:
+        raise KeyStoreError(
+            f"{name} has no seat in this game", hint=f"seats: {', '.join(chain.seat_order)}"
+        )
+    return Party(chain, keys.secret(name))
+
+
+def status(chain: Chain) -> dict[str, Any]:
+    """The `pbem status --json` object."""
+    outcome = chain.outcome()
+    to_act = []
+    if chain.obligations():
+        to_act.append({"seat": chain.dealer_name, "needs": "auto"})
+    else:
+        to_act.extend({"seat": s, "needs": "decision"} for s in chain.game.to_act(chain.public))
+    return {
+        "game": chain.game.name,
+        "game_id": chain.game_id,
+        "seq": chain.seq,
+        "dealer": {"mode": chain.dealer_mode, "name": chain.dealer_name},
+        "seats": [{"name": s.name, "role": s.role} for s in chain.genesis.seats],
+        "to_act": to_act,
+        "over": outcome is not None,
+        "outcome": None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason},
+    }
+
+
+def legal(chain: Chain, me: Party) -> list[str]:
+    if me.is_dealer or me.name not in chain.writers():
+        return []
+    state = me.state()
+    return [chain.game.format(c, state, me.name) for c in chain.game.legal(state, me.name)]
+
+
+def view(chain: Chain, me: Party | None) -> Any:
+    if me is None or me.is_dealer:
+        return chain.game.view(chain.public if me is None else me.state(), None)
+    return chain.game.view(me.state(), me.name)
+
+
+def view_json(chain: Chain, me: Party | None) -> Any:
+    return msgspec.to_builtins(view(chain, me))
+
+
+def render(chain: Chain, me: Party | None) -> str:
+    return chain.game.render(view(chain, me))
+
+
+def log_lines(chain: Chain) -> list[str]:
+    """One line per file, as anyone may read it (no hidden card named)."""
+    lines = [f"{0:6d}  {chain.dealer_name:<10} set up {chain.game.title} for {', '.join(chain.seat_order)}"]
+    for rec in chain.records[1:]:
+        parts = []
+        state = rec.before
+        for cmd in rec.commands:
+            parts.append(chain.game.describe(cmd, state, None))
+        body = rec.body
+        if body.reveals:
+            parts.append("reveals " + ", ".join(o.card for o in body.reveals))
+        for d in body.deliveries:
+            n = len(d.refs)
+            parts.append(f"deals {n} card{'s' if n != 1 else ''} to {d.to}")
+        if body.seed is not None:
+            parts.append("publishes its seed")
+        lines.append(f"{rec.seq:6d}  {rec.by:<10} " + "; ".join(parts))
+    outcome = chain.outcome()
+    if outcome is not None:
+        lines.append(f"        over: {outcome.reason}")
+    return lines
+
+
+# --- writing ------------------------------------------------------------------------
+
+
+def parse_commands(chain: Chain, me: Party, texts: list[str]) -> list[Any]:
+    """Parse each command against the seat's state as it will be by then."""
+    game = chain.game
+    state = me.state()
+    out = []
+    for text in texts:
+        command = game.parse(text, state, me.name)
+        out.append(command)
+        try:
+            state = game.apply(state, me.name, command, NoChance())
+        except NeedsReveal:
+            pass
+    return out
+
+
+def submit(folder: Path, name: str, texts: list[str], keys: Keys) -> list[Path]:
+    """Write `name`'s turn (and, in hotseat, the dealer's answers)."""
+    if not texts:
+        raise InvalidCommand("give at least one --cmd")
+    chain = folder_mod.load(folder)
+    me = party(chain, name, keys)
+    written = _auto_dealer(folder, chain)
+    if written:
+        me = party(chain, name, keys)
+    commands = parse_commands(chain, me, texts)
+    data = me.turn(commands)
+    written.append(folder_mod.add_file(folder, chain, data))
+    written += _auto_dealer(folder, chain)
+    return written
+
+
+def sync(folder: Path, name: str, keys: Keys) -> list[Path]:
+    """Write every file `name` owes that needs no decision."""
+    chain = folder_mod.load(folder)
+    me = party(chain, name, keys)
+    written = _auto_dealer(folder, chain)
+    while True:
+        data = me.answer()
+        if data is None:
+            return written
+        written.append(folder_mod.add_file(folder, chain, data))
+
+
+def _auto_dealer(folder: Path, chain: Chain) -> list[Path]:
+    """In a hotseat game the dealer lives in the folder and answers at once."""
+    if chain.dealer_mode != "hotseat":
+        return []
+    written = []
+    dealer = None
+    while chain.dealer_name in chain.writers():
+        dealer = dealer or hotseat_dealer(folder, chain)
+        data = dealer_mod.answer(chain, dealer)
+        if data is None:
+            break
+        written.append(folder_mod.add_file(folder, chain, data))
+    return written
+
+
+def apply_file(folder: Path, path: Path) -> Path:
+    chain = folder_mod.load(folder)
+    data = folder_mod.read(path)
+    written = folder_mod.incoming(folder, chain, data)
+    return written
+
+
+def fingerprint_of(keys: Keys, name: str) -> str:
+    return keys.store.public(name).fingerprint()
+

@@ -1,0 +1,360 @@
+"""The `pbem` command line: parse, call a library function, print.
+
+One error bridge (`PbemGroup.invoke`): a `PbemError` becomes
+``pbem: error: ...`` (and ``pbem: hint: ...``) on stderr with exit code 1;
+click's usage errors exit 2. Heavy modules (games, crypto) are imported
+inside the commands so that `pbem --help` starts fast.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from pbem import __version__
+from pbem.errors import PbemError, PassphraseError
+
+if TYPE_CHECKING:
+    from pbem.actions import Keys
+
+
+class PbemGroup(click.Group):
+    """A group whose commands turn library errors into one clear line."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except PbemError as exc:
+            fail(exc)
+
+
+def fail(exc: PbemError) -> None:
+    click.echo(f"pbem: error: {exc.message}", err=True)
+    if exc.hint:
+        click.echo(f"pbem: hint: {exc.hint}", err=True)
+    sys.exit(1)
+
+
+# --- shared options ---------------------------------------------------------------
+
+game_dir = click.argument("folder", metavar="DIR", type=click.Path(file_okay=False, path_type=Path))
+as_name = click.option("--as", "name", required=True, metavar="NAME", help="Your identity in $PBEM_HOME.")
+as_json = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+
+
+def ask_passphrase(name: str = "", confirm: bool = False) -> str:
+    env = os.environ.get("PBEM_PASSPHRASE")
+    if env is not None:
+        return env
+    if not sys.stdin.isatty():
+        raise PassphraseError(
+            f"a passphrase is needed{' for ' + name if name else ''}",
+            hint="set PBEM_PASSPHRASE, or run in a terminal",
+        )
+    return click.prompt(
+        f"Passphrase{' for ' + name if name else ''}", hide_input=True, confirmation_prompt=confirm
+    )
+
+
+def keys() -> "Keys":
+    from pbem.actions import Keys
+    from pbem.crypto.store import KeyStore
+
+    return Keys(store=KeyStore(), passphrase=ask_passphrase)
+
+
+def emit_json(value: Any) -> None:
+    click.echo(json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False))
+
+
+# --- the group ---------------------------------------------------------------------
+
+
+@click.group(cls=PbemGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="pbem")
+def cli() -> None:
+    """Play board and card games with hidden information by mail or shared folder.
+
+    Every turn is a signed file checked against the chain of files before it;
+    hidden cards are sealed to the players allowed to see them.
+    """
+
+
+# --- identities ----------------------------------------------------------------------
+
+
+@cli.group(cls=PbemGroup)
+def id() -> None:  # noqa: A001 - the command is called `id`
+    """Your identities and the address book of other players."""
+
+
+@id.command("new")
+@click.argument("name")
+@click.option("--no-passphrase", is_flag=True, help="Store the private key unencrypted.")
+def id_new(name: str, no_passphrase: bool) -> None:
+    """Create a key pair named NAME."""
+    from pbem.crypto.keys import check_name
+    from pbem.crypto.store import KeyStore
+
+    check_name(name)
+    store = KeyStore()
+    passphrase = None if no_passphrase else ask_passphrase(name, confirm=True)
+    secret = store.create(name, passphrase)
+    click.echo(f"created {name} in {store.home}")
+    click.echo(f"fingerprint: {secret.public.fingerprint()}")
+
+
+@id.command("show")
+@click.argument("name", required=False)
+def id_show(name: str | None) -> None:
+    """Show one identity's fingerprint, or list them all."""
+    from pbem.crypto.store import KeyStore
+
+    store = KeyStore()
+    if name:
+        ident = store.public(name)
+        click.echo(f"{ident.name}  {ident.fingerprint()}")
+        return
+    rows = store.names()
+    if not rows:
+        click.echo(f"no identities in {store.home} (pbem id new NAME creates one)")
+    for n, own in rows:
+        click.echo(f"{n:<16} {'own     ' if own else 'imported'}  {store.public(n).fingerprint()}")
+
+
+@id.command("export")
+@click.argument("name")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file.")
+def id_export(name: str, output: Path | None) -> None:
+    """Print (or write) NAME's public identity file to give to other players."""
+    from pbem.crypto.store import KeyStore
+    from pbem.fsio import atomic_write
+
+    data = KeyStore().export(name)
+    if output:
+        atomic_write(output, data)
+        click.echo(f"wrote {output}")
+    else:
+        click.echo(data.decode().rstrip("\n"))
+
+
+@id.command("import")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def id_import(file: Path) -> None:
+    """Add another player's public identity file to the address book."""
+    from pbem.crypto.store import KeyStore
+
+    try:
+        data = file.read_bytes()
+    except OSError as exc:
+        raise PbemError(f"cannot read {file}: {exc.strerror}") from None
+    ident = KeyStore().import_identity(data)
+    click.echo(f"imported {ident.name}  {ident.fingerprint()}")
+    click.echo("pbem: hint: check the fingerprint with its owner (read it aloud)", err=True)
+
+
+# --- games -------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("game")
+@game_dir
+@click.option("--seat", "seats", multiple=True, required=True, metavar="NAME[:ROLE]", help="In turn order.")
+@click.option("--dealer", type=click.Choice(["hotseat", "referee"]), default="hotseat", show_default=True)
+@click.option("--referee", metavar="NAME", help="The referee's identity (--dealer referee).")
+@click.option("--seed", type=int, help="Make a hotseat game reproducible.")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A game option.")
+def new(game: str, folder: Path, seats, dealer, referee, seed, options) -> None:
+    """Create a new GAME in the empty folder DIR."""
+    from pbem import actions
+
+    chain = actions.new_game(game, folder, list(seats), keys(), dealer, referee, seed, list(options))
+    click.echo(f"created {chain.game.title} game {chain.game_id[:12]} in {folder}")
+    writers = chain.writers()
+    if writers:
+        click.echo(f"next: {', '.join(writers)}")
+
+
+@cli.command()
+@game_dir
+@as_json
+def status(folder: Path, as_json: bool) -> None:
+    """Whose turn it is, what is pending, and the outcome."""
+    from pbem import actions
+
+    info = actions.status(actions.open_game(folder))
+    if as_json:
+        emit_json(info)
+        return
+    click.echo(f"{info['game']} game {info['game_id'][:12]}, seq {info['seq']}, dealer {info['dealer']['mode']}")
+    if info["outcome"]:
+        click.echo(f"over: {info['outcome']['reason']}")
+    for who in info["to_act"]:
+        what = "must decide" if who["needs"] == "decision" else "owes an automatic answer (pbem sync)"
+        click.echo(f"{who['seat']} {what}")
+
+
+@cli.command()
+@game_dir
+@as_name
+@as_json
+def legal(folder: Path, name: str, as_json: bool) -> None:
+    """Your legal commands now, in the game's notation."""
+    from pbem import actions
+
+    chain = actions.open_game(folder)
+    commands = actions.legal(chain, actions.party(chain, name, keys()))
+    if as_json:
+        emit_json(commands)
+    elif not commands:
+        click.echo(f"{name} has nothing to do now")
+    else:
+        for c in commands:
+            click.echo(c)
+
+
+@cli.command()
+@game_dir
+@as_name
+@click.option("--cmd", "cmds", multiple=True, required=True, help="A command in the game's notation.")
+def submit(folder: Path, name: str, cmds) -> None:
+    """Check and write your turn into DIR; prints the files written."""
+    from pbem import actions
+
+    for path in actions.submit(folder, name, list(cmds), keys()):
+        click.echo(str(path))
+
+
+@cli.command()
+@game_dir
+@as_name
+def sync(folder: Path, name: str) -> None:
+    """Write every file NAME owes that needs no decision."""
+    from pbem import actions
+
+    written = actions.sync(folder, name, keys())
+    if not written:
+        click.echo(f"nothing to do for {name}")
+    for path in written:
+        click.echo(str(path))
+
+
+@cli.command()
+@game_dir
+@click.option("--as", "name", metavar="NAME", help="See as this seat (default: an observer).")
+@as_json
+def show(folder: Path, name: str | None, as_json: bool) -> None:
+    """The board as NAME may see it."""
+    from pbem import actions
+
+    chain = actions.open_game(folder)
+    me = actions.party(chain, name, keys()) if name else None
+    if as_json:
+        emit_json(actions.view_json(chain, me))
+    else:
+        click.echo(actions.render(chain, me))
+
+
+@cli.command()
+@game_dir
+@as_name
+def play(folder: Path, name: str) -> None:
+    """Interactive: the board and your legal commands as a numbered menu."""
+    from pbem import actions
+
+    k = keys()
+    while True:
+        chain = actions.open_game(folder)
+        me = actions.party(chain, name, k)
+        click.echo(actions.render(chain, me))
+        if chain.outcome() is not None:
+            return
+        commands = actions.legal(chain, me)
+        if not commands:
+            click.echo(f"waiting for {', '.join(chain.writers())}")
+            return
+        for i, c in enumerate(commands, 1):
+            click.echo(f"{i:3d}. {c}")
+        answer = click.prompt("your command (number or notation, q to quit)", default="q").strip()
+        if answer.lower() in {"q", "quit", ""}:
+            return
+        text = commands[int(answer) - 1] if answer.isdigit() and 1 <= int(answer) <= len(commands) else answer
+        try:
+            for path in actions.submit(folder, name, [text], k):
+                click.echo(f"wrote {path}")
+        except PbemError as exc:
+            click.echo(f"pbem: error: {exc.message}", err=True)
+
+
+@cli.command()
+@game_dir
+def log(folder: Path) -> None:
+    """Every file of the game, one line each, as anyone may read it."""
+    from pbem import actions
+
+    for line in actions.log_lines(actions.open_game(folder)):
+        click.echo(line)
+
+
+@cli.command("apply")
+@game_dir
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def apply_cmd(folder: Path, file: Path) -> None:
+    """Check a received FILE against DIR and add it."""
+    from pbem import actions
+
+    click.echo(str(actions.apply_file(folder, file)))
+
+
+@cli.command()
+@game_dir
+@click.option("--repair", is_flag=True, help="Rewrite state.pbem from the chain.")
+def verify(folder: Path, repair: bool) -> None:
+    """Check every file of the game; exit 1 with the first failure."""
+    from pbem import actions
+
+    chain = actions.verify(folder, repair)
+    outcome = chain.outcome()
+    state = f"over: {outcome.reason}" if outcome else f"in progress, next: {', '.join(chain.writers())}"
+    click.echo(f"ok: {chain.game.name} game {chain.game_id[:12]}, {len(chain.records)} files, {state}")
+
+
+@cli.command()
+@game_dir
+def audit(folder: Path) -> None:
+    """Replay a finished game with every secret revealed."""
+    from pbem.errors import AuditError
+    from pbem.protocol.audit import audit as run_audit
+
+    report = run_audit(folder)
+    for failure in report.failures:
+        click.echo(f"FAIL {failure}")
+    if not report.ok:
+        raise AuditError(f"audit failed: {len(report.failures)} check(s) failed")
+    click.echo(f"ok: audit passed ({report.files} files, {report.checks} checks)")
+
+
+@cli.command()
+@click.argument("game", default="agent-avenue")
+@click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path), help="Keep the game here.")
+@click.option("--seed", type=int, help="Reproducible deal and bot choices.")
+@click.option("--dealer", type=click.Choice(["hotseat", "referee"]), default="hotseat", show_default=True)
+@click.option("--bot", default="greedy", show_default=True, help="Which bot plays every seat.")
+def demo(game: str, folder: Path | None, seed: int | None, dealer: str, bot: str) -> None:
+    """Two bots play a complete game through the real file protocol."""
+    from pbem.demo import run_demo
+
+    run_demo(game, folder, seed, dealer, bot, echo=click.echo)
+
+
+def main() -> None:
+    cli(prog_name="pbem")
+
+
+if __name__ == "__main__":
+    main()

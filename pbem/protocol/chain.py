@@ -1,0 +1,336 @@
+"""The chain: genesis -> turn -> turn ..., replayed and checked file by file.
+
+`Chain` holds the public state at the head and everything needed to judge
+the next file: who may write (the dealer while it owes anything, otherwise
+the seats the rules name), which refs each seat knows, the commitments every
+reveal must open. `Chain.append` either accepts a file completely or raises
+and leaves the chain as it was; nothing in it touches the filesystem.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from pbem import games
+from pbem.crypto.commit import check_opening
+from pbem.crypto.encoding import b64d, b64e, canonical, sha256
+from pbem.crypto.keys import PublicIdentity
+from pbem.errors import (
+    CommitmentError,
+    FormatError,
+    IllegalCommand,
+    InvalidCommand,
+    PbemError,
+    ProtocolError,
+    StaleTurn,
+    WrongGame,
+    WrongWriter,
+)
+from pbem.games.base import Game, GameState, SeatSpec, overlay, refs_in, unknown_to, unrevealed_public
+from pbem.protocol import codec, transition
+from pbem.protocol.formats import GenesisBody, Obligation, Opening, SignedFile, TurnBody
+
+
+def item_bytes(ref: str, card: str) -> bytes:
+    """What a commitment commits to: the ref and its card, canonically."""
+    return canonical({"card": card, "ref": ref})
+
+
+def state_hash(state: GameState) -> str:
+    return b64e(sha256(canonical(state)))
+
+
+def check_openings(openings: list[Opening], commitments: dict[str, str], where: str) -> None:
+    seen: set[str] = set()
+    for o in openings:
+        if o.ref in seen:
+            raise ProtocolError(f"{where}: {o.ref} is revealed twice")
+        seen.add(o.ref)
+        if o.ref not in commitments:
+            raise ProtocolError(f"{where}: reveals {o.ref}, which has no commitment")
+        try:
+            check_opening(commitments[o.ref], b64d(o.salt, 32), item_bytes(o.ref, o.card))
+        except CommitmentError:
+            raise CommitmentError(
+                f"{where}: the opening of {o.ref} ({o.card}) does not match its commitment"
+            ) from None
+
+
+@dataclass
+class Record:
+    """One accepted file, with what a log needs to describe it."""
+
+    seq: int
+    by: str
+    hash: str
+    outer: SignedFile
+    body: GenesisBody | TurnBody
+    commands: list[Any] = field(default_factory=list)
+    before: GameState | None = None
+    after: GameState | None = None
+    name: str = ""
+
+
+class Chain:
+    """The checked state of a game at its head."""
+
+    def __init__(self, genesis_bytes: bytes, name: str = "000000-genesis.pbem") -> None:
+        outer = codec.read_envelope(genesis_bytes, "genesis")
+        genesis = codec.decode_body(outer, GenesisBody)
+        dealer = genesis.dealer.identity
+        if outer.by != dealer.name:
+            raise FormatError(f"{name}: signed as {outer.by!r} but the dealer is {dealer.name!r}")
+        codec.check_signature(outer, dealer)
+        self.genesis = genesis
+        self.game_id = codec.file_hash(outer)
+        self.game: Game = games.get(genesis.game)
+        if genesis.rules_version != self.game.rules_version:
+            raise FormatError(
+                f"{name}: made with {genesis.game} rules version {genesis.rules_version}, "
+                f"this pbem has version {self.game.rules_version}"
+            )
+        try:
+            self.options = msgspec.json.decode(bytes(genesis.options), type=self.game.Options)
+            public = msgspec.json.decode(bytes(genesis.initial), type=self.game.State)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise FormatError(f"{name}: bad options or initial state: {exc}") from None
+        self.seats = {s.name: s for s in genesis.seats}
+        self.seat_order = [s.name for s in genesis.seats]
+        self.dealer_name = dealer.name
+        if self.dealer_name in self.seats:
+            raise FormatError(f"{name}: the dealer {self.dealer_name!r} is also a seat")
+        self.commitments: dict[str, str] = dict(genesis.commitments)
+        missing = set(refs_in(public)) - set(self.commitments)
+        if missing:
+            raise ProtocolError(f"{name}: items without a commitment: {', '.join(sorted(missing))}")
+        check_openings(genesis.reveals, self.commitments, name)
+        self.revealed: dict[str, str] = {o.ref: o.card for o in genesis.reveals}
+        self.public: GameState = overlay(public, self.revealed)
+        self.known: dict[str, set[str]] = {s: set() for s in self.seats}
+        self._record_deliveries(genesis.deliveries, name)
+        if state_hash(self.public) != genesis.state:
+            raise ProtocolError(f"{name}: the initial state does not match its hash")
+        self.blocked_on: str | None = None
+        self.seed: bytes | None = None
+        self.seq = 0
+        self.head = self.game_id
+        self.records: list[Record] = [
+            Record(0, dealer.name, self.game_id, outer, genesis, after=self.public, name=name)
+        ]
+        if unrevealed_public(self.public):
+            raise ProtocolError(f"{name}: public items are not revealed")
+
+    # -- who is who ---------------------------------------------------------
+
+    @property
+    def dealer_mode(self) -> str:
+        return self.genesis.dealer.mode
+
+    def identity(self, name: str) -> PublicIdentity:
+        if name == self.dealer_name:
+            return self.genesis.dealer.identity
+        if name in self.seats:
+            return self.seats[name].identity
+        raise WrongWriter(f"{name!r} is not a seat or the dealer of this game")
+
+    def seat_specs(self) -> list[SeatSpec]:
+        return [SeatSpec(s.name, s.role) for s in self.genesis.seats]
+
+    def knows(self, seat: str) -> set[str]:
+        return self.known[seat] | set(self.revealed)
+
+    # -- what is owed ---------------------------------------------------------
+
+    def outcome(self):
+        return self.game.outcome(self.public)
+
+    def obligations(self) -> list[Obligation]:
+        """What the dealer owes now; all of it needs no decision."""
+        out: list[Obligation] = []
+        reveal = unrevealed_public(self.public)
+        if self.blocked_on and self.blocked_on not in reveal:
+            reveal.append(self.blocked_on)
+        if reveal:
+            out.append(Obligation(by=self.dealer_name, what="reveal", refs=reveal))
+        for seat in self.seat_order:
+            missing = unknown_to(self.public, seat, self.knows(seat))
+            if missing:
+                out.append(Obligation(by=self.dealer_name, what="deliver", refs=missing, to=seat))
+        if self.outcome() is not None and self.seed is None:
+            out.append(Obligation(by=self.dealer_name, what="publish-seed"))
+        return out
+
+    def writers(self) -> list[str]:
+        """Who may write the next file. Obligations come first, so two
+        parties never race for the same place in the chain."""
+        if self.obligations():
+            return [self.dealer_name]
+        return list(self.game.to_act(self.public))
+
+    @property
+    def over(self) -> bool:
+        return self.outcome() is not None and self.seed is not None
+
+    # -- appending --------------------------------------------------------------
+
+    def append(
+        self,
+        data: bytes,
+        name: str = "",
+        private_openings: dict[str, str] | None = None,
+    ) -> Record:
+        """Check one file against the head and, if it is valid, apply it."""
+        where = name or "file"
+        outer = codec.read_envelope(data)
+        if outer.kind == "genesis":
+            raise StaleTurn(f"{where}: a genesis cannot follow seq {self.seq}")
+        if outer.kind != "turn":
+            raise FormatError(f"{where}: expected a turn file, got a {outer.kind} file")
+        try:
+            signer = self.identity(outer.by)
+        except WrongWriter as exc:
+            raise WrongWriter(f"{where}: signed by {outer.by!r}, who is not in this game") from exc
+        codec.check_signature(outer, signer)
+        body = codec.decode_body(outer, TurnBody)
+        if body.by != outer.by:
+            raise FormatError(f"{where}: the body says it is by {body.by!r}, the file by {outer.by!r}")
+        if body.game_id != self.game_id:
+            raise WrongGame(f"{where}: belongs to another game ({body.game_id[:12]}), not {self.game_id[:12]}")
+        if body.seq <= self.seq:
+            raise StaleTurn(
+                f"{where}: seq {body.seq} is already in the chain (the head is seq {self.seq})",
+                hint="an old or replayed file: nothing to do",
+            )
+        if body.seq != self.seq + 1:
+            raise ProtocolError(f"{where}: seq {body.seq} does not follow the head (seq {self.seq}); files are missing")
+        if body.prev != self.head:
+            raise StaleTurn(f"{where}: applies to another version of seq {self.seq}")
+        writers = self.writers()
+        if body.by not in writers:
+            raise WrongWriter(
+                f"{where}: {body.by} may not write now (waiting for {', '.join(writers) or 'nobody: the game is over'})"
+            )
+        try:
+            if body.by == self.dealer_name:
+                self._check_dealer(body)
+            commands = [self._decode_command(raw) for raw in body.commands]
+            if body.by != self.dealer_name and not commands:
+                raise ProtocolError("a seat's file needs at least one command")
+            check_openings(body.reveals, self.commitments, "reveals")
+            offered = {o.ref: o.card for o in body.reveals}
+            if body.by != self.dealer_name:
+                strangers = set(offered) - self.knows(body.by)
+                if strangers:
+                    raise ProtocolError(f"{body.by} reveals {', '.join(sorted(strangers))}, never dealt to them")
+            private = (
+                transition.private_checker(self.game, body.by, private_openings)
+                if private_openings is not None and body.by != self.dealer_name
+                else None
+            )
+            before = self.public
+            effect = transition.run(
+                self.game,
+                self.public,
+                body.by,
+                commands,
+                source=offered.get,
+                writer_knows=lambda st: self.knows(body.by),
+                private_check=private,
+            )
+            unused = set(offered) - set(effect.revealed)
+            if unused:
+                raise ProtocolError(f"reveals {', '.join(sorted(unused))}, which the rules do not need")
+            if body.by != self.dealer_name:
+                owed = set(unrevealed_public(effect.state)) | ({effect.blocked_on} - {None})
+                withheld = owed & self.knows(body.by)
+                if withheld:
+                    raise ProtocolError(f"{body.by} must reveal {', '.join(sorted(withheld))} in this file")
+            if body.deliveries and body.by != self.dealer_name:
+                raise ProtocolError("only the dealer delivers cards in this game mode")
+        except (IllegalCommand, InvalidCommand) as exc:
+            raise type(exc)(f"{where} by {body.by}: {exc.message}", exc.hint) from None
+        except PbemError as exc:
+            if isinstance(exc, (WrongWriter, ProtocolError, CommitmentError, FormatError)):
+                raise type(exc)(f"{where}: {exc.message}", exc.hint) from None
+            raise
+        # From here on the file is valid except for its claims about the result.
+        staged_known = {s: set(v) for s, v in self.known.items()}
+        staged_revealed = {**self.revealed, **effect.revealed}
+        for d in body.deliveries:
+            if d.to not in staged_known:
+                raise ProtocolError(f"{where}: delivers to {d.to!r}, who is not a seat")
+            staged_known[d.to].update(d.refs)
+        if body.by == self.dealer_name:
+            self._check_dealer_complete(body, effect, staged_known, staged_revealed, where)
+        if state_hash(effect.state) != body.state:
+            raise ProtocolError(f"{where}: the state it claims is not the state its commands produce")
+        # Commit.
+        self.known = staged_known
+        self.revealed = staged_revealed
+        self.public = effect.state
+        self.blocked_on = effect.blocked_on
+        if body.seed is not None:
+            self.seed = b64d(body.seed.seed, 32)
+        self.seq = body.seq
+        self.head = codec.file_hash(outer)
+        record = Record(body.seq, body.by, self.head, outer, body, commands, before, effect.state, name)
+        self.records.append(record)
+        return record
+
+    # -- helpers ------------------------------------------------------------------
+
+    def _decode_command(self, raw: msgspec.Raw) -> Any:
+        try:
+            command = msgspec.json.decode(bytes(raw), type=self.game.Command)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise InvalidCommand(f"not a {self.game.name} command: {exc}") from None
+        if canonical(command) != bytes(raw):
+            raise FormatError("a command is not in canonical form")
+        return command
+
+    def _record_deliveries(self, deliveries, where: str) -> None:
+        for d in deliveries:
+            if d.to not in self.known:
+                raise ProtocolError(f"{where}: delivers to {d.to!r}, who is not a seat")
+            self.known[d.to].update(d.refs)
+        for seat in self.seat_order:
+            if unknown_to(self.public, seat, self.knows(seat)):
+                raise ProtocolError(f"{where}: {seat} is not dealt every card they may see")
+
+    def _check_dealer(self, body: TurnBody) -> None:
+        if body.commands:
+            raise ProtocolError("the dealer's files carry no commands")
+        if body.commitments:
+            raise ProtocolError("new commitments are not used by this game")
+
+    def _check_dealer_complete(self, body, effect, known, revealed, where) -> None:
+        """The dealer answers everything it owes in one file, and only that."""
+        state = effect.state
+        if unrevealed_public(state) or effect.blocked_on:
+            raise ProtocolError(f"{where}: the dealer left a card unrevealed")
+        for seat in self.seat_order:
+            missing = unknown_to(state, seat, known[seat] | set(revealed))
+            if missing:
+                raise ProtocolError(f"{where}: the dealer did not deliver {', '.join(missing)} to {seat}")
+        for d in body.deliveries:
+            visible = {r for r in unknown_to(state, d.to, set())}
+            stray = set(d.refs) - visible
+            if stray:
+                raise ProtocolError(f"{where}: the dealer delivers {', '.join(sorted(stray))}, which {d.to} may not see")
+        over = self.game.outcome(state) is not None
+        if body.seed is not None:
+            if not over:
+                raise ProtocolError(f"{where}: the dealer published its seed before the game ended")
+            try:
+                check_opening(
+                    self.genesis.dealer.seed_commitment,
+                    b64d(body.seed.salt, 32),
+                    b64d(body.seed.seed, 32),
+                )
+            except CommitmentError:
+                raise CommitmentError(f"{where}: the published seed does not match the dealer's commitment") from None
+        elif over:
+            raise ProtocolError(f"{where}: the game is over but the dealer did not publish its seed")

@@ -1,0 +1,72 @@
+"""Reading and writing signed files: verify the exact bytes, then decode.
+
+The order matters (age, STYLE.md): a signature is checked over the bytes of
+`body` exactly as they stand in the file, before any of it is interpreted,
+so one byte string means one thing and nothing unauthenticated is ever
+acted on.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+import msgspec
+
+from pbem.crypto.encoding import FORMAT, b64e, canonical, sha256
+from pbem.crypto.keys import PublicIdentity, SecretIdentity
+from pbem.crypto.sign import domain, sign, verify
+from pbem.errors import FormatError
+from pbem.protocol.formats import SignedFile
+
+T = TypeVar("T")
+
+_signed_decoder = msgspec.json.Decoder(SignedFile)
+
+
+def encode_signed(kind: str, body: msgspec.Struct, signer: SecretIdentity) -> bytes:
+    """A signed file: canonical body bytes, signed with the kind's domain."""
+    body_bytes = canonical(body)
+    sig = sign(signer, domain(kind), body_bytes)
+    outer = SignedFile(format=FORMAT, kind=kind, by=signer.name, body=msgspec.Raw(body_bytes), sig=sig)
+    return msgspec.json.encode(outer) + b"\n"
+
+
+def read_envelope(data: bytes, kind: str | None = None) -> SignedFile:
+    """Parse the outer object only; FormatError for anything malformed."""
+    try:
+        outer = _signed_decoder.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise FormatError(f"not a pbem file (garbled or truncated): {exc}") from None
+    if outer.format != FORMAT:
+        raise FormatError(f"unsupported format {outer.format!r} (this pbem reads {FORMAT})")
+    if kind is not None and outer.kind != kind:
+        raise FormatError(f"expected a {kind} file, got a {outer.kind} file")
+    if data != msgspec.json.encode(outer) + b"\n":
+        # Strict: one file, one byte string (no reformatting, no extra fields).
+        raise FormatError("file is not in canonical form (edited or damaged)")
+    return outer
+
+
+def body_bytes(outer: SignedFile) -> bytes:
+    return bytes(outer.body)
+
+
+def file_hash(outer: SignedFile) -> str:
+    """The hash that names a file in the chain: SHA-256 of its exact body."""
+    return b64e(sha256(body_bytes(outer)))
+
+
+def check_signature(outer: SignedFile, signer: PublicIdentity) -> None:
+    verify(signer, domain(outer.kind), body_bytes(outer), outer.sig)
+
+
+def decode_body(outer: SignedFile, body_type: type[T]) -> T:
+    """Decode a body (only after its signature was checked)."""
+    raw = body_bytes(outer)
+    try:
+        body = msgspec.json.decode(raw, type=body_type)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise FormatError(f"malformed {outer.kind} body: {exc}") from None
+    if canonical(body) != raw:
+        raise FormatError(f"{outer.kind} body is not in canonical form")
+    return body

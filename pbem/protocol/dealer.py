@@ -1,0 +1,196 @@
+"""The dealer: the party that owns every hidden and chance zone.
+
+In the hotseat and referee modes (DESIGN.md section 5) one identity holds a
+master seed. The seed drives the set-up shuffle and every salt, so the whole
+game is determined by it; the genesis carries a commitment to it (and the
+seed itself sealed to the dealer's own key, so the dealer needs no other
+storage). The dealer answers its obligations (reveal what must become public,
+deliver to each seat the cards it may now see) and publishes the seed when
+the game ends, after which `pbem audit` can replay everything.
+
+Hotseat is the same dealer with its key kept in the game folder: one process
+holds everything, which is exactly what hotseat means.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+
+import msgspec
+
+from pbem.crypto.commit import commit
+from pbem.crypto.encoding import FORMAT, b64d, b64e, canonical
+from pbem.crypto.keys import PublicIdentity, SecretIdentity
+from pbem.crypto.seal import open_envelope, seal, seal_ad
+from pbem.crypto.stream import derive
+from pbem.errors import InvalidOption, ProtocolError, SealError
+from pbem.games.base import Game, Known, SeatSpec, overlay, project, unknown_to, unrevealed_public
+from pbem.protocol import codec, transition
+from pbem.protocol.chain import Chain, item_bytes, state_hash
+from pbem.protocol.chance import DealerChance
+from pbem.protocol.formats import (
+    DealerInfo,
+    Delivery,
+    GenesisBody,
+    Opening,
+    SeatEntry,
+    SeedOpening,
+    TurnBody,
+)
+
+SEED_BOX_AD = b"pbem/1 dealer seed"
+_openings_decoder = msgspec.json.Decoder(list[Opening])
+
+
+def salt_for(seed: bytes, ref: str) -> bytes:
+    """Every commitment's salt comes from the seed, so the audit can redo them."""
+    return derive(seed, b"salt " + ref.encode())
+
+
+def opening_for(seed: bytes, ref: str, card: str) -> Opening:
+    return Opening(ref=ref, card=card, salt=b64e(salt_for(seed, ref)))
+
+
+def delivery_ad(chain_or_commitment: str, seq: int, to: str) -> bytes:
+    return seal_ad(chain_or_commitment, seq, f"deliver:{to}")
+
+
+def genesis_ad_key(seed_commitment: str) -> str:
+    """The genesis cannot name its own game id, so its envelopes bind the
+    (unique, random-salted) seed commitment instead."""
+    return f"genesis:{seed_commitment}"
+
+
+def seal_openings(openings: list[Opening], reader: PublicIdentity, ad: bytes):
+    return seal(canonical(openings), [reader], ad)
+
+
+def open_openings(envelope, secret: SecretIdentity, ad: bytes) -> list[Opening]:
+    payload = open_envelope(envelope, secret, ad)
+    try:
+        return _openings_decoder.decode(payload)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        raise SealError("a sealed delivery holds garbage") from None
+
+
+def full_setup(game: Game, options, seats: list[SeatSpec], seed: bytes):
+    """The complete initial state, exactly as the dealer and the audit make it."""
+    return game.setup(options, seats, DealerChance(seed, "setup"))
+
+
+def make_genesis(
+    game: Game,
+    options,
+    seats: list[tuple[SeatSpec, PublicIdentity]],
+    mode: str,
+    dealer: SecretIdentity,
+    seed: bytes,
+    created_at: str | None = None,
+) -> bytes:
+    """Set the game up with the seed and write the signed genesis file."""
+    specs = [spec for spec, _ in seats]
+    if any(spec.name == dealer.name for spec in specs):
+        raise InvalidOption(f"the dealer's name {dealer.name!r} cannot also be a seat")
+    full = full_setup(game, options, specs, seed)
+    cards = {it.ref: it.card for zone in full.zones.values() for it in zone.items if isinstance(it, Known)}
+    commitments = {ref: commit(salt_for(seed, ref), item_bytes(ref, card)) for ref, card in cards.items()}
+    public = project(full, set())
+    reveals = [opening_for(seed, ref, cards[ref]) for ref in unrevealed_public(public)]
+    public = overlay(public, {o.ref: o.card for o in reveals})
+    seed_salt = os.urandom(32)
+    seed_commitment = commit(seed_salt, seed)
+    ad_key = genesis_ad_key(seed_commitment)
+    revealed = {o.ref for o in reveals}
+    deliveries = []
+    for spec, ident in seats:
+        refs = unknown_to(public, spec.name, revealed)
+        if refs:
+            openings = [opening_for(seed, ref, cards[ref]) for ref in refs]
+            deliveries.append(
+                Delivery(to=spec.name, refs=refs, envelope=seal_openings(openings, ident, delivery_ad(ad_key, 0, spec.name)))
+            )
+    box = seal(canonical(SeedOpening(seed=b64e(seed), salt=b64e(seed_salt))), [dealer.public], SEED_BOX_AD + seed_commitment.encode())
+    body = GenesisBody(
+        game=game.name,
+        rules_version=game.rules_version,
+        options=msgspec.Raw(canonical(options)),
+        seats=[SeatEntry(name=spec.name, role=spec.role, identity=ident) for spec, ident in seats],
+        dealer=DealerInfo(mode=mode, identity=dealer.public, seed_commitment=seed_commitment, seed_box=box),
+        initial=msgspec.Raw(canonical(public)),
+        commitments=commitments,
+        reveals=reveals,
+        deliveries=deliveries,
+        state=state_hash(public),
+        created_at=created_at or _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        nonce=b64e(os.urandom(16)),
+    )
+    return codec.encode_signed("genesis", body, dealer)
+
+
+def open_seed_box(chain: Chain, dealer: SecretIdentity) -> SeedOpening:
+    info = chain.genesis.dealer
+    payload = open_envelope(info.seed_box, dealer, SEED_BOX_AD + info.seed_commitment.encode())
+    return msgspec.json.decode(payload, type=SeedOpening)
+
+
+def dealer_openings(chain: Chain, seed: bytes) -> dict[str, Opening]:
+    """Every opening of the game, recomputed from the seed."""
+    full = full_setup(chain.game, chain.options, chain.seat_specs(), seed)
+    out = {}
+    for zone in full.zones.values():
+        for it in zone.items:
+            if isinstance(it, Known):
+                out[it.ref] = opening_for(seed, it.ref, it.card)
+    return out
+
+
+def answer(chain: Chain, dealer: SecretIdentity) -> bytes | None:
+    """The dealer's next file, or None when it owes nothing."""
+    if chain.dealer_name != dealer.name or chain.dealer_name not in chain.writers():
+        return None
+    seed_opening = open_seed_box(chain, dealer)
+    seed = b64d(seed_opening.seed, 32)
+    openings = dealer_openings(chain, seed)
+    cards = {ref: o.card for ref, o in openings.items()}
+    effect = transition.run(
+        chain.game, chain.public, dealer.name, [], source=cards.get, writer_knows=lambda st: set(cards)
+    )
+    seq = chain.seq + 1
+    revealed = set(chain.revealed) | set(effect.revealed)
+    deliveries = []
+    for name in chain.seat_order:
+        refs = unknown_to(effect.state, name, chain.known[name] | revealed)
+        if refs:
+            ad = delivery_ad(chain.game_id, seq, name)
+            env = seal_openings([openings[r] for r in refs], chain.seats[name].identity, ad)
+            deliveries.append(Delivery(to=name, refs=refs, envelope=env))
+    over = chain.game.outcome(effect.state) is not None
+    body = TurnBody(
+        game_id=chain.game_id,
+        seq=seq,
+        prev=chain.head,
+        by=dealer.name,
+        reveals=[openings[r] for r in effect.revealed],
+        deliveries=deliveries,
+        seed=seed_opening if over else None,
+        state=state_hash(effect.state),
+    )
+    if not (body.reveals or body.deliveries or body.seed):
+        raise ProtocolError("the dealer has nothing to answer")  # writers() said otherwise: a bug
+    return codec.encode_signed("turn", body, dealer)
+
+
+def hotseat_dealer() -> SecretIdentity:
+    return SecretIdentity.generate("dealer")
+
+
+__all__ = [
+    "FORMAT",
+    "answer",
+    "dealer_openings",
+    "hotseat_dealer",
+    "make_genesis",
+    "open_openings",
+    "open_seed_box",
+]

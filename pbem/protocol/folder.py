@@ -1,0 +1,185 @@
+"""A game folder: the chain as files, plus the `state.pbem` cache.
+
+Layout (DESIGN.md section 4): ``000000-genesis.pbem``, ``000001-<by>.pbem``
+... and ``state.pbem``; a hotseat game also keeps its dealer's key as
+``dealer.key``. Loading replays and checks every file; writing is atomic and
+exclusive, so two players writing the same turn at once cannot overwrite each
+other (the second is told, and the folder keeps one valid chain). Two valid
+files for one place in the chain are a fork: reported with both signers,
+never resolved silently.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import msgspec
+
+from pbem.crypto.encoding import FORMAT, canonical
+from pbem.errors import FormatError, ForkError, PbemError, ProtocolError, SignatureError, StaleTurn
+from pbem.fsio import atomic_write
+from pbem.protocol import codec
+from pbem.protocol.chain import Chain
+from pbem.protocol.formats import Obligation, OutcomeData, StateFile, TurnBody
+
+GENESIS = "000000-genesis.pbem"
+STATE = "state.pbem"
+DEALER_KEY = "dealer.key"
+_TURN = re.compile(r"^(\d{6})-([a-z0-9][a-z0-9_-]{0,31})\.pbem$")
+
+
+def turn_name(seq: int, by: str) -> str:
+    return f"{seq:06d}-{by}.pbem"
+
+
+def chain_files(folder: Path) -> dict[int, list[Path]]:
+    """Chain files by seq (more than one at a seq is a fork or a conflict copy)."""
+    out: dict[int, list[Path]] = {}
+    for path in folder.iterdir():
+        m = _TURN.match(path.name)
+        if m and path.is_file():
+            out.setdefault(int(m.group(1)), []).append(path)
+    for paths in out.values():
+        paths.sort()
+    return out
+
+
+def read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise PbemError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def load(folder: Path | str, private_openings: dict[str, str] | None = None) -> Chain:
+    """Replay and check the whole chain in `folder`.
+
+    With `private_openings` (ref -> card) every seat's command is also
+    checked on the state as a party holding those cards sees it.
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise PbemError(f"{folder} is not a game folder", hint="pbem new GAME DIR --seat NAME ... creates one")
+    files = chain_files(folder)
+    if 0 not in files:
+        raise PbemError(f"{folder} has no {GENESIS}", hint="is this a game folder?")
+    if len(files[0]) > 1:
+        raise FormatError(f"{folder} holds more than one genesis")
+    chain = Chain(read(files[0][0]), GENESIS)
+    last = max(files)
+    for seq in range(1, last + 1):
+        paths = files.get(seq)
+        if not paths:
+            raise ProtocolError(f"{folder}: the file for seq {seq} is missing (the folder has files up to {last})")
+        if len(paths) > 1:
+            _report_fork(chain, paths)
+        path = paths[0]
+        m = _TURN.match(path.name)
+        record = chain.append(read(path), path.name, private_openings)
+        if m and m.group(2) != record.by:
+            raise FormatError(f"{path.name}: the file is signed by {record.by}, its name says {m.group(2)}")
+    return chain
+
+
+def _report_fork(chain: Chain, paths: list[Path]) -> None:
+    """Name the signers of two files that both claim the next place."""
+    signers = []
+    for path in paths:
+        try:
+            outer = codec.read_envelope(read(path), "turn")
+            codec.check_signature(outer, chain.identity(outer.by))
+            body = codec.decode_body(outer, TurnBody)
+        except PbemError as exc:
+            raise type(exc)(f"{path.name}: {exc.message}", exc.hint) from None
+        if body.prev == chain.head:
+            signers.append((outer.by, path.name))
+    if len(signers) >= 2:
+        (a, fa), (b, fb) = signers[:2]
+        raise ForkError(
+            f"fork at seq {chain.seq + 1}: {fa} (signed by {a}) and {fb} (signed by {b}) both follow seq {chain.seq}",
+            (a, b),
+            hint="agree which one stands and move the other out of the folder",
+        )
+    raise ProtocolError(f"more than one file for seq {chain.seq + 1}: {', '.join(p.name for p in paths)}")
+
+
+def state_file(chain: Chain) -> bytes:
+    """The `state.pbem` cache for the chain's head."""
+    outcome = chain.outcome()
+    body = StateFile(
+        format=FORMAT,
+        kind="state",
+        game=chain.game.name,
+        game_id=chain.game_id,
+        seq=chain.seq,
+        head=chain.head,
+        public=msgspec.Raw(canonical(chain.public)),
+        revealed=dict(sorted(chain.revealed.items())),
+        known={s: sorted(chain.known[s]) for s in chain.seat_order},
+        obligations=chain.obligations(),
+        to_act=chain.writers(),
+        outcome=None if outcome is None else OutcomeData(outcome.winners, outcome.reason, outcome.scores),
+    )
+    return canonical(body) + b"\n"
+
+
+def write_state(folder: Path, chain: Chain) -> None:
+    atomic_write(folder / STATE, state_file(chain))
+
+
+def check_state_cache(folder: Path, chain: Chain) -> None:
+    path = folder / STATE
+    if path.exists() and read(path) != state_file(chain):
+        raise ProtocolError(
+            f"{STATE} does not match the chain (damaged or edited)",
+            hint="pbem verify --repair rewrites it from the chain",
+        )
+
+
+def add_file(folder: Path, chain: Chain, data: bytes) -> Path:
+    """Check `data` against the head, then write it (exclusively) and the cache.
+
+    On any error nothing in the folder changes.
+    """
+    record = chain.append(data)
+    path = folder / turn_name(record.seq, record.by)
+    record.name = path.name
+    try:
+        atomic_write(path, data, exclusive=True)
+    except FileExistsError:
+        raise StaleTurn(
+            f"{path.name} already exists: someone wrote seq {record.seq} at the same time",
+            hint="run pbem status to see the new head",
+        ) from None
+    write_state(folder, chain)
+    return path
+
+
+def incoming(folder: Path, chain: Chain, data: bytes) -> Path:
+    """Add a received file (`pbem apply`), telling a duplicate and a fork apart."""
+    try:
+        outer = codec.read_envelope(data)
+    except FormatError:
+        raise
+    if outer.kind == "turn":
+        try:
+            body = codec.decode_body(outer, TurnBody)
+        except PbemError:
+            body = None
+        if body is not None and body.game_id == chain.game_id and 1 <= body.seq <= chain.seq:
+            mine = chain.records[body.seq]
+            if bytes(mine.outer.body) == bytes(outer.body):
+                raise StaleTurn(f"this file is already in the chain as {mine.name or turn_name(mine.seq, mine.by)}")
+            try:
+                codec.check_signature(outer, chain.identity(outer.by))
+            except (SignatureError, PbemError):
+                pass
+            else:
+                if body.prev == chain.records[body.seq - 1].hash:
+                    raise ForkError(
+                        f"fork at seq {body.seq}: this file (signed by {outer.by}) and "
+                        f"{mine.name or turn_name(mine.seq, mine.by)} (signed by {mine.by}) both follow seq {body.seq - 1}",
+                        (outer.by, mine.by),
+                    )
+    return add_file(folder, chain, data)

@@ -1,0 +1,162 @@
+"""The file formats of a game: genesis, turn and state (DESIGN.md section 4).
+
+These Structs are the single source of truth for the files; `schemas/` is
+generated from them (`python -m pbem.schemas`) and a test fails when it is
+stale. Schema evolution: a new field gets a default, a type never changes; a
+break bumps the format version (`pbem/1`).
+
+A signed file is ``{"format", "kind", "by", "body", "sig"}``. The signature
+covers a domain string (``b"pbem/1 turn\\n"``) followed by the exact bytes of
+`body` as they stand in the file; readers keep the body as `msgspec.Raw`,
+verify, and only then decode it (see `pbem.protocol.codec`).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta
+
+from pbem.crypto.encoding import B64
+from pbem.crypto.keys import PublicIdentity
+from pbem.crypto.seal import Envelope
+
+Name = Annotated[str, Meta(pattern="^[a-z0-9][a-z0-9_-]{0,31}$", description="a player's or dealer's name")]
+Ref = Annotated[str, Meta(pattern="^[A-Za-z0-9_.:-]{1,40}$", description="an opaque label of a hidden item")]
+Seq = Annotated[int, Meta(ge=0, description="position in the chain; the genesis is 0")]
+DealerMode = Literal["hotseat", "referee"]
+
+
+class SignedFile(msgspec.Struct, frozen=True):
+    """The envelope of every signed file; `body` stays raw until verified."""
+
+    format: str
+    kind: str
+    by: str
+    body: msgspec.Raw
+    sig: B64
+
+
+class Opening(msgspec.Struct, frozen=True):
+    """The opening of a commitment: which card a ref is, and the salt."""
+
+    ref: Ref
+    card: str
+    salt: B64
+
+
+class Delivery(msgspec.Struct, frozen=True):
+    """Openings sealed to one reader: how a seat learns the cards it may see.
+
+    `refs` is public (everyone learns *that* the seat now knows these items);
+    the cards are inside the envelope.
+    """
+
+    to: Name
+    refs: list[Ref]
+    envelope: Envelope
+
+
+class SeatEntry(msgspec.Struct, frozen=True):
+    """A seat of the game: the player's identity and optional role."""
+
+    name: Name
+    role: str | None
+    identity: PublicIdentity
+
+
+class DealerInfo(msgspec.Struct, frozen=True):
+    """Who owns what nobody may see, and its commitment to the master seed.
+
+    `seed_commitment` commits to the master seed that drives every chance
+    event and every salt; `seed_box` is that seed sealed to the dealer's own
+    key, so the dealer needs no other storage. The seed is published in the
+    dealer's last file when the game ends, for `pbem audit`.
+    """
+
+    mode: DealerMode
+    identity: PublicIdentity
+    seed_commitment: B64
+    seed_box: Envelope
+
+
+class GenesisBody(msgspec.Struct, frozen=True, kw_only=True):
+    """The first file of a game. `game_id` = SHA-256 of these exact bytes."""
+
+    game: str
+    rules_version: str
+    options: msgspec.Raw
+    seats: list[SeatEntry]
+    dealer: DealerInfo
+    initial: msgspec.Raw
+    commitments: dict[Ref, B64]
+    reveals: list[Opening] = []
+    deliveries: list[Delivery] = []
+    state: B64
+    created_at: str
+    nonce: B64
+
+
+class SeedOpening(msgspec.Struct, frozen=True):
+    """The dealer's master seed and the salt of its commitment."""
+
+    seed: B64
+    salt: B64
+
+
+class TurnBody(msgspec.Struct, frozen=True, kw_only=True):
+    """One file of the chain after the genesis, written by one party.
+
+    `commands` are the game's command Structs (explicit wire tags); `reveals`
+    make identities public; `deliveries` hand openings to seats; `state` is
+    the hash of the public state after this file, which every verifier
+    recomputes.
+    """
+
+    game_id: B64
+    seq: Annotated[int, Meta(ge=1)]
+    prev: B64
+    by: Name
+    commands: list[msgspec.Raw] = []
+    reveals: list[Opening] = []
+    deliveries: list[Delivery] = []
+    commitments: dict[Ref, B64] = {}
+    seed: SeedOpening | None = None
+    state: B64
+
+
+class Obligation(msgspec.Struct, frozen=True):
+    """Something a party owes that needs no decision (`pbem sync` writes it)."""
+
+    by: Name
+    what: Literal["reveal", "deliver", "publish-seed"]
+    refs: list[Ref] = []
+    to: Name | None = None
+
+
+class OutcomeData(msgspec.Struct, frozen=True):
+    winners: list[str]
+    reason: str
+    scores: dict[str, int] | None = None
+
+
+class StateFile(msgspec.Struct, frozen=True, kw_only=True):
+    """`state.pbem`: a cache of the chain's head, rebuilt by `pbem verify`.
+
+    Not signed: everything in it is derived from the signed files, and
+    `pbem verify` fails when it disagrees with them.
+    """
+
+    format: str
+    kind: Literal["state"]
+    game: str
+    game_id: B64
+    seq: Seq
+    head: B64
+    public: msgspec.Raw
+    revealed: dict[Ref, str]
+    known: dict[Name, list[Ref]]
+    obligations: list[Obligation]
+    to_act: list[Name]
+    outcome: OutcomeData | None

@@ -1,0 +1,120 @@
+"""One party's knowledge of a game, and the files that party writes.
+
+A seat knows the public state plus the openings sealed to it; the dealer
+knows everything (from its seed). `Party` opens the deliveries addressed to
+its name, checks every opening against its commitment (a dealer that hands a
+seat the wrong card is caught here, with its signature on the file), and
+builds the seat's own turn files through the same transition code every
+verifier runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from pbem.crypto.encoding import b64d, canonical
+from pbem.crypto.keys import SecretIdentity
+from pbem.errors import IllegalCommand, ProtocolError, SealError, WrongWriter
+from pbem.games.base import GameState, overlay
+from pbem.protocol import codec, dealer as dealer_mod, transition
+from pbem.protocol.chain import Chain, check_openings, state_hash
+from pbem.protocol.formats import Opening, TurnBody
+
+
+class Party:
+    """What `secret`'s owner knows in `chain`."""
+
+    def __init__(self, chain: Chain, secret: SecretIdentity) -> None:
+        self.chain = chain
+        self.secret = secret
+        self.name = secret.name
+        if self.name != chain.dealer_name and self.name not in chain.seats:
+            raise WrongWriter(f"{self.name} has no seat in this game", hint=f"seats: {', '.join(chain.seat_order)}")
+        self.is_dealer = self.name == chain.dealer_name
+        expected = chain.identity(self.name)
+        if expected.sign != secret.public.sign:
+            raise WrongWriter(f"the key named {self.name} is not the key that sits in this game")
+        self.openings: dict[str, Opening] = {}
+        if self.is_dealer:
+            seed = b64d(dealer_mod.open_seed_box(chain, secret).seed, 32)
+            self.openings = dealer_mod.dealer_openings(chain, seed)
+        else:
+            self._open_deliveries()
+
+    def _open_deliveries(self) -> None:
+        chain = self.chain
+        for record in chain.records:
+            body = record.body
+            if record.seq == 0:
+                key, seq = dealer_mod.genesis_ad_key(chain.genesis.dealer.seed_commitment), 0
+            else:
+                key, seq = chain.game_id, record.seq
+            for d in body.deliveries:
+                if d.to != self.name:
+                    continue
+                where = record.name or f"seq {record.seq}"
+                try:
+                    openings = dealer_mod.open_openings(d.envelope, self.secret, dealer_mod.delivery_ad(key, seq, d.to))
+                except SealError as exc:
+                    raise SealError(f"{where}: the dealer's delivery to {self.name} cannot be opened: {exc}") from None
+                if sorted(o.ref for o in openings) != sorted(d.refs):
+                    raise ProtocolError(f"{where}: the dealer's delivery to {self.name} holds other cards than it says")
+                check_openings(openings, chain.commitments, f"{where} (signed by {record.by})")
+                for o in openings:
+                    self.openings[o.ref] = o
+
+    @property
+    def cards(self) -> dict[str, str]:
+        """ref -> card for everything this party may know now."""
+        out = {ref: o.card for ref, o in self.openings.items()}
+        out.update(self.chain.revealed)
+        return out
+
+    def state(self) -> GameState:
+        """The head state as this party sees it."""
+        return overlay(self.chain.public, self.cards)
+
+    # -- writing -------------------------------------------------------------
+
+    def turn(self, commands: list[Any]) -> bytes:
+        """Sign a turn with `commands`; raises if any of them is not legal."""
+        chain = self.chain
+        if self.is_dealer:
+            raise ProtocolError("the dealer writes with `pbem sync`, not with commands")
+        if self.name not in chain.writers():
+            waiting = ", ".join(chain.writers()) or "nobody (the game is over)"
+            raise WrongWriter(f"it is not {self.name}'s turn to write (waiting for {waiting})")
+        cards = self.cards
+        effect = transition.run(
+            chain.game,
+            chain.public,
+            self.name,
+            commands,
+            source=lambda ref: cards.get(ref) if ref in chain.knows(self.name) else None,
+            writer_knows=lambda st: chain.knows(self.name),
+            private_check=transition.private_checker(chain.game, self.name, cards),
+        )
+        reveals = [self._opening(ref) for ref in effect.revealed]
+        body = TurnBody(
+            game_id=chain.game_id,
+            seq=chain.seq + 1,
+            prev=chain.head,
+            by=self.name,
+            commands=[msgspec.Raw(canonical(c)) for c in commands],
+            reveals=reveals,
+            state=state_hash(effect.state),
+        )
+        return codec.encode_signed("turn", body, self.secret)
+
+    def _opening(self, ref: str) -> Opening:
+        if ref not in self.openings:
+            raise IllegalCommand(f"{self.name} cannot open {ref}")
+        return self.openings[ref]
+
+    def answer(self) -> bytes | None:
+        """The file this party owes that needs no decision, if any."""
+        if self.is_dealer:
+            return dealer_mod.answer(self.chain, self.secret)
+        return None
