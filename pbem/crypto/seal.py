@@ -21,6 +21,11 @@ each. `ad` (see `seal_ad`) binds the envelope to a game, a turn and a zone:
 an envelope copied into another place does not open there. Because the
 stanzas are bound to `ad` too, a moved envelope looks to its reader exactly
 like one that is not for it; hence NotForMe says "or moved".
+
+Unlike age there is no header MAC over all stanzas: an envelope always
+travels inside a signed file, so a change by anyone but the writer breaks
+that signature, and no MAC could stop the writer itself from sealing garbage
+to one reader. Damage to another reader's stanza does not concern us.
 """
 
 from __future__ import annotations
