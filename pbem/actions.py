@@ -20,7 +20,7 @@ from pbem.crypto.keys import SecretIdentity, read_secret_key_file, secret_key_fi
 from pbem.crypto.store import KeyStore
 from pbem.errors import InvalidCommand, InvalidOption, KeyStoreError, PbemError
 from pbem.fsio import atomic_write
-from pbem.games.base import NeedsReveal, SeatSpec
+from pbem.games.base import NeedsReveal, SeatSpec, overlay
 from pbem.protocol import dealer as dealer_mod
 from pbem.protocol import folder as folder_mod
 from pbem.protocol.chain import Chain
@@ -192,11 +192,12 @@ def log_lines(chain: Chain) -> list[str]:
     lines = [f"{0:6d}  {chain.dealer_name:<10} set up {chain.game.title} for {', '.join(chain.seat_order)}"]
     for rec in chain.records[1:]:
         parts = []
-        state = rec.before
+        # the file's own reveals are public: the face-up card is named
+        state = overlay(rec.before, {o.ref: o.card for o in rec.body.reveals})
         for cmd in rec.commands:
             parts.append(chain.game.describe(cmd, state, None))
         body = rec.body
-        if body.reveals:
+        if body.reveals and rec.by == chain.dealer_name:
             parts.append("reveals " + ", ".join(o.card for o in body.reveals))
         for d in body.deliveries:
             n = len(d.refs)

@@ -31,6 +31,14 @@ class PbemGroup(click.Group):
             return super().invoke(ctx)
         except PbemError as exc:
             fail(exc)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit, KeyboardInterrupt):
+            raise
+        except Exception as exc:  # a bug: say so in one line, traceback on request
+            if os.environ.get("PBEM_DEBUG"):
+                raise
+            click.echo(f"pbem: error: internal error ({type(exc).__name__}: {exc})", err=True)
+            click.echo("pbem: hint: this is a bug in pbem; PBEM_DEBUG=1 shows the traceback", err=True)
+            sys.exit(1)
 
 
 def fail(exc: PbemError) -> None:

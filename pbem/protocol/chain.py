@@ -34,6 +34,15 @@ from pbem.protocol import codec, transition
 from pbem.protocol.formats import GenesisBody, Obligation, Opening, SignedFile, TurnBody
 
 
+def with_place(exc: PbemError, where: str) -> PbemError:
+    """The same error, its message prefixed with the file it is about."""
+    if exc.message.startswith(where):
+        return exc
+    exc.message = f"{where}: {exc.message}"
+    exc.args = (exc.message,)
+    return exc
+
+
 def item_bytes(ref: str, card: str) -> bytes:
     """What a commitment commits to: the ref and its card, canonically."""
     return canonical({"card": card, "ref": ref})
@@ -78,6 +87,12 @@ class Chain:
     """The checked state of a game at its head."""
 
     def __init__(self, genesis_bytes: bytes, name: str = "000000-genesis.pbem") -> None:
+        try:
+            self._start(genesis_bytes, name)
+        except PbemError as exc:
+            raise with_place(exc, name) from None
+
+    def _start(self, genesis_bytes: bytes, name: str) -> None:
         outer = codec.read_envelope(genesis_bytes, "genesis")
         genesis = codec.decode_body(outer, GenesisBody)
         dealer = genesis.dealer.identity
@@ -182,36 +197,44 @@ class Chain:
         name: str = "",
         private_openings: dict[str, str] | None = None,
     ) -> Record:
-        """Check one file against the head and, if it is valid, apply it."""
-        where = name or "file"
+        """Check one file against the head and, if it is valid, apply it.
+
+        Any error names the file; the chain is unchanged unless this returns.
+        """
+        try:
+            return self._append(data, name or "file", private_openings)
+        except PbemError as exc:
+            raise with_place(exc, name or "file") from None
+
+    def _append(self, data: bytes, where: str, private_openings: dict[str, str] | None) -> Record:
         outer = codec.read_envelope(data)
         if outer.kind == "genesis":
-            raise StaleTurn(f"{where}: a genesis cannot follow seq {self.seq}")
+            raise StaleTurn(f"a genesis cannot follow seq {self.seq}")
         if outer.kind != "turn":
-            raise FormatError(f"{where}: expected a turn file, got a {outer.kind} file")
+            raise FormatError(f"expected a turn file, got a {outer.kind} file")
         try:
             signer = self.identity(outer.by)
         except WrongWriter as exc:
-            raise WrongWriter(f"{where}: signed by {outer.by!r}, who is not in this game") from exc
+            raise WrongWriter(f"signed by {outer.by!r}, who is not in this game") from exc
         codec.check_signature(outer, signer)
         body = codec.decode_body(outer, TurnBody)
         if body.by != outer.by:
-            raise FormatError(f"{where}: the body says it is by {body.by!r}, the file by {outer.by!r}")
+            raise FormatError(f"the body says it is by {body.by!r}, the file by {outer.by!r}")
         if body.game_id != self.game_id:
-            raise WrongGame(f"{where}: belongs to another game ({body.game_id[:12]}), not {self.game_id[:12]}")
+            raise WrongGame(f"belongs to another game ({body.game_id[:12]}), not {self.game_id[:12]}")
         if body.seq <= self.seq:
             raise StaleTurn(
-                f"{where}: seq {body.seq} is already in the chain (the head is seq {self.seq})",
+                f"seq {body.seq} is already in the chain (the head is seq {self.seq})",
                 hint="an old or replayed file: nothing to do",
             )
         if body.seq != self.seq + 1:
-            raise ProtocolError(f"{where}: seq {body.seq} does not follow the head (seq {self.seq}); files are missing")
+            raise ProtocolError(f"seq {body.seq} does not follow the head (seq {self.seq}); files are missing")
         if body.prev != self.head:
-            raise StaleTurn(f"{where}: applies to another version of seq {self.seq}")
+            raise StaleTurn(f"applies to another version of seq {self.seq}")
         writers = self.writers()
         if body.by not in writers:
             raise WrongWriter(
-                f"{where}: {body.by} may not write now (waiting for {', '.join(writers) or 'nobody: the game is over'})"
+                f"{body.by} may not write now (waiting for {', '.join(writers) or 'nobody: the game is over'})"
             )
         try:
             if body.by == self.dealer_name:
@@ -251,22 +274,19 @@ class Chain:
             if body.deliveries and body.by != self.dealer_name:
                 raise ProtocolError("only the dealer delivers cards in this game mode")
         except (IllegalCommand, InvalidCommand) as exc:
-            raise type(exc)(f"{where} by {body.by}: {exc.message}", exc.hint) from None
-        except PbemError as exc:
-            if isinstance(exc, (WrongWriter, ProtocolError, CommitmentError, FormatError)):
-                raise type(exc)(f"{where}: {exc.message}", exc.hint) from None
+            exc.message = f"by {body.by}: {exc.message}"
             raise
         # From here on the file is valid except for its claims about the result.
         staged_known = {s: set(v) for s, v in self.known.items()}
         staged_revealed = {**self.revealed, **effect.revealed}
         for d in body.deliveries:
             if d.to not in staged_known:
-                raise ProtocolError(f"{where}: delivers to {d.to!r}, who is not a seat")
+                raise ProtocolError(f"delivers to {d.to!r}, who is not a seat")
             staged_known[d.to].update(d.refs)
         if body.by == self.dealer_name:
             self._check_dealer_complete(body, effect, staged_known, staged_revealed, where)
         if state_hash(effect.state) != body.state:
-            raise ProtocolError(f"{where}: the state it claims is not the state its commands produce")
+            raise ProtocolError(f"the state it claims is not the state its commands produce")
         # Commit.
         self.known = staged_known
         self.revealed = staged_revealed
@@ -276,7 +296,7 @@ class Chain:
             self.seed = b64d(body.seed.seed, 32)
         self.seq = body.seq
         self.head = codec.file_hash(outer)
-        record = Record(body.seq, body.by, self.head, outer, body, commands, before, effect.state, name)
+        record = Record(body.seq, body.by, self.head, outer, body, commands, before, effect.state, where if where != "file" else "")
         self.records.append(record)
         return record
 
@@ -310,20 +330,20 @@ class Chain:
         """The dealer answers everything it owes in one file, and only that."""
         state = effect.state
         if unrevealed_public(state) or effect.blocked_on:
-            raise ProtocolError(f"{where}: the dealer left a card unrevealed")
+            raise ProtocolError(f"the dealer left a card unrevealed")
         for seat in self.seat_order:
             missing = unknown_to(state, seat, known[seat] | set(revealed))
             if missing:
-                raise ProtocolError(f"{where}: the dealer did not deliver {', '.join(missing)} to {seat}")
+                raise ProtocolError(f"the dealer did not deliver {', '.join(missing)} to {seat}")
         for d in body.deliveries:
             visible = {r for r in unknown_to(state, d.to, set())}
             stray = set(d.refs) - visible
             if stray:
-                raise ProtocolError(f"{where}: the dealer delivers {', '.join(sorted(stray))}, which {d.to} may not see")
+                raise ProtocolError(f"the dealer delivers {', '.join(sorted(stray))}, which {d.to} may not see")
         over = self.game.outcome(state) is not None
         if body.seed is not None:
             if not over:
-                raise ProtocolError(f"{where}: the dealer published its seed before the game ended")
+                raise ProtocolError(f"the dealer published its seed before the game ended")
             try:
                 check_opening(
                     self.genesis.dealer.seed_commitment,
@@ -331,6 +351,6 @@ class Chain:
                     b64d(body.seed.seed, 32),
                 )
             except CommitmentError:
-                raise CommitmentError(f"{where}: the published seed does not match the dealer's commitment") from None
+                raise CommitmentError(f"the published seed does not match the dealer's commitment") from None
         elif over:
-            raise ProtocolError(f"{where}: the game is over but the dealer did not publish its seed")
+            raise ProtocolError(f"the game is over but the dealer did not publish its seed")
