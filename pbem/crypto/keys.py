@@ -57,6 +57,7 @@ __all__ = [
     "Name", "PublicIdentity", "SecretIdentity", "valid_name", "check_name",
     "IDENTITY_DOMAIN", "IdentityFile", "identity_file", "read_identity_file",
     "ScryptParams", "SecretKeyFile", "secret_key_file", "read_secret_key_file",
+    "SECRET_KEY_DOMAIN", "SCRYPT_N", "SCRYPT_R", "SCRYPT_P",
 ]
 
 # --- names -----------------------------------------------------------------
