@@ -18,9 +18,9 @@ import msgspec
 from pbem import games
 from pbem.crypto.keys import SecretIdentity, read_secret_key_file, secret_key_file
 from pbem.crypto.store import KeyStore
-from pbem.errors import InvalidCommand, InvalidOption, KeyStoreError, PbemError
+from pbem.errors import InvalidCommand, InvalidOption, KeyStoreError, PbemError, ProtocolError
 from pbem.fsio import atomic_write
-from pbem.games.base import NeedsReveal, SeatSpec, overlay
+from pbem.games.base import Known, NeedsReveal, SeatSpec, overlay, unknown_to
 from pbem.protocol import dealer as dealer_mod
 from pbem.protocol import folder as folder_mod
 from pbem.protocol.chain import Chain
@@ -219,7 +219,12 @@ def parse_commands(chain: Chain, me: Party, texts: list[str]) -> list[Any]:
     game = chain.game
     state = me.state()
     out = []
-    for text in texts:
+    for i, text in enumerate(texts):
+        if i and unknown_to(state, me.name, _known_refs(state)):
+            raise ProtocolError(
+                f"{me.name} must see the card just drawn before the next command ({text!r})",
+                hint="submit the rest after the dealer's answer (pbem sync)",
+            )
         command = game.parse(text, state, me.name)
         out.append(command)
         try:
@@ -227,6 +232,10 @@ def parse_commands(chain: Chain, me: Party, texts: list[str]) -> list[Any]:
         except NeedsReveal:
             pass
     return out
+
+
+def _known_refs(state) -> set[str]:
+    return {it.ref for zone in state.zones.values() for it in zone.items if isinstance(it, Known)}
 
 
 def submit(folder: Path, name: str, texts: list[str], keys: Keys) -> list[Path]:

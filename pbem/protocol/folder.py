@@ -26,7 +26,10 @@ from pbem.protocol.formats import Obligation, OutcomeData, StateFile, TurnBody
 GENESIS = "000000-genesis.pbem"
 STATE = "state.pbem"
 DEALER_KEY = "dealer.key"
-_TURN = re.compile(r"^(\d{6})-([a-z0-9][a-z0-9_-]{0,31})\.pbem$")
+#: a chain file; the optional middle part catches the copies sync tools make
+#: when two writers collide ("000005-bob.sync-conflict-....pbem",
+#: "000005-bob (conflicted copy).pbem"), so a fork is reported, not missed.
+_TURN = re.compile(r"^(\d{6})-([a-z0-9][a-z0-9_-]{0,31})(?:[. ][^/]*)?\.pbem$")
 
 
 def turn_name(seq: int, by: str) -> str:

@@ -1,0 +1,82 @@
+"""Shared fixtures: a key store in a tmp dir, identities, a CLI runner.
+
+Everything is real: real keys in a real `$PBEM_HOME`, real files, real
+crypto. Identities are made without a passphrase except where a test is
+about passphrases.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pbem.cli import cli
+
+
+class Pbem:
+    """Runs `pbem ...` in-process with CliRunner and returns the result."""
+
+    def __init__(self, home: Path) -> None:
+        self.home = home
+        self.runner = CliRunner()
+
+    def __call__(self, *args: str, ok: bool = True, env: dict | None = None, input: str | None = None):
+        result = self.runner.invoke(cli, [str(a) for a in args], env={"PBEM_HOME": str(self.home), **(env or {})}, input=input)
+        if ok and result.exit_code != 0:
+            raise AssertionError(f"pbem {' '.join(map(str, args))} failed ({result.exit_code}):\n{result.output}\n{result.exception!r}")
+        return result
+
+    def json(self, *args: str):
+        return json.loads(self(*args, "--json").stdout)
+
+    def fails(self, *args: str, env: dict | None = None, code: int = 1):
+        result = self(*args, ok=False, env=env)
+        assert result.exit_code == code, (result.exit_code, result.output, result.exception)
+        if code == 1:
+            assert "Traceback" not in result.output
+            lines = [l for l in result.stderr.splitlines() if l.startswith("pbem: error:")]
+            assert len(lines) == 1, result.stderr
+        return result
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch) -> Path:
+    h = tmp_path / "home"
+    monkeypatch.setenv("PBEM_HOME", str(h))
+    monkeypatch.delenv("PBEM_PASSPHRASE", raising=False)
+    return h
+
+
+@pytest.fixture
+def pbem(home: Path) -> Pbem:
+    run = Pbem(home)
+    for name in ("alice", "bob", "rita"):
+        run("id", "new", name, "--no-passphrase")
+    return run
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file of a folder, to prove a rejected command changed nothing."""
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def play_to_end(pbem: Pbem, folder: Path, *, pick=lambda cmds, seat, rng: rng.choice(cmds), seed: int = 0, max_files: int = 600) -> dict:
+    """Play with only status/legal/submit/sync, as a script would."""
+    import random
+
+    rng = random.Random(seed)
+    for _ in range(max_files):
+        st = pbem.json("status", folder)
+        if not st["to_act"]:
+            return st
+        who = st["to_act"][0]
+        if who["needs"] == "auto":
+            pbem("sync", folder, "--as", who["seat"])
+            continue
+        cmds = pbem.json("legal", folder, "--as", who["seat"])
+        assert cmds, f"{who['seat']} must decide but has no legal command"
+        pbem("submit", folder, "--as", who["seat"], "--cmd", pick(cmds, who["seat"], rng))
+    raise AssertionError("the game did not end")
