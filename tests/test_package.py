@@ -1,0 +1,60 @@
+"""Packaging and layering: every module imports on its own, games stay pure,
+the schemas are current, and the installed `pbem` runs as a real process."""
+
+from __future__ import annotations
+
+import json
+import os
+import pkgutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import pbem
+from pbem import schemas
+
+ROOT = Path(__file__).resolve().parent.parent
+MODULES = sorted(m.name for m in pkgutil.walk_packages(pbem.__path__, "pbem.") if not m.name.endswith("__main__"))
+FORBIDDEN_IN_GAMES = ("click", "cryptography", "nacl", "pbem.protocol", "pbem.crypto", "pbem.transport", "pbem.cli", "pbem.actions")
+
+
+def run_python(code: str) -> str:
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_module_imports_in_a_fresh_interpreter(module):
+    loaded = json.loads(run_python(f"import json, sys, {module}; print(json.dumps(sorted(sys.modules)))"))
+    if module.startswith("pbem.games"):
+        bad = [m for m in loaded if any(m == f or m.startswith(f + ".") for f in FORBIDDEN_IN_GAMES)]
+        assert not bad, f"{module} pulls in {bad}"
+
+
+def test_cli_starts_without_games_or_crypto():
+    loaded = json.loads(run_python("import json, sys, pbem.cli; print(json.dumps(sorted(sys.modules)))"))
+    assert not [m for m in loaded if m.startswith(("pbem.games.", "cryptography", "nacl"))]
+
+
+def test_schemas_are_current():
+    for name, schema in schemas.schemas().items():
+        path = ROOT / "schemas" / name
+        assert path.exists(), f"schemas/{name} is missing: run python -m pbem.schemas"
+        assert path.read_text(encoding="utf-8") == schemas.render(schema), f"schemas/{name} is stale: run python -m pbem.schemas"
+
+
+def test_installed_entry_point_plays_the_demo(tmp_path):
+    env = {**os.environ, "PBEM_HOME": str(tmp_path / "home")}
+    exe = Path(sys.executable).parent / "pbem"
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "pbem"]
+    folder = tmp_path / "game"
+    out = subprocess.run([*cmd, "demo", "--dir", str(folder), "--seed", "5"], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    assert "result:" in out.stdout and "pbem verify" in out.stdout
+    out = subprocess.run([*cmd, "verify", str(folder)], capture_output=True, text=True, env=env)
+    assert out.returncode == 0 and out.stdout.startswith("ok:")
+    out = subprocess.run([sys.executable, "-m", "pbem", "status", str(tmp_path / "nope")], capture_output=True, text=True, env=env)
+    assert out.returncode == 1 and out.stderr.startswith("pbem: error:") and "Traceback" not in out.stderr
