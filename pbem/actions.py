@@ -258,6 +258,9 @@ def sync(folder: Path, name: str, keys: Keys) -> list[Path]:
     """Write every file `name` owes that needs no decision."""
     chain = folder_mod.load(folder)
     me = party(chain, name, keys)
+    if me.is_dealer:
+        chain = dealer_checked(folder, me)
+        me = Party(chain, me.secret)
     written = _auto_dealer(folder, chain)
     while True:
         data = me.answer()
@@ -273,12 +276,25 @@ def _auto_dealer(folder: Path, chain: Chain) -> list[Path]:
     written = []
     dealer = None
     while chain.dealer_name in chain.writers():
-        dealer = dealer or hotseat_dealer(folder, chain)
+        if dealer is None:
+            dealer = hotseat_dealer(folder, chain)
+            dealer_checked(folder, Party(chain, dealer))
         data = dealer_mod.answer(chain, dealer)
         if data is None:
             break
         written.append(folder_mod.add_file(folder, chain, data))
     return written
+
+
+def dealer_checked(folder: Path, dealer: Party) -> Chain:
+    """Replay the folder knowing every card, as only the dealer can.
+
+    The dealer sees every hand, so it refuses to answer a file whose
+    commands are illegal in a way the public state cannot show (two cards of
+    one name, one of them face down): the cheat is stopped at once, with the
+    cheater's signed file as evidence.
+    """
+    return folder_mod.load(folder, private_openings=dealer.cards)
 
 
 def apply_file(folder: Path, path: Path) -> Path:
