@@ -1,0 +1,159 @@
+"""Words: normalisation, stemming and the word decks.
+
+One normaliser serves the decks, the grid, the clues and the guesses, so a
+word typed in any case or Unicode form means one thing: `normalise` applies
+Unicode NFC, casefolds and trims.
+
+A *token* (a codename or a clue) is made of Latin letters (a-z and the
+accented Latin letters such as å ä ö é ü ø æ ß), digits and at most one
+internal hyphen. Letters from other scripts are refused on purpose: a
+Cyrillic ``о`` looks like a Latin ``o`` and would slip a visible word past
+the clue checks.
+
+Decks ship as data files (``data/words.<lang>.txt``), one word per line;
+``#`` starts a comment and a ``#: name`` line names a category, which the
+built-in bots use as an association (the category name is a clue for the
+words under it). A user's own list (option ``words``) replaces the deck; it
+must hold at least 25 distinct words after normalisation.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+import unicodedata
+from collections.abc import Iterable
+
+import msgspec
+import snowballstemmer
+
+from pbem.errors import InvalidOption
+
+LANGUAGES = {"en": "english", "sv": "swedish"}
+GRID_SIZE = 25
+
+#: notation keywords that a user's word may not be (they end a guess list or
+#: stand for "no cover"); our own decks avoid them too.
+RESERVED = frozenset({"pass", "passa", "none", "ingen"})
+
+
+def normalise(text: str) -> str:
+    """NFC, casefold, trim: the one form every word is compared in."""
+    return unicodedata.normalize("NFC", text).casefold().strip()
+
+
+def is_letter(ch: str) -> bool:
+    """A Latin letter: a-z or an accented Latin letter (U+00DF..U+024F)."""
+    if "a" <= ch <= "z":
+        return True
+    return "\u00df" <= ch <= "\u024f" and ch.isalpha()
+
+
+def token_problem(word: str, *, hyphen: bool, digits: bool = True) -> str | None:
+    """Why `word` (already normalised) is not one token, or None if it is."""
+    if not word:
+        return "it is empty"
+    if any(ch.isspace() for ch in word):
+        return "it is more than one word"
+    for ch in word:
+        if ch == "-":
+            continue
+        if is_letter(ch) or (digits and "0" <= ch <= "9"):
+            continue
+        return f"it contains {ch!r} (only letters, digits and a hyphen are allowed)"
+    if "-" in word:
+        if not hyphen:
+            return "it contains a hyphen (allowed only with option hyphen=true)"
+        if word.count("-") > 1:
+            return "it contains more than one hyphen"
+        if word.startswith("-") or word.endswith("-"):
+            return "a hyphen must stand between two parts"
+    return None
+
+
+@functools.cache
+def _stemmer(language: str) -> snowballstemmer.stemmer:
+    return snowballstemmer.stemmer(LANGUAGES[language])
+
+
+def stem(word: str, language: str) -> str:
+    """The Snowball stem of a normalised word in the game's language."""
+    return _stemmer(language).stemWord(word)
+
+
+class Deck(msgspec.Struct, frozen=True):
+    """A word deck: its words in file order and its categories (name -> words)."""
+
+    words: tuple[str, ...]
+    categories: dict[str, tuple[str, ...]]
+
+
+def parse_deck(text: str) -> Deck:
+    """Read a deck file (see the module docstring)."""
+    words: list[str] = []
+    categories: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("#:"):
+            name = normalise(line[2:])
+            current = categories.setdefault(name, [])
+            continue
+        if line.startswith("#"):
+            continue
+        word = normalise(line)
+        words.append(word)
+        if current is not None:
+            current.append(word)
+    return Deck(tuple(words), {k: tuple(v) for k, v in categories.items()})
+
+
+@functools.cache
+def deck(language: str) -> Deck:
+    """The built-in deck of `language` (read once from the package data)."""
+    if language not in LANGUAGES:
+        raise InvalidOption(f"unknown language {language!r} (languages: {', '.join(LANGUAGES)})")
+    text = (
+        importlib.resources.files("pbem.games.codenames")
+        .joinpath("data", f"words.{language}.txt")
+        .read_text(encoding="utf-8")
+    )
+    return parse_deck(text)
+
+
+def user_words(raw: Iterable[str], what: str = "words") -> list[str]:
+    """Check and normalise a user's own word list (option ``words``).
+
+    Blank lines and lines starting with ``#`` are skipped, so the CLI may
+    pass a file's lines as they are. Each word must be one token of letters
+    (one internal hyphen allowed: write ``ice-cream`` for "ice cream"), at
+    least two letters long, and not a notation keyword; the list needs at
+    least 25 distinct words. Raises `InvalidOption`.
+    """
+    out: list[str] = []
+    seen: set[str] = set()
+    for line in raw:
+        if not isinstance(line, str):
+            raise InvalidOption(f"{what}: expected text, got {line!r}")
+        word = normalise(line)
+        if not word or word.startswith("#"):
+            continue
+        problem = token_problem(word, hyphen=True, digits=False)
+        if problem:
+            hint = " (join the parts with a hyphen)" if " " in word else ""
+            raise InvalidOption(f"{what}: {word!r} is not one word: {problem}{hint}")
+        if len(word.replace("-", "")) < 2:
+            raise InvalidOption(f"{what}: {word!r} is too short (two letters at least)")
+        if word in RESERVED:
+            raise InvalidOption(
+                f"{what}: {word!r} is a notation keyword ({', '.join(sorted(RESERVED))}); leave it out"
+            )
+        if word in seen:
+            raise InvalidOption(f"{what}: {word!r} is listed twice")
+        seen.add(word)
+        out.append(word)
+    if len(out) < GRID_SIZE:
+        raise InvalidOption(f"{what}: a word list needs at least {GRID_SIZE} distinct words, got {len(out)}")
+    return out
