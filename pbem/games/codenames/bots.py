@@ -1,0 +1,115 @@
+"""Bots: ``bot(game, state, seat, rng) -> command``, given the seat's own
+partial state (a spymaster's holds the key; an operative's does not).
+
+* ``random``: any legal command, uniformly. Its games end: every turn
+  covers at least one cell, except an objected clue followed by
+  ``cover none``, which a uniform choice cannot repeat for long.
+* ``spymaster``: a simple player for every role. As a spymaster it clues a
+  category of the deck (the ``#:`` lines of the word file) whose uncovered
+  words, in grid order, start with its own agents, numbering that run (see
+  `best_clue`), and falls back to the first legal clue (number 1); it
+  accepts every clue it reviews and covers the first agent it may. As an operative it guesses the uncovered words of the clue's
+  category one at a time (at most the clue's number), then passes; with an
+  unknown clue it makes one random guess and passes.
+
+Both bots choose only among `rules.legal` commands (every clue there passes
+`clues.Checker`), so a bot never stalls on a rejected command.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pbem.errors import IllegalCommand
+from pbem.games.codenames import words as wordmod
+from pbem.games.codenames.commands import Clue, Command, Cover, Guess, Pass, Review
+from pbem.games.codenames.rules import category_clues, legal
+from pbem.games.codenames.state import (
+    CLUE,
+    GUESS,
+    PENALTY,
+    REVIEW,
+    UNLIMITED,
+    State,
+    current_turn,
+    key_items,
+    known_colour,
+    ref_cell,
+    uncovered_words,
+)
+
+
+def random_bot(game: Any, state: State, seat: str, rng: random.Random) -> Command:
+    choices = game.legal(state, seat)
+    if not choices:
+        raise IllegalCommand(f"{seat} has nothing to do now")
+    return rng.choice(choices)
+
+
+def best_clue(state: State, rng: random.Random) -> Clue | None:
+    """The best category clue for the team to move, from the key in `state`.
+
+    The operative bot guesses a category's uncovered words in grid order, so
+    a category is worth as many guesses as its leading run of the team's own
+    agents; the number is that run (the guesses stop before any other
+    colour). Chosen among `rules.category_clues`, so it is always legal.
+    None when no legal category starts with an own agent."""
+    team = state.team
+    colours = {state.words[ref_cell(it.ref)]: known_colour(it) for it in key_items(state)}
+    visible = uncovered_words(state)
+    offered = {(c.word, c.number) for c in category_clues(state)}
+    deck = wordmod.deck(state.language)
+    best: list[tuple[int, str]] = []
+    for name, members in deck.categories.items():
+        run = 0
+        for word in (w for w in visible if w in members):
+            if colours.get(word) != team:
+                break
+            run += 1
+        if run and (name, run) in offered:
+            best.append((run, name))
+    if not best:
+        return None
+    top = max(n for n, _ in best)
+    name = rng.choice(sorted(w for n, w in best if n == top))
+    return Clue(name, top)
+
+
+def _operative_guess(state: State, rng: random.Random) -> Command:
+    """One guess at a time (each is a `legal` command): the clue's category
+    words in grid order up to the clue's number, then pass; for a clue it
+    does not know, one random guess, then pass."""
+    turn = current_turn(state)
+    visible = uncovered_words(state)
+    if turn is None:
+        return Guess((rng.choice(visible),))
+    members = wordmod.deck(state.language).categories.get(turn.word, ())
+    wanted = len(visible) if turn.number in (0, UNLIMITED) else int(turn.number)
+    on_topic = all(w in members for w in turn.guesses)
+    picks = [w for w in visible if w in members]
+    if on_topic and picks and len(turn.guesses) < wanted:
+        return Guess((picks[0],))
+    if turn.guesses:
+        return Pass()
+    return Guess((rng.choice(visible),))
+
+
+def spymaster_bot(game: Any, state: State, seat: str, rng: random.Random) -> Command:
+    choices = legal(state, seat)
+    if not choices:
+        raise IllegalCommand(f"{seat} has nothing to do now")
+    if state.phase == CLUE:
+        clue = best_clue(state, rng)
+        return clue if clue is not None else choices[0]
+    if state.phase == REVIEW:
+        return Review("accept")
+    if state.phase == PENALTY:
+        covers = [c for c in choices if isinstance(c, Cover) and c.word is not None]
+        return covers[0] if covers else Cover(None)
+    if state.phase == GUESS:
+        return _operative_guess(state, rng)
+    return rng.choice(choices)
+
+
+__all__ = ["random_bot", "spymaster_bot", "best_clue"]

@@ -1,0 +1,109 @@
+"""The `Codenames` game object: the `Game` API over the modules beside it."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import msgspec
+
+from pbem.errors import InvalidOption
+from pbem.games.base import Bot, Chance, Game, Outcome, SeatSpec
+from pbem.games.codenames import bots as codenames_bots
+from pbem.games.codenames import commands, rules
+from pbem.games.codenames import render as rendering
+from pbem.games.codenames import view as views
+from pbem.games.codenames.commands import Command
+from pbem.games.codenames.state import Options, State
+
+
+class Codenames(Game[State, Command]):
+    """Codenames: two teams of spies, one word clues, a key only the
+    spymasters see (rules: `pbem.games.codenames.rules`)."""
+
+    name: ClassVar[str] = "codenames"
+    title: ClassVar[str] = "Codenames"
+    rules_version: ClassVar[str] = "1"
+    aliases: ClassVar[tuple[str, ...]] = ("cn",)
+    min_seats: ClassVar[int] = 2
+    max_seats: ClassVar[int] = 16
+    has_chance: ClassVar[bool] = True
+    has_hidden_information: ClassVar[bool] = True
+    scenario_options: ClassVar[frozenset[str]] = frozenset({"key"})
+
+    Options: ClassVar[type[msgspec.Struct]] = Options
+    State: ClassVar[type[State]] = State
+    Command: ClassVar[Any] = Command
+    bots: ClassVar[dict[str, Bot]] = {
+        "random": codenames_bots.random_bot,
+        "spymaster": codenames_bots.spymaster_bot,
+    }
+
+    # -- set-up ----------------------------------------------------------------
+
+    def options(self, raw: dict[str, Any]) -> Options:
+        """Options from ``--option KEY=VALUE`` pairs (strings) or values.
+
+        `words` and `grid` are lists of words; given as one string they are
+        split at newlines, commas and spaces (``grid=tiger,lemon,...``). The
+        rules never read files: for ``--option words=FILE`` the CLI reads
+        the file and passes its lines (a bare name that is not a list is
+        refused with a hint).
+        """
+        fixed = dict(raw)
+        for name in ("words", "grid"):
+            value = fixed.get(name)
+            if isinstance(value, str):
+                parts = value.replace(",", " ").split()
+                if len(parts) < 2:
+                    raise InvalidOption(
+                        f"{name}: expected a list of words, got {value!r}",
+                        hint="the CLI reads --option words=FILE into a list; one word per line",
+                    )
+                fixed[name] = parts
+        return rules.check_options(super().options(fixed))  # type: ignore[arg-type]
+
+    def seats(self, options: Any, requested: list[SeatSpec]) -> list[SeatSpec]:
+        if not self.min_seats <= len(requested) <= self.max_seats:
+            raise InvalidOption(
+                f"codenames needs {self.min_seats}-{self.max_seats} seats, got {len(requested)}"
+            )
+        return rules.check_seats(rules.check_options(options), requested)
+
+    def setup(self, options: Any, seats: list[SeatSpec], chance: Chance) -> State:
+        return rules.setup(options, seats, chance)
+
+    # -- play --------------------------------------------------------------------
+
+    def to_act(self, state: State) -> list[str]:
+        return rules.to_act(state)
+
+    def legal(self, state: State, seat: str) -> list[Command]:
+        return rules.legal(state, seat)
+
+    def apply(self, state: State, seat: str, command: Command, chance: Chance) -> State:
+        return rules.apply(state, seat, command)
+
+    def advance(self, state: State, chance: Chance) -> State:
+        return rules.advance(state)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return rules.outcome(state)
+
+    # -- seeing ------------------------------------------------------------------
+
+    def view(self, state: State, seat: str | None) -> views.View:
+        return views.build_view(state, seat)
+
+    def render(self, v: Any) -> str:
+        return rendering.render(v)
+
+    # -- notation ------------------------------------------------------------------
+
+    def format(self, command: Command, state: State, seat: str) -> str:
+        return commands.format_command(command)
+
+    def parse(self, text: str, state: State, seat: str) -> Command:
+        return commands.parse_command(text)
+
+    def describe(self, command: Command, state: State, seat: str | None) -> str:
+        return commands.format_command(command)
