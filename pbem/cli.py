@@ -353,11 +353,12 @@ def audit(folder: Path) -> None:
 @click.option("--seed", type=int, help="Reproducible deal and bot choices.")
 @click.option("--dealer", type=click.Choice(["hotseat", "referee"]), default="hotseat", show_default=True)
 @click.option("--bot", default="greedy", show_default=True, help="Which bot plays every seat.")
-def demo(game: str, folder: Path | None, seed: int | None, dealer: str, bot: str) -> None:
-    """Two bots play a complete game through the real file protocol."""
+@click.option("--keys", "keys_dir", type=click.Path(file_okay=False, path_type=Path), help="Keep the bots' key store here.")
+def demo(game: str, folder: Path | None, seed: int | None, dealer: str, bot: str, keys_dir: Path | None) -> None:
+    """Bots play a complete game through the real file protocol."""
     from pbem.demo import run_demo
 
-    run_demo(game, folder, seed, dealer, bot, echo=click.echo)
+    run_demo(game, folder, seed, dealer, bot, echo=click.echo, keys_dir=keys_dir)
 
 
 def main() -> None:

@@ -28,11 +28,12 @@ def run_demo(
     bot: str,
     echo: Callable[[str], None],
     max_files: int = 5000,
+    keys_dir: Path | None = None,
 ) -> Path:
     game = games.get(game_name)
     if bot not in game.bots:
         raise InvalidOption(f"{game.name} has no bot {bot!r} (bots: {', '.join(sorted(game.bots))})")
-    home = Path(tempfile.mkdtemp(prefix="pbem-demo-keys-"))
+    home = keys_dir or Path(tempfile.mkdtemp(prefix="pbem-demo-keys-"))
     store = KeyStore(home)
     keys = actions.Keys(store=store, passphrase=lambda: "")
     seats = list(game.demo_seats)
@@ -47,6 +48,7 @@ def run_demo(
     rng = random.Random(seed)
     chain = actions.new_game(game.name, folder, seats, keys, dealer, referee, seed if dealer == "hotseat" else None)
     echo(f"{game.title}: {', '.join(chain.seat_order)} ({dealer} dealer), game {chain.game_id[:12]} in {folder}")
+    echo(f"keys of the bots: {home}")
     shown = 1
     while len(chain.records) < max_files:
         writers = chain.writers()
