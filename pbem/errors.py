@@ -58,6 +58,10 @@ class CommitmentError(CryptoError):
     """An opening does not match its commitment."""
 
 
+class ProofError(CryptoError):
+    """A zero-knowledge proof (a Chaum-Pedersen proof of a decryption) does not verify."""
+
+
 class KeyStoreError(PbemError):
     """A key or identity is missing from the store, or cannot be unlocked."""
 
