@@ -1,0 +1,114 @@
+"""Agent Avenue (Christian & Laura Kudahl), simple mode, two players.
+
+The modules, one job each: `cards` (agent data, board constants), `state`
+(options and state Structs, zones), `commands` (command Structs and the
+notation), `rules` (set-up, turn flow, End step), `view` (what a seat may
+see), `render` (text picture), `bots`. Rules notes and decisions:
+``shared/rules/agent-avenue.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import msgspec
+
+from pbem.errors import InvalidOption
+from pbem.games.agent_avenue import bots, commands, rules
+from pbem.games.agent_avenue.commands import Command, Discard, Play, Recruit
+from pbem.games.agent_avenue.render import render as render_view
+from pbem.games.agent_avenue.state import Options, State
+from pbem.games.agent_avenue.view import View, view as make_view
+from pbem.games.base import Bot, Chance, Game, Outcome, SeatSpec
+
+__all__ = ["AgentAvenue", "GAME", "Options", "State", "Command", "Discard", "Play", "Recruit", "View"]
+
+
+class AgentAvenue(Game[State, Command]):
+    name = "agent-avenue"
+    title = "Agent Avenue"
+    rules_version = "1"
+    aliases = ("aa", "agentavenue", "agent_avenue")
+    min_seats = 2
+    max_seats = 2
+    has_chance = True
+    has_hidden_information = True
+    scenario_options = frozenset({"deck"})
+
+    Options = Options
+    State = State
+    Command = Command
+    bots: ClassVar[dict[str, Bot]] = dict(bots.BOTS)
+
+    # -- set-up ------------------------------------------------------------------
+
+    def options(self, raw: dict[str, Any]) -> Options:
+        """Options from ``KEY=VALUE`` strings; ``deck`` is comma-separated."""
+        raw = dict(raw)
+        deck = raw.get("deck")
+        if isinstance(deck, str):
+            raw["deck"] = [name.strip() for name in deck.split(",")]
+        fields = set(Options.__struct_fields__)
+        for key in raw:
+            if key not in fields:
+                known = ", ".join(sorted(fields))
+                raise InvalidOption(f"unknown option {key!r} for {self.name} (options: {known})")
+        try:
+            options = msgspec.convert(raw, Options, strict=False)
+        except msgspec.ValidationError as exc:
+            raise InvalidOption(f"bad option for {self.name}: {exc}") from None
+        return rules.check_options(options)
+
+    def seats(self, options: Any, requested: list[SeatSpec]) -> list[SeatSpec]:
+        requested = super().seats(options, requested)
+        if isinstance(options, Options):
+            rules.check_first(options, [s.name for s in requested])
+        return requested
+
+    def setup(self, options: Any, seats: list[Any], chance: Chance) -> State:
+        if options is None:
+            options = Options()
+        elif isinstance(options, dict):
+            options = self.options(options)
+        specs = [s if isinstance(s, SeatSpec) else SeatSpec(str(s)) for s in seats]
+        specs = self.seats(options, specs)
+        return rules.setup(options, [s.name for s in specs], chance)
+
+    # -- play ----------------------------------------------------------------------
+
+    def to_act(self, state: State) -> list[str]:
+        return rules.to_act(state)
+
+    def legal(self, state: State, seat: str) -> list[Command]:
+        return rules.legal(state, seat)
+
+    def apply(self, state: State, seat: str, command: Command, chance: Chance) -> State:
+        return rules.apply(state, seat, command, chance)
+
+    def advance(self, state: State, chance: Chance) -> State:
+        return rules.advance(state, chance)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return rules.outcome(state)
+
+    # -- seeing --------------------------------------------------------------------
+
+    def view(self, state: State, seat: str | None) -> View:
+        return make_view(state, seat)
+
+    def render(self, view: Any) -> str:
+        return render_view(view)
+
+    # -- notation ------------------------------------------------------------------
+
+    def format(self, command: Command, state: State, seat: str) -> str:
+        return commands.format_command(command, state, seat)
+
+    def parse(self, text: str, state: State, seat: str) -> Command:
+        return commands.parse_command(text, state, seat)
+
+    def describe(self, command: Command, state: State, seat: str | None) -> str:
+        return commands.describe_command(command, state, seat)
+
+
+GAME = AgentAvenue()

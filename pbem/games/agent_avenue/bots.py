@@ -1,0 +1,225 @@
+"""Agent Avenue bots: ``random`` and ``greedy``.
+
+Bots get the seat's own partial state. They only read items in zones the
+seat may see (public ones or ones listing the seat as a reader), so they
+behave the same on the full state and never peek at hidden cards.
+
+``greedy`` looks one ply ahead with a small heuristic (net-progress lead,
+Codebreakers, the risk of a third Daredevil). As the opponent recruiting, it
+knows only the face-up card: the face-down one is averaged over the cards it
+has not seen. As the active seat, it expects the opponent to take the card
+that is worse for it half of the time, and to choose as a greedy recruiter
+would (knowing only the face-up card) the other half. It discards (while it
+may) when its best play looks poor, dropping the card it will miss least.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from pbem.games.agent_avenue import cards
+from pbem.games.agent_avenue.commands import Discard, Play, Recruit
+from pbem.games.agent_avenue.rules import end_step
+from pbem.games.agent_avenue.state import (
+    CENTRE_UP,
+    FACE_DOWN,
+    FACE_UP,
+    RECRUIT,
+    State,
+    find,
+    hand,
+    known_name,
+    other,
+    play_area,
+    ref_key,
+)
+
+WIN_SCORE = 1000.0
+DISCARD_BELOW = -15.0  # discard while the best play scores below this
+
+
+def random_bot(game: Any, state: State, seat: str, rng: random.Random) -> Any:
+    """A uniformly random legal command."""
+    return rng.choice(game.legal(state, seat))
+
+
+# --- what the seat sees --------------------------------------------------------
+
+
+def _seen_name(state: State, seat: str, ref: str) -> str | None:
+    found = find(state, ref)
+    if found is None or not state.zones[found[0]].may_see(seat):
+        return None
+    return known_name(found[1])
+
+
+def _counts(state: State, who: str, seat: str) -> Counter[str]:
+    zone = state.zones[play_area(who)]
+    if not zone.may_see(seat):
+        return Counter()
+    return Counter(n for it in zone.items if (n := known_name(it)) is not None)
+
+
+def _unseen(state: State, seat: str) -> Counter[str]:
+    """Cards the seat has not seen, by name (the deck, the opponent's hand ...)."""
+    seen = Counter(
+        n
+        for zone in state.zones.values()
+        if zone.may_see(seat)
+        for it in zone.items
+        if (n := known_name(it)) is not None
+    )
+    return Counter({n: c for n in cards.NAMES if (c := cards.COPIES[n] - seen[n]) > 0})
+
+
+class _Judge:
+    """Scores "seat `me` recruits X while the opponent recruits Y" for `me`."""
+
+    def __init__(self, state: State, me: str) -> None:
+        self.me = me
+        self.opp = other(state, me)
+        self.active = state.active
+        self.progress = dict(state.progress)
+        self.counts = {me: _counts(state, me, me), self.opp: _counts(state, self.opp, me)}
+        self.cache: dict[tuple[str, str], float] = {}
+
+    def score(self, mine: str, theirs: str) -> float:
+        key = (mine, theirs)
+        if key not in self.cache:
+            self.cache[key] = self._score(mine, theirs)
+        return self.cache[key]
+
+    def _score(self, mine: str, theirs: str) -> float:
+        me, opp = self.me, self.opp
+        counts = {me: self.counts[me].copy(), opp: self.counts[opp].copy()}
+        counts[me][mine] += 1
+        counts[opp][theirs] += 1
+        progress = {
+            me: self.progress[me] + cards.steps(mine, counts[me][mine]),
+            opp: self.progress[opp] + cards.steps(theirs, counts[opp][theirs]),
+        }
+        result = end_step(
+            active=self.active,
+            opponent=opp if self.active == me else me,
+            progress=progress,
+            counts=counts,
+            deck_empty=False,
+            opponent_hand=cards.HAND_SIZE,
+        )
+        if result is not None:
+            return WIN_SCORE if me in result.winners else -WIN_SCORE
+        lead = progress[me] - progress[opp]
+        cb_me, cb_opp = counts[me][cards.CODEBREAKER], counts[opp][cards.CODEBREAKER]
+        dd_me, dd_opp = counts[me][cards.DAREDEVIL], counts[opp][cards.DAREDEVIL]
+        return (
+            10.0 * lead
+            + 6.0 * (cb_me - cb_opp)
+            + 15.0 * ((cb_me >= 2) - (cb_opp >= 2))
+            - 15.0 * (dd_me >= 2)
+            + 15.0 * (dd_opp >= 2)
+        )
+
+
+def _average(weights: Counter[str], value: Callable[[str], float]) -> float:
+    total = sum(weights.values())
+    if not total:
+        return 0.0
+    return sum(c * value(n) for n, c in weights.items()) / total
+
+
+# --- decisions -------------------------------------------------------------------
+
+
+def _recruit_values(judge: _Judge, up: str, unknown: Counter[str]) -> tuple[float, float]:
+    """For the recruiter: (take the face-up card, take the face-down card)."""
+    take_up = _average(unknown, lambda x: judge.score(up, x))
+    take_down = _average(unknown, lambda x: judge.score(x, up))
+    return take_up, take_down
+
+
+def _choose_recruit(state: State, seat: str) -> Recruit:
+    up_items = state.zones[CENTRE_UP].items
+    up = known_name(up_items[0]) if up_items else None
+    if up is None:
+        return Recruit(FACE_UP)
+    judge = _Judge(state, seat)
+    take_up, take_down = _recruit_values(judge, up, _unseen(state, seat))
+    return Recruit(FACE_DOWN if take_down > take_up else FACE_UP)
+
+
+class _Planner:
+    """Values of plays for the active seat (shared work cached)."""
+
+    def __init__(self, state: State, seat: str) -> None:
+        self.judge = _Judge(state, seat)
+        self.their = _Judge(state, other(state, seat))
+        self.unseen = _unseen(state, seat)
+        self.memo: dict[tuple[str, tuple[tuple[str, int], ...]], bool] = {}
+
+    def value(self, up: str, down: str, held: Counter[str]) -> float:
+        """Value of playing `up` face up and `down` face down from `held`."""
+        they_take_up = self.judge.score(down, up)  # the opponent recruits the face-up card
+        they_take_down = self.judge.score(up, down)
+        worst = min(they_take_up, they_take_down)
+        # the opponent knows only the face-up card: the face-down one could be
+        # anything it has not seen (our other cards included)
+        key = (up, tuple(sorted(held.items())))
+        if key not in self.memo:
+            guess = self.unseen + held
+            guess[up] -= 1
+            take_up, take_down = _recruit_values(self.their, up, +guess)
+            self.memo[key] = take_down > take_up
+        predicted = they_take_down if self.memo[key] else they_take_up
+        return 0.5 * worst + 0.5 * predicted
+
+    def best(self, plays: list[Play], held: dict[str, str]) -> tuple[float, Play | None]:
+        """The best of `plays` from `held` (ref -> name)."""
+        counts = Counter(held.values())
+        best, best_play = -float("inf"), None
+        for play in plays:
+            value = self.value(held[play.face_up], held[play.face_down], counts)
+            if value > best:
+                best, best_play = value, play
+        return best, best_play
+
+
+def _pairs(names: dict[str, str]) -> list[Play]:
+    """Plays from a hand given as ref -> name (lowest ref per name)."""
+    by_name: dict[str, str] = {}
+    for ref in sorted(names, key=ref_key):
+        by_name.setdefault(names[ref], ref)
+    if len(by_name) == 1:
+        refs = sorted(names, key=ref_key)
+        return [Play(refs[0], refs[1])] if len(refs) >= 2 else []
+    return [Play(u, d) for nu, u in by_name.items() for nd, d in by_name.items() if nu != nd]
+
+
+def greedy_bot(game: Any, state: State, seat: str, rng: random.Random) -> Any:
+    """One-ply heuristic play using only what `seat` sees."""
+    legal = game.legal(state, seat)
+    if state.phase == RECRUIT:
+        return _choose_recruit(state, seat)
+    held = {
+        it.ref: n
+        for it in state.zones[hand(seat)].items
+        if (n := _seen_name(state, seat, it.ref)) is not None
+    }
+    planner = _Planner(state, seat)
+    plays = [c for c in legal if isinstance(c, Play)]
+    best, best_play = planner.best(plays, held)
+    discards = [c for c in legal if isinstance(c, Discard)]
+    if discards and best < DISCARD_BELOW:
+        # drop the card whose loss hurts the best play least
+        options = []
+        for cmd in discards:
+            rest = {r: n for r, n in held.items() if r != cmd.ref}
+            value, _ = planner.best(_pairs(rest), rest)
+            options.append((value, cmd))
+        return max(options, key=lambda pair: pair[0])[1]
+    return best_play if best_play is not None else rng.choice(legal)
+
+
+BOTS = {"random": random_bot, "greedy": greedy_bot}

@@ -1,0 +1,166 @@
+"""Agent Avenue commands and their one-line notation.
+
+Wire form: frozen msgspec Structs in a tagged union (``"t": "aa.play"`` ...).
+Commands name cards by ref; the notation names them by agent name and is
+resolved against the hand *as the seat knows it* (the lowest ref of that
+name), so a player never needs to see a ref:
+
+* ``discard NAME``                  e.g. ``discard Saboteur``
+* ``play FACEUP / FACEDOWN``        e.g. ``play Enforcer / Double Agent``
+* ``recruit face-up``, ``recruit face-down``
+
+Parsing ignores case and extra whitespace (and spaces or hyphens inside
+names: ``double-agent``, ``DoubleAgent``).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from pbem.errors import IllegalCommand, InvalidCommand
+from pbem.games.agent_avenue import cards
+from pbem.games.agent_avenue.state import (
+    FACE_DOWN,
+    FACE_UP,
+    State,
+    find,
+    hand,
+    known_name,
+    ref_key,
+)
+
+
+class Discard(msgspec.Struct, frozen=True, tag="aa.discard", tag_field="t"):
+    """Discard a hand card face down (out of the game) and draw a replacement."""
+
+    ref: str
+
+
+class Play(msgspec.Struct, frozen=True, tag="aa.play", tag_field="t"):
+    """Play two hand cards to the centre, one face up and one face down."""
+
+    face_up: str
+    face_down: str
+
+
+class Recruit(msgspec.Struct, frozen=True, tag="aa.recruit", tag_field="t"):
+    """The opponent recruits one of the two played cards."""
+
+    which: Literal["face-up", "face-down"]
+
+
+Command = Discard | Play | Recruit
+
+EXPECTED = "expected 'discard NAME', 'play FACEUP / FACEDOWN', 'recruit face-up' or 'recruit face-down'"
+
+
+# --- format -----------------------------------------------------------------
+
+
+def _name_of(state: State, ref: str) -> str:
+    found = find(state, ref)
+    name = known_name(found[1]) if found else None
+    return name if name is not None else f"(hidden {ref})"
+
+
+def format_command(command: Command, state: State, seat: str) -> str:
+    """The notation of `command`; names come from `state` as `seat` knows it."""
+    match command:
+        case Discard(ref=ref):
+            return f"discard {_name_of(state, ref)}"
+        case Play(face_up=up, face_down=down):
+            return f"play {_name_of(state, up)} / {_name_of(state, down)}"
+        case Recruit(which=which):
+            return f"recruit {which}"
+    raise TypeError(f"not an Agent Avenue command: {command!r}")
+
+
+def describe_command(command: Command, state: State, seat: str | None) -> str:
+    """A log line for `command` as `seat` (None: the public) may read it.
+
+    A card is named only if the reader may see the zone it lies in in `state`
+    (the face-up card of a play is public by nature) and `state` knows it;
+    otherwise it reads ``(face down)``.
+    """
+
+    def shown(ref: str, public_by_nature: bool = False) -> str:
+        found = find(state, ref)
+        if found is None:
+            return "(face down)"
+        zone_name, item = found
+        zone = state.zones[zone_name]
+        visible = public_by_nature or zone.public or (seat is not None and seat in zone.readers)
+        name = known_name(item) if visible else None
+        return name if name is not None else "(face down)"
+
+    match command:
+        case Discard(ref=ref):
+            return f"discard {shown(ref)}"
+        case Play(face_up=up, face_down=down):
+            return f"play {shown(up, public_by_nature=True)} / {shown(down)}"
+        case Recruit(which=which):
+            return f"recruit {which}"
+    raise TypeError(f"not an Agent Avenue command: {command!r}")
+
+
+# --- parse ------------------------------------------------------------------
+
+
+def _hand_refs(state: State, seat: str, name: str, exclude: str | None = None) -> list[str]:
+    zone = state.zones.get(hand(seat))
+    if zone is None:
+        raise IllegalCommand(f"{seat!r} is not a seat of this game")
+    refs = [it.ref for it in zone.items if it.ref != exclude and known_name(it) == name]
+    return sorted(refs, key=ref_key)
+
+
+def _resolve(state: State, seat: str, text: str, exclude: str | None = None) -> str:
+    name = cards.canonical(text)
+    refs = _hand_refs(state, seat, name, exclude)
+    if not refs:
+        if exclude is not None and _hand_refs(state, seat, name):
+            raise IllegalCommand(f"you have only one {name} in hand")
+        raise IllegalCommand(f"you have no {name} in hand")
+    return refs[0]
+
+
+def parse_command(text: str, state: State, seat: str) -> Command:
+    """Parse the notation (see the module docstring) against `seat`'s hand."""
+    words = text.split()
+    if not words:
+        raise InvalidCommand(f"empty command: {EXPECTED}", hint=EXPECTED)
+    verb = words[0].lower()
+    rest = " ".join(words[1:])
+    if verb == "discard":
+        if not rest:
+            raise InvalidCommand(
+                "discard needs a card name, e.g. 'discard Saboteur'", hint=EXPECTED
+            )
+        return Discard(_resolve(state, seat, rest))
+    if verb == "play":
+        parts = rest.split("/")
+        if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
+            raise InvalidCommand(
+                f"cannot read {text.strip()!r}: expected 'play FACEUP / FACEDOWN', "
+                "e.g. 'play Enforcer / Double Agent'",
+                hint=EXPECTED,
+            )
+        # both names are checked before either is looked up in the hand
+        cards.canonical(parts[0])
+        cards.canonical(parts[1])
+        up = _resolve(state, seat, parts[0])
+        down = _resolve(state, seat, parts[1], exclude=up)
+        return Play(up, down)
+    if verb == "recruit":
+        key = "".join(ch for ch in rest.lower() if ch.isalnum())
+        if key == "faceup":
+            return Recruit(FACE_UP)
+        if key == "facedown":
+            return Recruit(FACE_DOWN)
+        raise InvalidCommand(
+            f"cannot read {text.strip()!r}: expected 'recruit face-up' or 'recruit face-down'",
+            hint=EXPECTED,
+        )
+    raise InvalidCommand(f"cannot read {text.strip()!r}: {EXPECTED}", hint=EXPECTED)

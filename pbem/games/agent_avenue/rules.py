@@ -1,0 +1,404 @@
+"""Agent Avenue rules (simple mode, two players): set-up, turn flow, End step.
+
+A turn (active seat A, opponent B):
+
+1. phase ``play``: A may ``discard`` (deck not empty, fewer than 4 discards
+   used this game), any number of times, then ``play`` two hand cards, one
+   face up and one face down, with different names unless every card in A's
+   hand has the same name; A then draws up to 4 (fewer if the deck runs out).
+2. phase ``recruit``: B recruits one of them; A gets the other.
+3. phase ``resolve`` (`advance`, no decision): A's meeple moves, then B's,
+   by the icon of the agent each just recruited; then the End step checks
+   every condition together (catch, 3+ Codebreakers, 3+ Daredevils,
+   running out), ties going to A. Otherwise B becomes the active seat.
+
+Catching is judged on net progress (rules notes, Decision): A catches B when
+progress(A) - progress(B) >= 7, B catches A when it is <= -7.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from pbem.errors import IllegalCommand, InvalidOption
+from pbem.games.agent_avenue import cards
+from pbem.games.agent_avenue.commands import Command, Discard, Play, Recruit
+from pbem.games.agent_avenue.state import (
+    CENTRE_DOWN,
+    CENTRE_UP,
+    DECK,
+    FACE_UP,
+    OVER,
+    PLAY,
+    RECRUIT,
+    RESOLVE,
+    Options,
+    State,
+    discards,
+    hand,
+    new_zone,
+    other,
+    play_area,
+    ref_key,
+)
+from pbem.games.base import (
+    Chance,
+    Item,
+    Known,
+    Outcome,
+    checked_if_visible,
+    copy_struct,
+    identity,
+)
+
+CATCH_DISTANCE = cards.BOARD_SIZE // 2  # the homes are 7 apart
+TIE = " (tie: the active player wins)"
+
+
+# --- options and set-up --------------------------------------------------------
+
+
+def check_options(options: Options) -> Options:
+    """Validate `options`; return them with deck names made canonical."""
+    if options.mode != "simple":
+        if options.mode == "advanced":
+            raise InvalidOption(
+                "advanced mode (the black market) is not yet supported; use mode=simple"
+            )
+        raise InvalidOption(f"unknown mode {options.mode!r} for agent-avenue (modes: simple)")
+    if options.deck is None:
+        return options
+    names = []
+    for text in options.deck:
+        name = cards.lookup(text)
+        if name is None or not text.strip():
+            raise InvalidOption(
+                f"deck: unknown agent name {text.strip()!r} (agents: {', '.join(cards.NAMES)})"
+            )
+        names.append(name)
+    problem = cards.deck_problems(names)
+    if problem:
+        raise InvalidOption(f"deck must be exactly the 38 agent cards: {problem}")
+    return Options(mode=options.mode, first=options.first, deck=names)
+
+
+def check_first(options: Options, seat_names: list[str]) -> None:
+    if options.first not in ("", "random") and options.first not in seat_names:
+        raise InvalidOption(
+            f"first={options.first!r} is not a seat (seats: {', '.join(seat_names)}; "
+            "or 'random', or empty for the first seat listed)"
+        )
+
+
+def setup(options: Options, seat_names: list[str], chance: Chance) -> State:
+    """Shuffle (or take the scenario deck), name refs positionally, deal 4 each."""
+    options = check_options(options)
+    check_first(options, seat_names)
+    if options.first == "random":
+        first = seat_names[chance.below(len(seat_names))]
+    else:
+        first = options.first or seat_names[0]
+    order = list(options.deck) if options.deck is not None else chance.shuffle(cards.full_deck())
+
+    state = State(
+        mode=options.mode,
+        seats=list(seat_names),
+        active=first,
+        home={s: cards.HOMES[i] for i, s in enumerate(seat_names)},
+        position={s: cards.HOMES[i] for i, s in enumerate(seat_names)},
+        progress={s: 0 for s in seat_names},
+        discards_used={s: 0 for s in seat_names},
+    )
+    deck = new_zone()
+    for name in order:  # refs are given after shuffling: they leak nothing
+        deck.items.append(Known(f"a{state.next_ref:03d}", name))
+        state.next_ref += 1
+    zones = {DECK: deck}
+    for seat in seat_names:
+        zones[hand(seat)] = new_zone([seat])
+        zones[play_area(seat)] = new_zone(public=True)
+        zones[discards(seat)] = new_zone([seat])
+    zones[CENTRE_UP] = new_zone(public=True)
+    zones[CENTRE_DOWN] = new_zone([first])
+    state.zones = zones
+    for seat in seat_names:
+        _draw(state, seat, cards.HAND_SIZE)
+    return state
+
+
+def _draw(state: State, seat: str, n: int) -> None:
+    """Move up to `n` cards from the top of the deck to the end of the hand."""
+    deck = state.zones[DECK].items
+    taken, state.zones[DECK].items = deck[:n], deck[n:]
+    state.zones[hand(seat)].items.extend(taken)
+
+
+# --- who acts, what is legal ------------------------------------------------------
+
+
+def to_act(state: State) -> list[str]:
+    if state.phase == PLAY and len(state.zones[hand(state.active)].items) >= 2:
+        return [state.active]
+    if state.phase == RECRUIT:
+        return [other(state, state.active)]
+    return []
+
+
+def can_discard(state: State, seat: str) -> bool:
+    return bool(state.zones[DECK].items) and state.discards_used[seat] < cards.MAX_DISCARDS
+
+
+def _lowest_by_name(state: State, seat: str) -> dict[str, list[str]]:
+    """Hand refs per name (table order), lowest ref first. Reads identities."""
+    by_name: dict[str, list[str]] = {}
+    for item in state.zones[hand(seat)].items:
+        by_name.setdefault(identity(item), []).append(item.ref)
+    return {n: sorted(by_name[n], key=ref_key) for n in cards.NAMES if n in by_name}
+
+
+def legal(state: State, seat: str) -> list[Command]:
+    """Deterministic: discards (one per name in hand, table order), then plays
+    (one per ordered pair of different names), or both recruits."""
+    if seat not in to_act(state):
+        return []
+    if state.phase == RECRUIT:
+        return [Recruit("face-up"), Recruit("face-down")]
+    by_name = _lowest_by_name(state, seat)
+    out: list[Command] = []
+    if can_discard(state, seat):
+        out.extend(Discard(refs[0]) for refs in by_name.values())
+    if len(by_name) == 1:
+        refs = next(iter(by_name.values()))
+        out.append(Play(refs[0], refs[1]))
+    else:
+        for up, up_refs in by_name.items():
+            for down, down_refs in by_name.items():
+                if up != down:
+                    out.append(Play(up_refs[0], down_refs[0]))
+    return out
+
+
+# --- apply ----------------------------------------------------------------------
+
+
+def _take(state: State, zone: str, ref: str, what: str) -> Item:
+    items = state.zones[zone].items
+    for i, item in enumerate(items):
+        if item.ref == ref:
+            return items.pop(i)
+    raise IllegalCommand(f"{what} {ref} is not in your hand")
+
+
+def _check_turn(state: State, seat: str, command: Command) -> None:
+    if state.phase == OVER:
+        raise IllegalCommand("the game is over")
+    if seat not in state.seats:
+        raise IllegalCommand(f"{seat!r} is not a seat of this game")
+    acting = to_act(state)
+    if isinstance(command, Recruit):
+        if state.phase != RECRUIT:
+            raise IllegalCommand("there is nothing to recruit now: " + _waiting(state))
+        if seat not in acting:
+            raise IllegalCommand(f"{acting[0]} recruits this turn, not {seat}")
+    else:
+        verb = "discard" if isinstance(command, Discard) else "play"
+        if state.phase != PLAY or seat not in acting:
+            raise IllegalCommand(f"{seat} cannot {verb} now: " + _waiting(state))
+
+
+def _waiting(state: State) -> str:
+    acting = to_act(state)
+    if state.phase == PLAY and acting:
+        return f"it is {acting[0]}'s turn to play"
+    if state.phase == RECRUIT:
+        return f"{acting[0]} must recruit"
+    if state.phase == RESOLVE:
+        return "the turn is being resolved"
+    return "the game is over"
+
+
+def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
+    _check_turn(state, seat, command)
+    state = copy_struct(state)
+    match command:
+        case Discard(ref=ref):
+            if not state.zones[DECK].items:
+                raise IllegalCommand("you cannot discard: the deck is empty")
+            if state.discards_used[seat] >= cards.MAX_DISCARDS:
+                raise IllegalCommand(
+                    f"you cannot discard: you have used all {cards.MAX_DISCARDS} discards"
+                )
+            item = _take(state, hand(seat), ref, "card")
+            state.zones[discards(seat)].items.append(item)
+            state.discards_used[seat] += 1
+            _draw(state, seat, 1)
+        case Play(face_up=up, face_down=down):
+            if up == down:
+                raise IllegalCommand("play two different cards (one face up, one face down)")
+            held = state.zones[hand(seat)].items
+            refs = {it.ref for it in held}
+            for ref, what in ((up, "face-up card"), (down, "face-down card")):
+                if ref not in refs:
+                    raise IllegalCommand(f"the {what} {ref} is not in your hand")
+            _check_names(held, up, down)
+            state.zones[CENTRE_UP].items.append(_take(state, hand(seat), up, "card"))
+            state.zones[CENTRE_DOWN].items.append(_take(state, hand(seat), down, "card"))
+            _draw(state, seat, cards.HAND_SIZE - len(state.zones[hand(seat)].items))
+            state.phase = RECRUIT
+        case Recruit(which=which):
+            if which not in ("face-up", "face-down"):
+                raise IllegalCommand(f"recruit face-up or face-down, not {which!r}")
+            a, b = state.active, seat
+            up = state.zones[CENTRE_UP].items.pop()
+            down = state.zones[CENTRE_DOWN].items.pop()
+            mine, theirs = (up, down) if which == FACE_UP else (down, up)
+            state.zones[play_area(b)].items.append(mine)
+            state.zones[play_area(a)].items.append(theirs)
+            state.choice = which
+            state.recruited = {a: theirs.ref, b: mine.ref}
+            state.phase = RESOLVE
+        case _:
+            raise IllegalCommand(f"not an Agent Avenue command: {command!r}")
+    return state
+
+
+def _check_names(held: list[Item], up: str, down: str) -> None:
+    """Different names unless the whole hand has one name (needs identities)."""
+    with checked_if_visible():
+        by_ref = {it.ref: it for it in held}
+        name = identity(by_ref[up])
+        if identity(by_ref[down]) == name:
+            names = {identity(it) for it in held}
+            if len(names) > 1:
+                raise IllegalCommand(
+                    f"both cards are named {name}: the two cards you play must have "
+                    "different names (identical cards only when your whole hand has one name)"
+                )
+
+
+# --- advance: movement and the End step ----------------------------------------
+
+
+def in_play_counts(state: State, seat: str) -> Counter[str]:
+    """Agents of each name in the seat's play area (reads identities)."""
+    return Counter(identity(it) for it in state.zones[play_area(seat)].items)
+
+
+def advance(state: State, chance: Chance) -> State:
+    """Resolve movement and the End step; a no-op while a decision is awaited.
+
+    Raises `NeedsReveal` while the face-down card just recruited is hidden.
+    """
+    if state.phase == PLAY and len(state.zones[hand(state.active)].items) < 2:
+        return _stalled(state)
+    if state.phase != RESOLVE:
+        return state
+    a = state.active
+    b = other(state, a)
+    # read every identity first: NeedsReveal leaves the state untouched
+    counts = {s: in_play_counts(state, s) for s in (a, b)}
+    just = {}
+    for s in (a, b):
+        zone = state.zones[play_area(s)].items
+        just[s] = identity(next(it for it in zone if it.ref == state.recruited[s]))
+    state = copy_struct(state)
+    moves = {}
+    for s in (a, b):  # A moves first, then B (effectively simultaneous)
+        moves[s] = cards.steps(just[s], counts[s][just[s]])
+        state.progress[s] += moves[s]
+        state.position[s] = (state.home[s] + state.progress[s]) % cards.BOARD_SIZE
+    state.moves = moves
+    result = end_step(
+        active=a,
+        opponent=b,
+        progress=state.progress,
+        counts=counts,
+        deck_empty=not state.zones[DECK].items,
+        opponent_hand=len(state.zones[hand(b)].items),
+    )
+    if result is not None:
+        state.outcome = result
+        state.phase = OVER
+        return state
+    state.active = b
+    state.phase = PLAY
+    state.turn += 1
+    state.choice = None
+    state.recruited = {}
+    state.zones[CENTRE_DOWN].readers = [b]
+    return state
+
+
+def _stalled(state: State) -> State:
+    """Defensive: the active seat cannot play (fewer than 2 cards). The End
+    step prevents this; if it ever happens, end by the running-out rule."""
+    state = copy_struct(state)
+    a = state.active
+    lead = state.progress[a] - state.progress[other(state, a)]
+    state.outcome = _running_out(a, other(state, a), lead, f"{a} cannot play (fewer than 2 cards)")
+    state.phase = OVER
+    return state
+
+
+def end_step(
+    *,
+    active: str,
+    opponent: str,
+    progress: dict[str, int],
+    counts: dict[str, Counter[str]],
+    deck_empty: bool,
+    opponent_hand: int,
+) -> Outcome | None:
+    """Check every End condition together; None if the game goes on.
+
+    A seat has a claim when it meets a win condition or its opponent meets a
+    lose condition. One claimant wins; two (both win, both lose, one seat
+    both wins and loses) is a tie, which goes to the active seat.
+    """
+    a, b = active, opponent
+    lead = progress[a] - progress[b]
+    wins: dict[str, list[str]] = {a: [], b: []}
+    loses: dict[str, list[str]] = {a: [], b: []}
+    if lead >= CATCH_DISTANCE:
+        wins[a].append(f"{a} caught {b}")
+    if lead <= -CATCH_DISTANCE:
+        wins[b].append(f"{b} caught {a}")
+    for s in (a, b):
+        n = counts[s][cards.CODEBREAKER]
+        if n >= cards.THRESHOLD:
+            wins[s].append(f"{s} has {n} {cards.CODEBREAKER}s in play")
+        n = counts[s][cards.DAREDEVIL]
+        if n >= cards.THRESHOLD:
+            loses[s].append(f"{s} has {n} {cards.DAREDEVIL}s in play")
+    claims = [s for s in (a, b) if wins[s] or loses[other_of(s, a, b)]]
+    if len(claims) == 1:
+        s = claims[0]
+        o = other_of(s, a, b)
+        reasons = wins[s] + [f"{r}: {s} wins" for r in loses[o]]
+        return Outcome(winners=[s], reason="; ".join(reasons))
+    if len(claims) == 2:
+        reasons = wins[a] + wins[b] + loses[a] + loses[b]
+        return Outcome(winners=[a], reason="; ".join(reasons) + TIE)
+    if opponent_hand < 2 and deck_empty:
+        return _running_out(a, b, lead, "the deck ran out")
+    if opponent_hand < 2:
+        return _running_out(a, b, lead, f"{b} cannot play (fewer than 2 cards)")
+    return None
+
+
+def other_of(seat: str, a: str, b: str) -> str:
+    return b if seat == a else a
+
+
+def _running_out(a: str, b: str, lead: int, why: str) -> Outcome:
+    """The seat closer to catching (larger net-progress lead) wins; ties: `a`."""
+    if lead > 0:
+        return Outcome(winners=[a], reason=f"{why}: {a} was closer")
+    if lead < 0:
+        return Outcome(winners=[b], reason=f"{why}: {b} was closer")
+    return Outcome(winners=[a], reason=f"{why}: equal distance{TIE}")
+
+
+def outcome(state: State) -> Outcome | None:
+    return state.outcome
+

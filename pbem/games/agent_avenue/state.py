@@ -1,0 +1,117 @@
+"""Agent Avenue options and state Structs, plus small helpers to read them.
+
+Zones (`GameState.zones`):
+
+* ``deck``            the agent deck, top first; nobody may read it.
+* ``hand:<seat>``     a seat's hand; read by that seat.
+* ``play:<seat>``     the agents a seat has recruited; public.
+* ``discard:<seat>``  a seat's face-down discards (out of the game); read by that seat.
+* ``centre:up``       the card played face up this turn; public.
+* ``centre:down``     the card played face down this turn; read by the active seat.
+
+Everything else in the state is public.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from pbem.games.base import GameState, Item, NeedsReveal, Outcome, Zone, identity
+
+#: phases of a turn: the active seat plays, the opponent recruits, the rules
+#: resolve movement and the End step (no decision), or the game is over.
+PLAY = "play"
+RECRUIT = "recruit"
+RESOLVE = "resolve"
+OVER = "over"
+
+FACE_UP = "face-up"
+FACE_DOWN = "face-down"
+
+DECK = "deck"
+CENTRE_UP = "centre:up"
+CENTRE_DOWN = "centre:down"
+
+
+def hand(seat: str) -> str:
+    return f"hand:{seat}"
+
+
+def play_area(seat: str) -> str:
+    return f"play:{seat}"
+
+
+def discards(seat: str) -> str:
+    return f"discard:{seat}"
+
+
+class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Agent Avenue options.
+
+    `mode`: only ``simple`` for now (``advanced``, the black market, is later
+    work). `first`: who starts: empty for the first seat listed, a seat name,
+    or ``random`` (chance decides). `deck`: a scenario option fixing the whole
+    38-card agent deck, top first (the first 4 go to the first seat listed,
+    the next 4 to the second); only for the hotseat dealer.
+    """
+
+    mode: str = "simple"
+    first: str = ""
+    deck: list[str] | None = None
+
+
+class State(GameState, kw_only=True):
+    """The Agent Avenue state (see the module docstring for the zones).
+
+    `progress` is each meeple's net progress (forward minus backward) since
+    the start; `position` its space on the 14-space loop. `choice` is the
+    opponent's recruit choice this turn, `recruited` the ref each seat
+    recruited this turn, `moves` the spaces each meeple moved in the last
+    resolved turn.
+    """
+
+    mode: str = "simple"
+    seats: list[str]
+    active: str
+    phase: str = PLAY
+    turn: int = 1
+    home: dict[str, int]
+    position: dict[str, int]
+    progress: dict[str, int]
+    discards_used: dict[str, int]
+    choice: str | None = None
+    recruited: dict[str, str] = {}
+    moves: dict[str, int] = {}
+    outcome: Outcome | None = None
+
+
+def other(state: State, seat: str) -> str:
+    """The opponent of `seat`."""
+    a, b = state.seats
+    return b if seat == a else a
+
+
+def find(state: State, ref: str) -> tuple[str, Item] | None:
+    """The zone name and item holding `ref`, or None."""
+    for name, zone in state.zones.items():
+        for item in zone.items:
+            if item.ref == ref:
+                return name, item
+    return None
+
+
+def known_name(item: Item) -> str | None:
+    """The item's card if known in this state, else None (never raises)."""
+    try:
+        return identity(item)
+    except NeedsReveal:  # the holder of this state cannot see it
+        return None
+
+
+def ref_key(ref: str) -> tuple[int, str]:
+    """Sort key putting ``a2`` before ``a10`` whatever the padding."""
+    return (len(ref), ref)
+
+
+def new_zone(readers: list[str] | None = None, public: bool = False) -> Zone:
+    return Zone(items=[], readers=list(readers or []), public=public)

@@ -1,0 +1,148 @@
+"""What a seat may see of an Agent Avenue game (`view`), as plain JSON data.
+
+The one rule: a card is named only when the viewer may read the zone it lies
+in (public zones, or zones listing the viewer as a reader) *and* the state
+at hand knows it. So a seat's view is the same whether it is computed from
+the full state or from the seat's own partial state.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from pbem.games.agent_avenue import cards
+from pbem.games.agent_avenue.state import (
+    CENTRE_DOWN,
+    CENTRE_UP,
+    DECK,
+    OVER,
+    PLAY,
+    RECRUIT,
+    RESOLVE,
+    State,
+    discards,
+    hand,
+    known_name,
+    other,
+    play_area,
+)
+from pbem.games.agent_avenue.rules import CATCH_DISTANCE, to_act
+from pbem.games.base import Zone
+
+UNSEEN = "?"  # a card in a zone the viewer may read that is not revealed yet
+
+
+class SeatView(msgspec.Struct, kw_only=True):
+    """One seat as the viewer sees it. `hand` and `discarded` are None unless
+    the viewer is this seat."""
+
+    seat: str
+    home: int
+    position: int
+    progress: int
+    to_catch: int  # spaces of lead still needed to catch the opponent
+    in_play: list[str]
+    hand_size: int
+    hand: list[str] | None
+    discards_used: int
+    discards_left: int
+    discarded: list[str] | None
+
+
+class OutcomeView(msgspec.Struct, kw_only=True):
+    winners: list[str]
+    reason: str
+
+
+class View(msgspec.Struct, kw_only=True):
+    """An Agent Avenue view (observer when `viewer` is None)."""
+
+    game: str = "agent-avenue"
+    viewer: str | None
+    mode: str
+    board_size: int
+    turn: int
+    phase: str
+    active: str
+    to_act: list[str]
+    prompt: str
+    seats: list[SeatView]
+    deck_size: int
+    centre_up: str | None  # the face-up card this turn
+    centre_down: str | None  # the face-down card, only for a seat allowed to see it
+    centre_down_played: bool  # whether a face-down card lies in the centre
+    recruit_choice: str | None
+    last_moves: dict[str, int]
+    outcome: OutcomeView | None
+
+
+def _names(zone: Zone, viewer: str | None) -> list[str] | None:
+    if not (zone.public or (viewer is not None and viewer in zone.readers)):
+        return None
+    return [n if (n := known_name(it)) is not None else UNSEEN for it in zone.items]
+
+
+def _prompt(state: State, acting: list[str]) -> str:
+    a = state.active
+    if state.phase == OVER and state.outcome is not None:
+        winners = " and ".join(state.outcome.winners) or "nobody"
+        return f"game over: {winners} won ({state.outcome.reason})"
+    if state.phase == PLAY and acting:
+        left = cards.MAX_DISCARDS - state.discards_used[a]
+        extra = (
+            f", after optional discards ({left} left)"
+            if left and state.zones[DECK].items
+            else ""
+        )
+        return f"{a} to play two cards, one face up and one face down{extra}"
+    if state.phase == RECRUIT:
+        return f"{acting[0]} to recruit the face-up or the face-down card"
+    if state.phase == RESOLVE:
+        return "waiting for the face-down card to be revealed"
+    return "nothing to do"
+
+
+def view(state: State, viewer: str | None) -> View:
+    acting = to_act(state)
+    seats = []
+    for s in state.seats:
+        held = state.zones[hand(s)]
+        gone = state.zones[discards(s)]
+        lead = state.progress[s] - state.progress[other(state, s)]
+        seats.append(
+            SeatView(
+                seat=s,
+                home=state.home[s],
+                position=state.position[s],
+                progress=state.progress[s],
+                to_catch=max(0, CATCH_DISTANCE - lead),
+                in_play=_names(state.zones[play_area(s)], viewer) or [],
+                hand_size=len(held.items),
+                hand=_names(held, viewer),
+                discards_used=state.discards_used[s],
+                discards_left=cards.MAX_DISCARDS - state.discards_used[s],
+                discarded=_names(gone, viewer),
+            )
+        )
+    up = _names(state.zones[CENTRE_UP], viewer) or []
+    down_zone = state.zones[CENTRE_DOWN]
+    down = _names(down_zone, viewer) or []
+    out = state.outcome
+    return View(
+        viewer=viewer,
+        mode=state.mode,
+        board_size=cards.BOARD_SIZE,
+        turn=state.turn,
+        phase=state.phase,
+        active=state.active,
+        to_act=acting,
+        prompt=_prompt(state, acting),
+        seats=seats,
+        deck_size=len(state.zones[DECK].items),
+        centre_up=up[0] if up else None,
+        centre_down=down[0] if down else None,
+        centre_down_played=bool(down_zone.items),
+        recruit_choice=state.choice,
+        last_moves=dict(state.moves),
+        outcome=OutcomeView(winners=list(out.winners), reason=out.reason) if out else None,
+    )
