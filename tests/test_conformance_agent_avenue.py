@@ -1,0 +1,104 @@
+"""Agent Avenue passes the game conformance harness over many seeded games."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pbem.games.agent_avenue import GAME, AgentAvenue, cards
+from pbem.games.agent_avenue.commands import Discard, Play
+from pbem.games.agent_avenue.rules import end_step
+from pbem.games.agent_avenue.state import known_name
+from pbem.games.base import SeatSpec
+from pbem.games.conformance import check_game
+
+SEATS = [SeatSpec("alice"), SeatSpec("bob")]
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_random_playouts(seed):
+    outcome = check_game(GAME, GAME.options({}), SEATS, seed, bot="random")
+    assert len(outcome.winners) == 1
+
+
+@pytest.mark.parametrize("seed", range(100))
+def test_greedy_playouts(seed):
+    options = GAME.options({"first": ["", "bob", "random"][seed % 3]})
+    outcome = check_game(GAME, options, SEATS, seed, bot="greedy")
+    assert len(outcome.winners) == 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    bot=st.sampled_from(sorted(GAME.bots)),
+    first=st.sampled_from(["", "alice", "bob", "random"]),
+)
+def test_any_seed(seed, bot, first):
+    check_game(GAME, GAME.options({"first": first}), SEATS, seed, bot=bot)
+
+
+@settings(max_examples=30, deadline=None)
+@given(deck=st.permutations(cards.full_deck()), seed=st.integers(0, 10_000))
+def test_any_scenario_deck(deck, seed):
+    options = GAME.options({"deck": ",".join(deck)})
+    check_game(GAME, options, ["alice", "bob"], seed, bot="random")
+
+
+def _staller(game, state, seat, rng):
+    """A test bot that keeps games long: it discards Codebreakers and
+    Daredevils while it may and plays so that, whichever card the opponent
+    takes, nobody wins and the meeples stay close. Sees only its own state."""
+    legal = game.legal(state, seat)
+    if state.phase == "recruit":
+        return legal[0]
+    hand = {it.ref: known_name(it) for it in state.zones[f"hand:{seat}"].items}
+    for command in legal:
+        if isinstance(command, Discard) and hand[command.ref] in (cards.CODEBREAKER, cards.DAREDEVIL):
+            return command
+    opp = next(s for s in state.seats if s != seat)
+    counts = {
+        s: Counter(known_name(it) for it in state.zones[f"play:{s}"].items) for s in state.seats
+    }
+
+    def badness(mine: str, theirs: str) -> int:
+        c = {seat: counts[seat].copy(), opp: counts[opp].copy()}
+        c[seat][mine] += 1
+        c[opp][theirs] += 1
+        progress = {
+            seat: state.progress[seat] + cards.steps(mine, c[seat][mine]),
+            opp: state.progress[opp] + cards.steps(theirs, c[opp][theirs]),
+        }
+        ended = end_step(
+            active=seat, opponent=opp, progress=progress, counts=c, deck_empty=False, opponent_hand=4
+        )
+        return 100 if ended else abs(progress[seat] - progress[opp])
+
+    plays = [c for c in legal if isinstance(c, Play)]
+    return min(
+        plays,
+        key=lambda c: max(
+            badness(hand[c.face_up], hand[c.face_down]), badness(hand[c.face_down], hand[c.face_up])
+        ),
+    )
+
+
+class _LongGames(AgentAvenue):
+    bots = {**GAME.bots, "staller": _staller}
+
+
+def test_games_that_run_out_of_cards():
+    """Exercise the end of the deck (short draws, no discards, running out)
+    under the harness."""
+    game = _LongGames()
+    reasons = Counter()
+    for seed in range(100, 200):
+        outcome = check_game(game, game.options({}), SEATS, seed, bot="staller")
+        reasons[outcome.reason.split(":")[0]] += 1
+        if "equal distance" in outcome.reason:
+            reasons["equal"] += 1
+    assert reasons["the deck ran out"] >= 5, reasons
+    assert reasons["equal"] >= 1, reasons
