@@ -3,6 +3,7 @@ review and the variants."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from pbem.errors import IllegalCommand, InvalidOption
@@ -90,6 +91,16 @@ def test_bad_roles(variant, roles, message):
     seats = [SeatSpec(f"p{i}", r) for i, r in enumerate(roles)]
     with pytest.raises(InvalidOption, match=message):
         GAME.seats(opts, seats)
+
+
+def test_captain_survives_the_canonical_encoding():
+    # canonical encodings sort mapping keys: the seat order must not be a mapping
+    seats = [SeatSpec("zed", "red-spymaster"), SeatSpec("oli", "red"), SeatSpec("ida", "red"),
+             SeatSpec("cat", "blue-spymaster"), SeatSpec("bo", "blue")]
+    st = play(new(seats=seats), "zed", "clue animal 1")
+    back = msgspec.json.decode(msgspec.json.encode(st, order="sorted"), type=GAME.State)
+    assert GAME.to_act(back) == ["oli"]
+    assert GAME.view(back, None).teams[0].operatives == ["oli", "ida"]
 
 
 def test_duplicate_seat_names():

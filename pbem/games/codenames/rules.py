@@ -65,6 +65,7 @@ from pbem.games.codenames.state import (
     TEAMS,
     UNLIMITED,
     VARIANTS,
+    Member,
     Options,
     State,
     Turn,
@@ -228,6 +229,8 @@ def check_seats(options: Options, requested: list[SeatSpec]) -> list[SeatSpec]:
             raise InvalidOption(f"in coop every other seat is an operative of the spymaster's team ({team})")
         if options.first not in ("", team):
             raise InvalidOption(f"in coop the players' team ({team}) always starts; first={options.first} is not allowed")
+        if options.key is not None and starting_of_key(parse_key(options.key)) != team:
+            raise InvalidOption(f"key: in coop the players' team ({team}) has the 9 agents")
     elif variant == "three":
         if n != 3 or count[RED_SPYMASTER] != 1 or count[BLUE_SPYMASTER] != 1 or count[SHARED] != 1:
             raise InvalidOption(
@@ -249,7 +252,7 @@ def setup(options: Options, seats: list[SeatSpec], chance: Chance) -> State:
     """
     options = check_options(options)
     seats = check_seats(options, seats)
-    roles = {s.name: s.role or "" for s in seats}
+    roster = [Member(s.name, s.role or "") for s in seats]
     if options.grid is not None:
         grid = list(options.grid)
     else:
@@ -260,7 +263,7 @@ def setup(options: Options, seats: list[SeatSpec], chance: Chance) -> State:
         language=options.language,
         clue_review=options.clue_review,
         hyphen=options.hyphen,
-        roles=roles,
+        roster=roster,
         words=list(grid),
         starting=RED,
         team=RED,
@@ -643,7 +646,7 @@ def _finish(state: State, winner: str | None, reason: str) -> None:
     state.phase = OVER
     state.pending = []
     state.then_pass = False
-    seats = list(state.roles)
+    seats = [m.seat for m in state.roster]
     if state.variant == "coop":
         ghost = other(human_team(state))
         score = agents_total(state, ghost) - covered_count(state, ghost) if winner else 0
@@ -657,9 +660,9 @@ def _finish(state: State, winner: str | None, reason: str) -> None:
         state.outcome = Outcome(winners=[], reason=reason)
         return
     if state.variant == "three":
-        winners = [s for s in seats if state.roles[s] == SPYMASTER_OF[winner]]
+        winners = [m.seat for m in state.roster if m.role == SPYMASTER_OF[winner]]
     else:
-        winners = [s for s in seats if state.roles[s] in (winner, SPYMASTER_OF[winner])]
+        winners = [m.seat for m in state.roster if m.role in (winner, SPYMASTER_OF[winner])]
     state.outcome = Outcome(winners=winners, reason=reason)
 
 

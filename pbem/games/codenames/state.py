@@ -111,10 +111,19 @@ class Turn(msgspec.Struct, kw_only=True):
     cover: str | None = None
 
 
+class Member(msgspec.Struct, frozen=True):
+    """A seat and its role (``red-spymaster``, ``red``, ``shared`` ...)."""
+
+    seat: str
+    role: str
+
+
 class State(GameState, kw_only=True):
     """The Codenames state (see the module docstring for the zones).
 
-    `roles` maps each seat to its role in the order given at set-up;
+    `roster` lists the seats with their roles in the order given at set-up
+    (a list, not a mapping: canonical encodings sort mapping keys, and the
+    order decides the captains);
     `team` is the team whose turn it is; `pending` the cells of the
     captain's guess list still to resolve, `then_pass` whether the list ends
     with a pass; `history` every turn so far (the last one is the current
@@ -125,7 +134,7 @@ class State(GameState, kw_only=True):
     language: str = "en"
     clue_review: str = "auto"
     hyphen: bool = False
-    roles: dict[str, str]
+    roster: list[Member]
     words: list[str]
     starting: str
     team: str
@@ -156,20 +165,20 @@ def agents_total(state: State, team: str) -> int:
 
 
 def spymaster(state: State, team: str) -> str | None:
-    for seat, role in state.roles.items():
-        if role == SPYMASTER_OF[team]:
-            return seat
+    for m in state.roster:
+        if m.role == SPYMASTER_OF[team]:
+            return m.seat
     return None
 
 
 def spymasters(state: State) -> list[str]:
-    return [seat for seat, role in state.roles.items() if role in (RED_SPYMASTER, BLUE_SPYMASTER)]
+    return [m.seat for m in state.roster if m.role in (RED_SPYMASTER, BLUE_SPYMASTER)]
 
 
 def operatives(state: State, team: str) -> list[str]:
     """The team's operatives in the order given (the first is the captain);
     in the three-player variant the shared operative plays for both teams."""
-    return [seat for seat, role in state.roles.items() if role in (team, SHARED)]
+    return [m.seat for m in state.roster if m.role in (team, SHARED)]
 
 
 def captain(state: State, team: str) -> str | None:
@@ -179,7 +188,7 @@ def captain(state: State, team: str) -> str | None:
 
 def human_team(state: State) -> str:
     """Coop: the players' team (the ghost team is the other)."""
-    for role in state.roles.values():
+    for role in (m.role for m in state.roster):
         if role in TEAMS:
             return role
         if role in (RED_SPYMASTER, BLUE_SPYMASTER):
@@ -187,13 +196,10 @@ def human_team(state: State) -> str:
     return RED
 
 
-def seat_team(state: State, seat: str | None) -> str | None:
-    """The team of `seat` (None for the shared operative and observers)."""
-    role = state.roles.get(seat or "")
-    if role in TEAMS:
-        return role
-    if role in (RED_SPYMASTER, BLUE_SPYMASTER):
-        return role.split("-")[0]
+def role_of(state: State, seat: str | None) -> str | None:
+    for m in state.roster:
+        if m.seat == seat:
+            return m.role
     return None
 
 

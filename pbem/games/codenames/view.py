@@ -35,6 +35,7 @@ from pbem.games.codenames.state import (
     operatives,
     other,
     ref_cell,
+    role_of,
     spymaster,
 )
 
@@ -171,7 +172,7 @@ def build_view(state: State, seat: str | None) -> View:
     out = state.outcome
     return View(
         viewer=seat,
-        role=state.roles.get(seat) if seat is not None else None,
+        role=role_of(state, seat),
         sees_key=sees_key,
         variant=state.variant,
         language=state.language,
