@@ -11,8 +11,31 @@ Modules, one job each:
 * `bots`      a random bot and a simple spymaster bot
 * `game`      the `Codenames` object tying them to the `Game` API
 
-Rules notes and decisions: ``shared/rules/codenames.md``; the decisions this
-package adds are in the docstrings of `rules`, `clues` and `words`.
+Rules notes and decisions: ``shared/rules/codenames.md``. Decisions this
+package adds where the notes are silent (details in the module docstrings):
+
+* A guess list that ends without a miss, below the cap and without ``pass``
+  does not end the turn: the captain may send more guesses or ``pass``, as
+  at the table where a team sees each result before the next guess.
+* ``pass`` alone is legal only after the turn's first guess.
+* The guess cap counts every guess of the turn, over all the lists sent.
+* A seat list given without roles gets roles in order (see
+  `rules.check_seats`); with roles, every seat needs one.
+* Coop: the players' team always starts (9 agents); the score is the
+  number of ghost agents left uncovered on a win, 0 for every seat on a
+  loss; ``clue_review=opponent`` is refused (no opposing spymaster).
+* Three players: the operative has role ``shared``, guesses for both teams
+  and is neither winner nor loser: the winners are the winning spymaster.
+* Objected clue (``clue_review=opponent``): the penalty cover is a
+  ``cover WORD`` (one of the objector's own agents) or ``cover none`` by
+  the objector, who then gives their own team's clue.
+* Clue checks: tokens are Latin letters (a-z and accented Latin letters),
+  digits and one hyphen with ``hyphen=true``; other scripts are refused so
+  that look-alike letters cannot slip a visible word past the checks. A
+  single digit is a clue, a single letter is not. "Contained in" applies to
+  any clue that is part of a visible word of 3+ letters (``ear`` / ``heart``).
+* Scenario options ``grid`` (public) and ``key`` (hotseat only) fix a
+  layout for tests and golden transcripts.
 """
 
 from __future__ import annotations

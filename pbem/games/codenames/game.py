@@ -33,6 +33,11 @@ class Codenames(Game[State, Command]):
     Options: ClassVar[type[msgspec.Struct]] = Options
     State: ClassVar[type[State]] = State
     Command: ClassVar[Any] = Command
+    #: seats `pbem demo` plays (NAME:ROLE), and the bot it should use
+    demo_seats: ClassVar[tuple[str, ...]] = (
+        "alice:red-spymaster", "bob:red", "carol:blue-spymaster", "dave:blue",
+    )
+    demo_bot: ClassVar[str] = "spymaster"
     bots: ClassVar[dict[str, Bot]] = {
         "random": codenames_bots.random_bot,
         "spymaster": codenames_bots.spymaster_bot,
