@@ -31,7 +31,7 @@ def _number(n: int | str) -> str:
 
 
 def _turn_line(turn: TurnView) -> str:
-    text = f"{turn.team}: {turn.clue} {_number(turn.number)}"
+    text = f"{turn.team} clue: {turn.clue} {_number(turn.number)}"
     if turn.status == "pending":
         text += " (awaiting review)"
     elif turn.status == "objected":
@@ -47,7 +47,7 @@ def _turn_line(turn: TurnView) -> str:
 
 
 def render(view: View) -> str:
-    width = max(len(_cell_text(c)) for c in view.cells) + 2
+    width = max(len(_cell_text(c)) for c in view.cells) + 1
     rule = "+" + "+".join("-" * width for _ in range(5)) + "+"
     lines = []
     who = view.viewer or "observer"
@@ -69,7 +69,7 @@ def render(view: View) -> str:
             ops = ", ".join(t.operatives) or "-"
             lines.append(f"{t.team}: spymaster {t.spymaster or '-'}; operatives {ops}; captain {t.captain or '-'}")
     if view.turn is not None:
-        lines.append("clue " + _turn_line(view.turn))
+        lines.append(_turn_line(view.turn))
     if view.guesses_left is not None:
         lines.append(f"guesses left: {view.guesses_left}")
     if view.pending:
