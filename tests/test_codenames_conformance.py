@@ -32,7 +32,7 @@ CASES = {
 def test_conformance(case, bot):
     raw, seats = CASES[case]
     options = GAME.options(raw)
-    for seed in range(3):
+    for seed in range(4):
         outcome = check_game(GAME, options, seats, seed, bot=bot)
         assert outcome.reason
 
