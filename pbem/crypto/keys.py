@@ -155,6 +155,15 @@ class PublicIdentity(Strict):
 # --- secret identity -------------------------------------------------------
 
 
+def _clamp(raw: bytes) -> bytes:
+    """The canonical spelling of an X25519 private key (RFC 7748 clamping)."""
+    k = bytearray(raw)
+    k[0] &= 248
+    k[31] &= 127
+    k[31] |= 64
+    return bytes(k)
+
+
 class SecretIdentity:
     """An identity together with its two private keys.
 
@@ -178,13 +187,19 @@ class SecretIdentity:
     def generate(cls, name: str) -> SecretIdentity:
         """A new identity with fresh random keys."""
         check_name(name)
-        return cls(name, Ed25519PrivateKey.generate(), X25519PrivateKey.generate())
+        seal = _clamp(os.urandom(_KEY_LEN))
+        return cls(name, Ed25519PrivateKey.generate(), X25519PrivateKey.from_private_bytes(seal))
 
     @classmethod
     def from_private_bytes(cls, name: str, sign_seed: bytes, seal_private: bytes) -> SecretIdentity:
         """Rebuild an identity from its Ed25519 seed and X25519 private key (32 bytes each)."""
         if len(sign_seed) != _KEY_LEN or len(seal_private) != _KEY_LEN:
             raise FormatError("private keys must be 32 bytes each")
+        if _clamp(seal_private) != bytes(seal_private):
+            # X25519 ignores these bits; storing only the clamped spelling
+            # keeps one key file meaning one byte string (a flipped ignored
+            # bit must not pass unnoticed).
+            raise FormatError("the X25519 private key is not in its clamped form")
         return cls(
             name,
             Ed25519PrivateKey.from_private_bytes(bytes(sign_seed)),

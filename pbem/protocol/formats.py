@@ -3,7 +3,9 @@
 These Structs are the single source of truth for the files; `schemas/` is
 generated from them (`python -m pbem.schemas`) and a test fails when it is
 stale. Schema evolution: a new field gets a default, a type never changes; a
-break bumps the format version (`pbem/1`).
+break bumps the format version (`pbem/1`). Bodies are encoded with
+`omit_defaults`, so a field added later with a default is simply absent from
+older files, which therefore stay byte-for-byte canonical and keep verifying.
 
 A signed file is ``{"format", "kind", "by", "body", "sig"}``. The signature
 covers a domain string (``b"pbem/1 turn\\n"``) followed by the exact bytes of
@@ -81,7 +83,7 @@ class DealerInfo(msgspec.Struct, frozen=True):
     seed_box: Envelope
 
 
-class GenesisBody(msgspec.Struct, frozen=True, kw_only=True):
+class GenesisBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """The first file of a game. `game_id` = SHA-256 of these exact bytes."""
 
     game: str
@@ -105,7 +107,7 @@ class SeedOpening(msgspec.Struct, frozen=True):
     salt: B64
 
 
-class TurnBody(msgspec.Struct, frozen=True, kw_only=True):
+class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One file of the chain after the genesis, written by one party.
 
     `commands` are the game's command Structs (explicit wire tags); `reveals`
@@ -126,7 +128,7 @@ class TurnBody(msgspec.Struct, frozen=True, kw_only=True):
     state: B64
 
 
-class Obligation(msgspec.Struct, frozen=True):
+class Obligation(msgspec.Struct, frozen=True, omit_defaults=True):
     """Something a party owes that needs no decision (`pbem sync` writes it)."""
 
     by: Name
