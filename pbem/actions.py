@@ -62,6 +62,15 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
     return out
 
 
+def read_option_file(key: str, value: str) -> list[str]:
+    """The lines of the file an option names (``--option words=FILE``)."""
+    try:
+        return Path(value).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise InvalidOption(f"option {key}: cannot read {value}: {reason}") from None
+
+
 def new_game(
     game_name: str,
     folder: Path,
@@ -74,7 +83,9 @@ def new_game(
 ) -> Chain:
     """Write the genesis (and, in hotseat, the dealer's key) into a new folder."""
     game = games.get(game_name)
-    raw = parse_options(list(options))
+    raw: dict[str, Any] = dict(parse_options(list(options)))
+    for key in game.file_options & set(raw):
+        raw[key] = read_option_file(key, raw[key])
     scenario = set(raw) & game.scenario_options
     if scenario and dealer != "hotseat":
         raise InvalidOption(

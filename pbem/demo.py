@@ -25,12 +25,13 @@ def run_demo(
     folder: Path | None,
     seed: int | None,
     dealer: str,
-    bot: str,
+    bot: str | None,
     echo: Callable[[str], None],
     max_files: int = 5000,
     keys_dir: Path | None = None,
 ) -> Path:
     game = games.get(game_name)
+    bot = bot or game.demo_bot
     if bot not in game.bots:
         raise InvalidOption(f"{game.name} has no bot {bot!r} (bots: {', '.join(sorted(game.bots))})")
     home = keys_dir or Path(tempfile.mkdtemp(prefix="pbem-demo-keys-"))

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 #: canonical name -> (module, attribute, aliases)
 _REGISTRY: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "agent-avenue": ("pbem.games.agent_avenue", "GAME", ("aa", "agentavenue", "agent_avenue")),
+    "codenames": ("pbem.games.codenames", "GAME", ("cn",)),
 }
 
 

@@ -310,6 +310,9 @@ class Game(Generic[St, Cmd]):
     #: options that fix hidden information (an explicit deck order ...):
     #: allowed only where one process holds everything (the hotseat dealer).
     scenario_options: ClassVar[frozenset[str]] = frozenset()
+    #: options whose value names a file the CLI reads (rules never do I/O):
+    #: the game receives the file's lines as a list of strings
+    file_options: ClassVar[frozenset[str]] = frozenset()
 
     Options: ClassVar[type[msgspec.Struct]]
     State: ClassVar[type[GameState]]
@@ -317,6 +320,8 @@ class Game(Generic[St, Cmd]):
     bots: ClassVar[dict[str, Bot]] = {}
     #: seats `pbem demo` plays, as NAME[:ROLE] in turn order
     demo_seats: ClassVar[tuple[str, ...]] = ("alice", "bob")
+    #: the bot `pbem demo` uses unless told otherwise
+    demo_bot: ClassVar[str] = "random"
 
     # -- set-up ----------------------------------------------------------
 

@@ -39,6 +39,7 @@ class AgentAvenue(Game[State, Command]):
     State = State
     Command = Command
     bots: ClassVar[dict[str, Bot]] = dict(bots.BOTS)
+    demo_bot: ClassVar[str] = "greedy"
 
     # -- set-up ------------------------------------------------------------------
 

@@ -29,6 +29,7 @@ class Codenames(Game[State, Command]):
     has_chance: ClassVar[bool] = True
     has_hidden_information: ClassVar[bool] = True
     scenario_options: ClassVar[frozenset[str]] = frozenset({"key"})
+    file_options: ClassVar[frozenset[str]] = frozenset({"words"})
 
     Options: ClassVar[type[msgspec.Struct]] = Options
     State: ClassVar[type[State]] = State

@@ -1,0 +1,156 @@
+"""Codenames through the CLI: four players, each with only their own key."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from conftest import Pbem, snapshot
+
+SEATS = {"alice": "red-spymaster", "bob": "red", "carol": "blue-spymaster", "dave": "blue"}
+
+
+@pytest.fixture
+def homes(tmp_path) -> dict[str, Pbem]:
+    """One key store per person (and the referee); everyone has everyone's public id."""
+    people = {name: Pbem(tmp_path / f"home-{name}") for name in [*SEATS, "rita"]}
+    for name, p in people.items():
+        p("id", "new", name, "--no-passphrase")
+        p("id", "export", name, "-o", tmp_path / f"{name}.id")
+    for name, p in people.items():
+        for other in people:
+            if other != name:
+                p("id", "import", tmp_path / f"{other}.id")
+    return people
+
+
+def new_game(p: Pbem, folder, *extra: str) -> None:
+    p("new", "codenames", folder, *[a for name, role in SEATS.items() for a in ("--seat", f"{name}:{role}")], *extra)
+
+
+def play(homes: dict[str, Pbem], folder, seed: int) -> dict:
+    rng = random.Random(seed)
+    for _ in range(400):
+        st = homes["rita"].json("status", folder)
+        if not st["to_act"]:
+            return st
+        who = st["to_act"][0]["seat"]
+        me = homes[who]
+        if st["to_act"][0]["needs"] == "auto":
+            me("sync", folder, "--as", who)
+            continue
+        cmds = me.json("legal", folder, "--as", who)
+        assert cmds
+        me("submit", folder, "--as", who, "--cmd", rng.choice(cmds))
+    raise AssertionError("no end")
+
+
+def test_four_players_referee_game_each_with_only_their_key(homes, tmp_path):
+    g = tmp_path / "g"
+    new_game(homes["rita"], g, "--dealer", "referee", "--referee", "rita")
+    # the key: spymasters see every colour, operatives none until covered
+    spy = homes["alice"].json("show", g, "--as", "alice")
+    op = homes["bob"].json("show", g, "--as", "bob")
+    assert all(c["colour"] for c in spy["cells"])
+    assert not any(c["colour"] for c in op["cells"])
+    assert homes["dave"].json("show", g, "--as", "dave")["sees_key"] is False
+    # nobody can act as another: bob's store has no key of alice's
+    r = homes["bob"].fails("show", g, "--as", "alice")
+    assert "alice" in r.stderr
+    st = play(homes, g, seed=4)
+    assert st["over"] and st["outcome"]["winners"]
+    assert set(st["outcome"]["winners"]) in ({"alice", "bob"}, {"carol", "dave"})
+    homes["bob"]("verify", g)
+    assert "audit passed" in homes["dave"]("audit", g).stdout
+
+
+def test_operative_keys_never_open_the_key(homes, tmp_path):
+    from pbem.crypto.store import KeyStore
+    from pbem.protocol import folder
+    from pbem.protocol.party import Party
+
+    g = tmp_path / "g"
+    new_game(homes["rita"], g, "--dealer", "referee", "--referee", "rita")
+    chain = folder.load(g)
+    key_refs = {it.ref for it in chain.public.zones["key"].items}
+    bob = Party(chain, KeyStore(homes["bob"].home).secret("bob", lambda: ""))
+    alice = Party(chain, KeyStore(homes["alice"].home).secret("alice", lambda: ""))
+    assert not key_refs & set(bob.openings)
+    assert key_refs <= set(alice.openings)
+
+
+def test_hotseat_demo_and_bad_input(homes, tmp_path):
+    g = tmp_path / "g"
+    p = Pbem(tmp_path / "shared")
+    for name in SEATS:
+        p("id", "new", name, "--no-passphrase")
+    grid = "tiger,lemon,piano,ocean,horse,truck,brandbil,castle,cloud,apple,river,chair,table,glass,stone,bread,knife,mouse,plant,train,sword,clock,wheel,boat,shirt"
+    new_game(p, g, "--seed", "3", "--option", f"grid={grid}")
+    st = p.json("status", g)
+    spy = st["to_act"][0]["seat"]
+    assert SEATS[spy].endswith("spymaster")
+    before = snapshot(g)
+    r = p.fails("submit", g, "--as", spy, "--cmd", "clue horses 2")
+    assert "horse" in r.stderr
+    r = p.fails("submit", g, "--as", spy, "--cmd", "clue brand 1")
+    assert "brandbil" in r.stderr
+    p.fails("submit", g, "--as", spy, "--cmd", "clue two words 1")
+    operative = next(n for n, role in SEATS.items() if role == SEATS[spy].split("-")[0])
+    p.fails("submit", g, "--as", operative, "--cmd", "guess tiger")  # not yet: no clue
+    assert snapshot(g) == before
+    p("submit", g, "--as", spy, "--cmd", "clue zebra 1")
+    before = snapshot(g)
+    other = next(n for n, role in SEATS.items() if role not in (SEATS[spy], SEATS[spy].split("-")[0]) and not role.endswith("spymaster"))
+    p.fails("submit", g, "--as", other, "--cmd", "guess tiger")  # the other team's captain
+    p.fails("submit", g, "--as", operative, "--cmd", "guess unicorn")  # not on the grid
+    r = p.fails("submit", g, "--as", operative, "--cmd", "guess tiger lemon piano")  # cap 1 + 1
+    assert snapshot(g) == before
+    p("submit", g, "--as", operative, "--cmd", "guess tiger")
+    shown = json.dumps(p.json("show", g, "--as", operative))
+    assert '"word": "tiger", "covered": true' in shown.replace("'", '"')
+
+
+def test_words_file_option_and_swedish(tmp_path):
+    p = Pbem(tmp_path / "h")
+    for name in SEATS:
+        p("id", "new", name, "--no-passphrase")
+    words = tmp_path / "ord.txt"
+    words.write_text("# våra ord\n" + "\n".join(
+        "äpple banan citron druva fläkt gurka hammare igelkott jordgubbe kanin lampa mjölk näktergal "
+        "orm paraply räka sked tång ugn vante yxa zebra ål ärta öken flagga gran hink".split()) + "\n", encoding="utf-8")
+    g = tmp_path / "g"
+    new_game(p, g, "--seed", "1", "--option", "language=sv", "--option", f"words={words}")
+    view = p.json("show", g, "--as", "alice")
+    assert {c["word"] for c in view["cells"]} <= set(words.read_text(encoding="utf-8").split()[3:]) | {"ål"}
+    p.fails("new", "codenames", tmp_path / "g2", "--seat", "alice:red-spymaster", "--option", f"words={tmp_path / 'missing.txt'}")
+
+
+@pytest.mark.parametrize("dealer", ["hotseat", "referee"])
+def test_demo_plays_a_full_game_and_verifies(tmp_path, dealer):
+    from pbem.demo import run_demo
+    from pbem.protocol import folder
+
+    lines: list[str] = []
+    g = run_demo("codenames", tmp_path / "g", 8, dealer, None, echo=lines.append)
+    assert any(line.startswith("result: ") for line in lines)
+    assert folder.load(g).over
+
+
+@pytest.mark.parametrize("variant,seats", [
+    ("coop", ["alice:red-spymaster", "bob:red"]),
+    ("coop", ["alice:red-spymaster", "bob:red", "carol:red"]),
+    ("three", ["alice:red-spymaster", "bob:blue-spymaster", "carol:shared"]),
+])
+def test_small_variants_to_the_end(tmp_path, variant, seats):
+    from conftest import play_to_end
+
+    p = Pbem(tmp_path / "h")
+    for s in seats:
+        p("id", "new", s.split(":")[0], "--no-passphrase")
+    g = tmp_path / "g"
+    p("new", "cn", g, *[a for s in seats for a in ("--seat", s)], "--option", f"variant={variant}", "--seed", "2")
+    st = play_to_end(p, g, seed=2)
+    assert st["over"]
+    assert "audit passed" in p("audit", g).stdout
