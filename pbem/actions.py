@@ -80,6 +80,7 @@ def new_game(
     referee: str | None = None,
     seed: int | None = None,
     options: list[str] = (),
+    creator: str | None = None,
 ) -> Chain:
     """Write the genesis (and, in hotseat, the dealer's key) into a new folder."""
     game = games.get(game_name)
@@ -96,6 +97,21 @@ def new_game(
     idents = [(spec, keys.store.public(spec.name)) for spec in specs]
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise PbemError(f"{folder} exists and is not an empty folder")
+    if dealer == "peer":
+        if referee or seed is not None:
+            raise InvalidOption("a peer game has no referee and no fixed seed")
+        if not creator:
+            raise InvalidOption("a peer game is created by one of its seats: add --as NAME")
+        from pbem.protocol import peer_writer
+
+        data = peer_writer.make_genesis(game, opts, idents, keys.secret(creator))
+        chain = Chain(data)
+        folder.mkdir(parents=True, exist_ok=True)
+        atomic_write(folder / folder_mod.GENESIS, data, exclusive=True)
+        folder_mod.write_state(folder, chain)
+        return chain
+    if creator:
+        raise InvalidOption("--as is only for --dealer peer (the dealer writes the genesis)")
     if dealer == "hotseat":
         if referee:
             raise InvalidOption("--referee is only for --dealer referee")
@@ -160,12 +176,8 @@ def party(chain: Chain, name: str, keys: Keys) -> Party:
 def status(chain: Chain) -> dict[str, Any]:
     """The `pbem status --json` object."""
     outcome = chain.outcome()
-    to_act = []
-    if chain.obligations():
-        to_act.append({"seat": chain.dealer_name, "needs": "auto"})
-    else:
-        to_act.extend({"seat": s, "needs": "decision"} for s in chain.game.to_act(chain.public))
-    return {
+    to_act = [{"seat": s, "needs": chain.needs(s)} for s in chain.writers()]
+    info = {
         "game": chain.game.name,
         "game_id": chain.game_id,
         "seq": chain.seq,
@@ -175,6 +187,12 @@ def status(chain: Chain) -> dict[str, Any]:
         "over": outcome is not None,
         "outcome": None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason},
     }
+    if chain.deck is not None:
+        info["chance_note"] = (
+            "peer game: chance comes from every seat's beacon; the writer of a file can "
+            "compute the chance inside that file before writing it (it cannot change it)"
+        )
+    return info
 
 
 def legal(chain: Chain, me: Party) -> list[str]:
@@ -306,6 +324,34 @@ def dealer_checked(folder: Path, dealer: Party) -> Chain:
     cheater's signed file as evidence.
     """
     return folder_mod.load(folder, private_openings=dealer.cards)
+
+
+def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path:
+    """Make `name`'s own folder of a peer game from the files received (the
+    genesis, and the join files of seats before it) and write its join file."""
+    from pbem.protocol import peer_writer
+
+    if not received:
+        raise PbemError("give the genesis file you received")
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise PbemError(f"{folder} exists and is not an empty folder")
+    genesis = folder_mod.read(received[0])
+    chain = Chain(genesis, received[0].name)
+    if chain.deck is None:
+        raise PbemError("this is not a peer game: nothing to join", hint="pbem apply adds files to a folder")
+    rest = [folder_mod.read(p) for p in received[1:]]
+    for data, path in zip(rest, received[1:]):
+        chain.append(data, path.name)
+    secret = keys.secret(name)
+    if chain.identity(name).sign != secret.public.sign:
+        raise KeyStoreError(f"the key named {name} is not the key that sits in this game")
+    mine = peer_writer.join(chain, secret)
+    folder.mkdir(parents=True, exist_ok=True)
+    atomic_write(folder / folder_mod.GENESIS, genesis, exclusive=True)
+    replay = Chain(genesis)
+    for data in rest:
+        folder_mod.add_file(folder, replay, data)
+    return folder_mod.add_file(folder, replay, mine)
 
 
 def apply_file(folder: Path, path: Path) -> Path:

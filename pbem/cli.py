@@ -173,19 +173,32 @@ def id_import(file: Path) -> None:
 @click.argument("game")
 @game_dir
 @click.option("--seat", "seats", multiple=True, required=True, metavar="NAME[:ROLE]", help="In turn order.")
-@click.option("--dealer", type=click.Choice(["hotseat", "referee"]), default="hotseat", show_default=True)
+@click.option("--dealer", type=click.Choice(["hotseat", "referee", "peer"]), default="hotseat", show_default=True)
 @click.option("--referee", metavar="NAME", help="The referee's identity (--dealer referee).")
+@click.option("--as", "creator", metavar="NAME", help="Your seat, when you create a peer game.")
 @click.option("--seed", type=int, help="Make a hotseat game reproducible.")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A game option.")
-def new(game: str, folder: Path, seats, dealer, referee, seed, options) -> None:
+def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options) -> None:
     """Create a new GAME in the empty folder DIR."""
     from pbem import actions
 
-    chain = actions.new_game(game, folder, list(seats), keys(), dealer, referee, seed, list(options))
+    chain = actions.new_game(game, folder, list(seats), keys(), dealer, referee, seed, list(options), creator)
     click.echo(f"created {chain.game.title} game {chain.game_id[:12]} in {folder}")
     writers = chain.writers()
     if writers:
         click.echo(f"next: {', '.join(writers)}")
+
+
+@cli.command()
+@game_dir
+@click.argument("received", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@as_name
+def join(folder: Path, received, name: str) -> None:
+    """Join a peer game: make your folder DIR from the GENESIS (and earlier
+    join files) you received, and write your join file; prints its path."""
+    from pbem import actions
+
+    click.echo(str(actions.join(folder, list(received), name, keys())))
 
 
 @cli.command()
@@ -205,6 +218,8 @@ def status(folder: Path, as_json: bool) -> None:
     for who in info["to_act"]:
         what = "must decide" if who["needs"] == "decision" else "owes an automatic answer (pbem sync)"
         click.echo(f"{who['seat']} {what}")
+    if "chance_note" in info:
+        click.echo(f"note: {info['chance_note']}")
 
 
 @cli.command()

@@ -32,6 +32,7 @@ from pbem.errors import (
 from pbem.games.base import Game, GameState, SeatSpec, overlay, refs_in, unknown_to, unrevealed_public
 from pbem.protocol import codec, transition
 from pbem.protocol.formats import GenesisBody, Obligation, Opening, SignedFile, TurnBody
+from pbem.protocol.peer import PeerDeck, owed_refs, run_file, start_deck
 
 
 def with_place(exc: PbemError, where: str) -> PbemError:
@@ -95,57 +96,72 @@ class Chain:
     def _start(self, genesis_bytes: bytes, name: str) -> None:
         outer = codec.read_envelope(genesis_bytes, "genesis")
         genesis = codec.decode_body(outer, GenesisBody)
-        dealer = genesis.dealer.identity
-        if outer.by != dealer.name:
-            raise FormatError(f"{name}: signed as {outer.by!r} but the dealer is {dealer.name!r}")
-        codec.check_signature(outer, dealer)
+        if (genesis.dealer is None) == (genesis.peer is None):
+            raise FormatError("a genesis names either a dealer or a peer set-up")
+        if genesis.dealer is not None:
+            signer = genesis.dealer.identity
+        else:
+            creator = next((s for s in genesis.seats if s.name == genesis.peer.creator), None)
+            if creator is None:
+                raise FormatError(f"the creator {genesis.peer.creator!r} has no seat")
+            signer = creator.identity
+        if outer.by != signer.name:
+            raise FormatError(f"signed as {outer.by!r} but made by {signer.name!r}")
+        codec.check_signature(outer, signer)
         self.genesis = genesis
         self.game_id = codec.file_hash(outer)
         self.game: Game = games.get(genesis.game)
         if genesis.rules_version != self.game.rules_version:
             raise FormatError(
-                f"{name}: made with {genesis.game} rules version {genesis.rules_version}, "
+                f"made with {genesis.game} rules version {genesis.rules_version}, "
                 f"this pbem has version {self.game.rules_version}"
             )
         try:
             self.options = msgspec.json.decode(bytes(genesis.options), type=self.game.Options)
             public = msgspec.json.decode(bytes(genesis.initial), type=self.game.State)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            raise FormatError(f"{name}: bad options or initial state: {exc}") from None
+            raise FormatError(f"bad options or initial state: {exc}") from None
         self.seats = {s.name: s for s in genesis.seats}
         self.seat_order = [s.name for s in genesis.seats]
-        self.dealer_name = dealer.name
+        self.dealer_name: str | None = genesis.dealer.identity.name if genesis.dealer else None
         if self.dealer_name in self.seats:
-            raise FormatError(f"{name}: the dealer {self.dealer_name!r} is also a seat")
+            raise FormatError(f"the dealer {self.dealer_name!r} is also a seat")
         self.commitments: dict[str, str] = dict(genesis.commitments)
-        missing = set(refs_in(public)) - set(self.commitments)
-        if missing:
-            raise ProtocolError(f"{name}: items without a commitment: {', '.join(sorted(missing))}")
-        check_openings(genesis.reveals, self.commitments, name)
+        self.deck: PeerDeck | None = None
+        if genesis.peer is not None:
+            if genesis.commitments or genesis.reveals or genesis.deliveries:
+                raise FormatError("a peer genesis carries no commitments, reveals or deliveries")
+            self.deck = start_deck(genesis, self.game_id)
+            if set(refs_in(public)) != set(self.deck.slots):
+                raise ProtocolError("the peer deck's slots are not the game's hidden items")
+        else:
+            missing = set(refs_in(public)) - set(self.commitments)
+            if missing:
+                raise ProtocolError(f"items without a commitment: {', '.join(sorted(missing))}")
+            check_openings(genesis.reveals, self.commitments, "reveals")
         self.revealed: dict[str, str] = {o.ref: o.card for o in genesis.reveals}
         self.public: GameState = overlay(public, self.revealed)
         self.known: dict[str, set[str]] = {s: set() for s in self.seats}
-        self._record_deliveries(genesis.deliveries, name)
+        if self.deck is None:
+            self._record_deliveries(genesis.deliveries, "genesis")
         if state_hash(self.public) != genesis.state:
-            raise ProtocolError(f"{name}: the initial state does not match its hash")
+            raise ProtocolError("the initial state does not match its hash")
         self.blocked_on: str | None = None
         self.seed: bytes | None = None
         self.seq = 0
         self.head = self.game_id
-        self.records: list[Record] = [
-            Record(0, dealer.name, self.game_id, outer, genesis, after=self.public, name=name)
-        ]
+        self.records: list[Record] = [Record(0, signer.name, self.game_id, outer, genesis, after=self.public, name=name)]
         if unrevealed_public(self.public):
-            raise ProtocolError(f"{name}: public items are not revealed")
+            raise ProtocolError("public items are not revealed")
 
     # -- who is who ---------------------------------------------------------
 
     @property
     def dealer_mode(self) -> str:
-        return self.genesis.dealer.mode
+        return "peer" if self.genesis.dealer is None else self.genesis.dealer.mode
 
     def identity(self, name: str) -> PublicIdentity:
-        if name == self.dealer_name:
+        if self.genesis.dealer is not None and name == self.dealer_name:
             return self.genesis.dealer.identity
         if name in self.seats:
             return self.seats[name].identity
@@ -155,6 +171,9 @@ class Chain:
         return [SeatSpec(s.name, s.role) for s in self.genesis.seats]
 
     def knows(self, seat: str) -> set[str]:
+        """Refs whose card `seat` can know now."""
+        if self.deck is not None:
+            return self.deck.knows(seat) | set(self.revealed)
         return self.known[seat] | set(self.revealed)
 
     # -- what is owed ---------------------------------------------------------
@@ -163,7 +182,9 @@ class Chain:
         return self.game.outcome(self.public)
 
     def obligations(self) -> list[Obligation]:
-        """What the dealer owes now; all of it needs no decision."""
+        """What is owed now that needs no decision, in the order it is due."""
+        if self.deck is not None:
+            return self._peer_obligations()
         out: list[Obligation] = []
         reveal = unrevealed_public(self.public)
         if self.blocked_on and self.blocked_on not in reveal:
@@ -178,16 +199,44 @@ class Chain:
             out.append(Obligation(by=self.dealer_name, what="publish-seed"))
         return out
 
+    def _peer_obligations(self) -> list[Obligation]:
+        deck = self.deck
+        if not deck.complete:
+            return [Obligation(by=deck.next_to_join, what="join")]
+        out = []
+        for seat in self.seat_order:
+            refs = owed_refs(deck, self.public, seat, self.revealed, self.blocked_on, self.seat_order)
+            if refs:
+                out.append(Obligation(by=seat, what="deliver", refs=refs))
+        if self.outcome() is not None:
+            out += [Obligation(by=s, what="publish-secrets") for s in self.seat_order if s not in deck.secrets]
+        return out
+
     def writers(self) -> list[str]:
-        """Who may write the next file. Obligations come first, so two
-        parties never race for the same place in the chain."""
-        if self.obligations():
-            return [self.dealer_name]
+        """Who may write the next file. Whoever owes an answer comes first
+        (one party at a time), so two parties never race for one place in
+        the chain; a seat that owes and must also decide does both in one file."""
+        owed = self.obligations()
+        if owed:
+            return [owed[0].by]
         return list(self.game.to_act(self.public))
+
+    def needs(self, party: str) -> str:
+        """"decision" if `party`'s next file needs a choice, else "auto"."""
+        owed = [o for o in self.obligations() if o.by == party]
+        if not owed:
+            return "decision"
+        if self.deck is not None and party in self.game.to_act(self.public) and all(o.what == "deliver" for o in owed):
+            return "decision"  # its answers go at the head of its decision
+        return "auto"
 
     @property
     def over(self) -> bool:
-        return self.outcome() is not None and self.seed is not None
+        if self.outcome() is None:
+            return False
+        if self.deck is not None:
+            return len(self.deck.secrets) == len(self.seat_order)
+        return self.seed is not None
 
     # -- appending --------------------------------------------------------------
 
@@ -236,6 +285,8 @@ class Chain:
             raise WrongWriter(
                 f"{body.by} may not write now (waiting for {', '.join(writers) or 'nobody: the game is over'})"
             )
+        if self.deck is not None:
+            return self._append_peer(outer, body, where, private_openings)
         try:
             if body.by == self.dealer_name:
                 self._check_dealer(body)
@@ -297,6 +348,66 @@ class Chain:
         self.seq = body.seq
         self.head = codec.file_hash(outer)
         record = Record(body.seq, body.by, self.head, outer, body, commands, before, effect.state, where if where != "file" else "")
+        self.records.append(record)
+        return record
+
+    def _append_peer(self, outer: SignedFile, body: TurnBody, where: str, private_openings) -> Record:
+        """A file of a peer game: beacon link, join, partial decryptions,
+        commands, and at the end the seat's secrets."""
+        writer = body.by
+        if body.reveals or body.deliveries or body.commitments or body.seed:
+            raise ProtocolError("a peer file carries partial decryptions, not reveals, deliveries or seeds")
+        commands = [self._decode_command(raw) for raw in body.commands]
+        deck = self.deck.copy()
+        if body.join is not None:
+            if commands or body.beacon is not None:
+                raise ProtocolError("a join file carries no commands and no beacon link (it commits the anchor)")
+            if body.join.layer.seat != writer:
+                raise ProtocolError(f"{writer} joins with a layer of {body.join.layer.seat}")
+            deck.add_layer(body.join.layer, body.join.anchor)
+        else:
+            if writer not in deck.keys:
+                raise ProtocolError(f"{writer} has not joined the game")
+            deck.apply_link(writer, body.beacon)
+        given: dict[str, Any] = {}
+        for partial in body.partials:
+            if partial.ref in given:
+                raise ProtocolError(f"decrypts {partial.ref} twice")
+            given[partial.ref] = partial
+        private = (
+            transition.private_checker(self.game, writer, private_openings) if private_openings is not None else None
+        )
+        try:
+            result = run_file(self, deck, writer, commands, lambda ref: given.pop(ref, None), body.seq, private)
+        except (IllegalCommand, InvalidCommand) as exc:
+            exc.message = f"by {writer}: {exc.message}"
+            raise
+        if given:
+            raise ProtocolError(f"{writer} decrypts {', '.join(sorted(given))}, which it does not owe")
+        effect = result.effect
+        need = set(unrevealed_public(effect.state)) | ({effect.blocked_on} - {None})
+        withheld = {ref for ref in need if writer in deck.remaining.get(ref, ())}
+        if withheld:
+            raise ProtocolError(f"{writer} must reveal {', '.join(sorted(withheld))} in this file")
+        over = self.game.outcome(effect.state) is not None
+        if body.secrets is not None:
+            if not over:
+                raise ProtocolError(f"{writer} publishes its secrets before the game ended")
+            deck.publish(writer, body.secrets)
+        elif over and writer not in deck.secrets:
+            raise ProtocolError(f"the game is over: {writer} must publish its secrets")
+        if not (commands or body.partials or body.join or body.secrets):
+            raise ProtocolError("the file does nothing")
+        if state_hash(effect.state) != body.state:
+            raise ProtocolError("the state it claims is not the state its commands produce")
+        before = self.public
+        self.deck = deck
+        self.revealed = {**self.revealed, **effect.revealed}
+        self.public = effect.state
+        self.blocked_on = effect.blocked_on
+        self.seq = body.seq
+        self.head = codec.file_hash(outer)
+        record = Record(body.seq, writer, self.head, outer, body, commands, before, effect.state, where if where != "file" else "")
         self.records.append(record)
         return record
 

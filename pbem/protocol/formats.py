@@ -27,7 +27,7 @@ from pbem.crypto.seal import Envelope
 Name = Annotated[str, Meta(pattern="^[a-z0-9][a-z0-9_-]{0,31}$", description="a player's or dealer's name")]
 Ref = Annotated[str, Meta(pattern="^[A-Za-z0-9_.:-]{1,40}$", description="an opaque label of a hidden item")]
 Seq = Annotated[int, Meta(ge=0, description="position in the chain; the genesis is 0")]
-DealerMode = Literal["hotseat", "referee"]
+DealerMode = Literal["hotseat", "referee", "peer"]
 
 
 class SignedFile(msgspec.Struct, frozen=True):
@@ -83,6 +83,39 @@ class DealerInfo(msgspec.Struct, frozen=True):
     seed_box: Envelope
 
 
+class PokerLayer(msgspec.Struct, frozen=True):
+    """One seat's shuffle layer of the shared deck (peer games).
+
+    `points` is the deck after this seat encrypted every card with its
+    secret scalar for this shuffle and permuted them; `key` is that scalar
+    times the base point, against which every partial decryption is proven.
+    """
+
+    seat: Name
+    key: B64
+    points: list[B64]
+
+
+class PeerSetup(msgspec.Struct, frozen=True, kw_only=True):
+    """How a peer game deals with no third party (DESIGN.md section 5).
+
+    `deck` lists the cards of the shared deck in the order of their starting
+    encodings (one distinct point per copy, derived from the genesis nonce);
+    slot i of the last layer is the item `slots[i]`. Every seat commits to a
+    beacon chain (`anchor`) and adds a layer: the creator here, the others in
+    their join files. `secret_box` holds the seat's scalar and beacon seed,
+    sealed to its own key, so the seat needs no other storage.
+    """
+
+    creator: Name
+    deck: list[str]
+    slots: list[Ref]
+    beacon_length: Annotated[int, Meta(ge=1, le=100000)]
+    layer: PokerLayer
+    anchor: B64
+    secret_box: Envelope
+
+
 class GenesisBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """The first file of a game. `game_id` = SHA-256 of these exact bytes."""
 
@@ -90,7 +123,8 @@ class GenesisBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
     rules_version: str
     options: msgspec.Raw
     seats: list[SeatEntry]
-    dealer: DealerInfo
+    dealer: DealerInfo | None = None
+    peer: PeerSetup | None = None
     initial: msgspec.Raw
     commitments: dict[Ref, B64]
     reveals: list[Opening] = []
@@ -105,6 +139,30 @@ class SeedOpening(msgspec.Struct, frozen=True):
 
     seed: B64
     salt: B64
+
+
+class Join(msgspec.Struct, frozen=True):
+    """A seat entering a peer game: its beacon anchor and shuffle layer."""
+
+    anchor: B64
+    layer: PokerLayer
+    secret_box: Envelope
+
+
+class Partial(msgspec.Struct, frozen=True):
+    """A seat removing its layer from one card, with a Chaum-Pedersen proof
+    that it used the scalar of its published key (checked at once)."""
+
+    ref: Ref
+    point: B64
+    proof: B64
+
+
+class PeerSecrets(msgspec.Struct, frozen=True):
+    """What a seat publishes when a peer game ends, for the audit."""
+
+    scalar: B64
+    beacon_seed: B64
 
 
 class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -125,6 +183,10 @@ class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     deliveries: list[Delivery] = []
     commitments: dict[Ref, B64] = {}
     seed: SeedOpening | None = None
+    join: Join | None = None
+    partials: list[Partial] = []
+    beacon: B64 | None = None
+    secrets: PeerSecrets | None = None
     state: B64
 
 
@@ -132,7 +194,7 @@ class Obligation(msgspec.Struct, frozen=True, omit_defaults=True):
     """Something a party owes that needs no decision (`pbem sync` writes it)."""
 
     by: Name
-    what: Literal["reveal", "deliver", "publish-seed"]
+    what: Literal["reveal", "deliver", "publish-seed", "join", "publish-secrets"]
     refs: list[Ref] = []
     to: Name | None = None
 

@@ -18,7 +18,7 @@ from pbem.crypto.encoding import b64d, canonical
 from pbem.crypto.keys import SecretIdentity
 from pbem.errors import IllegalCommand, ProtocolError, SealError, WrongWriter
 from pbem.games.base import GameState, overlay
-from pbem.protocol import codec, dealer as dealer_mod, transition
+from pbem.protocol import codec, dealer as dealer_mod, peer_writer, transition
 from pbem.protocol.chain import Chain, check_openings, state_hash
 from pbem.protocol.formats import Opening, TurnBody
 
@@ -37,7 +37,11 @@ class Party:
         if expected.sign != secret.public.sign:
             raise WrongWriter(f"the key named {self.name} is not the key that sits in this game")
         self.openings: dict[str, Opening] = {}
-        if self.is_dealer:
+        self.peer_scalar: bytes | None = None
+        if chain.deck is not None:
+            secrets = peer_writer.my_secrets(chain, secret)
+            self.peer_scalar = None if secrets is None else b64d(secrets.scalar, 32)
+        elif self.is_dealer:
             seed = b64d(dealer_mod.open_seed_box(chain, secret).seed, 32)
             self.openings = dealer_mod.dealer_openings(chain, seed)
         else:
@@ -68,6 +72,10 @@ class Party:
     @property
     def cards(self) -> dict[str, str]:
         """ref -> card for everything this party may know now."""
+        if self.chain.deck is not None:
+            if self.peer_scalar is None:
+                return dict(self.chain.revealed)
+            return peer_writer.cards_known(self.chain, self.name, self.peer_scalar)
         out = {ref: o.card for ref, o in self.openings.items()}
         out.update(self.chain.revealed)
         return out
@@ -87,6 +95,9 @@ class Party:
             waiting = ", ".join(chain.writers()) or "nobody (the game is over)"
             raise WrongWriter(f"it is not {self.name}'s turn to write (waiting for {waiting})")
         cards = self.cards
+        private = transition.private_checker(chain.game, self.name, cards)
+        if chain.deck is not None:
+            return peer_writer.turn(chain, self.secret, commands, private)
         effect = transition.run(
             chain.game,
             chain.public,
@@ -94,7 +105,7 @@ class Party:
             commands,
             source=lambda ref: cards.get(ref) if ref in chain.knows(self.name) else None,
             writer_knows=lambda st: chain.knows(self.name),
-            private_check=transition.private_checker(chain.game, self.name, cards),
+            private_check=private,
         )
         reveals = [self._opening(ref) for ref in effect.revealed]
         body = TurnBody(
@@ -117,4 +128,8 @@ class Party:
         """The file this party owes that needs no decision, if any."""
         if self.is_dealer:
             return dealer_mod.answer(self.chain, self.secret)
+        chain = self.chain
+        if chain.deck is not None and chain.deck.complete and chain.writers() == [self.name]:
+            if any(o.by == self.name for o in chain.obligations()):
+                return peer_writer.turn(chain, self.secret, [])
         return None

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.errors import IllegalCommand, ProtocolError, WrongWriter
-from pbem.games.base import Game, GameState, NeedsReveal, overlay, unknown_to, unrevealed_public
+from pbem.games.base import Chance, Game, GameState, NeedsReveal, overlay, unknown_to, unrevealed_public
 from pbem.protocol.chance import NoChance
 
 #: given a ref, the card it is (if this side may reveal it), else None
@@ -51,6 +51,7 @@ def run(
     source: RevealSource,
     writer_knows: Callable[[GameState], set[str]],
     private_check: Callable[[GameState, Any], None] | None = None,
+    chance: Chance | None = None,
 ) -> Effect:
     """Apply `commands` by `writer` to the public `state`, then settle.
 
@@ -60,7 +61,9 @@ def run(
     openings check what the public state cannot (a face-down card's name).
     """
     reveals = _Reveals(source)
-    chance = NoChance()
+    chance = chance or NoChance()
+    if commands:  # answers owed from before (a reveal) may let the game move first
+        state, _ = _settle(game, state, reveals, chance)
     for i, command in enumerate(commands):
         if writer not in game.to_act(state):
             waiting = ", ".join(game.to_act(state)) or "nobody"
@@ -83,14 +86,13 @@ def run(
                         f"this command needs the identity of {need.ref}, which {writer} cannot reveal"
                     ) from None
                 state = revealed
-        state, _ = _settle(game, state, reveals)
-    state, blocked = _settle(game, state, reveals)
+        state, _ = _settle(game, state, reveals, chance)
+    state, blocked = _settle(game, state, reveals, chance)
     return Effect(state=state, revealed=reveals.used, blocked_on=blocked)
 
 
-def _settle(game: Game, state: GameState, reveals: _Reveals) -> tuple[GameState, str | None]:
+def _settle(game: Game, state: GameState, reveals: _Reveals, chance: Chance) -> tuple[GameState, str | None]:
     """Reveal what must be public and advance, until neither makes progress."""
-    chance = NoChance()
     while True:
         for ref in unrevealed_public(state):
             revealed = reveals.reveal(state, ref)

@@ -1,0 +1,292 @@
+"""Peer games: dealing with no third party (DESIGN.md section 5, "peer").
+
+The shared deck is a mental-poker deck (`pbem.crypto.poker`): every seat
+encrypts every card with a secret scalar and shuffles, so the final order is
+known to nobody. Item `slots[i]` of the game is slot i of the last layer. A
+card reaches a seat when every *other* seat has removed its layer from that
+slot (a `Partial`, proven against the seat's published key); the seat then
+removes its own layer in private. A card becomes public when the last layer
+comes off in a file. Chance comes from hash-chain beacons
+(`pbem.crypto.beacon`): one link per file from each seat.
+
+`PeerDeck` is the public bookkeeping of all that, kept by every verifier:
+the current point of each slot, which seats' layers remain on it, each
+seat's key and latest beacon link. It is a value (`copy()` before staging a
+file) so a rejected file changes nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+import msgspec
+
+from pbem.crypto import beacon, poker
+from pbem.crypto.encoding import b64d, b64e, canonical
+from pbem.crypto.keys import SecretIdentity
+from pbem.crypto.seal import open_envelope, seal
+from pbem.crypto.stream import DeterministicStream
+from pbem.errors import CryptoError, FormatError, ProtocolError
+from pbem.protocol.formats import Partial, PeerSecrets, PokerLayer
+
+SECRET_BOX_AD = b"pbem/1 peer secrets\n"
+BEACON_LENGTH = 1000
+
+
+def proof_context(game_id: str, ref: str, seat: str) -> bytes:
+    """What a partial decryption's proof is bound to: game, slot and seat."""
+    return canonical(["pbem/1 partial", game_id, ref, seat])
+
+
+def secret_box(owner: SecretIdentity, scalar: bytes, beacon_seed: bytes, nonce: str):
+    payload = canonical(PeerSecrets(scalar=b64e(scalar), beacon_seed=b64e(beacon_seed)))
+    return seal(payload, [owner.public], SECRET_BOX_AD + nonce.encode())
+
+
+def open_secret_box(envelope, owner: SecretIdentity, nonce: str) -> PeerSecrets:
+    payload = open_envelope(envelope, owner, SECRET_BOX_AD + nonce.encode())
+    return msgspec.json.decode(payload, type=PeerSecrets)
+
+
+def new_layer(seat: str, points: list[bytes]) -> tuple[bytes, PokerLayer]:
+    """A fresh scalar and this seat's encrypted, shuffled layer of `points`."""
+    k = poker.new_scalar()
+    layered = poker.shuffle_layer(k, points)
+    return k, PokerLayer(seat=seat, key=b64e(poker.public_key(k)), points=[b64e(p) for p in layered])
+
+
+class BeaconChance:
+    """Chance for one file of a peer game, from every seat's latest link."""
+
+    def __init__(self, links: dict[str, bytes], game_id: str, seq: int) -> None:
+        self._stream = DeterministicStream(beacon.chance_key(links, game_id, seq), b"rules")
+
+    def below(self, n: int) -> int:
+        return self._stream.below(n)
+
+    def shuffle(self, items):
+        return self._stream.shuffle(items)
+
+
+@dataclass
+class PeerDeck:
+    """The public state of a peer game's deck and beacons."""
+
+    game_id: str
+    nonce: str
+    slots: list[str]
+    table: dict[bytes, tuple[str, int]]
+    join_order: list[str]  # the creator, then the other seats in turn order
+    beacon_length: int
+    layers: list[PokerLayer] = field(default_factory=list)
+    keys: dict[str, bytes] = field(default_factory=dict)
+    anchors: dict[str, bytes] = field(default_factory=dict)
+    latest: dict[str, bytes] = field(default_factory=dict)  # anchor or last link revealed
+    links_used: dict[str, int] = field(default_factory=dict)
+    points: dict[str, bytes] = field(default_factory=dict)  # ref -> current point
+    remaining: dict[str, set[str]] = field(default_factory=dict)  # ref -> seats whose layer is on
+    secrets: dict[str, PeerSecrets] = field(default_factory=dict)
+
+    def copy(self) -> "PeerDeck":
+        return copy.deepcopy(self)
+
+    # -- joining -----------------------------------------------------------
+
+    @property
+    def joined(self) -> list[str]:
+        return [layer.seat for layer in self.layers]
+
+    @property
+    def next_to_join(self) -> str | None:
+        for seat in self.join_order:
+            if seat not in self.keys:
+                return seat
+        return None
+
+    def starting_points(self) -> list[bytes]:
+        return list(self.table)
+
+    def add_layer(self, layer: PokerLayer, anchor: str) -> None:
+        if layer.seat != self.next_to_join:
+            raise ProtocolError(f"{layer.seat} cannot join now (next to join: {self.next_to_join or 'nobody'})")
+        if len(layer.points) != len(self.slots):
+            raise ProtocolError(f"{layer.seat}'s shuffle layer has {len(layer.points)} cards, not {len(self.slots)}")
+        points = [poker.check_point(b64d(p, 32), f"{layer.seat}'s layer point {i}") for i, p in enumerate(layer.points)]
+        key = poker.check_point(b64d(layer.key, 32), f"{layer.seat}'s key")
+        self.layers.append(layer)
+        self.keys[layer.seat] = key
+        self.anchors[layer.seat] = self.latest[layer.seat] = b64d(anchor, 32)
+        self.links_used[layer.seat] = 0
+        for ref, point in zip(self.slots, points):
+            self.points[ref] = point
+            self.remaining[ref] = set(self.joined)
+
+    @property
+    def complete(self) -> bool:
+        return self.next_to_join is None
+
+    # -- knowledge -----------------------------------------------------------
+
+    def knows(self, seat: str) -> set[str]:
+        """Slots `seat` can read: every other seat's layer is off."""
+        if not self.complete:
+            return set()
+        return {ref for ref, rem in self.remaining.items() if rem <= {seat}}
+
+    def card_of(self, ref: str, scalar: bytes | None = None) -> str:
+        """The card in `ref`, once only the holder of `scalar` (or nobody)
+        still has a layer on it."""
+        point = self.points[ref]
+        if scalar is not None:
+            point = poker.decrypt(scalar, point)
+        try:
+            return poker.identify(point, self.table)[0]
+        except CryptoError:
+            raise ProtocolError(
+                f"{ref} decrypts to no card: a shuffle layer is wrong",
+                hint="finish or abandon the game; pbem audit names the seat once every secret is out",
+            ) from None
+
+    # -- partial decryptions ---------------------------------------------------
+
+    def make_partial(self, seat: str, scalar: bytes, ref: str) -> Partial:
+        result, proof = poker.partial_decrypt(scalar, self.keys[seat], self.points[ref], proof_context(self.game_id, ref, seat))
+        return Partial(ref=ref, point=b64e(result), proof=b64e(proof))
+
+    def apply_partial(self, seat: str, partial: Partial) -> str | None:
+        """Check and apply `seat`'s partial; the card if it was the last layer."""
+        ref = partial.ref
+        if ref not in self.remaining:
+            raise ProtocolError(f"{seat} decrypts {ref}, which is not a card of the shared deck")
+        if seat not in self.remaining[ref]:
+            raise ProtocolError(f"{seat} already took its layer off {ref}")
+        result = poker.check_point(b64d(partial.point, 32), f"{seat}'s partial decryption of {ref}")
+        poker.check_partial(self.keys[seat], self.points[ref], result, b64d(partial.proof, 64), proof_context(self.game_id, ref, seat))
+        self.points[ref] = result
+        self.remaining[ref].discard(seat)
+        return self.card_of(ref) if not self.remaining[ref] else None
+
+    # -- beacons ---------------------------------------------------------------
+
+    def next_link(self, seat: str, seed: bytes) -> bytes:
+        return beacon.link(seed, self.beacon_length, self.links_used[seat] + 1)
+
+    def apply_link(self, seat: str, link: str | None) -> None:
+        if link is None:
+            raise ProtocolError(f"{seat}'s file reveals no beacon link")
+        value = b64d(link, 32)
+        beacon.check_link(self.latest[seat], value)
+        self.latest[seat] = value
+        self.links_used[seat] += 1
+
+    def chance(self, seq: int) -> BeaconChance:
+        return BeaconChance(dict(self.latest), self.game_id, seq)
+
+    # -- the end ---------------------------------------------------------------
+
+    def publish(self, seat: str, secrets: PeerSecrets) -> None:
+        scalar = b64d(secrets.scalar, 32)
+        seed = b64d(secrets.beacon_seed, 32)
+        try:
+            poker.check_key(scalar, self.keys[seat])
+        except (CryptoError, FormatError):
+            raise ProtocolError(f"{seat}'s published scalar is not the one of its shuffle key") from None
+        if beacon.anchor(seed, self.beacon_length) != self.anchors[seat]:
+            raise ProtocolError(f"{seat}'s published beacon seed does not lead to its anchor")
+        self.secrets[seat] = secrets
+
+
+def start_deck(genesis, game_id: str) -> PeerDeck:
+    """The deck as the genesis leaves it: the creator's layer only."""
+    setup = genesis.peer
+    deck = PeerDeck(
+        game_id=game_id,
+        nonce=genesis.nonce,
+        slots=list(setup.slots),
+        table=poker.card_table(genesis.nonce, setup.deck),
+        join_order=[setup.creator] + [s.name for s in genesis.seats if s.name != setup.creator],
+        beacon_length=setup.beacon_length,
+    )
+    if len(setup.slots) != len(setup.deck) or len(set(setup.slots)) != len(setup.slots):
+        raise FormatError("the peer deck and its slots do not match")
+    if setup.creator not in {s.name for s in genesis.seats} or setup.layer.seat != setup.creator:
+        raise ProtocolError("the creator of a peer game must be one of its seats, and its layer is the first")
+    deck.add_layer(setup.layer, setup.anchor)
+    return deck
+
+
+# --- one file of a peer game, for writers and verifiers alike ----------------
+
+
+def owed_refs(deck: PeerDeck, state, seat: str, revealed: dict[str, str], blocked: str | None, seat_order: list[str]) -> list[str]:
+    """The slots `seat` must decrypt now, in a stable order: cards that must
+    become public, then cards another seat may now see."""
+    from pbem.games.base import unknown_to, unrevealed_public
+
+    if not deck.complete:
+        return []
+    out: list[str] = []
+    public_need = unrevealed_public(state) + ([blocked] if blocked else [])
+    for ref in public_need:
+        if seat in deck.remaining.get(ref, ()) and ref not in out:
+            out.append(ref)
+    for other in seat_order:
+        if other == seat:
+            continue
+        for ref in unknown_to(state, other, deck.knows(other) | set(revealed)):
+            if seat in deck.remaining.get(ref, ()) and ref not in out:
+                out.append(ref)
+    return out
+
+
+@dataclass
+class PeerEffect:
+    effect: object  # transition.Effect
+    partials: list[Partial]
+
+
+def run_file(chain, deck: PeerDeck, writer: str, commands, partial_for, seq: int, private_check=None) -> PeerEffect:
+    """Apply one peer file to a staged `deck` and the chain's public state.
+
+    `partial_for(ref)` gives the writer's partial decryption of a slot (the
+    writer makes one; a verifier takes it from the file) or None. The
+    writer's owed decryptions come first, then those the commands need.
+    """
+    from pbem.protocol import transition
+
+    used: list[Partial] = []
+    completed: dict[str, str] = {}
+
+    def take(partial: Partial) -> str | None:
+        card = deck.apply_partial(writer, partial)
+        used.append(partial)
+        if card is not None:
+            completed[partial.ref] = card
+        return card
+
+    for ref in owed_refs(deck, chain.public, writer, chain.revealed, chain.blocked_on, chain.seat_order):
+        partial = partial_for(ref)
+        if partial is None:
+            raise ProtocolError(f"{writer} owes its partial decryption of {ref} and does not give it")
+        take(partial)
+
+    def source(ref: str) -> str | None:
+        if ref in completed:
+            return completed[ref]
+        if writer in deck.remaining.get(ref, ()):
+            partial = partial_for(ref)
+            return None if partial is None else take(partial)
+        return None
+
+    effect = transition.run(
+        chain.game,
+        chain.public,
+        writer,
+        commands,
+        source=source,
+        writer_knows=lambda st: deck.knows(writer) | set(chain.revealed) | set(completed),
+        private_check=private_check,
+        chance=deck.chance(seq),
+    )
+    return PeerEffect(effect=effect, partials=used)

@@ -1,0 +1,153 @@
+"""Writing the files of a peer game: the genesis, a join, a turn, an answer.
+
+Every file is built by running `peer.run_file` on a staged copy of the
+deck, the same function verifiers run, with a partial source that makes
+this seat's decryptions on demand. What the verifier will accept is
+therefore exactly what the writer wrote.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from typing import Any
+
+import msgspec
+
+from pbem.crypto import beacon, poker
+from pbem.crypto.encoding import b64d, b64e, canonical, sha256
+from pbem.crypto.keys import PublicIdentity, SecretIdentity
+from pbem.errors import InvalidOption, ProtocolError, WrongWriter
+from pbem.games.base import Game, Known, SeatSpec, project, unrevealed_public
+from pbem.protocol import codec
+from pbem.protocol.chain import Chain, state_hash
+from pbem.protocol.chance import DealerChance
+from pbem.protocol.formats import GenesisBody, Join, PeerSecrets, PeerSetup, SeatEntry, TurnBody
+from pbem.protocol.peer import BEACON_LENGTH, PeerDeck, new_layer, open_secret_box, run_file, secret_box
+
+
+def make_genesis(
+    game: Game,
+    options,
+    seats: list[tuple[SeatSpec, PublicIdentity]],
+    creator: SecretIdentity,
+    beacon_length: int = BEACON_LENGTH,
+) -> bytes:
+    """The genesis of a peer game, with the creator's beacon anchor and layer.
+
+    The rules' set-up runs with chance from the genesis nonce only to give
+    the zones their shape: which card is where is decided by the shuffle
+    layers that every seat adds. Public chance at set-up (a random first
+    player) comes from that nonce, which the creator chooses: name the first
+    player explicitly if that matters.
+    """
+    specs = [spec for spec, _ in seats]
+    if creator.name not in {s.name for s in specs}:
+        raise InvalidOption(f"{creator.name} must have a seat in a peer game they create")
+    nonce = b64e(os.urandom(16))
+    full = game.setup(options, specs, DealerChance(sha256(b"pbem/1 peer set-up " + nonce.encode()), "setup"))
+    for name, zone in full.zones.items():
+        if not zone.public and len(zone.readers) > 1:
+            raise InvalidOption(
+                f"{game.name}: zone {name} is seen by several seats, which peer games do not support yet",
+                hint="use --dealer referee",
+            )
+    public = project(full, set())
+    if unrevealed_public(public):
+        raise InvalidOption(f"{game.name} shows cards at set-up, which peer games do not support yet", hint="use --dealer referee")
+    cards = {it.ref: it.card for z in full.zones.values() for it in z.items if isinstance(it, Known)}
+    slots = sorted(cards)
+    deck_cards = [cards[ref] for ref in slots]
+    scalar, layer = new_layer(creator.name, list(poker.card_table(nonce, deck_cards)))
+    seed, anchor = beacon.new_chain(beacon_length)
+    body = GenesisBody(
+        game=game.name,
+        rules_version=game.rules_version,
+        options=msgspec.Raw(canonical(options)),
+        seats=[SeatEntry(name=spec.name, role=spec.role, identity=ident) for spec, ident in seats],
+        peer=PeerSetup(
+            creator=creator.name,
+            deck=deck_cards,
+            slots=slots,
+            beacon_length=beacon_length,
+            layer=layer,
+            anchor=b64e(anchor),
+            secret_box=secret_box(creator, scalar, seed, nonce),
+        ),
+        initial=msgspec.Raw(canonical(public)),
+        commitments={},
+        state=state_hash(public),
+        created_at=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        nonce=nonce,
+    )
+    return codec.encode_signed("genesis", body, creator)
+
+
+def my_secrets(chain: Chain, me: SecretIdentity) -> PeerSecrets | None:
+    """This seat's scalar and beacon seed, from the box it sealed to itself."""
+    genesis = chain.genesis
+    if genesis.peer.creator == me.name:
+        return open_secret_box(genesis.peer.secret_box, me, genesis.nonce)
+    for record in chain.records[1:]:
+        if record.by == me.name and record.body.join is not None:
+            return open_secret_box(record.body.join.secret_box, me, genesis.nonce)
+    return None
+
+
+def join(chain: Chain, me: SecretIdentity) -> bytes:
+    """This seat's join file: beacon anchor, shuffle layer, and the partial
+    decryptions it owes once the deck is complete."""
+    deck = chain.deck
+    if deck.next_to_join != me.name:
+        raise WrongWriter(
+            f"{me.name} cannot join now",
+            hint=f"next to join: {deck.next_to_join}" if deck.next_to_join else "everyone has joined",
+        )
+    staged = deck.copy()
+    scalar, layer = new_layer(me.name, [b64d(p, 32) for p in deck.layers[-1].points])
+    seed, anchor = beacon.new_chain(deck.beacon_length)
+    join_info = Join(anchor=b64e(anchor), layer=layer, secret_box=secret_box(me, scalar, seed, chain.genesis.nonce))
+    staged.add_layer(layer, join_info.anchor)
+    return _write(chain, staged, me, scalar, [], join=join_info)
+
+
+def turn(chain: Chain, me: SecretIdentity, commands: list[Any], private_check=None) -> bytes:
+    """A peer file by `me`: owed decryptions first, then `commands`."""
+    secrets = my_secrets(chain, me)
+    if secrets is None:
+        raise ProtocolError(f"{me.name} has not joined this game", hint="pbem join DIR GENESIS --as NAME")
+    staged = chain.deck.copy()
+    seed = b64d(secrets.beacon_seed, 32)
+    link = staged.next_link(me.name, seed)
+    staged.apply_link(me.name, b64e(link))
+    return _write(chain, staged, me, b64d(secrets.scalar, 32), commands, beacon_link=b64e(link), secrets=secrets, private_check=private_check)
+
+
+def _write(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: bytes, commands, *, join=None, beacon_link=None, secrets=None, private_check=None) -> bytes:
+    seq = chain.seq + 1
+    result = run_file(chain, staged, me.name, commands, lambda ref: staged.make_partial(me.name, scalar, ref), seq, private_check)
+    over = chain.game.outcome(result.effect.state) is not None
+    body = TurnBody(
+        game_id=chain.game_id,
+        seq=seq,
+        prev=chain.head,
+        by=me.name,
+        commands=[msgspec.Raw(canonical(c)) for c in commands],
+        join=join,
+        partials=result.partials,
+        beacon=beacon_link,
+        secrets=secrets if over and join is None else None,
+        state=state_hash(result.effect.state),
+    )
+    return codec.encode_signed("turn", body, me)
+
+
+def cards_known(chain: Chain, me: str, scalar: bytes) -> dict[str, str]:
+    """ref -> card for every card `me` can read: the public ones, and those
+    on which only its own layer remains (removed here, in private)."""
+    deck = chain.deck
+    out = dict(chain.revealed)
+    for ref in deck.knows(me):
+        if ref not in out:
+            out[ref] = deck.card_of(ref, scalar if me in deck.remaining[ref] else None)
+    return out
