@@ -1,0 +1,191 @@
+"""Cheating in peer games: each attempt fails loudly, at once or at the audit,
+naming the seat whose signature covers it; the folder never changes."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from pbem import actions
+from pbem.crypto import beacon, poker
+from pbem.crypto.encoding import b64d, b64e
+from pbem.crypto.store import KeyStore
+from pbem.errors import CommitmentError, FormatError, ForkError, ProofError, ProtocolError, StaleTurn, WrongGame
+from pbem.protocol import codec, folder, peer_writer
+from pbem.protocol.audit import audit
+from pbem.protocol.formats import Join, TurnBody
+from pbem.protocol.peer import new_layer, secret_box
+
+
+@pytest.fixture
+def keys(tmp_path) -> dict[str, actions.Keys]:
+    out = {n: actions.Keys(KeyStore(tmp_path / f"home-{n}"), lambda: "") for n in ("alice", "bob")}
+    for n, k in out.items():
+        k.store.create(n, None)
+    for n, k in out.items():
+        for o in out:
+            if o != n:
+                k.store.import_identity(out[o].store.export(o))
+    return out
+
+
+def new_game(keys, tmp_path, tag="") -> dict[str, Path]:
+    dirs = {n: tmp_path / f"{tag}dir-{n}" for n in keys}
+    actions.new_game("aa", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
+    return dirs
+
+
+def joined(keys, tmp_path, tag="") -> dict[str, Path]:
+    dirs = new_game(keys, tmp_path, tag)
+    path = actions.join(dirs["bob"], [dirs["alice"] / "000000-genesis.pbem"], "bob", keys["bob"])
+    actions.apply_file(dirs["alice"], path)
+    return dirs
+
+
+def play(keys, dirs, rng, until=None, max_files=400) -> None:
+    """Both players honest, mailing each file to the other."""
+    for _ in range(max_files):
+        chain = folder.load(dirs["alice"])
+        writers = chain.writers()
+        if not writers or (until and until(chain)):
+            return
+        me = writers[0]
+        other = "bob" if me == "alice" else "alice"
+        if chain.needs(me) == "auto":
+            written = actions.sync(dirs[me], me, keys[me])
+        else:
+            c = folder.load(dirs[me])
+            written = actions.submit(dirs[me], me, [rng.choice(actions.legal(c, actions.party(c, me, keys[me])))], keys[me])
+        for p in written:
+            actions.apply_file(dirs[other], p)
+
+
+def resign(data: bytes, secret, **changes) -> bytes:
+    body = msgspec.json.decode(codec.read_envelope(data).body, type=TurnBody)
+    return codec.encode_signed("turn", msgspec.structs.replace(body, **changes), secret)
+
+
+def bobs_next_file(keys, dirs) -> tuple[bytes, object]:
+    """Bob's first file after alice's first play, with its partial decryptions."""
+    rng = random.Random(1)
+    play(keys, dirs, rng, until=lambda c: c.writers() == ["bob"] and c.public.phase == "recruit")
+    chain = folder.load(dirs["bob"])
+    me = actions.party(chain, "bob", keys["bob"])
+    data = me.turn(actions.parse_commands(chain, me, ["recruit face-up"]))
+    body = msgspec.json.decode(codec.read_envelope(data).body, type=TurnBody)
+    assert body.partials, "bob owes alice her new cards"
+    return data, body
+
+
+def test_a_forged_partial_decryption_is_refused_at_once(keys, tmp_path):
+    dirs = joined(keys, tmp_path)
+    data, body = bobs_next_file(keys, dirs)
+    bob = keys["bob"].secret("bob")
+    p = body.partials[0]
+    other = poker.encrypt(poker.new_scalar(), b64d(p.point, 32))
+    forged = resign(data, bob, partials=[msgspec.structs.replace(p, point=b64e(other))] + body.partials[1:])
+    before = {x.name: x.read_bytes() for x in dirs["alice"].iterdir()}
+    chain = folder.load(dirs["alice"])
+    with pytest.raises(ProofError):
+        folder.incoming(dirs["alice"], chain, forged)
+    assert {x.name: x.read_bytes() for x in dirs["alice"].iterdir()} == before
+
+
+def test_a_bad_proof_is_refused(keys, tmp_path):
+    dirs = joined(keys, tmp_path)
+    data, body = bobs_next_file(keys, dirs)
+    p = body.partials[0]
+    proof = bytearray(b64d(p.proof, 64))
+    proof[40] ^= 1
+    forged = resign(data, keys["bob"].secret("bob"), partials=[msgspec.structs.replace(p, proof=b64e(bytes(proof)))] + body.partials[1:])
+    with pytest.raises((ProofError, FormatError)):
+        folder.load(dirs["alice"]).append(forged)
+
+
+def test_a_beacon_link_that_does_not_hash_to_the_last_one(keys, tmp_path):
+    dirs = joined(keys, tmp_path)
+    data, body = bobs_next_file(keys, dirs)
+    forged = resign(data, keys["bob"].secret("bob"), beacon=b64e(bytes(32)))
+    with pytest.raises(CommitmentError, match="beacon link"):
+        folder.load(dirs["alice"]).append(forged)
+    missing = resign(data, keys["bob"].secret("bob"), beacon=None)
+    with pytest.raises(ProtocolError, match="no beacon link"):
+        folder.load(dirs["alice"]).append(missing)
+
+
+def test_withheld_partials_are_refused(keys, tmp_path):
+    dirs = joined(keys, tmp_path)
+    data, body = bobs_next_file(keys, dirs)
+    forged = resign(data, keys["bob"].secret("bob"), partials=body.partials[1:])
+    with pytest.raises(ProtocolError, match="owes its partial decryption"):
+        folder.load(dirs["alice"]).append(forged)
+
+
+def test_replayed_file_and_fork_name_the_signers(keys, tmp_path):
+    dirs = joined(keys, tmp_path)
+    chain = folder.load(dirs["alice"])
+    with pytest.raises(StaleTurn):
+        folder.incoming(dirs["alice"], chain, (dirs["alice"] / "000001-bob.pbem").read_bytes())
+    me = actions.party(chain, "alice", keys["alice"])
+    plays = [c for c in actions.legal(chain, me) if c.startswith("play")]
+    one = me.turn(actions.parse_commands(chain, me, [plays[0]]))
+    two = me.turn(actions.parse_commands(chain, me, [plays[-1]]))
+    chain_b = folder.load(dirs["bob"])
+    folder.incoming(dirs["bob"], chain_b, one)
+    before = {x.name: x.read_bytes() for x in dirs["bob"].iterdir()}
+    with pytest.raises(ForkError) as err:
+        folder.incoming(dirs["bob"], folder.load(dirs["bob"]), two)
+    assert err.value.signers == ("alice", "alice")
+    assert {x.name: x.read_bytes() for x in dirs["bob"].iterdir()} == before
+
+
+def test_a_file_of_another_game_is_refused(keys, tmp_path):
+    dirs = joined(keys, tmp_path)
+    other = new_game(keys, tmp_path, "other-")
+    foreign = actions.join(other["bob"], [other["alice"] / "000000-genesis.pbem"], "bob", keys["bob"])
+    chain = folder.load(dirs["alice"])
+    data = foreign.read_bytes()
+    body = msgspec.json.decode(codec.read_envelope(data).body, type=TurnBody)
+    moved = resign(data, keys["bob"].secret("bob"), seq=2, prev=chain.head)
+    with pytest.raises(WrongGame):
+        chain.append(moved)
+    assert body.game_id != chain.game_id
+
+
+def test_a_duplicated_card_in_a_shuffle_layer_is_blamed_at_the_audit(keys, tmp_path):
+    dirs = new_game(keys, tmp_path)
+    chain = folder.load(dirs["alice"])
+    bob = keys["bob"].secret("bob")
+    # bob's dishonest join: his layer repeats one card in place of another
+    deck = chain.deck
+    scalar, layer = new_layer("bob", [b64d(p, 32) for p in deck.layers[-1].points])
+    bad_points = list(layer.points)
+    bad_points[5] = bad_points[4]
+    layer = msgspec.structs.replace(layer, points=bad_points)
+    seed, anchor = beacon.new_chain(deck.beacon_length)
+    info = Join(anchor=b64e(anchor), layer=layer, secret_box=secret_box(bob, scalar, seed, chain.genesis.nonce))
+    staged = deck.copy()
+    staged.add_layer(layer, info.anchor)
+    data = peer_writer._write(chain, staged, bob, scalar, [], join=info)
+    dirs["bob"].mkdir()
+    (dirs["bob"] / "000000-genesis.pbem").write_bytes((dirs["alice"] / "000000-genesis.pbem").read_bytes())
+    folder.add_file(dirs["bob"], folder.load(dirs["bob"]), data)
+    folder.incoming(dirs["alice"], folder.load(dirs["alice"]), data)
+    play(keys, dirs, random.Random(2))
+    assert folder.load(dirs["alice"]).over
+    report = audit(dirs["alice"])
+    assert not report.ok
+    assert any("000001-bob.pbem (signed by bob)" in f and "duplicated" in f for f in report.failures), report.failures
+
+
+def test_a_seat_that_never_publishes_is_reported(keys, tmp_path):
+    dirs = joined(keys, tmp_path)
+    play(keys, dirs, random.Random(4), until=lambda c: c.outcome() is not None and c.writers())
+    chain = folder.load(dirs["alice"])
+    assert chain.outcome() is not None and not chain.over
+    silent = chain.writers()[0]
+    report = audit(dirs["alice"])
+    assert any(f.startswith(f"{silent} has not published its secrets") for f in report.failures)
