@@ -225,3 +225,15 @@ def test_seed_must_match_and_must_wait_for_the_end(tmp_path, keys):
         assert audit(g).ok
         return
     raise AssertionError("the game did not end")
+
+
+def test_sealed_deliveries_do_not_tell_the_length_of_card_names(tmp_path, keys):
+    from pbem.crypto.keys import SecretIdentity
+
+    reader = SecretIdentity.generate("reader")
+    sizes = set()
+    for card in ("Mole", "Double Agent", "Codebreaker", "Enforcer"):
+        env = dealer_mod.seal_openings([Opening(ref="a001", card=card, salt=b64e(bytes(32)))], reader.public, b"ad")
+        sizes.add(len(env.payload))
+        assert dealer_mod.open_openings(env, reader, b"ad")[0].card == card
+    assert len(sizes) == 1

@@ -62,8 +62,21 @@ def genesis_ad_key(seed_commitment: str) -> str:
     return f"genesis:{seed_commitment}"
 
 
+PAD_BLOCK = 256
+
+
+def padded(payload: bytes) -> bytes:
+    """Pad with JSON whitespace to a multiple of `PAD_BLOCK` bytes.
+
+    Without it the size of a sealed delivery would tell everyone the length
+    of the card names inside ("Mole" is shorter than "Double Agent"); the
+    number of cards is public anyway (the refs are listed in clear).
+    """
+    return payload + b" " * (-len(payload) % PAD_BLOCK)
+
+
 def seal_openings(openings: list[Opening], reader: PublicIdentity, ad: bytes):
-    return seal(canonical(openings), [reader], ad)
+    return seal(padded(canonical(openings)), [reader], ad)
 
 
 def open_openings(envelope, secret: SecretIdentity, ad: bytes) -> list[Opening]:
