@@ -155,30 +155,51 @@ def test_a_file_of_another_game_is_refused(keys, tmp_path):
     assert body.game_id != chain.game_id
 
 
-def test_a_duplicated_card_in_a_shuffle_layer_is_blamed_at_the_audit(keys, tmp_path):
-    dirs = new_game(keys, tmp_path)
+def dishonest_join(keys, dirs, tamper) -> bytes:
+    """Bob's join file with his shuffle layer changed by `tamper(points)`."""
     chain = folder.load(dirs["alice"])
     bob = keys["bob"].secret("bob")
-    # bob's dishonest join: his layer repeats one card in place of another
     deck = chain.deck
     scalar, layer = new_layer("bob", [b64d(p, 32) for p in deck.layers[-1].points])
-    bad_points = list(layer.points)
-    bad_points[5] = bad_points[4]
-    layer = msgspec.structs.replace(layer, points=bad_points)
+    layer = msgspec.structs.replace(layer, points=tamper(list(layer.points)))
     seed, anchor = beacon.new_chain(deck.beacon_length)
     info = Join(anchor=b64e(anchor), layer=layer, secret_box=secret_box(bob, scalar, seed, chain.genesis.nonce))
     staged = deck.copy()
     staged.add_layer(layer, info.anchor)
-    data = peer_writer._write(chain, staged, bob, scalar, [], join=info)
+    return peer_writer._write(chain, staged, bob, scalar, [], join=info)
+
+
+def test_a_duplicated_card_in_a_shuffle_layer_is_refused_at_once(keys, tmp_path):
+    dirs = new_game(keys, tmp_path)
+
+    def duplicate(points):
+        points[5] = points[4]
+        return points
+
+    with pytest.raises(ProtocolError, match="bob's shuffle layer repeats a card"):
+        dishonest_join(keys, dirs, duplicate)
+
+
+def test_a_substituted_card_in_a_shuffle_layer_is_blamed_at_the_audit(keys, tmp_path):
+    dirs = new_game(keys, tmp_path)
+
+    def substitute(points):
+        # bob shuffles last, so he knows which slot is the bottom of the
+        # deck: his fake card there is never dealt in a short game
+        points[-1] = b64e(poker.encrypt(poker.new_scalar(), b64d(points[-1], 32)))
+        return points
+
+    data = dishonest_join(keys, dirs, substitute)
     dirs["bob"].mkdir()
     (dirs["bob"] / "000000-genesis.pbem").write_bytes((dirs["alice"] / "000000-genesis.pbem").read_bytes())
     folder.add_file(dirs["bob"], folder.load(dirs["bob"]), data)
     folder.incoming(dirs["alice"], folder.load(dirs["alice"]), data)
     play(keys, dirs, random.Random(2))
-    assert folder.load(dirs["alice"]).over
+    chain = folder.load(dirs["alice"])
+    assert chain.over and chain.deck.slots[-1] in {it.ref for it in chain.public.zones["deck"].items}
     report = audit(dirs["alice"])
     assert not report.ok
-    assert any("000001-bob.pbem (signed by bob)" in f and "duplicated" in f for f in report.failures), report.failures
+    assert any("000001-bob.pbem (signed by bob)" in f and "substituted" in f for f in report.failures), report.failures
 
 
 def test_a_seat_that_never_publishes_is_reported(keys, tmp_path):

@@ -113,6 +113,10 @@ class PeerDeck:
         if len(layer.points) != len(self.slots):
             raise ProtocolError(f"{layer.seat}'s shuffle layer has {len(layer.points)} cards, not {len(self.slots)}")
         points = [poker.check_point(b64d(p, 32), f"{layer.seat}'s layer point {i}") for i, p in enumerate(layer.points)]
+        if len(set(points)) != len(points):
+            # every card has its own encoding, and a layer maps distinct
+            # points to distinct points: a repeat is a duplicated card
+            raise ProtocolError(f"{layer.seat}'s shuffle layer repeats a card (a duplicated card)")
         key = poker.check_point(b64d(layer.key, 32), f"{layer.seat}'s key")
         self.layers.append(layer)
         self.keys[layer.seat] = key
