@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -154,3 +155,65 @@ def test_small_variants_to_the_end(tmp_path, variant, seats):
     st = play_to_end(p, g, seed=2)
     assert st["over"]
     assert "audit passed" in p("audit", g).stdout
+
+
+def peer_game(homes, tmp_path, creator: str, stop=lambda st: False, seed: int = 5) -> dict:
+    """A peer Codenames game: four folders, each player's own key, files
+    mailed to everyone; plays with random legal commands until `stop`."""
+    dirs = {n: tmp_path / f"game-{n}" for n in SEATS}
+    homes[creator]("new", "codenames", dirs[creator], "--dealer", "peer", "--as", creator,
+                   *[a for name, role in SEATS.items() for a in ("--seat", f"{name}:{role}")])
+    received = [dirs[creator] / "000000-genesis.pbem"]
+    for name in [n for n in SEATS if n != creator]:
+        path = homes[name]("join", dirs[name], *received, "--as", name).stdout.split()[0]
+        received.append(Path(path))
+        for other in SEATS:
+            if other != name and dirs[other].exists():
+                homes[other]("apply", dirs[other], path)
+    rng = random.Random(seed)
+    for _ in range(400):
+        st = homes[creator].json("status", dirs[creator])
+        if not st["to_act"] or stop(st):
+            return dirs
+        who = st["to_act"][0]["seat"]
+        if st["to_act"][0]["needs"] == "auto":
+            written = homes[who]("sync", dirs[who], "--as", who).stdout.split()
+        else:
+            cmds = homes[who].json("legal", dirs[who], "--as", who)
+            written = homes[who]("submit", dirs[who], "--as", who, "--cmd", rng.choice(cmds)).stdout.split()
+        for path in written:
+            for other in SEATS:
+                if other != who:
+                    homes[other]("apply", dirs[other], path)
+    raise AssertionError("the game did not end")
+
+
+def test_peer_game_four_folders_to_the_end(homes, tmp_path):
+    """No referee: every seat shuffles the key under its own layer; the
+    operatives take theirs off in public, each spymaster seals its partials
+    to the other, and a guessed cell is revealed by either spymaster."""
+    dirs = peer_game(homes, tmp_path, "bob")
+    final = homes["alice"].json("status", dirs["alice"])
+    assert final["over"] and final["outcome"]["winners"]
+    for name in SEATS:
+        assert "audit passed" in homes[name]("audit", dirs[name]).stdout
+
+
+def test_peer_key_stays_with_the_spymasters(homes, tmp_path):
+    from pbem.crypto.store import KeyStore
+    from pbem.protocol import folder
+    from pbem.protocol.party import Party
+
+    operatives = {n for n, role in SEATS.items() if not role.endswith("spymaster")}
+    first_guess = lambda st: st["to_act"][0]["seat"] in operatives and st["to_act"][0]["needs"] == "decision"
+    dirs = peer_game(homes, tmp_path, "carol", stop=first_guess)
+    chain = folder.load(dirs["dave"])
+    key_refs = {it.ref for it in chain.public.zones["key"].items}
+    cards = {n: Party(folder.load(dirs[n]), KeyStore(homes[n].home).secret(n, lambda: "")).cards for n in SEATS}
+    assert key_refs <= set(cards["alice"]) and key_refs <= set(cards["carol"])
+    assert {r: cards["alice"][r] for r in key_refs} == {r: cards["carol"][r] for r in key_refs}
+    assert not key_refs & set(cards["bob"]) and not key_refs & set(cards["dave"])
+    spy = homes["carol"].json("show", dirs["carol"], "--as", "carol")
+    op = homes["dave"].json("show", dirs["dave"], "--as", "dave")
+    assert all(c["colour"] for c in spy["cells"])
+    assert not any(c["colour"] for c in op["cells"])

@@ -32,7 +32,7 @@ from pbem.errors import (
 from pbem.games.base import Game, GameState, SeatSpec, overlay, refs_in, unknown_to, unrevealed_public
 from pbem.protocol import codec, transition
 from pbem.protocol.formats import GenesisBody, Obligation, Opening, SignedFile, TurnBody
-from pbem.protocol.peer import PeerDeck, owed_refs, run_file, start_deck
+from pbem.protocol.peer import FileReader, PeerDeck, owed_refs, run_file, start_deck
 
 
 def with_place(exc: PbemError, where: str) -> PbemError:
@@ -369,21 +369,20 @@ class Chain:
             if writer not in deck.keys:
                 raise ProtocolError(f"{writer} has not joined the game")
             deck.apply_link(writer, body.beacon)
-        given: dict[str, Any] = {}
-        for partial in body.partials:
-            if partial.ref in given:
-                raise ProtocolError(f"decrypts {partial.ref} twice")
-            given[partial.ref] = partial
+        for box in body.sealed:
+            if box.to not in self.seats or box.to == writer:
+                raise ProtocolError(f"seals partial decryptions to {box.to!r}")
+        reader = FileReader(body)
         private = (
             transition.private_checker(self.game, writer, private_openings) if private_openings is not None else None
         )
         try:
-            result = run_file(self, deck, writer, commands, lambda ref: given.pop(ref, None), body.seq, private)
+            result = run_file(self, deck, writer, commands, reader, body.seq, private)
         except (IllegalCommand, InvalidCommand) as exc:
             exc.message = f"by {writer}: {exc.message}"
             raise
-        if given:
-            raise ProtocolError(f"{writer} decrypts {', '.join(sorted(given))}, which it does not owe")
+        if reader.leftovers():
+            raise ProtocolError(f"{writer} decrypts {', '.join(reader.leftovers())}, which it does not owe")
         effect = result.effect
         need = set(unrevealed_public(effect.state)) | ({effect.blocked_on} - {None})
         withheld = {ref for ref in need if writer in deck.remaining.get(ref, ())}
@@ -396,7 +395,7 @@ class Chain:
             deck.publish(writer, body.secrets)
         elif over and writer not in deck.secrets:
             raise ProtocolError(f"the game is over: {writer} must publish its secrets")
-        if not (commands or body.partials or body.join or body.secrets):
+        if not (commands or body.partials or body.sealed or body.join or body.secrets):
             raise ProtocolError("the file does nothing")
         if state_hash(effect.state) != body.state:
             raise ProtocolError("the state it claims is not the state its commands produce")

@@ -149,13 +149,29 @@ class Join(msgspec.Struct, frozen=True):
     secret_box: Envelope
 
 
-class Partial(msgspec.Struct, frozen=True):
+class Partial(msgspec.Struct, frozen=True, omit_defaults=True):
     """A seat removing its layer from one card, with a Chaum-Pedersen proof
-    that it used the scalar of its published key (checked at once)."""
+    that it used the scalar of its published key (checked at once).
+
+    `seat` is the seat whose layer comes off when it is not the writer: a
+    spymaster revealing a cell relays the other spymaster's partial that it
+    received sealed, then adds its own.
+    """
 
     ref: Ref
     point: B64
     proof: B64
+    seat: Name | None = None
+
+
+class SealedPartials(msgspec.Struct, frozen=True):
+    """Partial decryptions sealed to a fellow reader of a zone that several
+    seats may see (both Codenames spymasters see the key): they let `to`
+    read the cards without making them public. The refs are in clear."""
+
+    to: Name
+    refs: list[Ref]
+    envelope: Envelope
 
 
 class PeerSecrets(msgspec.Struct, frozen=True):
@@ -185,6 +201,7 @@ class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     seed: SeedOpening | None = None
     join: Join | None = None
     partials: list[Partial] = []
+    sealed: list[SealedPartials] = []
     beacon: B64 | None = None
     secrets: PeerSecrets | None = None
     state: B64

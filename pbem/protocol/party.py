@@ -75,7 +75,7 @@ class Party:
         if self.chain.deck is not None:
             if self.peer_scalar is None:
                 return dict(self.chain.revealed)
-            return peer_writer.cards_known(self.chain, self.name, self.peer_scalar)
+            return peer_writer.cards_known(self.chain, self.secret, self.peer_scalar)
         out = {ref: o.card for ref, o in self.openings.items()}
         out.update(self.chain.revealed)
         return out

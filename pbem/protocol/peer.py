@@ -87,6 +87,8 @@ class PeerDeck:
     points: dict[str, bytes] = field(default_factory=dict)  # ref -> current point
     remaining: dict[str, set[str]] = field(default_factory=dict)  # ref -> seats whose layer is on
     secrets: dict[str, PeerSecrets] = field(default_factory=dict)
+    #: reader -> ref -> seats that sealed their partial of ref to that reader
+    private_from: dict[str, dict[str, set[str]]] = field(default_factory=dict)
 
     def copy(self) -> "PeerDeck":
         return copy.deepcopy(self)
@@ -136,7 +138,8 @@ class PeerDeck:
         """Slots `seat` can read: every other seat's layer is off."""
         if not self.complete:
             return set()
-        return {ref for ref, rem in self.remaining.items() if rem <= {seat}}
+        private = self.private_from.get(seat, {})
+        return {ref for ref, rem in self.remaining.items() if rem <= {seat} | private.get(ref, set())}
 
     def card_of(self, ref: str, scalar: bytes | None = None) -> str:
         """The card in `ref`, once only the holder of `scalar` (or nobody)
@@ -158,9 +161,19 @@ class PeerDeck:
         result, proof = poker.partial_decrypt(scalar, self.keys[seat], self.points[ref], proof_context(self.game_id, ref, seat))
         return Partial(ref=ref, point=b64e(result), proof=b64e(proof))
 
+    def check_private(self, seat: str, partial: Partial) -> bytes:
+        """Check a partial sealed to us against the slot's public point; the
+        point it leads to."""
+        result = poker.check_point(b64d(partial.point, 32), f"{seat}'s sealed partial of {partial.ref}")
+        poker.check_partial(self.keys[seat], self.points[partial.ref], result, b64d(partial.proof, 64),
+                            proof_context(self.game_id, partial.ref, seat))
+        return result
+
     def apply_partial(self, seat: str, partial: Partial) -> str | None:
         """Check and apply `seat`'s partial; the card if it was the last layer."""
         ref = partial.ref
+        if seat not in self.keys:
+            raise ProtocolError(f"a partial decryption by {seat!r}, who has no layer")
         if ref not in self.remaining:
             raise ProtocolError(f"{seat} decrypts {ref}, which is not a card of the shared deck")
         if seat not in self.remaining[ref]:
@@ -223,25 +236,52 @@ def start_deck(genesis, game_id: str) -> PeerDeck:
 # --- one file of a peer game, for writers and verifiers alike ----------------
 
 
-def owed_refs(deck: PeerDeck, state, seat: str, revealed: dict[str, str], blocked: str | None, seat_order: list[str]) -> list[str]:
-    """The slots `seat` must decrypt now, in a stable order: cards that must
-    become public, then cards another seat may now see."""
+def owed(deck: PeerDeck, state, seat: str, revealed: dict[str, str], blocked: str | None, seat_order: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
+    """What `seat` must decrypt now: slots whose layer it removes in public
+    (cards that must become public, cards another seat alone may see), and
+    (slot, reader) pairs for which it seals its partial to a fellow reader
+    of a zone several seats see. Stable order."""
     from pbem.games.base import unknown_to, unrevealed_public
 
     if not deck.complete:
-        return []
-    out: list[str] = []
-    public_need = unrevealed_public(state) + ([blocked] if blocked else [])
-    for ref in public_need:
-        if seat in deck.remaining.get(ref, ()) and ref not in out:
-            out.append(ref)
+        return [], []
+    zone_of = {it.ref: zone for zone in state.zones.values() for it in zone.items}
+    public: list[str] = []
+    sealed: list[tuple[str, str]] = []
+    for ref in unrevealed_public(state) + ([blocked] if blocked else []):
+        if seat in deck.remaining.get(ref, ()) and ref not in public:
+            public.append(ref)
     for other in seat_order:
         if other == seat:
             continue
         for ref in unknown_to(state, other, deck.knows(other) | set(revealed)):
-            if seat in deck.remaining.get(ref, ()) and ref not in out:
-                out.append(ref)
-    return out
+            if seat not in deck.remaining.get(ref, ()):
+                continue
+            readers = zone_of[ref].readers
+            if seat in readers and len(readers) > 1:
+                # seal to the fellow reader once every other seat is done
+                if deck.remaining[ref] <= set(readers) and seat not in deck.private_from.get(other, {}).get(ref, set()):
+                    sealed.append((ref, other))
+            elif ref not in public:
+                public.append(ref)
+    return public, sealed
+
+
+def owed_refs(deck: PeerDeck, state, seat: str, revealed: dict[str, str], blocked: str | None, seat_order: list[str]) -> list[str]:
+    """Every slot `seat` owes a decryption of, public or sealed."""
+    public, sealed = owed(deck, state, seat, revealed, blocked, seat_order)
+    return public + [ref for ref, _ in sealed if ref not in public]
+
+
+class FileParts:
+    """Where one file's decryptions come from: made by its writer, or read
+    from the file by a verifier (see `WriterParts`, `FileReader`)."""
+
+    def next_partial(self, ref: str) -> Partial | None:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def seal(self, ref: str, to: str) -> bool:  # pragma: no cover - interface
+        raise NotImplementedError
 
 
 @dataclass
@@ -250,38 +290,45 @@ class PeerEffect:
     partials: list[Partial]
 
 
-def run_file(chain, deck: PeerDeck, writer: str, commands, partial_for, seq: int, private_check=None) -> PeerEffect:
+def run_file(chain, deck: PeerDeck, writer: str, commands, parts: FileParts, seq: int, private_check=None) -> PeerEffect:
     """Apply one peer file to a staged `deck` and the chain's public state.
 
-    `partial_for(ref)` gives the writer's partial decryption of a slot (the
-    writer makes one; a verifier takes it from the file) or None. The
-    writer's owed decryptions come first, then those the commands need.
+    The writer's owed decryptions come first (public partials, then partials
+    sealed to fellow readers), then those the commands need. `parts` makes
+    them (writer) or takes them from the file (verifier): one code path.
     """
     from pbem.protocol import transition
 
     used: list[Partial] = []
     completed: dict[str, str] = {}
 
-    def take(partial: Partial) -> str | None:
-        card = deck.apply_partial(writer, partial)
-        used.append(partial)
-        if card is not None:
-            completed[partial.ref] = card
-        return card
-
-    for ref in owed_refs(deck, chain.public, writer, chain.revealed, chain.blocked_on, chain.seat_order):
-        partial = partial_for(ref)
-        if partial is None:
+    def peel(ref: str, must: bool) -> str | None:
+        """Take the file's partials for `ref` (the writer's own, and those it
+        relays to finish a reveal) while they come."""
+        while deck.remaining.get(ref):
+            partial = parts.next_partial(ref)
+            if partial is None:
+                break
+            card = deck.apply_partial(partial.seat or writer, partial)
+            used.append(partial)
+            if card is not None:
+                completed[ref] = card
+        if must and writer in deck.remaining.get(ref, ()):
             raise ProtocolError(f"{writer} owes its partial decryption of {ref} and does not give it")
-        take(partial)
+        return completed.get(ref)
+
+    public, sealed = owed(deck, chain.public, writer, chain.revealed, chain.blocked_on, chain.seat_order)
+    for ref in public:
+        peel(ref, must=True)
+    for ref, to in sealed:
+        if not parts.seal(ref, to):
+            raise ProtocolError(f"{writer} owes {to} its sealed partial decryption of {ref} and does not give it")
+        deck.private_from.setdefault(to, {}).setdefault(ref, set()).add(writer)
 
     def source(ref: str) -> str | None:
         if ref in completed:
             return completed[ref]
-        if writer in deck.remaining.get(ref, ()):
-            partial = partial_for(ref)
-            return None if partial is None else take(partial)
-        return None
+        return peel(ref, must=False)
 
     effect = transition.run(
         chain.game,
@@ -294,3 +341,54 @@ def run_file(chain, deck: PeerDeck, writer: str, commands, partial_for, seq: int
         chance=deck.chance(seq),
     )
     return PeerEffect(effect=effect, partials=used)
+
+
+class FileReader(FileParts):
+    """A verifier's `FileParts`: the decryptions a received file carries."""
+
+    def __init__(self, body) -> None:
+        self.partials: dict[str, list[Partial]] = {}
+        for partial in body.partials:
+            self.partials.setdefault(partial.ref, []).append(partial)
+        self.sealed: set[tuple[str, str]] = set()
+        for box in body.sealed:
+            for ref in box.refs:
+                if (box.to, ref) in self.sealed:
+                    raise ProtocolError(f"seals its partial of {ref} to {box.to} twice")
+                self.sealed.add((box.to, ref))
+
+    def next_partial(self, ref: str) -> Partial | None:
+        waiting = self.partials.get(ref)
+        return waiting.pop(0) if waiting else None
+
+    def seal(self, ref: str, to: str) -> bool:
+        if (to, ref) in self.sealed:
+            self.sealed.discard((to, ref))
+            return True
+        return False
+
+    def leftovers(self) -> list[str]:
+        return sorted({ref for ref, rest in self.partials.items() if rest} | {ref for _, ref in self.sealed})
+
+
+class WriterParts(FileParts):
+    """A writer's `FileParts`: its own partials, made on demand, and the
+    partials sealed to it by fellow readers, relayed to finish a reveal."""
+
+    def __init__(self, deck: PeerDeck, me: str, scalar: bytes, held: dict[str, dict[str, Partial]]) -> None:
+        self.deck, self.me, self.scalar, self.held = deck, me, scalar, held
+        self.to_seal: dict[str, list[Partial]] = {}
+
+    def next_partial(self, ref: str) -> Partial | None:
+        others = self.deck.remaining.get(ref, set()) - {self.me}
+        mine = self.held.get(ref, {})
+        if others and others <= set(mine):
+            seat = sorted(others)[0]
+            return msgspec.structs.replace(mine[seat], seat=seat)
+        if self.me in self.deck.remaining.get(ref, ()):
+            return self.deck.make_partial(self.me, self.scalar, ref)
+        return None
+
+    def seal(self, ref: str, to: str) -> bool:
+        self.to_seal.setdefault(to, []).append(self.deck.make_partial(self.me, self.scalar, ref))
+        return True

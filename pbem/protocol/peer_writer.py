@@ -17,13 +17,14 @@ import msgspec
 from pbem.crypto import beacon, poker
 from pbem.crypto.encoding import b64d, b64e, canonical, sha256
 from pbem.crypto.keys import PublicIdentity, SecretIdentity
-from pbem.errors import InvalidOption, ProtocolError, WrongWriter
+from pbem.crypto.seal import open_envelope, seal, seal_ad
+from pbem.errors import CryptoError, FormatError, InvalidOption, ProofError, ProtocolError, SealError, WrongWriter
 from pbem.games.base import Game, Known, SeatSpec, project, unrevealed_public
 from pbem.protocol import codec
 from pbem.protocol.chain import Chain, state_hash
 from pbem.protocol.chance import DealerChance
-from pbem.protocol.formats import GenesisBody, Join, PeerSecrets, PeerSetup, SeatEntry, TurnBody
-from pbem.protocol.peer import BEACON_LENGTH, PeerDeck, new_layer, open_secret_box, run_file, secret_box
+from pbem.protocol.formats import GenesisBody, Join, Partial, PeerSecrets, PeerSetup, SealedPartials, SeatEntry, TurnBody
+from pbem.protocol.peer import BEACON_LENGTH, PeerDeck, WriterParts, new_layer, open_secret_box, run_file, secret_box
 
 
 def make_genesis(
@@ -47,9 +48,9 @@ def make_genesis(
     nonce = b64e(os.urandom(16))
     full = game.setup(options, specs, DealerChance(sha256(b"pbem/1 peer set-up " + nonce.encode()), "setup"))
     for name, zone in full.zones.items():
-        if not zone.public and len(zone.readers) > 1:
+        if not zone.public and len(zone.readers) > 2:
             raise InvalidOption(
-                f"{game.name}: zone {name} is seen by several seats, which peer games do not support yet",
+                f"{game.name}: zone {name} is seen by more than two seats, which peer games do not support yet",
                 hint="use --dealer referee",
             )
     public = project(full, set())
@@ -125,8 +126,17 @@ def turn(chain: Chain, me: SecretIdentity, commands: list[Any], private_check=No
 
 def _write(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: bytes, commands, *, join=None, beacon_link=None, secrets=None, private_check=None) -> bytes:
     seq = chain.seq + 1
-    result = run_file(chain, staged, me.name, commands, lambda ref: staged.make_partial(me.name, scalar, ref), seq, private_check)
+    parts = WriterParts(staged, me.name, scalar, held_partials(chain, me) if join is None else {})
+    result = run_file(chain, staged, me.name, commands, parts, seq, private_check)
     over = chain.game.outcome(result.effect.state) is not None
+    sealed = [
+        SealedPartials(
+            to=to,
+            refs=[p.ref for p in partials],
+            envelope=seal(canonical(partials), [chain.seats[to].identity], sealed_ad(chain.game_id, seq, to)),
+        )
+        for to, partials in parts.to_seal.items()
+    ]
     body = TurnBody(
         game_id=chain.game_id,
         seq=seq,
@@ -135,6 +145,7 @@ def _write(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: bytes, co
         commands=[msgspec.Raw(canonical(c)) for c in commands],
         join=join,
         partials=result.partials,
+        sealed=sealed,
         beacon=beacon_link,
         secrets=secrets if over and join is None else None,
         state=state_hash(result.effect.state),
@@ -142,12 +153,58 @@ def _write(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: bytes, co
     return codec.encode_signed("turn", body, me)
 
 
-def cards_known(chain: Chain, me: str, scalar: bytes) -> dict[str, str]:
-    """ref -> card for every card `me` can read: the public ones, and those
-    on which only its own layer remains (removed here, in private)."""
+def sealed_ad(game_id: str, seq: int, to: str) -> bytes:
+    return seal_ad(game_id, seq, f"partials:{to}")
+
+
+def held_partials(chain: Chain, me: SecretIdentity) -> dict[str, dict[str, Partial]]:
+    """Partials fellow readers sealed to `me` for cards still hidden, each
+    checked against the card's public point (a bad one names its sender)."""
     deck = chain.deck
+    held: dict[str, dict[str, Partial]] = {}
+    for record in chain.records[1:]:
+        for box in record.body.sealed:
+            if box.to != me.name:
+                continue
+            where = record.name or f"seq {record.seq}"
+            try:
+                partials = msgspec.json.decode(open_envelope(box.envelope, me, sealed_ad(chain.game_id, record.seq, box.to)), type=list[Partial])
+            except (SealError, msgspec.DecodeError, msgspec.ValidationError) as exc:
+                raise SealError(f"{where}: {record.by}'s sealed partials to {me.name} cannot be opened: {exc}") from None
+            if sorted(p.ref for p in partials) != sorted(box.refs):
+                raise ProtocolError(f"{where}: {record.by}'s sealed partials hold other cards than they say")
+            for partial in partials:
+                if record.by not in deck.remaining.get(partial.ref, ()):
+                    continue  # that layer is off in public by now
+                try:
+                    deck.check_private(record.by, partial)
+                except (CryptoError, FormatError):
+                    raise ProofError(f"{where}: {record.by}'s sealed partial of {partial.ref} does not verify") from None
+                held.setdefault(partial.ref, {})[record.by] = partial
+    return held
+
+
+def cards_known(chain: Chain, me: SecretIdentity, scalar: bytes) -> dict[str, str]:
+    """ref -> card for every card `me` can read: the public ones, and those
+    on which only its own layer, and layers whose partials were sealed to it,
+    remain (removed here, in private)."""
+    deck = chain.deck
+    held = held_partials(chain, me)
     out = dict(chain.revealed)
-    for ref in deck.knows(me):
-        if ref not in out:
-            out[ref] = deck.card_of(ref, scalar if me in deck.remaining[ref] else None)
+    for ref in deck.knows(me.name):
+        if ref in out:
+            continue
+        point = deck.points[ref]
+        others = deck.remaining[ref] - {me.name}
+        if len(others) > 1:
+            raise ProtocolError(f"{ref}: more than two readers are not supported")
+        for seat in others:
+            point = b64d(held[ref][seat].point, 32)
+        if me.name in deck.remaining[ref]:
+            point = poker.decrypt(scalar, point)
+        try:
+            out[ref] = poker.identify(point, deck.table)[0]
+        except CryptoError:
+            raise ProtocolError(f"{ref} decrypts to no card: a shuffle layer is wrong",
+                                hint="pbem audit names the seat once every secret is out") from None
     return out
