@@ -177,6 +177,9 @@ def status(chain: Chain) -> dict[str, Any]:
     """The `pbem status --json` object."""
     outcome = chain.outcome()
     to_act = [{"seat": s, "needs": chain.needs(s)} for s in chain.writers()]
+    owed = chain.obligations()
+    if owed and owed[0].what == "join":
+        to_act[0]["join"] = True  # answered with `pbem join`, not `pbem sync`
     info = {
         "game": chain.game.name,
         "game_id": chain.game_id,

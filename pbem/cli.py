@@ -216,7 +216,12 @@ def status(folder: Path, as_json: bool) -> None:
     if info["outcome"]:
         click.echo(f"over: {info['outcome']['reason']}")
     for who in info["to_act"]:
-        what = "must decide" if who["needs"] == "decision" else "owes an automatic answer (pbem sync)"
+        if who.get("join"):
+            what = "must join (pbem join DIR GENESIS --as NAME, then send the file it prints)"
+        elif who["needs"] == "decision":
+            what = "must decide"
+        else:
+            what = "owes an automatic answer (pbem sync)"
         click.echo(f"{who['seat']} {what}")
     if "chance_note" in info:
         click.echo(f"note: {info['chance_note']}")

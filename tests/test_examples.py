@@ -16,14 +16,25 @@ from pbem.crypto.keys import read_identity_file
 from pbem.protocol import folder
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-GAMES = sorted(p.parent for p in EXAMPLES.glob("*/game/000000-genesis.pbem"))
+GAMES = sorted(p.parent for p in EXAMPLES.glob("*/*/000000-genesis.pbem"))
 
 
-def test_there_are_examples_for_both_dealers():
-    assert {p.parent.name for p in GAMES} == {"agent-avenue-hotseat", "agent-avenue-referee"}
+def name(p: Path) -> str:
+    return f"{p.parent.name}/{p.name}"
 
 
-@pytest.mark.parametrize("game", GAMES, ids=lambda p: p.parent.name)
+def test_there_are_examples_for_every_dealer():
+    assert {name(p) for p in GAMES} == {
+        "agent-avenue-hotseat/game", "agent-avenue-referee/game", "agent-avenue-peer/alice", "agent-avenue-peer/bob",
+    }
+
+
+def test_peer_example_folders_hold_the_same_chain():
+    a, b = EXAMPLES / "agent-avenue-peer" / "alice", EXAMPLES / "agent-avenue-peer" / "bob"
+    assert {p.name: p.read_bytes() for p in a.iterdir()} == {p.name: p.read_bytes() for p in b.iterdir()}
+
+
+@pytest.mark.parametrize("game", GAMES, ids=name)
 def test_example_verifies_and_audits(game, tmp_path):
     work = tmp_path / "game"
     shutil.copytree(game, work)  # verify must not need to write
@@ -36,7 +47,7 @@ def test_example_verifies_and_audits(game, tmp_path):
     assert {p.name: p.read_bytes() for p in work.iterdir()} == {p.name: p.read_bytes() for p in game.iterdir()}
 
 
-@pytest.mark.parametrize("game", GAMES, ids=lambda p: p.parent.name)
+@pytest.mark.parametrize("game", GAMES, ids=name)
 def test_example_identities_are_the_seats(game):
     chain = folder.load(game)
     ids = {p.stem: read_identity_file(p.read_bytes()) for p in (game.parent / "ids").glob("*.id")}
