@@ -179,7 +179,12 @@ def id_import(file: Path) -> None:
 @click.option("--seed", type=int, help="Make a hotseat game reproducible.")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A game option.")
 def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options) -> None:
-    """Create a new GAME in the empty folder DIR."""
+    """Create a new GAME in the empty folder DIR.
+
+    GAME is agent-avenue (aa) or codenames (cn). Seats are given in turn
+    order as identity names, with a role where the game has roles
+    (codenames: red-spymaster, red, blue-spymaster, blue).
+    """
     from pbem import actions
 
     chain = actions.new_game(game, folder, list(seats), keys(), dealer, referee, seed, list(options), creator)
