@@ -58,3 +58,12 @@ def test_installed_entry_point_plays_the_demo(tmp_path):
     assert out.returncode == 0 and out.stdout.startswith("ok:")
     out = subprocess.run([sys.executable, "-m", "pbem", "status", str(tmp_path / "nope")], capture_output=True, text=True, env=env)
     assert out.returncode == 1 and out.stderr.startswith("pbem: error:") and "Traceback" not in out.stderr
+
+
+def test_dealer_games_do_not_load_pynacl():
+    code = (
+        "import json, sys; from pbem import actions; from pbem.protocol import audit, folder, party; "
+        "print(json.dumps(sorted(sys.modules)))"
+    )
+    loaded = json.loads(run_python(code))
+    assert not [m for m in loaded if m.startswith("nacl")]

@@ -10,7 +10,7 @@ and leaves the chain as it was; nothing in it touches the filesystem.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -32,7 +32,9 @@ from pbem.errors import (
 from pbem.games.base import Game, GameState, SeatSpec, overlay, refs_in, unknown_to, unrevealed_public
 from pbem.protocol import codec, transition
 from pbem.protocol.formats import GenesisBody, Obligation, Opening, SignedFile, TurnBody
-from pbem.protocol.peer import FileReader, PeerDeck, owed_refs, run_file, start_deck
+
+if TYPE_CHECKING:  # peer games need PyNaCl: imported only when a game is peer
+    from pbem.protocol.peer import PeerDeck
 
 
 def with_place(exc: PbemError, where: str) -> PbemError:
@@ -131,6 +133,8 @@ class Chain:
         if genesis.peer is not None:
             if genesis.commitments or genesis.reveals or genesis.deliveries:
                 raise FormatError("a peer genesis carries no commitments, reveals or deliveries")
+            from pbem.protocol.peer import start_deck
+
             self.deck = start_deck(genesis, self.game_id)
             if set(refs_in(public)) != set(self.deck.slots):
                 raise ProtocolError("the peer deck's slots are not the game's hidden items")
@@ -200,6 +204,8 @@ class Chain:
         return out
 
     def _peer_obligations(self) -> list[Obligation]:
+        from pbem.protocol.peer import owed_refs
+
         deck = self.deck
         if not deck.complete:
             return [Obligation(by=deck.next_to_join, what="join")]
@@ -354,6 +360,8 @@ class Chain:
     def _append_peer(self, outer: SignedFile, body: TurnBody, where: str, private_openings) -> Record:
         """A file of a peer game: beacon link, join, partial decryptions,
         commands, and at the end the seat's secrets."""
+        from pbem.protocol.peer import FileReader, run_file
+
         writer = body.by
         if body.reveals or body.deliveries or body.commitments or body.seed:
             raise ProtocolError("a peer file carries partial decryptions, not reveals, deliveries or seeds")

@@ -18,7 +18,7 @@ from pbem.crypto.encoding import b64d, canonical
 from pbem.crypto.keys import SecretIdentity
 from pbem.errors import IllegalCommand, ProtocolError, SealError, WrongWriter
 from pbem.games.base import GameState, overlay
-from pbem.protocol import codec, dealer as dealer_mod, peer_writer, transition
+from pbem.protocol import codec, dealer as dealer_mod, transition
 from pbem.protocol.chain import Chain, check_openings, state_hash
 from pbem.protocol.formats import Opening, TurnBody
 
@@ -39,6 +39,8 @@ class Party:
         self.openings: dict[str, Opening] = {}
         self.peer_scalar: bytes | None = None
         if chain.deck is not None:
+            from pbem.protocol import peer_writer  # PyNaCl only for peer games
+
             secrets = peer_writer.my_secrets(chain, secret)
             self.peer_scalar = None if secrets is None else b64d(secrets.scalar, 32)
         elif self.is_dealer:
@@ -73,6 +75,8 @@ class Party:
     def cards(self) -> dict[str, str]:
         """ref -> card for everything this party may know now."""
         if self.chain.deck is not None:
+            from pbem.protocol import peer_writer
+
             if self.peer_scalar is None:
                 return dict(self.chain.revealed)
             return peer_writer.cards_known(self.chain, self.secret, self.peer_scalar)
@@ -97,6 +101,8 @@ class Party:
         cards = self.cards
         private = transition.private_checker(chain.game, self.name, cards)
         if chain.deck is not None:
+            from pbem.protocol import peer_writer
+
             return peer_writer.turn(chain, self.secret, commands, private)
         effect = transition.run(
             chain.game,
@@ -131,5 +137,7 @@ class Party:
         chain = self.chain
         if chain.deck is not None and chain.deck.complete and chain.writers() == [self.name]:
             if any(o.by == self.name for o in chain.obligations()):
+                from pbem.protocol import peer_writer
+
                 return peer_writer.turn(chain, self.secret, [])
         return None
