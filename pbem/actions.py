@@ -221,26 +221,39 @@ def render(chain: Chain, me: Party | None) -> str:
 
 def log_lines(chain: Chain) -> list[str]:
     """One line per file, as anyone may read it (no hidden card named)."""
-    lines = [f"{0:6d}  {chain.dealer_name:<10} set up {chain.game.title} for {', '.join(chain.seat_order)}"]
+    first = chain.records[0].by
+    lines = [f"{0:6d}  {first:<10} set up {chain.game.title} for {', '.join(chain.seat_order)}"]
     for rec in chain.records[1:]:
         parts = []
-        # the file's own reveals are public: the face-up card is named
-        state = overlay(rec.before, {o.ref: o.card for o in rec.body.reveals})
+        body = rec.body
+        if body.join is not None:
+            parts.append("joins: beacon anchor and shuffle layer")
+        # what the file itself made public may be named (the face-up card)
+        state = overlay(rec.before, rec.revealed)
         for cmd in rec.commands:
             parts.append(chain.game.describe(cmd, state, None))
-        body = rec.body
-        if body.reveals and rec.by == chain.dealer_name:
-            parts.append("reveals " + ", ".join(o.card for o in body.reveals))
+        if rec.revealed and not rec.commands:
+            parts.append("reveals " + ", ".join(rec.revealed.values()))
         for d in body.deliveries:
-            n = len(d.refs)
-            parts.append(f"deals {n} card{'s' if n != 1 else ''} to {d.to}")
+            parts.append(f"deals {_cards(len(d.refs))} to {d.to}")
+        hidden_partials = [p for p in body.partials if p.ref not in rec.revealed]
+        if hidden_partials:
+            parts.append(f"decrypts {_cards(len(hidden_partials))} for other seats")
+        for box in body.sealed:
+            parts.append(f"seals {_cards(len(box.refs))} to {box.to}")
         if body.seed is not None:
             parts.append("publishes its seed")
+        if body.secrets is not None:
+            parts.append("publishes its secrets")
         lines.append(f"{rec.seq:6d}  {rec.by:<10} " + "; ".join(parts))
     outcome = chain.outcome()
     if outcome is not None:
         lines.append(f"        over: {outcome.reason}")
     return lines
+
+
+def _cards(n: int) -> str:
+    return f"{n} card{'s' if n != 1 else ''}"
 
 
 # --- writing ------------------------------------------------------------------------

@@ -33,6 +33,9 @@ class PbemGroup(click.Group):
             fail(exc)
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit, KeyboardInterrupt):
             raise
+        except BrokenPipeError:  # `pbem log DIR | head`: the reader has had enough
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(0)
         except Exception as exc:  # a bug: say so in one line, traceback on request
             if os.environ.get("PBEM_DEBUG"):
                 raise

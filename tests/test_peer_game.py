@@ -136,3 +136,14 @@ def test_bad_peer_input_changes_nothing(players, tmp_path):
     players["bob"].fails("join", tmp_path / "again", dirs["alice"] / "000000-genesis.pbem", dirs["alice"] / "000001-bob.pbem", "--as", "bob")
     players["alice"].fails("submit", dirs["alice"], "--as", "bob", "--cmd", "recruit face-up")  # no key of bob's
     assert snapshot(dirs["alice"]) == before
+
+
+def test_log_of_a_peer_game(players, tmp_path):
+    dirs = start(players, tmp_path)
+    rng = random.Random(2)
+    for _ in range(4):
+        step(players, dirs, rng)
+    lines = players["bob"]("log", dirs["bob"]).stdout.splitlines()
+    assert lines[0].split()[1] == "alice" and "set up Agent Avenue" in lines[0]
+    assert "joins" in lines[1] and "decrypts 4 cards" in lines[1]
+    assert any("(face down)" in line for line in lines)

@@ -84,6 +84,7 @@ class Record:
     before: GameState | None = None
     after: GameState | None = None
     name: str = ""
+    revealed: dict[str, str] = field(default_factory=dict)  # cards this file made public
 
 
 class Chain:
@@ -354,6 +355,7 @@ class Chain:
         self.seq = body.seq
         self.head = codec.file_hash(outer)
         record = Record(body.seq, body.by, self.head, outer, body, commands, before, effect.state, where if where != "file" else "")
+        record.revealed = dict(effect.revealed)
         self.records.append(record)
         return record
 
@@ -415,6 +417,7 @@ class Chain:
         self.seq = body.seq
         self.head = codec.file_hash(outer)
         record = Record(body.seq, writer, self.head, outer, body, commands, before, effect.state, where if where != "file" else "")
+        record.revealed = dict(effect.revealed)
         self.records.append(record)
         return record
 
