@@ -43,7 +43,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from pbem.crypto.encoding import B64, FORMAT, Strict, b64d, b64e, canonical
 from pbem.crypto.keys import PublicIdentity, SecretIdentity
-from pbem.errors import NotForMe, SealError
+from pbem.errors import NotForMe, SealError, FormatError
 
 __all__ = ["Stanza", "Envelope", "seal", "open_envelope", "seal_ad", "SEAL_INFO"]
 
@@ -117,6 +117,22 @@ def seal(payload: bytes, readers: Sequence[PublicIdentity], ad: bytes) -> Envelo
         wrapped = ChaCha20Poly1305(_wrap_key(shared, eph_pub, reader_pub)).encrypt(_ZERO_NONCE, file_key, ad)
         stanzas.append(Stanza(ephemeral=b64e(eph_pub), wrapped=b64e(wrapped)))
     return Envelope(stanzas=stanzas, payload=b64e(body))
+
+
+def check_envelope(env: Envelope, readers: int | None = None) -> None:
+    """Check what anyone can check of an envelope without opening it: the
+    base64 of every part, the sizes of keys, wrapped keys and tag, and (when
+    given) the number of readers. FormatError otherwise. (Whether it opens,
+    only its readers can tell.)"""
+    if not env.stanzas:
+        raise FormatError("an envelope with no recipient")
+    if readers is not None and len(env.stanzas) != readers:
+        raise FormatError(f"an envelope for {len(env.stanzas)} readers where {readers} were expected")
+    if len(b64d(env.payload)) < _TAG_LEN:
+        raise FormatError("an envelope's payload is truncated")
+    for s in env.stanzas:
+        b64d(s.ephemeral, _KEY_LEN)
+        b64d(s.wrapped, _KEY_LEN + _TAG_LEN)
 
 
 def open_envelope(env: Envelope, secret: SecretIdentity, ad: bytes) -> bytes:

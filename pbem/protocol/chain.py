@@ -18,6 +18,7 @@ from pbem import games
 from pbem.crypto.commit import check_opening
 from pbem.crypto.encoding import b64d, b64e, canonical, sha256
 from pbem.crypto.keys import PublicIdentity
+from pbem.crypto.seal import check_envelope
 from pbem.errors import (
     CommitmentError,
     FormatError,
@@ -44,6 +45,19 @@ def with_place(exc: PbemError, where: str) -> PbemError:
     exc.message = f"{where}: {exc.message}"
     exc.args = (exc.message,)
     return exc
+
+
+def check_envelopes(body: GenesisBody | TurnBody) -> None:
+    """Every sealed envelope a file carries must at least be well formed:
+    what only its readers can check (that it opens) they check on reading."""
+    boxes = [d.envelope for d in body.deliveries]
+    if isinstance(body, GenesisBody):
+        boxes += [body.dealer.seed_box] if body.dealer else [body.peer.secret_box]
+    else:
+        boxes += [s.envelope for s in body.sealed]
+        boxes += [body.join.secret_box] if body.join else []
+    for box in boxes:
+        check_envelope(box, readers=1)  # pbem seals every envelope to one reader
 
 
 def item_bytes(ref: str, card: str) -> bytes:
@@ -111,6 +125,7 @@ class Chain:
         if outer.by != signer.name:
             raise FormatError(f"signed as {outer.by!r} but made by {signer.name!r}")
         codec.check_signature(outer, signer)
+        check_envelopes(genesis)
         self.genesis = genesis
         self.game_id = codec.file_hash(outer)
         self.game: Game = games.get(genesis.game)
@@ -274,6 +289,7 @@ class Chain:
             raise WrongWriter(f"signed by {outer.by!r}, who is not in this game") from exc
         codec.check_signature(outer, signer)
         body = codec.decode_body(outer, TurnBody)
+        check_envelopes(body)
         if body.by != outer.by:
             raise FormatError(f"the body says it is by {body.by!r}, the file by {outer.by!r}")
         if body.game_id != self.game_id:
@@ -324,6 +340,8 @@ class Chain:
             unused = set(offered) - set(effect.revealed)
             if unused:
                 raise ProtocolError(f"reveals {', '.join(sorted(unused))}, which the rules do not need")
+            if [o.ref for o in body.reveals] != list(effect.revealed):
+                raise ProtocolError("the reveals are not in the order the rules need them")
             if body.by != self.dealer_name:
                 owed = set(unrevealed_public(effect.state)) | ({effect.blocked_on} - {None})
                 withheld = owed & self.knows(body.by)
@@ -393,6 +411,8 @@ class Chain:
             raise
         if reader.leftovers():
             raise ProtocolError(f"{writer} decrypts {', '.join(reader.leftovers())}, which it does not owe")
+        if list(body.partials) != result.partials or [(b.to, b.refs) for b in body.sealed] != reader.sealed_in_order():
+            raise ProtocolError("the decryptions are not in the order they apply")
         effect = result.effect
         need = set(unrevealed_public(effect.state)) | ({effect.blocked_on} - {None})
         withheld = {ref for ref in need if writer in deck.remaining.get(ref, ())}
@@ -452,15 +472,14 @@ class Chain:
         state = effect.state
         if unrevealed_public(state) or effect.blocked_on:
             raise ProtocolError(f"the dealer left a card unrevealed")
-        for seat in self.seat_order:
-            missing = unknown_to(state, seat, known[seat] | set(revealed))
-            if missing:
-                raise ProtocolError(f"the dealer did not deliver {', '.join(missing)} to {seat}")
-        for d in body.deliveries:
-            visible = {r for r in unknown_to(state, d.to, set())}
-            stray = set(d.refs) - visible
-            if stray:
-                raise ProtocolError(f"the dealer delivers {', '.join(sorted(stray))}, which {d.to} may not see")
+        # exactly the cards each seat may now see and does not know, per seat
+        # in seat order, each in zone order: one meaning, one byte string
+        expected = [(seat, unknown_to(state, seat, self.known[seat] | set(revealed))) for seat in self.seat_order]
+        expected = [(seat, refs) for seat, refs in expected if refs]
+        given = [(d.to, list(d.refs)) for d in body.deliveries]
+        if given != expected:
+            owed = "; ".join(f"{', '.join(refs)} to {seat}" for seat, refs in expected) or "nothing"
+            raise ProtocolError(f"the dealer must deliver exactly: {owed} (in seat order)")
         over = self.game.outcome(state) is not None
         if body.seed is not None:
             if not over:

@@ -351,6 +351,7 @@ class FileReader(FileParts):
         for partial in body.partials:
             self.partials.setdefault(partial.ref, []).append(partial)
         self.sealed: set[tuple[str, str]] = set()
+        self.calls: list[tuple[str, str]] = []
         for box in body.sealed:
             for ref in box.refs:
                 if (box.to, ref) in self.sealed:
@@ -364,8 +365,17 @@ class FileReader(FileParts):
     def seal(self, ref: str, to: str) -> bool:
         if (to, ref) in self.sealed:
             self.sealed.discard((to, ref))
+            self.calls.append((ref, to))
             return True
         return False
+
+    def sealed_in_order(self) -> list[tuple[str, list[str]]]:
+        """The sealed boxes a writer makes for the seals asked: one per
+        reader, in order of first use, refs in order."""
+        boxes: dict[str, list[str]] = {}
+        for ref, to in self.calls:
+            boxes.setdefault(to, []).append(ref)
+        return list(boxes.items())
 
     def leftovers(self) -> list[str]:
         return sorted({ref for ref, rest in self.partials.items() if rest} | {ref for _, ref in self.sealed})
