@@ -147,3 +147,15 @@ def test_log_of_a_peer_game(players, tmp_path):
     assert lines[0].split()[1] == "alice" and "set up Agent Avenue" in lines[0]
     assert "joins" in lines[1] and "decrypts 4 cards" in lines[1]
     assert any("(face down)" in line for line in lines)
+
+
+def test_play_answers_what_is_owed_then_offers_the_menu(players, tmp_path):
+    dirs = start(players, tmp_path)
+    play = next(c for c in players["alice"].json("legal", dirs["alice"], "--as", "alice") if c.startswith("play"))
+    for path in players["alice"]("submit", dirs["alice"], "--as", "alice", "--cmd", play).stdout.split():
+        players["bob"]("apply", dirs["bob"], path)
+    written = players["bob"]("submit", dirs["bob"], "--as", "bob", "--cmd", "recruit face-up").stdout.split()
+    players["alice"]("apply", dirs["alice"], written[0])
+    # alice owes the reveal of her face-down card: play writes it, then waits for bob
+    r = players["alice"]("play", dirs["alice"], "--as", "alice", input="q\n")
+    assert "automatic answer" in r.stdout and "waiting for bob" in r.stdout
