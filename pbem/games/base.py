@@ -47,7 +47,7 @@ __all__ = [
     "NeedsReveal", "Chance", "RandomChance", "Game", "Bot",
     "IllegalCommand", "InvalidCommand", "InvalidOption",
     "identity", "checked_if_visible", "overlay", "project", "refs_in",
-    "unrevealed_public", "unknown_to", "copy_struct", "shuffle_zone",
+    "unrevealed_public", "unknown_to", "copy_struct", "shuffle_zone", "draw_private",
 ]
 
 
@@ -175,6 +175,13 @@ class Chance(Protocol):
         """A uniformly shuffled copy."""
         ...
 
+    def private_draw(self, n: int) -> int:
+        """Which of the `n` cards of a private deck is drawn (see
+        `Game.private_decks`): where a dealer shuffled the deck, the top (0);
+        in peer games, where the owner knows its deck's contents, a position
+        picked by the beacons."""
+        ...
+
 
 class RandomChance:
     """A `Chance` over `random.Random`, for bots, tests and playouts."""
@@ -190,6 +197,9 @@ class RandomChance:
         self.rng.shuffle(out)
         return out
 
+    def private_draw(self, n: int) -> int:
+        return self.rng.randrange(n)
+
 
 def roll(chance: Chance, n: int, sides: int) -> list[int]:
     """`n` dice of `sides` sides, each 1..sides."""
@@ -199,6 +209,14 @@ def roll(chance: Chance, n: int, sides: int) -> list[int]:
 def pick(chance: Chance, seq: Sequence[Any]) -> Any:
     """A uniform element of a non-empty sequence."""
     return seq[chance.below(len(seq))]
+
+
+def draw_private(state: GameState, name: str, chance: Chance) -> Item:
+    """Take a card from a private deck (`Game.private_decks`): chance says
+    which, so that in peer games its owner, who knows what the deck holds,
+    cannot know what comes next. Mutates `state` (call it on a copy)."""
+    items = state.zones[name].items
+    return items.pop(chance.private_draw(len(items)))
 
 
 def shuffle_zone(state: GameState, name: str, chance: Chance, prefix: str = "r") -> None:
@@ -353,6 +371,17 @@ class Game(Generic[St, Cmd]):
 
     def setup(self, options: Any, seats: list[SeatSpec], chance: Chance) -> St:
         raise NotImplementedError
+
+    def private_decks(self, state: St) -> dict[str, str]:
+        """Zones that are a seat's own private deck: zone name -> owner.
+
+        Nobody sees their order; the owner knows what they hold. With a
+        dealer they are ordinary hidden decks. In peer games the owner
+        commits to each card (in an order it keeps secret) and the beacons
+        pick which one is drawn (`draw_private`). Such cards may go to the
+        owner's own zones or become public, not to another seat's hand.
+        """
+        return {}
 
     # -- play --------------------------------------------------------------
 

@@ -116,4 +116,7 @@ def _audit_peer(folder: Path, chain) -> AuditReport:
             point = poker.decrypt(scalars[seat], point)
         cards[ref] = poker.identify(point, deck.table)[0]
         checks += 1
+    for seat in chain.seat_order:  # private decks: checked when published
+        cards.update(deck.secrets[seat].private)
+        checks += len(deck.secrets[seat].private)
     return _replay_knowing(folder, chain, cards, checks, failures)

@@ -151,9 +151,14 @@ class Chain:
                 raise FormatError("a peer genesis carries no commitments, reveals or deliveries")
             from pbem.protocol.peer import start_deck
 
-            self.deck = start_deck(genesis, self.game_id)
-            if set(refs_in(public)) != set(self.deck.slots):
-                raise ProtocolError("the peer deck's slots are not the game's hidden items")
+            private = {
+                it.ref: (zone, owner)
+                for zone, owner in self.game.private_decks(public).items()
+                for it in public.zones[zone].items
+            }
+            self.deck = start_deck(genesis, self.game_id, private)
+            if set(refs_in(public)) != set(self.deck.slots) | set(private) or set(private) & set(self.deck.slots):
+                raise ProtocolError("the peer deck's slots and private decks are not the game's hidden items")
         else:
             missing = set(refs_in(public)) - set(self.commitments)
             if missing:
@@ -383,8 +388,8 @@ class Chain:
         from pbem.protocol.peer import FileReader, run_file
 
         writer = body.by
-        if body.reveals or body.deliveries or body.commitments or body.seed:
-            raise ProtocolError("a peer file carries partial decryptions, not reveals, deliveries or seeds")
+        if body.deliveries or body.commitments or body.seed:
+            raise ProtocolError("a peer file carries partial decryptions and openings, not deliveries or seeds")
         commands = [self._decode_command(raw) for raw in body.commands]
         deck = self.deck.copy()
         if body.join is not None:
@@ -392,7 +397,7 @@ class Chain:
                 raise ProtocolError("a join file carries no commands and no beacon link (it commits the anchor)")
             if body.join.layer.seat != writer:
                 raise ProtocolError(f"{writer} joins with a layer of {body.join.layer.seat}")
-            deck.add_layer(body.join.layer, body.join.anchor)
+            deck.add_layer(body.join.layer, body.join.anchor, body.join.private)
         else:
             if writer not in deck.keys:
                 raise ProtocolError(f"{writer} has not joined the game")
@@ -411,11 +416,16 @@ class Chain:
             raise
         if reader.leftovers():
             raise ProtocolError(f"{writer} decrypts {', '.join(reader.leftovers())}, which it does not owe")
-        if list(body.partials) != result.partials or [(b.to, b.refs) for b in body.sealed] != reader.sealed_in_order():
+        in_order = (
+            list(body.partials) == result.partials
+            and list(body.reveals) == result.openings
+            and [(b.to, b.refs) for b in body.sealed] == reader.sealed_in_order()
+        )
+        if not in_order:
             raise ProtocolError("the decryptions are not in the order they apply")
         effect = result.effect
         need = set(unrevealed_public(effect.state)) | ({effect.blocked_on} - {None})
-        withheld = {ref for ref in need if writer in deck.remaining.get(ref, ())}
+        withheld = {ref for ref in need if writer in deck.remaining.get(ref, ()) or deck.private_owner.get(ref) == writer}
         if withheld:
             raise ProtocolError(f"{writer} must reveal {', '.join(sorted(withheld))} in this file")
         over = self.game.outcome(effect.state) is not None
@@ -425,7 +435,7 @@ class Chain:
             deck.publish(writer, body.secrets)
         elif over and writer not in deck.secrets:
             raise ProtocolError(f"the game is over: {writer} must publish its secrets")
-        if not (commands or body.partials or body.sealed or body.join or body.secrets):
+        if not (commands or body.partials or body.reveals or body.sealed or body.join or body.secrets):
             raise ProtocolError("the file does nothing")
         if state_hash(effect.state) != body.state:
             raise ProtocolError("the state it claims is not the state its commands produce")

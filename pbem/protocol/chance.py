@@ -29,6 +29,9 @@ class DealerChance:
     def shuffle(self, items: Sequence[Any]) -> list[Any]:
         return self._stream.shuffle(items)
 
+    def private_draw(self, n: int) -> int:
+        return 0  # the dealer shuffled the deck: its top is a uniform draw
+
 
 class NoChance:
     """For replays: the rules may not consume chance outside the dealer."""
@@ -40,6 +43,9 @@ class NoChance:
 
     def shuffle(self, items: Sequence[Any]) -> list[Any]:
         return self.below(len(items))  # type: ignore[return-value]
+
+    def private_draw(self, n: int) -> int:
+        return 0  # with a dealer, private decks were shuffled by it
 
 
 def hotseat_seed(n: int) -> bytes:

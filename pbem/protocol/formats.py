@@ -96,7 +96,7 @@ class PokerLayer(msgspec.Struct, frozen=True):
     points: list[B64]
 
 
-class PeerSetup(msgspec.Struct, frozen=True, kw_only=True):
+class PeerSetup(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """How a peer game deals with no third party (DESIGN.md section 5).
 
     `deck` lists the cards of the shared deck in the order of their starting
@@ -114,6 +114,10 @@ class PeerSetup(msgspec.Struct, frozen=True, kw_only=True):
     layer: PokerLayer
     anchor: B64
     secret_box: Envelope
+    #: the cards of each seat's private deck (zone -> cards, sorted): public
+    private_contents: dict[str, list[str]] = {}
+    #: the creator's commitments to the cards of its own private decks
+    private: dict[Ref, B64] = {}
 
 
 class GenesisBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -141,12 +145,14 @@ class SeedOpening(msgspec.Struct, frozen=True):
     salt: B64
 
 
-class Join(msgspec.Struct, frozen=True):
-    """A seat entering a peer game: its beacon anchor and shuffle layer."""
+class Join(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A seat entering a peer game: its beacon anchor, shuffle layer, and
+    commitments to the cards of its own private decks."""
 
     anchor: B64
     layer: PokerLayer
     secret_box: Envelope
+    private: dict[Ref, B64] = {}
 
 
 class Partial(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -174,11 +180,14 @@ class SealedPartials(msgspec.Struct, frozen=True):
     envelope: Envelope
 
 
-class PeerSecrets(msgspec.Struct, frozen=True):
-    """What a seat publishes when a peer game ends, for the audit."""
+class PeerSecrets(msgspec.Struct, frozen=True, omit_defaults=True):
+    """What a seat publishes when a peer game ends, for the audit. `private`
+    is where each card of its private decks was (the salts come from the
+    beacon seed)."""
 
     scalar: B64
     beacon_seed: B64
+    private: dict[Ref, str] = {}
 
 
 class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):

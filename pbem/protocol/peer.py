@@ -26,7 +26,8 @@ from pbem.crypto import beacon, poker
 from pbem.crypto.encoding import b64d, b64e, canonical
 from pbem.crypto.keys import SecretIdentity
 from pbem.crypto.seal import open_envelope, seal
-from pbem.crypto.stream import DeterministicStream
+from pbem.crypto.commit import commit
+from pbem.crypto.stream import DeterministicStream, derive
 from pbem.errors import CryptoError, FormatError, ProtocolError
 from pbem.protocol.formats import Partial, PeerSecrets, PokerLayer
 
@@ -39,8 +40,20 @@ def proof_context(game_id: str, ref: str, seat: str) -> bytes:
     return canonical(["pbem/1 partial", game_id, ref, seat])
 
 
-def secret_box(owner: SecretIdentity, scalar: bytes, beacon_seed: bytes, nonce: str):
-    payload = canonical(PeerSecrets(scalar=b64e(scalar), beacon_seed=b64e(beacon_seed)))
+def private_salt(beacon_seed: bytes, ref: str) -> bytes:
+    """The salt of a private-deck card's commitment, derived from the
+    owner's beacon seed so that publishing the seed lets the audit redo it."""
+    return derive(beacon_seed, b"private " + ref.encode())
+
+
+def commit_private(beacon_seed: bytes, mapping: dict[str, str]) -> dict[str, str]:
+    from pbem.protocol.chain import item_bytes
+
+    return {ref: commit(private_salt(beacon_seed, ref), item_bytes(ref, card)) for ref, card in mapping.items()}
+
+
+def secret_box(owner: SecretIdentity, scalar: bytes, beacon_seed: bytes, nonce: str, private: dict[str, str] | None = None):
+    payload = canonical(PeerSecrets(scalar=b64e(scalar), beacon_seed=b64e(beacon_seed), private=private or {}))
     return seal(payload, [owner.public], SECRET_BOX_AD + nonce.encode())
 
 
@@ -68,6 +81,9 @@ class BeaconChance:
     def shuffle(self, items):
         return self._stream.shuffle(items)
 
+    def private_draw(self, n: int) -> int:
+        return self._stream.below(n)  # the owner knows the deck, not the draw
+
 
 @dataclass
 class PeerDeck:
@@ -89,6 +105,11 @@ class PeerDeck:
     secrets: dict[str, PeerSecrets] = field(default_factory=dict)
     #: reader -> ref -> seats that sealed their partial of ref to that reader
     private_from: dict[str, dict[str, set[str]]] = field(default_factory=dict)
+    #: private decks (`Game.private_decks`): ref -> owner, ref -> commitment
+    private_owner: dict[str, str] = field(default_factory=dict)
+    private_commitments: dict[str, str] = field(default_factory=dict)
+    private_contents: dict[str, list[str]] = field(default_factory=dict)
+    private_zone: dict[str, str] = field(default_factory=dict)  # ref -> zone
 
     def copy(self) -> "PeerDeck":
         return copy.deepcopy(self)
@@ -109,7 +130,7 @@ class PeerDeck:
     def starting_points(self) -> list[bytes]:
         return list(self.table)
 
-    def add_layer(self, layer: PokerLayer, anchor: str) -> None:
+    def add_layer(self, layer: PokerLayer, anchor: str, private: dict[str, str] | None = None) -> None:
         if layer.seat != self.next_to_join:
             raise ProtocolError(f"{layer.seat} cannot join now (next to join: {self.next_to_join or 'nobody'})")
         if len(layer.points) != len(self.slots):
@@ -127,6 +148,13 @@ class PeerDeck:
         for ref, point in zip(self.slots, points):
             self.points[ref] = point
             self.remaining[ref] = set(self.joined)
+        mine = {ref for ref, owner in self.private_owner.items() if owner == layer.seat}
+        private = dict(private or {})
+        if set(private) != mine:
+            raise ProtocolError(f"{layer.seat} must commit to exactly the cards of its private decks")
+        for ref, commitment in private.items():
+            b64d(commitment, 32)
+            self.private_commitments[ref] = commitment
 
     @property
     def complete(self) -> bool:
@@ -139,7 +167,17 @@ class PeerDeck:
         if not self.complete:
             return set()
         private = self.private_from.get(seat, {})
-        return {ref for ref, rem in self.remaining.items() if rem <= {seat} | private.get(ref, set())}
+        known = {ref for ref, rem in self.remaining.items() if rem <= {seat} | private.get(ref, set())}
+        return known | {ref for ref, owner in self.private_owner.items() if owner == seat}
+
+    def open_private(self, seat: str, opening) -> str:
+        """Check the owner's opening of a private-deck card; its card."""
+        from pbem.protocol.chain import check_openings
+
+        if self.private_owner.get(opening.ref) != seat:
+            raise ProtocolError(f"{seat} opens {opening.ref}, which is not a card of its private decks")
+        check_openings([opening], self.private_commitments, f"{seat}'s private deck")
+        return opening.card
 
     def card_of(self, ref: str, scalar: bytes | None = None) -> str:
         """The card in `ref`, once only the holder of `scalar` (or nobody)
@@ -211,11 +249,29 @@ class PeerDeck:
             raise ProtocolError(f"{seat}'s published scalar is not the one of its shuffle key") from None
         if beacon.anchor(seed, self.beacon_length) != self.anchors[seat]:
             raise ProtocolError(f"{seat}'s published beacon seed does not lead to its anchor")
+        self._check_published_private(seat, secrets)
         self.secrets[seat] = secrets
 
+    def _check_published_private(self, seat: str, secrets: PeerSecrets) -> None:
+        """The published places of a seat's private-deck cards must open its
+        commitments and hold exactly the declared cards of each deck."""
+        mine = {ref for ref, owner in self.private_owner.items() if owner == seat}
+        if set(secrets.private) != mine:
+            raise ProtocolError(f"{seat} publishes the places of other cards than its private decks'")
+        expected = commit_private(b64d(secrets.beacon_seed, 32), secrets.private)
+        wrong = sorted(ref for ref in mine if expected[ref] != self.private_commitments.get(ref))
+        if wrong:
+            raise ProtocolError(f"{seat}'s private deck: {', '.join(wrong)} do not open their commitments")
+        for zone, cards in self.private_contents.items():
+            refs = [r for r, z in self.private_zone.items() if z == zone and self.private_owner[r] == seat]
+            if refs and sorted(secrets.private[r] for r in refs) != sorted(cards):
+                raise ProtocolError(f"{seat}'s private deck {zone} does not hold the cards it was dealt")
 
-def start_deck(genesis, game_id: str) -> PeerDeck:
-    """The deck as the genesis leaves it: the creator's layer only."""
+
+def start_deck(genesis, game_id: str, private_refs: dict[str, tuple[str, str]] | None = None) -> PeerDeck:
+    """The deck as the genesis leaves it: the creator's layer only.
+
+    `private_refs` maps each card of a private deck to (zone, owner)."""
     setup = genesis.peer
     deck = PeerDeck(
         game_id=game_id,
@@ -229,7 +285,11 @@ def start_deck(genesis, game_id: str) -> PeerDeck:
         raise FormatError("the peer deck and its slots do not match")
     if setup.creator not in {s.name for s in genesis.seats} or setup.layer.seat != setup.creator:
         raise ProtocolError("the creator of a peer game must be one of its seats, and its layer is the first")
-    deck.add_layer(setup.layer, setup.anchor)
+    for ref, (zone, owner) in (private_refs or {}).items():
+        deck.private_owner[ref] = owner
+        deck.private_zone[ref] = zone
+    deck.private_contents = {z: list(c) for z, c in setup.private_contents.items()}
+    deck.add_layer(setup.layer, setup.anchor, setup.private)
     return deck
 
 
@@ -249,12 +309,18 @@ def owed(deck: PeerDeck, state, seat: str, revealed: dict[str, str], blocked: st
     public: list[str] = []
     sealed: list[tuple[str, str]] = []
     for ref in unrevealed_public(state) + ([blocked] if blocked else []):
-        if seat in deck.remaining.get(ref, ()) and ref not in public:
+        owes = seat in deck.remaining.get(ref, ()) or deck.private_owner.get(ref) == seat
+        if owes and ref not in public:
             public.append(ref)
     for other in seat_order:
         if other == seat:
             continue
         for ref in unknown_to(state, other, deck.knows(other) | set(revealed)):
+            if ref in deck.private_owner:
+                raise ProtocolError(
+                    f"a card of {deck.private_owner[ref]}'s private deck would go to {other}: "
+                    "peer games do not support that yet"
+                )
             if seat not in deck.remaining.get(ref, ()):
                 continue
             readers = zone_of[ref].readers
@@ -283,11 +349,15 @@ class FileParts:
     def seal(self, ref: str, to: str) -> bool:  # pragma: no cover - interface
         raise NotImplementedError
 
+    def opening(self, ref: str):  # pragma: no cover - interface
+        raise NotImplementedError
+
 
 @dataclass
 class PeerEffect:
     effect: object  # transition.Effect
     partials: list[Partial]
+    openings: list = field(default_factory=list)  # private-deck cards revealed
 
 
 def run_file(chain, deck: PeerDeck, writer: str, commands, parts: FileParts, seq: int, private_check=None) -> PeerEffect:
@@ -300,11 +370,24 @@ def run_file(chain, deck: PeerDeck, writer: str, commands, parts: FileParts, seq
     from pbem.protocol import transition
 
     used: list[Partial] = []
+    openings: list = []  # of private-deck cards
     completed: dict[str, str] = {}
 
     def peel(ref: str, must: bool) -> str | None:
         """Take the file's partials for `ref` (the writer's own, and those it
-        relays to finish a reveal) while they come."""
+        relays to finish a reveal) while they come; a private-deck card is
+        opened by its owner instead."""
+        if ref in deck.private_owner:
+            if deck.private_owner[ref] != writer:
+                return None
+            opening = parts.opening(ref)
+            if opening is None:
+                if must:
+                    raise ProtocolError(f"{writer} must reveal {ref} of its private deck and does not")
+                return None
+            completed[ref] = deck.open_private(writer, opening)
+            openings.append(opening)
+            return completed[ref]
         while deck.remaining.get(ref):
             partial = parts.next_partial(ref)
             if partial is None:
@@ -340,13 +423,16 @@ def run_file(chain, deck: PeerDeck, writer: str, commands, parts: FileParts, seq
         private_check=private_check,
         chance=deck.chance(seq),
     )
-    return PeerEffect(effect=effect, partials=used)
+    return PeerEffect(effect=effect, partials=used, openings=openings)
 
 
 class FileReader(FileParts):
     """A verifier's `FileParts`: the decryptions a received file carries."""
 
     def __init__(self, body) -> None:
+        self.openings = {o.ref: o for o in body.reveals}
+        if len(self.openings) != len(body.reveals):
+            raise ProtocolError("reveals a card twice")
         self.partials: dict[str, list[Partial]] = {}
         for partial in body.partials:
             self.partials.setdefault(partial.ref, []).append(partial)
@@ -377,17 +463,30 @@ class FileReader(FileParts):
             boxes.setdefault(to, []).append(ref)
         return list(boxes.items())
 
+    def opening(self, ref: str):
+        return self.openings.pop(ref, None)
+
     def leftovers(self) -> list[str]:
-        return sorted({ref for ref, rest in self.partials.items() if rest} | {ref for _, ref in self.sealed})
+        return sorted({ref for ref, rest in self.partials.items() if rest} | {ref for _, ref in self.sealed} | set(self.openings))
 
 
 class WriterParts(FileParts):
     """A writer's `FileParts`: its own partials, made on demand, and the
     partials sealed to it by fellow readers, relayed to finish a reveal."""
 
-    def __init__(self, deck: PeerDeck, me: str, scalar: bytes, held: dict[str, dict[str, Partial]]) -> None:
+    def __init__(self, deck: PeerDeck, me: str, scalar: bytes, held: dict[str, dict[str, Partial]],
+                 secrets: PeerSecrets | None = None) -> None:
         self.deck, self.me, self.scalar, self.held = deck, me, scalar, held
+        self.secrets = secrets
         self.to_seal: dict[str, list[Partial]] = {}
+
+    def opening(self, ref: str):
+        from pbem.protocol.formats import Opening
+
+        if self.secrets is None or ref not in self.secrets.private:
+            return None
+        salt = private_salt(b64d(self.secrets.beacon_seed, 32), ref)
+        return Opening(ref=ref, card=self.secrets.private[ref], salt=b64e(salt))
 
     def next_partial(self, ref: str) -> Partial | None:
         others = self.deck.remaining.get(ref, set()) - {self.me}

@@ -24,7 +24,8 @@ from pbem.protocol import codec
 from pbem.protocol.chain import Chain, state_hash
 from pbem.protocol.chance import DealerChance
 from pbem.protocol.formats import GenesisBody, Join, Partial, PeerSecrets, PeerSetup, SealedPartials, SeatEntry, TurnBody
-from pbem.protocol.peer import BEACON_LENGTH, PeerDeck, WriterParts, new_layer, open_secret_box, run_file, secret_box
+from pbem.crypto.committed import secret_order
+from pbem.protocol.peer import BEACON_LENGTH, PeerDeck, WriterParts, commit_private, new_layer, open_secret_box, run_file, secret_box
 
 
 def make_genesis(
@@ -57,10 +58,14 @@ def make_genesis(
     if unrevealed_public(public):
         raise InvalidOption(f"{game.name} shows cards at set-up, which peer games do not support yet", hint="use --dealer referee")
     cards = {it.ref: it.card for z in full.zones.values() for it in z.items if isinstance(it, Known)}
-    slots = sorted(cards)
+    private_decks = game.private_decks(full)
+    private_refs = {it.ref for zone in private_decks for it in full.zones[zone].items}
+    contents = {zone: sorted(it.card for it in full.zones[zone].items) for zone in private_decks}
+    slots = sorted(set(cards) - private_refs)
     deck_cards = [cards[ref] for ref in slots]
     scalar, layer = new_layer(creator.name, list(poker.card_table(nonce, deck_cards)))
     seed, anchor = beacon.new_chain(beacon_length)
+    mapping = place_private(public, private_decks, contents, creator.name)
     body = GenesisBody(
         game=game.name,
         rules_version=game.rules_version,
@@ -73,7 +78,9 @@ def make_genesis(
             beacon_length=beacon_length,
             layer=layer,
             anchor=b64e(anchor),
-            secret_box=secret_box(creator, scalar, seed, nonce),
+            secret_box=secret_box(creator, scalar, seed, nonce, mapping),
+            private_contents=contents,
+            private=commit_private(seed, mapping),
         ),
         initial=msgspec.Raw(canonical(public)),
         commitments={},
@@ -82,6 +89,17 @@ def make_genesis(
         nonce=nonce,
     )
     return codec.encode_signed("genesis", body, creator)
+
+
+def place_private(state, private_decks: dict[str, str], contents: dict[str, list[str]], owner: str) -> dict[str, str]:
+    """Where each card of `owner`'s private decks lies: a secret random
+    order only the owner knows (the draws are picked by the beacons)."""
+    mapping: dict[str, str] = {}
+    for zone, who in private_decks.items():
+        if who == owner:
+            refs = [it.ref for it in state.zones[zone].items]
+            mapping.update(zip(refs, secret_order(contents[zone])))
+    return mapping
 
 
 def my_secrets(chain: Chain, me: SecretIdentity) -> PeerSecrets | None:
@@ -107,8 +125,14 @@ def join(chain: Chain, me: SecretIdentity) -> bytes:
     staged = deck.copy()
     scalar, layer = new_layer(me.name, [b64d(p, 32) for p in deck.layers[-1].points])
     seed, anchor = beacon.new_chain(deck.beacon_length)
-    join_info = Join(anchor=b64e(anchor), layer=layer, secret_box=secret_box(me, scalar, seed, chain.genesis.nonce))
-    staged.add_layer(layer, join_info.anchor)
+    mapping = place_private(chain.public, chain.game.private_decks(chain.public), deck.private_contents, me.name)
+    join_info = Join(
+        anchor=b64e(anchor),
+        layer=layer,
+        secret_box=secret_box(me, scalar, seed, chain.genesis.nonce, mapping),
+        private=commit_private(seed, mapping),
+    )
+    staged.add_layer(layer, join_info.anchor, join_info.private)
     return _write(chain, staged, me, scalar, [], join=join_info)
 
 
@@ -126,7 +150,7 @@ def turn(chain: Chain, me: SecretIdentity, commands: list[Any], private_check=No
 
 def _write(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: bytes, commands, *, join=None, beacon_link=None, secrets=None, private_check=None) -> bytes:
     seq = chain.seq + 1
-    parts = WriterParts(staged, me.name, scalar, held_partials(chain, me) if join is None else {})
+    parts = WriterParts(staged, me.name, scalar, held_partials(chain, me) if join is None else {}, secrets)
     result = run_file(chain, staged, me.name, commands, parts, seq, private_check)
     over = chain.game.outcome(result.effect.state) is not None
     sealed = [
@@ -143,6 +167,7 @@ def _write(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: bytes, co
         prev=chain.head,
         by=me.name,
         commands=[msgspec.Raw(canonical(c)) for c in commands],
+        reveals=result.openings,
         join=join,
         partials=result.partials,
         sealed=sealed,
@@ -191,6 +216,9 @@ def cards_known(chain: Chain, me: SecretIdentity, scalar: bytes) -> dict[str, st
     deck = chain.deck
     held = held_partials(chain, me)
     out = dict(chain.revealed)
+    secrets = my_secrets(chain, me)
+    for ref, card in (secrets.private if secrets else {}).items():
+        out.setdefault(ref, card)
     for ref in deck.knows(me.name):
         if ref in out:
             continue

@@ -1,0 +1,168 @@
+"""Private decks (a seat's own deck, as Codex has): in peer games the owner
+commits to each card in a secret order and the beacons pick each draw. Tested
+with a tiny game until a real game has private decks."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from pbem import actions, games
+from pbem.crypto.store import KeyStore
+from pbem.errors import CommitmentError, ProtocolError
+from pbem.protocol import codec, folder, peer_writer
+from pbem.protocol.audit import audit
+from pbem.protocol.formats import TurnBody
+from pbem.protocol.party import Party
+
+
+@pytest.fixture(autouse=True)
+def toy_registered(monkeypatch):
+    monkeypatch.setitem(games._REGISTRY, "toy-draw", ("toygame", "GAME", ()))
+
+
+@pytest.fixture
+def keys(tmp_path) -> dict[str, actions.Keys]:
+    out = {n: actions.Keys(KeyStore(tmp_path / f"home-{n}"), lambda: "") for n in ("alice", "bob")}
+    for n, k in out.items():
+        k.store.create(n, None)
+    for n, k in out.items():
+        for o in out:
+            if o != n:
+                k.store.import_identity(out[o].store.export(o))
+    return out
+
+
+def start(keys, tmp_path) -> dict[str, Path]:
+    dirs = {n: tmp_path / f"dir-{n}" for n in keys}
+    actions.new_game("toy-draw", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
+    actions.apply_file(dirs["alice"], actions.join(dirs["bob"], [dirs["alice"] / "000000-genesis.pbem"], "bob", keys["bob"]))
+    return dirs
+
+
+def step(keys, dirs, rng) -> bool:
+    chain = folder.load(dirs["alice"])
+    if not chain.writers():
+        return False
+    me = chain.writers()[0]
+    other = "bob" if me == "alice" else "alice"
+    if chain.needs(me) == "auto":
+        written = actions.sync(dirs[me], me, keys[me])
+    else:
+        c = folder.load(dirs[me])
+        written = actions.submit(dirs[me], me, [rng.choice(actions.legal(c, actions.party(c, me, keys[me])))], keys[me])
+    for p in written:
+        actions.apply_file(dirs[other], p)
+    return True
+
+
+def test_a_peer_game_with_private_decks_to_the_end(keys, tmp_path):
+    dirs = start(keys, tmp_path)
+    rng = random.Random(1)
+    while step(keys, dirs, rng):
+        pass
+    for d in dirs.values():
+        chain = actions.verify(d)
+        assert chain.over
+        report = audit(d)
+        assert report.ok, report.failures
+
+
+def test_the_owner_knows_its_deck_the_other_does_not(keys, tmp_path):
+    dirs = start(keys, tmp_path)
+    chain = folder.load(dirs["bob"])
+    alice = Party(chain, keys["alice"].secret("alice"))
+    bob = Party(chain, keys["bob"].secret("bob"))
+    alice_deck = {it.ref for it in chain.public.zones["deck:alice"].items}
+    assert alice_deck <= set(alice.cards)
+    assert sorted(alice.cards[r] for r in alice_deck) == ["1", "2", "3", "4", "5", "6"]
+    assert not alice_deck & set(bob.cards)
+    # the commitments are public, the places are not
+    assert set(chain.genesis.peer.private) == alice_deck
+
+
+def test_the_beacons_pick_the_draw(keys, tmp_path):
+    from pbem.protocol.peer import BeaconChance
+
+    dirs = start(keys, tmp_path)
+    before = folder.load(dirs["alice"])
+    deck = [it.ref for it in before.public.zones["deck:alice"].items]
+    path = actions.submit(dirs["alice"], "alice", ["draw"], keys["alice"])[0]
+    after = folder.load(dirs["alice"])
+    drawn = after.public.zones["hand:alice"].items[0].ref
+    body = msgspec.json.decode(codec.read_envelope(path.read_bytes()).body, type=TurnBody)
+    from pbem.crypto.encoding import b64d
+
+    links = dict(before.deck.latest)
+    links["alice"] = b64d(body.beacon, 32)
+    assert deck[BeaconChance(links, after.game_id, body.seq).private_draw(len(deck))] == drawn
+
+
+def test_a_false_opening_of_a_private_card_is_refused(keys, tmp_path):
+    dirs = start(keys, tmp_path)
+    actions.submit(dirs["alice"], "alice", ["draw"], keys["alice"])
+    chain = folder.load(dirs["alice"])
+    me = actions.party(chain, "alice", keys["alice"])
+    data = me.turn(actions.parse_commands(chain, me, [actions.legal(chain, me)[0]]))
+    body = msgspec.json.decode(codec.read_envelope(data).body, type=TurnBody)
+    assert body.reveals, "the played card is opened by its owner"
+    o = body.reveals[0]
+    lie = msgspec.structs.replace(o, card="6" if o.card != "6" else "5")
+    forged = codec.encode_signed("turn", msgspec.structs.replace(body, reveals=[lie]), keys["alice"].secret("alice"))
+    with pytest.raises(CommitmentError):
+        folder.load(dirs["alice"]).append(forged)
+    withheld = codec.encode_signed("turn", msgspec.structs.replace(body, reveals=[]), keys["alice"].secret("alice"))
+    with pytest.raises(ProtocolError, match="must reveal"):
+        folder.load(dirs["alice"]).append(withheld)
+
+
+def test_published_places_must_open_the_commitments(keys, tmp_path):
+    dirs = start(keys, tmp_path)
+    rng = random.Random(3)
+    while True:
+        chain = folder.load(dirs["alice"])
+        if chain.outcome() is not None:
+            break
+        step(keys, dirs, rng)
+    chain = folder.load(dirs["alice"])
+    last = chain.records[-1]
+    secrets = last.body.secrets
+    swapped = dict(secrets.private)
+    a, b = list(swapped)[:2]
+    swapped[a], swapped[b] = swapped[b], swapped[a]
+    forged_body = msgspec.structs.replace(last.body, secrets=msgspec.structs.replace(secrets, private=swapped))
+    data = codec.encode_signed("turn", forged_body, keys[last.by].secret(last.by))
+    # replay the chain up to just before the last file, then offer the forgery
+    replay = folder.Chain((dirs["alice"] / folder.GENESIS).read_bytes())
+    for rec in chain.records[1:-1]:
+        replay.append(msgspec.json.encode(rec.outer) + b"\n")
+    with pytest.raises(ProtocolError, match="do not open their commitments"):
+        replay.append(data)
+
+
+def test_private_decks_with_a_dealer(tmp_path):
+    keys = actions.Keys(KeyStore(tmp_path / "home"), lambda: "")
+    for n in ("alice", "bob"):
+        keys.store.create(n, None)
+    g = tmp_path / "g"
+    actions.new_game("toy-draw", g, ["alice", "bob"], keys, "hotseat", None, 5)
+    rng = random.Random(5)
+    for _ in range(100):
+        chain = folder.load(g)
+        if not chain.writers():
+            break
+        me = chain.writers()[0]
+        actions.submit(g, me, [rng.choice(actions.legal(chain, actions.party(chain, me, keys)))], keys)
+    assert folder.load(g).over and audit(g).ok
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_toy_game_passes_the_conformance_harness(seed):
+    from pbem.games.base import SeatSpec
+    from pbem.games.conformance import check_game
+
+    game = games.get("toy-draw")
+    check_game(game, game.options({}), [SeatSpec("alice"), SeatSpec("bob")], seed)
