@@ -58,6 +58,22 @@ def pbem(home: Path) -> Pbem:
     return run
 
 
+def introduced(base: Path, names: list[str]):
+    """One key store per player, each holding every other player's public
+    identity (what `pbem id export` / `pbem id import` do by mail)."""
+    from pbem.actions import Keys
+    from pbem.crypto.store import KeyStore
+
+    out = {n: Keys(KeyStore(base / f"home-{n}"), lambda: "") for n in names}
+    for n, k in out.items():
+        k.store.create(n, None)
+    for n, k in out.items():
+        for other in out:
+            if other != n:
+                k.store.import_identity(out[other].store.export(other))
+    return out
+
+
 def snapshot(folder: Path) -> dict[str, bytes]:
     """Every file of a folder, to prove a rejected command changed nothing."""
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}

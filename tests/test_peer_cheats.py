@@ -9,6 +9,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from conftest import introduced
 from pbem import actions
 from pbem.crypto import beacon, poker
 from pbem.crypto.encoding import b64d, b64e
@@ -22,14 +23,7 @@ from pbem.protocol.peer import new_layer, secret_box
 
 @pytest.fixture
 def keys(tmp_path) -> dict[str, actions.Keys]:
-    out = {n: actions.Keys(KeyStore(tmp_path / f"home-{n}"), lambda: "") for n in ("alice", "bob")}
-    for n, k in out.items():
-        k.store.create(n, None)
-    for n, k in out.items():
-        for o in out:
-            if o != n:
-                k.store.import_identity(out[o].store.export(o))
-    return out
+    return introduced(tmp_path, ["alice", "bob"])
 
 
 def new_game(keys, tmp_path, tag="") -> dict[str, Path]:

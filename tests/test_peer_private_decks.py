@@ -10,6 +10,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from conftest import introduced
 from pbem import actions, games
 from pbem.crypto.store import KeyStore
 from pbem.errors import CommitmentError, ProtocolError
@@ -26,14 +27,7 @@ def toy_registered(monkeypatch):
 
 @pytest.fixture
 def keys(tmp_path) -> dict[str, actions.Keys]:
-    out = {n: actions.Keys(KeyStore(tmp_path / f"home-{n}"), lambda: "") for n in ("alice", "bob")}
-    for n, k in out.items():
-        k.store.create(n, None)
-    for n, k in out.items():
-        for o in out:
-            if o != n:
-                k.store.import_identity(out[o].store.export(o))
-    return out
+    return introduced(tmp_path, ["alice", "bob"])
 
 
 def start(keys, tmp_path) -> dict[str, Path]:
