@@ -375,8 +375,3 @@ def apply_file(folder: Path, path: Path) -> Path:
     data = folder_mod.read(path)
     written = folder_mod.incoming(folder, chain, data)
     return written
-
-
-def fingerprint_of(keys: Keys, name: str) -> str:
-    return keys.store.public(name).fingerprint()
-

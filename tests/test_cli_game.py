@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import shutil
 
-import pytest
 
 from conftest import play_to_end, snapshot
 
@@ -28,7 +27,6 @@ def test_referee_game_to_the_end_and_audit(pbem, tmp_path):
     g = tmp_path / "g"
     pbem("new", "aa", g, "--seat", "bob", "--seat", "alice", "--dealer", "referee", "--referee", "rita")
     assert not (g / "dealer.key").exists()
-    seen_auto = []
 
     def pick(cmds, seat, rng):
         return rng.choice(cmds)

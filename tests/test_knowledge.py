@@ -11,7 +11,7 @@ import pytest
 
 from pbem import actions
 from pbem.crypto.store import KeyStore
-from pbem.games.base import Known, overlay
+from pbem.games.base import Known
 from pbem.protocol import folder
 from pbem.protocol.party import Party
 

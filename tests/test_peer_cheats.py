@@ -13,7 +13,6 @@ from conftest import introduced
 from pbem import actions
 from pbem.crypto import beacon, poker
 from pbem.crypto.encoding import b64d, b64e
-from pbem.crypto.store import KeyStore
 from pbem.errors import CommitmentError, FormatError, ForkError, ProofError, ProtocolError, StaleTurn, WrongGame
 from pbem.protocol import codec, folder, peer_writer
 from pbem.protocol.audit import audit

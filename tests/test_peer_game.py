@@ -8,7 +8,6 @@ seat publishes its secrets at the end for the audit.
 from __future__ import annotations
 
 import random
-import shutil
 from pathlib import Path
 
 import pytest

@@ -14,7 +14,7 @@ from conftest import introduced
 from pbem import actions, games
 from pbem.crypto.store import KeyStore
 from pbem.errors import CommitmentError, ProtocolError
-from pbem.protocol import codec, folder, peer_writer
+from pbem.protocol import codec, folder
 from pbem.protocol.audit import audit
 from pbem.protocol.formats import TurnBody
 from pbem.protocol.party import Party

@@ -367,7 +367,7 @@ class Chain:
         if body.by == self.dealer_name:
             self._check_dealer_complete(body, effect, staged_known, staged_revealed, where)
         if state_hash(effect.state) != body.state:
-            raise ProtocolError(f"the state it claims is not the state its commands produce")
+            raise ProtocolError("the state it claims is not the state its commands produce")
         # Commit.
         self.known = staged_known
         self.revealed = staged_revealed
@@ -481,7 +481,7 @@ class Chain:
         """The dealer answers everything it owes in one file, and only that."""
         state = effect.state
         if unrevealed_public(state) or effect.blocked_on:
-            raise ProtocolError(f"the dealer left a card unrevealed")
+            raise ProtocolError("the dealer left a card unrevealed")
         # exactly the cards each seat may now see and does not know, per seat
         # in seat order, each in zone order: one meaning, one byte string
         expected = [(seat, unknown_to(state, seat, self.known[seat] | set(revealed))) for seat in self.seat_order]
@@ -493,7 +493,7 @@ class Chain:
         over = self.game.outcome(state) is not None
         if body.seed is not None:
             if not over:
-                raise ProtocolError(f"the dealer published its seed before the game ended")
+                raise ProtocolError("the dealer published its seed before the game ended")
             try:
                 check_opening(
                     self.genesis.dealer.seed_commitment,
@@ -501,6 +501,6 @@ class Chain:
                     b64d(body.seed.seed, 32),
                 )
             except CommitmentError:
-                raise CommitmentError(f"the published seed does not match the dealer's commitment") from None
+                raise CommitmentError("the published seed does not match the dealer's commitment") from None
         elif over:
-            raise ProtocolError(f"the game is over but the dealer did not publish its seed")
+            raise ProtocolError("the game is over but the dealer did not publish its seed")

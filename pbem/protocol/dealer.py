@@ -20,7 +20,7 @@ import os
 import msgspec
 
 from pbem.crypto.commit import commit
-from pbem.crypto.encoding import FORMAT, b64d, b64e, canonical
+from pbem.crypto.encoding import b64d, b64e, canonical
 from pbem.crypto.keys import PublicIdentity, SecretIdentity
 from pbem.crypto.seal import open_envelope, seal, seal_ad
 from pbem.crypto.stream import derive
@@ -197,13 +197,3 @@ def answer(chain: Chain, dealer: SecretIdentity) -> bytes | None:
 def hotseat_dealer() -> SecretIdentity:
     return SecretIdentity.generate("dealer")
 
-
-__all__ = [
-    "FORMAT",
-    "answer",
-    "dealer_openings",
-    "hotseat_dealer",
-    "make_genesis",
-    "open_openings",
-    "open_seed_box",
-]

@@ -21,7 +21,7 @@ from pbem.errors import FormatError, ForkError, PbemError, ProtocolError, Signat
 from pbem.fsio import atomic_write
 from pbem.protocol import codec
 from pbem.protocol.chain import Chain
-from pbem.protocol.formats import Obligation, OutcomeData, StateFile, TurnBody
+from pbem.protocol.formats import OutcomeData, StateFile, TurnBody
 
 GENESIS = "000000-genesis.pbem"
 STATE = "state.pbem"
