@@ -111,9 +111,10 @@ def test_each_seat_sees_its_own_hand_only(players, tmp_path):
         step(players, dirs, rng)
     chain = folder.load(dirs["alice"])
     alice = KeyStore(players["alice"].home).secret("alice", lambda: "")
-    scalar = b64d(peer_writer.my_secrets(chain, alice).scalar, 32)
+    secrets = peer_writer.my_secrets(chain, alice)
+    scalar = b64d(secrets.scalar, 32)
     deck = chain.deck
-    mine = peer_writer.cards_known(chain, alice, scalar)
+    mine = peer_writer.cards_known(chain, alice, secrets)
     hidden_from_alice = [r for r in deck.slots if r not in mine]
     assert any(r in hidden_from_alice for r in [it.ref for it in chain.public.zones["hand:bob"].items])
     # everything alice's key can do to every slot: remove her own layer

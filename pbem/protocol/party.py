@@ -37,12 +37,12 @@ class Party:
         if expected.sign != secret.public.sign:
             raise WrongWriter(f"the key named {self.name} is not the key that sits in this game")
         self.openings: dict[str, Opening] = {}
-        self.peer_scalar: bytes | None = None
+        self.peer_secrets = None
+        self._peer_cards: tuple[int, dict[str, str]] | None = None  # (seq, cards)
         if chain.deck is not None:
             from pbem.protocol import peer_writer  # PyNaCl only for peer games
 
-            secrets = peer_writer.my_secrets(chain, secret)
-            self.peer_scalar = None if secrets is None else b64d(secrets.scalar, 32)
+            self.peer_secrets = peer_writer.my_secrets(chain, secret)
         elif self.is_dealer:
             seed = b64d(dealer_mod.open_seed_box(chain, secret).seed, 32)
             self.openings = dealer_mod.dealer_openings(chain, seed)
@@ -77,9 +77,12 @@ class Party:
         if self.chain.deck is not None:
             from pbem.protocol import peer_writer
 
-            if self.peer_scalar is None:
+            if self.peer_secrets is None:
                 return dict(self.chain.revealed)
-            return peer_writer.cards_known(self.chain, self.secret, self.peer_scalar)
+            # opening every sealed partial is work: once per head
+            if self._peer_cards is None or self._peer_cards[0] != self.chain.seq:
+                self._peer_cards = (self.chain.seq, peer_writer.cards_known(self.chain, self.secret, self.peer_secrets))
+            return dict(self._peer_cards[1])
         out = {ref: o.card for ref, o in self.openings.items()}
         out.update(self.chain.revealed)
         return out

@@ -209,15 +209,15 @@ def held_partials(chain: Chain, me: SecretIdentity) -> dict[str, dict[str, Parti
     return held
 
 
-def cards_known(chain: Chain, me: SecretIdentity, scalar: bytes) -> dict[str, str]:
+def cards_known(chain: Chain, me: SecretIdentity, secrets: PeerSecrets) -> dict[str, str]:
     """ref -> card for every card `me` can read: the public ones, and those
     on which only its own layer, and layers whose partials were sealed to it,
     remain (removed here, in private)."""
     deck = chain.deck
+    scalar = b64d(secrets.scalar, 32)
     held = held_partials(chain, me)
     out = dict(chain.revealed)
-    secrets = my_secrets(chain, me)
-    for ref, card in (secrets.private if secrets else {}).items():
+    for ref, card in secrets.private.items():
         out.setdefault(ref, card)
     for ref in deck.knows(me.name):
         if ref in out:
