@@ -180,6 +180,7 @@ def status(chain: Chain) -> dict[str, Any]:
     owed = chain.obligations()
     if owed and owed[0].what == "join":
         to_act[0]["join"] = True  # answered with `pbem join`, not `pbem sync`
+    pending = [_pending_line(o) for o in owed]
     info = {
         "game": chain.game.name,
         "game_id": chain.game_id,
@@ -189,6 +190,7 @@ def status(chain: Chain) -> dict[str, Any]:
         "to_act": to_act,
         "over": outcome is not None,
         "outcome": None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason},
+        "pending": pending,
     }
     if chain.deck is not None:
         info["chance_note"] = (
@@ -196,6 +198,19 @@ def status(chain: Chain) -> dict[str, Any]:
             "compute the chance inside that file before writing it (it cannot change it)"
         )
     return info
+
+
+def _pending_line(o) -> str:
+    """An obligation in words (refs are opaque labels, not cards)."""
+    n = len(o.refs)
+    cards = f"{n} card{'s' if n != 1 else ''}"
+    return {
+        "reveal": f"{o.by} must reveal {cards}",
+        "deliver": f"{o.by} owes {cards}" + (f" to {o.to}" if o.to else " (decryptions)"),
+        "publish-seed": f"{o.by} must publish its seed (the game is over)",
+        "join": f"{o.by} must join",
+        "publish-secrets": f"{o.by} must publish its secrets (the game is over)",
+    }[o.what]
 
 
 def legal(chain: Chain, me: Party) -> list[str]:

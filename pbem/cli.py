@@ -231,6 +231,8 @@ def status(folder: Path, as_json: bool) -> None:
         else:
             what = "owes an automatic answer (pbem sync)"
         click.echo(f"{who['seat']} {what}")
+    for line in info["pending"]:
+        click.echo(f"pending: {line}")
     if "chance_note" in info:
         click.echo(f"note: {info['chance_note']}")
 

@@ -36,6 +36,8 @@ def test_referee_game_to_the_end_and_audit(pbem, tmp_path):
     pbem("submit", g, "--as", "bob", "--cmd", pbem.json("legal", g, "--as", "bob")[-1])
     st = pbem.json("status", g)
     assert st["to_act"] == [{"seat": "rita", "needs": "auto"}]
+    assert st["pending"] == ["rita owes 2 cards to bob"]
+    assert "pending: rita owes 2 cards to bob" in pbem("status", g).stdout
     assert "nothing to do" in pbem("sync", g, "--as", "bob").stdout
     written = pbem("sync", g, "--as", "rita").stdout.split()
     assert [p.rsplit("/", 1)[-1] for p in written] == ["000002-rita.pbem"]
