@@ -29,7 +29,12 @@ def atomic_write(path: Path | str, data: bytes, mode: int = 0o644, *, exclusive:
             fh.flush()
             os.fsync(fh.fileno())
         if exclusive:
-            os.link(tmp, path)  # fails if path exists; atomic on POSIX
+            try:
+                os.link(tmp, path)  # fails if path exists; atomic on POSIX
+            except FileExistsError:
+                raise
+            except OSError:  # no hard links here (some network or FAT drives)
+                _create_exclusive(path, data, mode)
             os.unlink(tmp)
         else:
             os.replace(tmp, path)
@@ -38,6 +43,16 @@ def atomic_write(path: Path | str, data: bytes, mode: int = 0o644, *, exclusive:
             os.unlink(tmp)
         raise
     _fsync_dir(folder)
+
+
+def _create_exclusive(path: Path, data: bytes, mode: int) -> None:
+    """Exclusive creation without hard links: O_EXCL still refuses a file
+    that exists; a reader might glimpse it half written, never a mix."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
 
 
 def _fsync_dir(folder: Path) -> None:

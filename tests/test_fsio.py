@@ -49,3 +49,16 @@ def test_a_racing_second_writer_is_told_and_changes_nothing(pbem, tmp_path):
     with pytest.raises(StaleTurn, match="at the same time"):
         folder.add_file(g, chain_b, second)
     assert {p.name: p.read_bytes() for p in g.iterdir()} == before
+
+
+def test_exclusive_write_without_hard_links(tmp_path, monkeypatch):
+    def no_links(src, dst):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    p = tmp_path / "f"
+    atomic_write(p, b"first", exclusive=True)
+    with pytest.raises(FileExistsError):
+        atomic_write(p, b"second", exclusive=True)
+    assert p.read_bytes() == b"first"
+    assert [x.name for x in tmp_path.iterdir()] == ["f"]
