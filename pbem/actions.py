@@ -386,7 +386,10 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path:
 
 
 def apply_file(folder: Path, path: Path) -> Path:
+    return apply_files(folder, [path])[0]
+
+
+def apply_files(folder: Path, paths: list[Path]) -> list[Path]:
+    """Add received files to a game folder, in chain order: all or none."""
     chain = folder_mod.load(folder)
-    data = folder_mod.read(path)
-    written = folder_mod.incoming(folder, chain, data)
-    return written
+    return folder_mod.incoming_all(folder, chain, [folder_mod.read(p) for p in paths])

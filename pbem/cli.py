@@ -345,12 +345,14 @@ def log(folder: Path) -> None:
 
 @cli.command("apply")
 @game_dir
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-def apply_cmd(folder: Path, file: Path) -> None:
-    """Check a received FILE against DIR and add it."""
+@click.argument("files", metavar="FILE...", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+def apply_cmd(folder: Path, files) -> None:
+    """Check received FILEs against DIR and add them, in chain order (all
+    of them, or none if one is refused)."""
     from pbem import actions
 
-    click.echo(str(actions.apply_file(folder, file)))
+    for path in actions.apply_files(folder, list(files)):
+        click.echo(str(path))
 
 
 @cli.command()

@@ -146,3 +146,23 @@ def test_apply_moves_files_between_folders(pbem, tmp_path):
     # the state cache is rebuilt in the receiving folder
     assert (b / "state.pbem").read_bytes() == (a / "state.pbem").read_bytes()
     pbem("verify", b)
+
+
+def test_apply_several_files_in_any_order_all_or_none(pbem, tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    pbem("new", "aa", a, "--seat", "alice", "--seat", "bob", "--dealer", "referee", "--referee", "rita")
+    b.mkdir()
+    shutil.copy(a / "000000-genesis.pbem", b)
+    play = next(c for c in pbem.json("legal", a, "--as", "alice") if c.startswith("play "))
+    pbem("submit", a, "--as", "alice", "--cmd", play)
+    pbem("sync", a, "--as", "rita")
+    files = sorted(a.glob("0000[0-9][1-9]-*.pbem"))
+    assert [f.name for f in files] == ["000001-alice.pbem", "000002-rita.pbem"]
+    garbled = tmp_path / "garbled.pbem"
+    garbled.write_bytes(files[1].read_bytes()[:-40])
+    before = snapshot(b)
+    pbem.fails("apply", b, files[0], garbled)
+    assert snapshot(b) == before  # none
+    out = pbem("apply", b, files[1], files[0]).stdout.split()  # any order
+    assert [p.rsplit("/", 1)[-1] for p in out] == ["000001-alice.pbem", "000002-rita.pbem"]
+    pbem("verify", b)

@@ -17,7 +17,7 @@ from pathlib import Path
 import msgspec
 
 from pbem.crypto.encoding import FORMAT, canonical
-from pbem.errors import FormatError, ForkError, PbemError, ProtocolError, SignatureError, StaleTurn
+from pbem.errors import FormatError, ForkError, PbemError, ProtocolError, StaleTurn
 from pbem.fsio import atomic_write
 from pbem.protocol import codec
 from pbem.protocol.chain import Chain
@@ -145,44 +145,76 @@ def add_file(folder: Path, chain: Chain, data: bytes) -> Path:
 
     On any error nothing in the folder changes.
     """
-    record = chain.append(data)
-    path = folder / turn_name(record.seq, record.by)
-    record.name = path.name
-    try:
-        atomic_write(path, data, exclusive=True)
-    except FileExistsError:
-        raise StaleTurn(
-            f"{path.name} already exists: someone wrote seq {record.seq} at the same time",
-            hint="run pbem status to see the new head",
-        ) from None
+    return add_files(folder, chain, [data])[0]
+
+
+def add_files(folder: Path, chain: Chain, datas: list[bytes]) -> list[Path]:
+    """Check every file in order against the chain, then write them all:
+    all of them or (when one is refused) none."""
+    records = [(chain.append(data), data) for data in datas]
+    written = []
+    for record, data in records:
+        path = folder / turn_name(record.seq, record.by)
+        record.name = path.name
+        try:
+            atomic_write(path, data, exclusive=True)
+        except FileExistsError:
+            raise StaleTurn(
+                f"{path.name} already exists: someone wrote seq {record.seq} at the same time",
+                hint="run pbem status to see the new head",
+            ) from None
+        written.append(path)
     write_state(folder, chain)
-    return path
+    return written
 
 
 def incoming(folder: Path, chain: Chain, data: bytes) -> Path:
-    """Add a received file (`pbem apply`), telling a duplicate and a fork apart."""
+    """Add one received file (`pbem apply`)."""
+    return incoming_all(folder, chain, [data])[0]
+
+
+def incoming_all(folder: Path, chain: Chain, datas: list[bytes]) -> list[Path]:
+    """Add received files in chain order, telling duplicates and forks apart
+    from other errors; all of them or none."""
+    ordered = sorted(datas, key=_seq_of)
+    for data in ordered:
+        _check_not_known(chain, data)
+    return add_files(folder, chain, ordered)
+
+
+def _seq_of(data: bytes) -> int:
+    """Where a received file claims to go (only to sort; `append` checks)."""
+    outer = codec.read_envelope(data)
+    if outer.kind != "turn":
+        return 0
     try:
-        outer = codec.read_envelope(data)
-    except FormatError:
-        raise
-    if outer.kind == "turn":
-        try:
-            body = codec.decode_body(outer, TurnBody)
-        except PbemError:
-            body = None
-        if body is not None and body.game_id == chain.game_id and 1 <= body.seq <= chain.seq:
-            mine = chain.records[body.seq]
-            if bytes(mine.outer.body) == bytes(outer.body):
-                raise StaleTurn(f"this file is already in the chain as {mine.name or turn_name(mine.seq, mine.by)}")
-            try:
-                codec.check_signature(outer, chain.identity(outer.by))
-            except (SignatureError, PbemError):
-                pass
-            else:
-                if body.prev == chain.records[body.seq - 1].hash:
-                    raise ForkError(
-                        f"fork at seq {body.seq}: this file (signed by {outer.by}) and "
-                        f"{mine.name or turn_name(mine.seq, mine.by)} (signed by {mine.by}) both follow seq {body.seq - 1}",
-                        (outer.by, mine.by),
-                    )
-    return add_file(folder, chain, data)
+        return codec.decode_body(outer, TurnBody).seq
+    except PbemError:
+        return 0
+
+
+def _check_not_known(chain: Chain, data: bytes) -> None:
+    """A file for a place the chain already has: the same file, or a fork."""
+    outer = codec.read_envelope(data)
+    if outer.kind != "turn":
+        return
+    try:
+        body = codec.decode_body(outer, TurnBody)
+    except PbemError:
+        return  # `append` says what is wrong with it
+    if body.game_id != chain.game_id or not 1 <= body.seq <= chain.seq:
+        return
+    mine = chain.records[body.seq]
+    name = mine.name or turn_name(mine.seq, mine.by)
+    if bytes(mine.outer.body) == bytes(outer.body):
+        raise StaleTurn(f"this file is already in the chain as {name}")
+    try:
+        codec.check_signature(outer, chain.identity(outer.by))
+    except PbemError:
+        return
+    if body.prev == chain.records[body.seq - 1].hash:
+        raise ForkError(
+            f"fork at seq {body.seq}: this file (signed by {outer.by}) and {name} (signed by {mine.by}) "
+            f"both follow seq {body.seq - 1}",
+            (outer.by, mine.by),
+        )
