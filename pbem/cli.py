@@ -387,7 +387,7 @@ def audit(folder: Path) -> None:
 @click.argument("game", default="agent-avenue")
 @click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path), help="Keep the game here.")
 @click.option("--seed", type=int, help="Reproducible deal and bot choices.")
-@click.option("--dealer", type=click.Choice(["hotseat", "referee"]), default="hotseat", show_default=True)
+@click.option("--dealer", type=click.Choice(["hotseat", "referee", "peer"]), default="hotseat", show_default=True)
 @click.option("--bot", help="Which bot plays every seat (default: the game's demo bot).")
 @click.option("--keys", "keys_dir", type=click.Path(file_okay=False, path_type=Path), help="Keep the bots' key store here.")
 def demo(game: str, folder: Path | None, seed: int | None, dealer: str, bot: str | None, keys_dir: Path | None) -> None:

@@ -30,24 +30,24 @@ def run_demo(
     max_files: int = 5000,
     keys_dir: Path | None = None,
 ) -> Path:
+    """Play a whole game with bots; returns the game folder (in a peer game,
+    the folder holding one folder per player)."""
     game = games.get(game_name)
     bot = bot or game.demo_bot
     if bot not in game.bots:
         raise InvalidOption(f"{game.name} has no bot {bot!r} (bots: {', '.join(sorted(game.bots))})")
     home = keys_dir or Path(tempfile.mkdtemp(prefix="pbem-demo-keys-"))
-    store = KeyStore(home)
-    keys = actions.Keys(store=store, passphrase=lambda: "")
-    seats = list(game.demo_seats)
-    for seat in seats:
-        store.create(seat.partition(":")[0], None)
-    referee = None
-    if dealer == "referee":
-        referee = "referee"
-        store.create(referee, None)
     if folder is None:
         folder = Path(tempfile.mkdtemp(prefix="pbem-demo-")) / "game"
+    seats = list(game.demo_seats)
+    names = [seat.partition(":")[0] for seat in seats]
     rng = random.Random(seed)
-    chain = actions.new_game(game.name, folder, seats, keys, dealer, referee, seed if dealer == "hotseat" else None)
+    if dealer == "peer":
+        table = _peer_table(game, folder, seats, names, home)
+    else:
+        table = _shared_table(game, folder, seats, names, home, dealer, seed)
+    first = table.folder(names[0])
+    chain = actions.open_game(first)
     echo(f"{game.title}: {', '.join(chain.seat_order)} ({dealer} dealer), game {chain.game_id[:12]} in {folder}")
     echo(f"keys of the bots: {home}")
     shown = 1
@@ -56,28 +56,87 @@ def run_demo(
         if not writers:
             break
         who = writers[0]
-        if who == chain.dealer_name:
-            actions.sync(folder, who, keys)
+        mine = table.folder(who)
+        if chain.needs(who) == "auto":
+            written = actions.sync(mine, who, table.keys(who))
         else:
-            me = actions.party(chain, who, keys)
+            seen = actions.open_game(mine)
+            me = actions.party(seen, who, table.keys(who))
             state = me.state()
             command = game.bots[bot](game, state, who, rng)
-            actions.submit(folder, who, [game.format(command, state, who)], keys)
-        chain = actions.open_game(folder)
-        lines = actions.log_lines(chain)
-        for line in lines[shown:len(chain.records)]:
+            written = actions.submit(mine, who, [game.format(command, state, who)], table.keys(who))
+        table.mail(who, written)
+        chain = actions.open_game(first)
+        for line in actions.log_lines(chain)[shown:len(chain.records)]:
             echo(line)
         shown = len(chain.records)
     echo("")
     echo(actions.render(chain, None))
     outcome = chain.outcome()
     echo(f"result: {outcome.reason if outcome else 'unfinished'}")
-    checked = actions.verify(folder)
-    echo(f"pbem verify {folder}: ok ({len(checked.records)} files)")
-    report = audit(folder)
-    if not report.ok:
-        for failure in report.failures:
-            echo(f"FAIL {failure}")
-        raise InvalidOption("the demo's own audit failed")  # pragma: no cover - a bug
-    echo(f"pbem audit {folder}: ok ({report.checks} checks)")
+    for each in table.folders():
+        checked = actions.verify(each)
+        echo(f"pbem verify {each}: ok ({len(checked.records)} files)")
+        report = audit(each)
+        if not report.ok:
+            for failure in report.failures:
+                echo(f"FAIL {failure}")
+            raise InvalidOption("the demo's own audit failed")  # pragma: no cover - a bug
+        echo(f"pbem audit {each}: ok ({report.checks} checks)")
     return folder
+
+
+class _Table:
+    """Who keeps which folder and key store, and how files travel."""
+
+    def __init__(self, folders: dict[str, Path], keys: dict[str, actions.Keys], default: str) -> None:
+        self._folders, self._keys, self._default = folders, keys, default
+
+    def folder(self, who: str) -> Path:
+        return self._folders.get(who, self._folders[self._default])
+
+    def keys(self, who: str) -> actions.Keys:
+        return self._keys.get(who, self._keys[self._default])
+
+    def folders(self) -> list[Path]:
+        return sorted(set(self._folders.values()))
+
+    def mail(self, sender: str, paths: list[Path]) -> None:
+        """Give what `sender` wrote to everyone who keeps another folder."""
+        for name, other in self._folders.items():
+            if other != self.folder(sender) and paths:
+                actions.apply_files(other, paths)
+
+
+def _shared_table(game, folder: Path, seats, names, home: Path, dealer: str, seed) -> _Table:
+    """Hotseat or referee: one folder, one key store on one machine."""
+    keys = actions.Keys(store=KeyStore(home), passphrase=lambda: "")
+    for name in names:
+        keys.store.create(name, None)
+    referee = None
+    if dealer == "referee":
+        referee = "referee"
+        keys.store.create(referee, None)
+    actions.new_game(game.name, folder, seats, keys, dealer, referee, seed if dealer == "hotseat" else None)
+    return _Table({name: folder for name in names}, {name: keys for name in names}, names[0])
+
+
+def _peer_table(game, folder: Path, seats, names, home: Path) -> _Table:
+    """Peer: each player has their own key store and folder; only files travel."""
+    keys = {name: actions.Keys(store=KeyStore(home / name), passphrase=lambda: "") for name in names}
+    for name in names:
+        keys[name].store.create(name, None)
+    for name in names:
+        for other in names:
+            if other != name:
+                keys[name].store.import_identity(keys[other].store.export(other))
+    folders = {name: folder / name for name in names}
+    actions.new_game(game.name, folders[names[0]], seats, keys[names[0]], "peer", creator=names[0])
+    received = [folders[names[0]] / "000000-genesis.pbem"]
+    for name in names[1:]:
+        joined = actions.join(folders[name], received, name, keys[name])
+        received.append(joined)
+        for other in names:
+            if other != name and folders[other].exists():
+                actions.apply_files(folders[other], [joined])
+    return _Table(folders, keys, names[0])

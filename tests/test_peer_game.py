@@ -159,3 +159,20 @@ def test_play_answers_what_is_owed_then_offers_the_menu(players, tmp_path):
     # alice owes the reveal of her face-down card: play writes it, then waits for bob
     r = players["alice"]("play", dirs["alice"], "--as", "alice", input="q\n")
     assert "automatic answer" in r.stdout and "waiting for bob" in r.stdout
+
+
+@pytest.mark.parametrize("game", ["agent-avenue", "codenames"])
+def test_demo_plays_a_peer_game_between_separate_folders(tmp_path, game):
+    from pbem.demo import run_demo
+    from pbem.protocol import folder
+
+    lines: list[str] = []
+    out = run_demo(game, tmp_path / "g", 3, "peer", None, echo=lines.append, keys_dir=tmp_path / "keys")
+    players = sorted(p for p in out.iterdir() if p.is_dir())
+    assert len(players) >= 2
+    chains = [folder.load(p) for p in players]
+    assert all(c.over for c in chains) and len({c.head for c in chains}) == 1
+    assert sum(line.startswith("pbem audit") for line in lines) == len(players)
+    # each player's key store holds its own private key only
+    for p in players:
+        assert sorted(k.name for k in (tmp_path / "keys" / p.name / "keys").iterdir()) == [f"{p.name}.key"]
