@@ -67,3 +67,17 @@ def test_dealer_games_do_not_load_pynacl():
     )
     loaded = json.loads(run_python(code))
     assert not [m for m in loaded if m.startswith("nacl")]
+
+
+def test_games_are_found_by_alias_and_rules_version(monkeypatch):
+    from pbem import games
+    from pbem.errors import UnknownGame
+
+    aa = games.get("AA")
+    assert games.get("agent-avenue", aa.rules_version) is aa
+    with pytest.raises(UnknownGame, match="rules version 0 is not known"):
+        games.get("agent-avenue", "0")
+    monkeypatch.setitem(games._EARLIER, ("agent-avenue", "0"), ("pbem.games.agent_avenue", "GAME"))
+    assert games.get("agent-avenue", "0") is aa  # earlier rules kept for old games are found
+    with pytest.raises(UnknownGame):
+        games.get("chess")

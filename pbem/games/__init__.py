@@ -35,7 +35,25 @@ def canonical(name: str) -> str:
     raise UnknownGame(f"unknown game {name!r}", hint=f"games: {', '.join(names())}")
 
 
-def get(name: str) -> "Game":
-    """The game object registered under `name` or one of its aliases."""
-    module, attr, _ = _REGISTRY[canonical(name)]
-    return getattr(importlib.import_module(module), attr)
+#: (name, rules version) -> (module, attribute) of earlier rules kept so
+#: that games begun under them still verify: when a game's rules change,
+#: bump its `rules_version` and keep the old package here.
+_EARLIER: dict[tuple[str, str], tuple[str, str]] = {}
+
+
+def get(name: str, rules_version: str | None = None) -> "Game":
+    """The game registered under `name` (or an alias); with `rules_version`,
+    the rules of that version, current or kept for old games."""
+    canon = canonical(name)
+    module, attr, _ = _REGISTRY[canon]
+    game = getattr(importlib.import_module(module), attr)
+    if rules_version is None or rules_version == game.rules_version:
+        return game
+    if (canon, rules_version) in _EARLIER:
+        module, attr = _EARLIER[(canon, rules_version)]
+        return getattr(importlib.import_module(module), attr)
+    known = sorted([game.rules_version] + [v for (n, v) in _EARLIER if n == canon])
+    raise UnknownGame(
+        f"{canon} rules version {rules_version} is not known to this pbem (it knows {', '.join(known)})",
+        hint="a newer pbem may know it",
+    )

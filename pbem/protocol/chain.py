@@ -128,12 +128,8 @@ class Chain:
         check_envelopes(genesis)
         self.genesis = genesis
         self.game_id = codec.file_hash(outer)
-        self.game: Game = games.get(genesis.game)
-        if genesis.rules_version != self.game.rules_version:
-            raise FormatError(
-                f"made with {genesis.game} rules version {genesis.rules_version}, "
-                f"this pbem has version {self.game.rules_version}"
-            )
+        # the rules the game was begun under, so old games keep verifying
+        self.game: Game = games.get(genesis.game, genesis.rules_version)
         try:
             self.options = msgspec.json.decode(bytes(genesis.options), type=self.game.Options)
             public = msgspec.json.decode(bytes(genesis.initial), type=self.game.State)
