@@ -27,18 +27,18 @@ from pbem.protocol.chain import Chain
 from pbem.protocol.chance import NoChance, hotseat_seed
 from pbem.protocol.party import Party
 
-Passphrase = Callable[[], str]
-
-
 @dataclass
 class Keys:
-    """Where keys come from: a store and a way to ask for a passphrase."""
+    """Where keys come from: a store and a way to ask for a passphrase
+    (given the key's name when `named`, so a prompt can say which)."""
 
     store: KeyStore
-    passphrase: Passphrase
+    passphrase: Callable[..., str]
+    named: bool = False
 
     def secret(self, name: str) -> SecretIdentity:
-        return self.store.secret(name, self.passphrase)
+        ask = (lambda: self.passphrase(name)) if self.named else self.passphrase
+        return self.store.secret(name, ask)
 
 
 # --- creating a game ------------------------------------------------------------

@@ -76,7 +76,7 @@ def keys() -> "Keys":
     from pbem.actions import Keys
     from pbem.crypto.store import KeyStore
 
-    return Keys(store=KeyStore(), passphrase=ask_passphrase)
+    return Keys(store=KeyStore(), passphrase=ask_passphrase, named=True)
 
 
 def emit_json(value: Any) -> None:
