@@ -67,8 +67,8 @@ def ask_passphrase(name: str = "", confirm: bool = False) -> str:
             f"a passphrase is needed{' for ' + name if name else ''}",
             hint="set PBEM_PASSPHRASE, or run in a terminal",
         )
-    return click.prompt(
-        f"Passphrase{' for ' + name if name else ''}", hide_input=True, confirmation_prompt=confirm
+    return click.prompt(  # on stderr: stdout may be JSON for a script
+        f"Passphrase{' for ' + name if name else ''}", hide_input=True, confirmation_prompt=confirm, err=True
     )
 
 
