@@ -17,7 +17,7 @@ file) so a rejected file changes nothing.
 
 from __future__ import annotations
 
-import copy
+import dataclasses
 from dataclasses import dataclass, field
 
 import msgspec
@@ -112,7 +112,27 @@ class PeerDeck:
     private_zone: dict[str, str] = field(default_factory=dict)  # ref -> zone
 
     def copy(self) -> "PeerDeck":
-        return copy.deepcopy(self)
+        """A copy to stage a file on. Points, keys, links and layers are
+        immutable values, so only the containers are copied (a deep copy
+        was most of the time of verifying a peer game)."""
+        return dataclasses.replace(
+            self,
+            slots=list(self.slots),
+            join_order=list(self.join_order),
+            layers=list(self.layers),
+            keys=dict(self.keys),
+            anchors=dict(self.anchors),
+            latest=dict(self.latest),
+            links_used=dict(self.links_used),
+            points=dict(self.points),
+            remaining={ref: set(seats) for ref, seats in self.remaining.items()},
+            secrets=dict(self.secrets),
+            private_from={seat: {ref: set(v) for ref, v in refs.items()} for seat, refs in self.private_from.items()},
+            private_owner=dict(self.private_owner),
+            private_commitments=dict(self.private_commitments),
+            private_contents={zone: list(cards) for zone, cards in self.private_contents.items()},
+            private_zone=dict(self.private_zone),
+        )
 
     # -- joining -----------------------------------------------------------
 
