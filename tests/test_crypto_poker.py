@@ -571,3 +571,22 @@ def generate() -> None:
 if __name__ == "__main__":
     generate()
     sys.exit(0)
+
+
+def test_a_remembered_partial_does_not_vouch_for_another():
+    """check_partial remembers statements that verified; a different one
+    (even built from the same bytes split differently) is checked afresh."""
+    from pbem.crypto import poker as pk
+    from pbem.errors import ProofError
+
+    k = pk.new_scalar()
+    key = pk.public_key(k)
+    point = pk.card_point("g", "Mole", 0)
+    result, proof = pk.partial_decrypt(k, key, point, b"ctx")
+    pk.check_partial(key, point, result, proof, b"ctx")
+    pk.check_partial(key, point, result, proof, b"ctx")  # remembered
+    with pytest.raises(ProofError):
+        pk.check_partial(key, point, result, proof, b"ctx2")
+    other = pk.card_point("g", "Mole", 1)
+    with pytest.raises((ProofError, FormatError)):
+        pk.check_partial(key, point, other, proof, b"ctx")

@@ -389,7 +389,23 @@ def partial_decrypt(k: bytes, key: bytes, point: bytes, context: bytes) -> tuple
     return result, _prove(k, BASE, key, result, point, _context(context))
 
 
+_CHECKED: set[bytes] = set()  # digests of partials that verified in this process
+_CHECKED_MAX = 1 << 16
+
+
 def check_partial(key: bytes, point: bytes, result: bytes, proof: bytes, context: bytes) -> None:
     """Check a partial decryption: ProofError unless `result` is ``k⁻¹·point``
-    for the k behind the seat's published `key`; FormatError for a bad point."""
+    for the k behind the seat's published `key`; FormatError for a bad point.
+
+    A statement that verified once is remembered (by the SHA-256 of all its
+    inputs): every load of a game folder replays every file, and this is
+    its costliest check. Only successes are remembered.
+    """
+    fields = (key, point, result, proof, context)
+    digest = hashlib.sha256(b"".join(len(f).to_bytes(4, "big") + bytes(f) for f in fields)).digest()
+    if digest in _CHECKED:
+        return
     verify_dleq(proof, BASE, key, result, point, context)
+    if len(_CHECKED) >= _CHECKED_MAX:
+        _CHECKED.clear()
+    _CHECKED.add(digest)

@@ -76,8 +76,10 @@ def _stemmer(language: str) -> snowballstemmer.stemmer:
     return snowballstemmer.stemmer(LANGUAGES[language])
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def stem(word: str, language: str) -> str:
-    """The Snowball stem of a normalised word in the game's language."""
+    """The Snowball stem of a normalised word in the game's language
+    (cached: replaying a game checks every clue against the grid again)."""
     return _stemmer(language).stemWord(word)
 
 
