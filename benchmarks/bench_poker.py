@@ -61,7 +61,9 @@ def main() -> None:
         ("card table, 38 cards (once per game)", lambda: poker.card_table(GAME, DECK)),
         ("shuffle layer, 38 cards (one seat)", lambda: poker.shuffle_layer(ka, layer_a)),
         ("partial decryption with proof", lambda: poker.partial_decrypt(kb, key_b, layer_b[0], context)),
-        ("proof check (check_partial)", lambda: poker.check_partial(key_b, layer_b[0], result, proof, context)),
+        # a first check (check_partial remembers statements that verified)
+        ("proof check (check_partial)", lambda: (poker._CHECKED.clear(), poker.check_partial(key_b, layer_b[0], result, proof, context))),
+        ("proof check, remembered (a replay)", lambda: poker.check_partial(key_b, layer_b[0], result, proof, context)),
         ("deal one card: decrypt + proof + check", lambda: poker.check_partial(
             key_b, layer_b[0], *poker.partial_decrypt(kb, key_b, layer_b[0], context), context)),
         ("audit of one layer, 38 cards (check_layer)", lambda: poker.check_layer(ka, deck, layer_a)),
