@@ -237,3 +237,24 @@ def test_sealed_deliveries_do_not_tell_the_length_of_card_names(tmp_path, keys):
         sizes.add(len(env.payload))
         assert dealer_mod.open_openings(env, reader, b"ad")[0].card == card
     assert len(sizes) == 1
+
+
+def test_a_seat_cannot_smuggle_dealer_or_peer_parts(tmp_path, keys):
+    from pbem.protocol.formats import PeerSecrets, SeedOpening
+
+    g = new(tmp_path, keys)
+    chain = folder.load(g)
+    alice = Party(chain, keys.secret("alice"))
+    hand = hand_refs(alice, "alice")
+    honest = forge_turn(chain, alice.secret, [Play(face_up=hand["Saboteur"][0], face_down=hand["Sentinel"][0])], [alice.openings[hand["Saboteur"][0]]])
+    body = msgspec.json.decode(codec.read_envelope(honest).body, type=TurnBody)
+    smuggled = [
+        {"seed": SeedOpening(seed=b64e(bytes(32)), salt=b64e(bytes(32)))},
+        {"beacon": b64e(bytes(32))},
+        {"secrets": PeerSecrets(scalar=b64e(bytes(32)), beacon_seed=b64e(bytes(32)))},
+        {"commitments": {"a000": b64e(bytes(32))}},
+    ]
+    for extra in smuggled:
+        with pytest.raises(ProtocolError, match="may not carry"):
+            folder.load(g).append(codec.encode_signed("turn", msgspec.structs.replace(body, **extra), alice.secret))
+    folder.load(g).append(honest)

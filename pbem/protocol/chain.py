@@ -38,6 +38,11 @@ if TYPE_CHECKING:  # peer games need PyNaCl: imported only when a game is peer
     from pbem.protocol.peer import PeerDeck
 
 
+#: the parts of a turn body besides its header; which a file may carry
+#: depends on who writes it and the dealer mode
+_OPTIONAL_PARTS = ("commands", "reveals", "deliveries", "commitments", "seed", "join", "partials", "sealed", "beacon", "secrets")
+
+
 def with_place(exc: PbemError, where: str) -> PbemError:
     """The same error, its message prefixed with the file it is about."""
     if exc.message.startswith(where):
@@ -310,10 +315,17 @@ class Chain:
                 f"{body.by} may not write now (waiting for {', '.join(writers) or 'nobody: the game is over'})"
             )
         if self.deck is not None:
+            allowed = {"commands", "reveals", "join", "partials", "sealed", "beacon", "secrets"}
+        elif body.by == self.dealer_name:
+            allowed = {"reveals", "deliveries", "seed"}
+        else:
+            allowed = {"commands", "reveals"}
+        extra = [name for name in _OPTIONAL_PARTS if name not in allowed and getattr(body, name) not in (None, [], {})]
+        if extra:
+            raise ProtocolError(f"this file may not carry {', '.join(extra)} (it is {body.by}'s, in a {self.dealer_mode} game)")
+        if self.deck is not None:
             return self._append_peer(outer, body, where, private_openings)
         try:
-            if body.by == self.dealer_name:
-                self._check_dealer(body)
             commands = [self._decode_command(raw) for raw in body.commands]
             if body.by != self.dealer_name and not commands:
                 raise ProtocolError("a seat's file needs at least one command")
@@ -384,8 +396,6 @@ class Chain:
         from pbem.protocol.peer import FileReader, run_file
 
         writer = body.by
-        if body.deliveries or body.commitments or body.seed:
-            raise ProtocolError("a peer file carries partial decryptions and openings, not deliveries or seeds")
         commands = [self._decode_command(raw) for raw in body.commands]
         deck = self.deck.copy()
         if body.join is not None:
@@ -466,12 +476,6 @@ class Chain:
         for seat in self.seat_order:
             if unknown_to(self.public, seat, self.knows(seat)):
                 raise ProtocolError(f"{where}: {seat} is not dealt every card they may see")
-
-    def _check_dealer(self, body: TurnBody) -> None:
-        if body.commands:
-            raise ProtocolError("the dealer's files carry no commands")
-        if body.commitments:
-            raise ProtocolError("new commitments are not used by this game")
 
     def _check_dealer_complete(self, body, effect, known, revealed, where) -> None:
         """The dealer answers everything it owes in one file, and only that."""
