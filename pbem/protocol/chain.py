@@ -165,6 +165,8 @@ class Chain:
             if missing:
                 raise ProtocolError(f"items without a commitment: {', '.join(sorted(missing))}")
             check_openings(genesis.reveals, self.commitments, "reveals")
+            if [o.ref for o in genesis.reveals] != unrevealed_public(public):
+                raise ProtocolError("the genesis must reveal exactly the cards dealt face up")
         self.revealed: dict[str, str] = {o.ref: o.card for o in genesis.reveals}
         self.public: GameState = overlay(public, self.revealed)
         self.known: dict[str, set[str]] = {s: set() for s in self.seats}
@@ -469,13 +471,14 @@ class Chain:
         return command
 
     def _record_deliveries(self, deliveries, where: str) -> None:
+        """The deal: each seat gets exactly the cards it may see, in seat
+        order (a dealer that hands a seat someone else's card is refused)."""
+        expected = [(seat, unknown_to(self.public, seat, set(self.revealed))) for seat in self.seat_order]
+        expected = [(seat, refs) for seat, refs in expected if refs]
+        if [(d.to, list(d.refs)) for d in deliveries] != expected:
+            raise ProtocolError(f"{where}: the deal does not give each seat exactly the cards it may see")
         for d in deliveries:
-            if d.to not in self.known:
-                raise ProtocolError(f"{where}: delivers to {d.to!r}, who is not a seat")
             self.known[d.to].update(d.refs)
-        for seat in self.seat_order:
-            if unknown_to(self.public, seat, self.knows(seat)):
-                raise ProtocolError(f"{where}: {seat} is not dealt every card they may see")
 
     def _check_dealer_complete(self, body, effect, known, revealed, where) -> None:
         """The dealer answers everything it owes in one file, and only that."""
