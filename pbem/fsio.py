@@ -23,7 +23,8 @@ def atomic_write(path: Path | str, data: bytes, mode: int = 0o644, *, exclusive:
     folder = path.parent
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
-        os.fchmod(fd, mode)
+        if hasattr(os, "fchmod"):  # POSIX; Windows keeps its own ACLs
+            os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
