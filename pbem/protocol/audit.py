@@ -22,7 +22,7 @@ from pbem.errors import AuditError, PbemError
 from pbem.games.base import Known, project
 from pbem.protocol import dealer as dealer_mod
 from pbem.protocol import folder as folder_mod
-from pbem.protocol.chain import item_bytes
+from pbem.protocol.commitments import item_bytes
 
 
 @dataclass

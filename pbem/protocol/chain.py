@@ -16,7 +16,7 @@ import msgspec
 
 from pbem import games
 from pbem.crypto.commit import check_opening
-from pbem.crypto.encoding import b64d, b64e, canonical, sha256
+from pbem.crypto.encoding import b64d, canonical
 from pbem.crypto.keys import PublicIdentity
 from pbem.crypto.seal import check_envelope
 from pbem.errors import (
@@ -32,7 +32,8 @@ from pbem.errors import (
 )
 from pbem.games.base import Game, GameState, SeatSpec, overlay, refs_in, unknown_to, unrevealed_public
 from pbem.protocol import codec, transition
-from pbem.protocol.formats import GenesisBody, Obligation, Opening, SignedFile, TurnBody
+from pbem.protocol.commitments import check_openings, item_bytes, state_hash  # noqa: F401 - re-exported
+from pbem.protocol.formats import GenesisBody, Obligation, SignedFile, TurnBody
 
 if TYPE_CHECKING:  # peer games need PyNaCl: imported only when a game is peer
     from pbem.protocol.peer import PeerDeck
@@ -63,31 +64,6 @@ def check_envelopes(body: GenesisBody | TurnBody) -> None:
         boxes += [body.join.secret_box] if body.join else []
     for box in boxes:
         check_envelope(box, readers=1)  # pbem seals every envelope to one reader
-
-
-def item_bytes(ref: str, card: str) -> bytes:
-    """What a commitment commits to: the ref and its card, canonically."""
-    return canonical({"card": card, "ref": ref})
-
-
-def state_hash(state: GameState) -> str:
-    return b64e(sha256(canonical(state)))
-
-
-def check_openings(openings: list[Opening], commitments: dict[str, str], where: str) -> None:
-    seen: set[str] = set()
-    for o in openings:
-        if o.ref in seen:
-            raise ProtocolError(f"{where}: {o.ref} is revealed twice")
-        seen.add(o.ref)
-        if o.ref not in commitments:
-            raise ProtocolError(f"{where}: reveals {o.ref}, which has no commitment")
-        try:
-            check_opening(commitments[o.ref], b64d(o.salt, 32), item_bytes(o.ref, o.card))
-        except CommitmentError:
-            raise CommitmentError(
-                f"{where}: the opening of {o.ref} ({o.card}) does not match its commitment"
-            ) from None
 
 
 @dataclass

@@ -27,7 +27,8 @@ from pbem.crypto.stream import derive
 from pbem.errors import InvalidOption, ProtocolError, SealError
 from pbem.games.base import Game, Known, SeatSpec, overlay, project, unknown_to, unrevealed_public
 from pbem.protocol import codec, transition
-from pbem.protocol.chain import Chain, item_bytes, state_hash
+from pbem.protocol.chain import Chain
+from pbem.protocol.commitments import item_bytes, state_hash
 from pbem.protocol.chance import DealerChance
 from pbem.protocol.formats import (
     DealerInfo,

@@ -19,7 +19,8 @@ from pbem.crypto.keys import SecretIdentity
 from pbem.errors import IllegalCommand, ProtocolError, SealError, WrongWriter
 from pbem.games.base import GameState, overlay
 from pbem.protocol import codec, dealer as dealer_mod, transition
-from pbem.protocol.chain import Chain, check_openings, state_hash
+from pbem.protocol.chain import Chain
+from pbem.protocol.commitments import check_openings, state_hash
 from pbem.protocol.formats import Opening, TurnBody
 
 

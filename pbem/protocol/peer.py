@@ -27,6 +27,7 @@ from pbem.crypto.encoding import b64d, b64e, canonical
 from pbem.crypto.keys import SecretIdentity
 from pbem.crypto.seal import open_envelope, seal
 from pbem.crypto.commit import commit
+from pbem.protocol.commitments import check_openings, item_bytes
 from pbem.crypto.stream import DeterministicStream, derive
 from pbem.errors import CryptoError, FormatError, ProtocolError
 from pbem.protocol.formats import Partial, PeerSecrets, PokerLayer
@@ -47,8 +48,6 @@ def private_salt(beacon_seed: bytes, ref: str) -> bytes:
 
 
 def commit_private(beacon_seed: bytes, mapping: dict[str, str]) -> dict[str, str]:
-    from pbem.protocol.chain import item_bytes
-
     return {ref: commit(private_salt(beacon_seed, ref), item_bytes(ref, card)) for ref, card in mapping.items()}
 
 
@@ -192,8 +191,6 @@ class PeerDeck:
 
     def open_private(self, seat: str, opening) -> str:
         """Check the owner's opening of a private-deck card; its card."""
-        from pbem.protocol.chain import check_openings
-
         if self.private_owner.get(opening.ref) != seat:
             raise ProtocolError(f"{seat} opens {opening.ref}, which is not a card of its private decks")
         check_openings([opening], self.private_commitments, f"{seat}'s private deck")

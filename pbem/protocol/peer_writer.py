@@ -21,7 +21,8 @@ from pbem.crypto.seal import open_envelope, seal, seal_ad
 from pbem.errors import CryptoError, FormatError, InvalidOption, ProofError, ProtocolError, SealError, WrongWriter
 from pbem.games.base import Game, Known, SeatSpec, project, unrevealed_public
 from pbem.protocol import codec
-from pbem.protocol.chain import Chain, state_hash
+from pbem.protocol.chain import Chain
+from pbem.protocol.commitments import state_hash
 from pbem.protocol.chance import DealerChance
 from pbem.protocol.formats import GenesisBody, Join, Partial, PeerSecrets, PeerSetup, SealedPartials, SeatEntry, TurnBody
 from pbem.crypto.committed import secret_order

@@ -116,8 +116,6 @@ def private_checker(game: Game, writer: str, openings: dict[str, str]) -> Callab
         try:
             game.apply(seen, writer, command, NoChance())
         except NeedsReveal:
-            pass  # nothing more this party can check
-        except IllegalCommand:
-            raise
+            pass  # nothing more this party can check; IllegalCommand propagates
 
     return check
