@@ -15,6 +15,8 @@ names: ``double-agent``, ``DoubleAgent``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from typing import Literal
 
 import msgspec
@@ -65,16 +67,21 @@ def _name_of(state: State, ref: str) -> str:
     return name if name is not None else f"(hidden {ref})"
 
 
-def format_command(command: Command, state: State, seat: str) -> str:
-    """The notation of `command`; names come from `state` as `seat` knows it."""
+def _spell(command: Command, name: Callable[[str, bool], str]) -> str:
+    """The one-line form of `command`, with `name(ref, face_up)` for cards."""
     match command:
         case Discard(ref=ref):
-            return f"discard {_name_of(state, ref)}"
+            return f"discard {name(ref, False)}"
         case Play(face_up=up, face_down=down):
-            return f"play {_name_of(state, up)} / {_name_of(state, down)}"
+            return f"play {name(up, True)} / {name(down, False)}"
         case Recruit(which=which):
             return f"recruit {which}"
     raise TypeError(f"not an Agent Avenue command: {command!r}")
+
+
+def format_command(command: Command, state: State, seat: str) -> str:
+    """The notation of `command`; names come from `state` as `seat` knows it."""
+    return _spell(command, lambda ref, face_up: _name_of(state, ref))
 
 
 def describe_command(command: Command, state: State, seat: str | None) -> str:
@@ -95,14 +102,7 @@ def describe_command(command: Command, state: State, seat: str | None) -> str:
         name = known_name(item) if visible else None
         return name if name is not None else "(face down)"
 
-    match command:
-        case Discard(ref=ref):
-            return f"discard {shown(ref)}"
-        case Play(face_up=up, face_down=down):
-            return f"play {shown(up, public_by_nature=True)} / {shown(down)}"
-        case Recruit(which=which):
-            return f"recruit {which}"
-    raise TypeError(f"not an Agent Avenue command: {command!r}")
+    return _spell(command, shown)
 
 
 # --- parse ------------------------------------------------------------------
