@@ -74,6 +74,28 @@ def introduced(base: Path, names: list[str]):
     return out
 
 
+def mail_step(keys, dirs, rng) -> bool:
+    """One honest file by whoever must write (a random legal choice where
+    one is needed), applied to every other player's folder. False at the end."""
+    from pbem import actions
+    from pbem.protocol import folder
+
+    chain = folder.load(next(iter(dirs.values())))
+    if not chain.writers():
+        return False
+    me = chain.writers()[0]
+    if chain.needs(me) == "auto":
+        written = actions.sync(dirs[me], me, keys[me])
+    else:
+        mine = folder.load(dirs[me])
+        choice = rng.choice(actions.legal(mine, actions.party(mine, me, keys[me])))
+        written = actions.submit(dirs[me], me, [choice], keys[me])
+    for other, path in dirs.items():
+        if other != me and written:
+            actions.apply_files(path, written)
+    return True
+
+
 def snapshot(folder: Path) -> dict[str, bytes]:
     """Every file of a folder, to prove a rejected command changed nothing."""
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}

@@ -16,12 +16,12 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from nacl import bindings as na
 
+from vectorfiles import parse, write
 from pbem.crypto import poker
 from pbem.crypto.beacon import anchor, chance_key, check_link, link
 from pbem.crypto.encoding import b64d, b64e
@@ -401,13 +401,6 @@ EXPECT: dict[str, type[Exception] | None] = {
 }
 
 
-def parse(text: str) -> tuple[dict[str, str], dict]:
-    head, sep, body = text.partition("\n\n")
-    if not sep:
-        raise ValueError("a vector needs a header, a blank line and a JSON object")
-    return dict(line.split(": ", 1) for line in head.splitlines()), msgspec.json.decode(body.encode())
-
-
 def run(v: dict) -> None:
     """Do what the vector describes; raise whatever pbem raises."""
     match v["vector"]:
@@ -473,13 +466,7 @@ def test_vector(path: Path):
 
 
 def _write(name: str, expect: str, comment: str, obj: dict) -> None:
-    path = VECTORS / f"{name}.txt"
-    if path.exists():
-        print(f"kept {path}")
-        return
-    body = msgspec.json.encode(obj).decode()
-    path.write_text(f"expect: {expect}\ncomment: {comment}\n\n{body}\n", encoding="utf-8")
-    print(f"wrote {path}")
+    write(VECTORS, name, expect, comment, obj)
 
 
 def generate() -> None:

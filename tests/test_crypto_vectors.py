@@ -17,6 +17,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from vectorfiles import parse, write
 from pbem.crypto.commit import check_opening, commit
 from pbem.crypto.encoding import b64d, b64e, canonical
 from pbem.crypto.keys import (
@@ -48,14 +49,6 @@ def clamped(values) -> bytes:
     k[0] &= 248
     k[31] = (k[31] & 127) | 64
     return bytes(k)
-
-def parse(text: str) -> tuple[dict[str, str], dict]:
-    head, sep, body = text.partition("\n\n")
-    if not sep:
-        raise ValueError("a vector needs a header, a blank line and a JSON object")
-    headers = dict(line.split(": ", 1) for line in head.splitlines())
-    return headers, msgspec.json.decode(body.encode())
-
 
 def run(v: dict) -> None:
     """Do what the vector describes; raise whatever pbem raises."""
@@ -118,13 +111,7 @@ def test_vector(path: Path) -> None:
 
 
 def _write(name: str, expect: str, comment: str, obj: dict) -> None:
-    path = VECTORS / f"{name}.txt"
-    if path.exists():
-        print(f"kept {path}")
-        return
-    body = msgspec.json.encode(obj).decode()
-    path.write_text(f"expect: {expect}\ncomment: {comment}\n\n{body}\n", encoding="utf-8")
-    print(f"wrote {path}")
+    write(VECTORS, name, expect, comment, obj)
 
 
 def _flip_sig(sig: str) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from conftest import introduced
+from conftest import introduced, mail_step
 from pbem import actions
 from pbem.crypto import beacon, poker
 from pbem.crypto.encoding import b64d, b64e
@@ -41,19 +41,10 @@ def joined(keys, tmp_path, tag="") -> dict[str, Path]:
 def play(keys, dirs, rng, until=None, max_files=400) -> None:
     """Both players honest, mailing each file to the other."""
     for _ in range(max_files):
-        chain = folder.load(dirs["alice"])
-        writers = chain.writers()
-        if not writers or (until and until(chain)):
+        if until and until(folder.load(dirs["alice"])):
             return
-        me = writers[0]
-        other = "bob" if me == "alice" else "alice"
-        if chain.needs(me) == "auto":
-            written = actions.sync(dirs[me], me, keys[me])
-        else:
-            c = folder.load(dirs[me])
-            written = actions.submit(dirs[me], me, [rng.choice(actions.legal(c, actions.party(c, me, keys[me])))], keys[me])
-        for p in written:
-            actions.apply_file(dirs[other], p)
+        if not mail_step(keys, dirs, rng):
+            return
 
 
 def resign(data: bytes, secret, **changes) -> bytes:

@@ -10,7 +10,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from conftest import introduced
+from conftest import introduced, mail_step
 from pbem import actions, games
 from pbem.crypto.store import KeyStore
 from pbem.errors import CommitmentError, ProtocolError
@@ -37,20 +37,7 @@ def start(keys, tmp_path) -> dict[str, Path]:
     return dirs
 
 
-def step(keys, dirs, rng) -> bool:
-    chain = folder.load(dirs["alice"])
-    if not chain.writers():
-        return False
-    me = chain.writers()[0]
-    other = "bob" if me == "alice" else "alice"
-    if chain.needs(me) == "auto":
-        written = actions.sync(dirs[me], me, keys[me])
-    else:
-        c = folder.load(dirs[me])
-        written = actions.submit(dirs[me], me, [rng.choice(actions.legal(c, actions.party(c, me, keys[me])))], keys[me])
-    for p in written:
-        actions.apply_file(dirs[other], p)
-    return True
+step = mail_step
 
 
 def test_a_peer_game_with_private_decks_to_the_end(keys, tmp_path):
