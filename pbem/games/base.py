@@ -165,7 +165,21 @@ class Chance(Protocol):
     seed, peer beacons, or a local generator). Calls must be made in the same
     order by every party, so rules call chance only where the outcome is
     needed.
+
+    Plain calls are **secret** chance: at set-up a dealer draws them from
+    its own seed, so nobody else can repeat them (the order of a shuffled
+    deck). Anything that shapes what everyone sees (who starts, which words
+    lie on the table, how many cards are dealt) must come from
+    ``chance.public``, which every verifier can replay: each verifier
+    rebuilds the public set-up with the rules' own `setup()` and refuses a
+    genesis that differs, so a public result drawn from secret chance makes
+    the game fail its own first check (loudly, at `pbem new`), never leak.
     """
+
+    @property
+    def public(self) -> "Chance":
+        """Chance every party can replay (see the class docstring)."""
+        ...
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n)."""
@@ -188,6 +202,10 @@ class RandomChance:
 
     def __init__(self, rng: random.Random | int | None = None) -> None:
         self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
+
+    @property
+    def public(self) -> "RandomChance":
+        return self  # one generator: bots and playouts need no split
 
     def below(self, n: int) -> int:
         return self.rng.randrange(n)

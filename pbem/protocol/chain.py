@@ -34,6 +34,7 @@ from pbem.games.base import Game, GameState, SeatSpec, overlay, refs_in, unknown
 from pbem.protocol import codec, transition
 from pbem.protocol.commitments import check_openings, item_bytes, state_hash  # noqa: F401 - re-exported
 from pbem.protocol.formats import GenesisBody, Obligation, SignedFile, TurnBody
+from pbem.protocol.setup import derive_setup
 
 if TYPE_CHECKING:  # peer games need PyNaCl: imported only when a game is peer
     from pbem.protocol.peer import PeerDeck
@@ -111,11 +112,11 @@ class Chain:
         self.game_id = codec.file_hash(outer)
         # the rules the game was begun under, so old games keep verifying
         self.game: Game = games.get(genesis.game, genesis.rules_version)
-        try:
-            self.options = msgspec.json.decode(bytes(genesis.options), type=self.game.Options)
-            public = msgspec.json.decode(bytes(genesis.initial), type=self.game.State)
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            raise FormatError(f"bad options or initial state: {exc}") from None
+        # derive, never trust: the set-up is the rules' own, not the file's
+        derived = derive_setup(self.game, genesis)
+        self.options = derived.options
+        self.setup_seed: bytes | None = b64d(genesis.setup_seed, 32) if genesis.setup_seed is not None else None
+        public = derived.hidden
         self.seats = {s.name: s for s in genesis.seats}
         self.seat_order = [s.name for s in genesis.seats]
         self.dealer_name: str | None = genesis.dealer.identity.name if genesis.dealer else None
@@ -137,9 +138,13 @@ class Chain:
             if set(refs_in(public)) != set(self.deck.slots) | set(private) or set(private) & set(self.deck.slots):
                 raise ProtocolError("the peer deck's slots and private decks are not the game's hidden items")
         else:
-            missing = set(refs_in(public)) - set(self.commitments)
+            items = set(refs_in(public))
+            missing = items - set(self.commitments)
             if missing:
                 raise ProtocolError(f"items without a commitment: {', '.join(sorted(missing))}")
+            extra = set(self.commitments) - items
+            if extra:
+                raise ProtocolError(f"commitments to items the set-up does not have: {', '.join(sorted(extra))}")
             check_openings(genesis.reveals, self.commitments, "reveals")
             if [o.ref for o in genesis.reveals] != unrevealed_public(public):
                 raise ProtocolError("the genesis must reveal exactly the cards dealt face up")

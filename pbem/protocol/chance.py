@@ -32,6 +32,10 @@ class DealerChance:
     def private_draw(self, n: int) -> int:
         return 0  # the dealer shuffled the deck: its top is a uniform draw
 
+    @property
+    def public(self) -> "DealerChance":
+        return self
+
 
 class NoChance:
     """For replays: the rules may not consume chance outside the dealer."""
@@ -46,6 +50,76 @@ class NoChance:
 
     def private_draw(self, n: int) -> int:
         return 0  # with a dealer, private decks were shuffled by it
+
+    @property
+    def public(self) -> "NoChance":
+        return self
+
+
+class SetupChance:
+    """The chance of a set-up: secret calls from one source, `public` ones
+    from another (see `pbem.games.base.Chance`).
+
+    The dealer draws secret chance from its master seed and public chance
+    from the genesis's public set-up seed; a verifier, which cannot know the
+    secret, stands in for it (`StandInChance`) and still rebuilds the public
+    state exactly, because secret chance only decides hidden identities.
+    """
+
+    def __init__(self, public, secret) -> None:
+        self._public = public
+        self._secret = secret
+
+    @property
+    def public(self):
+        return self._public
+
+    def below(self, n: int) -> int:
+        return self._secret.below(n)
+
+    def shuffle(self, items: Sequence[Any]) -> list[Any]:
+        return self._secret.shuffle(items)
+
+    def private_draw(self, n: int) -> int:
+        return self._secret.private_draw(n)
+
+
+class StandInChance:
+    """Secret chance as a verifier replays it: always the first outcome.
+
+    Whatever a verifier puts here only decides hidden identities, which it
+    never sees; a game whose public set-up depended on it would not match
+    its own genesis."""
+
+    def below(self, n: int) -> int:
+        if n < 1:
+            raise ProtocolError("chance below 0 was asked for")
+        return 0
+
+    def shuffle(self, items: Sequence[Any]) -> list[Any]:
+        return list(items)
+
+    def private_draw(self, n: int) -> int:
+        return 0
+
+    @property
+    def public(self) -> "StandInChance":
+        return self
+
+
+class NoPublicChance(StandInChance):
+    """The public chance of a genesis written before public set-up seeds
+    existed (pbem 0.1): its public set-up came from the secret seed, so a
+    verifier cannot rebuild it and must refuse."""
+
+    def below(self, n: int) -> int:
+        raise ProtocolError(
+            "this genesis has no public set-up seed, and its game draws public chance at set-up:"
+            " its set-up cannot be checked",
+        )
+
+    def shuffle(self, items: Sequence[Any]) -> list[Any]:
+        return self.below(len(items))  # type: ignore[return-value]
 
 
 def hotseat_seed(n: int) -> bytes:

@@ -29,7 +29,7 @@ from pbem.games.base import Game, Known, SeatSpec, overlay, project, unknown_to,
 from pbem.protocol import codec, transition
 from pbem.protocol.chain import Chain
 from pbem.protocol.commitments import item_bytes, state_hash
-from pbem.protocol.chance import DealerChance
+from pbem.protocol.setup import dealer_setup_chance, public_setup_seed
 from pbem.protocol.formats import (
     DealerInfo,
     Delivery,
@@ -88,9 +88,10 @@ def open_openings(envelope, secret: SecretIdentity, ad: bytes) -> list[Opening]:
         raise SealError("a sealed delivery holds garbage") from None
 
 
-def full_setup(game: Game, options, seats: list[SeatSpec], seed: bytes):
-    """The complete initial state, exactly as the dealer and the audit make it."""
-    return game.setup(options, seats, DealerChance(seed, "setup"))
+def full_setup(game: Game, options, seats: list[SeatSpec], seed: bytes, setup_seed: bytes | None):
+    """The complete initial state, exactly as the dealer and the audit make it
+    (public chance from `setup_seed`, secret chance from the master seed)."""
+    return game.setup(options, seats, dealer_setup_chance(seed, setup_seed))
 
 
 def make_genesis(
@@ -106,12 +107,13 @@ def make_genesis(
     specs = [spec for spec, _ in seats]
     if any(spec.name == dealer.name for spec in specs):
         raise InvalidOption(f"the dealer's name {dealer.name!r} cannot also be a seat")
-    full = full_setup(game, options, specs, seed)
+    setup_seed = public_setup_seed(seed)
+    full = full_setup(game, options, specs, seed, setup_seed)
     cards = {it.ref: it.card for zone in full.zones.values() for it in zone.items if isinstance(it, Known)}
     commitments = {ref: commit(salt_for(seed, ref), item_bytes(ref, card)) for ref, card in cards.items()}
-    public = project(full, set())
-    reveals = [opening_for(seed, ref, cards[ref]) for ref in unrevealed_public(public)]
-    public = overlay(public, {o.ref: o.card for o in reveals})
+    initial = project(full, set())  # every item hidden: verifiers rebuild exactly this
+    reveals = [opening_for(seed, ref, cards[ref]) for ref in unrevealed_public(initial)]
+    public = overlay(initial, {o.ref: o.card for o in reveals})
     seed_salt = os.urandom(32)
     seed_commitment = commit(seed_salt, seed)
     ad_key = genesis_ad_key(seed_commitment)
@@ -131,13 +133,14 @@ def make_genesis(
         options=msgspec.Raw(canonical(options)),
         seats=[SeatEntry(name=spec.name, role=spec.role, identity=ident) for spec, ident in seats],
         dealer=DealerInfo(mode=mode, identity=dealer.public, seed_commitment=seed_commitment, seed_box=box),
-        initial=msgspec.Raw(canonical(public)),
+        initial=msgspec.Raw(canonical(initial)),
         commitments=commitments,
         reveals=reveals,
         deliveries=deliveries,
         state=state_hash(public),
         created_at=created_at or _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         nonce=b64e(os.urandom(16)),
+        setup_seed=b64e(setup_seed),
     )
     return codec.encode_signed("genesis", body, dealer)
 
@@ -150,7 +153,7 @@ def open_seed_box(chain: Chain, dealer: SecretIdentity) -> SeedOpening:
 
 def dealer_openings(chain: Chain, seed: bytes) -> dict[str, Opening]:
     """Every opening of the game, recomputed from the seed."""
-    full = full_setup(chain.game, chain.options, chain.seat_specs(), seed)
+    full = full_setup(chain.game, chain.options, chain.seat_specs(), seed, chain.setup_seed)
     out = {}
     for zone in full.zones.values():
         for it in zone.items:

@@ -136,6 +136,10 @@ class GenesisBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
     state: B64
     created_at: str
     nonce: B64
+    #: the seed of the set-up's public chance (dealer modes; see
+    #: `pbem.protocol.setup`): derived from the dealer's master seed, which
+    #: the audit checks; absent in peer games and in genesis files of pbem 0.1
+    setup_seed: B64 | None = None
 
 
 class SeedOpening(msgspec.Struct, frozen=True):

@@ -83,6 +83,10 @@ class BeaconChance:
     def private_draw(self, n: int) -> int:
         return self._stream.below(n)  # the owner knows the deck, not the draw
 
+    @property
+    def public(self) -> "BeaconChance":
+        return self
+
 
 @dataclass
 class PeerDeck:

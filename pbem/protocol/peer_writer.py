@@ -23,7 +23,7 @@ from pbem.games.base import Game, Known, SeatSpec, project, unrevealed_public
 from pbem.protocol import codec
 from pbem.protocol.chain import Chain
 from pbem.protocol.commitments import state_hash
-from pbem.protocol.chance import DealerChance
+from pbem.protocol.setup import peer_setup_chance
 from pbem.protocol.formats import GenesisBody, Join, Partial, PeerSecrets, PeerSetup, SealedPartials, SeatEntry, TurnBody
 from pbem.crypto.committed import secret_order
 from pbem.protocol.peer import BEACON_LENGTH, PeerDeck, WriterParts, commit_private, new_layer, open_secret_box, run_file, secret_box
@@ -48,7 +48,7 @@ def make_genesis(
     if creator.name not in {s.name for s in specs}:
         raise InvalidOption(f"{creator.name} must have a seat in a peer game they create")
     nonce = b64e(os.urandom(16))
-    full = game.setup(options, specs, DealerChance(sha256(b"pbem/1 peer set-up " + nonce.encode()), "setup"))
+    full = game.setup(options, specs, peer_setup_chance(nonce))
     for name, zone in full.zones.items():
         if not zone.public and len(zone.readers) > 2:
             raise InvalidOption(

@@ -95,7 +95,7 @@ def setup(options: Options, seat_names: list[str], chance: Chance) -> State:
     options = check_options(options)
     check_first(options, seat_names)
     if options.first == "random":
-        first = seat_names[chance.below(len(seat_names))]
+        first = seat_names[chance.public.below(len(seat_names))]
     else:
         first = options.first or seat_names[0]
     order = list(options.deck) if options.deck is not None else chance.shuffle(cards.full_deck())

@@ -245,6 +245,9 @@ def check_seats(options: Options, requested: list[SeatSpec]) -> list[SeatSpec]:
 def setup(options: Options, seats: list[SeatSpec], chance: Chance) -> State:
     """Draw the 25 words, the starting team and the key from chance.
 
+    The words and the starting team are public chance (everyone sees them,
+    and every verifier replays them); the key is secret chance.
+
     Chance is consumed in this order: the word deck shuffle (unless `grid`
     fixes the words), then the starting team (unless fixed by `first`, the
     coop variant or `key`), then the key shuffle (unless `key` fixes it).
@@ -257,7 +260,7 @@ def setup(options: Options, seats: list[SeatSpec], chance: Chance) -> State:
         grid = list(options.grid)
     else:
         deck = options.words if options.words is not None else list(wordmod.deck(options.language).words)
-        grid = chance.shuffle(deck)[: wordmod.GRID_SIZE]
+        grid = chance.public.shuffle(deck)[: wordmod.GRID_SIZE]
     state = State(
         variant=options.variant,
         language=options.language,
@@ -278,7 +281,7 @@ def setup(options: Options, seats: list[SeatSpec], chance: Chance) -> State:
     elif options.first:
         starting = options.first
     else:
-        starting = TEAMS[chance.below(2)]
+        starting = TEAMS[chance.public.below(2)]
     if fixed is None:
         fixed = chance.shuffle(
             [starting] * STARTING_AGENTS + [other(starting)] * OTHER_AGENTS
