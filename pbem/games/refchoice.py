@@ -11,6 +11,10 @@ zone**, with randomness only the writer has (the protocol passes
 a person) may then use any representative: what lands in the file does not
 depend on it.
 
+A hand's order (the order of drawing) is public too and goes with the refs
+(both say how old a card is); neither leaks once the copy is chosen at
+random, since which position empties is then uniform among the copies.
+
 The rules stay pure and deterministic: this module only relabels a command,
 and the randomness comes from the caller. A verifier does not care which
 equal ref a command uses (it checks the command against the state, as for
