@@ -401,6 +401,18 @@ class Game(Generic[St, Cmd]):
         """
         return {}
 
+    def interchangeable_zones(self, state: St, seat: str) -> set[str]:
+        """Zones where `seat`'s items of one card are interchangeable: before
+        `seat`'s command is written, its refs there are re-chosen uniformly
+        among the refs of the same card in the same zone (`pbem.games.refchoice`),
+        so which copy a command uses says nothing about the other copies.
+
+        Default: every hidden zone `seat` may read (a hand). Override to
+        return fewer where a ref means more than its card: a place (the cells
+        of a key card) or a card carrying state of its own.
+        """
+        return {name for name, zone in state.zones.items() if not zone.public and seat in zone.readers}
+
     # -- play --------------------------------------------------------------
 
     def to_act(self, state: St) -> list[str]:

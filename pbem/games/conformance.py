@@ -32,8 +32,8 @@ clear message at the first broken property:
    reproduces the final full state byte for byte.
 6. **Termination.** The game ends within `max_steps`; then `to_act` is empty.
 
-Game-agnostic: imports only `pbem.games.base`, `pbem.errors`, msgspec and
-the standard library.
+Game-agnostic: imports only `pbem.games.base`, `pbem.games.refchoice`,
+`pbem.errors`, msgspec and the standard library.
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ from pbem.games.base import (
     project,
     unrevealed_public,
 )
+from pbem.games.refchoice import rechoose_refs
 
 __all__ = ["check_game", "readable_refs", "encode"]
 
@@ -106,6 +107,7 @@ class _Run:
             raise AssertionError(f"{game.name} has no bot {bot!r} (bots: {sorted(game.bots)})")
         self.bot = game.bots[bot]
         self.rng = random.Random(f"{seed}:bot")
+        self.refs_rng = random.Random(f"{seed}:refs")
         self.step = 0
         self.where = "setup"
         self.log: list[tuple[str, Any]] = []
@@ -276,6 +278,15 @@ class _Run:
             back = game.parse(text, partial, seat)
             if back != cmd:
                 raise AssertionError(f"{where}: {text!r} parses to {back!r}, not {cmd!r}")
+        # the writer re-chooses refs among equal cards (refchoice): the
+        # re-chosen command must read the same and be just as legal
+        chosen = rechoose_refs(game, partial, seat, [command], self.refs_rng.randrange)[0]
+        if game.format(chosen, partial, seat) != game.format(command, partial, seat):
+            raise AssertionError(
+                f"{where}: re-choosing refs among equal cards changed {command!r} into {chosen!r}, "
+                "which reads differently (see Game.interchangeable_zones)"
+            )
+        command = chosen
         wire = msgspec.json.encode(command)
         back = msgspec.json.decode(wire, type=game.Command)
         if back != command or type(back) is not type(command):

@@ -10,6 +10,8 @@ verifier runs.
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -18,6 +20,7 @@ from pbem.crypto.encoding import b64d, canonical
 from pbem.crypto.keys import SecretIdentity
 from pbem.errors import IllegalCommand, ProtocolError, SealError, WrongWriter
 from pbem.games.base import GameState, overlay
+from pbem.games.refchoice import rechoose_refs
 from pbem.protocol import codec, dealer as dealer_mod, transition
 from pbem.protocol.chain import Chain
 from pbem.protocol.commitments import check_openings, state_hash
@@ -94,14 +97,21 @@ class Party:
 
     # -- writing -------------------------------------------------------------
 
-    def turn(self, commands: list[Any]) -> bytes:
-        """Sign a turn with `commands`; raises if any of them is not legal."""
+    def turn(self, commands: list[Any], choose: Callable[[int], int] = secrets.randbelow) -> bytes:
+        """Sign a turn with `commands`; raises if any of them is not legal.
+
+        Refs carry no information: each ref of a card the writer holds
+        copies of is first re-chosen uniformly among the copies (in the same
+        zone) with `choose`, the writer's private randomness
+        (`pbem.games.refchoice`); tests may pass a seeded one.
+        """
         chain = self.chain
         if self.is_dealer:
             raise ProtocolError("the dealer writes with `pbem sync`, not with commands")
         if self.name not in chain.writers():
             waiting = ", ".join(chain.writers()) or "nobody (the game is over)"
             raise WrongWriter(f"it is not {self.name}'s turn to write (waiting for {waiting})")
+        commands = rechoose_refs(chain.game, self.state(), self.name, commands, choose)
         cards = self.cards
         private = transition.private_checker(chain.game, self.name, cards)
         if chain.deck is not None:

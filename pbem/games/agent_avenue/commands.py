@@ -3,7 +3,9 @@
 Wire form: frozen msgspec Structs in a tagged union (``"t": "aa.play"`` ...).
 Commands name cards by ref; the notation names them by agent name and is
 resolved against the hand *as the seat knows it* (the lowest ref of that
-name), so a player never needs to see a ref:
+name, a mere representative: before the turn is written the writer
+re-chooses it uniformly among its cards of that name, `pbem.games.refchoice`,
+so which copy is played says nothing), so a player never needs to see a ref:
 
 * ``discard NAME``                  e.g. ``discard Saboteur``
 * ``play FACEUP / FACEDOWN``        e.g. ``play Enforcer / Double Agent``

@@ -158,7 +158,9 @@ def _lowest_by_name(state: State, seat: str) -> dict[str, list[str]]:
 
 def legal(state: State, seat: str) -> list[Command]:
     """Deterministic: discards (one per name in hand, table order), then plays
-    (one per ordered pair of different names), or both recruits."""
+    (one per ordered pair of different names), or both recruits. Each card is
+    its name's lowest ref, a representative: the writer re-chooses it among
+    the copies before signing (`pbem.games.refchoice`)."""
     if seat not in to_act(state):
         return []
     if state.phase == RECRUIT:

@@ -78,6 +78,12 @@ class Codenames(Game[State, Command]):
     def setup(self, options: Any, seats: list[SeatSpec], chance: Chance) -> State:
         return rules.setup(options, seats, chance)
 
+    def interchangeable_zones(self, state: State, seat: str) -> set[str]:
+        """None: a key-card ref is its cell (``k07`` is cell 7, a public
+        place), so two red cells are never interchangeable; commands name
+        cells by their public word anyway."""
+        return set()
+
     # -- play --------------------------------------------------------------------
 
     def to_act(self, state: State) -> list[str]:
