@@ -159,11 +159,9 @@ def id_export(name: str, output: Path | None) -> None:
 def id_import(file: Path) -> None:
     """Add another player's public identity file to the address book."""
     from pbem.crypto.store import KeyStore
+    from pbem.protocol.folder import read
 
-    try:
-        data = file.read_bytes()
-    except OSError as exc:
-        raise PbemError(f"cannot read {file}: {exc.strerror}") from None
+    data = read(file)
     ident = KeyStore().import_identity(data)
     click.echo(f"imported {ident.name}  {ident.fingerprint()}")
     click.echo("pbem: hint: check the fingerprint with its owner (read it aloud)", err=True)

@@ -14,6 +14,7 @@ import msgspec
 
 from pbem.crypto.encoding import FORMAT, b64e, canonical, sha256
 from pbem.crypto.keys import PublicIdentity, SecretIdentity
+from pbem.crypto.limits import check_limits
 from pbem.crypto.sign import domain, sign, verify
 from pbem.errors import FormatError
 from pbem.protocol.formats import SignedFile
@@ -32,7 +33,13 @@ def encode_signed(kind: str, body: msgspec.Struct, signer: SecretIdentity) -> by
 
 
 def read_envelope(data: bytes, kind: str | None = None) -> SignedFile:
-    """Parse the outer object only; FormatError for anything malformed."""
+    """Parse the outer object only; FormatError for anything malformed.
+
+    The limits of the format (size, depth, list and string lengths, integer
+    range: `pbem.crypto.limits`) are checked on the raw bytes first, so no
+    decoder ever sees a file outside them.
+    """
+    check_limits(data, f"this {kind or 'pbem'} file")
     try:
         outer = _signed_decoder.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:

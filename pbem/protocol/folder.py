@@ -17,6 +17,7 @@ from pathlib import Path
 import msgspec
 
 from pbem.crypto.encoding import FORMAT, canonical
+from pbem.crypto.limits import MAX_FILE_BYTES, check_limits, check_size
 from pbem.errors import FormatError, ForkError, PbemError, ProtocolError, StaleTurn
 from pbem.fsio import atomic_write
 from pbem.protocol import codec
@@ -49,10 +50,25 @@ def chain_files(folder: Path) -> dict[int, list[Path]]:
 
 
 def read(path: Path) -> bytes:
+    """The bytes of a file we are given, never more than a pbem file may
+    hold (a huge file is refused before it is read into memory)."""
     try:
-        return path.read_bytes()
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
+    except IsADirectoryError:
+        raise PbemError(f"{path} is a folder, not a pbem file") from None
     except OSError as exc:
         raise PbemError(f"cannot read {path}: {exc.strerror}") from None
+    check_size(len(data), path.name)
+    return data
+
+
+def received(path: Path) -> bytes:
+    """A file given to us (`pbem apply`, `pbem join`): read, and checked
+    against the limits of the format, so any error names the file."""
+    data = read(path)
+    check_limits(data, path.name)
+    return data
 
 
 def load(folder: Path | str, private_openings: dict[str, str] | None = None) -> Chain:

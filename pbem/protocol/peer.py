@@ -25,6 +25,7 @@ import msgspec
 from pbem.crypto import beacon, poker
 from pbem.crypto.encoding import b64d, b64e, canonical
 from pbem.crypto.keys import SecretIdentity
+from pbem.crypto.limits import check_limits
 from pbem.crypto.seal import open_envelope, seal
 from pbem.crypto.commit import commit
 from pbem.protocol.commitments import check_openings, item_bytes
@@ -58,6 +59,7 @@ def secret_box(owner: SecretIdentity, scalar: bytes, beacon_seed: bytes, nonce: 
 
 def open_secret_box(envelope, owner: SecretIdentity, nonce: str) -> PeerSecrets:
     payload = open_envelope(envelope, owner, SECRET_BOX_AD + nonce.encode())
+    check_limits(payload, "a secret box")
     return msgspec.json.decode(payload, type=PeerSecrets)
 
 
