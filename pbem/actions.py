@@ -192,6 +192,8 @@ def status(chain: Chain) -> dict[str, Any]:
         "outcome": None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason},
         "pending": pending,
     }
+    if chain.notes:  # copies of a file, repaired line endings: harmless, but say so
+        info["notes"] = list(chain.notes)
     if chain.deck is not None:
         info["chance_note"] = (
             "peer game: chance comes from every seat's beacon; the writer of a file can "

@@ -86,6 +86,9 @@ class Chain:
     """The checked state of a game at its head."""
 
     def __init__(self, genesis_bytes: bytes, name: str = "000000-genesis.pbem") -> None:
+        #: what a reader should be told that stops nothing (copies of a
+        #: file, repaired line endings): `pbem.protocol.folder.load` fills it
+        self.notes: list[str] = []
         try:
             self._start(genesis_bytes, name)
         except PbemError as exc:
@@ -116,6 +119,8 @@ class Chain:
             public = msgspec.json.decode(bytes(genesis.initial), type=self.game.State)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise FormatError(f"bad options or initial state: {exc}") from None
+        if canonical(self.options) != bytes(genesis.options) or canonical(public) != bytes(genesis.initial):
+            raise FormatError("the options or the initial state are not in canonical form (one content, one byte string)")
         self.seats = {s.name: s for s in genesis.seats}
         self.seat_order = [s.name for s in genesis.seats]
         self.dealer_name: str | None = genesis.dealer.identity.name if genesis.dealer else None

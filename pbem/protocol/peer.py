@@ -411,6 +411,10 @@ def run_file(chain, deck: PeerDeck, writer: str, commands, parts: FileParts, seq
             partial = parts.next_partial(ref)
             if partial is None:
                 break
+            if partial.seat == writer:
+                # one content, one byte string: the writer's own partial
+                # names no seat (only a relayed one does)
+                raise FormatError(f"{writer}'s own partial of {ref} names its seat; the field is only for a relayed partial")
             card = deck.apply_partial(partial.seat or writer, partial)
             used.append(partial)
             if card is not None:
