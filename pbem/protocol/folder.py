@@ -44,7 +44,7 @@ def chain_files(folder: Path) -> dict[int, list[Path]]:
     out: dict[int, list[Path]] = {}
     for path in folder.iterdir():
         m = _TURN.match(path.name)
-        if m and path.is_file():
+        if m:  # a folder of such a name is reported when read, not skipped
             out.setdefault(int(m.group(1)), []).append(path)
     for paths in out.values():
         paths.sort()
