@@ -19,7 +19,7 @@ from pbem import games
 from pbem.crypto.keys import SecretIdentity, read_secret_key_file, secret_key_file
 from pbem.crypto.store import KeyStore
 from pbem.errors import InvalidCommand, InvalidOption, KeyStoreError, PbemError, ProtocolError
-from pbem.fsio import atomic_write
+from pbem.fsio import atomic_write, make_folder
 from pbem.games.base import Known, NeedsReveal, SeatSpec, overlay, unknown_to
 from pbem.protocol import dealer as dealer_mod
 from pbem.protocol import folder as folder_mod
@@ -106,7 +106,7 @@ def new_game(
 
         data = peer_writer.make_genesis(game, opts, idents, keys.secret(creator))
         chain = Chain(data)
-        folder.mkdir(parents=True, exist_ok=True)
+        make_folder(folder)
         atomic_write(folder / folder_mod.GENESIS, data, exclusive=True)
         folder_mod.write_state(folder, chain)
         return chain
@@ -128,7 +128,7 @@ def new_game(
         raise InvalidOption(f"unknown dealer {dealer!r} (hotseat or referee)")
     data = dealer_mod.make_genesis(game, opts, idents, dealer, dealer_secret, master)
     chain = Chain(data)  # check what we are about to write
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     if dealer == "hotseat":
         atomic_write(folder / folder_mod.DEALER_KEY, secret_key_file(dealer_secret, None), mode=0o600)
     atomic_write(folder / folder_mod.GENESIS, data, exclusive=True)
@@ -192,6 +192,8 @@ def status(chain: Chain) -> dict[str, Any]:
         "outcome": None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason},
         "pending": pending,
     }
+    if chain.notes:  # copies of a file, repaired line endings: harmless, but say so
+        info["notes"] = list(chain.notes)
     if chain.deck is not None:
         info["chance_note"] = (
             "peer game: chance comes from every seat's beacon; the writer of a file can "
@@ -366,18 +368,18 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path:
         raise PbemError("give the genesis file you received")
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise PbemError(f"{folder} exists and is not an empty folder")
-    genesis = folder_mod.read(received[0])
+    genesis = folder_mod.received(received[0])
     chain = Chain(genesis, received[0].name)
     if chain.deck is None:
         raise PbemError("this is not a peer game: nothing to join", hint="pbem apply adds files to a folder")
-    rest = [folder_mod.read(p) for p in received[1:]]
+    rest = [folder_mod.received(p) for p in received[1:]]
     for data, path in zip(rest, received[1:]):
         chain.append(data, path.name)
     secret = keys.secret(name)
     if chain.identity(name).sign != secret.public.sign:
         raise KeyStoreError(f"the key named {name} is not the key that sits in this game")
     mine = peer_writer.join(chain, secret)
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     atomic_write(folder / folder_mod.GENESIS, genesis, exclusive=True)
     replay = Chain(genesis)
     for data in rest:
@@ -392,4 +394,4 @@ def apply_file(folder: Path, path: Path) -> Path:
 def apply_files(folder: Path, paths: list[Path]) -> list[Path]:
     """Add received files to a game folder, in chain order: all or none."""
     chain = folder_mod.load(folder)
-    return folder_mod.incoming_all(folder, chain, [folder_mod.read(p) for p in paths])
+    return folder_mod.incoming_all(folder, chain, [folder_mod.received(p) for p in paths])

@@ -44,6 +44,12 @@ class PbemGroup(click.Group):
             sys.exit(1)
 
 
+def notes(lines: list[str]) -> None:
+    """Things about a folder that stop nothing (a copy of a file): stderr."""
+    for line in lines:
+        click.echo(f"pbem: note: {line}", err=True)
+
+
 def fail(exc: PbemError) -> None:
     click.echo(f"pbem: error: {exc.message}", err=True)
     if exc.hint:
@@ -159,11 +165,9 @@ def id_export(name: str, output: Path | None) -> None:
 def id_import(file: Path) -> None:
     """Add another player's public identity file to the address book."""
     from pbem.crypto.store import KeyStore
+    from pbem.protocol.folder import read
 
-    try:
-        data = file.read_bytes()
-    except OSError as exc:
-        raise PbemError(f"cannot read {file}: {exc.strerror}") from None
+    data = read(file)
     ident = KeyStore().import_identity(data)
     click.echo(f"imported {ident.name}  {ident.fingerprint()}")
     click.echo("pbem: hint: check the fingerprint with its owner (read it aloud)", err=True)
@@ -235,6 +239,7 @@ def status(folder: Path, as_json: bool) -> None:
         click.echo(f"pending: {line}")
     if "chance_note" in info:
         click.echo(f"note: {info['chance_note']}")
+    notes(info.get("notes", []))
 
 
 @cli.command()
@@ -363,6 +368,7 @@ def verify(folder: Path, repair: bool) -> None:
     from pbem import actions
 
     chain = actions.verify(folder, repair)
+    notes(chain.notes)
     outcome = chain.outcome()
     state = f"over: {outcome.reason}" if outcome else f"in progress, next: {', '.join(chain.writers())}"
     click.echo(f"ok: {chain.game.name} game {chain.game_id[:12]}, {len(chain.records)} files, {state}")

@@ -12,14 +12,39 @@ import os
 import tempfile
 from pathlib import Path
 
+from pbem.errors import PbemError
+
+
+def make_folder(path: Path) -> None:
+    """Create `path` (and its parents) if missing; PbemError, not OSError,
+    when it cannot be (a file stands where a folder should, no permission)."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise PbemError(f"cannot create the folder {path}: {exc.strerror}") from None
+
 
 def atomic_write(path: Path | str, data: bytes, mode: int = 0o644, *, exclusive: bool = False) -> None:
     """Write `data` to `path` atomically with permissions `mode`.
 
     With `exclusive`, refuse (FileExistsError) when `path` already exists, so
     two writers racing for the same turn number cannot overwrite each other.
+    Any other failure (a folder where the file should be, a full disk) is a
+    one-line PbemError that names the file.
     """
-    path = Path(path)
+    try:
+        _atomic_write(Path(path), data, mode, exclusive)
+    except FileExistsError:
+        if exclusive:
+            raise
+        raise PbemError(f"cannot write {path}: it exists and cannot be replaced") from None
+    except IsADirectoryError:
+        raise PbemError(f"cannot write {path}: a folder of that name is in the way") from None
+    except OSError as exc:
+        raise PbemError(f"cannot write {path}: {exc.strerror}") from None
+
+
+def _atomic_write(path: Path, data: bytes, mode: int, exclusive: bool) -> None:
     folder = path.parent
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:

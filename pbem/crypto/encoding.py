@@ -26,6 +26,7 @@ from typing import Annotated, Any, TypeVar
 
 import msgspec
 
+from pbem.crypto.limits import check_limits
 from pbem.errors import FormatError
 
 __all__ = [
@@ -117,6 +118,7 @@ def decode_file(data: bytes, type: type[T], kind: str) -> T:
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise FormatError(f"expected the bytes of a {kind} file")
     data = bytes(data)
+    check_limits(data, f"the {kind} file")
     try:
         header = msgspec.json.decode(data, type=_Header)
     except msgspec.DecodeError as exc:

@@ -87,6 +87,9 @@ class Chain:
     """The checked state of a game at its head."""
 
     def __init__(self, genesis_bytes: bytes, name: str = "000000-genesis.pbem") -> None:
+        #: what a reader should be told that stops nothing (copies of a
+        #: file, repaired line endings): `pbem.protocol.folder.load` fills it
+        self.notes: list[str] = []
         try:
             self._start(genesis_bytes, name)
         except PbemError as exc:

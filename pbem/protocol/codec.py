@@ -14,6 +14,7 @@ import msgspec
 
 from pbem.crypto.encoding import FORMAT, b64e, canonical, sha256
 from pbem.crypto.keys import PublicIdentity, SecretIdentity
+from pbem.crypto.limits import check_limits
 from pbem.crypto.sign import domain, sign, verify
 from pbem.errors import FormatError
 from pbem.protocol.formats import SignedFile
@@ -32,7 +33,13 @@ def encode_signed(kind: str, body: msgspec.Struct, signer: SecretIdentity) -> by
 
 
 def read_envelope(data: bytes, kind: str | None = None) -> SignedFile:
-    """Parse the outer object only; FormatError for anything malformed."""
+    """Parse the outer object only; FormatError for anything malformed.
+
+    The limits of the format (size, depth, list and string lengths, integer
+    range: `pbem.crypto.limits`) are checked on the raw bytes first, so no
+    decoder ever sees a file outside them.
+    """
+    check_limits(data, f"this {kind or 'pbem'} file")
     try:
         outer = _signed_decoder.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
@@ -45,6 +52,53 @@ def read_envelope(data: bytes, kind: str | None = None) -> SignedFile:
         # Strict: one file, one byte string (no reformatting, no extra fields).
         raise FormatError("file is not in canonical form (edited or damaged)")
     return outer
+
+
+_BOM = b"\xef\xbb\xbf"
+_SPACE = b" \t\r\n"
+
+
+def normalise(data: bytes) -> tuple[bytes, str | None]:
+    """The bytes pbem would have written, when `data` differs from them only
+    outside the JSON object: CRLF line endings, a missing or extra final
+    newline, blank lines or spaces around it, a byte-order mark. Returns the
+    canonical bytes and what was wrong (None when nothing was).
+
+    Such damage (a mail client, an editor, a sync tool) touches no signed
+    byte, so the repaired file means exactly what its writer signed. Any
+    other difference is left alone, for `read_envelope` to refuse.
+    """
+    data = bytes(data)
+    stripped = data.removeprefix(_BOM).strip(_SPACE)
+    fixed = stripped + b"\n"
+    if fixed == data or not stripped.startswith(b"{"):
+        return data, None
+    try:
+        check_limits(fixed)
+        outer = _signed_decoder.decode(fixed)
+    except (FormatError, msgspec.DecodeError, msgspec.ValidationError):
+        return data, None
+    if msgspec.json.encode(outer) + b"\n" != fixed:
+        return data, None
+    return fixed, _damage(data)
+
+
+def _damage(data: bytes) -> str:
+    """Say what `normalise` repaired, in words a user recognises."""
+    found = []
+    if data.startswith(_BOM):
+        found.append("a byte-order mark")
+        data = data[len(_BOM):]
+    if b"\r" in data:
+        found.append("CRLF line endings" if b"\r\n" in data else "carriage returns")
+    if data[:1] in (b" ", b"\t", b"\r", b"\n"):
+        found.append("blank lines or spaces before the file")
+    tail = data[len(data.rstrip(_SPACE)):].replace(b"\r", b"")
+    if not tail:
+        found.append("no final newline")
+    elif tail != b"\n":
+        found.append("extra blank lines or spaces at the end")
+    return ", ".join(found) or "spaces around the file"
 
 
 def body_bytes(outer: SignedFile) -> bytes:

@@ -22,6 +22,7 @@ import msgspec
 from pbem.crypto.commit import commit
 from pbem.crypto.encoding import b64d, b64e, canonical
 from pbem.crypto.keys import PublicIdentity, SecretIdentity
+from pbem.crypto.limits import check_limits
 from pbem.crypto.seal import open_envelope, seal, seal_ad
 from pbem.crypto.stream import derive
 from pbem.errors import InvalidOption, ProtocolError, SealError
@@ -82,6 +83,7 @@ def seal_openings(openings: list[Opening], reader: PublicIdentity, ad: bytes):
 
 def open_openings(envelope, secret: SecretIdentity, ad: bytes) -> list[Opening]:
     payload = open_envelope(envelope, secret, ad)
+    check_limits(payload, "a sealed delivery")
     try:
         return _openings_decoder.decode(payload)
     except (msgspec.DecodeError, msgspec.ValidationError):
@@ -148,6 +150,7 @@ def make_genesis(
 def open_seed_box(chain: Chain, dealer: SecretIdentity) -> SeedOpening:
     info = chain.genesis.dealer
     payload = open_envelope(info.seed_box, dealer, SEED_BOX_AD + info.seed_commitment.encode())
+    check_limits(payload, "the dealer's seed box")
     return msgspec.json.decode(payload, type=SeedOpening)
 
 

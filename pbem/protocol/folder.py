@@ -17,6 +17,7 @@ from pathlib import Path
 import msgspec
 
 from pbem.crypto.encoding import FORMAT, canonical
+from pbem.crypto.limits import MAX_FILE_BYTES, check_limits, check_size
 from pbem.errors import FormatError, ForkError, PbemError, ProtocolError, StaleTurn
 from pbem.fsio import atomic_write
 from pbem.protocol import codec
@@ -30,6 +31,8 @@ DEALER_KEY = "dealer.key"
 #: when two writers collide ("000005-bob.sync-conflict-....pbem",
 #: "000005-bob (conflicted copy).pbem"), so a fork is reported, not missed.
 _TURN = re.compile(r"^(\d{6})-([a-z0-9][a-z0-9_-]{0,31})(?:[. ][^/]*)?\.pbem$")
+#: the name pbem itself gives a chain file
+_PLAIN = re.compile(r"^\d{6}-[a-z0-9][a-z0-9_-]{0,31}\.pbem$")
 
 
 def turn_name(seq: int, by: str) -> str:
@@ -41,7 +44,7 @@ def chain_files(folder: Path) -> dict[int, list[Path]]:
     out: dict[int, list[Path]] = {}
     for path in folder.iterdir():
         m = _TURN.match(path.name)
-        if m and path.is_file():
+        if m:  # a folder of such a name is reported when read, not skipped
             out.setdefault(int(m.group(1)), []).append(path)
     for paths in out.values():
         paths.sort()
@@ -49,10 +52,25 @@ def chain_files(folder: Path) -> dict[int, list[Path]]:
 
 
 def read(path: Path) -> bytes:
+    """The bytes of a file we are given, never more than a pbem file may
+    hold (a huge file is refused before it is read into memory)."""
     try:
-        return path.read_bytes()
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
+    except IsADirectoryError:
+        raise PbemError(f"{path} is a folder, not a pbem file") from None
     except OSError as exc:
         raise PbemError(f"cannot read {path}: {exc.strerror}") from None
+    check_size(len(data), path.name)
+    return data
+
+
+def received(path: Path) -> bytes:
+    """A file given to us (`pbem apply`, `pbem join`): read, and checked
+    against the limits of the format, so any error names the file."""
+    data = read(path)
+    check_limits(data, path.name)
+    return codec.normalise(data)[0]  # stored as pbem writes it
 
 
 def load(folder: Path | str, private_openings: dict[str, str] | None = None) -> Chain:
@@ -67,30 +85,57 @@ def load(folder: Path | str, private_openings: dict[str, str] | None = None) -> 
     files = chain_files(folder)
     if 0 not in files:
         raise PbemError(f"{folder} has no {GENESIS}", hint="is this a game folder?")
-    if len(files[0]) > 1:
-        raise FormatError(f"{folder} holds more than one genesis")
-    chain = Chain(read(files[0][0]), GENESIS)
+    notes: list[str] = []
+    genesis = _one_file(files[0], notes)
+    if len(genesis) > 1:
+        raise FormatError(f"{folder} holds more than one genesis: {', '.join(p.name for p, _ in genesis)}")
+    chain = Chain(genesis[0][1], GENESIS)
     last = max(files)
     for seq in range(1, last + 1):
         paths = files.get(seq)
         if not paths:
             raise ProtocolError(f"{folder}: the file for seq {seq} is missing (the folder has files up to {last})")
-        if len(paths) > 1:
-            _report_fork(chain, paths)
-        path = paths[0]
+        candidates = _one_file(paths, notes)
+        if len(candidates) > 1:
+            _report_fork(chain, candidates)
+        path, data = candidates[0]
         m = _TURN.match(path.name)
-        record = chain.append(read(path), path.name, private_openings)
+        record = chain.append(data, path.name, private_openings)
         if m and m.group(2) != record.by:
             raise FormatError(f"{path.name}: the file is signed by {record.by}, its name says {m.group(2)}")
+    chain.notes = notes
     return chain
 
 
-def _report_fork(chain: Chain, paths: list[Path]) -> None:
-    """Name the signers of two files that both claim the next place."""
+def _one_file(paths: list[Path], notes: list[str]) -> list[tuple[Path, bytes]]:
+    """The distinct files among `paths` (all claiming one seq), each with its
+    bytes as pbem writes them.
+
+    Copies with the same bytes under other names (a browser's
+    ``000003-bob (1).pbem``, a sync tool's conflict copy of an unchanged
+    file) are one file: the plainest name is kept and each copy is noted
+    once, never taken for a fork. Damage outside the signed body (line
+    endings, final newline) is repaired in memory and noted; only files that
+    still differ are candidates for a fork.
+    """
+    distinct: dict[bytes, Path] = {}
+    for path in sorted(paths, key=lambda p: (not _PLAIN.match(p.name), p.name)):
+        data, damage = codec.normalise(read(path))
+        if damage:
+            notes.append(f"{path.name} has {damage} (outside the signed body): read as pbem wrote it")
+        kept = distinct.setdefault(data, path)
+        if kept is not path:
+            notes.append(f"{path.name} is a copy of {kept.name} (the same file): ignored, and safe to delete")
+    return [(path, data) for data, path in distinct.items()]
+
+
+def _report_fork(chain: Chain, candidates: list[tuple[Path, bytes]]) -> None:
+    """Name the signers of two different files that both claim the next place."""
     signers = []
-    for path in paths:
+    paths = [path for path, _ in candidates]
+    for path, data in candidates:
         try:
-            outer = codec.read_envelope(read(path), "turn")
+            outer = codec.read_envelope(data, "turn")
             codec.check_signature(outer, chain.identity(outer.by))
             body = codec.decode_body(outer, TurnBody)
         except PbemError as exc:

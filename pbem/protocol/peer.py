@@ -25,6 +25,7 @@ import msgspec
 from pbem.crypto import beacon, poker
 from pbem.crypto.encoding import b64d, b64e, canonical
 from pbem.crypto.keys import SecretIdentity
+from pbem.crypto.limits import check_limits
 from pbem.crypto.seal import open_envelope, seal
 from pbem.crypto.commit import commit
 from pbem.protocol.commitments import check_openings, item_bytes
@@ -58,6 +59,7 @@ def secret_box(owner: SecretIdentity, scalar: bytes, beacon_seed: bytes, nonce: 
 
 def open_secret_box(envelope, owner: SecretIdentity, nonce: str) -> PeerSecrets:
     payload = open_envelope(envelope, owner, SECRET_BOX_AD + nonce.encode())
+    check_limits(payload, "a secret box")
     return msgspec.json.decode(payload, type=PeerSecrets)
 
 
@@ -413,6 +415,10 @@ def run_file(chain, deck: PeerDeck, writer: str, commands, parts: FileParts, seq
             partial = parts.next_partial(ref)
             if partial is None:
                 break
+            if partial.seat == writer:
+                # one content, one byte string: the writer's own partial
+                # names no seat (only a relayed one does)
+                raise FormatError(f"{writer}'s own partial of {ref} names its seat; the field is only for a relayed partial")
             card = deck.apply_partial(partial.seat or writer, partial)
             used.append(partial)
             if card is not None:

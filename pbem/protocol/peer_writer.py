@@ -17,6 +17,7 @@ import msgspec
 from pbem.crypto import beacon, poker
 from pbem.crypto.encoding import b64d, b64e, canonical, sha256
 from pbem.crypto.keys import PublicIdentity, SecretIdentity
+from pbem.crypto.limits import check_limits
 from pbem.crypto.seal import open_envelope, seal, seal_ad
 from pbem.errors import CryptoError, FormatError, InvalidOption, ProofError, ProtocolError, SealError, WrongWriter
 from pbem.games.base import Game, Known, SeatSpec, project, unrevealed_public
@@ -194,8 +195,10 @@ def held_partials(chain: Chain, me: SecretIdentity) -> dict[str, dict[str, Parti
                 continue
             where = record.name or f"seq {record.seq}"
             try:
-                partials = msgspec.json.decode(open_envelope(box.envelope, me, sealed_ad(chain.game_id, record.seq, box.to)), type=list[Partial])
-            except (SealError, msgspec.DecodeError, msgspec.ValidationError) as exc:
+                payload = open_envelope(box.envelope, me, sealed_ad(chain.game_id, record.seq, box.to))
+                check_limits(payload, "sealed partials")
+                partials = msgspec.json.decode(payload, type=list[Partial])
+            except (SealError, FormatError, msgspec.DecodeError, msgspec.ValidationError) as exc:
                 raise SealError(f"{where}: {record.by}'s sealed partials to {me.name} cannot be opened: {exc}") from None
             if sorted(p.ref for p in partials) != sorted(box.refs):
                 raise ProtocolError(f"{where}: {record.by}'s sealed partials hold other cards than they say")
