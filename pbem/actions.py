@@ -222,7 +222,13 @@ def _check_seat(chain: Chain, name: str, keys: Keys) -> None:
             f"none of its seats has a private key in {keys.store.home}",
         )
     if not keys.store.has_secret(name):
-        raise keys.store.no_secret(name)
+        if keys.store.has_public(name):
+            raise keys.store.no_secret(name)
+        raise KeyStoreError(  # never "pbem id new": a new key would not be the seat's
+            f"no private key of {name} in {keys.store.home}: {name}'s key in this game is "
+            f"{chain.identity(name).fingerprint()}",
+            hint=f"run this where {name}'s key is, or set PBEM_HOME to the store that holds it",
+        )
 
 
 def audit(folder: Path, keys: Keys | None = None):
@@ -433,7 +439,7 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path:
     rest = [folder_mod.read(p) for p in received[1:]]
     for data, path in zip(rest, received[1:]):
         chain.append(data, path.name)
-    keys.pin(chain, received[0], write=True)
+    keys.pin(chain, folder, write=True)
     _check_seat(chain, name, keys)
     secret = keys.secret(name)
     if chain.identity(name).sign != secret.public.sign:

@@ -169,10 +169,19 @@ class KeyStore:
         data = self._read(path)
         if data is None:
             raise self.no_secret(name)
-        secret = _in_file(path, read_secret_key_file, data, passphrase)
+        try:
+            secret = _in_file(path, read_secret_key_file, data, passphrase)
+        except FormatError as exc:
+            raise FormatError(exc.message, hint=exc.hint or (
+                "the private key file is damaged: restore it from a backup (a lost key cannot be rebuilt)"
+            )) from None
         if secret.name != name:
             raise KeyStoreError(f"{path} holds the key of {secret.name}, not {name}")
         return secret
+
+    def has_public(self, name: str) -> bool:
+        """True if the address book knows `name` (our own key or another's)."""
+        return valid_name(name) and self._known(name) is not None
 
     def no_secret(self, name: str) -> KeyStoreError:
         """The error for "no private key `name` here", with a hint that does
