@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
 from conftest import Pbem, snapshot
 
-EXAMPLE = __import__("pathlib").Path(__file__).resolve().parent.parent / "examples" / "agent-avenue-referee"
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "agent-avenue-referee"
 
 
 def person(tmp_path, name: str, key: str | None = None) -> Pbem:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pbem import games, pinning
-from pbem.crypto.keys import SecretIdentity, identity_file, secret_key_file
+from pbem.crypto.keys import SecretIdentity
 from pbem.crypto.store import KeyStore
 from pbem.errors import IdentityMismatch, KeyStoreError, UnknownIdentity
 from pbem.games.base import SeatSpec
