@@ -3,19 +3,23 @@
 Every function either finishes its job or raises a `PbemError` with the
 folder untouched: files are only written after the new file was checked
 against the chain (`folder.add_file`), and each write is atomic.
+
+Given `Keys`, every function that reads a game first checks the game's
+identities against the address book (`pbem.pinning`): strictly before it
+writes, with warnings (through `Keys.warn`) when it only reads.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from pbem import games
+from pbem import games, pinning
 from pbem.crypto.keys import SecretIdentity, read_secret_key_file, secret_key_file
 from pbem.crypto.store import KeyStore
 from pbem.errors import InvalidCommand, InvalidOption, KeyStoreError, PbemError, ProtocolError
@@ -30,15 +34,39 @@ from pbem.protocol.party import Party
 @dataclass
 class Keys:
     """Where keys come from: a store and a way to ask for a passphrase
-    (given the key's name when `named`, so a prompt can say which)."""
+    (given the key's name when `named`, so a prompt can say which).
+
+    `accept_new` records keys a game holds that the address book has never
+    seen (``--accept-new``); `warn` receives warnings (unknown keys in a
+    read-only command, a private key others may read), each once.
+    """
 
     store: KeyStore
     passphrase: Callable[..., str]
     named: bool = False
+    accept_new: bool = False
+    warn: Callable[[str], None] | None = None
+    _warned: set[str] = field(default_factory=set, repr=False)
 
     def secret(self, name: str) -> SecretIdentity:
         ask = (lambda: self.passphrase(name)) if self.named else self.passphrase
-        return self.store.secret(name, ask)
+        secret = self.store.secret(name, ask)
+        self._warn(self.store.loose_permissions(name))
+        return secret
+
+    def pin(self, chain: Chain, where: Path, write: bool) -> None:
+        """Check `chain`'s identities against the address book: refused
+        when they clash; unknown ones refused (`write`, unless `accept_new`)
+        or warned about."""
+        found = pinning.check(self.store, chain, where=str(Path(where).absolute()), strict=write,
+                              accept_new=self.accept_new and write)
+        for new in found:
+            self._warn(new.line())
+
+    def _warn(self, line: str | None) -> None:
+        if line and self.warn is not None and line not in self._warned:
+            self._warned.add(line)
+            self.warn(line)
 
 
 # --- creating a game ------------------------------------------------------------
@@ -106,6 +134,7 @@ def new_game(
 
         data = peer_writer.make_genesis(game, opts, idents, keys.secret(creator))
         chain = Chain(data)
+        keys.pin(chain, folder, write=True)
         make_folder(folder)
         atomic_write(folder / folder_mod.GENESIS, data, exclusive=True)
         folder_mod.write_state(folder, chain)
@@ -128,6 +157,7 @@ def new_game(
         raise InvalidOption(f"unknown dealer {dealer!r} (hotseat or referee)")
     data = dealer_mod.make_genesis(game, opts, idents, dealer, dealer_secret, master)
     chain = Chain(data)  # check what we are about to write
+    keys.pin(chain, folder, write=True)
     make_folder(folder)
     if dealer == "hotseat":
         atomic_write(folder / folder_mod.DEALER_KEY, secret_key_file(dealer_secret, None), mode=0o600)
@@ -139,8 +169,12 @@ def new_game(
 # --- reading a game ---------------------------------------------------------------
 
 
-def open_game(folder: Path) -> Chain:
-    return folder_mod.load(folder)
+def open_game(folder: Path, keys: Keys | None = None, write: bool = False) -> Chain:
+    """Load and check the chain in `folder`, and (given `keys`) its identities."""
+    chain = folder_mod.load(folder)
+    if keys is not None:
+        keys.pin(chain, folder, write)
+    return chain
 
 
 def hotseat_dealer(folder: Path, chain: Chain) -> SecretIdentity:
@@ -153,8 +187,9 @@ def hotseat_dealer(folder: Path, chain: Chain) -> SecretIdentity:
     return secret
 
 
-def verify(folder: Path, repair: bool = False) -> Chain:
-    """Check every file: the chain, the state cache, a hotseat dealer's key."""
+def verify(folder: Path, repair: bool = False, keys: Keys | None = None) -> Chain:
+    """Check every file: the chain, the state cache, a hotseat dealer's key
+    (and, given `keys`, warn about identities the address book lacks)."""
     chain = folder_mod.load(folder)
     if chain.dealer_mode == "hotseat" and (folder / folder_mod.DEALER_KEY).exists():
         hotseat_dealer(folder, chain)
@@ -162,15 +197,46 @@ def verify(folder: Path, repair: bool = False) -> Chain:
         folder_mod.write_state(folder, chain)
     else:
         folder_mod.check_state_cache(folder, chain)
+    if keys is not None:  # last: a folder that fails needs no warnings on top
+        keys.pin(chain, folder, write=False)
     return chain
 
 
 def party(chain: Chain, name: str, keys: Keys) -> Party:
-    if name not in chain.seats and name != chain.dealer_name:
-        raise KeyStoreError(
-            f"{name} has no seat in this game", hint=f"seats: {', '.join(chain.seat_order)}"
-        )
+    _check_seat(chain, name, keys)
     return Party(chain, keys.secret(name))
+
+
+def _check_seat(chain: Chain, name: str, keys: Keys) -> None:
+    """`--as name` must be a party of the game, and its key the one there."""
+    if name == chain.dealer_name and chain.dealer_mode == "hotseat":
+        raise KeyStoreError(
+            f"{name} is this hotseat game's own dealer: it answers by itself, with the folder's {folder_mod.DEALER_KEY}",
+            hint=f"act as one of the seats: {', '.join(chain.seat_order)}",
+        )
+    if name not in chain.seats and name != chain.dealer_name:
+        here = ", ".join(n for n in chain.seat_order if keys.store.has_secret(n))
+        raise KeyStoreError(
+            f"{name} has no seat in this game (seats: {', '.join(chain.seat_order)})",
+            hint=f"your keys here that sit in it: {here}" if here else
+            f"none of its seats has a private key in {keys.store.home}",
+        )
+    if not keys.store.has_secret(name):
+        if keys.store.has_public(name):
+            raise keys.store.no_secret(name)
+        raise KeyStoreError(  # never "pbem id new": a new key would not be the seat's
+            f"no private key of {name} in {keys.store.home}: {name}'s key in this game is "
+            f"{chain.identity(name).fingerprint()}",
+            hint=f"run this where {name}'s key is, or set PBEM_HOME to the store that holds it",
+        )
+
+
+def audit(folder: Path, keys: Keys | None = None):
+    """`pbem audit`: the chain's identities checked (read-only), then the audit."""
+    from pbem.protocol.audit import audit as run_audit
+
+    open_game(folder, keys)
+    return run_audit(folder)
 
 
 def status(chain: Chain) -> dict[str, Any]:
@@ -304,7 +370,7 @@ def submit(folder: Path, name: str, texts: list[str], keys: Keys) -> list[Path]:
     """Write `name`'s turn (and, in hotseat, the dealer's answers)."""
     if not texts:
         raise InvalidCommand("give at least one --cmd")
-    chain = folder_mod.load(folder)
+    chain = open_game(folder, keys, write=True)
     me = party(chain, name, keys)
     written = _auto_dealer(folder, chain)
     if written:
@@ -318,7 +384,7 @@ def submit(folder: Path, name: str, texts: list[str], keys: Keys) -> list[Path]:
 
 def sync(folder: Path, name: str, keys: Keys) -> list[Path]:
     """Write every file `name` owes that needs no decision."""
-    chain = folder_mod.load(folder)
+    chain = open_game(folder, keys, write=True)
     me = party(chain, name, keys)
     if me.is_dealer:
         chain = dealer_checked(folder, me)
@@ -375,9 +441,14 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path:
     rest = [folder_mod.received(p) for p in received[1:]]
     for data, path in zip(rest, received[1:]):
         chain.append(data, path.name)
+    keys.pin(chain, folder, write=True)
+    _check_seat(chain, name, keys)
     secret = keys.secret(name)
     if chain.identity(name).sign != secret.public.sign:
-        raise KeyStoreError(f"the key named {name} is not the key that sits in this game")
+        raise KeyStoreError(
+            f"seat {name} in this game has the key {chain.identity(name).fingerprint()}, "
+            f"not your key {name} ({secret.public.fingerprint()})"
+        )
     mine = peer_writer.join(chain, secret)
     make_folder(folder)
     atomic_write(folder / folder_mod.GENESIS, genesis, exclusive=True)
@@ -391,7 +462,7 @@ def apply_file(folder: Path, path: Path) -> Path:
     return apply_files(folder, [path])[0]
 
 
-def apply_files(folder: Path, paths: list[Path]) -> list[Path]:
+def apply_files(folder: Path, paths: list[Path], keys: Keys | None = None) -> list[Path]:
     """Add received files to a game folder, in chain order: all or none."""
-    chain = folder_mod.load(folder)
+    chain = open_game(folder, keys, write=True)
     return folder_mod.incoming_all(folder, chain, [folder_mod.received(p) for p in paths])

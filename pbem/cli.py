@@ -62,6 +62,11 @@ def fail(exc: PbemError) -> None:
 game_dir = click.argument("folder", metavar="DIR", type=click.Path(file_okay=False, path_type=Path))
 as_name = click.option("--as", "name", required=True, metavar="NAME", help="Your identity in $PBEM_HOME.")
 as_json = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+accept_new = click.option(
+    "--accept-new", is_flag=True,
+    help="Record keys of this game that your address book has never seen (like ssh's accept-new); "
+    "a known name with another key is refused all the same.",
+)
 
 
 def ask_passphrase(name: str = "", confirm: bool = False) -> str:
@@ -78,11 +83,16 @@ def ask_passphrase(name: str = "", confirm: bool = False) -> str:
     )
 
 
-def keys() -> "Keys":
+def warn(line: str) -> None:
+    """A warning on stderr (stdout may be JSON for a script)."""
+    click.echo(f"pbem: warning: {line}", err=True)
+
+
+def keys(accept_new: bool = False) -> "Keys":
     from pbem.actions import Keys
     from pbem.crypto.store import KeyStore
 
-    return Keys(store=KeyStore(), passphrase=ask_passphrase, named=True)
+    return Keys(store=KeyStore(), passphrase=ask_passphrase, named=True, accept_new=accept_new, warn=warn)
 
 
 def emit_json(value: Any) -> None:
@@ -144,6 +154,30 @@ def id_show(name: str | None) -> None:
         click.echo(f"{n:<16} {'own     ' if own else 'imported'}  {store.public(n).fingerprint()}")
 
 
+@id.command("list")
+def id_list() -> None:
+    """The address book: every identity, its fingerprint, and where it was first seen."""
+    from pbem.crypto.store import KeyStore
+
+    store = KeyStore()
+    rows = store.names()
+    if not rows:
+        click.echo(f"no identities in {store.home} (pbem id new NAME creates one)")
+    for n, own in rows:
+        seen = store.seen(n)
+        if seen is None:
+            origin = "own key" if own else "imported (no record of when)"
+        elif seen.how == "created":
+            origin = f"own key, created {seen.date}"
+        elif seen.how == "imported":
+            origin = f"imported by hand {seen.date}" + (f" from {seen.source}" if seen.source else "")
+        else:
+            origin = f"accepted {seen.date} from game {(seen.game_id or '?')[:12]} in {seen.source}"
+        if own and seen is not None and seen.how != "created":
+            origin = "own key; " + origin
+        click.echo(f"{n:<16} {store.public(n).fingerprint()}  {origin}")
+
+
 @id.command("export")
 @click.argument("name")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file.")
@@ -168,7 +202,7 @@ def id_import(file: Path) -> None:
     from pbem.protocol.folder import read
 
     data = read(file)
-    ident = KeyStore().import_identity(data)
+    ident = KeyStore().import_identity(data, source=str(file.absolute()))
     click.echo(f"imported {ident.name}  {ident.fingerprint()}")
     click.echo("pbem: hint: check the fingerprint with its owner (read it aloud)", err=True)
 
@@ -205,12 +239,13 @@ def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options)
 @game_dir
 @click.argument("received", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
 @as_name
-def join(folder: Path, received, name: str) -> None:
+@accept_new
+def join(folder: Path, received, name: str, accept_new: bool) -> None:
     """Join a peer game: make your folder DIR from the GENESIS (and earlier
     join files) you received, and write your join file; prints its path."""
     from pbem import actions
 
-    click.echo(str(actions.join(folder, list(received), name, keys())))
+    click.echo(str(actions.join(folder, list(received), name, keys(accept_new))))
 
 
 @cli.command()
@@ -220,7 +255,7 @@ def status(folder: Path, as_json: bool) -> None:
     """Whose turn it is, what is pending, and the outcome."""
     from pbem import actions
 
-    info = actions.status(actions.open_game(folder))
+    info = actions.status(actions.open_game(folder, keys()))
     if as_json:
         emit_json(info)
         return
@@ -250,8 +285,9 @@ def legal(folder: Path, name: str, as_json: bool) -> None:
     """Your legal commands now, in the game's notation."""
     from pbem import actions
 
-    chain = actions.open_game(folder)
-    commands = actions.legal(chain, actions.party(chain, name, keys()))
+    k = keys()
+    chain = actions.open_game(folder, k)
+    commands = actions.legal(chain, actions.party(chain, name, k))
     if as_json:
         emit_json(commands)
     elif not commands:
@@ -265,22 +301,24 @@ def legal(folder: Path, name: str, as_json: bool) -> None:
 @game_dir
 @as_name
 @click.option("--cmd", "cmds", multiple=True, required=True, help="A command in the game's notation.")
-def submit(folder: Path, name: str, cmds) -> None:
+@accept_new
+def submit(folder: Path, name: str, cmds, accept_new: bool) -> None:
     """Check and write your turn into DIR; prints the files written."""
     from pbem import actions
 
-    for path in actions.submit(folder, name, list(cmds), keys()):
+    for path in actions.submit(folder, name, list(cmds), keys(accept_new)):
         click.echo(str(path))
 
 
 @cli.command()
 @game_dir
 @as_name
-def sync(folder: Path, name: str) -> None:
+@accept_new
+def sync(folder: Path, name: str, accept_new: bool) -> None:
     """Write every file NAME owes that needs no decision."""
     from pbem import actions
 
-    written = actions.sync(folder, name, keys())
+    written = actions.sync(folder, name, keys(accept_new))
     if not written:
         click.echo(f"nothing to do for {name}")
     for path in written:
@@ -295,8 +333,9 @@ def show(folder: Path, name: str | None, as_json: bool) -> None:
     """The board as NAME may see it."""
     from pbem import actions
 
-    chain = actions.open_game(folder)
-    me = actions.party(chain, name, keys()) if name else None
+    k = keys()
+    chain = actions.open_game(folder, k)
+    me = actions.party(chain, name, k) if name else None
     if as_json:
         emit_json(actions.view_json(chain, me))
     else:
@@ -306,13 +345,14 @@ def show(folder: Path, name: str | None, as_json: bool) -> None:
 @cli.command()
 @game_dir
 @as_name
-def play(folder: Path, name: str) -> None:
+@accept_new
+def play(folder: Path, name: str, accept_new: bool) -> None:
     """Interactive: the board and your legal commands as a numbered menu."""
     from pbem import actions
 
-    k = keys()
+    k = keys(accept_new)
     while True:
-        chain = actions.open_game(folder)
+        chain = actions.open_game(folder, k, write=True)
         me = actions.party(chain, name, k)
         if chain.writers() == [name] and chain.needs(name) == "auto":
             for path in actions.sync(folder, name, k):  # owed, and needs no decision
@@ -344,19 +384,20 @@ def log(folder: Path) -> None:
     """Every file of the game, one line each, as anyone may read it."""
     from pbem import actions
 
-    for line in actions.log_lines(actions.open_game(folder)):
+    for line in actions.log_lines(actions.open_game(folder, keys())):
         click.echo(line)
 
 
 @cli.command("apply")
 @game_dir
 @click.argument("files", metavar="FILE...", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
-def apply_cmd(folder: Path, files) -> None:
+@accept_new
+def apply_cmd(folder: Path, files, accept_new: bool) -> None:
     """Check received FILEs against DIR and add them, in chain order (all
     of them, or none if one is refused)."""
     from pbem import actions
 
-    for path in actions.apply_files(folder, list(files)):
+    for path in actions.apply_files(folder, list(files), keys(accept_new)):
         click.echo(str(path))
 
 
@@ -367,7 +408,7 @@ def verify(folder: Path, repair: bool) -> None:
     """Check every file of the game; exit 1 with the first failure."""
     from pbem import actions
 
-    chain = actions.verify(folder, repair)
+    chain = actions.verify(folder, repair, keys())
     notes(chain.notes)
     outcome = chain.outcome()
     state = f"over: {outcome.reason}" if outcome else f"in progress, next: {', '.join(chain.writers())}"
@@ -378,10 +419,10 @@ def verify(folder: Path, repair: bool) -> None:
 @game_dir
 def audit(folder: Path) -> None:
     """Replay a finished game with every secret revealed."""
+    from pbem import actions
     from pbem.errors import AuditError
-    from pbem.protocol.audit import audit as run_audit
 
-    report = run_audit(folder)
+    report = actions.audit(folder, keys())
     for failure in report.failures:
         click.echo(f"FAIL {failure}")
     if not report.ok:

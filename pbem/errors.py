@@ -70,6 +70,16 @@ class PassphraseError(KeyStoreError):
     """The passphrase is missing or wrong."""
 
 
+class IdentityMismatch(KeyStoreError):
+    """A game names a known identity with another key, or holds a known key
+    under another name: an impostor until its owner says otherwise."""
+
+
+class UnknownIdentity(KeyStoreError):
+    """A game holds a key the address book has never seen (and the command
+    would act on it): import it, or accept it with ``--accept-new``."""
+
+
 # --- protocol ------------------------------------------------------------
 
 

@@ -42,6 +42,13 @@ class Pbem:
         return result
 
 
+@pytest.fixture(autouse=True)
+def _own_home(tmp_path_factory, monkeypatch) -> None:
+    """No test reads or writes the real user's key store (`--accept-new`
+    writes to it): by default `$PBEM_HOME` is an empty folder of the test's."""
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path_factory.mktemp("no-home") / "home"))
+
+
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch) -> Path:
     h = tmp_path / "home"

@@ -4,32 +4,66 @@ Layout under the home folder (`default_home`, or ``$PBEM_HOME``)::
 
     keys/NAME.key   our private key files (0600, folder 0700)
     ids/NAME.id     identity files: our own and everyone we imported
+    ids/NAME.seen   where the key of NAME was first seen (`Seen`): made here,
+                    imported from a file, or accepted from a game with
+                    ``--accept-new`` (then it also holds the key itself: a
+                    game carries no self-signed identity file)
 
 Every identity file is checked (self-signature) each time it is read, so a
 file edited by hand or damaged on disk is noticed, not trusted. A name maps to
 one key pair for good: importing a different key under a known name is
 refused (naming both fingerprints), as is a key already known under another
-name, so that a file's signer can be found by its key alone.
+name, so that a file's signer can be found by its key alone. The address
+book is what games are checked against (`pbem.pinning`), like ssh's
+known_hosts.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import Callable, Mapping
+from datetime import datetime, timezone
 from pathlib import Path
+from typing import Literal
 
-from pbem.crypto.encoding import decode_file
+from pbem.crypto.encoding import FORMAT, Strict, decode_file, encode_file
 from pbem.crypto.keys import (
-    PublicIdentity, SecretIdentity, SecretKeyFile, check_name, identity_file, read_identity_file,
+    Name, PublicIdentity, SecretIdentity, SecretKeyFile, check_name, identity_file, read_identity_file,
     read_secret_key_file, secret_key_file, valid_name,
 )
-from pbem.errors import FormatError, KeyStoreError
+from pbem.errors import FormatError, KeyStoreError, PbemError
 from pbem.fsio import atomic_write
 
-__all__ = ["default_home", "KeyStore"]
+__all__ = ["default_home", "KeyStore", "Seen"]
 
 _APP = "pbem"
+
+
+class Seen(Strict, kw_only=True, omit_defaults=True):
+    """Where (and when) a key of the address book was first seen.
+
+    Written once, when the name enters the store, and never replaced: it is
+    the answer to "since when do I trust this key, and why?".
+    """
+
+    format: Literal["pbem/1"]
+    kind: Literal["seen"]
+    name: Name
+    how: Literal["created", "imported", "accepted"]
+    date: str
+    """UTC, ``YYYY-MM-DDTHH:MM:SSZ``."""
+    fingerprint: str
+    source: str | None = None
+    """The file it was imported from, or the game folder it was accepted from."""
+    game_id: str | None = None
+    identity: PublicIdentity | None = None
+    """Only for accepted keys: the key itself (a game holds no identity file)."""
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def default_home(environ: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
@@ -74,6 +108,9 @@ class KeyStore:
     def id_path(self, name: str) -> Path:
         return self.ids_dir / f"{check_name(name)}.id"
 
+    def seen_path(self, name: str) -> Path:
+        return self.ids_dir / f"{check_name(name)}.seen"
+
     def _make_dirs(self) -> None:
         try:
             self.home.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -113,7 +150,7 @@ class KeyStore:
         KeyStoreError if `name` is taken, by our own key or an imported one.
         """
         check_name(name)
-        if self.has_secret(name) or self.id_path(name).exists():
+        if self.has_secret(name) or self.id_path(name).exists() or self._accepted(name) is not None:
             raise KeyStoreError(
                 f"an identity named {name} already exists in {self.home}",
                 hint="choose another name (see `pbem id show`)",
@@ -123,6 +160,7 @@ class KeyStore:
         self._make_dirs()
         self._write(self.key_path(name), key_file, 0o600)
         self._write(self.id_path(name), identity_file(secret), 0o644)
+        self._record_seen(secret.public, "created")
         return secret
 
     def secret(self, name: str, passphrase: Callable[[], str]) -> SecretIdentity:
@@ -130,14 +168,47 @@ class KeyStore:
         path = self.key_path(name)
         data = self._read(path)
         if data is None:
-            raise KeyStoreError(
-                f"no private key named {name} in {self.home}",
-                hint=f"create one with `pbem id new {name}`, or set PBEM_HOME to the store that holds it",
-            )
-        secret = _in_file(path, read_secret_key_file, data, passphrase)
+            raise self.no_secret(name)
+        try:
+            secret = _in_file(path, read_secret_key_file, data, passphrase)
+        except FormatError as exc:
+            raise FormatError(exc.message, hint=exc.hint or (
+                "the private key file is damaged: restore it from a backup (a lost key cannot be rebuilt)"
+            )) from None
         if secret.name != name:
             raise KeyStoreError(f"{path} holds the key of {secret.name}, not {name}")
         return secret
+
+    def has_public(self, name: str) -> bool:
+        """True if the address book knows `name` (our own key or another's)."""
+        return valid_name(name) and self._known(name) is not None
+
+    def no_secret(self, name: str) -> KeyStoreError:
+        """The error for "no private key `name` here", with a hint that does
+        not send the user to make a key the address book already knows."""
+        if self._known(name) is not None:
+            return KeyStoreError(
+                f"this machine has only {name}'s public identity, not {name}'s private key ({self.home})",
+                hint=f"run this where {name}'s key is, or set PBEM_HOME to the store that holds it",
+            )
+        return KeyStoreError(
+            f"no private key named {name} in {self.home}",
+            hint=f"create one with `pbem id new {name}`, or set PBEM_HOME to the store that holds it",
+        )
+
+    def loose_permissions(self, name: str) -> str | None:
+        """A warning if others may read our private key file (POSIX only:
+        Windows has no such mode bits)."""
+        if os.name != "posix":
+            return None
+        path = self.key_path(name)
+        try:
+            mode = stat.S_IMODE(path.stat().st_mode)
+        except OSError:
+            return None
+        if mode & 0o077:
+            return f"{path} can be read by other users (mode {mode:04o}); run: chmod 600 {path}"
+        return None
 
     # --- identities ----------------------------------------------------------
 
@@ -148,7 +219,7 @@ class KeyStore:
         if data is not None:
             public = _in_file(path, read_identity_file, data)
         else:
-            public = self._public_from_key(name)
+            public = self._public_from_key(name) or self._accepted(name)
             if public is None:
                 raise self._unknown(name)
         if public.name != name:
@@ -180,6 +251,11 @@ class KeyStore:
         data = self._read(path)
         if data is None:
             if not self.has_secret(name):
+                if self._accepted(name) is not None:
+                    raise KeyStoreError(
+                        f"{name}'s key was accepted from a game: there is no identity file of {name} to export",
+                        hint=f"ask {name} for their identity file (pbem id export {name})",
+                    )
                 raise self._unknown(name)
             if passphrase is None:
                 raise KeyStoreError(
@@ -192,39 +268,94 @@ class KeyStore:
         self.public(name)  # check it before handing it out
         return data
 
-    def import_identity(self, data: bytes) -> PublicIdentity:
+    def import_identity(self, data: bytes, source: str | None = None) -> PublicIdentity:
         """Check an identity file and add it to the address book.
 
         Importing the same identity again is fine. A different key under a
-        known name, or a known key under a new name, is refused.
+        known name, or a known key under a new name, is refused. `source`
+        (the file's path) is recorded as where the key was first seen.
         """
         public = read_identity_file(data)
+        name = public.name
+        known = self._check_new(public)
+        if known is not None:
+            if not self.id_path(name).exists():
+                self._make_dirs()
+                self._write(self.id_path(name), data, 0o644)
+            return known
+        self._make_dirs()
+        self._write(self.id_path(name), data, 0o644)
+        self._record_seen(public, "imported", source=source)
+        return public
+
+    def accept(self, public: PublicIdentity, source: str, game_id: str) -> None:
+        """Record a key first seen in a game (``--accept-new``).
+
+        The same checks as an import: never a second key for a known name,
+        never a known key under a second name.
+        """
+        if self._check_new(public) is None:
+            self._make_dirs()
+            self._record_seen(public, "accepted", source=source, game_id=game_id, identity=public)
+
+    def _check_new(self, public: PublicIdentity) -> PublicIdentity | None:
+        """The known identity equal to `public`, None if its name is new;
+        KeyStoreError if the name or the key is known otherwise."""
         name = public.name
         known = self._known(name)
         if known is not None:
             if known == public:
-                if not self.id_path(name).exists():
-                    self._make_dirs()
-                    self._write(self.id_path(name), data, 0o644)
                 return known
             raise KeyStoreError(
                 f"{name} is already known with fingerprint {known.fingerprint()}; "
                 f"this file has another key, fingerprint {public.fingerprint()}",
-                hint=f"if {name} really has a new key, remove {self.id_path(name)} first",
+                hint=f"if {name} really has a new key, remove {self.id_path(name)} (and {name}.seen) first",
             )
         other = self.find_by_key(public.sign)
         if other is not None:
             raise KeyStoreError(
                 f"this key ({public.fingerprint()}) is already known as {other.name}, not {name}",
             )
-        self._make_dirs()
-        self._write(self.id_path(name), data, 0o644)
-        return public
+        return None
 
     def _known(self, name: str) -> PublicIdentity | None:
-        if not self.id_path(name).exists() and not self.has_secret(name):
+        if self.id_path(name).exists() or self.has_secret(name) or self._accepted(name) is not None:
+            return self.public(name)
+        return None
+
+    # --- where keys were first seen ------------------------------------------
+
+    def seen(self, name: str) -> Seen | None:
+        """The record of where `name`'s key was first seen, if there is one
+        (stores made before these records existed have none)."""
+        path = self.seen_path(name)
+        data = self._read(path)
+        if data is None:
             return None
-        return self.public(name)
+        seen = _in_file(path, decode_file, data, Seen, "seen")
+        if seen.name != name:
+            raise KeyStoreError(f"{path} is the record of {seen.name}, not {name}")
+        return seen
+
+    def _accepted(self, name: str) -> PublicIdentity | None:
+        seen = self.seen(name) if valid_name(name) else None
+        return seen.identity if seen is not None and seen.how == "accepted" else None
+
+    def _record_seen(self, public: PublicIdentity, how: str, **where) -> None:
+        path = self.seen_path(public.name)
+        try:
+            old = self.seen(public.name)
+        except PbemError:
+            old = None  # damaged: replaced below
+        if old is not None and old.fingerprint == public.fingerprint():
+            return  # first seen is first seen
+        # no record, or the record of a key the user removed on purpose
+        record = Seen(format=FORMAT, kind="seen", name=public.name, how=how, date=_now(),
+                      fingerprint=public.fingerprint(), **where)
+        try:
+            atomic_write(path, encode_file(record), 0o644)
+        except OSError as exc:
+            raise KeyStoreError(f"cannot write {path}: {exc.strerror}") from None
 
     def find_by_key(self, sign_b64: str) -> PublicIdentity | None:
         """The known identity whose Ed25519 key is `sign_b64`, if any."""
@@ -237,7 +368,8 @@ class KeyStore:
     def names(self) -> list[tuple[str, bool]]:
         """Every known name, sorted, with True for the ones we hold a private key for."""
         own = set(_stems(self.keys_dir, ".key"))
-        known = own | set(_stems(self.ids_dir, ".id"))
+        accepted = {n for n in _stems(self.ids_dir, ".seen") if self._accepted(n) is not None}
+        known = own | set(_stems(self.ids_dir, ".id")) | accepted
         return [(name, name in own) for name in sorted(known)]
 
 

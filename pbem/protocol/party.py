@@ -39,7 +39,10 @@ class Party:
         self.is_dealer = self.name == chain.dealer_name
         expected = chain.identity(self.name)
         if expected.sign != secret.public.sign:
-            raise WrongWriter(f"the key named {self.name} is not the key that sits in this game")
+            raise WrongWriter(
+                f"seat {self.name} in this game has the key {expected.fingerprint()}, "
+                f"not your key {self.name} ({secret.public.fingerprint()})"
+            )
         self.openings: dict[str, Opening] = {}
         self.peer_secrets = None
         self._peer_cards: tuple[int, dict[str, str]] | None = None  # (seq, cards)

@@ -1,0 +1,122 @@
+"""The keys in a game checked against the user's address book, like ssh's
+known_hosts.
+
+A signature says only that a file was made by the key inside the game; it
+says nothing about whether that key belongs to the person whose name it
+carries. So every command that reads a game compares each party's key (every
+seat, and the dealer of a referee game; in a peer game the creator is a seat)
+with the address book of ``$PBEM_HOME``:
+
+* a name the book knows with another key, or a key the book knows under
+  another name, is an impostor until proven otherwise: always refused, both
+  fingerprints shown, and the book is never changed;
+* a key the book has never seen is shown with its fingerprint. Commands that
+  write (or that make the user act on the game) refuse it unless the user
+  accepts it (``--accept-new``, ssh's ``StrictHostKeyChecking=accept-new``),
+  which records it in the book with the game and folder it came from;
+  read-only commands let the caller warn and go on.
+
+A hotseat game's dealer is not pinned: it is a throw-away key made for that
+one folder and kept in its ``dealer.key``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pbem.crypto.keys import PublicIdentity
+from pbem.crypto.store import KeyStore
+from pbem.errors import IdentityMismatch, UnknownIdentity
+from pbem.protocol.chain import Chain
+
+__all__ = ["Party", "New", "parties", "check"]
+
+
+@dataclass(frozen=True)
+class Party:
+    """One identity a game holds, and the role it plays there ("seat alice")."""
+
+    label: str
+    identity: PublicIdentity
+
+
+@dataclass(frozen=True)
+class New:
+    """A key the address book had never seen; `accepted` if it is now recorded."""
+
+    party: Party
+    accepted: bool
+
+    def line(self) -> str:
+        p = self.party
+        if self.accepted:
+            return f"added {p.label}'s key ({p.identity.fingerprint()}) to your address book"
+        return (
+            f"{p.label}'s key is not in your address book: fingerprint {p.identity.fingerprint()} "
+            f"(check it with {p.identity.name}, then `pbem id import` their identity file)"
+        )
+
+
+def parties(chain: Chain) -> list[Party]:
+    """Every identity of `chain` that must be pinned, in seat order."""
+    creator = chain.genesis.peer.creator if chain.genesis.peer is not None else None
+    out = [
+        Party(f"seat {s.name}" + (" (the creator)" if s.name == creator else ""), s.identity)
+        for s in chain.genesis.seats
+    ]
+    if chain.genesis.dealer is not None and chain.dealer_mode != "hotseat":
+        out.append(Party(f"{chain.dealer_mode} {chain.dealer_name}", chain.genesis.dealer.identity))
+    return out
+
+
+def check(store: KeyStore, chain: Chain, *, where: str, strict: bool, accept_new: bool = False) -> list[New]:
+    """Check `chain`'s identities against `store`'s address book.
+
+    Raises IdentityMismatch for a known name with another key, a known key
+    under another name, or one key under two names in the game. Keys never
+    seen: recorded if `accept_new` (as first seen in the game at `where`),
+    else refused with UnknownIdentity if `strict`, else returned unrecorded
+    so the caller can warn. Nothing is recorded unless every party passes.
+    """
+    book = {name: store.public(name) for name, _own in store.names()}
+    by_key = {ident.sign: ident for ident in book.values()}
+    own = {name for name, is_own in store.names() if is_own}
+    seen_keys: dict[str, Party] = {}
+    new: list[Party] = []
+    for party in parties(chain):
+        ident = party.identity
+        twin = seen_keys.setdefault(ident.sign, party)
+        if twin is not party:
+            raise IdentityMismatch(
+                f"{twin.label} and {party.label} have the same key ({ident.fingerprint()}): one key is one person",
+            )
+        known = book.get(ident.name)
+        if known is not None and known != ident:
+            whose = "your own key" if ident.name in own else "the key your address book knows as"
+            raise IdentityMismatch(
+                f"{party.label} in this game has the key {ident.fingerprint()}, "
+                f"not {whose} {ident.name} ({known.fingerprint()})",
+                hint=f"this game is not with the {ident.name} you know: ask {ident.name} which key is theirs "
+                "(pbem never replaces a known key)",
+            )
+        other = by_key.get(ident.sign)
+        if other is not None and other.name != ident.name:
+            raise IdentityMismatch(
+                f"{party.label} in this game has the key {ident.fingerprint()}, "
+                f"which your address book knows as {other.name}",
+                hint="one key has one name: a game that renames a known key is not to be trusted",
+            )
+        if known is None:
+            new.append(party)
+    if new and strict and not accept_new:
+        lines = "; ".join(f"{p.label} ({p.identity.fingerprint()})" for p in new)
+        raise UnknownIdentity(
+            f"{'a key' if len(new) == 1 else f'{len(new)} keys'} in this game "
+            f"{'is' if len(new) == 1 else 'are'} not in your address book: {lines}",
+            hint="check the fingerprints with their owners, then import their identity files "
+            "(pbem id import FILE) or rerun with --accept-new to record them",
+        )
+    if accept_new:
+        for p in new:
+            store.accept(p.identity, where, chain.game_id)
+    return [New(p, accepted=accept_new) for p in new]
