@@ -44,6 +44,13 @@ class PbemGroup(click.Group):
             sys.exit(1)
 
 
+def say_notes(notes: list[str]) -> None:
+    """What a command repaired or skipped on the way (on stderr: stdout is
+    for results a script reads)."""
+    for note in notes:
+        click.echo(f"pbem: note: {note}", err=True)
+
+
 def fail(exc: PbemError) -> None:
     click.echo(f"pbem: error: {exc.message}", err=True)
     if exc.hint:
@@ -264,8 +271,10 @@ def submit(folder: Path, name: str, cmds) -> None:
     """Check and write your turn into DIR; prints the files written."""
     from pbem import actions
 
-    for path in actions.submit(folder, name, list(cmds), keys()):
+    notes: list[str] = []
+    for path in actions.submit(folder, name, list(cmds), keys(), notes):
         click.echo(str(path))
+    say_notes(notes)
 
 
 @cli.command()
@@ -275,7 +284,9 @@ def sync(folder: Path, name: str) -> None:
     """Write every file NAME owes that needs no decision."""
     from pbem import actions
 
-    written = actions.sync(folder, name, keys())
+    notes: list[str] = []
+    written = actions.sync(folder, name, keys(), notes)
+    say_notes(notes)
     if not written:
         click.echo(f"nothing to do for {name}")
     for path in written:
@@ -310,8 +321,10 @@ def play(folder: Path, name: str) -> None:
         chain = actions.open_game(folder)
         me = actions.party(chain, name, k)
         if chain.writers() == [name] and chain.needs(name) == "auto":
-            for path in actions.sync(folder, name, k):  # owed, and needs no decision
+            notes: list[str] = []
+            for path in actions.sync(folder, name, k, notes):  # owed, and needs no decision
                 click.echo(f"wrote {path} (automatic answer)")
+            say_notes(notes)
             continue
         click.echo(actions.render(chain, me))
         if chain.outcome() is not None:
@@ -327,8 +340,10 @@ def play(folder: Path, name: str) -> None:
             return
         text = commands[int(answer) - 1] if answer.isdigit() and 1 <= int(answer) <= len(commands) else answer
         try:
-            for path in actions.submit(folder, name, [text], k):
+            notes = []
+            for path in actions.submit(folder, name, [text], k, notes):
                 click.echo(f"wrote {path}")
+            say_notes(notes)
         except PbemError as exc:
             click.echo(f"pbem: error: {exc.message}", err=True)
 
@@ -351,18 +366,26 @@ def apply_cmd(folder: Path, files) -> None:
     of them, or none if one is refused)."""
     from pbem import actions
 
-    for path in actions.apply_files(folder, list(files)):
+    notes: list[str] = []
+    for path in actions.apply_files(folder, list(files), notes):
         click.echo(str(path))
+    say_notes(notes)
 
 
 @cli.command()
 @game_dir
-@click.option("--repair", is_flag=True, help="Rewrite state.pbem from the chain.")
+@click.option("--repair", is_flag=True, help="Rewrite state.pbem from the chain (fail if it cannot).")
 def verify(folder: Path, repair: bool) -> None:
-    """Check every file of the game; exit 1 with the first failure."""
+    """Check every file of the game; exit 1 with the first failure.
+
+    state.pbem is only a cache: a stale or damaged one is rebuilt from the
+    chain, with a note, and is not a failure.
+    """
     from pbem import actions
 
-    chain = actions.verify(folder, repair)
+    notes: list[str] = []
+    chain = actions.verify(folder, repair, notes)
+    say_notes(notes)
     outcome = chain.outcome()
     state = f"over: {outcome.reason}" if outcome else f"in progress, next: {', '.join(chain.writers())}"
     click.echo(f"ok: {chain.game.name} game {chain.game_id[:12]}, {len(chain.records)} files, {state}")
