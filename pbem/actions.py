@@ -366,7 +366,9 @@ def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[st
 
     Rerun after a kill that left the turn written but not the dealer's
     answers (or not the report of success), it writes what is missing and
-    says the turn is already in, instead of failing.
+    says the turn is already in, instead of failing: the same commands as
+    `name`'s last file, followed only by files with no decision, are taken
+    for that turn when answers were still owed or `name` is not to act.
     """
     if not texts:
         raise InvalidCommand("give at least one --cmd")
@@ -377,7 +379,10 @@ def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[st
         staged = _Staged(folder, chain)
         _auto_dealer(staged, dealer)
         me = Party(chain, me.secret) if staged.files else me
-        done = None if name in chain.writers() else _turn_already_in(chain, me, texts)
+        # answers owed after `name`'s own last file, or `name` not to act:
+        # the marks of an interrupted submit being run again
+        rerun = bool(staged.files) or name not in chain.writers()
+        done = _turn_already_in(chain, me, texts) if rerun else None
         if done is not None:
             _say(notes, [f"{name}'s turn is already in the chain as {done.name or folder_mod.turn_name(done.seq, done.by)}"])
         else:
