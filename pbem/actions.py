@@ -368,7 +368,9 @@ def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[st
     answers (or not the report of success), it writes what is missing and
     says the turn is already in, instead of failing: the same commands as
     `name`'s last file, followed only by files with no decision, are taken
-    for that turn when answers were still owed or `name` is not to act.
+    for that turn when answers were still owed, when `name` is not to act,
+    or when they are not legal now. (A command that is legal again after
+    the whole turn was written cannot be told from a new one: it is played.)
     """
     if not texts:
         raise InvalidCommand("give at least one --cmd")
@@ -383,12 +385,18 @@ def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[st
         # the marks of an interrupted submit being run again
         rerun = bool(staged.files) or name not in chain.writers()
         done = _turn_already_in(chain, me, texts) if rerun else None
+        if done is None:
+            try:
+                data = me.turn(parse_commands(chain, me, texts))
+            except PbemError:
+                done = _turn_already_in(chain, me, texts)  # refused now: was it the last turn?
+                if done is None:
+                    raise
+            else:
+                staged.add(data)
+                _auto_dealer(staged, dealer)
         if done is not None:
             _say(notes, [f"{name}'s turn is already in the chain as {done.name or folder_mod.turn_name(done.seq, done.by)}"])
-        else:
-            commands = parse_commands(chain, me, texts)
-            staged.add(me.turn(commands))
-            _auto_dealer(staged, dealer)
         return staged.write(notes)
 
 
