@@ -1,8 +1,14 @@
 """What each CLI command does, as library functions that know nothing of click.
 
 Every function either finishes its job or raises a `PbemError` with the
-folder untouched: files are only written after the new file was checked
-against the chain (`folder.add_file`), and each write is atomic.
+folder untouched: a writing command holds the folder's lock
+(`folder.writing`), loads the chain, loads every key it will need and checks
+every file it will write in memory (`_Staged`) before the first write; each
+write is atomic. A command killed between two writes leaves a shorter valid
+chain that rerunning it completes; a stale `state.pbem` or a stray temporary
+file is repaired by the next writer (`folder.tidy`). What such a repair did
+is appended to `notes` (when given) for the CLI to print: library code never
+prints.
 
 Given `Keys`, every function that reads a game first checks the game's
 identities against the address book (`pbem.pinning`): strictly before it
@@ -11,6 +17,7 @@ writes, with warnings (through `Keys.warn`) when it only reads.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,6 +31,7 @@ from pbem.crypto.keys import SecretIdentity, read_secret_key_file, secret_key_fi
 from pbem.crypto.store import KeyStore
 from pbem.errors import InvalidCommand, InvalidOption, KeyStoreError, PbemError, ProtocolError
 from pbem.fsio import atomic_write, make_folder
+from pbem.lock import LOCK
 from pbem.games.base import Known, NeedsReveal, SeatSpec, overlay, unknown_to
 from pbem.protocol import dealer as dealer_mod
 from pbem.protocol import folder as folder_mod
@@ -135,9 +143,9 @@ def new_game(
         data = peer_writer.make_genesis(game, opts, idents, keys.secret(creator))
         chain = Chain(data)
         keys.pin(chain, folder, write=True)
-        make_folder(folder)
-        atomic_write(folder / folder_mod.GENESIS, data, exclusive=True)
-        folder_mod.write_state(folder, chain)
+        with _new_folder(folder):
+            atomic_write(folder / folder_mod.GENESIS, data, exclusive=True)
+            folder_mod.write_state(folder, chain)
         return chain
     if creator:
         raise InvalidOption("--as is only for --dealer peer (the dealer writes the genesis)")
@@ -158,12 +166,24 @@ def new_game(
     data = dealer_mod.make_genesis(game, opts, idents, dealer, dealer_secret, master)
     chain = Chain(data)  # check what we are about to write
     keys.pin(chain, folder, write=True)
-    make_folder(folder)
-    if dealer == "hotseat":
-        atomic_write(folder / folder_mod.DEALER_KEY, secret_key_file(dealer_secret, None), mode=0o600)
-    atomic_write(folder / folder_mod.GENESIS, data, exclusive=True)
-    folder_mod.write_state(folder, chain)
+    key_file = secret_key_file(dealer_secret, None) if dealer == "hotseat" else None
+    with _new_folder(folder):
+        if key_file is not None:
+            atomic_write(folder / folder_mod.DEALER_KEY, key_file, mode=0o600)
+        atomic_write(folder / folder_mod.GENESIS, data, exclusive=True)
+        folder_mod.write_state(folder, chain)
     return chain
+
+
+@contextlib.contextmanager
+def _new_folder(folder: Path):
+    """Make `folder` and hold its lock while it is still empty (two commands
+    creating one game at once: the second is told, nothing is mixed)."""
+    make_folder(folder)
+    with folder_mod.writing(folder):
+        if any(p.name != LOCK for p in folder.iterdir()):
+            raise PbemError(f"{folder} exists and is not an empty folder")
+        yield
 
 
 # --- reading a game ---------------------------------------------------------------
@@ -187,19 +207,38 @@ def hotseat_dealer(folder: Path, chain: Chain) -> SecretIdentity:
     return secret
 
 
-def verify(folder: Path, repair: bool = False, keys: Keys | None = None) -> Chain:
-    """Check every file: the chain, the state cache, a hotseat dealer's key
-    (and, given `keys`, warn about identities the address book lacks)."""
+def verify(folder: Path, repair: bool = False, keys: Keys | None = None, notes: list[str] | None = None) -> Chain:
+    """Check every file: the chain and a hotseat dealer's key (and, given
+    `keys`, warn about identities the address book lacks).
+
+    `state.pbem` is only a cache, so one that is stale (a writer killed
+    after its last turn file), missing or damaged is not a failure: it is
+    rebuilt from the chain (under the folder's lock) and a note says so;
+    stray temporary files are removed the same way. `repair` only makes the
+    rebuild mandatory (an error when the folder cannot be written).
+    """
     chain = folder_mod.load(folder)
     if chain.dealer_mode == "hotseat" and (folder / folder_mod.DEALER_KEY).exists():
         hotseat_dealer(folder, chain)
-    if repair:
-        folder_mod.write_state(folder, chain)
-    else:
-        folder_mod.check_state_cache(folder, chain)
-    if keys is not None:  # last: a folder that fails needs no warnings on top
+    if keys is not None:  # after the chain's own checks, before anything is written
         keys.pin(chain, folder, write=False)
+    if repair or folder_mod.needs_tidy(folder, chain):
+        try:
+            with folder_mod.writing(folder):
+                chain = folder_mod.load(folder)  # the head as it is under the lock
+                done = folder_mod.tidy(folder, chain)
+        except PbemError as exc:
+            in_the_way = (folder / folder_mod.STATE).exists() and not (folder / folder_mod.STATE).is_file()
+            if repair or in_the_way:  # something that is no file where the cache goes: say so
+                raise
+            done = [f"{folder_mod.STATE} does not match the chain and was left as it is: {exc.message}"]
+        _say(notes, done)
     return chain
+
+
+def _say(notes: list[str] | None, more: list[str]) -> None:
+    if notes is not None:
+        notes.extend(more)
 
 
 def party(chain: Chain, name: str, keys: Keys) -> Party:
@@ -366,63 +405,150 @@ def _known_refs(state) -> set[str]:
     return {it.ref for zone in state.zones.values() for it in zone.items if isinstance(it, Known)}
 
 
-def submit(folder: Path, name: str, texts: list[str], keys: Keys) -> list[Path]:
-    """Write `name`'s turn (and, in hotseat, the dealer's answers)."""
+class _Staged:
+    """The files a command writes, checked into the chain in memory first
+    and written together at the end: a refused command, or a key that cannot
+    be read, writes nothing."""
+
+    def __init__(self, folder: Path, chain: Chain) -> None:
+        self.folder, self.chain = folder, chain
+        self.files: list[tuple[Any, bytes]] = []
+
+    def add(self, data: bytes) -> None:
+        self.files.append((self.chain.append(data), data))
+
+    @property
+    def datas(self) -> list[bytes]:
+        return [data for _, data in self.files]
+
+    def write(self, notes: list[str] | None) -> list[Path]:
+        written = folder_mod.write_files(self.folder, self.chain, self.files) if self.files else []
+        _say(notes, folder_mod.tidy(self.folder, self.chain))
+        return written
+
+
+def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[str] | None = None) -> list[Path]:
+    """Write `name`'s turn (and, in hotseat, the dealer's answers).
+
+    Rerun after a kill that left the turn written but not the dealer's
+    answers (or not the report of success), it writes what is missing and
+    says the turn is already in, instead of failing: the same commands as
+    `name`'s last file, followed only by files with no decision, are taken
+    for that turn when answers were still owed, when `name` is not to act,
+    or when they are not legal now. (A command that is legal again after
+    the whole turn was written cannot be told from a new one: it is played.)
+    """
     if not texts:
         raise InvalidCommand("give at least one --cmd")
-    chain = open_game(folder, keys, write=True)
-    me = party(chain, name, keys)
-    written = _auto_dealer(folder, chain)
-    if written:
+    with folder_mod.writing(folder):
+        chain = open_game(folder, keys, write=True)
         me = party(chain, name, keys)
-    commands = parse_commands(chain, me, texts)
-    data = me.turn(commands)
-    written.append(folder_mod.add_file(folder, chain, data))
-    written += _auto_dealer(folder, chain)
-    return written
+        dealer = _hotseat_key(folder, chain)
+        staged = _Staged(folder, chain)
+        _auto_dealer(staged, dealer)
+        me = Party(chain, me.secret) if staged.files else me
+        # answers owed after `name`'s own last file, or `name` not to act:
+        # the marks of an interrupted submit being run again
+        rerun = bool(staged.files) or name not in chain.writers()
+        done = _turn_already_in(chain, me, texts) if rerun else None
+        if done is None:
+            try:
+                data = me.turn(parse_commands(chain, me, texts))
+            except PbemError:
+                done = _turn_already_in(chain, me, texts)  # refused now: was it the last turn?
+                if done is None:
+                    raise
+            else:
+                staged.add(data)
+                _auto_dealer(staged, dealer)
+        if done is not None:
+            _say(notes, [f"{name}'s turn is already in the chain as {done.name or folder_mod.turn_name(done.seq, done.by)}"])
+        return staged.write(notes)
 
 
-def sync(folder: Path, name: str, keys: Keys) -> list[Path]:
+def _turn_already_in(chain: Chain, me: Party, texts: list[str]):
+    """`me`'s last file, when its commands are `texts` and only files with no
+    decision followed it: the record of a submit that was interrupted."""
+    for record in reversed(chain.records[1:]):
+        if record.by == me.name:
+            break
+        if record.commands:
+            return None
+    else:
+        return None
+    if len(record.commands) != len(texts) or record.before is None:
+        return None
+    game = chain.game
+    state = overlay(record.before, me.cards)
+    try:
+        for text, command in zip(texts, record.commands):
+            if game.format(game.parse(text, state, me.name), state, me.name) != game.format(command, state, me.name):
+                return None
+            try:
+                state = game.apply(state, me.name, command, NoChance())
+            except NeedsReveal:
+                pass
+    except PbemError:
+        return None
+    return record
+
+
+def sync(folder: Path, name: str, keys: Keys, notes: list[str] | None = None) -> list[Path]:
     """Write every file `name` owes that needs no decision."""
-    chain = open_game(folder, keys, write=True)
-    me = party(chain, name, keys)
-    if me.is_dealer:
-        chain = dealer_checked(folder, me)
-        me = Party(chain, me.secret)
-    written = _auto_dealer(folder, chain)
-    while True:
-        data = me.answer()
-        if data is None:
-            return written
-        written.append(folder_mod.add_file(folder, chain, data))
+    with folder_mod.writing(folder):
+        chain = open_game(folder, keys, write=True)
+        me = party(chain, name, keys)
+        if me.is_dealer:
+            chain = dealer_checked(folder, me)
+            me = Party(chain, me.secret)
+        dealer = _hotseat_key(folder, chain)
+        staged = _Staged(folder, chain)
+        _auto_dealer(staged, dealer)
+        while True:
+            data = me.answer()
+            if data is None:
+                return staged.write(notes)
+            staged.add(data)
 
 
-def _auto_dealer(folder: Path, chain: Chain) -> list[Path]:
+def _hotseat_key(folder: Path, chain: Chain) -> SecretIdentity | None:
+    """A hotseat game's dealer key, read before anything is written (a
+    damaged key must not stop a command between a turn and its answer)."""
+    if chain.dealer_mode != "hotseat" or chain.over:
+        return None
+    return hotseat_dealer(folder, chain)
+
+
+def _auto_dealer(staged: _Staged, dealer: SecretIdentity | None) -> None:
     """In a hotseat game the dealer lives in the folder and answers at once."""
-    if chain.dealer_mode != "hotseat":
-        return []
-    written = []
-    dealer = None
+    chain = staged.chain
+    if dealer is None:
+        return
+    checked = False
     while chain.dealer_name in chain.writers():
-        if dealer is None:
-            dealer = hotseat_dealer(folder, chain)
-            dealer_checked(folder, Party(chain, dealer))
+        if not checked:
+            dealer_checked(staged.folder, Party(chain, dealer), staged.datas)
+            checked = True
         data = dealer_mod.answer(chain, dealer)
         if data is None:
             break
-        written.append(folder_mod.add_file(folder, chain, data))
-    return written
+        staged.add(data)
 
 
-def dealer_checked(folder: Path, dealer: Party) -> Chain:
-    """Replay the folder knowing every card, as only the dealer can.
+def dealer_checked(folder: Path, dealer: Party, staged: list[bytes] = ()) -> Chain:
+    """Replay the folder (and the files `staged` to follow it) knowing every
+    card, as only the dealer can.
 
     The dealer sees every hand, so it refuses to answer a file whose
     commands are illegal in a way the public state cannot show (two cards of
     one name, one of them face down): the cheat is stopped at once, with the
     cheater's signed file as evidence.
     """
-    return folder_mod.load(folder, private_openings=dealer.cards)
+    cards = dealer.cards
+    chain = folder_mod.load(folder, private_openings=cards)
+    for data in staged:
+        chain.append(data, private_openings=cards)
+    return chain
 
 
 def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path:
@@ -432,7 +558,7 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path:
 
     if not received:
         raise PbemError("give the genesis file you received")
-    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+    if folder.exists() and (not folder.is_dir() or any(p.name != LOCK for p in folder.iterdir())):
         raise PbemError(f"{folder} exists and is not an empty folder")
     genesis = folder_mod.received(received[0])
     chain = Chain(genesis, received[0].name)
@@ -450,19 +576,34 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path:
             f"not your key {name} ({secret.public.fingerprint()})"
         )
     mine = peer_writer.join(chain, secret)
-    make_folder(folder)
-    atomic_write(folder / folder_mod.GENESIS, genesis, exclusive=True)
-    replay = Chain(genesis)
-    for data in rest:
-        folder_mod.add_file(folder, replay, data)
-    return folder_mod.add_file(folder, replay, mine)
+    with _new_folder(folder):
+        atomic_write(folder / folder_mod.GENESIS, genesis, exclusive=True)
+        return folder_mod.add_files(folder, Chain(genesis), [*rest, mine])[-1]
 
 
-def apply_file(folder: Path, path: Path) -> Path:
-    return apply_files(folder, [path])[0]
+def apply_file(folder: Path, path: Path) -> Path | None:
+    """Add one received file; None when it was already in the chain."""
+    written = apply_files(folder, [path])
+    return written[0] if written else None
 
 
-def apply_files(folder: Path, paths: list[Path], keys: Keys | None = None) -> list[Path]:
-    """Add received files to a game folder, in chain order: all or none."""
-    chain = open_game(folder, keys, write=True)
-    return folder_mod.incoming_all(folder, chain, [folder_mod.received(p) for p in paths])
+def apply_files(folder: Path, paths: list[Path], keys: Keys | None = None, notes: list[str] | None = None) -> list[Path]:
+    """Add received files to a game folder, in chain order: all or none.
+
+    A file already in the chain byte for byte is skipped with a note (a
+    second delivery, or a rerun after a kill), so rerunning completes the
+    work instead of failing on what already landed.
+    """
+    datas = [folder_mod.received(p) for p in paths]
+    with folder_mod.writing(folder):
+        chain = open_game(folder, keys, write=True)
+        fresh = []
+        for path, data in zip(paths, datas):
+            known = folder_mod.already_in(chain, data)
+            if known is None:
+                fresh.append(data)
+            else:
+                _say(notes, [f"{path.name} is already in the chain as {known}"])
+        written = folder_mod.incoming_all(folder, chain, fresh) if fresh else []
+        _say(notes, folder_mod.tidy(folder, chain))
+        return written

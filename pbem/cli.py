@@ -45,7 +45,9 @@ class PbemGroup(click.Group):
 
 
 def notes(lines: list[str]) -> None:
-    """Things about a folder that stop nothing (a copy of a file): stderr."""
+    """What a command repaired, skipped or noticed on the way that stops
+    nothing (a copy of a file, a rebuilt cache): stderr, since stdout is for
+    results a script reads."""
     for line in lines:
         click.echo(f"pbem: note: {line}", err=True)
 
@@ -306,8 +308,10 @@ def submit(folder: Path, name: str, cmds, accept_new: bool) -> None:
     """Check and write your turn into DIR; prints the files written."""
     from pbem import actions
 
-    for path in actions.submit(folder, name, list(cmds), keys(accept_new)):
+    said: list[str] = []
+    for path in actions.submit(folder, name, list(cmds), keys(accept_new), said):
         click.echo(str(path))
+    notes(said)
 
 
 @cli.command()
@@ -318,7 +322,9 @@ def sync(folder: Path, name: str, accept_new: bool) -> None:
     """Write every file NAME owes that needs no decision."""
     from pbem import actions
 
-    written = actions.sync(folder, name, keys(accept_new))
+    said: list[str] = []
+    written = actions.sync(folder, name, keys(accept_new), said)
+    notes(said)
     if not written:
         click.echo(f"nothing to do for {name}")
     for path in written:
@@ -355,8 +361,10 @@ def play(folder: Path, name: str, accept_new: bool) -> None:
         chain = actions.open_game(folder, k, write=True)
         me = actions.party(chain, name, k)
         if chain.writers() == [name] and chain.needs(name) == "auto":
-            for path in actions.sync(folder, name, k):  # owed, and needs no decision
+            said: list[str] = []
+            for path in actions.sync(folder, name, k, said):  # owed, and needs no decision
                 click.echo(f"wrote {path} (automatic answer)")
+            notes(said)
             continue
         click.echo(actions.render(chain, me))
         if chain.outcome() is not None:
@@ -372,8 +380,10 @@ def play(folder: Path, name: str, accept_new: bool) -> None:
             return
         text = commands[int(answer) - 1] if answer.isdigit() and 1 <= int(answer) <= len(commands) else answer
         try:
-            for path in actions.submit(folder, name, [text], k):
+            said = []
+            for path in actions.submit(folder, name, [text], k, said):
                 click.echo(f"wrote {path}")
+            notes(said)
         except PbemError as exc:
             click.echo(f"pbem: error: {exc.message}", err=True)
 
@@ -397,19 +407,26 @@ def apply_cmd(folder: Path, files, accept_new: bool) -> None:
     of them, or none if one is refused)."""
     from pbem import actions
 
-    for path in actions.apply_files(folder, list(files), keys(accept_new)):
+    said: list[str] = []
+    for path in actions.apply_files(folder, list(files), keys(accept_new), said):
         click.echo(str(path))
+    notes(said)
 
 
 @cli.command()
 @game_dir
-@click.option("--repair", is_flag=True, help="Rewrite state.pbem from the chain.")
+@click.option("--repair", is_flag=True, help="Rewrite state.pbem from the chain (fail if it cannot).")
 def verify(folder: Path, repair: bool) -> None:
-    """Check every file of the game; exit 1 with the first failure."""
+    """Check every file of the game; exit 1 with the first failure.
+
+    state.pbem is only a cache: a stale or damaged one is rebuilt from the
+    chain, with a note, and is not a failure.
+    """
     from pbem import actions
 
-    chain = actions.verify(folder, repair, keys())
-    notes(chain.notes)
+    said: list[str] = []
+    chain = actions.verify(folder, repair, keys(), said)
+    notes(chain.notes + said)
     outcome = chain.outcome()
     state = f"over: {outcome.reason}" if outcome else f"in progress, next: {', '.join(chain.writers())}"
     click.echo(f"ok: {chain.game.name} game {chain.game_id[:12]}, {len(chain.records)} files, {state}")

@@ -35,6 +35,10 @@ class FormatError(PbemError):
     """A file is garbled, truncated, of the wrong kind or of an unknown version."""
 
 
+class FolderBusy(PbemError):
+    """Another pbem command holds the game folder's write lock: retry."""
+
+
 # --- crypto --------------------------------------------------------------
 
 

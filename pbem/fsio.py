@@ -3,13 +3,19 @@
 Every file the CLI writes goes through `atomic_write`: the bytes go to a
 temporary file in the same folder, are flushed and fsynced, then renamed over
 the target, and the folder is fsynced so the rename survives a crash.
+
+A process killed before the rename leaves its temporary file behind
+(``.NAME.XXXXXXXX.tmp``); `stray_temp_files` finds them so that the next
+writer, holding the folder's lock (`pbem.lock`), removes them.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from pbem.errors import PbemError
@@ -22,6 +28,9 @@ def make_folder(path: Path) -> None:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise PbemError(f"cannot create the folder {path}: {exc.strerror}") from None
+
+#: the names `tempfile.mkstemp` gives in `atomic_write`: "." + target + "." + 8 random characters + ".tmp"
+_TEMP = re.compile(r"^\.(?P<target>.+)\.[a-z0-9_]{8}\.tmp$")
 
 
 def atomic_write(path: Path | str, data: bytes, mode: int = 0o644, *, exclusive: bool = False) -> None:
@@ -46,7 +55,7 @@ def atomic_write(path: Path | str, data: bytes, mode: int = 0o644, *, exclusive:
 
 def _atomic_write(path: Path, data: bytes, mode: int, exclusive: bool) -> None:
     folder = path.parent
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)  # see _TEMP
     try:
         if hasattr(os, "fchmod"):  # POSIX; Windows keeps its own ACLs
             os.fchmod(fd, mode)
@@ -88,3 +97,15 @@ def _fsync_dir(folder: Path) -> None:
             os.fsync(dfd)
         finally:
             os.close(dfd)
+
+
+def stray_temp_files(folder: Path, ours: Callable[[str], bool]) -> list[Path]:
+    """Temporary files `atomic_write` left in `folder` for targets that `ours`
+    accepts. Only call this while no writer can be running (holding the
+    folder's lock): a live writer's temporary file looks the same."""
+    out = []
+    for path in folder.iterdir():
+        m = _TEMP.match(path.name)
+        if m and ours(m.group("target")) and path.is_file():
+            out.append(path)
+    return sorted(out)

@@ -104,8 +104,9 @@ def mail_step(keys, dirs, rng) -> bool:
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
-    """Every file of a folder, to prove a rejected command changed nothing."""
-    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+    """Every file of a folder, to prove a rejected command changed nothing
+    (except the empty lock file a writing command creates: it holds no data)."""
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.name != ".pbem.lock"}
 
 
 def play_to_end(pbem: Pbem, folder: Path, *, pick=lambda cmds, seat, rng: rng.choice(cmds), seed: int = 0, max_files: int = 600) -> dict:

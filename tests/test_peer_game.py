@@ -133,7 +133,8 @@ def test_each_seat_sees_its_own_hand_only(players, tmp_path):
 def test_bad_peer_input_changes_nothing(players, tmp_path):
     dirs = start(players, tmp_path)
     before = snapshot(dirs["alice"])
-    players["alice"].fails("apply", dirs["alice"], dirs["bob"] / "000001-bob.pbem")  # already there
+    again = players["alice"]("apply", dirs["alice"], dirs["bob"] / "000001-bob.pbem")  # already there: skipped
+    assert "already in the chain" in again.stderr and again.stdout == ""
     players["bob"].fails("join", tmp_path / "again", dirs["alice"] / "000000-genesis.pbem", dirs["alice"] / "000001-bob.pbem", "--as", "bob")
     players["alice"].fails("submit", dirs["alice"], "--as", "bob", "--cmd", "recruit face-up")  # no key of bob's
     assert snapshot(dirs["alice"]) == before

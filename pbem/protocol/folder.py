@@ -2,26 +2,33 @@
 
 Layout (DESIGN.md section 4): ``000000-genesis.pbem``, ``000001-<by>.pbem``
 ... and ``state.pbem``; a hotseat game also keeps its dealer's key as
-``dealer.key``. Loading replays and checks every file; writing is atomic and
-exclusive, so two players writing the same turn at once cannot overwrite each
-other (the second is told, and the folder keeps one valid chain). Two valid
+``dealer.key``. Loading replays and checks every file. A writer holds the
+folder's lock (`writing`, see `pbem.lock`) from loading to its last write, so
+it checks against the head it writes after; each write is atomic and
+exclusive, so even writers the lock cannot order (two machines behind a sync
+tool) cannot overwrite each other. `state.pbem` is only a cache: `tidy`
+rebuilds it whenever it is stale, missing or damaged, and removes the
+temporary files of a killed writer. Two valid
 files for one place in the chain are a fork: reported with both signers,
 never resolved silently.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import msgspec
 
 from pbem.crypto.encoding import FORMAT, canonical
 from pbem.crypto.limits import MAX_FILE_BYTES, check_limits, check_size
-from pbem.errors import FormatError, ForkError, PbemError, ProtocolError, StaleTurn
-from pbem.fsio import atomic_write
+from pbem.errors import FolderBusy, FormatError, ForkError, PbemError, ProtocolError, StaleTurn
+from pbem.fsio import atomic_write, stray_temp_files
+from pbem.lock import LOCK, folder_lock
 from pbem.protocol import codec
-from pbem.protocol.chain import Chain
+from pbem.protocol.chain import Chain, Record
 from pbem.protocol.formats import OutcomeData, StateFile, TurnBody
 
 GENESIS = "000000-genesis.pbem"
@@ -176,13 +183,72 @@ def write_state(folder: Path, chain: Chain) -> None:
     atomic_write(folder / STATE, state_file(chain))
 
 
+def state_cache_ok(folder: Path, chain: Chain) -> bool:
+    """Whether `state.pbem` is exactly the cache of the chain's head."""
+    try:
+        return (folder / STATE).read_bytes() == state_file(chain)
+    except OSError:  # missing, a folder, unreadable
+        return False
+
+
 def check_state_cache(folder: Path, chain: Chain) -> None:
+    """Raise when `state.pbem` exists and is not the chain's cache (the
+    strict check of shipped examples; commands rebuild it instead)."""
     path = folder / STATE
-    if path.exists() and read(path) != state_file(chain):
+    if path.exists() and not state_cache_ok(folder, chain):
         raise ProtocolError(
             f"{STATE} does not match the chain (damaged or edited)",
             hint="pbem verify --repair rewrites it from the chain",
         )
+
+
+def _ours(target: str) -> bool:
+    """Files pbem writes into a game folder (whose temp files it may clean)."""
+    return target in (STATE, DEALER_KEY) or bool(_TURN.match(target))
+
+
+def needs_tidy(folder: Path, chain: Chain) -> bool:
+    return not state_cache_ok(folder, chain) or bool(stray_temp_files(folder, _ours))
+
+
+def tidy(folder: Path, chain: Chain) -> list[str]:
+    """Undo what a killed writer may have left: stray temporary files and a
+    stale, missing or damaged `state.pbem` (only a cache: rebuilt from the
+    chain). Call while holding the folder's lock; returns one note for each
+    thing done, for the user (library code does not print)."""
+    notes = []
+    strays = stray_temp_files(folder, _ours)
+    for path in strays:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+    if strays:
+        n = len(strays)
+        notes.append(f"removed {n} temporary file{'s' if n != 1 else ''} left by an interrupted command")
+    if not state_cache_ok(folder, chain):
+        what = "was missing" if not (folder / STATE).exists() else "did not match the chain"
+        try:
+            write_state(folder, chain)
+        except OSError as exc:
+            notes.append(f"{STATE} {what} and cannot be rewritten ({exc.strerror}); it is only a cache")
+        else:
+            notes.append(f"{STATE} {what} (an interrupted command or an edit): rebuilt it from the chain")
+    return notes
+
+
+@contextlib.contextmanager
+def writing(folder: Path) -> Iterator[None]:
+    """Hold the folder's write lock (`pbem.lock`) around load, check and write."""
+    if not folder.is_dir():
+        raise PbemError(f"{folder} is not a game folder", hint="pbem new GAME DIR --seat NAME ... creates one")
+    try:
+        with folder_lock(folder):
+            yield
+    except FolderBusy:
+        raise
+    except OSError as exc:
+        if exc.filename and Path(exc.filename).name == LOCK:
+            raise PbemError(f"cannot lock {folder} for writing: {exc.strerror}") from None
+        raise
 
 
 def add_file(folder: Path, chain: Chain, data: bytes) -> Path:
@@ -196,9 +262,15 @@ def add_file(folder: Path, chain: Chain, data: bytes) -> Path:
 def add_files(folder: Path, chain: Chain, datas: list[bytes]) -> list[Path]:
     """Check every file in order against the chain, then write them all:
     all of them or (when one is refused) none."""
-    records = [(chain.append(data), data) for data in datas]
+    return write_files(folder, chain, [(chain.append(data), data) for data in datas])
+
+
+def write_files(folder: Path, chain: Chain, staged: list[tuple[Record, bytes]]) -> list[Path]:
+    """Write files already checked into `chain` (its records), in order, then
+    the cache. Each write is atomic and exclusive; a writer killed halfway
+    leaves a shorter valid chain, which the next command continues."""
     written = []
-    for record, data in records:
+    for record, data in staged:
         path = folder / turn_name(record.seq, record.by)
         record.name = path.name
         try:
@@ -211,6 +283,21 @@ def add_files(folder: Path, chain: Chain, datas: list[bytes]) -> list[Path]:
         written.append(path)
     write_state(folder, chain)
     return written
+
+
+def already_in(chain: Chain, data: bytes) -> str | None:
+    """The name under which these exact bytes are already in the chain."""
+    try:
+        outer = codec.read_envelope(data)
+        body = codec.decode_body(outer, TurnBody) if outer.kind == "turn" else None
+    except PbemError:
+        return None
+    if body is None or body.game_id != chain.game_id or not 1 <= body.seq <= chain.seq:
+        return None
+    mine = chain.records[body.seq]
+    if bytes(mine.outer.body) == bytes(outer.body) and mine.outer.sig == outer.sig:
+        return mine.name or turn_name(mine.seq, mine.by)
+    return None
 
 
 def incoming(folder: Path, chain: Chain, data: bytes) -> Path:

@@ -1,0 +1,140 @@
+"""Exit 1 leaves everything untouched, and what an interrupted command left
+is repaired by the next one: keys and checks come before the first write, a
+rerun completes a half-done submit, `state.pbem` is rebuilt, stray temporary
+files are removed."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import snapshot
+from pbem.protocol import folder
+
+
+@pytest.fixture
+def hotseat(pbem, tmp_path):
+    g = tmp_path / "g"
+    pbem("new", "aa", g, "--seat", "alice", "--seat", "bob", "--seed", "4")
+    return g
+
+
+def first_legal(pbem, g, who="alice"):
+    return pbem.json("legal", g, "--as", who)[0]
+
+
+def lose_the_dealers_answer(pbem, g) -> str:
+    """alice's turn is in, the dealer's answer is not (a kill between them)."""
+    cmd = first_legal(pbem, g)
+    written = pbem("submit", g, "--as", "alice", "--cmd", cmd).stdout.split()
+    assert written[-1].endswith("-dealer.pbem")
+    for path in written[1:]:
+        (g / path.rsplit("/", 1)[-1]).unlink()
+    pbem("verify", g)  # rebuild the cache, so the snapshot below is of a clean folder
+    return cmd
+
+
+@pytest.mark.parametrize("damage", [lambda b: b[: len(b) // 2], lambda b: b"", lambda b: b[:-3]])
+def test_a_damaged_dealer_key_stops_submit_before_any_write(pbem, hotseat, damage):
+    key = hotseat / "dealer.key"
+    key.write_bytes(damage(key.read_bytes()))
+    before = snapshot(hotseat)
+    r = pbem.fails("submit", hotseat, "--as", "alice", "--cmd", first_legal(pbem, hotseat))
+    assert "internal error" not in r.stderr
+    assert snapshot(hotseat) == before
+
+
+def test_a_damaged_dealer_key_stops_sync_before_any_write(pbem, hotseat):
+    lose_the_dealers_answer(pbem, hotseat)
+    key = hotseat / "dealer.key"
+    key.write_bytes(key.read_bytes()[:40])
+    before = snapshot(hotseat)
+    pbem.fails("sync", hotseat, "--as", "alice")
+    assert snapshot(hotseat) == before
+
+
+def test_a_refused_command_does_not_write_the_answers_owed_before_it(pbem, hotseat):
+    lose_the_dealers_answer(pbem, hotseat)
+    before = snapshot(hotseat)
+    who, cmd = next_decision(pbem, hotseat)
+    pbem.fails("submit", hotseat, "--as", who, "--cmd", "no such command")
+    assert snapshot(hotseat) == before
+    # and a good one writes the owed answer and the turn together
+    written = pbem("submit", hotseat, "--as", who, "--cmd", cmd).stdout.split()
+    assert [p.rsplit("-", 1)[-1] for p in written][:2] == ["dealer.pbem", f"{who}.pbem"]
+
+
+def next_decision(pbem, g):
+    """Who decides once the missing answer is in, and a legal command (on a copy)."""
+    import shutil
+
+    copy = g.parent / "copy"
+    shutil.copytree(g, copy)
+    pbem("sync", copy, "--as", "alice")
+    who = pbem.json("status", copy)["to_act"][0]["seat"]
+    cmd = first_legal(pbem, copy, who)
+    shutil.rmtree(copy)
+    return who, cmd
+
+
+def test_rerunning_a_half_done_submit_completes_it(pbem, hotseat, tmp_path):
+    import shutil
+
+    done = tmp_path / "done"
+    shutil.copytree(hotseat, done)
+    legal_before = pbem.json("legal", hotseat, "--as", "alice")
+    cmd = legal_before[0]
+    pbem("submit", done, "--as", "alice", "--cmd", cmd)
+    assert lose_the_dealers_answer(pbem, hotseat) == cmd
+    before = snapshot(hotseat)
+    legal_after = pbem.json("legal", done, "--as", "alice")
+    other = next(c for c in legal_before if c != cmd and c not in legal_after)
+    pbem.fails("submit", hotseat, "--as", "alice", "--cmd", other)  # not the turn that is in: refused
+    assert snapshot(hotseat) == before
+    r = pbem("submit", hotseat, "--as", "alice", "--cmd", cmd)
+    assert "pbem: note: alice's turn is already in the chain as 000001-alice.pbem" in r.stderr
+    assert r.stdout.split()[0].endswith("000002-dealer.pbem")
+    assert pbem.json("status", hotseat) == pbem.json("status", done)
+
+
+def test_rerunning_a_submit_that_finished_says_so(pbem, tmp_path):
+    g = tmp_path / "r"
+    pbem("new", "aa", g, "--seat", "alice", "--seat", "bob", "--dealer", "referee", "--referee", "rita")
+    cmd = first_legal(pbem, g)
+    pbem("submit", g, "--as", "alice", "--cmd", cmd)
+    before = snapshot(g)
+    r = pbem("submit", g, "--as", "alice", "--cmd", cmd)  # killed before it could print: run again
+    assert r.stdout == "" and "already in the chain as 000001-alice.pbem" in r.stderr
+    assert snapshot(g) == before
+
+
+def test_stray_temp_files_are_removed_by_the_next_writer(pbem, hotseat):
+    ours = [".000001-alice.pbem.k2j4h6g8.tmp", ".state.pbem.abcd_123.tmp", ".dealer.key.zz99yy88.tmp"]
+    foreign = [".notes.txt", ".photo.jpg.abcdefgh.tmp", "000001-alice.pbem.abcdefgh.tmp"]
+    for name in ours + foreign:
+        (hotseat / name).write_bytes(b"half a file")
+    r = pbem("submit", hotseat, "--as", "alice", "--cmd", first_legal(pbem, hotseat))
+    assert "pbem: note: removed 3 temporary files left by an interrupted command" in r.stderr
+    left = {p.name for p in hotseat.iterdir()}
+    assert not set(ours) & left and set(foreign) <= left
+    assert pbem("verify", hotseat).stderr == ""
+
+
+def test_verify_removes_stray_temp_files_too(pbem, hotseat):
+    (hotseat / ".state.pbem.a1b2c3d4.tmp").write_bytes(b"{")
+    r = pbem("verify", hotseat)
+    assert r.stdout.startswith("ok:") and "removed 1 temporary file " in r.stderr
+    assert not (hotseat / ".state.pbem.a1b2c3d4.tmp").exists()
+
+
+def test_a_stale_cache_never_fails_a_command(pbem, hotseat):
+    good = (hotseat / "state.pbem").read_bytes()
+    (hotseat / "state.pbem").write_bytes(good[:-10])
+    for args in (["status", hotseat], ["log", hotseat], ["show", hotseat], ["legal", hotseat, "--as", "alice"]):
+        pbem(*args)
+    assert (hotseat / "state.pbem").read_bytes() == good[:-10]  # readers leave it alone
+    r = pbem("sync", hotseat, "--as", "alice")  # a writer with nothing to write still repairs it
+    assert r.stderr.count("pbem: note:") == 1 and "state.pbem did not match the chain" in r.stderr
+    assert folder.state_cache_ok(hotseat, folder.load(hotseat))
+    (hotseat / "state.pbem").unlink()
+    r = pbem("verify", hotseat, "--repair")
+    assert "state.pbem was missing" in r.stderr and (hotseat / "state.pbem").read_bytes() == good
