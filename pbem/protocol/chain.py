@@ -116,6 +116,16 @@ class Chain:
             public = msgspec.json.decode(bytes(genesis.initial), type=self.game.State)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise FormatError(f"bad options or initial state: {exc}") from None
+        # one byte string per content: a default left out or an unknown key
+        # added inside the raw parts would give the same game another genesis
+        if canonical(self.options) != bytes(genesis.options) or canonical(public) != bytes(genesis.initial):
+            raise FormatError("the options or the initial state are not in canonical form")
+        names = [s.name for s in genesis.seats]
+        if len(set(names)) != len(names):
+            raise FormatError("a seat is listed twice")
+        strangers = [s.name for s in genesis.seats if s.identity.name != s.name]
+        if strangers:
+            raise FormatError(f"the seat {strangers[0]!r} holds the identity of another name")
         self.seats = {s.name: s for s in genesis.seats}
         self.seat_order = [s.name for s in genesis.seats]
         self.dealer_name: str | None = genesis.dealer.identity.name if genesis.dealer else None

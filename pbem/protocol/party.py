@@ -35,7 +35,7 @@ class Party:
             raise WrongWriter(f"{self.name} has no seat in this game", hint=f"seats: {', '.join(chain.seat_order)}")
         self.is_dealer = self.name == chain.dealer_name
         expected = chain.identity(self.name)
-        if expected.sign != secret.public.sign:
+        if expected != secret.public:  # both keys: a swapped sealing key would let another read our cards
             raise WrongWriter(f"the key named {self.name} is not the key that sits in this game")
         self.openings: dict[str, Opening] = {}
         self.peer_secrets = None
