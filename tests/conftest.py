@@ -126,6 +126,9 @@ def pytest_terminal_summary(terminalreporter):
     import sys
 
     lines = [line for name in ("tamper", "fuzzing") for line in getattr(sys.modules.get(name), "SUMMARY", [])]
+    counts = getattr(sys.modules.get("fuzzing"), "COUNTS", {})
+    if counts:
+        lines.append("property tests: " + ", ".join(f"{n} {t} inputs" for t, n in sorted(counts.items())))
     if lines:
         terminalreporter.section("tamper matrix and fuzzing")
         for line in lines:
