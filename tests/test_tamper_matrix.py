@@ -66,10 +66,13 @@ def matrix(game: str, mode: str) -> tamper.Matrix:
         _CACHE[(game, mode)] = m
         tamper.SUMMARY.append(m.main.line(table.label))
         tamper.SUMMARY.append(m.initial.line(f"{table.label} genesis set-up (part 1)"))
-        for what in m.main.accepted + m.initial.accepted:
+        for what in m.main.accepted:
             tamper.SUMMARY.append(f"  accepted: {what}" + ("" if why(what) is None else f"  [by design: {why(what)}]"))
-        for what in m.main.crashed + m.initial.crashed:
+        for what in m.main.crashed:
             tamper.SUMMARY.append(f"  CRASH: {what}")
+        if os.environ.get("PBEM_TAMPER_VERBOSE") == "1":  # the set-up class, one line each
+            tamper.SUMMARY += [f"  set-up accepted: {w}" for w in m.initial.accepted]
+            tamper.SUMMARY += [f"  set-up CRASH: {w}" for w in m.initial.crashed]
     return _CACHE[(game, mode)]
 
 
