@@ -570,7 +570,7 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path:
     keys.pin(chain, folder, write=True)
     _check_seat(chain, name, keys)
     secret = keys.secret(name)
-    if chain.identity(name).sign != secret.public.sign:
+    if chain.identity(name) != secret.public:  # both keys, signing and sealing
         raise KeyStoreError(
             f"seat {name} in this game has the key {chain.identity(name).fingerprint()}, "
             f"not your key {name} ({secret.public.fingerprint()})"

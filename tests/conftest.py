@@ -126,3 +126,18 @@ def play_to_end(pbem: Pbem, folder: Path, *, pick=lambda cmds, seat, rng: rng.ch
         assert cmds, f"{who['seat']} must decide but has no legal command"
         pbem("submit", folder, "--as", who["seat"], "--cmd", pick(cmds, who["seat"], rng))
     raise AssertionError("the game did not end")
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The figures of the tamper matrix and the fuzz tests, when they ran
+    (docs/security.md quotes them)."""
+    import sys
+
+    lines = [line for name in ("tamper", "fuzzing") for line in getattr(sys.modules.get(name), "SUMMARY", [])]
+    counts = getattr(sys.modules.get("fuzzing"), "COUNTS", {})
+    if counts:
+        lines.append("property tests: " + ", ".join(f"{n} {t} inputs" for t, n in sorted(counts.items())))
+    if lines:
+        terminalreporter.section("tamper matrix and fuzzing")
+        for line in lines:
+            terminalreporter.write_line(line)

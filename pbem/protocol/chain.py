@@ -115,6 +115,12 @@ class Chain:
         self.game_id = codec.file_hash(outer)
         # the rules the game was begun under, so old games keep verifying
         self.game: Game = games.get(genesis.game, genesis.rules_version)
+        names = [s.name for s in genesis.seats]
+        if len(set(names)) != len(names):
+            raise FormatError("a seat is listed twice")
+        strangers = [s.name for s in genesis.seats if s.identity.name != s.name]
+        if strangers:
+            raise FormatError(f"the seat {strangers[0]!r} holds the identity of another name")
         # derive, never trust: the set-up is the rules' own, not the file's
         derived = derive_setup(self.game, genesis)
         self.options = derived.options

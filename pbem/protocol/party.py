@@ -38,7 +38,7 @@ class Party:
             raise WrongWriter(f"{self.name} has no seat in this game", hint=f"seats: {', '.join(chain.seat_order)}")
         self.is_dealer = self.name == chain.dealer_name
         expected = chain.identity(self.name)
-        if expected.sign != secret.public.sign:
+        if expected != secret.public:  # both keys: a swapped sealing key would let another read our cards
             raise WrongWriter(
                 f"seat {self.name} in this game has the key {expected.fingerprint()}, "
                 f"not your key {self.name} ({secret.public.fingerprint()})"

@@ -1,0 +1,150 @@
+"""Every parser of pbem as a function of bytes, for the property tests
+(tests/test_fuzz_parsers.py) and the coverage-guided fuzzer (fuzz/run.py).
+
+A target either returns or raises a `PbemError`: anything else is a crash.
+The targets read what a user can be handed: an identity file, a key file, a
+genesis, a turn appended to a real game, a folder's `state.pbem`, and the
+command notation of every game in positions of a real game.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import tamper
+from pbem import actions, games
+from pbem.crypto.keys import identity_file, read_identity_file, read_secret_key_file, secret_key_file
+from pbem.crypto.store import KeyStore
+from pbem.errors import PbemError
+from pbem.games.base import overlay
+from pbem.protocol import folder
+from pbem.protocol.chain import Chain
+from pbem.protocol.party import Party
+
+#: figures for the end of the test session (conftest prints them)
+SUMMARY: list[str] = []
+
+
+@functools.cache
+def table(game: str = "agent-avenue", mode: str = "hotseat") -> tamper.Table:
+    seats = list(games.get(game).demo_seats)
+    return tamper.play(game, mode, seats, seed=7)
+
+
+@functools.cache
+def positions(game: str) -> list[tuple[object, str]]:
+    """(state as a seat knows it, seat) at a few points of a real game."""
+    t = table(game)
+    chain = Chain(t.files[0])
+    out = []
+    for n, data in enumerate(t.files[1:], 1):
+        chain.append(data)
+        if n % 7 == 1:
+            for seat in chain.seat_order:
+                out.append((Party(chain, t.secrets[seat]).state(), seat))
+    out.append((overlay(chain.public, {}), chain.seat_order[0]))
+    return out
+
+
+@functools.cache
+def _scratch() -> Path:
+    return Path(tempfile.mkdtemp(prefix="pbem-fuzz-"))
+
+
+def identity(data: bytes) -> None:
+    read_identity_file(data)
+    KeyStore(_scratch() / "home").import_identity(data)
+
+
+def key(data: bytes) -> None:
+    read_secret_key_file(data, lambda: "a passphrase")
+
+
+def genesis(data: bytes) -> None:
+    Chain(data)
+
+
+def turn(data: bytes) -> None:
+    """Appended at seq 1 (after the genesis) and at seq 2 (a dealer's place)."""
+    t = table()
+    chain = Chain(t.files[0])
+    errors = []
+    for honest in t.files[1:3]:
+        try:
+            chain.append(data)
+            return
+        except PbemError as exc:
+            errors.append(exc)
+        chain.append(honest)
+    raise errors[0]
+
+
+@functools.cache
+def _game_folder() -> Path:
+    t = table()
+    g = _scratch() / "game"
+    g.mkdir()
+    for j, data in enumerate(t.files[:5]):
+        name = folder.GENESIS if j == 0 else folder.turn_name(j, tamper.decode(data)[0].by)
+        (g / name).write_bytes(data)
+    return g
+
+
+def state(data: bytes) -> None:
+    g = _game_folder()
+    (g / folder.STATE).write_bytes(data)
+    actions.verify(g)
+
+
+def notation(data: bytes) -> None:
+    text = data.decode("utf-8", errors="replace")
+    for name in games.names():
+        game = games.get(name)
+        for st, seat in positions(name):
+            game.parse(text, st, seat)
+
+
+TARGETS: dict[str, Callable[[bytes], None]] = {
+    "identity": identity, "key": key, "genesis": genesis, "turn": turn, "state": state, "notation": notation,
+}
+
+
+COUNTS: dict[str, int] = {}
+
+
+def run(target: str, data: bytes) -> None:
+    """Call a target; a PbemError is a clean refusal."""
+    COUNTS[target] = COUNTS.get(target, 0) + 1
+    try:
+        TARGETS[target](data)
+    except PbemError:
+        pass
+
+
+def seeds() -> dict[str, list[bytes]]:
+    """Valid inputs of every target, to start mutating from."""
+    t = table()
+    ids = [identity_file(s) for s in t.secrets.values()]
+    secret = next(iter(t.secrets.values()))
+    return {
+        "identity": ids,
+        "key": [secret_key_file(secret, None), secret_key_file(secret, "a passphrase", scrypt_n=2**10)],
+        "genesis": [table(g, m).files[0] for g in games.names() for m in ("hotseat", "peer")],
+        "turn": t.files[1:3],
+        "state": [folder.state_file(tamper.replay(t.files[:5]))],
+        "notation": [b"play Enforcer / Saboteur", b"discard Mole", b"recruit face-up", b"clue insect 2", b"guess wasp", b"pass"],
+    }
+
+
+def signed_seeds() -> list[tuple[str, bytes, dict]]:
+    """(target, signed file, its game's keys by name): a mutant of the body
+    re-signed with the writer's real key gets past the signature check."""
+    t = table()
+    out = [("turn", data, t.secrets) for data in t.files[1:3]]
+    out += [("genesis", table(g, m).files[0], table(g, m).secrets) for g in games.names() for m in ("hotseat", "peer")]
+    out += [("identity", identity_file(s), {s.name: s}) for s in t.secrets.values()]
+    return out

@@ -1,0 +1,178 @@
+"""The tamper matrix (issue #7 part 9): every field of every signed file of a
+finished game, changed and re-signed by its writer's real key; the outer
+envelope changed; envelopes swapped between seats, turns and games; files
+signed by another party. Every game, every dealer mode.
+
+In CI each (field, kind of change) of each kind of file is tried at least
+once (a deterministic sample); ``PBEM_LONG=1`` tries every mutation of every
+file. The figures are printed at the end of the session (see conftest.py).
+What is accepted is listed there too; an acceptance that is not below, with
+its reason, fails the test.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+
+import pytest
+
+import tamper
+from pbem import actions, games
+from pbem.errors import PbemError
+from pbem.protocol import codec, folder
+
+LONG = os.environ.get("PBEM_LONG") == "1"
+CONFIGS = [(g, m) for g in ("agent-avenue", "codenames") for m in ("hotseat", "referee", "peer")]
+
+#: accepted by every verifier and by design, each with why it is no cheat:
+#: (file kind pattern, field pattern, kind of change) -> reason
+PEER_LAYER = r"genesis/peer|turn/peer/seat\[join.*"
+BY_DESIGN = {
+    (r"genesis/(hotseat|referee)", r"nonce", "change"):
+        "a dealer's genesis nonce only makes the game id unique: another nonce is another game",
+    (r"genesis/(hotseat|referee)", r"commitments\.<key>", "change"):
+        "the dealer's commitment to a card nobody holds yet: the dealer cannot open it when it deals "
+        "the card (every verifier checks the opening), and the audit recomputes it from the seed",
+    (r"genesis/(hotseat|referee)", r"setup_seed", "change"):
+        "the public set-up seed of a game whose set-up draws no public chance (Agent Avenue) decides nothing "
+        "public; the audit checks it is the one the master seed gives (tests/test_setup_derived.py)",
+    (r"genesis/(hotseat|referee)", r"setup_seed", "delete"):
+        "a genesis without a public set-up seed is the pbem 0.1 form: accepted only for a game that draws "
+        "no public chance at set-up (then nothing public depends on it), and the audit still checks the seed's deal",
+    (PEER_LAYER, r"(peer|join)\.anchor", "change"):
+        "the writer's own beacon anchor: a wrong one only stops the writer's own next file",
+    (PEER_LAYER, r"(peer|join)\.layer\.key", "change"):
+        "the writer's own layer key: its partial decryptions are proven against it (a wrong one "
+        "stops the writer's own next file) and the audit checks it against the published scalar",
+    (PEER_LAYER, r"peer\.(deck|slots)|(peer|join)\.layer\.points", "swap"):
+        "another order of a shuffled deck: a layer is a secret permutation by design",
+    (PEER_LAYER, r"(peer|join)\.layer\.points\.\*", "change"):
+        "a substituted ciphertext in an unproven shuffle layer: a documented limit (pbem/crypto/poker.py, "
+        "'Honest limits'): it shows as a card that decrypts to nothing, and the audit's check_layer blames the signer",
+    (r"genesis/peer", r"peer\.beacon_length", "change"):
+        "the length of every seat's beacon chain, public before anyone joins: within the format's "
+        "bounds any value is a working game (a short one ends the game early for everyone)",
+}
+
+_CACHE: dict[tuple[str, str], tamper.Matrix] = {}
+
+
+def matrix(game: str, mode: str) -> tamper.Matrix:
+    """The matrix of one game and dealer mode, run once per session."""
+    if (game, mode) not in _CACHE:
+        seats = list(games.get(game).demo_seats)
+        table = tamper.play(game, mode, seats, seed=1)
+        other = tamper.play(game, mode, seats, seed=2)
+        assert tamper.readers_refuse(tamper.replay(table.files), table.secrets) is None
+        with pytest.MonkeyPatch.context() as mp:
+            m = tamper.Matrix(table, other, tamper.StateOracle(mp), LONG, random.Random(f"{game}/{mode}"))
+            m.run()
+        _CACHE[(game, mode)] = m
+        tamper.SUMMARY.append(m.main.line(table.label))
+        tamper.SUMMARY.append(m.initial.line(f"{table.label} genesis set-up (part 1)"))
+        for what in m.main.accepted:
+            tamper.SUMMARY.append(f"  accepted: {what}" + ("" if why(what) is None else f"  [by design: {why(what)}]"))
+        for what in m.main.crashed:
+            tamper.SUMMARY.append(f"  CRASH: {what}")
+        if os.environ.get("PBEM_TAMPER_VERBOSE") == "1":  # the set-up class, one line each
+            tamper.SUMMARY += [f"  set-up accepted: {w}" for w in m.initial.accepted]
+            tamper.SUMMARY += [f"  set-up CRASH: {w}" for w in m.initial.crashed]
+    return _CACHE[(game, mode)]
+
+
+def why(what: str) -> str | None:
+    """The reason an accepted mutation is no cheat, if it is one of BY_DESIGN."""
+    _label, kind, *rest = what.split(" ")
+    rest = [r for r in rest if not r.startswith("#")]
+    if len(rest) < 2:
+        return None
+    field, op = rest[0], rest[1]
+    for (k, f, o), reason in BY_DESIGN.items():
+        if re.fullmatch(k, kind) and re.fullmatch(f, field) and op == o:
+            return reason
+    return None
+
+
+@pytest.mark.parametrize("game,mode", CONFIGS)
+def test_every_tampered_file_is_refused(game, mode):
+    m = matrix(game, mode)
+    assert m.main.crashed == []
+    assert [a for a in m.main.accepted if why(a) is None] == []
+    # the sample reached every kind of file and many fields of each
+    assert m.main.kinds >= {f"genesis/{mode}"} and len(m.main.kinds) >= 4
+    assert m.main.tried > 250 and m.main.by_chain > 0.9 * m.main.tried
+
+
+@pytest.mark.parametrize("game,mode", CONFIGS)
+def test_a_genesis_with_another_set_up_is_refused(game, mode):
+    """Changes of the set-up, even with `state` recomputed to match, must be
+    refused once the set-up is derived from the options and seats."""
+    m = matrix(game, mode)
+    assert m.initial.tried > 10
+    assert m.initial.crashed == []
+    assert m.initial.accepted == []
+
+
+@pytest.mark.parametrize("game,mode", CONFIGS)
+def test_refused_files_are_refused_by_verify_too(tmp_path, game, mode):
+    """One refused file of each kind, put in a folder after the honest chain
+    up to it: `pbem verify` refuses the folder with a PbemError."""
+    m = matrix(game, mode)
+    assert m.refused_examples
+    for n, (kind, (k, forged)) in enumerate(sorted(m.refused_examples.items())):
+        g = tmp_path / str(n)
+        g.mkdir()
+        for j, data in enumerate(m.table.files[:k]):
+            (g / (folder.GENESIS if j == 0 else folder.turn_name(j, codec.read_envelope(data).by))).write_bytes(data)
+        name = folder.GENESIS if k == 0 else folder.turn_name(k, codec.read_envelope(m.table.files[k]).by)
+        (g / name).write_bytes(forged)
+        with pytest.raises(PbemError):
+            actions.verify(g)
+
+
+def test_a_seat_with_a_swapped_sealing_key_is_refused_by_that_seat(tmp_path):
+    """A peer genesis re-signed by its creator with another sealing key for
+    bob: every envelope sealed to "bob" would be the creator's to read. The
+    public cannot tell; bob's own client refuses the game (found by the matrix)."""
+    from pbem.crypto.keys import SecretIdentity
+    from pbem.protocol.chain import Chain
+    from pbem.protocol.party import Party
+
+    table = tamper.play("agent-avenue", "peer", ["alice", "bob"], seed=3)
+    outer, body = tamper.decode(table.files[0])
+    spare = SecretIdentity.generate("bob")
+    for seat in body["seats"]:
+        if seat["name"] == "bob":
+            seat["identity"]["seal"] = spare.public.seal
+    forged = tamper.signed("genesis", tamper.encode_body(body), "alice", table.secrets["alice"])
+    chain = Chain(forged)
+    with pytest.raises(PbemError, match="seat bob in this game has the key"):
+        Party(chain, table.secrets["bob"])
+
+
+@pytest.mark.parametrize("change", ["extra key in initial", "default left out of options", "seat twice", "identity of another name"])
+def test_one_genesis_content_has_one_byte_string(change):
+    """Found by the matrix: a genesis whose raw options or initial state are
+    not canonical (an unknown key, a default written out) was the same game
+    under another genesis; so was a seat listed twice or a seat holding an
+    identity of another name. All are refused now."""
+    import msgspec
+
+    from pbem.errors import FormatError, ProtocolError
+    from pbem.protocol.chain import Chain
+
+    table = tamper.play("agent-avenue", "hotseat", ["alice", "bob"], seed=4)
+    outer, body = tamper.decode(table.files[0])
+    if change == "extra key in initial":
+        body["initial"]["zz"] = 1
+    elif change == "default left out of options":
+        del body["options"]["deck"]  # null, its default: the same options in fewer bytes
+    elif change == "seat twice":
+        body["seats"] = body["seats"] + body["seats"][:1]
+    else:
+        body["seats"][0]["identity"]["name"] = body["seats"][1]["name"]
+    forged = tamper.signed("genesis", tamper.encode_body(body), outer.by, table.secrets[outer.by])
+    with pytest.raises((FormatError, ProtocolError), match="canonical|not the rules' set-up|twice|another name"):
+        Chain(forged)
