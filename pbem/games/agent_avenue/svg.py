@@ -299,7 +299,8 @@ def _panel(view: View, k: int, letter: str, y: float) -> str:
     if not j:
         parts.append(text(x + 70, py + 36, "no agents yet", 12, fill="#6b604a"))
     total = len(s.in_play)
-    parts.append(text(x + PANEL_W - 10, py + h2 + 26, f"{total} agent{'s' if total != 1 else ''} in play; ringed: the icon of the next copy", 10, fill="#6b604a", text_anchor="end"))
+    if total:
+        parts.append(text(x + PANEL_W - 10, py + h2 + 26, f"{total} agent{'s' if total != 1 else ''} in play; ringed: the icon of the next copy", 10, fill="#6b604a", text_anchor="end"))
 
     # discards
     dy = py + h2 + 40

@@ -202,7 +202,8 @@ def _legend(view: View, y: float) -> str:
     if view.sees_key:
         words = "key (you are a spymaster): framed cards with a tab R/B/N/X are uncovered red/blue agents, bystanders, the assassin (hatched); filled cards are covered"
     else:
-        words = "filled cards are covered: R red agent, B blue agent, N bystander, X assassin; light cards are still hidden"
+        # names only what the view holds: no word here hints at the key
+        words = "filled cards are covered, each with the letter of what it hid; light cards are still hidden"
     return text(GRID_X, y, words, 11, fill="#6b604a")
 
 
