@@ -99,6 +99,7 @@ ul, ol { margin: 0; padding-left: 20px; }
 # Copy with the clipboard API where the browser allows it (a file:// page
 # often does not), else by selecting the line and asking the browser to copy.
 SCRIPT = """
+document.body.dataset.ready = "1";
 document.querySelectorAll("button.copy").forEach(function (button) {
   button.addEventListener("click", function () {
     var code = document.getElementById(button.dataset.for);
