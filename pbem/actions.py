@@ -307,6 +307,20 @@ def status(chain: Chain) -> dict[str, Any]:
     return info
 
 
+def to_act_lines(info: dict[str, Any]) -> list[str]:
+    """Who must write next, in words, from a `status` object."""
+    lines = []
+    for who in info["to_act"]:
+        if who.get("join"):
+            what = "must join (pbem join DIR GENESIS --as NAME, then send the file it prints)"
+        elif who["needs"] == "decision":
+            what = "must decide"
+        else:
+            what = "owes an automatic answer (pbem sync)"
+        lines.append(f"{who['seat']} {what}")
+    return lines
+
+
 def _pending_line(o) -> str:
     """An obligation in words (refs are opaque labels, not cards)."""
     n = len(o.refs)
@@ -339,6 +353,52 @@ def view_json(chain: Chain, me: Party | None) -> Any:
 
 def render(chain: Chain, me: Party | None) -> str:
     return chain.game.render(view(chain, me))
+
+
+def svg(chain: Chain, me: Party | None) -> str:
+    """The board as `me` (None: an observer) may see it, as SVG text."""
+    return chain.game.svg(view(chain, me))
+
+
+def page(chain: Chain, me: Party | None, folder_text: str) -> str:
+    """The game page of `me` (None: an observer) as HTML text.
+
+    `folder_text` is the folder as the user typed it: the page's
+    `pbem submit` lines name it that way.
+    """
+    from pbem.errors import NoPicture
+    from pbem.render.page import Page, render_page
+
+    seen = view(chain, me)
+    try:
+        picture, board_text = chain.game.svg(seen), None
+    except NoPicture:
+        picture, board_text = None, chain.game.render(seen)
+    info = status(chain)
+    outcome = chain.outcome()
+    result = None
+    if outcome is not None:
+        winners = " and ".join(outcome.winners) or "nobody"
+        result = f"{winners} won: {outcome.reason}"
+        if outcome.scores:
+            result += " (scores: " + ", ".join(f"{k} {v}" for k, v in outcome.scores.items()) + ")"
+    return render_page(
+        Page(
+            title=chain.game.title,
+            game_id=chain.game_id,
+            seq=chain.seq,
+            folder=folder_text,
+            viewer=None if me is None or me.is_dealer else me.name,
+            svg=picture,
+            board_text=board_text,
+            prompt=getattr(seen, "prompt", None),
+            to_act=to_act_lines(info),
+            pending=info["pending"],
+            commands=legal(chain, me) if me is not None else [],
+            log=log_lines(chain),
+            outcome=result,
+        )
+    )
 
 
 def log_lines(chain: Chain) -> list[str]:

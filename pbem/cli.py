@@ -97,6 +97,20 @@ def keys(accept_new: bool = False) -> "Keys":
     return Keys(store=KeyStore(), passphrase=ask_passphrase, named=True, accept_new=accept_new, warn=warn)
 
 
+def write_output(path: Path, text: str) -> None:
+    """Write a picture or page to `path` atomically ('-': standard output)."""
+    if str(path) == "-":
+        click.echo(text, nl=False)
+        return
+    from pbem.fsio import atomic_write
+
+    try:
+        atomic_write(path, text.encode("utf-8"))
+    except OSError as exc:
+        raise PbemError(f"cannot write {path}: {exc.strerror or exc}") from None
+    click.echo(f"wrote {path}")
+
+
 def emit_json(value: Any) -> None:
     click.echo(json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False))
 
@@ -264,14 +278,8 @@ def status(folder: Path, as_json: bool) -> None:
     click.echo(f"{info['game']} game {info['game_id'][:12]}, seq {info['seq']}, dealer {info['dealer']['mode']}")
     if info["outcome"]:
         click.echo(f"over: {info['outcome']['reason']}")
-    for who in info["to_act"]:
-        if who.get("join"):
-            what = "must join (pbem join DIR GENESIS --as NAME, then send the file it prints)"
-        elif who["needs"] == "decision":
-            what = "must decide"
-        else:
-            what = "owes an automatic answer (pbem sync)"
-        click.echo(f"{who['seat']} {what}")
+    for line in actions.to_act_lines(info):
+        click.echo(line)
     for line in info["pending"]:
         click.echo(f"pending: {line}")
     if "chance_note" in info:
@@ -335,17 +343,40 @@ def sync(folder: Path, name: str, accept_new: bool) -> None:
 @game_dir
 @click.option("--as", "name", metavar="NAME", help="See as this seat (default: an observer).")
 @as_json
-def show(folder: Path, name: str | None, as_json: bool) -> None:
-    """The board as NAME may see it."""
+@click.option("--svg", "svg_file", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+              help="Write the board as an SVG picture to FILE ('-': standard output).")
+def show(folder: Path, name: str | None, as_json: bool, svg_file: Path | None) -> None:
+    """The board as NAME may see it (default: as an observer)."""
+    from pbem import actions
+
+    if as_json and svg_file is not None:
+        raise click.UsageError("--json and --svg do not go together")
+    k = keys()
+    chain = actions.open_game(folder, k)
+    me = actions.party(chain, name, k) if name else None
+    if svg_file is not None:
+        write_output(svg_file, actions.svg(chain, me))
+    elif as_json:
+        emit_json(actions.view_json(chain, me))
+    else:
+        click.echo(actions.render(chain, me))
+
+
+@cli.command()
+@game_dir
+@click.option("--as", "name", metavar="NAME", help="The page of this seat (default: an observer's).")
+@click.option("-o", "--output", required=True, metavar="FILE.html",
+              type=click.Path(dir_okay=False, allow_dash=True, path_type=Path), help="Where to write the page ('-': standard output).")
+def page(folder: Path, name: str | None, output: Path) -> None:
+    """One self-contained HTML page of the game as NAME sees it: the board,
+    whose turn it is, what is pending, NAME's legal commands as `pbem submit`
+    lines to copy, the log and the outcome. Opens with no network."""
     from pbem import actions
 
     k = keys()
     chain = actions.open_game(folder, k)
     me = actions.party(chain, name, k) if name else None
-    if as_json:
-        emit_json(actions.view_json(chain, me))
-    else:
-        click.echo(actions.render(chain, me))
+    write_output(output, actions.page(chain, me, str(folder)))
 
 
 @cli.command()

@@ -136,3 +136,7 @@ class InvalidOption(RulesError):
 
 class UnknownGame(RulesError):
     """No game of that name or alias is registered."""
+
+
+class NoPicture(RulesError):
+    """The game has no picture (SVG) of its views yet."""

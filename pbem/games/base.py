@@ -40,7 +40,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import msgspec
 
-from pbem.errors import IllegalCommand, InvalidCommand, InvalidOption, PbemError
+from pbem.errors import IllegalCommand, InvalidCommand, InvalidOption, NoPicture, PbemError
 
 __all__ = [
     "Known", "Hidden", "Item", "Zone", "GameState", "SeatSpec", "Outcome",
@@ -444,6 +444,19 @@ class Game(Generic[St, Cmd]):
     def render(self, view: Any) -> str:
         """A text picture of a view, for a terminal."""
         raise NotImplementedError
+
+    def svg(self, view: Any) -> str:
+        """A picture of a view as SVG text (`pbem show --svg`, `pbem page`).
+
+        A pure function of the view, like `render`, so it can show only what
+        the view's reader may see; self-contained (generic font families,
+        no external references; `pbem.games.picture` has helpers). A game
+        without a picture says so with `NoPicture`.
+        """
+        raise NoPicture(
+            f"no picture for {self.title} yet",
+            hint="pbem show DIR (without --svg) shows the board as text",
+        )
 
     # -- notation ------------------------------------------------------------
 

@@ -3,7 +3,8 @@
 The modules, one job each: `cards` (agent data, board constants), `state`
 (options and state Structs, zones), `commands` (command Structs and the
 notation), `rules` (set-up, turn flow, End step), `view` (what a seat may
-see), `render` (text picture), `bots`. Rules notes and decisions:
+see), `render` (text picture), `svg` (the
+SVG picture), `bots`. Rules notes and decisions:
 ``shared/rules/agent-avenue.md``.
 """
 
@@ -99,6 +100,11 @@ class AgentAvenue(Game[State, Command]):
 
     def render(self, view: Any) -> str:
         return render_view(view)
+
+    def svg(self, view: Any) -> str:
+        from pbem.games.agent_avenue.svg import render_svg
+
+        return render_svg(view)
 
     # -- notation ------------------------------------------------------------------
 

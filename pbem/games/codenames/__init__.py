@@ -7,7 +7,8 @@ Modules, one job each:
 * `state`     options, the state Struct, zones and helpers
 * `commands`  the command Structs (``cn.*`` tags) and their notation
 * `rules`     seats and roles, set-up, turn flow, guess resolution, the end
-* `view`      what a seat may see; `render`: the grid in a terminal
+* `view`      what a seat may see; `render`: the grid in a terminal;
+              `svg`: the grid as a picture
 * `bots`      a random bot and a simple spymaster bot
 * `game`      the `Codenames` object tying them to the `Game` API
 

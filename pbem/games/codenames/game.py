@@ -109,6 +109,11 @@ class Codenames(Game[State, Command]):
     def render(self, v: Any) -> str:
         return rendering.render(v)
 
+    def svg(self, v: Any) -> str:
+        from pbem.games.codenames.svg import render_svg
+
+        return render_svg(v)
+
     # -- notation ------------------------------------------------------------------
 
     def format(self, command: Command, state: State, seat: str) -> str:

@@ -1,0 +1,73 @@
+"""The game page in a real browser: Debian's chromium, headless, offline.
+
+The page is opened from a file with networking features turned off and a
+fresh profile; its DOM after the scripts ran (``--dump-dom``) must hold the
+board's elements and the submit lines, and a screenshot is taken (kept in
+the test's tmp dir: look at it when a picture changes). `.ci/run` installs
+chromium; without it the test is skipped, saying why.
+"""
+
+from __future__ import annotations
+
+import shutil
+import struct
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from test_pictures import aa_game, cn_game  # noqa: F401 - the fixed scenarios
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="chromium is not installed (apt-get install -y chromium; .ci/run does it)"
+)
+FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+
+def chromium(tmp_path: Path, *args: str) -> str:
+    profile = tmp_path / f"profile-{len(list(tmp_path.glob('profile-*')))}"
+    profile.mkdir()
+    out = subprocess.run(
+        [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", *args],
+        capture_output=True, text=True, timeout=120, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out.stdout
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    return struct.unpack(">II", data[16:24])
+
+
+def open_page(pbem, folder: Path, seat: str, tmp_path: Path) -> tuple[str, Path]:
+    page = tmp_path / f"{seat}.html"
+    pbem("page", folder, "--as", seat, "-o", page)
+    url = page.resolve().as_uri()
+    dom = chromium(tmp_path, "--dump-dom", url)
+    shot = tmp_path / f"{seat}.png"
+    chromium(tmp_path, "--window-size=1400,1000", "--hide-scrollbars", f"--screenshot={shot}", url)
+    assert png_size(shot) == (1400, 1000)
+    assert shot.stat().st_size > 30_000  # a drawn page, not a blank one
+    return dom, shot
+
+
+def test_agent_avenue_page_in_chromium(pbem, aa_game, tmp_path):  # noqa: F811
+    dom, _ = open_page(pbem, aa_game, "bob", tmp_path)
+    assert 'data-ready="1"' in dom  # the inline script ran under the page's CSP
+    assert dom.count('class="meeple"') == 2 and dom.count('class="seat"') == 2
+    assert 'data-card="Mole"' in dom and 'data-card="Saboteur"' not in dom
+    assert dom.count('class="copy"') == 2 and '--cmd "recruit face-up"' in dom
+
+
+def test_codenames_page_in_chromium(pbem, cn_game, tmp_path):  # noqa: F811
+    dom, _ = open_page(pbem, cn_game, "alice", tmp_path)
+    assert 'data-ready="1"' in dom
+    assert dom.count('class="cell"') == 25
+    assert 'data-word="orbit"' in dom and 'data-colour="assassin"' in dom  # alice holds the key
+    assert 'id="log"' in dom and "clue food 3" in dom

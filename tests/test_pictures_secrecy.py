@@ -1,0 +1,129 @@
+"""No picture or page of one seat names a card that seat may not know.
+
+Bot games through the game API: after every step each seat (and an
+observer) holds the state as it knows it (the public items plus what lay in
+zones it may read, as the protocol delivers them); its view is drawn as SVG
+and as a game page, and the text is searched for the name of every card it
+does not know, unless that name is also on a card it does see (in Agent
+Avenue six copies share a name). Codenames' hidden cards are the key's
+colours: ``bystander`` and ``assassin`` must not appear unless a covered
+cell shows one, and no uncovered cell of a reader without the key may carry
+a colour. ``PBEM_LONG=1`` plays more games.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import msgspec
+import pytest
+
+from pbem.games import get
+from pbem.games.base import RandomChance, SeatSpec, project
+from pbem.games.conformance import readable_refs
+from pbem.render.page import Page, render_page
+
+LONG = os.environ.get("PBEM_LONG") == "1"
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def strings(value: Any) -> set[str]:
+    """Every string anywhere in a view (what its reader is shown)."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(strings(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(strings(v) for v in value)) if value else set()
+    return set()
+
+
+def bot_game(game, options: dict, seats: list[SeatSpec], seed: int, bot: str):
+    """Yield (full state, refs each seat knows, last command) after each step."""
+    rng = random.Random(seed)
+    chance = RandomChance(seed)
+    full = game.advance(game.setup(game.options(options), seats, chance), chance)
+    names = [s.name for s in seats]
+    known: dict[str | None, set[str]] = {s: set() for s in [None, *names]}
+    log: list[str] = []
+    for _ in range(2000):
+        public = {it.ref for z in full.zones.values() if z.public for it in z.items}
+        for s in known:
+            known[s] |= public | (readable_refs(full, s) if s is not None else set())
+        yield full, known, log
+        if game.outcome(full) is not None:
+            return
+        seat = game.to_act(full)[0]
+        mine = project(full, known[seat])
+        command = game.bots[bot](game, mine, seat, rng)
+        before = full
+        full = game.advance(game.apply(full, seat, command, chance), chance)
+        log.append(game.describe(command, before, None))
+    raise AssertionError("the bot game did not end")
+
+
+def pictures(game, full, known, log, reader):
+    mine = project(full, known[reader])
+    view = game.view(mine, reader)
+    svg = game.svg(view)
+    commands = [game.format(c, mine, reader) for c in game.legal(mine, reader)] if reader else []
+    html = render_page(Page(title=game.title, game_id="g", seq=len(log), folder="g", viewer=reader, svg=svg,
+                            prompt=view.prompt, commands=commands, log=log))
+    return view, svg, html
+
+
+def unknown_names(full, known_refs: set[str], seen: set[str]) -> set[str]:
+    cards = {it.ref: it.card for z in full.zones.values() for it in z.items}
+    return {card for ref, card in cards.items() if ref not in known_refs} - seen
+
+
+def check(texts: list[str], hidden: set[str], where: str) -> None:
+    for name in hidden:
+        for text in texts:
+            assert name not in text, f"{where}: {name!r} is not known to this reader but is drawn"
+
+
+AA_SEEDS = range(40 if LONG else 8)
+CN_SEEDS = range(20 if LONG else 4)
+
+
+@pytest.mark.parametrize("seed", AA_SEEDS)
+def test_agent_avenue_pictures_keep_hands_secret(seed):
+    game = get("agent-avenue")
+    seats = [SeatSpec("alice"), SeatSpec("bob")]
+    hidden_seen = 0
+    for step, (full, known, log) in enumerate(bot_game(game, {}, seats, seed, "random")):
+        for reader in [None, "alice", "bob"]:
+            view, svg, html = pictures(game, full, known, log, reader)
+            hidden = unknown_names(full, known[reader], strings(msgspec.to_builtins(view)))
+            hidden_seen += len(hidden)
+            check([svg, html], hidden, f"seed {seed} step {step} {reader or 'observer'}")
+    assert hidden_seen  # the check had something to look for
+
+
+@pytest.mark.parametrize("seed", CN_SEEDS)
+def test_codenames_pictures_keep_the_key_secret(seed):
+    game = get("codenames")
+    seats = [SeatSpec("alice", "red-spymaster"), SeatSpec("bob", "red"),
+             SeatSpec("carol", "blue-spymaster"), SeatSpec("dave", "blue")]
+    keyed_cells = 0
+    for step, (full, known, log) in enumerate(bot_game(game, {}, seats, seed, "spymaster")):
+        for reader in [None, "alice", "bob", "carol", "dave"]:
+            view, svg, html = pictures(game, full, known, log, reader)
+            where = f"seed {seed} step {step} {reader or 'observer'}"
+            seen = strings(msgspec.to_builtins(view))
+            hidden = unknown_names(full, known[reader], seen) & {"bystander", "assassin"}
+            check([svg.lower(), html.lower()], hidden, where)
+            for g in ET.fromstring(svg).iter(f"{SVG_NS}g"):
+                if g.get("class") != "cell" or g.get("data-state") == "covered":
+                    continue
+                if view.sees_key:
+                    keyed_cells += 1
+                    assert g.get("data-state") == "key" and g.get("data-colour"), where
+                else:
+                    assert g.get("data-state") == "unknown" and g.get("data-colour") is None, where
+                    assert not [t.text for t in g.iter(f"{SVG_NS}text") if t.text in {"R", "B", "N", "X"}], where
+    assert keyed_cells  # the spymasters' pictures did show the key
