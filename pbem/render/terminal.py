@@ -39,12 +39,15 @@ def console(stream: IO[str] | None = None, width: int | None = None) -> Any:
 
 
 def renderable(game: Game, view: Any) -> Any:
-    """The game's rich picture of `view` (its text picture when it has none)."""
+    """The game's rich picture of `view` (its text picture when it has none),
+    held to 80 columns even on a wider terminal (free text wraps there)."""
+    from rich.constrain import Constrain
+
     if game.rich_view is None:
         from rich.text import Text
 
-        return Text(game.render(view))
-    return importlib.import_module(game.rich_view).render(view)
+        return Constrain(Text(game.render(view)), TERMINAL_WIDTH)
+    return Constrain(importlib.import_module(game.rich_view).render(view), TERMINAL_WIDTH)
 
 
 def show(game: Game, view: Any, *, plain: bool, stream: IO[str] | None = None) -> None:

@@ -48,44 +48,59 @@ def board(view: View, letters: list[str]) -> Any:
     return table
 
 
-def seats(view: View, letters: list[str]) -> Any:
+def _table(*columns: str) -> Any:
     from rich import box
     from rich.table import Table
+
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, expand=False, pad_edge=False)
+    for name in columns:
+        table.add_column(name, overflow="fold")
+    return table
+
+
+def seats(view: View, letters: list[str]) -> Any:
     from rich.text import Text
 
-    table = Table(box=box.SIMPLE_HEAD, expand=False, pad_edge=False)
-    table.add_column("seat", overflow="fold")
-    table.add_column("on", justify="right")
-    table.add_column("progress", justify="right")
-    table.add_column("to catch", justify="right")
-    table.add_column("hand", overflow="fold", max_width=30)
-    table.add_column("discards", justify="right")
+    table = _table("seat", "on", "progress", "to catch", "hand", "discards used")
+    for column in table.columns[1:4]:
+        column.justify = "right"
     for k, s in enumerate(view.seats):
         name = Text(f"{letters[k]} {s.seat}", style=_seat_style(k))
         if s.seat == view.viewer:
             name.append(" (you)")
-        if s.seat == view.active and view.phase != "over":
-            name.append(" active", style="italic")
-        if s.hand is None:
-            hand = f"{s.hand_size} cards, hidden"
-        else:
-            hand = ", ".join(s.hand) or "empty"
-        table.add_row(name, str(s.position), f"{s.progress:+d}", str(s.to_catch), hand, f"{s.discards_used}/{cards.MAX_DISCARDS}")
+        hand = f"{s.hand_size} cards" + (", hidden" if s.hand is None else "")
+        used = f"{s.discards_used} of {cards.MAX_DISCARDS}"
+        if s.discarded:
+            used += f": {', '.join(s.discarded)}"
+        table.add_row(name, str(s.position), f"{s.progress:+d}", str(s.to_catch), hand, used)
+    return table
+
+
+def hand(view: View, letters: list[str]) -> Any:
+    """The viewer's own hand, with the icons and what each seat has in play."""
+    from rich.text import Text
+
+    me = next((s for s in view.seats if s.seat == view.viewer and s.hand is not None), None)
+    if me is None:
+        return None
+    table = _table("your hand", "icons 1/2/3+", *[f"{letters[k]} in play" for k in range(len(view.seats))])
+    counts = [Counter(s.in_play) for s in view.seats]
+    for name in me.hand or []:
+        icons = " ".join(_icon(i) for i in cards.AGENTS[name][1]) if name in cards.AGENTS else "?"
+        table.add_row(Text(name, style="bold"), icons, *[str(c[name]) for c in counts])
+    if not me.hand:
+        table.add_row("(empty)", "", *["" for _ in counts])
     return table
 
 
 def in_play(view: View, letters: list[str]) -> Any:
     """Agents in play per seat, with the icons of the 1st, 2nd, 3rd+ copy."""
-    from rich import box
-    from rich.table import Table
     from rich.text import Text
 
     counts = [Counter(s.in_play) for s in view.seats]
-    table = Table(box=box.SIMPLE_HEAD, expand=False, pad_edge=False, title_justify="left")
-    table.add_column("agent in play")
-    table.add_column("icons 1/2/3+")
-    for k, s in enumerate(view.seats):
-        table.add_column(Text(letters[k], style=_seat_style(k)), justify="right")
+    table = _table("agents in play", "icons 1/2/3+", *[f"{letters[k]} {s.seat}" for k, s in enumerate(view.seats)])
+    for column in table.columns[2:]:
+        column.justify = "right"
     for name in cards.NAMES:
         if not any(c[name] for c in counts):
             continue
@@ -108,16 +123,16 @@ def render(view: View) -> Any:
         board(view, letters),
         Text("home: upper case, meeple: lower case (reversed)", style="dim"),
         seats(view, letters),
-        in_play(view, letters),
     ]
+    mine = hand(view, letters)
+    if mine is not None:
+        parts.append(mine)
+    parts.append(in_play(view, letters))
     centre = [f"deck: {view.deck_size} cards"]
     if view.centre_up is not None or view.centre_down_played:
         down = view.centre_down if view.centre_down is not None else "hidden"
         centre.append(f"centre: face up {view.centre_up or 'none'}, face down {down}")
     parts.append(Text("; ".join(centre)))
-    discarded = [s for s in view.seats if s.discarded]
-    for s in discarded:
-        parts.append(Text(f"{s.seat} discarded (only you see this): {', '.join(s.discarded or [])}", style="dim"))
     if view.last_moves:
         moved = ", ".join(f"{seat} {n:+d}" for seat, n in view.last_moves.items())
         parts.append(Text(f"last moves: {moved}"))

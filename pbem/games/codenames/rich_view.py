@@ -78,7 +78,7 @@ def teams(view: View) -> Any:
     from rich import box
     from rich.table import Table
 
-    table = Table(box=box.SIMPLE_HEAD, expand=False, pad_edge=False)
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, expand=False, pad_edge=False)
     table.add_column("team")
     table.add_column("agents left", justify="right")
     table.add_column("spymaster", overflow="fold")
