@@ -217,3 +217,25 @@ def test_game_summaries_fit_and_are_short():
         lines = game.summary.strip().splitlines()
         assert 8 <= len(lines) <= 18, n
         assert max(len(line) for line in lines) <= 80, n
+
+
+@pytest.mark.parametrize("case", ["aa", "cn-standard-sv", "cn-coop-en", "cn-three-sv-review"])
+def test_every_legal_command_is_explained_in_words(case):
+    name, raw, seats = CASES[case]
+    game = get(name)
+    for st, _names in states(game, raw, seats, 0, bot_for(game, 0)):
+        for seat in game.to_act(st):
+            for command in game.legal(st, seat):
+                words = game.explain(command, st, seat)
+                assert words and words != game.format(command, st, seat) and len(words) < 160
+
+
+def test_recruiting_does_not_name_the_face_down_card():
+    game = get("aa")
+    for st, _names in states(game, *CASES["aa"][1:], 0, "random"):
+        if st.phase == "recruit":
+            seat = game.to_act(st)[0]
+            down = [game.explain(c, st, seat) for c in game.legal(st, seat) if c.which == "face-down"]
+            assert down == ["recruit the face-down card; your opponent takes the other one"]
+            return
+    raise AssertionError("no recruit step")

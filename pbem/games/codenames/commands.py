@@ -157,7 +157,10 @@ def explain_command(command: Command) -> str:
                 return f"give the clue {word!r} for 0 (none of your words; no cap on the guesses)"
             return f"give the clue {word!r} for {number} word{'s' if number != 1 else ''}"
         case Guess(words=words, then_pass=then_pass):
-            text = "guess " + ", then ".join(words)
+            if len(words) == 1:
+                text = f"guess the word {words[0]}"
+            else:
+                text = "guess " + ", then ".join(words) + " (stopping at the first miss)"
             return text + (", then end the turn" if then_pass else "")
         case Pass():
             return "stop guessing and end your team's turn"
@@ -166,5 +169,5 @@ def explain_command(command: Command) -> str:
         case Cover(word=None):
             return "cover none of your agents"
         case Cover(word=word):
-            return f"cover {word}"
+            return f"put a cover on {word}"
     raise TypeError(f"not a Codenames command: {command!r}")
