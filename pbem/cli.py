@@ -339,14 +339,21 @@ def sync(folder: Path, name: str, accept_new: bool) -> None:
         click.echo(str(path))
 
 
+plain_option = click.option(
+    "--plain", is_flag=True, help="Plain text, no colour (the default when stdout is not a terminal)."
+)
+
+
 @cli.command()
 @game_dir
 @click.option("--as", "name", metavar="NAME", help="See as this seat (default: an observer).")
 @as_json
 @click.option("--svg", "svg_file", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
               help="Write the board as an SVG picture to FILE ('-': standard output).")
-def show(folder: Path, name: str | None, as_json: bool, svg_file: Path | None) -> None:
-    """The board as NAME may see it (default: as an observer)."""
+@plain_option
+def show(folder: Path, name: str | None, as_json: bool, svg_file: Path | None, plain: bool) -> None:
+    """The board as NAME may see it (default: as an observer; in colour on a
+    terminal, NO_COLOR is honoured)."""
     from pbem import actions
 
     if as_json and svg_file is not None:
@@ -356,10 +363,21 @@ def show(folder: Path, name: str | None, as_json: bool, svg_file: Path | None) -
     me = actions.party(chain, name, k) if name else None
     if svg_file is not None:
         write_output(svg_file, actions.svg(chain, me))
-    elif as_json:
+        return
+    if as_json:
         emit_json(actions.view_json(chain, me))
-    else:
-        click.echo(actions.render(chain, me))
+        return
+    from pbem.render import terminal
+
+    terminal.show(chain.game, actions.view(chain, me), plain=plain)
+
+
+def ask_line(prompt: str) -> str:
+    """One answer typed at the terminal; EOFError at the end of the input."""
+    try:
+        return click.prompt(prompt, default="", show_default=False, prompt_suffix=" ")
+    except click.Abort:
+        raise EOFError from None
 
 
 @cli.command()
@@ -382,41 +400,20 @@ def page(folder: Path, name: str | None, output: Path) -> None:
 @cli.command()
 @game_dir
 @as_name
+@plain_option
+@click.option("--yes", "-y", is_flag=True, help="Write each chosen command without asking.")
 @accept_new
-def play(folder: Path, name: str, accept_new: bool) -> None:
-    """Interactive: the board and your legal commands as a numbered menu."""
-    from pbem import actions
+def play(folder: Path, name: str, plain: bool, yes: bool, accept_new: bool) -> None:
+    """Interactive: the board and your legal commands as a numbered menu.
 
-    k = keys(accept_new)
-    while True:
-        chain = actions.open_game(folder, k, write=True)
-        me = actions.party(chain, name, k)
-        if chain.writers() == [name] and chain.needs(name) == "auto":
-            said: list[str] = []
-            for path in actions.sync(folder, name, k, said):  # owed, and needs no decision
-                click.echo(f"wrote {path} (automatic answer)")
-            notes(said)
-            continue
-        click.echo(actions.render(chain, me))
-        if chain.outcome() is not None:
-            return
-        commands = actions.legal(chain, me)
-        if not commands:
-            click.echo(f"waiting for {', '.join(chain.writers())}")
-            return
-        for i, c in enumerate(commands, 1):
-            click.echo(f"{i:3d}. {c}")
-        answer = click.prompt("your command (number or notation, q to quit)", default="q").strip()
-        if answer.lower() in {"q", "quit", ""}:
-            return
-        text = commands[int(answer) - 1] if answer.isdigit() and 1 <= int(answer) <= len(commands) else answer
-        try:
-            said = []
-            for path in actions.submit(folder, name, [text], k, said):
-                click.echo(f"wrote {path}")
-            notes(said)
-        except PbemError as exc:
-            click.echo(f"pbem: error: {exc.message}", err=True)
+    Type a number or a command in the game's notation; it is shown in
+    words and written after you confirm. m shows the whole menu, ? the
+    rules in brief, q quits.
+    """
+    from pbem import play as playing
+    from pbem.render import terminal
+
+    playing.run(folder, name, keys(accept_new), terminal.Screen(ask_line, plain=plain), yes=yes)
 
 
 @cli.command()

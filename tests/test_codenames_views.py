@@ -100,18 +100,45 @@ def test_coop_view_key_for_the_one_spymaster():
     assert teams["blue"].spymaster is None and teams["blue"].operatives == []
 
 
+def grid_cells(text):
+    """{word: label} read back from the text grid (a wrapped word joined)."""
+    out = {}
+    block = []
+    for line in text.splitlines():
+        if line.startswith("|"):
+            block.append([part[1:].rstrip() for part in line.strip("|").split("|")])
+        elif line.startswith("+") and block:
+            for col in range(5):
+                parts = [row[col] for row in block]
+                out["".join(parts[:-1])] = parts[-1]
+            block = []
+    return out
+
+
 def test_render_spymaster_operative_observer():
     st = midgame()
-    spy = GAME.render(GAME.view(st, "ann"))
-    op = GAME.render(GAME.view(st, "bob"))
+    spy = grid_cells(GAME.render(GAME.view(st, "ann")))
+    op = grid_cells(GAME.render(GAME.view(st, "bob")))
     obs = GAME.render(GAME.view(st, None))
-    assert "[R] HORSE" in spy and "[R] HORSE" in op and "[N] MIRROR" in obs
-    assert " r  tiger" in spy and " x  tower" in spy and " b  eagle" in spy
-    assert " r  tiger" not in op and " x  tower" not in op and " x  tower" not in obs
-    assert len([line for line in op.splitlines() if line.startswith("|")]) == 5
+    assert spy["horse"] == op["horse"] == "[RED AGENT]" and grid_cells(obs)["mirror"] == "[BYSTANDER]"
+    assert spy["tiger"] == "red agent" and spy["tower"] == "!!ASSASSIN!!" and spy["eagle"] == "blue agent"
+    assert op["tiger"] == op["tower"] == grid_cells(obs)["tower"] == ""
+    assert set(op) == set(GRID) and len(GAME.render(GAME.view(st, "bob")).splitlines()[2]) == 76
     assert "next: cat (blue spymaster) gives a clue" in obs
     over = play(play(st, "cat", "clue bird 1"), "dan", "guess tower")
     assert "game over" in GAME.render(GAME.view(over, None))
+    assert grid_cells(GAME.render(GAME.view(over, None)))["tower"] == "[ASSASSIN]"
+
+
+def test_a_long_word_wraps_inside_its_cell():
+    words = ["internationalisation", "ice-cream"] + GRID[2:]
+    options = GAME.options({"grid": words, "key": KEY, "hyphen": "true"})
+    st = GAME.setup(options, GAME.seats(options, SEATS), RandomChance(0))
+    text = GAME.render(GAME.view(st, "ann"))
+    assert max(len(line) for line in text.splitlines()) <= 80
+    cells = grid_cells(text)
+    assert cells["internationalisation"] == "red agent" and cells["ice-cream"] == "red agent"
+    assert "| internationa" in text and "| ice-" in text
 
 
 def test_observer_view_of_a_swedish_game_renders():

@@ -17,7 +17,9 @@ from pbem import schemas
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = sorted(m.name for m in pkgutil.walk_packages(pbem.__path__, "pbem.") if not m.name.endswith("__main__"))
-FORBIDDEN_IN_GAMES = ("click", "cryptography", "nacl", "pbem.protocol", "pbem.crypto", "pbem.transport", "pbem.cli", "pbem.actions")
+FORBIDDEN_IN_GAMES = ("click", "cryptography", "nacl", "rich", "pbem.protocol", "pbem.crypto", "pbem.transport", "pbem.cli", "pbem.actions")
+#: loaded only by the commands that draw (`show`, `play`), never on import
+DRAWING = ("rich",)
 
 
 def run_python(code: str) -> str:
@@ -36,7 +38,28 @@ def test_module_imports_in_a_fresh_interpreter(module):
 
 def test_cli_starts_without_games_or_crypto():
     loaded = json.loads(run_python("import json, sys, pbem.cli; print(json.dumps(sorted(sys.modules)))"))
-    assert not [m for m in loaded if m.startswith(("pbem.games.", "cryptography", "nacl"))]
+    assert not [m for m in loaded if m.startswith(("pbem.games.", "cryptography", "nacl", *DRAWING))]
+
+
+@pytest.mark.parametrize("module", ["pbem.actions", "pbem.play", "pbem.render.terminal"])
+def test_library_modules_do_not_load_rich(module):
+    loaded = json.loads(run_python(f"import json, sys, {module}; print(json.dumps(sorted(sys.modules)))"))
+    assert not [m for m in loaded if m == "rich" or m.startswith("rich.")]
+
+
+def test_only_the_drawing_commands_load_rich(tmp_path):
+    code = (
+        "import json, sys, os; from click.testing import CliRunner; from pbem.cli import cli; "
+        f"os.environ['PBEM_HOME'] = {str(tmp_path / 'home')!r}; r = CliRunner(); g = {str(tmp_path / 'g')!r}; "
+        "r.invoke(cli, ['id', 'new', 'a', '--no-passphrase']); r.invoke(cli, ['id', 'new', 'b', '--no-passphrase']); "
+        "assert r.invoke(cli, ['new', 'aa', g, '--seat', 'a', '--seat', 'b']).exit_code == 0; "
+        "assert r.invoke(cli, ['status', g]).exit_code == 0; assert r.invoke(cli, ['legal', g, '--as', 'a']).exit_code == 0; "
+        "before = 'rich' in sys.modules; "
+        "assert r.invoke(cli, ['show', g, '--as', 'a']).exit_code == 0; "
+        "print(json.dumps([before, 'rich' in sys.modules]))"
+    )
+    # `show` to a pipe prints the text picture: rich is not even needed there
+    assert json.loads(run_python(code)) == [False, False]
 
 
 def test_schemas_are_current():

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import textwrap
 from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -48,6 +49,7 @@ __all__ = [
     "IllegalCommand", "InvalidCommand", "InvalidOption",
     "identity", "checked_if_visible", "overlay", "project", "refs_in",
     "unrevealed_public", "unknown_to", "copy_struct", "shuffle_zone", "draw_private",
+    "TERMINAL_WIDTH", "fit_lines",
 ]
 
 
@@ -317,6 +319,35 @@ def unknown_to(state: GameState, seat: str, known_refs: set[str] | frozenset[str
     ]
 
 
+# --- text pictures -------------------------------------------------------------
+
+#: the widest line a terminal picture may have: a new user's terminal is 80
+#: columns, and a line one column wider wraps and breaks every border
+TERMINAL_WIDTH = 80
+
+
+def fit_lines(lines: Sequence[str], width: int = TERMINAL_WIDTH, indent: str = "    ") -> list[str]:
+    """`lines` with each line wider than `width` wrapped at spaces (the
+    continuation indented by `indent`, a word longer than a line split).
+
+    For the free text of a picture (prompts, lists of names); a grid is laid
+    out to fit by construction, so this pass leaves it alone. Lengths are
+    counted in characters: the games' words are Latin letters and names
+    ASCII, one terminal cell each.
+    """
+    out: list[str] = []
+    for line in lines:
+        if len(line) <= width:
+            out.append(line)
+            continue
+        lead = line[: len(line) - len(line.lstrip(" "))]
+        out += textwrap.wrap(
+            line, width, initial_indent="", subsequent_indent=lead + indent,
+            break_long_words=True, break_on_hyphens=False, drop_whitespace=True,
+        ) or [line[:width]]
+    return out
+
+
 # --- the game ----------------------------------------------------------------
 
 St = TypeVar("St", bound=GameState)
@@ -358,6 +389,13 @@ class Game(Generic[St, Cmd]):
     demo_seats: ClassVar[tuple[str, ...]] = ("alice", "bob")
     #: the bot `pbem demo` uses unless told otherwise
     demo_bot: ClassVar[str] = "random"
+    #: the rules in a dozen short lines, in our own words (`?` in `pbem play`)
+    summary: ClassVar[str] = ""
+    #: the module holding the game's colour terminal picture: a function
+    #: ``render(view)`` returning a rich renderable (imported only by the
+    #: terminal commands, so that rich is never loaded with the rules);
+    #: None: the text picture is shown as it is
+    rich_view: ClassVar[str | None] = None
 
     # -- set-up ----------------------------------------------------------
 
@@ -473,3 +511,9 @@ class Game(Generic[St, Cmd]):
         """A line for logs, as `seat` (None: anyone) may read it: hidden
         identities are never spelled out. Defaults to the notation."""
         return self.format(command, state, seat or "")
+
+    def explain(self, command: Cmd, state: St, seat: str) -> str:
+        """`command` in words for the seat about to send it (what `pbem play`
+        asks it to confirm): it may name the seat's own hidden cards.
+        Defaults to `describe` as the seat may read it."""
+        return self.describe(command, state, seat)

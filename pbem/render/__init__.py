@@ -1,2 +1,3 @@
-"""Pictures of a player's view. Text pictures live with each game
-(`Game.render`); richer renderers (SVG, HTML) will live here."""
+"""Pictures of a player's view. Each game keeps its own renderers beside its
+rules (the text picture `Game.render`, the colour module `Game.rich_view`);
+`pbem.render.terminal` picks one for a terminal and prints it."""

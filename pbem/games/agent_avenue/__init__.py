@@ -22,6 +22,24 @@ from pbem.games.agent_avenue.state import Options, State
 from pbem.games.agent_avenue.view import View, view as make_view
 from pbem.games.base import Bot, Chance, Game, Outcome, SeatSpec
 
+SUMMARY = """\
+Agent Avenue: two spies chase each other round a loop of 14 spaces.
+Each of you starts on your own home, 7 spaces from the other.
+Your turn: you may first discard cards face down and draw new ones (at
+most 4 discards in the whole game). Then play two cards from your hand
+with different names: one face up, one face down. Refill to 4.
+Your opponent recruits one of the two (seeing only the face-up one); you
+get the other. Both cards go face up into your play areas.
+Each meeple moves by the icon of the agent it just recruited: the icon
+depends on how many of that agent its owner now has in play (1st, 2nd or
+3rd+ copy; Sidekick +4 and Mole -3 always).
+You win by catching up with the other meeple (a lead of 7 spaces), or by
+having 3 Codebreakers in play; 3 Daredevils in play lose. Ties go to the
+player whose turn it is. If the deck runs out, the one closer to catching
+wins.
+Notation: play FACEUP / FACEDOWN, discard NAME, recruit face-up|face-down.
+"""
+
 __all__ = ["AgentAvenue", "GAME", "Options", "State", "Command", "Discard", "Play", "Recruit", "View"]
 
 
@@ -41,6 +59,8 @@ class AgentAvenue(Game[State, Command]):
     Command = Command
     bots: ClassVar[dict[str, Bot]] = dict(bots.BOTS)
     demo_bot: ClassVar[str] = "greedy"
+    rich_view: ClassVar[str | None] = "pbem.games.agent_avenue.rich_view"
+    summary: ClassVar[str] = SUMMARY
 
     # -- set-up ------------------------------------------------------------------
 
@@ -116,6 +136,9 @@ class AgentAvenue(Game[State, Command]):
 
     def describe(self, command: Command, state: State, seat: str | None) -> str:
         return commands.describe_command(command, state, seat)
+
+    def explain(self, command: Command, state: State, seat: str) -> str:
+        return commands.explain_command(command, state, seat)
 
 
 GAME = AgentAvenue()

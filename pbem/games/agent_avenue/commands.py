@@ -107,6 +107,23 @@ def describe_command(command: Command, state: State, seat: str | None) -> str:
     return _spell(command, shown)
 
 
+def explain_command(command: Command, state: State, seat: str) -> str:
+    """`command` in words for `seat`, who is about to send it (its own
+    cards are named; the other seat's face-down card is not)."""
+
+    def shown(ref: str) -> str:
+        return describe_command(Discard(ref), state, seat).removeprefix("discard ")
+
+    match command:
+        case Discard(ref=ref):
+            return f"discard {shown(ref)} face down (out of the game) and draw a new card"
+        case Play(face_up=up, face_down=down):
+            return f"play {shown(up)} face up and {shown(down)} face down for your opponent to choose from"
+        case Recruit(which=which):
+            return f"recruit the {which} card; your opponent takes the other one"
+    raise TypeError(f"not an Agent Avenue command: {command!r}")
+
+
 # --- parse ------------------------------------------------------------------
 
 

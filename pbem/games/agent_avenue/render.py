@@ -1,15 +1,17 @@
-"""A text picture of an Agent Avenue view, for a terminal.
+"""A text picture of an Agent Avenue view, for a terminal (at most 80 columns).
 
     Agent Avenue - turn 3 - phase play
     alice to play two cards, one face up and one face down, ...
 
-       0   1   2   3   4   5   6   7   8   9  10  11  12  13
-      [A]  .   .   a   .   .   .  [B]  .   b   .   .   .   .
+    space    0   1   2   3   4   5   6   7   8   9  10  11  12  13
+    home     A                           B
+    meeple           a                           b
 
-The loop is drawn as a line that wraps from 13 back to 0; a home is in
-brackets (with the home seat's letter in upper case when no meeple is on
-it), a meeple is its seat's letter in lower case (``*`` when both meeples
-share a space).
+The loop is drawn as a line that wraps from 13 back to 0, 63 columns wide:
+one row marks each seat's home with its letter in upper case, the row below
+each meeple with its letter in lower case (``ab`` when both share a space),
+so nothing depends on colour or on telling ``[A]`` from ``a``. Free text
+(the cards in play, long names) is wrapped to 80 columns.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import msgspec
 
 from pbem.games.agent_avenue import cards
 from pbem.games.agent_avenue.view import View
+from pbem.games.base import fit_lines
 
 
 def _letters(seats: list[str]) -> list[str]:
@@ -36,26 +39,30 @@ def _counts(names: list[str]) -> str:
     return ", ".join(f"{n} x{counts[n]}" for n in order)
 
 
+def board_lines(view: View, letters: list[str]) -> list[str]:
+    """The three rows of the board: space numbers, homes, meeples."""
+    size = view.board_size
+    homes = [""] * size
+    meeples = [""] * size
+    for k, s in enumerate(view.seats):
+        homes[s.home] += letters[k]
+        meeples[s.position] += letters[k].lower()
+    return [
+        "space  " + "".join(f"{i:>4}" for i in range(size)),
+        ("home   " + "".join(f"{h:>4}" for h in homes)).rstrip(),
+        ("meeple " + "".join(f"{m:>4}" for m in meeples)).rstrip(),
+    ]
+
+
 def render(view: View | dict[str, Any]) -> str:
     if not isinstance(view, View):
         view = msgspec.convert(view, View)
     letters = _letters([s.seat for s in view.seats])
     lines = [f"Agent Avenue - turn {view.turn} - phase {view.phase}", view.prompt, ""]
 
-    size = view.board_size
-    numbers = "".join(f"{i:>4}" for i in range(size))
-    cells = []
-    for i in range(size):
-        here = [letters[k].lower() for k, s in enumerate(view.seats) if s.position == i]
-        home = [letters[k] for k, s in enumerate(view.seats) if s.home == i]
-        mark = "*" if len(here) > 1 else (here[0] if here else ".")
-        if home:
-            mark = f"[{home[0] if not here else mark}]"
-        cells.append(f"{mark:>4}" if len(mark) < 3 else f" {mark}")
-    legend = ", ".join(
-        f"{letters[k]} = {s.seat} (meeple {letters[k].lower()})" for k, s in enumerate(view.seats)
-    )
-    lines += [numbers, "".join(cells), f"[ ] home; {legend}", ""]
+    lines += board_lines(view, letters)
+    legend = ", ".join(f"{letters[k]} = {s.seat}" for k, s in enumerate(view.seats))
+    lines += [f"home: upper case, meeple: lower case; {legend}", ""]
 
     for k, s in enumerate(view.seats):
         you = " (you)" if s.seat == view.viewer else ""
@@ -68,7 +75,7 @@ def render(view: View | dict[str, Any]) -> str:
         if s.hand is not None:
             lines.append(f"    hand: {', '.join(s.hand) or 'empty'}")
         else:
-            lines.append(f"    hand: {s.hand_size} cards")
+            lines.append(f"    hand: {s.hand_size} cards (hidden)")
         discarded = f" ({', '.join(s.discarded)})" if s.discarded else ""
         lines.append(f"    discards used: {s.discards_used}/{cards.MAX_DISCARDS}{discarded}")
     lines.append("")
@@ -82,4 +89,4 @@ def render(view: View | dict[str, Any]) -> str:
     if view.outcome is not None:
         winners = " and ".join(view.outcome.winners) or "nobody"
         lines.append(f"outcome: {winners} won - {view.outcome.reason}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(fit_lines(lines)) + "\n"

@@ -145,3 +145,29 @@ def parse_command(text: str) -> Command:
             )
         return Cover(None if rest[0] in _NONE else rest[0])
     raise InvalidCommand(f"cannot read {text.strip()!r}: {EXPECTED}", hint=EXPECTED)
+
+
+def explain_command(command: Command) -> str:
+    """`command` in words, for the seat about to send it."""
+    match command:
+        case Clue(word=word, number=number):
+            if number == UNLIMITED:
+                return f"give the clue {word!r}, unlimited (no cap on the guesses)"
+            if number == 0:
+                return f"give the clue {word!r} for 0 (none of your words; no cap on the guesses)"
+            return f"give the clue {word!r} for {number} word{'s' if number != 1 else ''}"
+        case Guess(words=words, then_pass=then_pass):
+            if len(words) == 1:
+                text = f"guess the word {words[0]}"
+            else:
+                text = "guess " + ", then ".join(words) + " (stopping at the first miss)"
+            return text + (", then end the turn" if then_pass else "")
+        case Pass():
+            return "stop guessing and end your team's turn"
+        case Review(verdict=verdict):
+            return "accept the clue" if verdict == "accept" else "object to the clue (it is refused)"
+        case Cover(word=None):
+            return "cover none of your agents"
+        case Cover(word=word):
+            return f"put a cover on {word}"
+    raise TypeError(f"not a Codenames command: {command!r}")

@@ -16,6 +16,25 @@ from pbem.games.codenames.commands import Command
 from pbem.games.codenames.state import Options, State
 
 
+SUMMARY = """\
+Codenames: two teams, red and blue, race to find their own agents among 25
+codenames laid out 5 by 5. Only the two spymasters see the key that says
+which words are red agents, blue agents, bystanders and the one assassin.
+The starting team has 9 agents, the other 8.
+On your team's turn the spymaster gives a clue: one word (not a form of a
+word on the grid) and a number, e.g. clue animal 2; 0 and unlimited lift
+the cap. The team's captain then guesses words in order, up to number + 1.
+Your own agent: covered, you may go on. A bystander or an agent of the
+other team: covered, the turn ends. The assassin: your team loses at once.
+After the first guess you may pass. A team wins when all its agents are
+covered, even on the other team's turn.
+Coop (2-3 players): one spymaster and its operatives against a ghost team;
+after each turn the spymaster covers one ghost agent. Three players: two
+spymasters share one operative.
+Notation: clue WORD N, guess W1 W2 ..., pass, cover WORD, accept, object.
+"""
+
+
 class Codenames(Game[State, Command]):
     """Codenames: two teams of spies, one word clues, a key only the
     spymasters see (rules: `pbem.games.codenames.rules`)."""
@@ -39,6 +58,8 @@ class Codenames(Game[State, Command]):
         "alice:red-spymaster", "bob:red", "carol:blue-spymaster", "dave:blue",
     )
     demo_bot: ClassVar[str] = "spymaster"
+    rich_view: ClassVar[str | None] = "pbem.games.codenames.rich_view"
+    summary: ClassVar[str] = SUMMARY
     bots: ClassVar[dict[str, Bot]] = {
         "random": codenames_bots.random_bot,
         "spymaster": codenames_bots.spymaster_bot,
@@ -124,3 +145,6 @@ class Codenames(Game[State, Command]):
 
     def describe(self, command: Command, state: State, seat: str | None) -> str:
         return commands.format_command(command)
+
+    def explain(self, command: Command, state: State, seat: str) -> str:
+        return commands.explain_command(command)

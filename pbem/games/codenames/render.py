@@ -1,75 +1,128 @@
 """A terminal picture of a Codenames view: the 5x5 grid and the turn.
 
-Each cell is a word with a two-character mark in front:
+The grid is 76 columns wide whatever the words (a new user's terminal has
+80): each cell has 13 columns of text after a one-column margin; a longer
+word is wrapped inside its cell (after its hyphen when it has one), never
+cut and never widening the grid. Under the word(s) each cell has a label
+line, spelled out so that nothing depends on colour or on telling one
+letter from another:
 
-* ``[R]`` ``[B]`` ``[N]`` ``[X]``  covered: red agent, blue agent, bystander
-  (neutral), assassin (everyone sees these);
-* `` r `` `` b `` `` n `` `` x ``  uncovered, as the key shows it (spymasters only);
-* blank                            uncovered and unknown to the viewer.
+* ``[RED AGENT]`` ``[BLUE AGENT]`` ``[BYSTANDER]`` ``[ASSASSIN]``: covered
+  (guessed), upper case in brackets; everyone sees these;
+* ``red agent`` ``blue agent`` ``bystander`` ``!!ASSASSIN!!``: not yet
+  covered, as the key shows it (only the spymasters see these);
+* no label: not yet covered, and the viewer does not know what it is.
 
-Covered words are also upper-cased so they stand out without colour.
+`cell_lines` and `LABEL` are shared with the colour picture
+(`pbem.games.codenames.rich_view`), so both say the same thing.
 """
 
 from __future__ import annotations
 
-from pbem.games.codenames.view import Cell, TurnView, View
+from pbem.games.base import fit_lines
+from pbem.games.codenames.view import Cell, TeamView, TurnView, View
 
-MARK = {"red": "r", "blue": "b", "bystander": "n", "assassin": "x"}
+#: columns of text in a cell (after a one-column margin): 5 cells of 14
+#: plus 6 borders make 76 columns
+CELL_TEXT = 13
+
+#: covered cells: what everyone sees
+COVERED_LABEL = {
+    "red": "[RED AGENT]",
+    "blue": "[BLUE AGENT]",
+    "bystander": "[BYSTANDER]",
+    "assassin": "[ASSASSIN]",
+}
+#: uncovered cells as the key shows them (spymasters only)
+KEY_LABEL = {
+    "red": "red agent",
+    "blue": "blue agent",
+    "bystander": "bystander",
+    "assassin": "!!ASSASSIN!!",
+}
 
 
-def _cell_text(cell: Cell) -> str:
-    if cell.covered:
-        mark = MARK.get(cell.colour or "", "?").upper()
-        return f"[{mark}] {cell.word.upper()}"
-    if cell.colour is not None:
-        return f" {MARK[cell.colour]}  {cell.word}"
-    return f"    {cell.word}"
+def wrap_word(word: str, width: int = CELL_TEXT) -> list[str]:
+    """`word` in lines of at most `width` characters: split after its
+    hyphen when both parts fit, otherwise in chunks."""
+    if len(word) <= width:
+        return [word]
+    head, sep, tail = word.partition("-")
+    if sep and len(head) + 1 <= width:
+        return [head + sep] + wrap_word(tail, width)
+    return [word[i : i + width] for i in range(0, len(word), width)]
 
 
-def _number(n: int | str) -> str:
-    return str(n)
+def label(cell: Cell) -> str:
+    """The label line of a cell ("" when the viewer does not know it)."""
+    if cell.colour is None:
+        return ""
+    return (COVERED_LABEL if cell.covered else KEY_LABEL).get(cell.colour, "?")
 
 
-def _turn_line(turn: TurnView) -> str:
-    text = f"{turn.team} clue: {turn.clue} {_number(turn.number)}"
+def cell_lines(cell: Cell, height: int) -> list[str]:
+    """The cell as `height` lines of text (word lines, blank, label last)."""
+    words = wrap_word(cell.word)
+    return words + [""] * (height - 1 - len(words)) + [label(cell)]
+
+
+def row_height(cells: list[Cell]) -> int:
+    return max(len(wrap_word(c.word)) for c in cells) + 1
+
+
+def legend(view: View) -> str:
+    if view.sees_key:
+        return "[RED AGENT] ... covered; red agent, bystander, !!ASSASSIN!! ...: your key"
+    return "[RED AGENT] [BLUE AGENT] [BYSTANDER] [ASSASSIN]: covered; no label: unknown"
+
+
+def grid_lines(view: View) -> list[str]:
+    rule = "+" + "+".join("-" * (CELL_TEXT + 1) for _ in range(5)) + "+"
+    lines = [rule]
+    for row in range(5):
+        cells = view.cells[row * 5 : row * 5 + 5]
+        height = row_height(cells)
+        columns = [cell_lines(c, height) for c in cells]
+        for i in range(height):
+            lines.append("|" + "|".join(" " + col[i].ljust(CELL_TEXT) for col in columns) + "|")
+        lines.append(rule)
+    return lines
+
+
+def team_line(t: TeamView) -> str:
+    ops = ", ".join(f"{o} (captain)" if o == t.captain else o for o in t.operatives) or "-"
+    return f"{t.team}: spymaster {t.spymaster or '-'}; operatives {ops}"
+
+
+def turn_line(turn: TurnView) -> str:
+    text = f"{turn.team} clue: {turn.clue} {turn.number}"
     if turn.status == "pending":
         text += " (awaiting review)"
     elif turn.status == "objected":
         text += " (objected)"
     if turn.guesses:
-        shown = ", ".join(f"{g.word}={g.colour or '?'}" for g in turn.guesses)
-        text += f" -> {shown}"
+        shown = ", ".join(f"{g.word} ({g.colour or '?'})" for g in turn.guesses)
+        text += f"; guessed {shown}"
     if turn.end:
-        text += f" [{turn.end}]"
+        text += f"; ended: {turn.end}"
     if turn.cover:
-        text += f" then covered {turn.cover}"
+        text += f"; then covered {turn.cover}"
     return text
 
 
 def render(view: View) -> str:
-    width = max(len(_cell_text(c)) for c in view.cells) + 1
-    rule = "+" + "+".join("-" * width for _ in range(5)) + "+"
-    lines = []
     who = view.viewer or "observer"
     role = f" ({view.role})" if view.role else ""
-    lines.append(f"Codenames, {view.variant} game, {view.language}: {who}{role}")
-    score = " . ".join(f"{t.team} {t.left}/{t.agents} agents left" for t in view.teams)
-    lines.append(f"{view.starting} started . {score}")
-    lines.append(rule)
-    for row in range(5):
-        cells = view.cells[row * 5 : row * 5 + 5]
-        lines.append("|" + "|".join(_cell_text(c).ljust(width) for c in cells) + "|")
-        lines.append(rule)
-    if view.sees_key:
-        lines.append("key: r/b red/blue agent, n bystander, x assassin; [R] covered")
-    else:
-        lines.append("[R]/[B] red/blue agent, [N] bystander, [X] assassin (covered)")
+    lines = [f"Codenames, {view.variant} game, {view.language}: {who}{role}"]
+    score = "; ".join(f"{t.team} {t.left} of {t.agents} agents left" for t in view.teams)
+    lines.append(f"{view.starting} started; {score}")
+    lines += grid_lines(view)
+    lines.append(legend(view))
     for t in view.teams:
         if t.spymaster or t.operatives:
-            ops = ", ".join(t.operatives) or "-"
-            lines.append(f"{t.team}: spymaster {t.spymaster or '-'}; operatives {ops}; captain {t.captain or '-'}")
+            lines.append(team_line(t))
     if view.turn is not None:
-        lines.append(_turn_line(view.turn))
+        lines.append(turn_line(view.turn))
     if view.guesses_left is not None:
         lines.append(f"guesses left: {view.guesses_left}")
     if view.pending:
@@ -79,4 +132,4 @@ def render(view: View) -> str:
         lines.append(f"game over: {view.outcome.reason}; winners: {winners}")
     else:
         lines.append(f"next: {view.prompt}")
-    return "\n".join(lines)
+    return "\n".join(fit_lines(lines))

@@ -1,0 +1,112 @@
+"""Terminal pictures of a view: in colour (rich) on a terminal, plain text
+otherwise, never wider than 80 columns.
+
+Each game keeps its pictures beside its rules: the text picture
+(`Game.render`) and, named by `Game.rich_view`, a module whose
+``render(view)`` returns a rich renderable. This module picks one and
+prints it. rich is imported here only inside functions, and only the
+commands that draw (`show`, `play`) call them, so no other command (and no
+game) ever loads it. rich honours ``NO_COLOR`` (no colours, the words and
+layout unchanged) and ``TERM=dumb``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import IO, Any, Callable
+
+from pbem.games.base import TERMINAL_WIDTH, Game
+
+
+def wants_rich(plain: bool, stream: IO[str] | None = None) -> bool:
+    """Colour pictures only on a terminal, and never with ``--plain``."""
+    stream = sys.stdout if stream is None else stream
+    try:
+        return not plain and stream.isatty()
+    except (AttributeError, ValueError):  # a closed or odd stream
+        return False
+
+
+def console(stream: IO[str] | None = None, width: int | None = None) -> Any:
+    """A rich Console on `stream` at most 80 columns wide. No markup, no
+    automatic highlighting: words from the game are printed as they are."""
+    from rich.console import Console
+
+    con = Console(file=stream, markup=False, highlight=False, emoji=False)
+    con.width = min(width or con.width, TERMINAL_WIDTH)
+    return con
+
+
+def renderable(game: Game, view: Any) -> Any:
+    """The game's rich picture of `view` (its text picture when it has none),
+    held to 80 columns even on a wider terminal (free text wraps there)."""
+    from rich.constrain import Constrain
+
+    if game.rich_view is None:
+        from rich.text import Text
+
+        return Constrain(Text(game.render(view)), TERMINAL_WIDTH)
+    return Constrain(importlib.import_module(game.rich_view).render(view), TERMINAL_WIDTH)
+
+
+def show(game: Game, view: Any, *, plain: bool, stream: IO[str] | None = None) -> None:
+    """Print `view` on `stream` (stdout) as colour or as text."""
+    stream = sys.stdout if stream is None else stream
+    if wants_rich(plain, stream):
+        console(stream).print(renderable(game, view))
+    else:
+        text = game.render(view)
+        stream.write(text if text.endswith("\n") else text + "\n")
+        stream.flush()
+
+
+class Screen:
+    """What `pbem play` draws on and reads from: the board, lines of a given
+    kind (``error`` and ``hint`` on stderr, the others on stdout), and
+    answers to a prompt (`ask` raises EOFError when the input ends)."""
+
+    STYLES = {
+        "error": "bold red",
+        "hint": "yellow",
+        "heading": "bold",
+        "note": "green",
+        "menu": "",
+        "dim": "dim",
+    }
+
+    def __init__(
+        self,
+        ask: Callable[[str], str],
+        *,
+        plain: bool = False,
+        out: IO[str] | None = None,
+        err: IO[str] | None = None,
+    ) -> None:
+        self.ask = ask
+        self.out = sys.stdout if out is None else out
+        self.err = sys.stderr if err is None else err
+        self.rich = wants_rich(plain, self.out)
+        self._consoles: dict[str, Any] = {}
+
+    def _console(self, which: str) -> Any:
+        if which not in self._consoles:
+            self._consoles[which] = console(self.err if which == "err" else self.out)
+        return self._consoles[which]
+
+    def board(self, game: Game, view: Any) -> None:
+        if self.rich:
+            self._console("out").print(renderable(game, view))
+        else:
+            show(game, view, plain=True, stream=self.out)
+
+    def line(self, text: str, kind: str = "") -> None:
+        to_err = kind in ("error", "hint")
+        if self.rich:
+            from rich.text import Text
+
+            self._console("err" if to_err else "out").print(Text(text, style=self.STYLES.get(kind, "")))
+        else:
+            stream = self.err if to_err else self.out
+            stream.write(text + "\n")
+            stream.flush()
