@@ -22,7 +22,8 @@ class Codenames(Game[State, Command]):
 
     name: ClassVar[str] = "codenames"
     title: ClassVar[str] = "Codenames"
-    rules_version: ClassVar[str] = "1"
+    #: 2: clue verdicts (invalid / objectionable, compounds, look-alikes), Duet
+    rules_version: ClassVar[str] = "2"
     aliases: ClassVar[tuple[str, ...]] = ("cn",)
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 16

@@ -34,6 +34,8 @@ def _turn_line(turn: TurnView) -> str:
     text = f"{turn.team} clue: {turn.clue} {_number(turn.number)}"
     if turn.status == "pending":
         text += " (awaiting review)"
+    if turn.concern:
+        text += f"\n  checks: {turn.concern}"
     elif turn.status == "objected":
         text += " (objected)"
     if turn.guesses:

@@ -2,7 +2,9 @@
 
 A turn of team T (standard and three-player variants):
 
-1. phase ``clue``: T's spymaster gives a clue (checked by `clues.Checker`).
+1. phase ``clue``: T's spymaster gives a clue (checked by `clues.Checker`:
+   an invalid clue is refused; an objectionable one is refused too, unless
+   ``clue_review=opponent``, where the judge sees why it is objectionable).
 2. phase ``review`` (only with ``clue_review=opponent``): the opposing
    spymaster accepts it, or objects. An objection is the rulebook's penalty
    for an invalid clue: T's turn ends at once and the objector (whose team
@@ -471,10 +473,17 @@ def _clue(state: State, command: Clue) -> State:
     number = command.number
     if not (number == UNLIMITED or (isinstance(number, int) and not isinstance(number, bool) and 0 <= number <= 9)):
         raise IllegalCommand(f"a clue's number must be 0-9 or unlimited, not {number!r}")
-    word = Checker(uncovered_words(state), state.language, state.hyphen).check(command.word)
+    review = state.clue_review == "opponent"
+    word, verdict = Checker(uncovered_words(state), state.language, state.hyphen).check(
+        command.word, allow_objectionable=review
+    )
     new = copy_struct(state)
-    review = new.clue_review == "opponent"
-    new.history.append(Turn(team=new.team, word=word, number=number, status="pending" if review else "accepted"))
+    new.history.append(
+        Turn(
+            team=new.team, word=word, number=number, status="pending" if review else "accepted",
+            concern=verdict.reason if verdict else None,
+        )
+    )
     new.phase = REVIEW if review else GUESS
     return new
 

@@ -109,6 +109,9 @@ class Turn(msgspec.Struct, kw_only=True):
     #: team has all its agents covered) | "objected"
     end: str = ""
     cover: str | None = None
+    #: clue_review=opponent: why the checks find the clue objectionable (a
+    #: possible compound, a substring), shown to the judge; None if clean
+    concern: str | None = None
 
 
 class Member(msgspec.Struct, frozen=True):
