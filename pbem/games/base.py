@@ -359,6 +359,11 @@ class Game(Generic[St, Cmd]):
     #: the bot `pbem demo` uses unless told otherwise
     demo_bot: ClassVar[str] = "random"
 
+    def demo_seats_for(self, options: Any) -> tuple[str, ...]:
+        """The seats `pbem demo` plays with these options (a variant may
+        need another table than `demo_seats`)."""
+        return self.demo_seats
+
     # -- set-up ----------------------------------------------------------
 
     def options(self, raw: dict[str, str]) -> msgspec.Struct:
