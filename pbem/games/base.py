@@ -406,6 +406,15 @@ class Game(Generic[St, Cmd]):
         """
         return {}
 
+    def linked_zones(self, state: St) -> list[tuple[str, ...]]:
+        """Groups of hidden zones whose items at the same index belong
+        together (the two sides of one Codenames Duet key card): a dealer
+        must deal them as one, never shuffle them apart. The referee and
+        hotseat dealers keep the rules' deal as it is; the peer dealer's
+        mental-poker shuffle cannot keep items together without telling
+        each reader its partner's card, so it refuses such games."""
+        return []
+
     # -- play --------------------------------------------------------------
 
     def to_act(self, state: St) -> list[str]:

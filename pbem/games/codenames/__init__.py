@@ -9,6 +9,8 @@ Modules, one job each:
 * `rules`     seats and roles, set-up, turn flow, guess resolution, the end
 * `view`      what a seat may see; `render`: the grid in a terminal
 * `bots`      a random bot and a simple spymaster bot
+* `duet`      Codenames Duet (``variant=duet``); `duet_view` its views and
+              picture; ``DUET.md`` our reading of its rules
 * `game`      the `Codenames` object tying them to the `Game` API
 
 Rules notes and decisions: ``shared/rules/codenames.md``. Decisions this

@@ -89,6 +89,10 @@ class Codenames(Game[State, Command]):
     def setup(self, options: Any, seats: list[SeatSpec], chance: Chance) -> State:
         return rules.setup(options, seats, chance)
 
+    def linked_zones(self, state: State) -> list[tuple[str, ...]]:
+        """Duet: cell NN of side a and of side b are one key card's two faces."""
+        return [("key-a", "key-b")] if state.variant == "duet" else []
+
     # -- play --------------------------------------------------------------------
 
     # Duet (``variant=duet``) has rules of its own: `duet`, `duet_view`
