@@ -482,11 +482,15 @@ def audit(folder: Path) -> None:
 @click.option("--dealer", type=click.Choice(["hotseat", "referee", "peer"]), default="hotseat", show_default=True)
 @click.option("--bot", help="Which bot plays every seat (default: the game's demo bot).")
 @click.option("--keys", "keys_dir", type=click.Path(file_okay=False, path_type=Path), help="Keep the bots' key store here.")
-def demo(game: str, folder: Path | None, seed: int | None, dealer: str, bot: str | None, keys_dir: Path | None) -> None:
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A game option (as for pbem new).")
+def demo(
+    game: str, folder: Path | None, seed: int | None, dealer: str, bot: str | None, keys_dir: Path | None,
+    options: tuple[str, ...],
+) -> None:
     """Bots play a complete game through the real file protocol."""
     from pbem.demo import run_demo
 
-    run_demo(game, folder, seed, dealer, bot, echo=click.echo, keys_dir=keys_dir)
+    run_demo(game, folder, seed, dealer, bot, echo=click.echo, keys_dir=keys_dir, options=list(options))
 
 
 def main() -> None:

@@ -29,23 +29,31 @@ def run_demo(
     echo: Callable[[str], None],
     max_files: int = 5000,
     keys_dir: Path | None = None,
+    options: list[str] = (),
 ) -> Path:
     """Play a whole game with bots; returns the game folder (in a peer game,
-    the folder holding one folder per player)."""
+    the folder holding one folder per player). `options` are ``KEY=VALUE``
+    strings as for ``pbem new --option`` (they may choose the table: a
+    Codenames Duet demo seats two players)."""
     game = games.get(game_name)
+    options = list(options)
+    raw: dict = dict(actions.parse_options(options))
+    for key in game.file_options & set(raw):
+        raw[key] = actions.read_option_file(key, raw[key])
+    parsed = game.options(raw)
     bot = bot or game.demo_bot
     if bot not in game.bots:
         raise InvalidOption(f"{game.name} has no bot {bot!r} (bots: {', '.join(sorted(game.bots))})")
     home = keys_dir or Path(tempfile.mkdtemp(prefix="pbem-demo-keys-"))
     if folder is None:
         folder = Path(tempfile.mkdtemp(prefix="pbem-demo-")) / "game"
-    seats = list(game.demo_seats)
+    seats = list(game.demo_seats_for(parsed))
     names = [seat.partition(":")[0] for seat in seats]
     rng = random.Random(seed)
     if dealer == "peer":
-        table = _peer_table(game, folder, seats, names, home)
+        table = _peer_table(game, folder, seats, names, home, options)
     else:
-        table = _shared_table(game, folder, seats, names, home, dealer, seed)
+        table = _shared_table(game, folder, seats, names, home, dealer, seed, options)
     first = table.folder(names[0])
     chain = actions.open_game(first)
     echo(f"{game.title}: {', '.join(chain.seat_order)} ({dealer} dealer), game {chain.game_id[:12]} in {folder}")
@@ -108,7 +116,7 @@ class _Table:
                 actions.apply_files(other, paths)
 
 
-def _shared_table(game, folder: Path, seats, names, home: Path, dealer: str, seed) -> _Table:
+def _shared_table(game, folder: Path, seats, names, home: Path, dealer: str, seed, options) -> _Table:
     """Hotseat or referee: one folder, one key store on one machine."""
     keys = actions.Keys(store=KeyStore(home), passphrase=lambda: "")
     for name in names:
@@ -117,11 +125,11 @@ def _shared_table(game, folder: Path, seats, names, home: Path, dealer: str, see
     if dealer == "referee":
         referee = "referee"
         keys.store.create(referee, None)
-    actions.new_game(game.name, folder, seats, keys, dealer, referee, seed if dealer == "hotseat" else None)
+    actions.new_game(game.name, folder, seats, keys, dealer, referee, seed if dealer == "hotseat" else None, options)
     return _Table({name: folder for name in names}, {name: keys for name in names}, names[0])
 
 
-def _peer_table(game, folder: Path, seats, names, home: Path) -> _Table:
+def _peer_table(game, folder: Path, seats, names, home: Path, options) -> _Table:
     """Peer: each player has their own key store and folder; only files travel."""
     keys = {name: actions.Keys(store=KeyStore(home / name), passphrase=lambda: "") for name in names}
     for name in names:
@@ -131,7 +139,7 @@ def _peer_table(game, folder: Path, seats, names, home: Path) -> _Table:
             if other != name:
                 keys[name].store.import_identity(keys[other].store.export(other))
     folders = {name: folder / name for name in names}
-    actions.new_game(game.name, folders[names[0]], seats, keys[names[0]], "peer", creator=names[0])
+    actions.new_game(game.name, folders[names[0]], seats, keys[names[0]], "peer", options=options, creator=names[0])
     received = [folders[names[0]] / "000000-genesis.pbem"]
     for name in names[1:]:
         joined = actions.join(folders[name], received, name, keys[name])

@@ -111,7 +111,12 @@ def test_duplicate_seat_names():
 @pytest.mark.parametrize(
     "raw, message",
     [
-        ({"variant": "duet"}, "unknown variant"),
+        ({"variant": "octet"}, "unknown variant"),
+        ({"variant": "duet", "clue_review": "opponent"}, "opposing spymaster"),
+        ({"timer": "5"}, "variant=duet"),
+        ({"variant": "duet", "timer": "0"}, "timer must be"),
+        ({"variant": "duet", "guess_cap": "two"}, "guess_cap"),
+        ({"variant": "duet", "first": "red"}, "a, b or empty"),
         ({"language": "de"}, "unknown language"),
         ({"clue_review": "maybe"}, "clue_review"),
         ({"variant": "coop", "clue_review": "opponent"}, "opposing spymaster"),

@@ -397,6 +397,11 @@ class Game(Generic[St, Cmd]):
     #: None: the text picture is shown as it is
     rich_view: ClassVar[str | None] = None
 
+    def demo_seats_for(self, options: Any) -> tuple[str, ...]:
+        """The seats `pbem demo` plays with these options (a variant may
+        need another table than `demo_seats`)."""
+        return self.demo_seats
+
     # -- set-up ----------------------------------------------------------
 
     def options(self, raw: dict[str, str]) -> msgspec.Struct:
@@ -450,6 +455,15 @@ class Game(Generic[St, Cmd]):
         of a key card) or a card carrying state of its own.
         """
         return {name for name, zone in state.zones.items() if not zone.public and seat in zone.readers}
+
+    def linked_zones(self, state: St) -> list[tuple[str, ...]]:
+        """Groups of hidden zones whose items at the same index belong
+        together (the two sides of one Codenames Duet key card): a dealer
+        must deal them as one, never shuffle them apart. The referee and
+        hotseat dealers keep the rules' deal as it is; the peer dealer's
+        mental-poker shuffle cannot keep items together without telling
+        each reader its partner's card, so it refuses such games."""
+        return []
 
     # -- play --------------------------------------------------------------
 

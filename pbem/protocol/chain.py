@@ -138,6 +138,9 @@ class Chain:
                 raise FormatError("a peer genesis carries no commitments, reveals or deliveries")
             from pbem.protocol.peer import start_deck
 
+            if self.game.linked_zones(public):
+                raise ProtocolError("a peer game cannot deal linked zones (such as a Duet key): it needs a dealer")
+
             private = {
                 it.ref: (zone, owner)
                 for zone, owner in self.game.private_decks(public).items()

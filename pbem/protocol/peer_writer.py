@@ -50,6 +50,12 @@ def make_genesis(
         raise InvalidOption(f"{creator.name} must have a seat in a peer game they create")
     nonce = b64e(os.urandom(16))
     full = game.setup(options, specs, peer_setup_chance(nonce))
+    if game.linked_zones(full):
+        raise InvalidOption(
+            f"{game.name}: this game's hidden cards come in linked pairs ({', '.join('+'.join(g) for g in game.linked_zones(full))}), "
+            "which peer dealing cannot shuffle without showing each reader its partner's card",
+            hint="use --dealer referee --referee NAME (or hotseat for one machine)",
+        )
     for name, zone in full.zones.items():
         if not zone.public and len(zone.readers) > 2:
             raise InvalidOption(

@@ -10,6 +10,8 @@ Modules, one job each:
 * `view`      what a seat may see; `render`: the grid in a terminal;
               `svg`: the grid as a picture
 * `bots`      a random bot and a simple spymaster bot
+* `duet`      Codenames Duet (``variant=duet``); `duet_view` its views and
+              picture; ``DUET.md`` our reading of its rules
 * `game`      the `Codenames` object tying them to the `Game` API
 
 Rules notes and decisions: ``shared/rules/codenames.md``. Decisions this
@@ -30,11 +32,15 @@ package adds where the notes are silent (details in the module docstrings):
 * Objected clue (``clue_review=opponent``): the penalty cover is a
   ``cover WORD`` (one of the objector's own agents) or ``cover none`` by
   the objector, who then gives their own team's clue.
-* Clue checks: tokens are Latin letters (a-z and accented Latin letters),
-  digits and one hyphen with ``hyphen=true``; other scripts are refused so
-  that look-alike letters cannot slip a visible word past the checks. A
-  single digit is a clue, a single letter is not. "Contained in" applies to
-  any clue that is part of a visible word of 3+ letters (``ear`` / ``heart``).
+* Clue checks (`clues`): every word is folded first (look-alike letters
+  from Unicode's confusables data, accents where the language does not
+  count the letter as its own; Swedish å ä ö stay). A clue is *invalid*
+  (always refused: the same word or stem as a visible codename, a
+  look-alike letter, more than one word, a single letter) or
+  *objectionable* (a possible compound with a visible codename, Swedish
+  linking letters included, or a substring that may be a coincidence):
+  refused under ``clue_review=auto``, shown with its reason to the opposing
+  spymaster under ``clue_review=opponent``. A single digit is a clue.
 * Scenario options ``grid`` (public) and ``key`` (hotseat only) fix a
   layout for tests and golden transcripts.
 """

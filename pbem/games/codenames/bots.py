@@ -12,8 +12,15 @@ partial state (a spymaster's holds the key; an operative's does not).
   category one at a time (at most the clue's number), then passes; with an
   unknown clue it makes one random guess and passes.
 
-Both bots choose only among `rules.legal` commands (every clue there passes
-`clues.Checker`), so a bot never stalls on a rejected command.
+In Duet the spymaster bot plays both parts the same way: as the clue giver
+it says ``done`` when its side has no agent left, else clues a category
+whose words in play start with its own side's agents; as the guesser it
+follows the clue's category, then passes; in sudden death it guesses the
+words of the last clue's category it has not tried, and gives up (passes)
+when it has no such word.
+
+Both bots choose only among the game's `legal` commands (every clue there
+passes `clues.Checker`), so a bot never stalls on a rejected command.
 """
 
 from __future__ import annotations
@@ -23,7 +30,8 @@ from typing import Any
 
 from pbem.errors import IllegalCommand
 from pbem.games.codenames import words as wordmod
-from pbem.games.codenames.commands import Clue, Command, Cover, Guess, Pass, Review
+from pbem.games.codenames import duet
+from pbem.games.codenames.commands import Clue, Command, Cover, Done, Guess, Pass, Review
 from pbem.games.codenames.rules import category_clues, legal
 from pbem.games.codenames.state import (
     CLUE,
@@ -95,7 +103,71 @@ def _operative_guess(state: State, rng: random.Random) -> Command:
     return Guess((rng.choice(visible),))
 
 
+def _duet_clue(state: State, rng: random.Random) -> Clue | None:
+    """Like `best_clue`, on the giver's own side of the Duet key."""
+    side = state.team
+    mine = {state.words[duet.ref_cell(it.ref)]: known_colour(it) for it in state.zones[duet.key_zone(side)].items}
+    in_play = duet.visible_words(state)
+    guessable = duet.guessable(state, side)
+    offered = {(c.word, c.number) for c in category_clues(state, in_play)}
+    best: list[tuple[int, str]] = []
+    for name, members in wordmod.deck(state.language).categories.items():
+        run = 0
+        for word in (w for w in guessable if w in members):
+            if mine.get(word) != duet.AGENT:
+                break
+            run += 1
+        if run and (name, run) in offered:
+            best.append((run, name))
+    if not best:
+        return None
+    top = max(n for n, _ in best)
+    return Clue(rng.choice(sorted(w for n, w in best if n == top)), top)
+
+
+def _duet_bot(game: Any, state: State, seat: str, rng: random.Random) -> Command:
+    choices = game.legal(state, seat)
+    if not choices:
+        raise IllegalCommand(f"{seat} has nothing to do now")
+    if state.phase == CLUE:
+        if Done() in choices:
+            return Done()
+        clue = _duet_clue(state, rng)
+        return clue if clue is not None and clue in choices else next(c for c in choices if isinstance(c, Clue))
+    turn = current_turn(state)
+    words = duet.guessable(state, state.team)
+    clues = [t for t in state.history if t.word and t.team == state.team]
+    topic = clues[-1].word if clues else ""
+    members = wordmod.deck(state.language).categories.get(topic, ())
+    picks = [w for w in words if w in members]
+    if state.phase == "sudden":
+        return Guess((picks[0],)) if picks else Guess((_safest(state, words, rng),))
+    wanted = len(words) if turn is None or turn.number in (0, UNLIMITED) else int(turn.number)
+    made = len(turn.guesses) if turn else 0
+    if picks and made < wanted and Guess((picks[0],)) in choices:
+        return Guess((picks[0],))
+    if Pass() in choices:
+        return Pass()
+    return Guess((_safest(state, words, rng),))
+
+
+def _safest(state: State, words: list[str], rng: random.Random) -> str:
+    """A blind guess with the best odds the guesser's own side gives: a word
+    that is a bystander on my side is an agent of my partner's 5 times in 13
+    and an assassin once (an agent of mine: 3 and 1 in 9)."""
+    mine = duet.other_side(state.team)
+    colour = {state.words[duet.ref_cell(it.ref)]: known_colour(it) for it in state.zones[duet.key_zone(mine)].items}
+    colour.update({state.words[c]: k for c, k in duet.opened(state, mine).items()})
+    for wanted in (duet.BYSTANDER, duet.AGENT):
+        best = [w for w in words if colour.get(w) == wanted]
+        if best:
+            return rng.choice(best)
+    return rng.choice(words)
+
+
 def spymaster_bot(game: Any, state: State, seat: str, rng: random.Random) -> Command:
+    if state.variant == "duet":
+        return _duet_bot(game, state, seat, rng)
     choices = legal(state, seat)
     if not choices:
         raise IllegalCommand(f"{seat} has nothing to do now")

@@ -11,6 +11,8 @@ spaces ignored; Swedish keywords in brackets are accepted too):
 * ``cover WORD``             cover a cell (coop: the ghost's agent; after an
                              objection: one of your own agents) [täck]
 * ``cover none``             after an objection: cover nothing [ingen]
+* ``done``                   Duet: all my side's agents are found, my partner
+                             gives the clues from now on [klar]
 """
 
 from __future__ import annotations
@@ -56,11 +58,16 @@ class Cover(msgspec.Struct, frozen=True, tag="cn.cover", tag_field="t"):
     word: str | None
 
 
-Command = Clue | Guess | Pass | Review | Cover
+class Done(msgspec.Struct, frozen=True, tag="cn.done", tag_field="t"):
+    """Duet: the clue giver's side has no agent left to find, so the partner
+    gives every clue from now on (checked against the giver's key)."""
+
+
+Command = Clue | Guess | Pass | Review | Cover | Done
 
 EXPECTED = (
     "expected 'clue WORD N' (N = 0-9 or unlimited), 'guess WORD ... [pass]', "
-    "'pass', 'accept', 'object' or 'cover WORD|none'"
+    "'pass', 'accept', 'object', 'cover WORD|none' or 'done'"
 )
 
 _VERBS = {
@@ -70,6 +77,7 @@ _VERBS = {
     "accept": "accept", "godta": "accept", "acceptera": "accept",
     "object": "object", "invänd": "object", "protestera": "object",
     "cover": "cover", "täck": "cover",
+    "done": "done", "klar": "done",
 }
 _UNLIMITED = {"unlimited", "obegränsat", "obegransat"}
 _PASS = {"pass", "passa"}
@@ -93,6 +101,8 @@ def format_command(command: Command) -> str:
             return verdict
         case Cover(word=word):
             return f"cover {word if word is not None else 'none'}"
+        case Done():
+            return "done"
     raise TypeError(f"not a Codenames command: {command!r}")
 
 
@@ -134,9 +144,11 @@ def parse_command(text: str) -> Command:
                 hint=EXPECTED,
             )
         return Guess(tuple(words), then_pass)
-    if verb in ("pass", "accept", "object"):
+    if verb in ("pass", "accept", "object", "done"):
         if rest:
             raise InvalidCommand(f"cannot read {text.strip()!r}: '{tokens[0]}' takes nothing after it", hint=EXPECTED)
+        if verb == "done":
+            return Done()
         return Pass() if verb == "pass" else Review(verb)  # type: ignore[arg-type]
     if verb == "cover":
         if len(rest) != 1:

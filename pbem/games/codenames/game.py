@@ -9,7 +9,7 @@ import msgspec
 from pbem.errors import InvalidOption
 from pbem.games.base import Bot, Chance, Game, Outcome, SeatSpec
 from pbem.games.codenames import bots as codenames_bots
-from pbem.games.codenames import commands, rules
+from pbem.games.codenames import commands, duet, duet_view, rules
 from pbem.games.codenames import render as rendering
 from pbem.games.codenames import view as views
 from pbem.games.codenames.commands import Command
@@ -41,7 +41,8 @@ class Codenames(Game[State, Command]):
 
     name: ClassVar[str] = "codenames"
     title: ClassVar[str] = "Codenames"
-    rules_version: ClassVar[str] = "1"
+    #: 2: clue verdicts (invalid / objectionable, compounds, look-alikes), Duet
+    rules_version: ClassVar[str] = "2"
     aliases: ClassVar[tuple[str, ...]] = ("cn",)
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 16
@@ -60,6 +61,17 @@ class Codenames(Game[State, Command]):
     demo_bot: ClassVar[str] = "spymaster"
     rich_view: ClassVar[str | None] = "pbem.games.codenames.rich_view"
     summary: ClassVar[str] = SUMMARY
+
+
+    def demo_seats_for(self, options: Any) -> tuple[str, ...]:
+        variant = getattr(options, "variant", "standard")
+        if variant == "duet":
+            return ("alice:a", "bob:b")
+        if variant == "coop":
+            return ("alice:red-spymaster", "bob:red")
+        if variant == "three":
+            return ("alice:red-spymaster", "carol:blue-spymaster", "bob:shared")
+        return self.demo_seats
     bots: ClassVar[dict[str, Bot]] = {
         "random": codenames_bots.random_bot,
         "spymaster": codenames_bots.spymaster_bot,
@@ -105,29 +117,41 @@ class Codenames(Game[State, Command]):
         cells by their public word anyway."""
         return set()
 
+    def linked_zones(self, state: State) -> list[tuple[str, ...]]:
+        """Duet: cell NN of side a and of side b are one key card's two faces."""
+        return [("key-a", "key-b")] if state.variant == "duet" else []
+
     # -- play --------------------------------------------------------------------
 
+    # Duet (``variant=duet``) has rules of its own: `duet`, `duet_view`
+
     def to_act(self, state: State) -> list[str]:
-        return rules.to_act(state)
+        return duet.to_act(state) if state.variant == "duet" else rules.to_act(state)
 
     def legal(self, state: State, seat: str) -> list[Command]:
+        if state.variant == "duet":
+            return duet.legal(state, seat, rules.clue_commands)
         return rules.legal(state, seat)
 
     def apply(self, state: State, seat: str, command: Command, chance: Chance) -> State:
-        return rules.apply(state, seat, command)
+        return duet.apply(state, seat, command) if state.variant == "duet" else rules.apply(state, seat, command)
 
     def advance(self, state: State, chance: Chance) -> State:
-        return rules.advance(state)
+        return duet.advance(state) if state.variant == "duet" else rules.advance(state)
 
     def outcome(self, state: State) -> Outcome | None:
         return rules.outcome(state)
 
     # -- seeing ------------------------------------------------------------------
 
-    def view(self, state: State, seat: str | None) -> views.View:
+    def view(self, state: State, seat: str | None) -> views.View | duet_view.DuetView:
+        if state.variant == "duet":
+            return duet_view.build_view(state, seat)
         return views.build_view(state, seat)
 
     def render(self, v: Any) -> str:
+        if isinstance(v, duet_view.DuetView):
+            return duet_view.render(v)
         return rendering.render(v)
 
     def svg(self, v: Any) -> str:

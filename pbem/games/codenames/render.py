@@ -98,6 +98,8 @@ def turn_line(turn: TurnView) -> str:
     text = f"{turn.team} clue: {turn.clue} {turn.number}"
     if turn.status == "pending":
         text += " (awaiting review)"
+    if turn.concern:
+        text += f"\n  checks: {turn.concern}"
     elif turn.status == "objected":
         text += " (objected)"
     if turn.guesses:

@@ -2,7 +2,9 @@
 
 A turn of team T (standard and three-player variants):
 
-1. phase ``clue``: T's spymaster gives a clue (checked by `clues.Checker`).
+1. phase ``clue``: T's spymaster gives a clue (checked by `clues.Checker`:
+   an invalid clue is refused; an objectionable one is refused too, unless
+   ``clue_review=opponent``, where the judge sees why it is objectionable).
 2. phase ``review`` (only with ``clue_review=opponent``): the opposing
    spymaster accepts it, or objects. An objection is the rulebook's penalty
    for an invalid clue: T's turn ends at once and the objector (whose team
@@ -110,9 +112,16 @@ def check_options(options: Options) -> Options:
         )
     if options.clue_review not in REVIEWS:
         raise InvalidOption(f"clue_review must be one of {', '.join(REVIEWS)}, not {options.clue_review!r}")
-    if options.variant == "coop" and options.clue_review != "auto":
-        raise InvalidOption("clue_review=opponent needs an opposing spymaster: not in the coop variant")
-    if options.first not in ("", RED, BLUE):
+    if options.variant in ("coop", "duet") and options.clue_review != "auto":
+        raise InvalidOption(f"clue_review=opponent needs an opposing spymaster: not in the {options.variant} variant")
+    duet = options.variant == "duet"
+    if not duet and (options.timer != 9 or options.guess_cap != "open"):
+        raise InvalidOption("options timer and guess_cap are for --option variant=duet")
+    if duet:
+        from pbem.games.codenames import duet as duet_rules
+
+        duet_rules.check_duet_options(options)
+    elif options.first not in ("", RED, BLUE):
         raise InvalidOption(f"first must be red, blue or empty (chance decides), not {options.first!r}")
     words = None if options.words is None else wordmod.user_words(options.words)
     grid = None
@@ -120,11 +129,15 @@ def check_options(options: Options) -> Options:
         grid = wordmod.user_words(options.grid, what="grid")
         if len(grid) != wordmod.GRID_SIZE:
             raise InvalidOption(f"grid: exactly {wordmod.GRID_SIZE} words, got {len(grid)}")
-    key = None if options.key is None else parse_key(options.key)
-    if key is not None:
-        starting = starting_of_key(key)
-        if options.first not in ("", starting):
-            raise InvalidOption(f"first={options.first} contradicts the key, which has 9 {starting} agents")
+    if duet:
+        key_text = None if options.key is None else duet_rules.format_key(duet_rules.parse_key(options.key))
+    else:
+        key = None if options.key is None else parse_key(options.key)
+        if key is not None:
+            starting = starting_of_key(key)
+            if options.first not in ("", starting):
+                raise InvalidOption(f"first={options.first} contradicts the key, which has 9 {starting} agents")
+        key_text = None if key is None else "".join(LETTER_OF[c] for c in key)
     return Options(
         variant=options.variant,
         language=options.language,
@@ -133,7 +146,9 @@ def check_options(options: Options) -> Options:
         hyphen=options.hyphen,
         first=options.first,
         grid=grid,
-        key=None if key is None else "".join(LETTER_OF[c] for c in key),
+        key=key_text,
+        timer=options.timer,
+        guess_cap=options.guess_cap,
     )
 
 
@@ -188,6 +203,10 @@ def check_seats(options: Options, requested: list[SeatSpec]) -> list[SeatSpec]:
     if len(set(names)) != len(names):
         raise InvalidOption("each seat needs a different name")
     variant = options.variant
+    if variant == "duet":
+        from pbem.games.codenames import duet as duet_rules
+
+        return duet_rules.check_seats(requested)
     if all(s.role is None for s in requested):
         roles = _auto_roles(variant, len(requested))
     elif any(s.role is None for s in requested):
@@ -255,6 +274,10 @@ def setup(options: Options, seats: list[SeatSpec], chance: Chance) -> State:
     """
     options = check_options(options)
     seats = check_seats(options, seats)
+    if options.variant == "duet":
+        from pbem.games.codenames import duet as duet_rules
+
+        return duet_rules.setup(options, seats, chance)
     roster = [Member(s.name, s.role or "") for s in seats]
     if options.grid is not None:
         grid = list(options.grid)
@@ -334,12 +357,13 @@ def clue_vocabulary(language: str) -> list[str]:
     return list(deck.categories) + list(deck.words)
 
 
-def legal_clue_words(state: State, limit: int = CLUE_SAMPLE) -> list[str]:
+def legal_clue_words(state: State, limit: int = CLUE_SAMPLE, visible: list[str] | None = None) -> list[str]:
     """Up to `limit` clue words that pass the checks, starting at a place in
     the vocabulary that moves with each turn (deterministic). Digits-only
     words close the list if the vocabulary runs dry (a user's codenames are
-    letters only, so they always pass): a bot can always give a clue."""
-    checker = Checker(uncovered_words(state), state.language, state.hyphen)
+    letters only, so they always pass): a bot can always give a clue.
+    `visible`: the words that restrict clues (default: the uncovered ones)."""
+    checker = Checker(uncovered_words(state) if visible is None else visible, state.language, state.hyphen)
     vocab = clue_vocabulary(state.language)
     start = (7 * len(state.history)) % len(vocab)
     out: list[str] = []
@@ -356,20 +380,36 @@ def legal_clue_words(state: State, limit: int = CLUE_SAMPLE) -> list[str]:
     return out
 
 
-def category_clues(state: State) -> list[Clue]:
+def category_clues(state: State, visible_words: list[str] | None = None) -> list[Clue]:
     """Clues naming a category of the deck (the ``#:`` lines of the word
     file) that passes the checks, numbered 1..k where k is the number of its
     words still visible on the grid (k at most 9). They depend on the grid
     only, so every seat computes the same list; the spymaster bot picks among
-    them with the key."""
-    checker = Checker(uncovered_words(state), state.language, state.hyphen)
-    visible = set(uncovered_words(state))
+    them with the key. `visible_words`: as in `legal_clue_words`."""
+    shown = uncovered_words(state) if visible_words is None else visible_words
+    checker = Checker(shown, state.language, state.hyphen)
+    visible = set(shown)
     out: list[Clue] = []
     for name, members in wordmod.deck(state.language).categories.items():
         k = min(sum(1 for w in members if w in visible), 9)
         if k and checker.problem(name) is None:
             out.extend(Clue(name, n) for n in range(1, k + 1))
     return out
+
+
+def clue_commands(state: State, visible: list[str] | None = None) -> list[Command]:
+    """The clues `legal` offers: five words with number 1, the first of
+    them with 2, 0 and unlimited, then the category clues. `visible`: the
+    words that restrict clues (default: the uncovered ones)."""
+    sample = legal_clue_words(state, visible=visible)
+    clues: list[Clue] = [Clue(w, 1) for w in sample]
+    clues += [Clue(sample[0], 2), Clue(sample[0], 0), Clue(sample[0], UNLIMITED)]
+    clues += category_clues(state, visible)
+    unique: list[Command] = []
+    for clue in clues:
+        if clue not in unique:
+            unique.append(clue)
+    return unique
 
 
 def legal(state: State, seat: str) -> list[Command]:
@@ -383,15 +423,7 @@ def legal(state: State, seat: str) -> list[Command]:
     if seat not in to_act(state):
         return []
     if state.phase == CLUE:
-        sample = legal_clue_words(state)
-        clues: list[Clue] = [Clue(w, 1) for w in sample]
-        clues += [Clue(sample[0], 2), Clue(sample[0], 0), Clue(sample[0], UNLIMITED)]
-        clues += category_clues(state)
-        unique: list[Command] = []
-        for clue in clues:
-            if clue not in unique:
-                unique.append(clue)
-        return unique
+        return clue_commands(state)
     if state.phase == REVIEW:
         return [Review("accept"), Review("object")]
     if state.phase == GUESS:
@@ -471,10 +503,17 @@ def _clue(state: State, command: Clue) -> State:
     number = command.number
     if not (number == UNLIMITED or (isinstance(number, int) and not isinstance(number, bool) and 0 <= number <= 9)):
         raise IllegalCommand(f"a clue's number must be 0-9 or unlimited, not {number!r}")
-    word = Checker(uncovered_words(state), state.language, state.hyphen).check(command.word)
+    review = state.clue_review == "opponent"
+    word, verdict = Checker(uncovered_words(state), state.language, state.hyphen).check(
+        command.word, allow_objectionable=review
+    )
     new = copy_struct(state)
-    review = new.clue_review == "opponent"
-    new.history.append(Turn(team=new.team, word=word, number=number, status="pending" if review else "accepted"))
+    new.history.append(
+        Turn(
+            team=new.team, word=word, number=number, status="pending" if review else "accepted",
+            concern=verdict.reason if verdict else None,
+        )
+    )
     new.phase = REVIEW if review else GUESS
     return new
 

@@ -38,7 +38,8 @@ SHARED = "shared"  # the three-player variant's operative, who guesses for both 
 SPYMASTER_OF = {RED: RED_SPYMASTER, BLUE: BLUE_SPYMASTER}
 ROLES = (RED_SPYMASTER, BLUE_SPYMASTER, RED, BLUE, SHARED)
 
-VARIANTS = ("standard", "coop", "three")
+VARIANTS = ("standard", "coop", "three", "duet")
+GUESS_CAPS = ("open", "plus-one")  # Duet: guess while right, or number + 1
 REVIEWS = ("auto", "opponent")
 
 # the key card: the starting team has 9 agents, the other 8
@@ -54,6 +55,7 @@ PENALTY = "penalty"  # after an objection: the objector may cover one of their o
 GUESS = "guess"  # the captain of `team` guesses (an ordered list) or passes
 RESOLVE = "resolve"  # no decision: the pending guesses are revealed in order (`advance`)
 GHOST = "ghost"  # coop: the spymaster covers one agent of the ghost team
+SUDDEN = "sudden"  # Duet: the time bank is empty; guesses only, any miss loses
 OVER = "over"
 
 KEY = "key"
@@ -74,14 +76,21 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     `clue_review`: ``auto`` (the engine's checks only) or ``opponent`` (the
     opposing spymaster also accepts or objects to each clue).
     `hyphen`: allow one internal hyphen in clues. `first`: ``red`` or
-    ``blue`` to fix the starting team; empty: chance decides (with the key).
+    ``blue`` to fix the starting team (Duet: ``a`` or ``b``, the side that
+    gives the first clue); empty: chance decides.
+
+    Duet only (``variant=duet``, see ``DUET.md``): `timer`, the timer
+    tokens in the time bank (9 in the standard game); `guess_cap`:
+    ``open`` (guess on while right) or ``plus-one`` (at most number + 1).
 
     Scenario options (tests, golden transcripts, teaching): `grid` fixes the
     25 words row by row (public information, allowed in every mode); `key`
     fixes the key card as 25 letters ``r`` ``b`` ``n`` ``x`` (red, blue,
     bystander, assassin; spaces and ``/`` ignored), 9 of the starting team,
-    8 of the other, 7 ``n``, 1 ``x``: it is hidden information, so only the
-    hotseat dealer accepts it (`Codenames.scenario_options`).
+    8 of the other, 7 ``n``, 1 ``x`` (Duet: two sides of 25 letters ``g``
+    ``n`` ``x``, side a then side b, parted by ``/``, with the standard
+    overlap): it is hidden information, so only the hotseat dealer accepts
+    it (`Codenames.scenario_options`).
     """
 
     variant: str = "standard"
@@ -92,6 +101,8 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     first: str = ""
     grid: list[str] | None = None
     key: str | None = None
+    timer: int = 9
+    guess_cap: str = "open"
 
 
 class Turn(msgspec.Struct, kw_only=True):
@@ -109,6 +120,9 @@ class Turn(msgspec.Struct, kw_only=True):
     #: team has all its agents covered) | "objected"
     end: str = ""
     cover: str | None = None
+    #: clue_review=opponent: why the checks find the clue objectionable (a
+    #: possible compound, a substring), shown to the judge; None if clean
+    concern: str | None = None
 
 
 class Member(msgspec.Struct, frozen=True):
@@ -143,6 +157,11 @@ class State(GameState, kw_only=True):
     then_pass: bool = False
     history: list[Turn] = []
     outcome: Outcome | None = None
+    #: Duet: timer tokens left in the time bank, the guess cap, and the
+    #: sides whose agents are all found (they give no more clues)
+    timer: int = 0
+    guess_cap: str = "open"
+    done: list[str] = []
 
 
 # --- reading the state -----------------------------------------------------------

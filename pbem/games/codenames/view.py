@@ -73,6 +73,7 @@ class TurnView(msgspec.Struct, kw_only=True):
     guesses: list[GuessView]
     end: str
     cover: str | None
+    concern: str | None = None  # why the checks find the clue objectionable
 
 
 class OutcomeView(msgspec.Struct, kw_only=True):
@@ -115,6 +116,7 @@ def _turn_view(state: State, turn: Turn, colours: dict[str, str | None]) -> Turn
         guesses=[GuessView(word=w, colour=colours.get(w)) for w in turn.guesses],
         end=turn.end,
         cover=turn.cover,
+        concern=turn.concern,
     )
 
 
@@ -126,7 +128,10 @@ def _prompt(state: State) -> str:
     if state.phase == CLUE:
         return f"{who} ({team} spymaster) gives a clue"
     if state.phase == REVIEW:
-        return f"{who} ({other(team)} spymaster) accepts or objects to the clue {turn.word!r}" if turn else ""
+        if turn is None:
+            return ""
+        why = f" ({turn.concern})" if turn.concern else ""
+        return f"{who} ({other(team)} spymaster) accepts or objects to the clue {turn.word!r}{why}"
     if state.phase == PENALTY:
         return f"{who} ({team} spymaster) may cover one of their own agents after the objection"
     if state.phase == GUESS:

@@ -4,11 +4,22 @@ One normaliser serves the decks, the grid, the clues and the guesses, so a
 word typed in any case or Unicode form means one thing: `normalise` applies
 Unicode NFC, casefolds and trims.
 
-A *token* (a codename or a clue) is made of Latin letters (a-z and the
-accented Latin letters such as å ä ö é ü ø æ ß), digits and at most one
-internal hyphen. Letters from other scripts are refused on purpose: a
-Cyrillic ``о`` looks like a Latin ``o`` and would slip a visible word past
-the clue checks.
+A *token* (a codename or a clue) is made of Latin letters (a-z, accented
+letters such as é ü å ä ö, and the Nordic and German letters æ ø œ ß þ ð),
+digits and at most one internal hyphen.
+
+`fold` gives the form every comparison of the clue checks uses:
+
+* a letter the game's language counts as its own stays (Swedish å ä ö);
+* an accented a-z letter loses its accents (Unicode NFKD without the
+  combining marks): ``café`` compares as ``cafe``, and in English ``å`` as
+  ``a``; æ ø œ ß þ ð become ae o oe ss th d (Swedish: æ ø become ä ö);
+* a *look-alike* (a character that Unicode's confusables data pairs with a
+  plain letter: dotless ``ı``, Cyrillic ``о``, ``ƚ``, fullwidth ``ｉ``)
+  becomes the letter it imitates, and is reported, so the checks can refuse
+  it: such a clue only hides a word from the eye. The table is generated
+  from Unicode's data (``data/confusables-latin.txt``, made and refreshed by
+  ``tools/make_confusables.py``).
 
 Decks ship as data files (``data/words.<lang>.txt``), one word per line;
 ``#`` starts a comment and a ``#: name`` line names a category, which the
@@ -42,11 +53,95 @@ def normalise(text: str) -> str:
     return unicodedata.normalize("NFC", text).casefold().strip()
 
 
+ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz")
+#: letters beyond a-z that a language counts as letters of its own (never folded)
+OWN_LETTERS = {"en": frozenset(), "sv": frozenset("åäö")}
+#: Latin letters without a canonical decomposition, and their plain spelling
+VARIANTS = {"æ": "ae", "ø": "o", "œ": "oe", "ß": "ss", "þ": "th", "ð": "d"}
+#: ... where a language spells them with letters of its own
+LANGUAGE_VARIANTS = {"sv": {"æ": "ä", "ø": "ö"}}
+
+
+@functools.cache
+def lookalikes() -> dict[str, str]:
+    """Look-alike character -> the a-z letter it imitates (package data)."""
+    text = (
+        importlib.resources.files("pbem.games.codenames")
+        .joinpath("data", "confusables-latin.txt")
+        .read_text(encoding="utf-8")
+    )
+    table: dict[str, str] = {}
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            _, ch, base = line.split("\t")
+            table[ch] = base
+    return table
+
+
+def _plain(ch: str, form: str) -> str:
+    return "".join(c for c in unicodedata.normalize(form, ch) if not unicodedata.combining(c))
+
+
+def fold_char(ch: str, language: str) -> tuple[str, bool]:
+    """(how `ch` compares, whether it is a look-alike) in `language`.
+    A character that is no letter at all is returned as it is."""
+    if ch in ASCII_LETTERS or ch in OWN_LETTERS.get(language, ()) or ch.isdigit() or ch == "-":
+        return ch, False
+    accentless = _plain(ch, "NFD")
+    if accentless != ch and accentless and all(c in ASCII_LETTERS for c in accentless):
+        return accentless, False  # an accented letter: é ü (and å ä ö outside Swedish)
+    variant = LANGUAGE_VARIANTS.get(language, {}).get(ch) or VARIANTS.get(ch)
+    if variant:
+        return variant, False
+    table = lookalikes()
+    if ch in table:
+        return table[ch], True
+    compat = _plain(ch, "NFKD").casefold()
+    if compat != ch and compat and all(c in ASCII_LETTERS for c in compat):
+        return compat, True  # fullwidth, mathematical and ligature forms
+    return ch, False
+
+
+class Folded(msgspec.Struct, frozen=True):
+    """A word as the clue checks compare it, and the look-alikes it held
+    (each as the character and the letter it imitates)."""
+
+    text: str
+    lookalikes: tuple[tuple[str, str], ...] = ()
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def fold(word: str, language: str) -> Folded:
+    """`word` (normalised) folded for comparison (see the module docstring)."""
+    out: list[str] = []
+    seen: list[tuple[str, str]] = []
+    for ch in word:
+        base, lookalike = fold_char(ch, language)
+        out.append(base)
+        if lookalike and (ch, base) not in seen:
+            seen.append((ch, base))
+    return Folded("".join(out), tuple(seen))
+
+
 def is_letter(ch: str) -> bool:
-    """A Latin letter: a-z or an accented Latin letter (U+00DF..U+024F)."""
-    if "a" <= ch <= "z":
+    """A letter a token may hold: a-z, an accented Latin letter or one of
+    æ ø œ ß þ ð (look-alikes are not letters: see `lookalike_problem`)."""
+    if ch in ASCII_LETTERS:
         return True
-    return "\u00df" <= ch <= "\u024f" and ch.isalpha()
+    base, lookalike = fold_char(ch, "sv")
+    return not lookalike and base != ch or ch in OWN_LETTERS["sv"]
+
+
+def lookalike_problem(ch: str) -> str | None:
+    """A message if `ch` is a look-alike of a plain letter, else None."""
+    base, lookalike = fold_char(ch, "en")
+    if not lookalike:
+        return None
+    name = unicodedata.name(ch, "")
+    return (
+        f"it spells {base!r} with the look-alike {ch!r} (U+{ord(ch):04X}{' ' + name if name else ''}): "
+        "write plain letters"
+    )
 
 
 def token_problem(word: str, *, hyphen: bool, digits: bool = True) -> str | None:
@@ -60,6 +155,9 @@ def token_problem(word: str, *, hyphen: bool, digits: bool = True) -> str | None
             continue
         if is_letter(ch) or (digits and "0" <= ch <= "9"):
             continue
+        lookalike = lookalike_problem(ch)
+        if lookalike:
+            return lookalike
         return f"it contains {ch!r} (only letters, digits and a hyphen are allowed)"
     if "-" in word:
         if not hyphen:
