@@ -67,12 +67,17 @@ def best_clue(state: State, rng: random.Random) -> Clue | None:
     colours = {state.words[ref_cell(it.ref)]: known_colour(it) for it in key_items(state)}
     visible = uncovered_words(state)
     offered = {(c.word, c.number) for c in category_clues(state)}
-    deck = wordmod.deck(state.language)
+    return _best_category(state, visible, lambda word: colours.get(word) == team, offered, rng)
+
+
+def _best_category(state: State, words: list[str], own, offered: set, rng: random.Random) -> Clue | None:
+    """The category clue worth most guesses: the longest leading run of
+    `words` (in grid order) that are `own`, among the `offered` clues."""
     best: list[tuple[int, str]] = []
-    for name, members in deck.categories.items():
+    for name, members in wordmod.deck(state.language).categories.items():
         run = 0
-        for word in (w for w in visible if w in members):
-            if colours.get(word) != team:
+        for word in (w for w in words if w in members):
+            if not own(word):
                 break
             run += 1
         if run and (name, run) in offered:
@@ -80,8 +85,7 @@ def best_clue(state: State, rng: random.Random) -> Clue | None:
     if not best:
         return None
     top = max(n for n, _ in best)
-    name = rng.choice(sorted(w for n, w in best if n == top))
-    return Clue(name, top)
+    return Clue(rng.choice(sorted(w for n, w in best if n == top)), top)
 
 
 def _operative_guess(state: State, rng: random.Random) -> Command:
@@ -110,19 +114,7 @@ def _duet_clue(state: State, rng: random.Random) -> Clue | None:
     in_play = duet.visible_words(state)
     guessable = duet.guessable(state, side)
     offered = {(c.word, c.number) for c in category_clues(state, in_play)}
-    best: list[tuple[int, str]] = []
-    for name, members in wordmod.deck(state.language).categories.items():
-        run = 0
-        for word in (w for w in guessable if w in members):
-            if mine.get(word) != duet.AGENT:
-                break
-            run += 1
-        if run and (name, run) in offered:
-            best.append((run, name))
-    if not best:
-        return None
-    top = max(n for n, _ in best)
-    return Clue(rng.choice(sorted(w for n, w in best if n == top)), top)
+    return _best_category(state, guessable, lambda word: mine.get(word) == duet.AGENT, offered, rng)
 
 
 def _duet_bot(game: Any, state: State, seat: str, rng: random.Random) -> Command:

@@ -188,13 +188,7 @@ def render(view: DuetView) -> str:
         if t.end:
             text += f" [{t.end}]"
         lines.append(text)
-    if view.guesses_left is not None:
-        lines.append(f"guesses left: {view.guesses_left}")
-    if view.pending:
-        lines.append("waiting to be revealed: " + " ".join(view.pending))
-    if view.outcome is not None:
-        winners = ", ".join(view.outcome.winners) or "nobody"
-        lines.append(f"game over: {view.outcome.reason}; winners: {winners}")
-    else:
-        lines.append(f"next: {view.prompt}")
+    from pbem.games.codenames.render import footer_lines
+
+    lines += footer_lines(view)
     return "\n".join(lines)

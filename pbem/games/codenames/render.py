@@ -125,6 +125,14 @@ def render(view: View) -> str:
             lines.append(team_line(t))
     if view.turn is not None:
         lines.append(turn_line(view.turn))
+    lines += footer_lines(view)
+    return "\n".join(fit_lines(lines))
+
+
+def footer_lines(view) -> list[str]:
+    """Guesses left, what waits to be revealed, and the outcome or who is
+    next: the same in every variant's view."""
+    lines = []
     if view.guesses_left is not None:
         lines.append(f"guesses left: {view.guesses_left}")
     if view.pending:
@@ -134,4 +142,4 @@ def render(view: View) -> str:
         lines.append(f"game over: {view.outcome.reason}; winners: {winners}")
     else:
         lines.append(f"next: {view.prompt}")
-    return "\n".join(fit_lines(lines))
+    return lines
