@@ -186,6 +186,23 @@ def _new_folder(folder: Path):
         yield
 
 
+def after_new(chain: Chain, folder: Path) -> list[str]:
+    """What the writer of a new game sends to whom, and what each player runs."""
+    genesis = folder / folder_mod.GENESIS
+    others = [n for n in chain.seat_order if n != chain.records[0].by]
+    if chain.dealer_mode == "hotseat":
+        return [f"hotseat: everyone plays in {folder}; next: {', '.join(chain.writers())}"]
+    lines = [f"send {genesis} to {', '.join(others)}; each runs: pbem join THEIR-DIR GENESIS-FILE --as THEIR-NAME"]
+    if chain.deck is not None:
+        lines.append("each join writes a join file to send to every other player (in turn order); the game starts "
+                     "when all have joined")
+    else:
+        lines.append(f"then they play in their own folders, mailing each file they write to {chain.dealer_name} and "
+                     f"the other seats; {chain.dealer_name} answers with: pbem sync DIR --as {chain.dealer_name}")
+    lines.append(f"next: {', '.join(chain.writers())}")
+    return lines
+
+
 # --- reading a game ---------------------------------------------------------------
 
 
@@ -611,19 +628,21 @@ def dealer_checked(folder: Path, dealer: Party, staged: list[bytes] = ()) -> Cha
     return chain
 
 
-def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path:
-    """Make `name`'s own folder of a peer game from the files received (the
-    genesis, and the join files of seats before it) and write its join file."""
-    from pbem.protocol import peer_writer
+def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path | None:
+    """Make `name`'s own folder of a game from the files received (the
+    genesis, and any files after it), checked as every verifier checks them
+    (the set-up rebuilt from the rules, every key against the address book,
+    `name`'s key against its seat) before anything is written.
 
+    In a peer game it also writes `name`'s join file and returns its path
+    (the file to send to the others); in the dealer modes no join file is
+    needed: it returns None."""
     if not received:
         raise PbemError("give the genesis file you received")
     if folder.exists() and (not folder.is_dir() or any(p.name != LOCK for p in folder.iterdir())):
         raise PbemError(f"{folder} exists and is not an empty folder")
     genesis = folder_mod.received(received[0])
     chain = Chain(genesis, received[0].name)
-    if chain.deck is None:
-        raise PbemError("this is not a peer game: nothing to join", hint="pbem apply adds files to a folder")
     rest = [folder_mod.received(p) for p in received[1:]]
     for data, path in zip(rest, received[1:]):
         chain.append(data, path.name)
@@ -635,6 +654,16 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path:
             f"seat {name} in this game has the key {chain.identity(name).fingerprint()}, "
             f"not your key {name} ({secret.public.fingerprint()})"
         )
+    if chain.deck is None:  # a dealer's game: the folder is all a seat needs
+        with _new_folder(folder):
+            atomic_write(folder / folder_mod.GENESIS, genesis, exclusive=True)
+            if rest:
+                folder_mod.add_files(folder, Chain(genesis), rest)
+            else:
+                folder_mod.write_state(folder, chain)
+        return None
+    from pbem.protocol import peer_writer
+
     mine = peer_writer.join(chain, secret)
     with _new_folder(folder):
         atomic_write(folder / folder_mod.GENESIS, genesis, exclusive=True)

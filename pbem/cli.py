@@ -246,9 +246,8 @@ def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options)
 
     chain = actions.new_game(game, folder, list(seats), keys(), dealer, referee, seed, list(options), creator)
     click.echo(f"created {chain.game.title} game {chain.game_id[:12]} in {folder}")
-    writers = chain.writers()
-    if writers:
-        click.echo(f"next: {', '.join(writers)}")
+    for line in actions.after_new(chain, folder):
+        click.echo(line)
 
 
 @cli.command()
@@ -257,11 +256,16 @@ def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options)
 @as_name
 @accept_new
 def join(folder: Path, received, name: str, accept_new: bool) -> None:
-    """Join a peer game: make your folder DIR from the GENESIS (and earlier
-    join files) you received, and write your join file; prints its path."""
+    """Join a game: make your folder DIR from the GENESIS (and any later
+    files) you received, checked first. In a peer game it also writes your
+    join file and prints its path: send it to the other players."""
     from pbem import actions
 
-    click.echo(str(actions.join(folder, list(received), name, keys(accept_new))))
+    mine = actions.join(folder, list(received), name, keys(accept_new))
+    if mine is None:
+        click.echo(f"joined: {folder} holds the game; this game needs no join file, so there is nothing to send")
+    else:
+        click.echo(str(mine))
 
 
 @cli.command()
