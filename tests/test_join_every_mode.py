@@ -42,8 +42,11 @@ def test_join_a_game_in_progress_and_refuse_a_wrong_seat(tmp_path):
     actions.new_game("aa", dirs["rita"], ["alice", "bob"], keys["rita"], "referee", referee="rita")
     actions.join(dirs["alice"], [dirs["rita"] / folder.GENESIS], "alice", keys["alice"])
     rng = random.Random(1)
-    for _ in range(5):
+    for _ in range(5):  # alice and rita play on while bob has not joined yet
+        if folder.load(dirs["rita"]).writers()[0] not in dirs:
+            break
         mail_step(keys, dirs, rng)
+    assert folder.load(dirs["rita"]).seq >= 2
     files = sorted(p for p in dirs["rita"].iterdir() if folder._TURN.match(p.name))
     actions.join(tmp_path / "bob", files, "bob", keys["bob"])  # late: the genesis and every file so far
     assert folder.load(tmp_path / "bob").head == folder.load(dirs["rita"]).head
