@@ -540,6 +540,7 @@ def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[st
         done = _turn_already_in(chain, me, texts) if rerun else None
         if done is None:
             try:
+                me.check_no_undo_pending()
                 data = me.turn(parse_commands(chain, me, texts))
             except PbemError:
                 done = _turn_already_in(chain, me, texts)  # refused now: was it the last turn?

@@ -62,6 +62,8 @@ def test_accepted_undo_returns_to_the_state_before_and_the_game_goes_on(cli, tmp
     # normal play waits; the requester cannot answer itself
     operative = {"alice": "bob", "carol": "dave"}[sp]
     assert cli.json("legal", g, "--as", operative) == []
+    r = cli.fails("submit", g, "--as", others(sp)[0], "--cmd", "pass")
+    assert "play waits for the answers" in r.stderr
     files = snapshot(g)
     cli.fails("undo", "accept", g, "--as", sp)
     cli.fails("undo", "request", g, "--as", sp)

@@ -112,12 +112,7 @@ class Party:
         chain = self.chain
         if self.is_dealer:
             raise ProtocolError("the dealer writes with `pbem sync`, not with commands")
-        pending = chain.undo_pending
-        if pending is not None:
-            raise WrongWriter(
-                f"{pending.by} asks to take back seq {pending.target}: play waits for the answers",
-                hint=f"{', '.join(undo_mod.answerers(chain, pending))} must answer: pbem undo accept|refuse DIR --as NAME",
-            )
+        self.check_no_undo_pending()
         if self.name not in chain.writers():
             waiting = ", ".join(chain.writers()) or "nobody (the game is over)"
             raise WrongWriter(f"it is not {self.name}'s turn to write (waiting for {waiting})")
@@ -148,6 +143,15 @@ class Party:
             state=state_hash(effect.state),
         )
         return codec.encode_signed("turn", body, self.secret)
+
+    def check_no_undo_pending(self) -> None:
+        """Refuse a move while an undo request waits for its answers."""
+        pending = self.chain.undo_pending
+        if pending is not None:
+            raise WrongWriter(
+                f"{pending.by} asks to take back seq {pending.target}: play waits for the answers",
+                hint=f"{', '.join(undo_mod.answerers(self.chain, pending))} must answer: pbem undo accept|refuse DIR --as NAME",
+            )
 
     def undo(self, what: str) -> bytes:
         """This seat's undo file: `request` takes back its last move,
