@@ -303,6 +303,13 @@ def status(chain: Chain) -> dict[str, Any]:
     if owed and owed[0].what == "join":
         to_act[0]["join"] = True  # answered with `pbem join`, not `pbem sync`
     pending = [_pending_line(o) for o in owed]
+    undo = chain.pending_undo()
+    if undo is not None:
+        for who in to_act:
+            who["undo"] = True  # answered with `pbem undo accept|refuse`
+        accepted = f" (accepted by {', '.join(undo.accepted)})" if undo.accepted else ""
+        pending.append(f"undo: {undo.by} asks to take back seq {undo.target}{accepted}; "
+                       f"waiting for {', '.join(undo.waiting)}")
     info = {
         "game": chain.game.name,
         "game_id": chain.game_id,
@@ -314,6 +321,8 @@ def status(chain: Chain) -> dict[str, Any]:
         "outcome": None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason},
         "pending": pending,
     }
+    if undo is not None:
+        info["undo"] = msgspec.to_builtins(undo)
     if chain.notes:  # copies of a file, repaired line endings: harmless, but say so
         info["notes"] = list(chain.notes)
     if chain.deck is not None:
@@ -328,7 +337,9 @@ def to_act_lines(info: dict[str, Any]) -> list[str]:
     """Who must write next, in words, from a `status` object."""
     lines = []
     for who in info["to_act"]:
-        if who.get("join"):
+        if who.get("undo"):
+            what = "must accept or refuse an undo (pbem undo accept|refuse DIR --as NAME)"
+        elif who.get("join"):
             what = "must join (pbem join DIR GENESIS --as NAME, then send the file it prints)"
         elif who["needs"] == "decision":
             what = "must decide"
@@ -352,7 +363,7 @@ def _pending_line(o) -> str:
 
 
 def legal(chain: Chain, me: Party) -> list[str]:
-    if me.is_dealer or me.name not in chain.writers():
+    if me.is_dealer or me.name not in chain.writers() or chain.undo_pending is not None:
         return []
     state = me.state()
     return [chain.game.format(c, state, me.name) for c in chain.game.legal(state, me.name)]
@@ -427,6 +438,8 @@ def log_lines(chain: Chain) -> list[str]:
         body = rec.body
         if body.join is not None:
             parts.append("joins: beacon anchor and shuffle layer")
+        if body.undo is not None:
+            parts.append(_undo_words(chain, rec))
         # what the file itself made public may be named (the face-up card)
         state = overlay(rec.before, rec.revealed)
         for cmd in rec.commands:
@@ -449,6 +462,20 @@ def log_lines(chain: Chain) -> list[str]:
     if outcome is not None:
         lines.append(f"        over: {outcome.reason}")
     return lines
+
+
+def _undo_words(chain: Chain, rec) -> str:
+    """An undo file in words: the move it is about, as anyone may read it."""
+    u = rec.body.undo
+    if u.what == "request":
+        target = chain.records[u.target]
+        moves = "; ".join(chain.game.describe(c, overlay(target.before, target.revealed), None) for c in target.commands)
+        return f"asks to take back seq {u.target} ({moves})"
+    if u.what == "refuse":
+        return f"refuses the undo of seq {u.target}: it stands"
+    if rec.undone is not None:
+        return f"accepts the undo of seq {u.target}: the game returns to before seq {u.target}"
+    return f"accepts the undo of seq {u.target}"
 
 
 def _cards(n: int) -> str:
@@ -530,6 +557,7 @@ def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[st
         done = _turn_already_in(chain, me, texts) if rerun else None
         if done is None:
             try:
+                me.check_no_undo_pending()
                 data = me.turn(parse_commands(chain, me, texts))
             except PbemError:
                 done = _turn_already_in(chain, me, texts)  # refused now: was it the last turn?
@@ -586,6 +614,23 @@ def sync(folder: Path, name: str, keys: Keys, notes: list[str] | None = None) ->
             if data is None:
                 return staged.write(notes)
             staged.add(data)
+
+
+def undo(folder: Path, name: str, what: str, keys: Keys, notes: list[str] | None = None) -> list[Path]:
+    """`pbem undo request|accept|refuse`: write `name`'s undo file.
+
+    `request` asks to take back `name`'s last move (refused when a card was
+    revealed or dealt since, or in a peer game chance drawn); `accept` and
+    `refuse` answer the pending request, each other seat in its turn.
+    """
+    if what not in ("request", "accept", "refuse"):
+        raise InvalidOption(f"unknown undo step {what!r}: request, accept or refuse")
+    with folder_mod.writing(folder):
+        chain = open_game(folder, keys, write=True)
+        me = party(chain, name, keys)
+        staged = _Staged(folder, chain)
+        staged.add(me.undo(what))
+        return staged.write(notes)
 
 
 def _hotseat_key(folder: Path, chain: Chain) -> SecretIdentity | None:

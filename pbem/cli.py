@@ -343,6 +343,34 @@ def sync(folder: Path, name: str, accept_new: bool) -> None:
         click.echo(str(path))
 
 
+@cli.group(cls=PbemGroup)
+def undo() -> None:
+    """Undo by agreement: take back your last move if every other seat accepts.
+
+    Refused when a card was revealed or dealt since that move (or, in a peer
+    game, chance drawn): the undo would leak it. The files stay in the chain.
+    """
+
+
+def _undo_command(what: str, text: str) -> None:
+    @undo.command(what, help=text)
+    @game_dir
+    @as_name
+    @accept_new
+    def step(folder: Path, name: str, accept_new: bool) -> None:
+        from pbem import actions
+
+        said: list[str] = []
+        for path in actions.undo(folder, name, what, keys(accept_new), said):
+            click.echo(str(path))
+        notes(said)
+
+
+_undo_command("request", "Ask the other seats to let you take back your last move.")
+_undo_command("accept", "Accept the pending undo request (the last acceptance takes the move back).")
+_undo_command("refuse", "Refuse the pending undo request: the move stands.")
+
+
 plain_option = click.option(
     "--plain", is_flag=True, help="Plain text, no colour (the default when stdout is not a terminal)."
 )

@@ -31,9 +31,9 @@ from pbem.errors import (
     WrongWriter,
 )
 from pbem.games.base import Game, GameState, SeatSpec, overlay, refs_in, unknown_to, unrevealed_public
-from pbem.protocol import codec, transition
+from pbem.protocol import codec, transition, undo as undo_mod
 from pbem.protocol.commitments import check_openings, item_bytes, state_hash  # noqa: F401 - re-exported
-from pbem.protocol.formats import GenesisBody, Obligation, SignedFile, TurnBody
+from pbem.protocol.formats import GenesisBody, Obligation, PendingUndo, SignedFile, TurnBody
 from pbem.protocol.setup import derive_setup
 
 if TYPE_CHECKING:  # peer games need PyNaCl: imported only when a game is peer
@@ -42,7 +42,9 @@ if TYPE_CHECKING:  # peer games need PyNaCl: imported only when a game is peer
 
 #: the parts of a turn body besides its header; which a file may carry
 #: depends on who writes it and the dealer mode
-_OPTIONAL_PARTS = ("commands", "reveals", "deliveries", "commitments", "seed", "join", "partials", "sealed", "beacon", "secrets")
+_OPTIONAL_PARTS = (
+    "commands", "reveals", "deliveries", "commitments", "seed", "join", "partials", "sealed", "beacon", "secrets", "undo"
+)
 
 
 def with_place(exc: PbemError, where: str) -> PbemError:
@@ -81,6 +83,11 @@ class Record:
     after: GameState | None = None
     name: str = ""
     revealed: dict[str, str] = field(default_factory=dict)  # cards this file made public
+    #: the chain's state before this file (public, known, revealed,
+    #: blocked_on, deck, moves): what an accepted undo of it returns to
+    prior: tuple | None = None
+    chance: bool = False  # the file drew chance (peer games)
+    undone: int | None = None  # an accepted undo: the seq it took back
 
 
 class Chain:
@@ -171,6 +178,10 @@ class Chain:
         self.seed: bytes | None = None
         self.seq = 0
         self.head = self.game_id
+        #: the seqs of the decision files (with commands) that stand: an
+        #: accepted undo drops the last one
+        self.moves: tuple[int, ...] = ()
+        self.undo_pending: undo_mod.Pending | None = None
         self.records: list[Record] = [Record(0, signer.name, self.game_id, outer, genesis, after=self.public, name=name)]
         if unrevealed_public(self.public):
             raise ProtocolError("public items are not revealed")
@@ -242,7 +253,20 @@ class Chain:
         owed = self.obligations()
         if owed:
             return [owed[0].by]
+        if self.undo_pending is not None:  # normal play waits for the answers
+            return undo_mod.answerers(self, self.undo_pending)[:1]
         return list(self.game.to_act(self.public))
+
+    def pending_undo(self) -> PendingUndo | None:
+        """The pending undo request as `state.pbem` and `pbem status` tell it."""
+        p = self.undo_pending
+        if p is None:
+            return None
+        return PendingUndo(by=p.by, target=p.target, accepted=list(p.accepted), waiting=undo_mod.answerers(self, p))
+
+    def _snapshot(self) -> tuple:
+        # the containers are replaced, never changed in place, once a file is in
+        return (self.public, self.known, self.revealed, self.blocked_on, self.deck, self.moves)
 
     def needs(self, party: str) -> str:
         """"decision" if `party`'s next file needs a choice, else "auto"."""
@@ -305,19 +329,30 @@ class Chain:
         if body.prev != self.head:
             raise StaleTurn(f"applies to another version of seq {self.seq}")
         writers = self.writers()
-        if body.by not in writers:
+        requesting = body.undo is not None and body.undo.what == "request" and self.undo_pending is None
+        if body.by not in writers and not requesting:
             raise WrongWriter(
                 f"{body.by} may not write now (waiting for {', '.join(writers) or 'nobody: the game is over'})"
             )
         if self.deck is not None:
-            allowed = {"commands", "reveals", "join", "partials", "sealed", "beacon", "secrets"}
+            allowed = {"commands", "reveals", "join", "partials", "sealed", "beacon", "secrets", "undo"}
         elif body.by == self.dealer_name:
             allowed = {"reveals", "deliveries", "seed"}
         else:
-            allowed = {"commands", "reveals"}
+            allowed = {"commands", "reveals", "undo"}
+        if body.undo is not None and "undo" in allowed:
+            allowed = {"undo"}  # an undo file carries nothing else
         extra = [name for name in _OPTIONAL_PARTS if name not in allowed and getattr(body, name) not in (None, [], {})]
         if extra:
-            raise ProtocolError(f"this file may not carry {', '.join(extra)} (it is {body.by}'s, in a {self.dealer_mode} game)")
+            what = "an undo file" if allowed == {"undo"} else "this file"
+            raise ProtocolError(f"{what} may not carry {', '.join(extra)} (it is {body.by}'s, in a {self.dealer_mode} game)")
+        if body.undo is not None:
+            return self._append_undo(outer, body, where)
+        if self.undo_pending is not None:
+            raise ProtocolError(
+                f"{self.undo_pending.by}'s undo request of seq {self.undo_pending.target} is pending: "
+                "normal play waits for the answers"
+            )
         if self.deck is not None:
             return self._append_peer(outer, body, where, private_openings)
         try:
@@ -372,6 +407,9 @@ class Chain:
         if state_hash(effect.state) != body.state:
             raise ProtocolError("the state it claims is not the state its commands produce")
         # Commit.
+        prior = self._snapshot()
+        if commands and body.by != self.dealer_name:
+            self.moves = (*self.moves, body.seq)
         self.known = staged_known
         self.revealed = staged_revealed
         self.public = effect.state
@@ -382,6 +420,48 @@ class Chain:
         self.head = codec.file_hash(outer)
         record = Record(body.seq, body.by, self.head, outer, body, commands, before, effect.state, where if where != "file" else "")
         record.revealed = dict(effect.revealed)
+        record.prior = prior
+        self.records.append(record)
+        return record
+
+    def _append_undo(self, outer: SignedFile, body: TurnBody, where: str) -> Record:
+        """An undo request or answer: it changes no card and no seat's
+        knowledge; the last acceptance returns to the state before the target."""
+        u = body.undo
+        pending = self.undo_pending
+        restore = None
+        if u.what == "request":
+            why = undo_mod.refusal(self, body.by, u.target)
+            if why is not None:
+                raise ProtocolError(f"{body.by} may not ask to take back seq {u.target}: {why}")
+            pending = undo_mod.Pending(body.by, u.target)
+        else:
+            if pending is None:
+                raise ProtocolError(f"{body.by} answers an undo request, but none is pending")
+            if body.by == pending.by:
+                raise ProtocolError(f"{body.by} cannot answer its own undo request")
+            if u.target != pending.target:
+                raise ProtocolError(f"{body.by} answers an undo of seq {u.target}, but the request is of seq {pending.target}")
+            if u.what == "refuse":
+                pending = None
+            else:
+                pending = undo_mod.Pending(pending.by, pending.target, (*pending.accepted, body.by))
+                if not undo_mod.answerers(self, pending):
+                    restore, pending = self.records[u.target].prior, None
+        after = restore[0] if restore is not None else self.public
+        if state_hash(after) != body.state:
+            raise ProtocolError("the state it claims is not the state the undo leaves")
+        # Commit.
+        prior = self._snapshot()
+        if restore is not None:
+            self.public, self.known, self.revealed, self.blocked_on, self.deck, self.moves = restore
+        self.undo_pending = pending
+        before = prior[0]
+        self.seq = body.seq
+        self.head = codec.file_hash(outer)
+        record = Record(body.seq, body.by, self.head, outer, body, [], before, self.public, where if where != "file" else "")
+        record.prior = prior
+        record.undone = u.target if restore is not None else None
         self.records.append(record)
         return record
 
@@ -441,6 +521,9 @@ class Chain:
         if state_hash(effect.state) != body.state:
             raise ProtocolError("the state it claims is not the state its commands produce")
         before = self.public
+        prior = self._snapshot()
+        if commands:
+            self.moves = (*self.moves, body.seq)
         self.deck = deck
         self.revealed = {**self.revealed, **effect.revealed}
         self.public = effect.state
@@ -449,6 +532,8 @@ class Chain:
         self.head = codec.file_hash(outer)
         record = Record(body.seq, writer, self.head, outer, body, commands, before, effect.state, where if where != "file" else "")
         record.revealed = dict(effect.revealed)
+        record.prior = prior
+        record.chance = result.chance_used
         self.records.append(record)
         return record
 

@@ -175,6 +175,7 @@ def state_file(chain: Chain) -> bytes:
         obligations=chain.obligations(),
         to_act=chain.writers(),
         outcome=None if outcome is None else OutcomeData(outcome.winners, outcome.reason, outcome.scores),
+        undo=chain.pending_undo(),
     )
     return canonical(body) + b"\n"
 

@@ -194,6 +194,19 @@ class PeerSecrets(msgspec.Struct, frozen=True, omit_defaults=True):
     private: dict[Ref, str] = {}
 
 
+class Undo(msgspec.Struct, frozen=True):
+    """A step of an undo by agreement (docs/protocol.md, "Undo by agreement").
+
+    `request`: the writer asks to take back its last decision file, seq
+    `target`; `accept` / `refuse`: another seat answers that request. When
+    every other seat has accepted, the head state returns to the state before
+    `target`; the files all stay in the chain.
+    """
+
+    what: Literal["request", "accept", "refuse"]
+    target: Annotated[int, Meta(ge=1, description="the seq of the file to take back")]
+
+
 class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One file of the chain after the genesis, written by one party.
 
@@ -217,6 +230,8 @@ class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     sealed: list[SealedPartials] = []
     beacon: B64 | None = None
     secrets: PeerSecrets | None = None
+    #: an undo request or answer: a file carrying it carries nothing else
+    undo: Undo | None = None
     state: B64
 
 
@@ -235,7 +250,17 @@ class OutcomeData(msgspec.Struct, frozen=True):
     scores: dict[str, int] | None = None
 
 
-class StateFile(msgspec.Struct, frozen=True, kw_only=True):
+class PendingUndo(msgspec.Struct, frozen=True):
+    """An undo request waiting for answers: who asked, which file, and the
+    seats that have accepted so far (the others answer in seat order)."""
+
+    by: Name
+    target: Seq
+    accepted: list[Name]
+    waiting: list[Name]
+
+
+class StateFile(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """`state.pbem`: a cache of the chain's head, rebuilt by `pbem verify`.
 
     Not signed: everything in it is derived from the signed files, and
@@ -254,3 +279,4 @@ class StateFile(msgspec.Struct, frozen=True, kw_only=True):
     obligations: list[Obligation]
     to_act: list[Name]
     outcome: OutcomeData | None
+    undo: PendingUndo | None = None

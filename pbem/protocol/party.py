@@ -24,7 +24,8 @@ from pbem.games.refchoice import rechoose_refs
 from pbem.protocol import codec, dealer as dealer_mod, transition
 from pbem.protocol.chain import Chain
 from pbem.protocol.commitments import check_openings, state_hash
-from pbem.protocol.formats import Opening, TurnBody
+from pbem.protocol.formats import Opening, TurnBody, Undo
+from pbem.protocol import undo as undo_mod
 
 
 class Party:
@@ -111,6 +112,7 @@ class Party:
         chain = self.chain
         if self.is_dealer:
             raise ProtocolError("the dealer writes with `pbem sync`, not with commands")
+        self.check_no_undo_pending()
         if self.name not in chain.writers():
             waiting = ", ".join(chain.writers()) or "nobody (the game is over)"
             raise WrongWriter(f"it is not {self.name}'s turn to write (waiting for {waiting})")
@@ -139,6 +141,51 @@ class Party:
             commands=[msgspec.Raw(canonical(c)) for c in commands],
             reveals=reveals,
             state=state_hash(effect.state),
+        )
+        return codec.encode_signed("turn", body, self.secret)
+
+    def check_no_undo_pending(self) -> None:
+        """Refuse a move while an undo request waits for its answers."""
+        pending = self.chain.undo_pending
+        if pending is not None:
+            raise WrongWriter(
+                f"{pending.by} asks to take back seq {pending.target}: play waits for the answers",
+                hint=f"{', '.join(undo_mod.answerers(self.chain, pending))} must answer: pbem undo accept|refuse DIR --as NAME",
+            )
+
+    def undo(self, what: str) -> bytes:
+        """This seat's undo file: `request` takes back its last move,
+        `accept` / `refuse` answer the pending request. Refused here for the
+        reason every verifier would refuse it."""
+        chain = self.chain
+        if self.is_dealer:
+            raise ProtocolError("the dealer takes no part in an undo: the seats agree on it")
+        pending = chain.undo_pending
+        after = chain.public
+        if what == "request":
+            why = undo_mod.refusal(chain, self.name)
+            if why is not None:
+                raise ProtocolError(f"{self.name} cannot ask for an undo: {why}")
+            target = chain.moves[-1]
+        else:
+            if pending is None:
+                raise ProtocolError("no undo request is pending")
+            waiting = undo_mod.answerers(chain, pending)
+            if self.name == pending.by:
+                raise WrongWriter(f"{self.name} asked for this undo: the other seats answer it",
+                                  hint=f"waiting for {', '.join(waiting)}")
+            if chain.writers() != [self.name]:
+                raise WrongWriter(f"it is not {self.name}'s turn to answer the undo (waiting for {', '.join(chain.writers())})")
+            target = pending.target
+            if what == "accept" and waiting == [self.name]:
+                after = chain.records[target].prior[0]
+        body = TurnBody(
+            game_id=chain.game_id,
+            seq=chain.seq + 1,
+            prev=chain.head,
+            by=self.name,
+            undo=Undo(what=what, target=target),
+            state=state_hash(after),
         )
         return codec.encode_signed("turn", body, self.secret)
 

@@ -75,14 +75,18 @@ class BeaconChance:
 
     def __init__(self, links: dict[str, bytes], game_id: str, seq: int) -> None:
         self._stream = DeterministicStream(beacon.chance_key(links, game_id, seq), b"rules")
+        self.used = 0  # draws made: a file that drew chance cannot be undone
 
     def below(self, n: int) -> int:
+        self.used += 1
         return self._stream.below(n)
 
     def shuffle(self, items):
+        self.used += 1
         return self._stream.shuffle(items)
 
     def private_draw(self, n: int) -> int:
+        self.used += 1
         return self._stream.below(n)  # the owner knows the deck, not the draw
 
     @property
@@ -381,6 +385,7 @@ class PeerEffect:
     effect: object  # transition.Effect
     partials: list[Partial]
     openings: list = field(default_factory=list)  # private-deck cards revealed
+    chance_used: bool = False  # the file drew from the beacons
 
 
 def run_file(chain, deck: PeerDeck, writer: str, commands, parts: FileParts, seq: int, private_check=None) -> PeerEffect:
@@ -440,6 +445,7 @@ def run_file(chain, deck: PeerDeck, writer: str, commands, parts: FileParts, seq
             return completed[ref]
         return peel(ref, must=False)
 
+    chance = deck.chance(seq)
     effect = transition.run(
         chain.game,
         chain.public,
@@ -448,9 +454,9 @@ def run_file(chain, deck: PeerDeck, writer: str, commands, parts: FileParts, seq
         source=source,
         writer_knows=lambda st: deck.knows(writer) | set(chain.revealed) | set(completed),
         private_check=private_check,
-        chance=deck.chance(seq),
+        chance=chance,
     )
-    return PeerEffect(effect=effect, partials=used, openings=openings)
+    return PeerEffect(effect=effect, partials=used, openings=openings, chance_used=chance.used > 0)
 
 
 class FileReader(FileParts):

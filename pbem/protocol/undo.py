@@ -1,0 +1,76 @@
+"""Undo by agreement: when a seat may take back its last file.
+
+A seat asks (`Undo(what="request")`), every other seat answers in seat
+order, and once all have accepted the head returns to the state (and the
+knowledge of every seat) before the file taken back. The files stay in the
+chain: an undo is two or more signed files, never a rewrite of history.
+
+An undo is refused whenever it would leak: a card that was revealed or dealt
+(delivered, decrypted, sealed) since, and including, the file taken back
+cannot be un-learnt, and in a peer game chance drawn from the beacons was
+seen by everyone. The same checks run for the writer (to refuse at once,
+with a clear reason) and for every verifier (so a doctored request is
+refused whoever signed it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pbem.protocol.chain import Chain, Record
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A request waiting for answers."""
+
+    by: str
+    target: int
+    accepted: tuple[str, ...] = ()
+
+
+def answerers(chain: Chain, pending: Pending) -> list[str]:
+    """The seats that still have to answer, in seat order."""
+    return [s for s in chain.seat_order if s != pending.by and s not in pending.accepted]
+
+
+def leaks(record: Record) -> str | None:
+    """What in one file makes an undo across it leak, if anything."""
+    body = record.body
+    if record.revealed or body.reveals:
+        return "reveals a card"
+    if body.deliveries:
+        return "deals a card"
+    if body.partials or body.sealed:
+        return "decrypts a card"
+    if record.chance:
+        return "draws chance"
+    return None
+
+
+def refusal(chain: Chain, by: str, target: int | None = None) -> str | None:
+    """Why `by` may not ask to take back seq `target` now (None: it may).
+    `target` None asks about its last decision file, whatever its seq."""
+    if by not in chain.seats:
+        return f"{by} has no seat: only a seat may ask for an undo"
+    if chain.undo_pending is not None:
+        return f"{chain.undo_pending.by}'s undo request of seq {chain.undo_pending.target} is still pending"
+    if chain.outcome() is not None:
+        return "the game is over"
+    if chain.obligations():
+        return "cards or answers are still owed since the last move: the undo would leak them"
+    if not chain.moves:
+        return "there is no move to take back"
+    last = chain.moves[-1]
+    owner = chain.records[last].by
+    if owner != by:
+        return f"the last move is {owner}'s (seq {last}): {by} may only take back its own last move"
+    if target is not None and target != last:
+        return f"seq {target} is not {by}'s last move (seq {last})"
+    for record in chain.records[last:]:
+        why = leaks(record)
+        if why is not None:
+            return f"seq {record.seq} {why}: taking back seq {last} would leak it"
+    return None
