@@ -401,10 +401,12 @@ def page(chain: Chain, me: Party | None, folder_text: str) -> str:
     )
 
 
-def log_lines(chain: Chain) -> list[str]:
-    """One line per file, as anyone may read it (no hidden card named)."""
-    first = chain.records[0].by
-    lines = [f"{0:6d}  {first:<10} set up {chain.game.title} for {', '.join(chain.seat_order)}"]
+def log_entries(chain: Chain) -> dict[str, Any]:
+    """The `pbem log --json` object: each file with what it did, in words
+    anyone may read (no hidden card named), and the outcome."""
+    first = chain.records[0]
+    files = [{"seq": 0, "by": first.by, "name": first.name or folder_mod.GENESIS,
+              "what": [f"set up {chain.game.title} for {', '.join(chain.seat_order)}"]}]
     for rec in chain.records[1:]:
         parts = []
         body = rec.body
@@ -427,10 +429,23 @@ def log_lines(chain: Chain) -> list[str]:
             parts.append("publishes its seed")
         if body.secrets is not None:
             parts.append("publishes its secrets")
-        lines.append(f"{rec.seq:6d}  {rec.by:<10} " + "; ".join(parts))
+        files.append({"seq": rec.seq, "by": rec.by, "name": rec.name or folder_mod.turn_name(rec.seq, rec.by),
+                      "what": parts})
     outcome = chain.outcome()
-    if outcome is not None:
-        lines.append(f"        over: {outcome.reason}")
+    return {
+        "game": chain.game.name,
+        "game_id": chain.game_id,
+        "files": files,
+        "outcome": None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason},
+    }
+
+
+def log_lines(chain: Chain) -> list[str]:
+    """One line per file, as anyone may read it (no hidden card named)."""
+    info = log_entries(chain)
+    lines = [f"{f['seq']:6d}  {f['by']:<10} " + "; ".join(f["what"]) for f in info["files"]]
+    if info["outcome"] is not None:
+        lines.append(f"        over: {info['outcome']['reason']}")
     return lines
 
 

@@ -423,11 +423,16 @@ def play(folder: Path, name: str, plain: bool, yes: bool, accept_new: bool) -> N
 
 @cli.command()
 @game_dir
-def log(folder: Path) -> None:
+@as_json
+def log(folder: Path, as_json: bool) -> None:
     """Every file of the game, one line each, as anyone may read it."""
     from pbem import actions
 
-    for line in actions.log_lines(actions.open_game(folder, keys())):
+    chain = actions.open_game(folder, keys())
+    if as_json:
+        emit_json(actions.log_entries(chain))
+        return
+    for line in actions.log_lines(chain):
         click.echo(line)
 
 
@@ -549,7 +554,8 @@ def _files_word(files: list[Path]) -> str:
 @cli.command()
 @game_dir
 @click.option("--repair", is_flag=True, help="Rewrite state.pbem from the chain (fail if it cannot).")
-def verify(folder: Path, repair: bool) -> None:
+@as_json
+def verify(folder: Path, repair: bool, as_json: bool) -> None:
     """Check every file of the game; exit 1 with the first failure.
 
     state.pbem is only a cache: a stale or damaged one is rebuilt from the
@@ -561,6 +567,12 @@ def verify(folder: Path, repair: bool) -> None:
     chain = actions.verify(folder, repair, keys(), said)
     notes(chain.notes + said)
     outcome = chain.outcome()
+    if as_json:  # a failure is still one `pbem: error:` line and exit 1
+        emit_json({
+            "ok": True, "game": chain.game.name, "game_id": chain.game_id, "files": len(chain.records),
+            "over": outcome is not None, "next": chain.writers(), "notes": chain.notes + said,
+        })
+        return
     state = f"over: {outcome.reason}" if outcome else f"in progress, next: {', '.join(chain.writers())}"
     click.echo(f"ok: {chain.game.name} game {chain.game_id[:12]}, {len(chain.records)} files, {state}")
 

@@ -244,3 +244,15 @@ def test_a_whole_peer_game_by_armored_text(players, tmp_path):
     assert players["bob"].json("status", dirs["bob"]) == final
     assert snapshot(dirs["alice"]) == snapshot(dirs["bob"])
     assert "audit passed" in players["bob"]("audit", dirs["bob"]).stdout
+
+
+def test_log_and_verify_take_json(pbem, referee_game):
+    g = referee_game
+    pbem("submit", g, "--as", "alice", "--cmd", first_play(pbem, g))
+    log = pbem.json("log", g)
+    assert [f["name"] for f in log["files"]] == ["000000-genesis.pbem", "000001-alice.pbem"]
+    assert log["files"][1]["by"] == "alice" and log["files"][1]["what"] and log["outcome"] is None
+    lines = pbem("log", g).stdout.splitlines()
+    assert lines[1].split()[:2] == ["1", "alice"]
+    v = pbem.json("verify", g)
+    assert v["ok"] and v["files"] == 2 and v["next"] == ["rita"]
