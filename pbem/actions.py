@@ -429,10 +429,12 @@ def page(chain: Chain, me: Party | None, folder_text: str) -> str:
     )
 
 
-def log_lines(chain: Chain) -> list[str]:
-    """One line per file, as anyone may read it (no hidden card named)."""
-    first = chain.records[0].by
-    lines = [f"{0:6d}  {first:<10} set up {chain.game.title} for {', '.join(chain.seat_order)}"]
+def log_entries(chain: Chain) -> dict[str, Any]:
+    """The `pbem log --json` object: each file with what it did, in words
+    anyone may read (no hidden card named), and the outcome."""
+    first = chain.records[0]
+    files = [{"seq": 0, "by": first.by, "name": first.name or folder_mod.GENESIS,
+              "what": [f"set up {chain.game.title} for {', '.join(chain.seat_order)}"]}]
     for rec in chain.records[1:]:
         parts = []
         body = rec.body
@@ -457,10 +459,23 @@ def log_lines(chain: Chain) -> list[str]:
             parts.append("publishes its seed")
         if body.secrets is not None:
             parts.append("publishes its secrets")
-        lines.append(f"{rec.seq:6d}  {rec.by:<10} " + "; ".join(parts))
+        files.append({"seq": rec.seq, "by": rec.by, "name": rec.name or folder_mod.turn_name(rec.seq, rec.by),
+                      "what": parts})
     outcome = chain.outcome()
-    if outcome is not None:
-        lines.append(f"        over: {outcome.reason}")
+    return {
+        "game": chain.game.name,
+        "game_id": chain.game_id,
+        "files": files,
+        "outcome": None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason},
+    }
+
+
+def log_lines(chain: Chain) -> list[str]:
+    """One line per file, as anyone may read it (no hidden card named)."""
+    info = log_entries(chain)
+    lines = [f"{f['seq']:6d}  {f['by']:<10} " + "; ".join(f["what"]) for f in info["files"]]
+    if info["outcome"] is not None:
+        lines.append(f"        over: {info['outcome']['reason']}")
     return lines
 
 
@@ -548,6 +563,8 @@ def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[st
         chain = open_game(folder, keys, write=True)
         me = party(chain, name, keys)
         dealer = _hotseat_key(folder, chain)
+        if _drain(folder, chain, notes):  # keys read first: a missing key writes nothing
+            me = Party(chain, me.secret)
         staged = _Staged(folder, chain)
         _auto_dealer(staged, dealer)
         me = Party(chain, me.secret) if staged.files else me
@@ -603,6 +620,8 @@ def sync(folder: Path, name: str, keys: Keys, notes: list[str] | None = None) ->
     with folder_mod.writing(folder):
         chain = open_game(folder, keys, write=True)
         me = party(chain, name, keys)
+        if _drain(folder, chain, notes):
+            me = Party(chain, me.secret)
         if me.is_dealer:
             chain = dealer_checked(folder, me)
             me = Party(chain, me.secret)
@@ -716,28 +735,39 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path | No
 
 
 def apply_file(folder: Path, path: Path) -> Path | None:
-    """Add one received file; None when it was already in the chain."""
+    """Add one received file; None when it was already in the chain (or is
+    kept pending until its predecessor arrives)."""
     written = apply_files(folder, [path])
     return written[0] if written else None
 
 
-def apply_files(folder: Path, paths: list[Path], keys: Keys | None = None, notes: list[str] | None = None) -> list[Path]:
-    """Add received files to a game folder, in chain order: all or none.
+def receive(folder: Path, paths: list[Path], keys: Keys | None = None, notes: list[str] | None = None):
+    """`pbem apply`: add received files (raw, or armored in texts and mails)
+    to a game folder, each on its own (`pbem.delivery`): files already in
+    the chain are skipped with a note, the rest applied in chain order,
+    early ones kept pending, bad ones returned in `.bad` (named, with the
+    reason) while the others are still applied."""
+    from pbem import delivery
 
-    A file already in the chain byte for byte is skipped with a note (a
-    second delivery, or a rerun after a kill), so rerunning completes the
-    work instead of failing on what already landed.
-    """
-    datas = [folder_mod.received(p) for p in paths]
+    items = delivery.read_sources(list(paths))
     with folder_mod.writing(folder):
         chain = open_game(folder, keys, write=True)
-        fresh = []
-        for path, data in zip(paths, datas):
-            known = folder_mod.already_in(chain, data)
-            if known is None:
-                fresh.append(data)
-            else:
-                _say(notes, [f"{path.name} is already in the chain as {known}"])
-        written = folder_mod.incoming_all(folder, chain, fresh) if fresh else []
+        result = delivery.receive(folder, chain, items, notes)
         _say(notes, folder_mod.tidy(folder, chain))
-        return written
+    return result
+
+
+def apply_files(folder: Path, paths: list[Path], keys: Keys | None = None, notes: list[str] | None = None) -> list[Path]:
+    """`receive`, raising the first bad file's error once the good ones
+    are in; returns the files written."""
+    result = receive(folder, paths, keys, notes)
+    if result.bad:
+        raise result.bad[0]
+    return result.written
+
+
+def _drain(folder: Path, chain: Chain, notes: list[str] | None) -> list[Path]:
+    """Apply the folder's pending files that now fit, before writing."""
+    from pbem import delivery
+
+    return delivery.drain_pending(folder, chain, notes)

@@ -266,6 +266,7 @@ def join(folder: Path, received, name: str, accept_new: bool) -> None:
         click.echo(f"joined: {folder} holds the game; this game needs no join file, so there is nothing to send")
     else:
         click.echo(str(mine))
+        send(folder, [mine], name)
 
 
 @cli.command()
@@ -321,9 +322,11 @@ def submit(folder: Path, name: str, cmds, accept_new: bool) -> None:
     from pbem import actions
 
     said: list[str] = []
-    for path in actions.submit(folder, name, list(cmds), keys(accept_new), said):
+    written = actions.submit(folder, name, list(cmds), keys(accept_new), said)
+    for path in written:
         click.echo(str(path))
     notes(said)
+    send(folder, written, name)
 
 
 @cli.command()
@@ -341,6 +344,7 @@ def sync(folder: Path, name: str, accept_new: bool) -> None:
         click.echo(f"nothing to do for {name}")
     for path in written:
         click.echo(str(path))
+    send(folder, written, name)
 
 
 @cli.group(cls=PbemGroup)
@@ -450,33 +454,139 @@ def play(folder: Path, name: str, plain: bool, yes: bool, accept_new: bool) -> N
 
 @cli.command()
 @game_dir
-def log(folder: Path) -> None:
+@as_json
+def log(folder: Path, as_json: bool) -> None:
     """Every file of the game, one line each, as anyone may read it."""
     from pbem import actions
 
-    for line in actions.log_lines(actions.open_game(folder, keys())):
+    chain = actions.open_game(folder, keys())
+    if as_json:
+        emit_json(actions.log_entries(chain))
+        return
+    for line in actions.log_lines(chain):
         click.echo(line)
 
 
 @cli.command("apply")
 @game_dir
-@click.argument("files", metavar="FILE...", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("files", metavar="FILE...", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
 @accept_new
 def apply_cmd(folder: Path, files, accept_new: bool) -> None:
-    """Check received FILEs against DIR and add them, in chain order (all
-    of them, or none if one is refused)."""
+    """Add received files to DIR: pbem files, or texts and saved mails
+    (.eml, .mbox; '-': standard input) holding armored blocks or attached files.
+
+    Files already in the game are skipped; the rest are applied in chain
+    order; one whose predecessor has not arrived waits in DIR/pending/ and
+    is applied when it can. A bad file is named (exit 1) and the others are
+    still applied.
+    """
     from pbem import actions
 
     said: list[str] = []
-    for path in actions.apply_files(folder, list(files), keys(accept_new), said):
+    result = actions.receive(folder, list(files), keys(accept_new), said)
+    for path in result.written:
         click.echo(str(path))
     notes(said)
+    refused(result.bad)
+
+
+def refused(bad: list[PbemError]) -> None:
+    """Bad files among good ones: each named; one error line, exit 1."""
+    if not bad:
+        return
+    if len(bad) == 1:
+        raise bad[0]
+    for exc in bad:
+        click.echo(f"pbem: refused: {exc.message}", err=True)
+    raise PbemError(f"{len(bad)} files were refused (named above); the others were applied")
+
+
+def send(folder: Path, written: list[Path], writer: str) -> None:
+    """Say whom the files just written must reach (stderr: stdout lists them)."""
+    from pbem import delivery
+
+    line = delivery.send_line(folder, written, writer)
+    if line:
+        click.echo(f"pbem: {line}", err=True)
+
+
+@cli.command()
+@click.argument("files", metavar="FILE...", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+def armor(files) -> None:
+    """Print each pbem FILE as an armored text block, to paste into a mail."""
+    from pbem import delivery
+
+    click.echo(delivery.armor_files(list(files)), nl=False)
+
+
+@cli.command()
+@click.argument("files", metavar="TEXT...", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
+@click.option("--into", "into", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+              help="Write the files into DIR (default: print them on standard output).")
+def dearmor(files, into: Path | None) -> None:
+    """Find every armored block (and attached pbem file) in texts and saved
+    mails (.eml, .mbox; '-': standard input) and write out the files.
+
+    Blocks may be quoted, rewrapped or have their line endings changed; a
+    block that fails its checksum is named and nothing is written.
+    """
+    from pbem import delivery
+
+    said: list[str] = []
+    found = delivery.dearmor(list(files), into, said)
+    notes(said)
+    if into is None:
+        for _, data in found:
+            sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    else:
+        for name, _ in found:
+            click.echo(str(into / name))
+
+
+@cli.command()
+@game_dir
+@as_name
+@click.option("--to", "to", metavar="SEAT", help="Only what this party lacks.")
+@click.option("--armor", "as_armor", is_flag=True, help="Print the files as one armored bundle to paste into a mail.")
+def outbox(folder: Path, name: str, to: str | None, as_armor: bool) -> None:
+    """The files each other party may still lack (after the last file it wrote)."""
+    from pbem import actions, delivery
+
+    chain = actions.open_game(folder, keys())
+    owed = delivery.outbox(folder, chain, name, to)
+    if not owed:
+        click.echo("nobody: a hotseat game stays in this folder", err=True)
+        return
+    if as_armor:
+        paths = sorted({p for o in owed for p in o.files})
+        if paths:
+            click.echo(delivery.armor_files(paths), nl=False)
+        for o in owed:
+            click.echo(f"pbem: for {o.party}: {_files_word(o.files)}", err=True)
+        return
+    for o in owed:
+        if to is not None:
+            for path in o.files:
+                click.echo(str(path))
+            continue
+        seen = f"has seen up to seq {o.seen}" if o.seen >= 0 else "has written nothing yet"
+        click.echo(f"{o.party} ({seen}): {_files_word(o.files)}")
+        for path in o.files:
+            click.echo(f"  {path}")
+
+
+def _files_word(files: list[Path]) -> str:
+    if not files:
+        return "nothing to send"
+    return f"{len(files)} file{'s' if len(files) != 1 else ''}"
 
 
 @cli.command()
 @game_dir
 @click.option("--repair", is_flag=True, help="Rewrite state.pbem from the chain (fail if it cannot).")
-def verify(folder: Path, repair: bool) -> None:
+@as_json
+def verify(folder: Path, repair: bool, as_json: bool) -> None:
     """Check every file of the game; exit 1 with the first failure.
 
     state.pbem is only a cache: a stale or damaged one is rebuilt from the
@@ -488,6 +598,12 @@ def verify(folder: Path, repair: bool) -> None:
     chain = actions.verify(folder, repair, keys(), said)
     notes(chain.notes + said)
     outcome = chain.outcome()
+    if as_json:  # a failure is still one `pbem: error:` line and exit 1
+        emit_json({
+            "ok": True, "game": chain.game.name, "game_id": chain.game_id, "files": len(chain.records),
+            "over": outcome is not None, "next": chain.writers(), "notes": chain.notes + said,
+        })
+        return
     state = f"over: {outcome.reason}" if outcome else f"in progress, next: {', '.join(chain.writers())}"
     click.echo(f"ok: {chain.game.name} game {chain.game_id[:12]}, {len(chain.records)} files, {state}")
 

@@ -104,9 +104,10 @@ def mail_step(keys, dirs, rng) -> bool:
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
-    """Every file of a folder, to prove a rejected command changed nothing
+    """Every file of a folder (and its pending area), to prove a rejected command changed nothing
     (except the empty lock file a writing command creates: it holds no data)."""
-    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.name != ".pbem.lock"}
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and p.name != ".pbem.lock"}
 
 
 def play_to_end(pbem: Pbem, folder: Path, *, pick=lambda cmds, seat, rng: rng.choice(cmds), seed: int = 0, max_files: int = 600) -> dict:

@@ -311,7 +311,7 @@ def incoming_all(folder: Path, chain: Chain, datas: list[bytes]) -> list[Path]:
     from other errors; all of them or none."""
     ordered = sorted(datas, key=_seq_of)
     for data in ordered:
-        _check_not_known(chain, data)
+        check_not_known(chain, data)
     return add_files(folder, chain, ordered)
 
 
@@ -326,7 +326,7 @@ def _seq_of(data: bytes) -> int:
         return 0
 
 
-def _check_not_known(chain: Chain, data: bytes) -> None:
+def check_not_known(chain: Chain, data: bytes) -> None:
     """A file for a place the chain already has: the same file, or a fork."""
     outer = codec.read_envelope(data)
     if outer.kind != "turn":

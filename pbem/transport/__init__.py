@@ -1,5 +1,7 @@
-"""Moving files between players (folder watch, armored e-mail text): later work.
+"""Moving files between players: armored text for mail bodies (`armor`);
+later, mail servers and folder watchers.
 
-Transports move bytes and never interpret rules; `pbem apply` is the one
-door through which a received file enters a game folder.
+Transports move bytes and never interpret rules; `pbem apply`
+(`pbem.delivery.receive`) is the one door through which a received file
+enters a game folder.
 """

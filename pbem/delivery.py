@@ -1,0 +1,493 @@
+"""Getting files to the parties that need them, and taking them in.
+
+Who needs a file (`recipients`): every party of the game except its
+writer. In a peer game that is every other seat; with a referee, the
+referee and the seats; a hotseat game lives in one folder and sends
+nothing.
+
+What a party still lacks (`outbox`) is read from the chain alone: a party
+that wrote the file at seq k had seen everything before k, so it lacks
+every file after its own last one (a party that has written nothing, the
+genesis included, lacks them all). Sending a file twice is harmless:
+`receive` skips what a folder already holds.
+
+`receive` (`pbem apply`) takes files in any order, raw or armored in
+texts and mails (`pbem.transport.armor`), and applies each on its own:
+
+* a file already in the chain is skipped with a note;
+* the rest are applied in chain order;
+* a file of this game, signed by one of its parties, whose predecessor has
+  not arrived is kept in the folder's pending area (``DIR/pending/``, which
+  chain loading ignores) and applied as soon as it fits: by the next
+  `apply`, or first thing by any writing command (`drain_pending`);
+* a bad file (garbled, another game's, a fork, an illegal turn) is named
+  with the reason while the others are still applied. This replaces the
+  former all-or-none rule: with files arriving from several senders, one
+  bad file must not hold back the good ones. Each file is still checked in
+  full before it is written, and each write is atomic.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pbem.crypto.limits import check_limits
+from pbem.errors import FormatError, PbemError, StaleTurn, WrongGame
+from pbem.protocol import codec
+from pbem.protocol import folder as folder_mod
+from pbem.protocol.chain import Chain
+from pbem.protocol.formats import GenesisBody, TurnBody
+
+PENDING = "pending"
+REFUSED = "refused"
+#: the most a text or mail file given to `apply`/`dearmor` may hold
+MAX_TEXT_BYTES = 32 << 20
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+
+
+# --- who needs what -----------------------------------------------------------------
+
+
+def parties(genesis: GenesisBody) -> list[str]:
+    """Every party that keeps its own folder of the game: the referee (when
+    there is one) and the seats; nobody apart in hotseat."""
+    seats = [s.name for s in genesis.seats]
+    if genesis.dealer is None:
+        return seats
+    if genesis.dealer.mode == "hotseat":
+        return []
+    return [genesis.dealer.identity.name, *seats]
+
+
+def recipients(genesis: GenesisBody, writer: str) -> list[str]:
+    """Whom a file written by `writer` must reach."""
+    return [p for p in parties(genesis) if p != writer]
+
+
+def folder_genesis(folder: Path) -> GenesisBody:
+    """The genesis body of a folder that was just checked (display only)."""
+    outer = codec.read_envelope(folder_mod.read(folder / folder_mod.GENESIS), "genesis")
+    return codec.decode_body(outer, GenesisBody)
+
+
+def send_line(folder: Path, written: list[Path], writer: str) -> str | None:
+    """Whom the files just written must reach, in words (None: nothing written)."""
+    if not written:
+        return None
+    names = ", ".join(p.name for p in written)
+    who = recipients(folder_genesis(folder), writer)
+    if not who:
+        return "nothing to send: a hotseat game stays in this folder"
+    return (f"send {names} to {_and(who)} "
+            f"(pbem outbox {folder} --as {writer} --armor prints what each still lacks)")
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def last_seen(chain: Chain, party: str) -> int:
+    """The seq of `party`'s last file (-1: it has written none)."""
+    return max((r.seq for r in chain.records if r.by == party), default=-1)
+
+
+@dataclass
+class Owed:
+    """What one party may still lack."""
+
+    party: str
+    seen: int
+    files: list[Path]
+
+
+def outbox(folder: Path, chain: Chain, name: str, to: str | None = None) -> list[Owed]:
+    """For each other party (or only `to`), the files of `folder` after its
+    own last file."""
+    everyone = parties(chain.genesis)
+    if name not in everyone and name not in chain.seats and name != chain.dealer_name:
+        raise PbemError(f"{name} is not a party of this game (parties: {', '.join(everyone)})")
+    others = [p for p in everyone if p != name]
+    if to is not None:
+        if to == name:
+            raise PbemError(f"--to {to} is yourself")
+        if to not in others:
+            what = "a hotseat game sends nothing" if not everyone else f"the others are {', '.join(others)}"
+            raise PbemError(f"{to} is not another party of this game ({what})")
+        others = [to]
+    out = []
+    for party in others:
+        seen = last_seen(chain, party)
+        files = [folder / (r.name or folder_mod.turn_name(r.seq, r.by)) for r in chain.records if r.seq > seen]
+        out.append(Owed(party, seen, files))
+    return out
+
+
+# --- armor ------------------------------------------------------------------------------
+
+
+def armor_headers(data: bytes, game: str | None = None) -> dict[str, str]:
+    """The informational header lines of a block holding `data`."""
+    outer = codec.read_envelope(data)
+    headers: dict[str, str] = {}
+    if outer.kind == "genesis":
+        body = codec.decode_body(outer, GenesisBody)
+        headers["Game"] = body.game
+        headers["Game-Id"] = codec.file_hash(outer)[:16]
+        headers["Seq"] = "0"
+    elif outer.kind == "turn":
+        body = codec.decode_body(outer, TurnBody)
+        if game:
+            headers["Game"] = game
+        headers["Game-Id"] = body.game_id[:16]
+        headers["Seq"] = str(body.seq)
+    else:
+        raise FormatError(f"a {outer.kind} file is not sent to other players")
+    if _NAME.match(outer.by):
+        headers["Writer"] = outer.by
+    return headers
+
+
+def armor_files(paths: list[Path]) -> str:
+    """`pbem armor`: one block per file (each checked to be a pbem file)."""
+    from pbem.transport import armor
+
+    blocks = []
+    for path in paths:
+        data = folder_mod.received(path)
+        try:
+            game = _game_beside(path)
+            blocks.append(armor.armor(data, armor_headers(data, game)))
+        except PbemError as exc:
+            raise type(exc)(f"{path}: {exc.message}", exc.hint) from None
+    return "".join(blocks)
+
+
+def _game_beside(path: Path) -> str | None:
+    """The game's name from the genesis next to a turn file, if there is one."""
+    try:
+        return folder_genesis(path.parent).game
+    except PbemError:
+        return None
+
+
+def pbem_name(data: bytes) -> str:
+    """The name pbem gives this file in a game folder."""
+    outer = codec.read_envelope(data)
+    if outer.kind == "genesis":
+        return folder_mod.GENESIS
+    if outer.kind != "turn" or not _NAME.match(outer.by):
+        raise FormatError(f"not a chain file (a {outer.kind} file by {outer.by!r})")
+    return folder_mod.turn_name(codec.decode_body(outer, TurnBody).seq, outer.by)
+
+
+# --- reading what was received ------------------------------------------------------------
+
+
+@dataclass
+class Incoming:
+    """One file taken from what was given: its bytes (as pbem writes them),
+    or why it could not be read."""
+
+    label: str
+    data: bytes | None = None
+    error: PbemError | None = None
+
+
+def read_sources(paths: list[Path]) -> list[Incoming]:
+    """Every pbem file in the files given ('-': standard input): raw files,
+    and the armored blocks and attachments of texts, .eml and .mbox files."""
+    out: list[Incoming] = []
+    for path in paths:
+        try:
+            raw = _read_text_source(path)
+        except PbemError as exc:
+            out.append(Incoming(path.name, error=exc))
+            continue
+        out += _extract(path, raw)
+    return out
+
+
+def _read_text_source(path: Path) -> bytes:
+    if str(path) == "-":
+        return sys.stdin.buffer.read(MAX_TEXT_BYTES + 1)[:MAX_TEXT_BYTES + 1]
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_TEXT_BYTES + 1)
+    except IsADirectoryError:
+        raise PbemError(f"{path} is a folder, not a file") from None
+    except OSError as exc:
+        raise PbemError(f"cannot read {path}: {exc.strerror}") from None
+    if len(data) > MAX_TEXT_BYTES:
+        raise FormatError(f"{path} is larger than {MAX_TEXT_BYTES >> 20} MiB")
+    return data
+
+
+def _extract(path: Path, raw: bytes) -> list[Incoming]:
+    from pbem.transport import armor
+
+    label = "standard input" if str(path) == "-" else path.name
+    if raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{":
+        return [_as_file(label, raw)]
+    if str(path) == "-":
+        found, bad = armor.find_in_bytes(raw, label)
+    else:
+        found, bad = armor.find_in_file(path, raw)
+    out = [_as_file(f.where, f.data) for f in found] + [Incoming(b.message.split(":", 1)[0], error=b) for b in bad]
+    if not out:
+        out.append(Incoming(label, error=FormatError(
+            f"{label} holds no pbem file and no armored block ({armor.BEGIN} ... {armor.END})")))
+    return out
+
+
+def _as_file(label: str, data: bytes) -> Incoming:
+    try:
+        check_limits(data, label)
+        data = codec.normalise(data)[0]
+        codec.read_envelope(data)
+    except PbemError as exc:
+        return Incoming(label, error=_named(exc, label))
+    return Incoming(label, data=data)
+
+
+def _named(exc: PbemError, label: str) -> PbemError:
+    """The same error, its message starting with the file it is about
+    (never the bare ``file:`` of a file read with no name)."""
+    message = exc.message.removeprefix("file: ")
+    if not message.startswith(label):
+        message = f"{label}: {message}"
+    exc.message = message
+    exc.args = (message,)
+    return exc
+
+
+def distinct(items: list[Incoming], notes: list[str] | None) -> list[Incoming]:
+    """The same file found twice (in a mail's body and its attachment) is one."""
+    seen: dict[bytes, str] = {}
+    out = []
+    for item in items:
+        if item.data is not None:
+            if item.data in seen:
+                _say(notes, f"{item.label} is the same file as {seen[item.data]}")
+                continue
+            seen[item.data] = item.label
+        out.append(item)
+    return out
+
+
+def dearmor(paths: list[Path], into: Path | None, notes: list[str] | None = None) -> list[tuple[str, bytes]]:
+    """`pbem dearmor`: every file in the texts given, named as pbem names
+    them; written into `into` when given (all or none: a damaged block
+    stops everything, named). Returns (name, bytes) of each file."""
+    from pbem.fsio import atomic_write, make_folder
+
+    items = distinct(read_sources(paths), notes)
+    bad = [i for i in items if i.error is not None]
+    if bad:
+        _raise_bad(bad)
+    files = []
+    for item in items:
+        try:
+            files.append((pbem_name(item.data), item.data))
+        except PbemError as exc:
+            _raise_bad([Incoming(item.label, error=_named(exc, item.label))])
+    if into is not None:
+        clash = [n for n, d in files if (into / n).exists() and (into / n).read_bytes() != d]
+        if clash:
+            raise PbemError(f"{into / clash[0]} exists and holds another file", hint="dearmor into an empty folder")
+        make_folder(into)
+        for name, data in files:
+            if (into / name).exists():
+                _say(notes, f"{into / name} already holds this file")
+                continue
+            atomic_write(into / name, data)
+    return files
+
+
+def _raise_bad(bad: list[Incoming]) -> None:
+    if len(bad) == 1:
+        raise bad[0].error
+    raise FormatError(f"{len(bad)} blocks or files are bad: " + "; ".join(i.error.message for i in bad))
+
+
+# --- applying ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Received:
+    """What `receive` did: files written, files kept pending, bad files."""
+
+    written: list[Path] = field(default_factory=list)
+    pending: list[Path] = field(default_factory=list)
+    bad: list[PbemError] = field(default_factory=list)
+
+
+@dataclass
+class _Waiting:
+    label: str
+    data: bytes
+    seq: int
+    path: Path | None = None  # where it lies in the pending area
+
+
+def receive(folder: Path, chain: Chain, items: list[Incoming], notes: list[str] | None) -> Received:
+    """Apply `items` (and the pending files) to `folder`, whose lock the
+    caller holds and whose chain `chain` is (appended to in place)."""
+    result = Received()
+    waiting: list[_Waiting] = []
+    pending_data = {p.data for p in _pending_files(folder)}
+    for item in distinct(items, notes):
+        if item.error is not None:
+            result.bad.append(item.error)
+            continue
+        try:
+            seq = _place(chain, item.data)
+        except PbemError as exc:
+            result.bad.append(_named(exc, item.label))
+            continue
+        if seq is None:
+            _say(notes, f"{item.label} is already in the chain as {folder_mod.GENESIS}")
+        elif item.data in pending_data:
+            _say(notes, f"{item.label} is already waiting in {PENDING}/")
+        else:
+            waiting.append(_Waiting(item.label, item.data, seq))
+    waiting += _pending_files(folder)
+    _settle(folder, chain, waiting, result, notes)
+    return result
+
+
+def drain_pending(folder: Path, chain: Chain, notes: list[str] | None) -> list[Path]:
+    """Apply the pending files that now fit (a writing command does this
+    first, under the folder's lock). A pending file that turns out bad is
+    moved to ``pending/refused/`` with a note, so it never blocks the game."""
+    waiting = _pending_files(folder)
+    if not waiting:
+        return []
+    result = Received()
+    _settle(folder, chain, waiting, result, notes)
+    for exc in result.bad:
+        _say(notes, f"refused: {exc.message}")
+    return result.written
+
+
+def _pending_files(folder: Path) -> list[_Waiting]:
+    where = folder / PENDING
+    if not where.is_dir():
+        return []
+    out = []
+    for path in sorted(where.iterdir()):
+        if not path.is_file() or not path.name.endswith(".pbem"):
+            continue
+        try:
+            data = folder_mod.read(path)
+            out.append(_Waiting(f"{PENDING}/{path.name}", data, _seq(data), path))
+        except PbemError:
+            continue
+    return out
+
+
+def _seq(data: bytes) -> int:
+    outer = codec.read_envelope(data)
+    if outer.kind == "genesis":
+        return 0
+    return codec.decode_body(outer, TurnBody).seq
+
+
+def _place(chain: Chain, data: bytes) -> int | None:
+    """The seq a received file claims in this game (None: it is this game's
+    genesis); a file of another game, or another genesis, is refused."""
+    outer = codec.read_envelope(data)
+    if outer.kind == "genesis":
+        if bytes(outer.body) == bytes(chain.records[0].outer.body):
+            return None
+        raise WrongGame("this is the genesis of another game")
+    if outer.kind != "turn":
+        raise FormatError(f"expected a turn file, got a {outer.kind} file")
+    body = codec.decode_body(outer, TurnBody)
+    if body.game_id != chain.game_id:
+        raise WrongGame(f"belongs to another game ({body.game_id[:12]}), not {chain.game_id[:12]}")
+    return body.seq
+
+
+def _settle(folder: Path, chain: Chain, waiting: list[_Waiting], result: Received, notes: list[str] | None) -> None:
+    """Apply what fits, in chain order, until nothing more does; keep the
+    rest pending."""
+    progress = True
+    while progress and waiting:
+        progress = False
+        for item in sorted(waiting, key=lambda w: w.seq):
+            if item.seq > chain.seq + 1:
+                continue
+            waiting.remove(item)
+            progress = True
+            known = folder_mod.already_in(chain, item.data)
+            if known is not None:
+                _say(notes, f"{item.label} is already in the chain as {known}")
+                _drop(item)
+                continue
+            try:
+                if item.seq <= chain.seq:
+                    folder_mod.check_not_known(chain, item.data)
+                    raise StaleTurn(f"seq {item.seq} is already in the chain (the head is seq {chain.seq})")
+                record = chain.append(item.data, item.label)
+            except PbemError as exc:
+                result.bad.append(_named(exc, item.label))
+                _refuse(folder, item)
+                continue
+            result.written += folder_mod.write_files(folder, chain, [(record, item.data)])
+            if item.path is not None:
+                _say(notes, f"applied {item.label}, which was waiting for seq {item.seq - 1}")
+                _drop(item)
+    for item in waiting:
+        if item.path is not None:
+            continue  # still waiting where it is
+        try:
+            result.pending.append(_keep(folder, chain, item))
+        except PbemError as exc:
+            result.bad.append(_named(exc, item.label))
+            continue
+        _say(notes, f"{item.label} (seq {item.seq}) is kept in {PENDING}/ until seq "
+                    f"{chain.seq + 1} arrives (the folder has up to seq {chain.seq})")
+
+
+def _keep(folder: Path, chain: Chain, item: _Waiting) -> Path:
+    """Store a file that is early, once it is known to be signed by a party
+    of this game (so strangers' files never pile up there)."""
+    from pbem.fsio import atomic_write, make_folder
+
+    outer = codec.read_envelope(item.data)
+    try:
+        signer = chain.identity(outer.by)
+    except PbemError:
+        raise WrongGame(f"signed by {outer.by!r}, who is not in this game") from None
+    codec.check_signature(outer, signer)
+    make_folder(folder / PENDING)
+    digest = hashlib.sha256(item.data).hexdigest()[:12]
+    path = folder / PENDING / f"{item.seq:06d}-{outer.by}.{digest}.pbem"
+    if not path.exists():
+        atomic_write(path, item.data)
+    return path
+
+
+def _drop(item: _Waiting) -> None:
+    if item.path is not None:
+        item.path.unlink(missing_ok=True)
+
+
+def _refuse(folder: Path, item: _Waiting) -> None:
+    """A pending file that is bad goes to pending/refused/ (kept, never lost)."""
+    if item.path is None:
+        return
+    from pbem.fsio import make_folder
+
+    make_folder(folder / PENDING / REFUSED)
+    shutil.move(str(item.path), str(folder / PENDING / REFUSED / item.path.name))
+
+
+def _say(notes: list[str] | None, line: str) -> None:
+    if notes is not None:
+        notes.append(line)
