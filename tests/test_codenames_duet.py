@@ -216,7 +216,7 @@ def test_each_player_sees_only_their_own_side():
     assert all(c.mine is None for c in obs.cells)
     assert obs.cells[0].found and obs.cells[12].bystander == ["a"]
     for text in (GAME.render(ann), GAME.render(bob), GAME.render(obs)):
-        assert "[G] HORSE" in text and "~a" in text
+        assert "[AGENT FOUND]" in text and "horse" in text and "bystander a" in text
     # bob's own partial state (his side only, plus what is public) gives him the same view
     public_refs = {it.ref for z in ("open-a", "open-b") for it in st.zones[z].items}
     bob_state = project(st, public_refs | {it.ref for it in st.zones["key-b"].items})

@@ -57,6 +57,8 @@ CASES = {
     "cn-three-en": ("codenames", {"variant": "three"}, ["rex", "bo", "op"]),
     "cn-three-sv-review": ("codenames", {"variant": "three", "language": "sv", "clue_review": "opponent"}, ["rex", "bo", "op"]),
     "cn-user-long-words": ("codenames", {"words": LONG_WORDS, "hyphen": "true"}, ["ann", "bob", "cat", "dan"]),
+    "cn-duet-en": ("codenames", {"variant": "duet"}, ["ann", "bob"]),
+    "cn-duet-sv-long-names": ("codenames", {"variant": "duet", "language": "sv"}, [LONG_A, LONG_B]),
 }
 
 

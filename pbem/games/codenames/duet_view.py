@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import msgspec
 
+from pbem.games.base import fit_lines
+
 from pbem.games.codenames.duet import (
     AGENTS_TO_FIND,
     BYSTANDER,
@@ -149,36 +151,42 @@ def build_view(state: State, seat: str | None) -> DuetView:
     )
 
 
-MARK = {"agent": "g", "bystander": "n", "assassin": "x"}
+#: what a cell's label line says, in words (never a lone letter)
+FOUND_LABEL = "[AGENT FOUND]"
+KEY_LABEL = {"agent": "agent", "bystander": "bystander", "assassin": "!!ASSASSIN!!"}
 
 
-def _cell_text(cell: DuetCell) -> str:
-    if cell.found:
-        return f"[G] {cell.word.upper()}"
-    mark = MARK.get(cell.mine or "", " ")
-    tilde = "".join(f"~{s}" for s in cell.bystander)
-    return f" {mark}  {cell.word}{' ' + tilde if tilde else ''}"
+def _cell_lines(cell: DuetCell, height: int) -> list[str]:
+    """The word (wrapped in its cell), the sides for which a guess found a
+    bystander, and the label: found, or the viewer's own side of the key."""
+    from pbem.games.codenames.render import wrap_word
+
+    words = wrap_word(cell.word)
+    marks = "bystander " + "+".join(cell.bystander) if cell.bystander else ""
+    label = FOUND_LABEL if cell.found else KEY_LABEL.get(cell.mine or "", "")
+    return words + [""] * (height - 2 - len(words)) + [marks, label]
 
 
 def render(view: DuetView) -> str:
-    width = max(len(_cell_text(c)) for c in view.cells) + 1
-    rule = "+" + "+".join("-" * width for _ in range(5)) + "+"
+    from pbem.games.codenames.render import boxed_grid, footer_lines, wrap_word
+
     who = view.viewer or "observer"
     side = f" (side {view.side})" if view.side else ""
     lines = [
         f"Codenames Duet, {view.language}: {who}{side}",
         f"agents found {view.found}/{view.to_find} . timer tokens left {view.timer}"
         + (f" . done: {', '.join(view.done)}" if view.done else ""),
-        rule,
     ]
+    rows = []
     for row in range(5):
         cells = view.cells[row * 5 : row * 5 + 5]
-        lines.append("|" + "|".join(_cell_text(c).ljust(width) for c in cells) + "|")
-        lines.append(rule)
+        height = max(len(wrap_word(c.word)) for c in cells) + 2
+        rows.append([_cell_lines(c, height) for c in cells])
+    lines += boxed_grid(rows)
     if view.side:
-        lines.append(f"your side ({view.side}): g agent, n bystander, x assassin; [G] found; ~a/~b bystander for side a/b")
+        lines.append(f"your side ({view.side}) of the key: agent, bystander, !!ASSASSIN!!; [AGENT FOUND]: found")
     else:
-        lines.append("[G] found agent; ~a/~b bystander for side a/b")
+        lines.append("[AGENT FOUND]: found; 'bystander a+b': a guess for that side hit a bystander")
     lines.append(f"side a: {view.seats['a']}; side b: {view.seats['b']}")
     if view.turn is not None:
         t = view.turn
@@ -188,7 +196,5 @@ def render(view: DuetView) -> str:
         if t.end:
             text += f" [{t.end}]"
         lines.append(text)
-    from pbem.games.codenames.render import footer_lines
-
     lines += footer_lines(view)
-    return "\n".join(lines)
+    return "\n".join(fit_lines(lines))

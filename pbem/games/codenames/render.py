@@ -77,13 +77,17 @@ def legend(view: View) -> str:
 
 
 def grid_lines(view: View) -> list[str]:
-    rule = "+" + "+".join("-" * (CELL_TEXT + 1) for _ in range(5)) + "+"
+    return boxed_grid([[cell_lines(c, row_height(view.cells[r * 5 : r * 5 + 5])) for c in view.cells[r * 5 : r * 5 + 5]]
+                       for r in range(5)])
+
+
+def boxed_grid(rows: list[list[list[str]]]) -> list[str]:
+    """Rows of cells, each cell a list of text lines (all cells of a row
+    equally tall, each line at most `CELL_TEXT`), boxed: 76 columns for 5."""
+    rule = "+" + "+".join("-" * (CELL_TEXT + 1) for _ in rows[0]) + "+"
     lines = [rule]
-    for row in range(5):
-        cells = view.cells[row * 5 : row * 5 + 5]
-        height = row_height(cells)
-        columns = [cell_lines(c, height) for c in cells]
-        for i in range(height):
+    for columns in rows:
+        for i in range(len(columns[0])):
             lines.append("|" + "|".join(" " + col[i].ljust(CELL_TEXT) for col in columns) + "|")
         lines.append(rule)
     return lines

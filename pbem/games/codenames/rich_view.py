@@ -94,6 +94,10 @@ def render(view: View) -> Any:
     from rich.console import Group
     from rich.text import Text
 
+    from pbem.games.codenames.duet_view import DuetView
+
+    if isinstance(view, DuetView):
+        return _duet(view)
     who = view.viewer or "observer"
     role = f" ({view.role})" if view.role else ""
     title = Text.assemble(
@@ -114,3 +118,17 @@ def render(view: View) -> Any:
     else:
         parts.append(Text.assemble(("next: ", "bold"), view.prompt))
     return Group(*parts)
+
+
+def _duet(view) -> Any:
+    """Duet: the text grid (already spelled out in words), with the found
+    agents and the viewer's own key coloured."""
+    from rich.text import Text
+
+    from pbem.games.codenames import duet_view
+
+    text = Text(duet_view.render(view))
+    text.highlight_words([duet_view.FOUND_LABEL], style="bold white on green")
+    text.highlight_words([duet_view.KEY_LABEL["assassin"]], style="bold white on black")
+    text.highlight_regex(r"(?<=\| )agent(?= )", style="bold green")
+    return text
