@@ -301,7 +301,9 @@ def status(chain: Chain) -> dict[str, Any]:
     to_act = [{"seat": s, "needs": chain.needs(s)} for s in chain.writers()]
     owed = chain.obligations()
     if owed and owed[0].what == "join":
-        to_act[0]["join"] = True  # answered with `pbem join`, not `pbem sync`
+        # answered with `pbem join` into one's own folder, or with `pbem sync`
+        # in a folder everyone shares (joining in place)
+        to_act[0]["join"] = True
     pending = [_pending_line(o) for o in owed]
     undo = chain.pending_undo()
     if undo is not None:
@@ -340,7 +342,8 @@ def to_act_lines(info: dict[str, Any]) -> list[str]:
         if who.get("undo"):
             what = "must accept or refuse an undo (pbem undo accept|refuse DIR --as NAME)"
         elif who.get("join"):
-            what = "must join (pbem join DIR GENESIS --as NAME, then send the file it prints)"
+            what = ("must join (in a shared folder: pbem sync DIR --as NAME; in one's own: "
+                    "pbem join DIR GENESIS --as NAME, then send the file it prints)")
         elif who["needs"] == "decision":
             what = "must decide"
         else:

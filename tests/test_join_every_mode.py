@@ -60,3 +60,20 @@ def test_join_through_the_cli_says_there_is_nothing_to_send(pbem, tmp_path):
     r = pbem("join", tmp_path / "mine", tmp_path / "g" / folder.GENESIS, "--as", "bob")
     assert "nothing to send" in r.stdout
     pbem("verify", tmp_path / "mine")
+
+
+def test_a_script_plays_a_peer_game_in_one_shared_folder(pbem, tmp_path):
+    """Everyone in one folder (a network drive): a script that only runs
+    status, legal, submit and sync joins each seat in place and plays to the end."""
+    from conftest import play_to_end
+
+    g = tmp_path / "shared"
+    pbem("new", "aa", g, "--seat", "alice", "--seat", "bob", "--dealer", "peer", "--as", "alice")
+    st = pbem.json("status", g)
+    assert st["to_act"] == [{"seat": "bob", "needs": "auto", "join": True}]
+    pbem("sync", g, "--as", "bob")  # bob joins in place
+    assert pbem.json("status", g)["to_act"][0].get("join") is None
+    end = play_to_end(pbem, g)
+    assert end["over"]
+    pbem("verify", g)
+    pbem("audit", g)

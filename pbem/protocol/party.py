@@ -199,6 +199,10 @@ class Party:
         if self.is_dealer:
             return dealer_mod.answer(self.chain, self.secret)
         chain = self.chain
+        if chain.deck is not None and not chain.deck.complete and chain.deck.next_to_join == self.name:
+            from pbem.protocol import peer_writer  # joining in place (one shared folder)
+
+            return peer_writer.join(chain, self.secret)
         if chain.deck is not None and chain.deck.complete and chain.writers() == [self.name]:
             if any(o.by == self.name for o in chain.obligations()):
                 from pbem.protocol import peer_writer
