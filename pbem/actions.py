@@ -22,22 +22,26 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from pbem import games, pinning
-from pbem.crypto.keys import SecretIdentity, read_secret_key_file, secret_key_file
-from pbem.crypto.store import KeyStore
+from pbem.crypto.keys import SecretIdentity, read_secret_key_file
 from pbem.errors import InvalidCommand, InvalidOption, KeyStoreError, PbemError, ProtocolError
 from pbem.fsio import atomic_write, make_folder
 from pbem.lock import LOCK
 from pbem.games.base import Known, NeedsReveal, SeatSpec, overlay, unknown_to
-from pbem.protocol import dealer as dealer_mod
 from pbem.protocol import folder as folder_mod
 from pbem.protocol.chain import Chain
-from pbem.protocol.chance import NoChance, hotseat_seed
-from pbem.protocol.party import Party
+from pbem.protocol.chance import NoChance
+
+# What only writers and seats need (the dealer, sealing and its AEAD, the
+# key-file cipher) is imported inside the functions that use it, so that
+# `status`, `log` and an observer's `show` load none of it (issue #12).
+if TYPE_CHECKING:
+    from pbem.crypto.store import KeyStore
+    from pbem.protocol.party import Party
 
 @dataclass
 class Keys:
@@ -149,6 +153,10 @@ def new_game(
         return chain
     if creator:
         raise InvalidOption("--as is only for --dealer peer (the dealer writes the genesis)")
+    from pbem.crypto.keys import secret_key_file
+    from pbem.protocol import dealer as dealer_mod
+    from pbem.protocol.chance import hotseat_seed
+
     if dealer == "hotseat":
         if referee:
             raise InvalidOption("--referee is only for --dealer referee")
@@ -242,6 +250,8 @@ def _say(notes: list[str] | None, more: list[str]) -> None:
 
 
 def party(chain: Chain, name: str, keys: Keys) -> Party:
+    from pbem.protocol.party import Party
+
     _check_seat(chain, name, keys)
     return Party(chain, keys.secret(name))
 
@@ -498,6 +508,8 @@ def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[st
     or when they are not legal now. (A command that is legal again after
     the whole turn was written cannot be told from a new one: it is played.)
     """
+    from pbem.protocol.party import Party
+
     if not texts:
         raise InvalidCommand("give at least one --cmd")
     with folder_mod.writing(folder):
@@ -555,6 +567,8 @@ def _turn_already_in(chain: Chain, me: Party, texts: list[str]):
 
 def sync(folder: Path, name: str, keys: Keys, notes: list[str] | None = None) -> list[Path]:
     """Write every file `name` owes that needs no decision."""
+    from pbem.protocol.party import Party
+
     with folder_mod.writing(folder):
         chain = open_game(folder, keys, write=True)
         me = party(chain, name, keys)
@@ -581,6 +595,9 @@ def _hotseat_key(folder: Path, chain: Chain) -> SecretIdentity | None:
 
 def _auto_dealer(staged: _Staged, dealer: SecretIdentity | None) -> None:
     """In a hotseat game the dealer lives in the folder and answers at once."""
+    from pbem.protocol import dealer as dealer_mod
+    from pbem.protocol.party import Party
+
     chain = staged.chain
     if dealer is None:
         return
