@@ -249,11 +249,12 @@ def _say(notes: list[str] | None, more: list[str]) -> None:
         notes.extend(more)
 
 
-def party(chain: Chain, name: str, keys: Keys) -> Party:
+def party(chain: Chain, name: str, keys: Keys, secret: SecretIdentity | None = None) -> Party:
+    """`name`'s view of `chain` (`secret`: its key, when already unlocked)."""
     from pbem.protocol.party import Party
 
     _check_seat(chain, name, keys)
-    return Party(chain, keys.secret(name))
+    return Party(chain, secret or keys.secret(name))
 
 
 def _check_seat(chain: Chain, name: str, keys: Keys) -> None:
@@ -480,12 +481,15 @@ class _Staged:
     and written together at the end: a refused command, or a key that cannot
     be read, writes nothing."""
 
-    def __init__(self, folder: Path, chain: Chain) -> None:
+    def __init__(self, folder: Path, chain: Chain, dealer_cards: dict[str, str] | None = None) -> None:
         self.folder, self.chain = folder, chain
+        #: every card, when the chain was loaded as the dealer sees it
+        #: (`_writer_chain`): each staged file is checked the same way
+        self.dealer_cards = dealer_cards
         self.files: list[tuple[Any, bytes]] = []
 
     def add(self, data: bytes) -> None:
-        self.files.append((self.chain.append(data), data))
+        self.files.append((self.chain.append(data, private_openings=self.dealer_cards), data))
 
     @property
     def datas(self) -> list[bytes]:
@@ -513,10 +517,10 @@ def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[st
     if not texts:
         raise InvalidCommand("give at least one --cmd")
     with folder_mod.writing(folder):
-        chain = open_game(folder, keys, write=True)
+        chain, cards, _ = _writer_chain(folder, name, keys)
         me = party(chain, name, keys)
         dealer = _hotseat_key(folder, chain)
-        staged = _Staged(folder, chain)
+        staged = _Staged(folder, chain, cards)
         _auto_dealer(staged, dealer)
         me = Party(chain, me.secret) if staged.files else me
         # answers owed after `name`'s own last file, or `name` not to act:
@@ -570,19 +574,54 @@ def sync(folder: Path, name: str, keys: Keys, notes: list[str] | None = None) ->
     from pbem.protocol.party import Party
 
     with folder_mod.writing(folder):
-        chain = open_game(folder, keys, write=True)
-        me = party(chain, name, keys)
-        if me.is_dealer:
+        chain, cards, secret = _writer_chain(folder, name, keys)
+        me = party(chain, name, keys, secret)
+        if me.is_dealer and cards is None:
             chain = dealer_checked(folder, me)
             me = Party(chain, me.secret)
         dealer = _hotseat_key(folder, chain)
-        staged = _Staged(folder, chain)
+        staged = _Staged(folder, chain, cards)
         _auto_dealer(staged, dealer)
         while True:
             data = me.answer()
             if data is None:
                 return staged.write(notes)
             staged.add(data)
+
+
+def _writer_chain(folder: Path, name: str, keys: Keys) -> tuple[Chain, dict[str, str] | None, SecretIdentity | None]:
+    """The chain of a writing command, loaded and pinned in one pass, and
+    the dealer's cards when the dealer's key is at hand (a hotseat game's
+    ``dealer.key``, or the referee running `pbem sync` itself).
+
+    The dealer refuses a file whose commands are illegal in a way only the
+    hidden cards show (`dealer_checked`); knowing its cards from the
+    genesis, the one replay does that check too, and the files the command
+    stages are checked the same way (issue #12: one pass per submit).
+    Without the key (or with one that cannot be read, which
+    `_hotseat_key` reports where it matters) the chain is loaded publicly
+    and `dealer_checked` replays it when the dealer must answer.
+    """
+    from pbem.protocol.party import Party
+
+    found: list[Any] = []  # [cards, the referee's key when it is `name`]
+
+    def dealer_cards(genesis: Chain) -> dict[str, str] | None:
+        if genesis.dealer_mode == "hotseat" and (folder / folder_mod.DEALER_KEY).exists():
+            try:
+                secret = hotseat_dealer(folder, genesis)
+            except PbemError:
+                return None  # told by `_hotseat_key`, where the key is needed
+        elif genesis.dealer_mode == "referee" and name == genesis.dealer_name and keys.store.has_secret(name):
+            secret = keys.secret(name)  # asked once: returned for `party`
+        else:
+            return None
+        found[:] = [Party(genesis, secret).cards, secret if secret.name == name else None]
+        return found[0]
+
+    chain = folder_mod.load(folder, openings_at_genesis=dealer_cards)
+    keys.pin(chain, folder, write=True)
+    return chain, *(found or [None, None])
 
 
 def _hotseat_key(folder: Path, chain: Chain) -> SecretIdentity | None:
@@ -601,7 +640,7 @@ def _auto_dealer(staged: _Staged, dealer: SecretIdentity | None) -> None:
     chain = staged.chain
     if dealer is None:
         return
-    checked = False
+    checked = staged.dealer_cards is not None  # loaded as the dealer sees it: checked already
     while chain.dealer_name in chain.writers():
         if not checked:
             dealer_checked(staged.folder, Party(chain, dealer), staged.datas)
