@@ -121,6 +121,7 @@ def recording(rec: Recorder):
     patch(stream, "hmac", Hmac())
     patch(stream, "HKDF", HKDF)
     patch(keys, "Ed25519PublicKey", PublicKey)
+    patch(keys, "_VERIFY_KEYS", {})  # keys built before recording would not record
     for attr in dir(na):
         if attr.startswith(("crypto_core_ed25519", "crypto_scalarmult_ed25519")):
             patch(na, attr, rec.wrap(attr, getattr(na, attr)))

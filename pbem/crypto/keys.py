@@ -144,7 +144,7 @@ class PublicIdentity(Strict):
         """
         check_domain(domain)
         raw = b64d(sig, _SIG_LEN)
-        key = Ed25519PublicKey.from_public_bytes(self.sign_key_bytes())
+        key = _verify_key(self.sign_key_bytes())
         try:
             key.verify(raw, domain + bytes(data))
         except InvalidSignature:
@@ -152,6 +152,20 @@ class PublicIdentity(Strict):
                 f"bad signature: not made by {self.name} ({self.fingerprint()})",
                 hint="the file was changed after it was signed, or someone else signed it",
             ) from None
+
+
+_VERIFY_KEYS: dict[bytes, Ed25519PublicKey] = {}
+
+
+def _verify_key(raw: bytes) -> Ed25519PublicKey:
+    """The verifying key of `raw`, built once per process (a replay checks
+    many signatures by the same few keys)."""
+    key = _VERIFY_KEYS.get(raw)
+    if key is None:
+        if len(_VERIFY_KEYS) >= 1024:  # a long-running process meets many keys
+            _VERIFY_KEYS.clear()
+        key = _VERIFY_KEYS[raw] = Ed25519PublicKey.from_public_bytes(raw)
+    return key
 
 
 # --- secret identity -------------------------------------------------------
