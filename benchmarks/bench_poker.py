@@ -35,11 +35,9 @@ def timed(fn: Callable[[], object], runs: int) -> tuple[float, float]:
     return statistics.fmean(times), min(times)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=50, help="runs per figure (default 50)")
-    runs = parser.parse_args().runs
-
+def figures(runs: int) -> list[tuple[str, float, float]]:
+    """(name, mean ms, best ms) of every figure, `runs` calls each (also
+    used by `python -m benchmarks`)."""
     table = poker.card_table(GAME, DECK)
     deck = list(table)
     ka, kb = poker.new_scalar(), poker.new_scalar()
@@ -57,7 +55,7 @@ def main() -> None:
         beacon.check_link(anchor, x)
         beacon.chance_key({**links, "alice": x}, GAME, 1)
 
-    figures = [
+    named = [
         ("card table, 38 cards (once per game)", lambda: poker.card_table(GAME, DECK)),
         ("shuffle layer, 38 cards (one seat)", lambda: poker.shuffle_layer(ka, layer_a)),
         ("partial decryption with proof", lambda: poker.partial_decrypt(kb, key_b, layer_b[0], context)),
@@ -70,10 +68,16 @@ def main() -> None:
         (f"beacon step, chain of {CHAIN} (link + check + key)", beacon_step),
         ("beacon check only (check_link)", lambda: beacon.check_link(anchor, links["alice"])),
     ]
+    return [(name, *timed(fn, runs)) for name, fn in named]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=50, help="runs per figure (default 50)")
+    runs = parser.parse_args().runs
     print(f"pbem peer-dealer crypto, {runs} runs each, Python {platform.python_version()} on {platform.machine()}")
     print(f"{'':46} {'mean ms':>9} {'best ms':>9}")
-    for name, fn in figures:
-        mean, best = timed(fn, runs)
+    for name, mean, best in figures(runs):
         print(f"{name:46} {mean:9.3f} {best:9.3f}")
 
 

@@ -22,22 +22,26 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from pbem import games, pinning
-from pbem.crypto.keys import SecretIdentity, read_secret_key_file, secret_key_file
-from pbem.crypto.store import KeyStore
+from pbem.crypto.keys import SecretIdentity, read_secret_key_file
 from pbem.errors import InvalidCommand, InvalidOption, KeyStoreError, PbemError, ProtocolError
 from pbem.fsio import atomic_write, make_folder
 from pbem.lock import LOCK
 from pbem.games.base import Known, NeedsReveal, SeatSpec, overlay, unknown_to
-from pbem.protocol import dealer as dealer_mod
 from pbem.protocol import folder as folder_mod
 from pbem.protocol.chain import Chain
-from pbem.protocol.chance import NoChance, hotseat_seed
-from pbem.protocol.party import Party
+from pbem.protocol.chance import NoChance
+
+# What only writers and seats need (the dealer, sealing and its AEAD, the
+# key-file cipher) is imported inside the functions that use it, so that
+# `status`, `log` and an observer's `show` load none of it (issue #12).
+if TYPE_CHECKING:
+    from pbem.crypto.store import KeyStore
+    from pbem.protocol.party import Party
 
 @dataclass
 class Keys:
@@ -149,6 +153,10 @@ def new_game(
         return chain
     if creator:
         raise InvalidOption("--as is only for --dealer peer (the dealer writes the genesis)")
+    from pbem.crypto.keys import secret_key_file
+    from pbem.protocol import dealer as dealer_mod
+    from pbem.protocol.chance import hotseat_seed
+
     if dealer == "hotseat":
         if referee:
             raise InvalidOption("--referee is only for --dealer referee")
@@ -258,9 +266,12 @@ def _say(notes: list[str] | None, more: list[str]) -> None:
         notes.extend(more)
 
 
-def party(chain: Chain, name: str, keys: Keys) -> Party:
+def party(chain: Chain, name: str, keys: Keys, secret: SecretIdentity | None = None) -> Party:
+    """`name`'s view of `chain` (`secret`: its key, when already unlocked)."""
+    from pbem.protocol.party import Party
+
     _check_seat(chain, name, keys)
-    return Party(chain, keys.secret(name))
+    return Party(chain, secret or keys.secret(name))
 
 
 def _check_seat(chain: Chain, name: str, keys: Keys) -> None:
@@ -532,12 +543,15 @@ class _Staged:
     and written together at the end: a refused command, or a key that cannot
     be read, writes nothing."""
 
-    def __init__(self, folder: Path, chain: Chain) -> None:
+    def __init__(self, folder: Path, chain: Chain, dealer_cards: dict[str, str] | None = None) -> None:
         self.folder, self.chain = folder, chain
+        #: every card, when the chain was loaded as the dealer sees it
+        #: (`_writer_chain`): each staged file is checked the same way
+        self.dealer_cards = dealer_cards
         self.files: list[tuple[Any, bytes]] = []
 
     def add(self, data: bytes) -> None:
-        self.files.append((self.chain.append(data), data))
+        self.files.append((self.chain.append(data, private_openings=self.dealer_cards), data))
 
     @property
     def datas(self) -> list[bytes]:
@@ -560,15 +574,18 @@ def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[st
     or when they are not legal now. (A command that is legal again after
     the whole turn was written cannot be told from a new one: it is played.)
     """
+    from pbem.protocol.party import Party
+
     if not texts:
         raise InvalidCommand("give at least one --cmd")
     with folder_mod.writing(folder):
-        chain = open_game(folder, keys, write=True)
+        chain, cards, _ = _writer_chain(folder, name, keys)
         me = party(chain, name, keys)
         dealer = _hotseat_key(folder, chain)
         if _drain(folder, chain, notes):  # keys read first: a missing key writes nothing
+            chain, cards, _ = _writer_chain(folder, name, keys)  # the drained files too, as the dealer sees them
             me = Party(chain, me.secret)
-        staged = _Staged(folder, chain)
+        staged = _Staged(folder, chain, cards)
         _auto_dealer(staged, dealer)
         me = Party(chain, me.secret) if staged.files else me
         # answers owed after `name`'s own last file, or `name` not to act:
@@ -620,16 +637,19 @@ def _turn_already_in(chain: Chain, me: Party, texts: list[str]):
 
 def sync(folder: Path, name: str, keys: Keys, notes: list[str] | None = None) -> list[Path]:
     """Write every file `name` owes that needs no decision."""
+    from pbem.protocol.party import Party
+
     with folder_mod.writing(folder):
-        chain = open_game(folder, keys, write=True)
-        me = party(chain, name, keys)
+        chain, cards, secret = _writer_chain(folder, name, keys)
+        me = party(chain, name, keys, secret)
         if _drain(folder, chain, notes):
+            chain, cards, secret = _writer_chain(folder, name, keys)
             me = Party(chain, me.secret)
-        if me.is_dealer:
+        if me.is_dealer and cards is None:
             chain = dealer_checked(folder, me)
             me = Party(chain, me.secret)
         dealer = _hotseat_key(folder, chain)
-        staged = _Staged(folder, chain)
+        staged = _Staged(folder, chain, cards)
         _auto_dealer(staged, dealer)
         while True:
             data = me.answer()
@@ -655,6 +675,41 @@ def undo(folder: Path, name: str, what: str, keys: Keys, notes: list[str] | None
         return staged.write(notes)
 
 
+def _writer_chain(folder: Path, name: str, keys: Keys) -> tuple[Chain, dict[str, str] | None, SecretIdentity | None]:
+    """The chain of a writing command, loaded and pinned in one pass, and
+    the dealer's cards when the dealer's key is at hand (a hotseat game's
+    ``dealer.key``, or the referee running `pbem sync` itself).
+
+    The dealer refuses a file whose commands are illegal in a way only the
+    hidden cards show (`dealer_checked`); knowing its cards from the
+    genesis, the one replay does that check too, and the files the command
+    stages are checked the same way (issue #12: one pass per submit).
+    Without the key (or with one that cannot be read, which
+    `_hotseat_key` reports where it matters) the chain is loaded publicly
+    and `dealer_checked` replays it when the dealer must answer.
+    """
+    from pbem.protocol.party import Party
+
+    found: list[Any] = []  # [cards, the referee's key when it is `name`]
+
+    def dealer_cards(genesis: Chain) -> dict[str, str] | None:
+        if genesis.dealer_mode == "hotseat" and (folder / folder_mod.DEALER_KEY).exists():
+            try:
+                secret = hotseat_dealer(folder, genesis)
+            except PbemError:
+                return None  # told by `_hotseat_key`, where the key is needed
+        elif genesis.dealer_mode == "referee" and name == genesis.dealer_name and keys.store.has_secret(name):
+            secret = keys.secret(name)  # asked once: returned for `party`
+        else:
+            return None
+        found[:] = [Party(genesis, secret).cards, secret if secret.name == name else None]
+        return found[0]
+
+    chain = folder_mod.load(folder, openings_at_genesis=dealer_cards)
+    keys.pin(chain, folder, write=True)
+    return chain, *(found or [None, None])
+
+
 def _hotseat_key(folder: Path, chain: Chain) -> SecretIdentity | None:
     """A hotseat game's dealer key, read before anything is written (a
     damaged key must not stop a command between a turn and its answer)."""
@@ -665,10 +720,13 @@ def _hotseat_key(folder: Path, chain: Chain) -> SecretIdentity | None:
 
 def _auto_dealer(staged: _Staged, dealer: SecretIdentity | None) -> None:
     """In a hotseat game the dealer lives in the folder and answers at once."""
+    from pbem.protocol import dealer as dealer_mod
+    from pbem.protocol.party import Party
+
     chain = staged.chain
     if dealer is None:
         return
-    checked = False
+    checked = staged.dealer_cards is not None  # loaded as the dealer sees it: checked already
     while chain.dealer_name in chain.writers():
         if not checked:
             dealer_checked(staged.folder, Party(chain, dealer), staged.datas)

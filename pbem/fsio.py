@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -55,6 +54,8 @@ def atomic_write(path: Path | str, data: bytes, mode: int = 0o644, *, exclusive:
 
 def _atomic_write(path: Path, data: bytes, mode: int, exclusive: bool) -> None:
     folder = path.parent
+    import tempfile  # only writers need it (and its shutil, compression modules)
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)  # see _TEMP
     try:
         if hasattr(os, "fchmod"):  # POSIX; Windows keeps its own ACLs

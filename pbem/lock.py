@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -115,6 +114,8 @@ def _acquire_flock(folder: Path, wait: float):
 def _acquire_exclusive(folder: Path, wait: float):
     """The fallback: the lock is the file's existence."""
     path = folder / LOCK
+    import socket  # only a writer that takes the lock needs it
+
     record = f"pid {os.getpid()} host {socket.gethostname()} time {int(time.time())}\n".encode()
     deadline = time.monotonic() + wait
     while True:

@@ -23,11 +23,14 @@ one folder and kept in its ``dealer.key``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from pbem.crypto.keys import PublicIdentity
-from pbem.crypto.store import KeyStore
 from pbem.errors import IdentityMismatch, UnknownIdentity
-from pbem.protocol.chain import Chain
+
+if TYPE_CHECKING:
+    from pbem.crypto.keys import PublicIdentity
+    from pbem.crypto.store import KeyStore
+    from pbem.protocol.chain import Chain
 
 __all__ = ["Party", "New", "parties", "check"]
 

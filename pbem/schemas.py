@@ -17,7 +17,7 @@ def schemas() -> dict[str, dict]:
     """File name -> schema, for every file format and every game's commands."""
     from pbem import games
     from pbem.crypto.keys import PublicIdentity
-    from pbem.crypto.seal import Envelope
+    from pbem.crypto.envelope import Envelope
     from pbem.protocol import formats
 
     out = {

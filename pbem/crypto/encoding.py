@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import re
 from typing import Annotated, Any, TypeVar
@@ -63,9 +64,16 @@ def b64d(text: str, length: int | None = None) -> bytes:
     Raises FormatError for padding, characters outside ``A-Z a-z 0-9 - _``,
     an impossible length, non-zero unused trailing bits (a second spelling of
     the same bytes), or a decoded length other than `length` when given.
+    Keys, hashes and refs are decoded again and again while a chain is
+    replayed: the results are remembered (errors are not).
     """
     if not isinstance(text, str):
         raise FormatError(f"expected base64url text, got {type(text).__name__}")
+    return _b64d(text, length)
+
+
+@functools.lru_cache(maxsize=4096)
+def _b64d(text: str, length: int | None) -> bytes:
     if not _B64_RE.fullmatch(text):
         raise FormatError("bad base64url: only A-Z a-z 0-9 - _ are allowed, without '=' padding")
     if len(text) % 4 == 1:

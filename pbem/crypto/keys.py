@@ -41,11 +41,13 @@ from collections.abc import Callable
 from typing import Annotated, Literal
 
 import msgspec
-from cryptography.exceptions import InvalidSignature, InvalidTag
+from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
+
+# ChaCha20-Poly1305 and scrypt protect private key files only: they are
+# imported where a key file is written or unlocked, so that commands which
+# only read a game never load them (start-up time, issue #12).
 
 from pbem.crypto.encoding import (
     B64, FORMAT, Strict, b64d, b64e, canonical, decode_file, encode_file, sha256,
@@ -142,7 +144,7 @@ class PublicIdentity(Strict):
         """
         check_domain(domain)
         raw = b64d(sig, _SIG_LEN)
-        key = Ed25519PublicKey.from_public_bytes(self.sign_key_bytes())
+        key = _verify_key(self.sign_key_bytes())
         try:
             key.verify(raw, domain + bytes(data))
         except InvalidSignature:
@@ -150,6 +152,20 @@ class PublicIdentity(Strict):
                 f"bad signature: not made by {self.name} ({self.fingerprint()})",
                 hint="the file was changed after it was signed, or someone else signed it",
             ) from None
+
+
+_VERIFY_KEYS: dict[bytes, Ed25519PublicKey] = {}
+
+
+def _verify_key(raw: bytes) -> Ed25519PublicKey:
+    """The verifying key of `raw`, built once per process (a replay checks
+    many signatures by the same few keys)."""
+    key = _VERIFY_KEYS.get(raw)
+    if key is None:
+        if len(_VERIFY_KEYS) >= 1024:  # a long-running process meets many keys
+            _VERIFY_KEYS.clear()
+        key = _VERIFY_KEYS[raw] = Ed25519PublicKey.from_public_bytes(raw)
+    return key
 
 
 # --- secret identity -------------------------------------------------------
@@ -324,6 +340,8 @@ def _passphrase_key(passphrase: str, params: ScryptParams) -> bytes:
     # differently (macOS vs Linux) unlocks the same file.
     if not isinstance(passphrase, str):
         raise PassphraseError("the passphrase must be text")
+    from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
+
     secret = unicodedata.normalize("NFC", passphrase).encode("utf-8")
     kdf = Scrypt(salt=b64d(params.salt, _SALT_LEN), length=32, n=params.n, r=params.r, p=params.p)
     return kdf.derive(secret)
@@ -345,6 +363,8 @@ def secret_key_file(secret: SecretIdentity, passphrase: str | None, *, scrypt_n:
         raise PassphraseError(
             "empty passphrase", hint="choose a passphrase, or store the key without one on purpose"
         )
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
     params = ScryptParams(salt=b64e(os.urandom(_SALT_LEN)), n=scrypt_n, r=SCRYPT_R, p=SCRYPT_P)
     nonce = os.urandom(_NONCE_LEN)
     ad = SECRET_KEY_DOMAIN + secret.name.encode("ascii")
@@ -374,6 +394,9 @@ def read_secret_key_file(data: bytes, passphrase: Callable[[], str]) -> SecretId
     else:
         if f.scrypt is None or f.nonce is None:
             raise FormatError("bad secret key file: protected but lacks scrypt parameters or nonce")
+        from cryptography.exceptions import InvalidTag
+        from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
         ct = b64d(f.keys, 2 * _KEY_LEN + _TAG_LEN)
         nonce = b64d(f.nonce, _NONCE_LEN)
         key = _passphrase_key(passphrase(), f.scrypt)

@@ -33,7 +33,6 @@ from __future__ import annotations
 import hmac
 import os
 from collections.abc import Sequence
-from typing import Literal
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
@@ -41,54 +40,14 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from pbem.crypto.encoding import B64, FORMAT, Strict, b64d, b64e, canonical
+from pbem.crypto.encoding import b64d, b64e
+from pbem.crypto.envelope import _KEY_LEN, _TAG_LEN, SEAL_INFO, Envelope, Stanza, check_envelope, seal_ad
 from pbem.crypto.keys import PublicIdentity, SecretIdentity
-from pbem.errors import NotForMe, SealError, FormatError
+from pbem.errors import NotForMe, SealError
 
-__all__ = ["Stanza", "Envelope", "seal", "open_envelope", "seal_ad", "SEAL_INFO"]
+__all__ = ["Stanza", "Envelope", "seal", "open_envelope", "seal_ad", "check_envelope", "SEAL_INFO"]
 
-SEAL_INFO = FORMAT.encode("ascii") + b" seal"
 _ZERO_NONCE = bytes(12)
-_KEY_LEN = 32
-_TAG_LEN = 16
-
-
-class Stanza(Strict):
-    """The file key, wrapped for one (unnamed) reader."""
-
-    ephemeral: B64
-    """Ephemeral X25519 public key (32 bytes)."""
-    wrapped: B64
-    """The file key encrypted under the wrap key (32 + 16 bytes)."""
-
-
-class Envelope(Strict):
-    """A sealed payload and one stanza per reader, in the order the readers were given."""
-
-    stanzas: list[Stanza]
-    payload: B64
-    """The payload encrypted under the file key (its length + 16 bytes)."""
-
-
-class _SealAD(Strict):
-    format: Literal["pbem/1"]
-    kind: Literal["seal-ad"]
-    game: str
-    seq: int
-    zone: str
-
-
-def seal_ad(game_id: str, seq: int, label: str) -> bytes:
-    """Associated data that pins an envelope to a game, a turn and a zone.
-
-    Canonical JSON, so every party builds the same bytes from the same three
-    values, and no choice of values can collide with another.
-    """
-    if not isinstance(game_id, str) or not isinstance(label, str):
-        raise TypeError("game_id and label must be str")
-    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
-        raise ValueError("seq must be a non-negative int")
-    return canonical(_SealAD(FORMAT, "seal-ad", game_id, seq, label))
 
 
 def _wrap_key(shared: bytes, ephemeral_pub: bytes, reader_pub: bytes) -> bytes:
@@ -117,22 +76,6 @@ def seal(payload: bytes, readers: Sequence[PublicIdentity], ad: bytes) -> Envelo
         wrapped = ChaCha20Poly1305(_wrap_key(shared, eph_pub, reader_pub)).encrypt(_ZERO_NONCE, file_key, ad)
         stanzas.append(Stanza(ephemeral=b64e(eph_pub), wrapped=b64e(wrapped)))
     return Envelope(stanzas=stanzas, payload=b64e(body))
-
-
-def check_envelope(env: Envelope, readers: int | None = None) -> None:
-    """Check what anyone can check of an envelope without opening it: the
-    base64 of every part, the sizes of keys, wrapped keys and tag, and (when
-    given) the number of readers. FormatError otherwise. (Whether it opens,
-    only its readers can tell.)"""
-    if not env.stanzas:
-        raise FormatError("an envelope with no recipient")
-    if readers is not None and len(env.stanzas) != readers:
-        raise FormatError(f"an envelope for {len(env.stanzas)} readers where {readers} were expected")
-    if len(b64d(env.payload)) < _TAG_LEN:
-        raise FormatError("an envelope's payload is truncated")
-    for s in env.stanzas:
-        b64d(s.ephemeral, _KEY_LEN)
-        b64d(s.wrapped, _KEY_LEN + _TAG_LEN)
 
 
 def open_envelope(env: Envelope, secret: SecretIdentity, ad: bytes) -> bytes:

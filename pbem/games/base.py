@@ -354,6 +354,22 @@ St = TypeVar("St", bound=GameState)
 Cmd = TypeVar("Cmd")
 
 
+class loaded_on_use:
+    """A class attribute whose value `make()` builds the first time it is
+    read, then kept: a game's bots live in a module of their own, which
+    only playouts, `pbem demo` and tests need, so that reading a game
+    does not import them (start-up time, issue #12)."""
+
+    def __init__(self, make: Any) -> None:
+        self._make = make
+        self._value: Any = None
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        if self._value is None:
+            self._value = self._make()
+        return self._value
+
+
 class Bot(Protocol):
     def __call__(self, game: "Game", state: Any, seat: str, rng: random.Random) -> Any: ...
 

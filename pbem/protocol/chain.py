@@ -18,7 +18,7 @@ from pbem import games
 from pbem.crypto.commit import check_opening
 from pbem.crypto.encoding import b64d, canonical
 from pbem.crypto.keys import PublicIdentity
-from pbem.crypto.seal import check_envelope
+from pbem.crypto.envelope import check_envelope
 from pbem.errors import (
     CommitmentError,
     FormatError,

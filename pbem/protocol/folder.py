@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import msgspec
@@ -80,11 +80,19 @@ def received(path: Path) -> bytes:
     return codec.normalise(data)[0]  # stored as pbem writes it
 
 
-def load(folder: Path | str, private_openings: dict[str, str] | None = None) -> Chain:
+def load(
+    folder: Path | str,
+    private_openings: dict[str, str] | None = None,
+    openings_at_genesis: Callable[[Chain], dict[str, str] | None] | None = None,
+) -> Chain:
     """Replay and check the whole chain in `folder`.
 
     With `private_openings` (ref -> card) every seat's command is also
     checked on the state as a party holding those cards sees it.
+    `openings_at_genesis`, called with the chain at its genesis, may supply
+    them instead: the dealer's cards follow from the genesis and its key,
+    so a writer that holds that key replays once, knowing every card,
+    rather than once publicly and once more as the dealer.
     """
     folder = Path(folder)
     if not folder.is_dir():
@@ -97,6 +105,8 @@ def load(folder: Path | str, private_openings: dict[str, str] | None = None) -> 
     if len(genesis) > 1:
         raise FormatError(f"{folder} holds more than one genesis: {', '.join(p.name for p, _ in genesis)}")
     chain = Chain(genesis[0][1], GENESIS)
+    if openings_at_genesis is not None and private_openings is None:
+        private_openings = openings_at_genesis(chain)
     last = max(files)
     for seq in range(1, last + 1):
         paths = files.get(seq)

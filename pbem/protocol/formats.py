@@ -22,7 +22,7 @@ from msgspec import Meta
 
 from pbem.crypto.encoding import B64
 from pbem.crypto.keys import PublicIdentity
-from pbem.crypto.seal import Envelope
+from pbem.crypto.envelope import Envelope
 
 Name = Annotated[str, Meta(pattern="^[a-z0-9][a-z0-9_-]{0,31}$", description="a player's or dealer's name")]
 Ref = Annotated[str, Meta(pattern="^[A-Za-z0-9_.:-]{1,40}$", description="an opaque label of a hidden item")]

@@ -15,12 +15,10 @@ from typing import Any, ClassVar
 import msgspec
 
 from pbem.errors import InvalidOption
-from pbem.games.agent_avenue import bots, commands, rules
+from pbem.games.agent_avenue import commands, rules
 from pbem.games.agent_avenue.commands import Command, Discard, Play, Recruit
-from pbem.games.agent_avenue.render import render as render_view
 from pbem.games.agent_avenue.state import Options, State
-from pbem.games.agent_avenue.view import View, view as make_view
-from pbem.games.base import Bot, Chance, Game, Outcome, SeatSpec
+from pbem.games.base import Bot, Chance, Game, Outcome, SeatSpec, loaded_on_use
 
 SUMMARY = """\
 Agent Avenue: two spies chase each other round a loop of 14 spaces.
@@ -43,6 +41,21 @@ Notation: play FACEUP / FACEDOWN, discard NAME, recruit face-up|face-down.
 __all__ = ["AgentAvenue", "GAME", "Options", "State", "Command", "Discard", "Play", "Recruit", "View"]
 
 
+def _bots() -> dict[str, Bot]:
+    from pbem.games.agent_avenue.bots import BOTS
+
+    return dict(BOTS)
+
+
+def __getattr__(name: str) -> Any:
+    """`View` is imported with the view module, on first use."""
+    if name == "View":
+        from pbem.games.agent_avenue.view import View
+
+        return View
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 class AgentAvenue(Game[State, Command]):
     name = "agent-avenue"
     title = "Agent Avenue"
@@ -57,7 +70,7 @@ class AgentAvenue(Game[State, Command]):
     Options = Options
     State = State
     Command = Command
-    bots: ClassVar[dict[str, Bot]] = dict(bots.BOTS)
+    bots: ClassVar[dict[str, Bot]] = loaded_on_use(_bots)
     demo_bot: ClassVar[str] = "greedy"
     rich_view: ClassVar[str | None] = "pbem.games.agent_avenue.rich_view"
     summary: ClassVar[str] = SUMMARY
@@ -115,10 +128,14 @@ class AgentAvenue(Game[State, Command]):
 
     # -- seeing --------------------------------------------------------------------
 
-    def view(self, state: State, seat: str | None) -> View:
+    def view(self, state: State, seat: str | None) -> Any:
+        from pbem.games.agent_avenue.view import view as make_view
+
         return make_view(state, seat)
 
     def render(self, view: Any) -> str:
+        from pbem.games.agent_avenue.render import render as render_view
+
         return render_view(view)
 
     def svg(self, view: Any) -> str:

@@ -7,11 +7,8 @@ from typing import Any, ClassVar
 import msgspec
 
 from pbem.errors import InvalidOption
-from pbem.games.base import Bot, Chance, Game, Outcome, SeatSpec
-from pbem.games.codenames import bots as codenames_bots
-from pbem.games.codenames import commands, duet, duet_view, rules
-from pbem.games.codenames import render as rendering
-from pbem.games.codenames import view as views
+from pbem.games.base import Bot, Chance, Game, Outcome, SeatSpec, loaded_on_use
+from pbem.games.codenames import commands, duet, rules
 from pbem.games.codenames.commands import Command
 from pbem.games.codenames.state import Options, State
 
@@ -33,6 +30,12 @@ after each turn the spymaster covers one ghost agent. Three players: two
 spymasters share one operative.
 Notation: clue WORD N, guess W1 W2 ..., pass, cover WORD, accept, object.
 """
+
+
+def _bots() -> dict[str, Bot]:
+    from pbem.games.codenames import bots
+
+    return {"random": bots.random_bot, "spymaster": bots.spymaster_bot}
 
 
 class Codenames(Game[State, Command]):
@@ -72,10 +75,7 @@ class Codenames(Game[State, Command]):
         if variant == "three":
             return ("alice:red-spymaster", "carol:blue-spymaster", "bob:shared")
         return self.demo_seats
-    bots: ClassVar[dict[str, Bot]] = {
-        "random": codenames_bots.random_bot,
-        "spymaster": codenames_bots.spymaster_bot,
-    }
+    bots: ClassVar[dict[str, Bot]] = loaded_on_use(_bots)
 
     # -- set-up ----------------------------------------------------------------
 
@@ -144,12 +144,21 @@ class Codenames(Game[State, Command]):
 
     # -- seeing ------------------------------------------------------------------
 
-    def view(self, state: State, seat: str | None) -> views.View | duet_view.DuetView:
+    # views, pictures and bots are imported where they are used: reading a
+    # game (`pbem status`) needs only the rules (start-up time, issue #12)
+
+    def view(self, state: State, seat: str | None) -> Any:
+        from pbem.games.codenames import duet_view
+        from pbem.games.codenames import view as views
+
         if state.variant == "duet":
             return duet_view.build_view(state, seat)
         return views.build_view(state, seat)
 
     def render(self, v: Any) -> str:
+        from pbem.games.codenames import duet_view
+        from pbem.games.codenames import render as rendering
+
         if isinstance(v, duet_view.DuetView):
             return duet_view.render(v)
         return rendering.render(v)

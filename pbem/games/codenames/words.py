@@ -31,12 +31,12 @@ must hold at least 25 distinct words after normalisation.
 from __future__ import annotations
 
 import functools
-import importlib.resources
+import importlib
+import pkgutil
 import unicodedata
 from collections.abc import Iterable
 
 import msgspec
-import snowballstemmer
 
 from pbem.errors import InvalidOption
 
@@ -46,6 +46,15 @@ GRID_SIZE = 25
 #: notation keywords that a user's word may not be (they end a guess list or
 #: stand for "no cover"); our own decks avoid them too.
 RESERVED = frozenset({"pass", "passa", "none", "ingen"})
+
+
+def _data(name: str) -> str:
+    """A data file of the package (through its loader, so a zipped install
+    works too; `importlib.resources` would load tempfile and shutil)."""
+    data = pkgutil.get_data("pbem.games.codenames", f"data/{name}")
+    if data is None:  # pragma: no cover - a loader without get_data
+        raise FileNotFoundError(f"pbem.games.codenames: data/{name}")
+    return data.decode("utf-8")
 
 
 def normalise(text: str) -> str:
@@ -65,11 +74,7 @@ LANGUAGE_VARIANTS = {"sv": {"æ": "ä", "ø": "ö"}}
 @functools.cache
 def lookalikes() -> dict[str, str]:
     """Look-alike character -> the a-z letter it imitates (package data)."""
-    text = (
-        importlib.resources.files("pbem.games.codenames")
-        .joinpath("data", "confusables-latin.txt")
-        .read_text(encoding="utf-8")
-    )
+    text = _data("confusables-latin.txt")
     table: dict[str, str] = {}
     for line in text.splitlines():
         if line and not line.startswith("#"):
@@ -170,8 +175,45 @@ def token_problem(word: str, *, hyphen: bool, digits: bool = True) -> str | None
 
 
 @functools.cache
-def _stemmer(language: str) -> snowballstemmer.stemmer:
-    return snowballstemmer.stemmer(LANGUAGES[language])
+def _stemmer(language: str):
+    """The Snowball stemmer of one language, loaded on first use.
+
+    `import snowballstemmer` executes a package `__init__` that imports the
+    stemmers of all its languages (about 20 ms); a game needs one. So the
+    package's folder is mounted under a private name (a package module with
+    its `__path__` and no `__init__` run) and only that language's module
+    (with the two helpers it imports) is loaded from it. The real
+    `snowballstemmer` in `sys.modules` is left alone. Should the package
+    ever change its layout, the ordinary import is used instead.
+    """
+    name = LANGUAGES[language]
+    try:
+        module = importlib.import_module(f"{_mount_snowball()}.{name}_stemmer")
+        cls = getattr(module, "".join(part.title() for part in name.split("_")) + "Stemmer")
+    except (ImportError, AttributeError):  # pragma: no cover - another layout
+        import snowballstemmer
+
+        return snowballstemmer.stemmer(name)
+    return cls()
+
+
+def _mount_snowball() -> str:
+    """Register snowballstemmer's folder as the package `_pbem_snowball`
+    without running its `__init__` (see `_stemmer`); returns the name."""
+    import importlib.util
+    import sys
+    import types
+
+    name = "_pbem_snowball"
+    if name not in sys.modules:
+        spec = importlib.util.find_spec("snowballstemmer")  # finds, does not execute
+        if spec is None or not spec.submodule_search_locations:
+            raise ImportError("snowballstemmer is not installed")
+        package = types.ModuleType(name)
+        package.__path__ = list(spec.submodule_search_locations)
+        package.__package__ = name
+        sys.modules[name] = package
+    return name
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -215,11 +257,7 @@ def deck(language: str) -> Deck:
     """The built-in deck of `language` (read once from the package data)."""
     if language not in LANGUAGES:
         raise InvalidOption(f"unknown language {language!r} (languages: {', '.join(LANGUAGES)})")
-    text = (
-        importlib.resources.files("pbem.games.codenames")
-        .joinpath("data", f"words.{language}.txt")
-        .read_text(encoding="utf-8")
-    )
+    text = _data(f"words.{language}.txt")
     return parse_deck(text)
 
 

@@ -1,0 +1,256 @@
+"""`python -m benchmarks`: how fast pbem is, against its floors, in one run.
+
+    python -m benchmarks            # the full run, by hand (a few minutes)
+    python -m benchmarks --quick    # fewer games and repetitions (CI)
+
+Prints one table of figures and ratios, all measured in this run, side by
+side, so that a busy machine slows numerator and denominator alike:
+
+* every common command as a real subprocess on seeded games of each game
+  and dealer mode, at several lengths: the median of N runs, as a ratio to
+  the import floor (`python -c "import click, msgspec,
+  cryptography.hazmat.primitives.asymmetric.ed25519"`), the floor's runs
+  interleaved with the commands';
+* verification from genesis per file, as a ratio to that file's crypto
+  floor (`benchmarks/cryptofloor.py`), and how it grows with the length;
+* turn-file and `state.pbem` sizes; mental-poker figures
+  (`benchmarks/bench_poker.py`); bot playouts per second.
+
+Bytecode is compiled first (as an installed package has it). Nothing is
+asserted: the goals of issue #12 are printed beside the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import os
+import platform
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pbem
+from benchmarks import bench_poker, cryptofloor, seeded
+from pbem.errors import PbemError
+from pbem.protocol import folder as folder_mod
+
+FLOOR = "import click, msgspec, cryptography.hazmat.primitives.asymmetric.ed25519"
+READERS = ("status", "status --json", "legal --json", "show")
+
+
+def run(args: list[str], env: dict[str, str]) -> float:
+    t = time.perf_counter()
+    out = subprocess.run(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    took = time.perf_counter() - t
+    if out.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} failed: {out.stderr.decode(errors='replace').strip()}")
+    return took
+
+
+class Timer:
+    """Medians of subprocess runs, with the import floor run before each one."""
+
+    def __init__(self, reps: int) -> None:
+        self.reps = reps
+        self.floor: list[float] = []
+        self.env = {k: v for k, v in os.environ.items() if k != "PBEM_HOME"}
+
+    def pbem(self, home: Path | None, args: list[str], before=None) -> float:
+        env = {**self.env, **({"PBEM_HOME": str(home)} if home else {})}
+        samples = []
+        for _ in range(self.reps):
+            self.floor.append(run([sys.executable, "-c", FLOOR], env))
+            if before is not None:
+                before()
+            samples.append(run([sys.executable, "-m", "pbem", *args], env))
+        return statistics.median(samples)
+
+    @property
+    def floor_median(self) -> float:
+        return statistics.median(self.floor)
+
+
+def first_legal(home: Path, folder: Path, seat: str) -> str:
+    import json
+
+    env = {**os.environ, "PBEM_HOME": str(home)}
+    out = subprocess.run([sys.executable, "-m", "pbem", "legal", str(folder), "--as", seat, "--json"],
+                         env=env, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)[0]
+
+
+def command_rows(game: seeded.Seeded, lengths: list[int], timer: Timer, work: Path) -> list[tuple]:
+    """(game, files, command, median seconds) for each command and length."""
+    rows = []
+    src_any = game.folder()
+    for n in lengths:
+        full = n >= game.files
+        if full:
+            writer = None
+        else:
+            writer = folder_mod.load(src_any).records[n].by
+        src = game.folder(writer)
+        home = game.home(writer)
+        here = seeded.prefix(src, work / f"{game.game}-{game.mode}-{n}", n)
+        files = len(folder_mod.load(here).records)
+        viewer = writer or next(iter(folder_mod.load(here).seat_order))
+        if game.mode == "peer":
+            home = game.home(viewer)
+            here = seeded.prefix(game.folder(viewer), here, n)
+        for cmd in READERS:
+            args = cmd.split()
+            extra = ["--as", viewer] if args[0] in ("legal", "show") else []
+            if args[0] == "legal" and full:
+                continue  # nobody to act
+            rows.append((game.title, files, cmd, timer.pbem(home, [args[0], str(here), *args[1:], *extra])))
+        if not full:
+            text = first_legal(home, here, writer)
+            scratch = work / "scratch"
+
+            def fresh() -> None:
+                seeded.prefix(here, scratch, n)
+
+            rows.append((game.title, files, "submit",
+                         timer.pbem(home, ["submit", str(scratch), "--as", writer, "--cmd", text], before=fresh)))
+        rows.append((game.title, files, "verify", timer.pbem(home, ["verify", str(here)])))
+        if full:
+            rows.append((game.title, files, "audit", timer.pbem(home, ["audit", str(here)])))
+    return rows
+
+
+def chain_datas(folder: Path) -> list[bytes]:
+    return [folder_mod.read(p) for p in sorted(folder.glob("[0-9]*.pbem"))]
+
+
+def playouts(seconds: float) -> list[tuple[str, float, float]]:
+    """(game, playouts per second, files per playout) with the random bot on the full state."""
+    from pbem import games
+    from pbem.games.base import RandomChance, SeatSpec
+
+    out = []
+    for key, (title, seats) in seeded.GAMES.items():
+        game = games.get(key)
+        options = game.options({})
+        specs = game.seats(options, [SeatSpec(*(s.split(":") + [None])[:2]) for s in seats])
+        rng = random.Random(1)
+        n = moves = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds or n == 0:
+            st = game.advance(game.setup(options, specs, RandomChance(rng.random())), RandomChance(rng.random()))
+            while game.outcome(st) is None:
+                who = game.to_act(st)[0]
+                cmd = game.bots["random"](game, st, who, rng)
+                st = game.advance(game.apply(st, who, cmd, RandomChance(rng.random())), RandomChance(rng.random()))
+                moves += 1
+            n += 1
+        took = time.perf_counter() - start
+        out.append((title, n / took, moves / n))
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer games, lengths and repetitions (for CI)")
+    ap.add_argument("--reps", type=int, help="subprocess runs per figure (default 4, quick 2)")
+    ap.add_argument("--seed", type=int, default=4)
+    args = ap.parse_args(argv)
+    reps = args.reps or (2 if args.quick else 4)
+    inner = 3 if args.quick else 9  # in-process repetitions
+    compileall.compile_dir(str(Path(pbem.__file__).parent), quiet=1)
+    started = time.perf_counter()
+    print(f"pbem {pbem.__version__} benchmarks ({'quick' if args.quick else 'full'}), Python "
+          f"{platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores; "
+          f"{reps} runs per subprocess figure (median)")
+    pairs = ([("aa", "hotseat"), ("aa", "peer"), ("cn", "hotseat")] if args.quick
+             else [(g, m) for g in seeded.GAMES for m in seeded.MODES])
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-") as tmp:
+        work = Path(tmp)
+        made: list[seeded.Seeded] = []
+        skipped: list[str] = []
+        for g, m in pairs:
+            try:
+                made.append(seeded.make(g, m, work / f"{g}-{m}", args.seed))
+            except PbemError as exc:
+                skipped.append(f"{seeded.GAMES[g][0]}, {m}: {exc.message}")
+        timer = Timer(reps)
+
+        # --- commands against the import floor ----------------------------------
+        help_s = timer.pbem(None, ["--help"])
+        rows = []
+        for game in made:
+            mid = seeded.decision_point(game.folder(), game.files // 2)
+            if args.quick:  # the commands on the first game only, at two lengths
+                if game is not made[0]:
+                    continue
+                lengths = [mid, game.files] if mid else [game.files]
+            else:  # growth over more lengths is section 3's
+                lengths = sorted({n for n in (mid,) if n} | {game.files})
+            rows += command_rows(game, lengths, timer, work / "cmd")
+        floor = timer.floor_median
+        print()
+        print(f"1. Commands (real processes), ratio to the import floor {floor * 1000:.0f} ms (median)")
+        print(f"   (python -c \"{FLOOR}\"); goal: status, legal, show <= 1.3x")
+        print(f"   {'game':<26} {'files':>5}  {'command':<14} {'ms':>7} {'x floor':>8}")
+        for title, files, cmd, s in [("(none)", "", "--help", help_s), *rows]:
+            print(f"   {title:<26} {files:>5}  {cmd:<14} {s * 1000:7.0f} {s / floor:8.2f}")
+        print("   Codex, 300 files: n/a (Codex does not exist yet)")
+
+        # --- verification per file against its crypto floor ---------------------
+        print()
+        print("2. Verification from genesis, in process, per file against its crypto floor")
+        print("   (the distinct signature verifies, hashes, HKDF/HMAC, curve operations and proof")
+        print("   checks that file needs, timed alone); goal: <= 2x hotseat and referee, <= 3x peer")
+        print(f"   {'game':<26} {'files':>5} {'ms':>8} {'floor ms':>9} {'x floor':>8} {'worst file':>11} {'ms/file':>8}")
+        measured = {}
+        for game in made:
+            m = cryptofloor.measure(chain_datas(game.folder()), inner)
+            measured[game.title] = m
+            ratios = [o / f for o, f in zip(m["ours"], m["floor"]) if f > 0]
+            print(f"   {game.title:<26} {game.files:>5} {sum(m['ours']) * 1000:8.1f} {sum(m['floor']) * 1000:9.1f} "
+                  f"{sum(m['ours']) / sum(m['floor']):8.2f} {max(ratios):10.1f}x {sum(m['ours']) * 1000 / game.files:8.2f}")
+        print("   after one new file (needs a verified checkpoint, issue #12 part 2): n/a (no checkpoint yet)")
+
+        # --- growth with length ---------------------------------------------------
+        print()
+        print("3. Growth with game length (replay from genesis, in process): ms for the first N files")
+        print("   (our longest games are below 100 files; 50/100/200/300 need Codex, which does not exist yet)")
+        for game in made:
+            m = measured[game.title]
+            cuts = sorted({n for n in (10, 20, 30, 40, 50, 100, 200, 300) if n <= game.files} | {game.files})
+            parts = "  ".join(f"{n}: {sum(m['ours'][:n]) * 1000:.1f}" for n in cuts)
+            print(f"   {game.title:<26} {parts}")
+
+        # --- sizes ------------------------------------------------------------------
+        print()
+        print("4. Sizes in bytes; goal: turn files median < 1 KiB (Agent Avenue, Codenames), none > 16 KiB")
+        print(f"   {'game':<26} {'turn median':>11} {'turn max':>9} {'state.pbem':>11}")
+        for game in made:
+            print(f"   {game.title:<26} {statistics.median(game.turn_sizes):11.0f} {max(game.turn_sizes):9d} {game.state_size:11d}")
+
+        for line in skipped:
+            print(f"   not measured: {line}")
+
+    # --- mental poker, bots, daemon ------------------------------------------------
+    print()
+    print(f"5. Mental poker (benchmarks/bench_poker.py, {5 if args.quick else 30} runs)")
+    print(f"   {'':46} {'mean ms':>9} {'best ms':>9}")
+    for name, mean, best in bench_poker.figures(5 if args.quick else 30):
+        print(f"   {name:46} {mean:9.3f} {best:9.3f}")
+    print()
+    print("6. Bot playouts (random bot, full state, no protocol)")
+    for title, per_s, moves in playouts(0.3 if args.quick else 2.0):
+        print(f"   {title:<26} {per_s:8.1f} playouts/s ({moves:.0f} commands each)")
+    print()
+    print("7. Referee daemon, one new file in a tree of 1,000 games: n/a (no referee daemon yet)")
+    print()
+    print(f"done in {time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+"""Seeded games for the benchmarks: every game in every dealer mode, played
+to the end by random bots through the real protocol, and prefixes of them
+(a prefix of a valid chain is a valid chain) for the shorter lengths."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pbem import actions
+from pbem.crypto.store import KeyStore
+from pbem.protocol import folder as folder_mod
+
+#: game -> (title, seats as NAME[:ROLE])
+GAMES = {
+    "aa": ("Agent Avenue", ["alice", "bob"]),
+    "cn": ("Codenames", ["alice:red-spymaster", "bob:red", "carol:blue-spymaster", "dave:blue"]),
+}
+MODES = ("hotseat", "referee", "peer")
+
+
+@dataclass
+class Seeded:
+    """One finished game: the folder of each party and its key store."""
+
+    game: str
+    mode: str
+    dirs: dict[str, Path]  # party -> its folder ("" for the one shared folder)
+    homes: dict[str, Path]  # party -> its $PBEM_HOME
+    files: int = 0
+    turn_sizes: list[int] = field(default_factory=list)
+    state_size: int = 0
+
+    @property
+    def title(self) -> str:
+        return f"{GAMES[self.game][0]}, {self.mode}"
+
+    def folder(self, party: str | None = None) -> Path:
+        return self.dirs.get(party or "", next(iter(self.dirs.values())))
+
+    def home(self, party: str | None = None) -> Path:
+        return self.homes.get(party or "", next(iter(self.homes.values())))
+
+
+def _store(home: Path, names: list[str]) -> actions.Keys:
+    keys = actions.Keys(KeyStore(home), lambda: "")
+    for n in names:
+        keys.store.create(n, None)
+    return keys
+
+
+def _play(dirs: dict[str, Path], keys: dict[str, actions.Keys], rng: random.Random, limit: int = 2000) -> None:
+    for _ in range(limit):
+        chain = folder_mod.load(next(iter(dirs.values())))
+        writers = chain.writers()
+        if not writers:
+            return
+        me = writers[0]
+        home = dirs.get(me, next(iter(dirs.values())))
+        if chain.needs(me) == "auto":
+            written = actions.sync(home, me, keys[me])
+        else:
+            mine = folder_mod.load(home)
+            cmd = rng.choice(actions.legal(mine, actions.party(mine, me, keys[me])))
+            written = actions.submit(home, me, [cmd], keys[me])
+        for d in dirs.values():
+            if d != home:
+                actions.apply_files(d, written)
+    raise RuntimeError("the bot game did not end")
+
+
+def make(game: str, mode: str, base: Path, seed: int) -> Seeded:
+    """Play one game to its end (PbemError when the game has no such mode)."""
+    rng = random.Random(seed)
+    seats = GAMES[game][1]
+    names = [s.partition(":")[0] for s in seats]
+    base.mkdir(parents=True, exist_ok=True)
+    if mode == "peer":
+        homes = {n: base / f"home-{n}" for n in names}
+        keys = {n: _store(homes[n], [n]) for n in names}
+        for n in names:
+            for o in names:
+                if o != n:
+                    keys[n].store.import_identity(keys[o].store.export(o))
+        dirs = {n: base / f"game-{n}" for n in names}
+        actions.new_game(game, dirs[names[0]], seats, keys[names[0]], "peer", creator=names[0])
+        received = [dirs[names[0]] / folder_mod.GENESIS]
+        for i, n in enumerate(names[1:], 1):
+            mine = actions.join(dirs[n], received, n, keys[n])
+            for o in names[:i]:
+                actions.apply_file(dirs[o], mine)
+            received.append(mine)
+        _play(dirs, keys, rng)
+        out = Seeded(game, mode, dirs, homes)
+    else:
+        everyone = names + (["rita"] if mode == "referee" else [])
+        home = base / "home"
+        keys = _store(home, everyone)
+        g = base / "game"
+        actions.new_game(game, g, seats, keys, mode, "rita" if mode == "referee" else None,
+                         seed if mode == "hotseat" else None)
+        _play({"": g}, {n: keys for n in [*everyone, "dealer"]}, rng)
+        out = Seeded(game, mode, {"": g}, {"": home})
+    chain = folder_mod.load(out.folder())
+    out.files = len(chain.records)
+    paths = sorted(out.folder().glob("[0-9]*.pbem"))
+    out.turn_sizes = [p.stat().st_size for p in paths if not p.name.startswith("000000")]
+    out.state_size = (out.folder() / folder_mod.STATE).stat().st_size
+    return out
+
+
+def prefix(src: Path, dst: Path, files: int) -> Path:
+    """A copy of the folder `src` holding only its first `files` chain files
+    (and its dealer key, and a `state.pbem` that matches)."""
+    if dst.exists():
+        shutil.rmtree(dst)
+    dst.mkdir(parents=True)
+    for p in sorted(src.iterdir()):
+        if p.name == folder_mod.DEALER_KEY or (p.name[:6].isdigit() and int(p.name[:6]) < files):
+            shutil.copy2(p, dst / p.name)
+    folder_mod.write_state(dst, folder_mod.load(dst))
+    return dst
+
+
+def decision_point(src: Path, around: int) -> int:
+    """The smallest prefix length >= `around` after which a seat must decide
+    (so that `legal` and `submit` have something to do); 0 if none."""
+    chain = folder_mod.load(src)
+    records = chain.records
+    for n in range(max(1, around), len(records)):
+        nxt = records[n]
+        if nxt.commands and nxt.by in chain.seats:
+            return n
+    return 0

@@ -1,0 +1,22 @@
+"""CI hook for the benchmarks (issue #12): `python -m benchmarks --quick`
+runs to its end and prints its table. Figures are printed, never asserted
+(they depend on the machine)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_quick_benchmark_runs_and_prints_the_table(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "benchmarks", "--quick"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    for heading in ("1. Commands", "2. Verification from genesis", "3. Growth", "4. Sizes", "5. Mental poker",
+                    "6. Bot playouts", "7. Referee daemon"):
+        assert heading in out.stdout, out.stdout
+    assert " status " in out.stdout and "x floor" in out.stdout
+    assert "n/a (no referee daemon yet)" in out.stdout and "Codex does not exist yet" in out.stdout

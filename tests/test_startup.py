@@ -1,0 +1,96 @@
+"""Start-up: commands that only read a game load nothing that only writers,
+pictures or bots need (issue #12).
+
+Each check runs the real command in a fresh interpreter (`pbem.cli` with
+click's ``standalone_mode=False``) on a game played a few files in, then
+lists `sys.modules`.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import Pbem
+
+#: modules only a writer needs: the key-file cipher and the temp-file
+#: machinery (with the compression modules shutil drags in), the dealer,
+#: sealing and its AEAD, the peer deck's crypto
+WRITERS_ONLY = (
+    "tempfile", "shutil", "zlib", "bz2", "lzma", "socket",
+    "cryptography.hazmat.primitives.ciphers.aead", "cryptography.hazmat.primitives.kdf.scrypt",
+    "pbem.crypto.seal", "pbem.crypto.poker", "nacl",
+    "pbem.protocol.dealer", "pbem.protocol.party", "pbem.protocol.peer_writer",
+)
+#: what a game loads only when it is used: bots, views and pictures
+GAME_EXTRAS = (
+    "pbem.games.agent_avenue.bots", "pbem.games.agent_avenue.render", "pbem.games.agent_avenue.svg",
+    "pbem.games.agent_avenue.rich_view", "pbem.games.agent_avenue.view",
+    "pbem.games.codenames.bots", "pbem.games.codenames.render", "pbem.games.codenames.svg",
+    "pbem.games.codenames.rich_view", "pbem.games.codenames.view", "pbem.games.codenames.duet_view",
+    "rich",
+)
+#: every stemmer but one: Codenames loads only its language's
+OTHER_STEMMERS = ("snowballstemmer", "_pbem_snowball.swedish_stemmer", "_pbem_snowball.french_stemmer")
+
+
+def loaded_by(home: Path, *args: str) -> set[str]:
+    code = (
+        "import json, sys\n"
+        "from pbem.cli import cli\n"
+        f"cli.main({[str(a) for a in args]!r}, standalone_mode=False)\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={"PBEM_HOME": str(home), "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr
+    return set(json.loads(out.stdout.splitlines()[-1]))
+
+
+def offending(loaded: set[str], names: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in loaded if any(m == n or m.startswith(n + ".") for n in names))
+
+
+@pytest.fixture
+def aa_game(pbem: Pbem, tmp_path: Path) -> Path:
+    folder = tmp_path / "aa"
+    pbem("new", "aa", folder, "--seat", "alice", "--seat", "bob", "--seed", "3")
+    for _ in range(3):
+        who = pbem.json("status", folder)["to_act"][0]["seat"]
+        pbem("submit", folder, "--as", who, "--cmd", pbem.json("legal", folder, "--as", who)[0])
+    return folder
+
+
+@pytest.fixture
+def cn_game(pbem: Pbem, tmp_path: Path) -> Path:
+    folder = tmp_path / "cn"
+    pbem("id", "new", "carol", "--no-passphrase")
+    pbem("id", "new", "dave", "--no-passphrase")
+    pbem("new", "cn", folder, "--seed", "3", "--seat", "alice:red-spymaster", "--seat", "bob:red",
+         "--seat", "carol:blue-spymaster", "--seat", "dave:blue")
+    pbem("submit", folder, "--as", "alice", "--cmd", pbem.json("legal", folder, "--as", "alice")[0])
+    return folder
+
+
+@pytest.mark.parametrize("command", [["status"], ["status", "--json"], ["log"]])
+def test_status_of_a_game_loads_no_writer_module(pbem: Pbem, aa_game: Path, command):
+    loaded = loaded_by(pbem.home, command[0], aa_game, *command[1:])
+    assert "pbem.protocol.chain" in loaded  # the check is real: the chain was loaded
+    assert offending(loaded, WRITERS_ONLY + GAME_EXTRAS) == []
+
+
+def test_show_and_legal_load_no_bots_and_no_other_picture(pbem: Pbem, aa_game: Path):
+    for args in (["legal", aa_game, "--as", "alice", "--json"], ["show", aa_game, "--as", "alice"]):
+        loaded = loaded_by(pbem.home, *args)
+        assert offending(loaded, ("pbem.games.agent_avenue.bots", "pbem.games.agent_avenue.svg", "rich", "tempfile",
+                                  "pbem.crypto.poker", "cryptography.hazmat.primitives.kdf.scrypt")) == []
+
+
+def test_codenames_loads_only_its_own_stemmer(pbem: Pbem, cn_game: Path):
+    loaded = loaded_by(pbem.home, "status", cn_game)
+    assert "_pbem_snowball.english_stemmer" in loaded  # replaying the clue checks it
+    assert offending(loaded, WRITERS_ONLY + GAME_EXTRAS + OTHER_STEMMERS) == []
