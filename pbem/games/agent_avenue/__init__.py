@@ -1,4 +1,5 @@
-"""Agent Avenue (Christian & Laura Kudahl), simple mode, two players.
+"""Agent Avenue (Christian & Laura Kudahl), two players: simple mode and
+advanced mode (the black market, `market`).
 
 The modules, one job each: `cards` (agent data, board constants), `state`
 (options and state Structs, zones), `commands` (command Structs and the
@@ -16,7 +17,7 @@ import msgspec
 
 from pbem.errors import InvalidOption
 from pbem.games.agent_avenue import bots, commands, rules
-from pbem.games.agent_avenue.commands import Command, Discard, Play, Recruit
+from pbem.games.agent_avenue.commands import Choose, Command, Discard, Pass, Play, Recruit, Take
 from pbem.games.agent_avenue.render import render as render_view
 from pbem.games.agent_avenue.state import Options, State
 from pbem.games.agent_avenue.view import View, view as make_view
@@ -38,9 +39,16 @@ having 3 Codebreakers in play; 3 Daredevils in play lose. Ties go to the
 player whose turn it is. If the deck runs out, the one closer to catching
 wins.
 Notation: play FACEUP / FACEDOWN, discard NAME, recruit face-up|face-down.
+Advanced mode (mode=advanced): a meeple ending its move exactly on a
+black-market space (2, 5, 9, 12) takes one of the 3 face-up black-market
+cards (take NAME); instants may ask a question (choose NAME, or pass when
+it cannot be carried out); ongoing cards stay in front of their owner.
 """
 
-__all__ = ["AgentAvenue", "GAME", "Options", "State", "Command", "Discard", "Play", "Recruit", "View"]
+__all__ = [
+    "AgentAvenue", "GAME", "Options", "State", "Command", "Discard", "Play", "Recruit",
+    "Take", "Choose", "Pass", "View",
+]
 
 
 class AgentAvenue(Game[State, Command]):
@@ -52,7 +60,7 @@ class AgentAvenue(Game[State, Command]):
     max_seats = 2
     has_chance = True
     has_hidden_information = True
-    scenario_options = frozenset({"deck"})
+    scenario_options = frozenset({"deck", "market"})
 
     Options = Options
     State = State
@@ -65,11 +73,12 @@ class AgentAvenue(Game[State, Command]):
     # -- set-up ------------------------------------------------------------------
 
     def options(self, raw: dict[str, Any]) -> Options:
-        """Options from ``KEY=VALUE`` strings; ``deck`` is comma-separated."""
+        """Options from ``KEY=VALUE`` strings; ``deck`` and ``market`` are comma-separated."""
         raw = dict(raw)
-        deck = raw.get("deck")
-        if isinstance(deck, str):
-            raw["deck"] = [name.strip() for name in deck.split(",")]
+        for key in ("deck", "market"):
+            value = raw.get(key)
+            if isinstance(value, str):
+                raw[key] = [name.strip() for name in value.split(",")]
         fields = set(Options.__struct_fields__)
         for key in raw:
             if key not in fields:
