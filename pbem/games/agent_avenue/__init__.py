@@ -107,6 +107,18 @@ class AgentAvenue(Game[State, Command]):
 
     # -- play ----------------------------------------------------------------------
 
+    def private_decks(self, state: State) -> dict[str, str]:
+        """Advanced mode: the black-market deck, "owned" by the first seat.
+
+        Its 15 cards are public knowledge and each one drawn turns face up,
+        so an owner knowing which ref is which card learns nothing; what
+        must stay unknown is which card comes next, and the beacons decide
+        that (`draw_private`). This keeps it apart from the agent deck in
+        peer games, whose one shuffle would otherwise mix the two decks."""
+        if state.mode != "advanced":
+            return {}
+        return {"market:deck": state.seats[0]}
+
     def to_act(self, state: State) -> list[str]:
         return rules.to_act(state)
 

@@ -46,7 +46,7 @@ from pbem.games.agent_avenue.state import (
     play_area,
     ref_key,
 )
-from pbem.games.base import Item, Known, checked_if_visible, identity
+from pbem.games.base import Chance, Item, Known, checked_if_visible, draw_private, identity
 
 #: tasks where `Market.who` must send a command
 DECISIONS = frozenset({TAKE, AGAIN, cards.OUTPOST, cards.SECRET, cards.TROUBLE, cards.SPYCATION, cards.MIND})
@@ -79,11 +79,15 @@ def supply_short(state: State) -> bool:
     return len(state.zones[MARKET_SUPPLY].items) < cards.SUPPLY_SIZE and bool(state.zones[MARKET_DECK].items)
 
 
-def refill(state: State) -> None:
-    """Turn black-market cards face up until the supply holds 3 (or the deck is out)."""
+def refill(state: State, chance: Chance) -> None:
+    """Turn black-market cards face up until the supply holds 3 (or the deck is out).
+
+    The black-market deck is a private deck (`private_decks`): with a dealer
+    its top is drawn; in peer games, where its owner knows which ref is which
+    card, the beacons pick the card (`draw_private`)."""
     supply, deck = state.zones[MARKET_SUPPLY].items, state.zones[MARKET_DECK].items
     while len(supply) < cards.SUPPLY_SIZE and deck:
-        supply.append(deck.pop(0))
+        supply.append(draw_private(state, MARKET_DECK, chance))
 
 
 # --- reading the state ---------------------------------------------------------
@@ -254,7 +258,7 @@ def _pop(items: list[Item], ref: str) -> Item | None:
     return None
 
 
-def apply(state: State, seat: str, command: Command) -> State:
+def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
     """Apply a black-market command to `state` (already a copy)."""
     m = market(state)
     if state.phase != MARKET or m.task not in DECISIONS:
@@ -270,7 +274,7 @@ def apply(state: State, seat: str, command: Command) -> State:
             raise IllegalCommand(f"black-market card {command.ref} is not in the supply")
         name = identity(item)
         m.queue.pop(0)
-        refill(state)  # at once, before the card resolves
+        refill(state, chance)  # at once, before the card resolves
         m.log.append(f"{seat} took {name}")
         if cards.MARKET_KIND[name] == "ongoing":
             state.zones[ongoing(seat)].items.append(item)

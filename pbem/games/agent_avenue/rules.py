@@ -302,7 +302,7 @@ def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
             state.recruited = {a: theirs.ref, b: mine.ref}
             state.phase = RESOLVE
         case Take() | Choose() | Pass():
-            state = market.apply(state, seat, command)
+            state = market.apply(state, seat, command, chance)
         case _:
             raise IllegalCommand(f"not an Agent Avenue command: {command!r}")
     return state
@@ -336,7 +336,7 @@ def advance(state: State, chance: Chance) -> State:
     Raises `NeedsReveal` while the face-down card just recruited is hidden.
     """
     if market.is_advanced(state):
-        return _advance_advanced(state)
+        return _advance_advanced(state, chance)
     if state.phase == PLAY and len(state.zones[hand(state.active)].items) < 2:
         return _stalled(state)
     if state.phase != RESOLVE:
@@ -377,14 +377,14 @@ def advance(state: State, chance: Chance) -> State:
     return state
 
 
-def _advance_advanced(state: State) -> State:
+def _advance_advanced(state: State, chance: Chance) -> State:
     """Advanced mode: turn up the supply, move both meeples, run the black
     market (a no-op while a seat must decide), then the End step."""
     if state.phase == OVER:
         return state
     if market.supply_short(state) and state.phase == PLAY:
         state = copy_struct(state)
-        market.refill(state)  # the supply is first turned face up here
+        market.refill(state, chance)  # the supply is first turned face up here
     if state.phase == PLAY and len(state.zones[hand(state.active)].items) < 2:
         return _stalled(state)
     if state.phase not in (RESOLVE, MARKET):
@@ -430,8 +430,6 @@ def _advance_advanced(state: State) -> State:
     state.choice = None
     state.recruited = {}
     state.zones[CENTRE_DOWN].readers = [b]
-    if market.supply_short(state):
-        market.refill(state)
     return state
 
 
