@@ -141,9 +141,17 @@ def recruit_move(state: State, seat: str, item: Item) -> None:
     name = identity(item)
     count = _names_in_play(state, seat).count(name)
     n = cards.move_steps(name, count, ongoing_names(state, seat))
-    market(state).log.append(f"{seat} recruited {name} ({n:+d})")
+    _note(state, f"{seat} recruited {name} ({n:+d})", name)
     if move(state, seat, n):
         market(state).queue.insert(0, seat)
+
+
+def _note(state: State, line: str, *names: str) -> None:
+    """Log `line`; `names` are the agents it names, all public by then (the
+    view lists them, so a picture never names a card its reader has not seen)."""
+    m = market(state)
+    m.log.append(line)
+    m.shown.extend(n for n in names if n not in m.shown)
 
 
 def draw_up(state: State, seat: str) -> None:
@@ -316,7 +324,8 @@ def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
         if item is None:
             raise IllegalCommand(f"agent {command.ref} is not in your play area")
         held.append(item)  # moves nobody
-        m.log.append(f"{seat} took {identity(item)} back into the hand (Spycation)")
+        m.revealed.append(item.ref)
+        _note(state, f"{seat} took {identity(item)} back into the hand (Spycation)", identity(item))
         m.task, m.spy = AGAIN, item.ref
         return state
     if m.task == cards.MIND:
@@ -324,7 +333,8 @@ def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
         if item is None:
             raise IllegalCommand(f"agent {command.ref} is not in your opponent's play area")
         held.append(item)  # moves nobody
-        m.log.append(f"{seat} took {identity(item)} from the opponent (Mind Control)")
+        m.revealed.append(item.ref)
+        _note(state, f"{seat} took {identity(item)} from the opponent (Mind Control)", identity(item))
         m.task = ""
         return state
     refs = {it.ref: it for it in held}
@@ -340,7 +350,8 @@ def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
             raise IllegalCommand("Double Trouble reveals two cards: choose a pair")
         if identity(refs[command.keep]) != name:
             raise IllegalCommand("Double Trouble needs two identical agents")
-        m.log.append(f"{seat} revealed two {name} (Double Trouble)")
+        _note(state, f"{seat} revealed two {name} (Double Trouble)", name)
+        m.revealed.append(command.keep)
     elif command.keep is not None:
         raise IllegalCommand(f"{m.task} recruits one card")
     m.task = ""

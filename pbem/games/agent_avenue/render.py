@@ -96,7 +96,9 @@ def render(view: View | dict[str, Any]) -> str:
         if s.hand is not None:
             lines.append(f"    hand: {', '.join(s.hand) or 'empty'}")
         else:
-            lines.append(f"    hand: {s.hand_size} cards (hidden)")
+            seen = view.market.known_in_hand.get(s.seat) if isinstance(view.market, MarketView) else None
+            shown = f", known: {', '.join(seen)}" if seen else ""
+            lines.append(f"    hand: {s.hand_size} cards (hidden{shown})")
         discarded = f" ({', '.join(s.discarded)})" if s.discarded else ""
         lines.append(f"    discards used: {s.discards_used}/{cards.MAX_DISCARDS}{discarded}")
         if isinstance(view.market, MarketView):

@@ -67,6 +67,8 @@ def market(view: View, letters: list[str]) -> Any:
         text.append("\n  ")
         text.append(f"{letters[k]} {s.seat}", style=_seat_style(k))
         text.append(f": {', '.join(m.ongoing.get(s.seat, [])) or 'no black-market cards'}")
+        if m.known_in_hand.get(s.seat):
+            text.append(f"; known in hand: {', '.join(m.known_in_hand[s.seat])}")
     if m.used:
         text.append(f"\n  used instants: {', '.join(m.used)}", style="dim")
     for line in m.log:

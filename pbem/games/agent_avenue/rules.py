@@ -400,6 +400,7 @@ def _advance_advanced(state: State, chance: Chance) -> State:
         counts = {s: in_play_counts(state, s) for s in (a, b)}
         state.moves = {a: 0, b: 0}
         state.market.log = []
+        state.market.shown = []
         landed = []
         for s in (a, b):  # A moves first, then B (effectively simultaneous)
             n = cards.move_steps(just[s], counts[s][just[s]], market.ongoing_names(state, s))

@@ -98,7 +98,10 @@ class Market(msgspec.Struct, kw_only=True):
     a card (the active seat first; a chain puts its seat back in front).
     `task`/`who`: see the constants above; `card`: the ref of the instant
     being resolved; `spy`: the agent Spycation returned to the hand.
-    `log`: what the black market did this turn, in words (public).
+    `log`: what the black market did this turn, in words (public), and
+    `shown` the agents those words name. `revealed`: refs of public cards
+    that went into a hand (Mind Control, Spycation, Double Trouble's kept
+    card): everyone knows them while they stay there.
     """
 
     queue: list[str] = []
@@ -107,6 +110,8 @@ class Market(msgspec.Struct, kw_only=True):
     card: str | None = None
     spy: str | None = None
     log: list[str] = []
+    shown: list[str] = []
+    revealed: list[str] = []
 
 
 class State(GameState, kw_only=True):

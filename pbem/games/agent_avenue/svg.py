@@ -17,7 +17,7 @@ The picture, left to right:
   that agent would use is ringed), discards.
 
 In advanced mode the black-market spaces are ringed in dashes and a strip
-under the picture shows the supply (each card with its effect), the size
+under the picture shows the supply (names, ongoing or instant), the size
 of the black-market deck (never its order) and each seat's ongoing cards.
 
 Each card shows its three movement icons (the 1st, 2nd and 3rd+ copy in
@@ -333,25 +333,16 @@ def _outcome(view: View) -> str:
 
 
 def _market_card(x: float, y: float, w: float, h: float, name: str) -> str:
-    """A black-market card: its name and its effect in small print."""
+    """A black-market card: its name and whether it is ongoing or instant.
+
+    The effect's words are left to the rules summary: they name agents, and
+    a picture spells out only the names of cards its reader has seen."""
     kind = cards.MARKET_KIND.get(name, "")
-    effect = cards.MARKET_EFFECT.get(name, "")
-    words, lines, line = effect.split(), [], ""
-    for word in words:
-        if len(line) + len(word) + 1 > 26:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}".strip()
-    if line:
-        lines.append(line)
     parts = [
         el("rect", x=x, y=y, width=w, height=h, rx=6, fill="#1c1c1c", stroke="#c9a227", stroke_width=1.5),
-        text(x + w / 2, y + 16, name, _fit(12, w - 8, name), fill="#f5d76e", text_anchor="middle", font_weight="bold"),
-        text(x + w / 2, y + 29, kind, 9, fill="#bbbbbb", text_anchor="middle"),
+        text(x + w / 2, y + h / 2 - 4, name, _fit(12, w - 8, name), fill="#f5d76e", text_anchor="middle", font_weight="bold"),
+        text(x + w / 2, y + h / 2 + 14, kind, 10, fill="#bbbbbb", text_anchor="middle"),
     ]
-    for j, t in enumerate(lines[:4]):
-        parts.append(text(x + w / 2, y + 43 + 11 * j, t, 8.5, fill="#eeeeee", text_anchor="middle"))
     return el("g", *parts, class_="market-card", data_card=name)
 
 
@@ -373,6 +364,8 @@ def _market(view: View, letters: list[str], y: float) -> str:
     ty = y + 22
     for k, s in enumerate(view.seats):
         mine = ", ".join(m.ongoing.get(s.seat, [])) or "none"
+        if m.known_in_hand.get(s.seat):
+            mine += "; known in hand: " + ", ".join(m.known_in_hand[s.seat])
         parts.append(text(tx, ty, f"{letters[k]} {s.seat}: {mine}", 12, fill=SEAT_COLOURS[k % 2], font_weight="bold"))
         ty += 18
     if m.used:

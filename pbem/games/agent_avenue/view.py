@@ -71,6 +71,8 @@ class MarketView(msgspec.Struct, kw_only=True):
     who: str | None
     spy: str | None  # Spycation: the agent that may be recruited again
     log: list[str]  # what the black market did this turn
+    shown: list[str]  # the agents `log` names (all public)
+    known_in_hand: dict[str, list[str]]  # seat -> hand cards everyone has seen
 
 
 class OutcomeView(msgspec.Struct, kw_only=True):
@@ -171,6 +173,11 @@ def _market_view(state: State) -> MarketView | msgspec.UnsetType:
         who=m.who,
         spy=spy,
         log=list(m.log),
+        shown=list(m.shown),
+        known_in_hand={
+            s: [n for it in state.zones[hand(s)].items if it.ref in m.revealed and (n := known_name(it)) is not None]
+            for s in state.seats
+        },
     )
 
 
