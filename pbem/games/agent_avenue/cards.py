@@ -1,4 +1,6 @@
-"""Agent Avenue card data: the eight agents, their copies and movement icons.
+"""Agent Avenue card data: the eight agents, their copies and movement icons;
+and, for advanced mode, the black-market cards and spaces (read from
+``data/black_market.json``) with the movement modifiers of the ongoing ones.
 
 Kept as a small table so that the rules read it instead of hard-coding
 numbers. Each agent prints three icons, used when its owner has 1, 2 or 3+
@@ -11,7 +13,9 @@ repeated here three times.
 
 from __future__ import annotations
 
+import json as _json
 from collections import Counter
+from importlib import resources as _resources
 
 from pbem.errors import InvalidCommand
 
@@ -110,9 +114,6 @@ def deck_problems(names: list[str]) -> str | None:
 # The advanced board's black-market spaces and the 15 black-market cards are
 # data (``data/black_market.json``), read once here, so a reprint or a house
 # board changes a file, not the rules.
-
-import json as _json
-from importlib import resources as _resources
 
 _MARKET = _json.loads(
     _resources.files("pbem.games.agent_avenue").joinpath("data/black_market.json").read_text("utf-8")
