@@ -24,25 +24,22 @@ from pbem.games.agent_avenue.view import View, view as make_view
 from pbem.games.base import Bot, Chance, Game, Outcome, SeatSpec
 
 SUMMARY = """\
-Agent Avenue: two spies chase each other round a loop of 14 spaces.
-Each of you starts on your own home, 7 spaces from the other.
+Agent Avenue: two spies chase each other round a loop of 14 spaces,
+starting on their own homes, 7 spaces apart.
 Your turn: you may first discard cards face down and draw new ones (at
-most 4 discards in the whole game). Then play two cards from your hand
-with different names: one face up, one face down. Refill to 4.
-Your opponent recruits one of the two (seeing only the face-up one); you
-get the other. Both cards go face up into your play areas.
-Each meeple moves by the icon of the agent it just recruited: the icon
-depends on how many of that agent its owner now has in play (1st, 2nd or
-3rd+ copy; Sidekick +4 and Mole -3 always).
-You win by catching up with the other meeple (a lead of 7 spaces), or by
-having 3 Codebreakers in play; 3 Daredevils in play lose. Ties go to the
-player whose turn it is. If the deck runs out, the one closer to catching
-wins.
+most 4 discards a game). Then play two cards with different names, one
+face up, one face down, and refill to 4. Your opponent recruits one of
+the two (seeing only the face-up one); you get the other.
+Each meeple moves by the icon of the agent it just recruited: 1st, 2nd or
+3rd+ copy its owner has in play (Sidekick +4 and Mole -3 always).
+You win by catching the other meeple (a lead of 7 spaces) or with 3
+Codebreakers in play; 3 Daredevils lose. Ties go to the player whose turn
+it is. If the deck runs out, the one closer to catching wins.
 Notation: play FACEUP / FACEDOWN, discard NAME, recruit face-up|face-down.
-Advanced mode (mode=advanced): a meeple ending its move exactly on a
-black-market space (2, 5, 9, 12) takes one of the 3 face-up black-market
-cards (take NAME); instants may ask a question (choose NAME, or pass when
-it cannot be carried out); ongoing cards stay in front of their owner.
+Black market (mode=advanced): a meeple ending its move exactly on space
+2, 5, 9 or 12 takes one of the 3 face-up black-market cards (take NAME);
+an instant may ask (choose NAME, or pass if it cannot be carried out);
+ongoing cards stay in front of their owner.
 """
 
 __all__ = [
