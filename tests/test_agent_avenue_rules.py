@@ -142,7 +142,7 @@ def test_registry_and_metadata():
     assert get("aa") is GAME and get("agentavenue") is GAME
     assert (GAME.name, GAME.title, GAME.rules_version) == ("agent-avenue", "Agent Avenue", "1")
     assert (GAME.min_seats, GAME.max_seats) == (2, 2)
-    assert GAME.scenario_options == frozenset({"deck"})
+    assert GAME.scenario_options == frozenset({"deck", "market"})
     assert sorted(GAME.bots) == ["greedy", "random"]
 
 
@@ -207,8 +207,9 @@ def test_first_option():
 def test_options_rejected():
     with pytest.raises(InvalidOption, match="unknown option 'colour'"):
         GAME.options({"colour": "green"})
-    with pytest.raises(InvalidOption, match="advanced mode .* not yet supported"):
-        GAME.options({"mode": "advanced"})
+    assert GAME.options({"mode": "advanced"}).mode == "advanced"
+    with pytest.raises(InvalidOption, match="market= .* needs mode=advanced"):
+        GAME.options({"market": "Masterplan"})
     with pytest.raises(InvalidOption, match="unknown mode"):
         GAME.options({"mode": "team"})
     assert GAME.options({"mode": "simple"}).mode == "simple"

@@ -121,6 +121,7 @@ class _Run:
         self.part = {s: project(self.full, self.known[s]) for s in self.names}
         self._reveal_public()
         self._advance_all()
+        self._reveal_public()  # what the first advance turned face up
         self._deliver()
         self._check_states()
 

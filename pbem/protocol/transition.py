@@ -92,19 +92,35 @@ def run(
 
 
 def _settle(game: Game, state: GameState, reveals: _Reveals, chance: Chance) -> tuple[GameState, str | None]:
-    """Reveal what must be public and advance, until neither makes progress."""
+    """Reveal what must be public and advance, until neither makes progress.
+
+    `advance` itself may put hidden cards in a public zone (Agent Avenue's
+    black-market supply, turned up from its deck): those this side can
+    reveal are revealed at once and the rules advance again, so they travel
+    in the file that made them public.
+    """
     while True:
         for ref in unrevealed_public(state):
             revealed = reveals.reveal(state, ref)
             if revealed is not None:
                 state = revealed
         try:
-            return game.advance(state, chance), None
+            after = game.advance(state, chance)
         except NeedsReveal as need:
             revealed = reveals.reveal(state, need.ref)
             if revealed is None:
                 return state, need.ref
             state = revealed
+            continue
+        fresh = [ref for ref in unrevealed_public(after) if ref not in unrevealed_public(state)]
+        progressed = False
+        for ref in fresh:
+            revealed = reveals.reveal(after, ref)
+            if revealed is not None:
+                after, progressed = revealed, True
+        if not progressed:
+            return after, None
+        state = after
 
 
 def private_checker(game: Game, writer: str, openings: dict[str, str]) -> Callable[[GameState, Any], None]:

@@ -1,4 +1,5 @@
-"""Agent Avenue (Christian & Laura Kudahl), simple mode, two players.
+"""Agent Avenue (Christian & Laura Kudahl), two players: simple mode and
+advanced mode (the black market, `market`).
 
 The modules, one job each: `cards` (agent data, board constants), `state`
 (options and state Structs, zones), `commands` (command Structs and the
@@ -16,29 +17,33 @@ import msgspec
 
 from pbem.errors import InvalidOption
 from pbem.games.agent_avenue import commands, rules
-from pbem.games.agent_avenue.commands import Command, Discard, Play, Recruit
+from pbem.games.agent_avenue.commands import Choose, Command, Discard, Pass, Play, Recruit, Take
 from pbem.games.agent_avenue.state import Options, State
 from pbem.games.base import Bot, Chance, Game, Outcome, SeatSpec, loaded_on_use
 
 SUMMARY = """\
-Agent Avenue: two spies chase each other round a loop of 14 spaces.
-Each of you starts on your own home, 7 spaces from the other.
+Agent Avenue: two spies chase each other round a loop of 14 spaces,
+starting on their own homes, 7 spaces apart.
 Your turn: you may first discard cards face down and draw new ones (at
-most 4 discards in the whole game). Then play two cards from your hand
-with different names: one face up, one face down. Refill to 4.
-Your opponent recruits one of the two (seeing only the face-up one); you
-get the other. Both cards go face up into your play areas.
-Each meeple moves by the icon of the agent it just recruited: the icon
-depends on how many of that agent its owner now has in play (1st, 2nd or
-3rd+ copy; Sidekick +4 and Mole -3 always).
-You win by catching up with the other meeple (a lead of 7 spaces), or by
-having 3 Codebreakers in play; 3 Daredevils in play lose. Ties go to the
-player whose turn it is. If the deck runs out, the one closer to catching
-wins.
+most 4 discards a game). Then play two cards with different names, one
+face up, one face down, and refill to 4. Your opponent recruits one of
+the two (seeing only the face-up one); you get the other.
+Each meeple moves by the icon of the agent it just recruited: 1st, 2nd or
+3rd+ copy its owner has in play (Sidekick +4 and Mole -3 always).
+You win by catching the other meeple (a lead of 7 spaces) or with 3
+Codebreakers in play; 3 Daredevils lose. Ties go to the player whose turn
+it is. If the deck runs out, the one closer to catching wins.
 Notation: play FACEUP / FACEDOWN, discard NAME, recruit face-up|face-down.
+Black market (mode=advanced): a meeple ending its move exactly on space
+2, 5, 9 or 12 takes one of the 3 face-up black-market cards (take NAME);
+an instant may ask (choose NAME, or pass if it cannot be carried out);
+ongoing cards stay in front of their owner.
 """
 
-__all__ = ["AgentAvenue", "GAME", "Options", "State", "Command", "Discard", "Play", "Recruit", "View"]
+__all__ = [
+    "AgentAvenue", "GAME", "Options", "State", "Command", "Discard", "Play", "Recruit",
+    "Take", "Choose", "Pass", "View",
+]
 
 
 def _bots() -> dict[str, Bot]:
@@ -65,7 +70,7 @@ class AgentAvenue(Game[State, Command]):
     max_seats = 2
     has_chance = True
     has_hidden_information = True
-    scenario_options = frozenset({"deck"})
+    scenario_options = frozenset({"deck", "market"})
 
     Options = Options
     State = State
@@ -78,11 +83,12 @@ class AgentAvenue(Game[State, Command]):
     # -- set-up ------------------------------------------------------------------
 
     def options(self, raw: dict[str, Any]) -> Options:
-        """Options from ``KEY=VALUE`` strings; ``deck`` is comma-separated."""
+        """Options from ``KEY=VALUE`` strings; ``deck`` and ``market`` are comma-separated."""
         raw = dict(raw)
-        deck = raw.get("deck")
-        if isinstance(deck, str):
-            raw["deck"] = [name.strip() for name in deck.split(",")]
+        for key in ("deck", "market"):
+            value = raw.get(key)
+            if isinstance(value, str):
+                raw[key] = [name.strip() for name in value.split(",")]
         fields = set(Options.__struct_fields__)
         for key in raw:
             if key not in fields:
@@ -110,6 +116,18 @@ class AgentAvenue(Game[State, Command]):
         return rules.setup(options, [s.name for s in specs], chance)
 
     # -- play ----------------------------------------------------------------------
+
+    def private_decks(self, state: State) -> dict[str, str]:
+        """Advanced mode: the black-market deck, "owned" by the first seat.
+
+        Its 15 cards are public knowledge and each one drawn turns face up,
+        so an owner knowing which ref is which card learns nothing; what
+        must stay unknown is which card comes next, and the beacons decide
+        that (`draw_private`). This keeps it apart from the agent deck in
+        peer games, whose one shuffle would otherwise mix the two decks."""
+        if state.mode != "advanced":
+            return {}
+        return {"market:deck": state.seats[0]}
 
     def to_act(self, state: State) -> list[str]:
         return rules.to_act(state)

@@ -11,6 +11,10 @@ has not seen. As the active seat, it expects the opponent to take the card
 that is worse for it half of the time, and to choose as a greedy recruiter
 would (knowing only the face-up card) the other half. It discards (while it
 may) when its best play looks poor, dropping the card it will miss least.
+In advanced mode its moves count the ongoing black-market cards and the
+End step their extra wins; it takes the supply card it likes best (a fixed
+taste, raised when a card would win or stop a loss soon) and answers each
+instant with the choice whose position it judges best.
 """
 
 from __future__ import annotations
@@ -21,9 +25,12 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.games.agent_avenue import cards
-from pbem.games.agent_avenue.commands import Discard, Play, Recruit
+from pbem.games.agent_avenue.commands import Discard, Pass, Play, Recruit, Take
 from pbem.games.agent_avenue.rules import end_step
 from pbem.games.agent_avenue.state import (
+    AGAIN,
+    MARKET,
+    ongoing,
     CENTRE_UP,
     FACE_DOWN,
     FACE_UP,
@@ -63,6 +70,13 @@ def _counts(state: State, who: str, seat: str) -> Counter[str]:
     return Counter(n for it in zone.items if (n := known_name(it)) is not None)
 
 
+def _ongoing(state: State, who: str) -> set[str]:
+    zone = state.zones.get(ongoing(who))
+    if zone is None:
+        return set()
+    return {n for it in zone.items if (n := known_name(it)) is not None}
+
+
 def _unseen(state: State, seat: str) -> Counter[str]:
     """Cards the seat has not seen, by name (the deck, the opponent's hand ...)."""
     seen = Counter(
@@ -75,6 +89,62 @@ def _unseen(state: State, seat: str) -> Counter[str]:
     return Counter({n: c for n in cards.NAMES if (c := cards.COPIES[n] - seen[n]) > 0})
 
 
+# --- the black market (advanced mode) --------------------------------------------
+
+#: how much greedy likes a black-market card before looking at the position
+MARKET_TASTE = {
+    cards.MASTERPLAN: 6.0, cards.SECURITY: 5.0, cards.WATCHTOWER: 5.0, cards.SUPERCOMPUTER: 5.0,
+    cards.DISTRACTION: 5.0, cards.TWIN: 4.0, cards.GETAWAY: 3.0, cards.LEADER: 2.0,
+    cards.TRUCK: 3.0, cards.SMOKE: 2.0, cards.MIND: 6.0, cards.SPYCATION: 2.0,
+    cards.OUTPOST: 3.0, cards.SECRET: 4.0, cards.TROUBLE: 4.0,
+}
+
+
+def _market_choice(game: Any, state: State, seat: str, legal: list[Any]) -> Any:
+    """Greedy's black-market decisions, from what `seat` sees."""
+    judge = _Judge(state, seat)
+    opp = judge.opp
+    m = state.market
+    task = getattr(m, "task", "")
+
+    def after(mine_counts: Counter[str], theirs: Counter[str], gain: int = 0) -> float:
+        counts = {seat: mine_counts, opp: theirs}
+        progress = dict(judge.progress)
+        progress[seat] += gain
+        return judge.judge(counts, progress)
+
+    def recruit_value(name: str) -> float:
+        counts = judge.counts[seat].copy()
+        counts[name] += 1
+        return after(counts, judge.counts[opp], cards.move_steps(name, counts[name], judge.ongoing[seat]))
+
+    def value(cmd: Any) -> float:
+        if isinstance(cmd, Pass):
+            if task == AGAIN:
+                return after(judge.counts[seat], judge.counts[opp])
+            return 0.0
+        if isinstance(cmd, Take):
+            name = _seen_name(state, seat, cmd.ref) or ""
+            taste = MARKET_TASTE.get(name, 0.0)
+            if name == cards.LEADER and judge.counts[seat][cards.DAREDEVIL] >= 2:
+                taste += 10.0
+            if name == cards.MIND and judge.counts[opp][cards.CODEBREAKER] >= 2:
+                taste += 10.0
+            return taste
+        name = _seen_name(state, seat, cmd.ref) or ""
+        if task == cards.MIND:
+            theirs = judge.counts[opp].copy()
+            theirs[name] -= 1
+            return after(judge.counts[seat], +theirs)
+        if task == cards.SPYCATION:
+            mine = judge.counts[seat].copy()
+            mine[name] -= 1
+            return max(after(+mine, judge.counts[opp]), recruit_value(name) - 1.0)
+        return recruit_value(name)
+
+    return max(legal, key=value)
+
+
 class _Judge:
     """Scores "seat `me` recruits X while the opponent recruits Y" for `me`."""
 
@@ -84,6 +154,9 @@ class _Judge:
         self.active = state.active
         self.progress = dict(state.progress)
         self.counts = {me: _counts(state, me, me), self.opp: _counts(state, self.opp, me)}
+        self.ongoing = {s: _ongoing(state, s) for s in (me, self.opp)}
+        self.position = dict(state.position)
+        self.home = dict(state.home)
         self.cache: dict[tuple[str, str], float] = {}
 
     def score(self, mine: str, theirs: str) -> float:
@@ -98,8 +171,16 @@ class _Judge:
         counts[me][mine] += 1
         counts[opp][theirs] += 1
         progress = {
-            me: self.progress[me] + cards.steps(mine, counts[me][mine]),
-            opp: self.progress[opp] + cards.steps(theirs, counts[opp][theirs]),
+            me: self.progress[me] + cards.move_steps(mine, counts[me][mine], self.ongoing[me]),
+            opp: self.progress[opp] + cards.move_steps(theirs, counts[opp][theirs], self.ongoing[opp]),
+        }
+        return self.judge(counts, progress)
+
+    def judge(self, counts: dict[str, Counter[str]], progress: dict[str, int]) -> float:
+        """The heuristic value for `me` of agents `counts` and `progress`."""
+        me, opp = self.me, self.opp
+        position = {
+            s: (self.home[s] + progress[s]) % cards.BOARD_SIZE for s in (me, opp)
         }
         result = end_step(
             active=self.active,
@@ -108,12 +189,19 @@ class _Judge:
             counts=counts,
             deck_empty=False,
             opponent_hand=cards.HAND_SIZE,
+            ongoing=self.ongoing,
+            position=position,
+            home=self.home,
         )
         if result is not None:
             return WIN_SCORE if me in result.winners else -WIN_SCORE
         lead = progress[me] - progress[opp]
         cb_me, cb_opp = counts[me][cards.CODEBREAKER], counts[opp][cards.CODEBREAKER]
         dd_me, dd_opp = counts[me][cards.DAREDEVIL], counts[opp][cards.DAREDEVIL]
+        if cards.LEADER in self.ongoing[me]:
+            dd_me = -dd_me  # Daredevils now lead to a win
+        if cards.LEADER in self.ongoing[opp]:
+            dd_opp = -dd_opp
         return (
             10.0 * lead
             + 6.0 * (cb_me - cb_opp)
@@ -202,6 +290,8 @@ def greedy_bot(game: Any, state: State, seat: str, rng: random.Random) -> Any:
     legal = game.legal(state, seat)
     if state.phase == RECRUIT:
         return _choose_recruit(state, seat)
+    if state.phase == MARKET:
+        return _market_choice(game, state, seat, legal)
     held = {
         it.ref: n
         for it in state.zones[hand(seat)].items

@@ -1,4 +1,6 @@
-"""Agent Avenue card data: the eight agents, their copies and movement icons.
+"""Agent Avenue card data: the eight agents, their copies and movement icons;
+and, for advanced mode, the black-market cards and spaces (read from
+``data/black_market.json``) with the movement modifiers of the ongoing ones.
 
 Kept as a small table so that the rules read it instead of hard-coding
 numbers. Each agent prints three icons, used when its owner has 1, 2 or 3+
@@ -11,7 +13,9 @@ repeated here three times.
 
 from __future__ import annotations
 
+import json as _json
 from collections import Counter
+import pkgutil as _pkgutil
 
 from pbem.errors import InvalidCommand
 
@@ -103,3 +107,82 @@ def deck_problems(names: list[str]) -> str | None:
     if extra:
         parts.append("too many " + ", ".join(f"{n} x{extra[n]}" for n in NAMES if extra[n]))
     return f"got {len(names)} cards, expected {DECK_SIZE}: " + "; ".join(parts)
+
+
+# --- advanced mode: the black market -----------------------------------------
+#
+# The advanced board's black-market spaces and the 15 black-market cards are
+# data (``data/black_market.json``), read once here, so a reprint or a house
+# board changes a file, not the rules.
+
+# through the package's loader (a zipped install works too); importlib.resources
+# would load tempfile, shutil and the compression modules into every command
+_MARKET = _json.loads(_pkgutil.get_data("pbem.games.agent_avenue", "data/black_market.json").decode("utf-8"))
+
+#: spaces of the advanced board where a meeple ending its move takes a card
+MARKET_SPACES: frozenset[int] = frozenset(_MARKET["market_spaces"])
+#: black-market card name -> "ongoing" or "instant", in table order
+MARKET_KIND: dict[str, str] = {c["name"]: c["kind"] for c in _MARKET["cards"]}
+#: black-market card name -> its effect in a few words
+MARKET_EFFECT: dict[str, str] = {c["name"]: c["effect"] for c in _MARKET["cards"]}
+MARKET_NAMES: tuple[str, ...] = tuple(MARKET_KIND)
+SUPPLY_SIZE = 3
+
+LEADER = "Leader of the Pack"
+MASTERPLAN = "Masterplan"
+SECURITY = "Security System"
+GETAWAY = "Getaway Car"
+WATCHTOWER = "Watchtower"
+SUPERCOMPUTER = "Supercomputer"
+DISTRACTION = "Distraction Device"
+TWIN = "Sinister Twin"
+TRUCK = "Surveillance Truck"
+SMOKE = "Smoke Screen"
+OUTPOST = "Outpost"
+SECRET = "Secret Recruit"
+TROUBLE = "Double Trouble"
+SPYCATION = "Spycation"
+MIND = "Mind Control"
+
+ENFORCER = "Enforcer"
+SABOTEUR = "Saboteur"
+DOUBLE_AGENT = "Double Agent"
+SENTINEL = "Sentinel"
+
+assert set(MARKET_NAMES) == {
+    LEADER, MASTERPLAN, SECURITY, GETAWAY, WATCHTOWER, SUPERCOMPUTER, DISTRACTION, TWIN,
+    TRUCK, SMOKE, OUTPOST, SECRET, TROUBLE, SPYCATION, MIND,
+}, "data/black_market.json does not hold the 15 black-market cards"
+
+_MARKET_BY_KEY = {_key(name): name for name in MARKET_NAMES}
+
+
+def market_lookup(text: str) -> str | None:
+    """The canonical black-market card name for `text`, or None."""
+    return _MARKET_BY_KEY.get(_key(text))
+
+
+def market_canonical(text: str) -> str:
+    name = market_lookup(text)
+    if name is None or not text.strip():
+        raise InvalidCommand(
+            f"unknown black-market card {text.strip()!r}; expected one of: {', '.join(MARKET_NAMES)}",
+            hint=f"black-market cards: {', '.join(MARKET_NAMES)}",
+        )
+    return name
+
+
+def move_steps(name: str, count: int, ongoing: set[str] | frozenset[str]) -> int:
+    """Spaces moved for recruiting `name` (the `count`-th in play) with the
+    owner's ongoing cards, in our decided order: the base icon, then the
+    card-specific modifiers (Getaway Car is applied where the move ends)."""
+    n = steps(name, count)
+    if name == SABOTEUR and DISTRACTION in ongoing:
+        n = abs(n)
+    if name == DOUBLE_AGENT and TWIN in ongoing:
+        n *= 2
+    if name == ENFORCER and WATCHTOWER in ongoing:
+        n += 2
+    if name == CODEBREAKER and SUPERCOMPUTER in ongoing:
+        n += 3
+    return n

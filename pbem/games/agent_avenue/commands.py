@@ -11,6 +11,15 @@ so which copy is played says nothing), so a player never needs to see a ref:
 * ``play FACEUP / FACEDOWN``        e.g. ``play Enforcer / Double Agent``
 * ``recruit face-up``, ``recruit face-down``
 
+Advanced mode (the black market):
+
+* ``take NAME``       take that black-market card from the supply
+* ``choose NAME``     answer an instant: the agent (from your hand, your play
+  area or the opponent's, as the card says; Double Trouble: the name of the
+  pair), or Spycation's "recruit it again"
+* ``pass``            decline Spycation's second recruit, or say that an
+  instant cannot be carried out (the dealer and the audit check it)
+
 Parsing ignores case and extra whitespace (and spaces or hyphens inside
 names: ``double-agent``, ``DoubleAgent``).
 """
@@ -55,9 +64,28 @@ class Recruit(msgspec.Struct, frozen=True, tag="aa.recruit", tag_field="t"):
     which: Literal["face-up", "face-down"]
 
 
-Command = Discard | Play | Recruit
+class Take(msgspec.Struct, frozen=True, tag="aa.take", tag_field="t"):
+    """Take a black-market card from the supply (advanced mode)."""
+
+    ref: str
+
+
+class Choose(msgspec.Struct, frozen=True, tag="aa.choose", tag_field="t", omit_defaults=True):
+    """Answer an instant black-market card: the agent it acts on (`keep`:
+    Double Trouble's second, revealed card, which stays in the hand)."""
+
+    ref: str
+    keep: str | None = None
+
+
+class Pass(msgspec.Struct, frozen=True, tag="aa.pass", tag_field="t"):
+    """Decline (Spycation's second recruit) or say an instant cannot be done."""
+
+
+Command = Discard | Play | Recruit | Take | Choose | Pass
 
 EXPECTED = "expected 'discard NAME', 'play FACEUP / FACEDOWN', 'recruit face-up' or 'recruit face-down'"
+EXPECTED_MARKET = "expected 'take NAME' (a supply card), 'choose NAME' or 'pass'"
 
 
 # --- format -----------------------------------------------------------------
@@ -78,6 +106,12 @@ def _spell(command: Command, name: Callable[[str, bool], str]) -> str:
             return f"play {name(up, True)} / {name(down, False)}"
         case Recruit(which=which):
             return f"recruit {which}"
+        case Take(ref=ref):
+            return f"take {name(ref, True)}"
+        case Choose(ref=ref):
+            return f"choose {name(ref, True)}"
+        case Pass():
+            return "pass"
     raise TypeError(f"not an Agent Avenue command: {command!r}")
 
 
@@ -121,6 +155,14 @@ def explain_command(command: Command, state: State, seat: str) -> str:
             return f"play {shown(up)} face up and {shown(down)} face down for your opponent to choose from"
         case Recruit(which=which):
             return f"recruit the {which} card; your opponent takes the other one"
+        case Take(ref=ref):
+            return f"take {shown(ref)} from the black market"
+        case Choose(ref=ref, keep=keep):
+            if keep is not None:
+                return f"reveal two {shown(ref)}: recruit one, keep the other"
+            return f"choose {shown(ref)} for the black-market card"
+        case Pass():
+            return "pass (decline, or the card cannot be carried out)"
     raise TypeError(f"not an Agent Avenue command: {command!r}")
 
 
@@ -152,6 +194,10 @@ def parse_command(text: str, state: State, seat: str) -> Command:
         raise InvalidCommand(f"empty command: {EXPECTED}", hint=EXPECTED)
     verb = words[0].lower()
     rest = " ".join(words[1:])
+    if verb in ("take", "choose", "pass"):
+        from pbem.games.agent_avenue.market import parse_market
+
+        return parse_market(verb, rest, text, state, seat)
     if verb == "discard":
         if not rest:
             raise InvalidCommand(

@@ -10,7 +10,8 @@
 The loop is drawn as a line that wraps from 13 back to 0, 63 columns wide:
 one row marks each seat's home with its letter in upper case, the row below
 each meeple with its letter in lower case (``ab`` when both share a space),
-so nothing depends on colour or on telling ``[A]`` from ``a``. Free text
+so nothing depends on colour or on telling ``[A]`` from ``a``. In advanced
+mode a ``market`` row marks the black-market spaces with ``$``. Free text
 (the cards in play, long names) is wrapped to 80 columns.
 """
 
@@ -22,7 +23,7 @@ from typing import Any
 import msgspec
 
 from pbem.games.agent_avenue import cards
-from pbem.games.agent_avenue.view import View
+from pbem.games.agent_avenue.view import MarketView, View
 from pbem.games.base import fit_lines
 
 
@@ -40,18 +41,38 @@ def _counts(names: list[str]) -> str:
 
 
 def board_lines(view: View, letters: list[str]) -> list[str]:
-    """The three rows of the board: space numbers, homes, meeples."""
+    """The rows of the board: space numbers, homes, meeples (and, in advanced
+    mode, a ``market`` row marking the black-market spaces with ``$``)."""
     size = view.board_size
     homes = [""] * size
     meeples = [""] * size
     for k, s in enumerate(view.seats):
         homes[s.home] += letters[k]
         meeples[s.position] += letters[k].lower()
-    return [
+    rows = [
         "space  " + "".join(f"{i:>4}" for i in range(size)),
         ("home   " + "".join(f"{h:>4}" for h in homes)).rstrip(),
         ("meeple " + "".join(f"{m:>4}" for m in meeples)).rstrip(),
     ]
+    if isinstance(view.market, MarketView):
+        marks = ["$" if i in view.market.spaces else "" for i in range(size)]
+        rows.insert(1, ("market " + "".join(f"{m:>4}" for m in marks)).rstrip())
+    return rows
+
+
+def market_lines(view: View) -> list[str]:
+    """The black market in words (advanced mode), for the text picture."""
+    m = view.market
+    if not isinstance(m, MarketView):
+        return []
+    lines = [
+        f"black market: supply {', '.join(m.supply) or 'empty'}; deck {m.deck_size} cards",
+    ]
+    if m.used:
+        lines.append(f"    used instants: {', '.join(m.used)}")
+    for line in m.log:
+        lines.append(f"    {line}")
+    return lines
 
 
 def render(view: View | dict[str, Any]) -> str:
@@ -75,11 +96,17 @@ def render(view: View | dict[str, Any]) -> str:
         if s.hand is not None:
             lines.append(f"    hand: {', '.join(s.hand) or 'empty'}")
         else:
-            lines.append(f"    hand: {s.hand_size} cards (hidden)")
+            seen = view.market.known_in_hand.get(s.seat) if isinstance(view.market, MarketView) else None
+            shown = f", known: {', '.join(seen)}" if seen else ""
+            lines.append(f"    hand: {s.hand_size} cards (hidden{shown})")
         discarded = f" ({', '.join(s.discarded)})" if s.discarded else ""
         lines.append(f"    discards used: {s.discards_used}/{cards.MAX_DISCARDS}{discarded}")
+        if isinstance(view.market, MarketView):
+            mine = view.market.ongoing.get(s.seat, [])
+            lines.append(f"    black-market cards: {', '.join(mine) or 'none'}")
     lines.append("")
     lines.append(f"deck: {view.deck_size} cards")
+    lines += market_lines(view)
     if view.centre_up is not None or view.centre_down_played:
         down = view.centre_down if view.centre_down is not None else "(hidden)"
         lines.append(f"centre: face up {view.centre_up or '(none)'}, face down {down}")

@@ -5,7 +5,8 @@ row for the homes and one for the meeples (each seat's letter in its
 colour); then a table of the seats (position, hands, discards) and one of
 the agents in play with the icons their next copy would use. A hidden hand
 or face-down card says ``hidden`` in words, so the picture reads the same
-without colour. rich is imported inside the functions, never with the rules.
+without colour. In advanced mode a ``market`` row marks the black-market
+spaces and a block lists the black market. rich is imported inside the functions, never with the rules.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 from pbem.games.agent_avenue import cards
 from pbem.games.agent_avenue.render import _letters
-from pbem.games.agent_avenue.view import View
+from pbem.games.agent_avenue.view import MarketView, View
 
 #: one colour per seat, in seat order
 SEAT_STYLES = ("bold green", "bold dodger_blue1", "bold magenta", "bold yellow")
@@ -43,9 +44,36 @@ def board(view: View, letters: list[str]) -> Any:
     for k, s in enumerate(view.seats):
         homes[s.home].append(letters[k], style=_seat_style(k))
         meeples[s.position].append(letters[k].lower(), style=_seat_style(k) + " reverse")
+    if isinstance(view.market, MarketView):
+        marks = [Text("$" if i in view.market.spaces else "", style="bold red") for i in range(view.board_size)]
+        table.add_row(Text("market", style="dim"), *marks)
     table.add_row(Text("home", style="dim"), *homes)
     table.add_row(Text("meeple", style="dim"), *meeples)
     return table
+
+
+def market(view: View, letters: list[str]) -> Any:
+    """The black market (advanced mode): supply, each seat's ongoing cards,
+    what happened this turn; None in simple mode."""
+    from rich.text import Text
+
+    m = view.market
+    if not isinstance(m, MarketView):
+        return None
+    text = Text()
+    text.append("black market", style="bold red")
+    text.append(f": supply {', '.join(m.supply) or 'empty'}; deck {m.deck_size} cards")
+    for k, s in enumerate(view.seats):
+        text.append("\n  ")
+        text.append(f"{letters[k]} {s.seat}", style=_seat_style(k))
+        text.append(f": {', '.join(m.ongoing.get(s.seat, [])) or 'no black-market cards'}")
+        if m.known_in_hand.get(s.seat):
+            text.append(f"; known in hand: {', '.join(m.known_in_hand[s.seat])}")
+    if m.used:
+        text.append(f"\n  used instants: {', '.join(m.used)}", style="dim")
+    for line in m.log:
+        text.append(f"\n  {line}")
+    return text
 
 
 def _table(*columns: str) -> Any:
@@ -128,6 +156,9 @@ def render(view: View) -> Any:
     if mine is not None:
         parts.append(mine)
     parts.append(in_play(view, letters))
+    black = market(view, letters)
+    if black is not None:
+        parts.append(black)
     centre = [f"deck: {view.deck_size} cards"]
     if view.centre_up is not None or view.centre_down_played:
         down = view.centre_down if view.centre_down is not None else "hidden"

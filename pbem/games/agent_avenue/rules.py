@@ -20,10 +20,13 @@ from __future__ import annotations
 
 from collections import Counter
 
+import msgspec
+
 from pbem.errors import IllegalCommand, InvalidOption
-from pbem.games.agent_avenue import cards
-from pbem.games.agent_avenue.commands import Command, Discard, Play, Recruit
+from pbem.games.agent_avenue import cards, market
+from pbem.games.agent_avenue.commands import Choose, Command, Discard, Pass, Play, Recruit, Take
 from pbem.games.agent_avenue.state import (
+    MARKET,
     CENTRE_DOWN,
     CENTRE_UP,
     DECK,
@@ -60,12 +63,9 @@ TIE = " (tie: the active player wins)"
 
 def check_options(options: Options) -> Options:
     """Validate `options`; return them with deck names made canonical."""
-    if options.mode != "simple":
-        if options.mode == "advanced":
-            raise InvalidOption(
-                "advanced mode (the black market) is not yet supported; use mode=simple"
-            )
-        raise InvalidOption(f"unknown mode {options.mode!r} for agent-avenue (modes: simple)")
+    if options.mode not in ("simple", "advanced"):
+        raise InvalidOption(f"unknown mode {options.mode!r} for agent-avenue (modes: simple, advanced)")
+    options = _check_market(options)
     if options.deck is None:
         return options
     names = []
@@ -79,7 +79,35 @@ def check_options(options: Options) -> Options:
     problem = cards.deck_problems(names)
     if problem:
         raise InvalidOption(f"deck must be exactly the 38 agent cards: {problem}")
-    return Options(mode=options.mode, first=options.first, deck=names)
+    return Options(mode=options.mode, first=options.first, deck=names, market=options.market)
+
+
+def _check_market(options: Options) -> Options:
+    """The `market` scenario option: advanced mode only, exactly the 15 cards."""
+    if options.market is msgspec.UNSET:
+        return options
+    if options.mode != "advanced":
+        raise InvalidOption("market= fixes the black-market deck: it needs mode=advanced")
+    names = []
+    for text in options.market:
+        name = cards.market_lookup(text)
+        if name is None or not text.strip():
+            raise InvalidOption(
+                f"market: unknown black-market card {text.strip()!r} (cards: {', '.join(cards.MARKET_NAMES)})"
+            )
+        names.append(name)
+    have = Counter(names)
+    missing = [n for n in cards.MARKET_NAMES if not have[n]]
+    twice = [n for n in cards.MARKET_NAMES if have[n] > 1]
+    if missing or twice:
+        parts = ([f"missing {', '.join(missing)}"] if missing else []) + (
+            [f"more than once: {', '.join(twice)}"] if twice else []
+        )
+        raise InvalidOption(
+            f"market must be exactly the {len(cards.MARKET_NAMES)} black-market cards, once each: "
+            + "; ".join(parts)
+        )
+    return msgspec.structs.replace(options, market=names)
 
 
 def check_first(options: Options, seat_names: list[str]) -> None:
@@ -123,6 +151,12 @@ def setup(options: Options, seat_names: list[str], chance: Chance) -> State:
     state.zones = zones
     for seat in seat_names:
         _draw(state, seat, cards.HAND_SIZE)
+    if options.mode == "advanced":
+        if options.market is not msgspec.UNSET:
+            market_order = list(options.market)
+        else:  # secret chance: nobody may know the black-market deck's order
+            market_order = chance.shuffle(list(cards.MARKET_NAMES))
+        market.setup_market(state, market_order)
     return state
 
 
@@ -141,6 +175,8 @@ def to_act(state: State) -> list[str]:
         return [state.active]
     if state.phase == RECRUIT:
         return [other(state, state.active)]
+    if state.phase == MARKET:
+        return market.to_act(state)
     return []
 
 
@@ -165,6 +201,8 @@ def legal(state: State, seat: str) -> list[Command]:
         return []
     if state.phase == RECRUIT:
         return [Recruit("face-up"), Recruit("face-down")]
+    if state.phase == MARKET:
+        return market.legal(state, seat)
     by_name = _lowest_by_name(state, seat)
     out: list[Command] = []
     if can_discard(state, seat):
@@ -197,6 +235,10 @@ def _check_turn(state: State, seat: str, command: Command) -> None:
     if seat not in state.seats:
         raise IllegalCommand(f"{seat!r} is not a seat of this game")
     acting = to_act(state)
+    if isinstance(command, (Take, Choose, Pass)):
+        if not market.is_advanced(state):
+            raise IllegalCommand("there is no black market in simple mode")
+        return  # the black market checks its own turn
     if isinstance(command, Recruit):
         if state.phase != RECRUIT:
             raise IllegalCommand("there is nothing to recruit now: " + _waiting(state))
@@ -214,7 +256,7 @@ def _waiting(state: State) -> str:
         return f"it is {acting[0]}'s turn to play"
     if state.phase == RECRUIT:
         return f"{acting[0]} must recruit"
-    if state.phase == RESOLVE:
+    if state.phase in (RESOLVE, MARKET):
         return "the turn is being resolved"
     return "the game is over"
 
@@ -259,6 +301,8 @@ def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
             state.choice = which
             state.recruited = {a: theirs.ref, b: mine.ref}
             state.phase = RESOLVE
+        case Take() | Choose() | Pass():
+            state = market.apply(state, seat, command, chance)
         case _:
             raise IllegalCommand(f"not an Agent Avenue command: {command!r}")
     return state
@@ -291,6 +335,8 @@ def advance(state: State, chance: Chance) -> State:
 
     Raises `NeedsReveal` while the face-down card just recruited is hidden.
     """
+    if market.is_advanced(state):
+        return _advance_advanced(state, chance)
     if state.phase == PLAY and len(state.zones[hand(state.active)].items) < 2:
         return _stalled(state)
     if state.phase != RESOLVE:
@@ -331,6 +377,63 @@ def advance(state: State, chance: Chance) -> State:
     return state
 
 
+def _advance_advanced(state: State, chance: Chance) -> State:
+    """Advanced mode: turn up the supply, move both meeples, run the black
+    market (a no-op while a seat must decide), then the End step."""
+    if state.phase == OVER:
+        return state
+    if market.supply_short(state) and state.phase == PLAY:
+        state = copy_struct(state)
+        market.refill(state, chance)  # the supply is first turned face up here
+    if state.phase == PLAY and len(state.zones[hand(state.active)].items) < 2:
+        return _stalled(state)
+    if state.phase not in (RESOLVE, MARKET):
+        return state
+    state = copy_struct(state)
+    a = state.active
+    b = other(state, a)
+    if state.phase == RESOLVE:
+        just = {}
+        for s in (a, b):
+            zone = state.zones[play_area(s)].items
+            just[s] = identity(next(it for it in zone if it.ref == state.recruited[s]))
+        counts = {s: in_play_counts(state, s) for s in (a, b)}
+        state.moves = {a: 0, b: 0}
+        state.market.log = []
+        state.market.shown = []
+        landed = []
+        for s in (a, b):  # A moves first, then B (effectively simultaneous)
+            n = cards.move_steps(just[s], counts[s][just[s]], market.ongoing_names(state, s))
+            if market.move(state, s, n):
+                landed.append(s)
+        market.start(state, landed)
+    if not market.run(state):
+        return state  # a seat must take a card or answer one
+    counts = {s: in_play_counts(state, s) for s in (a, b)}
+    result = end_step(
+        active=a,
+        opponent=b,
+        progress=state.progress,
+        counts=counts,
+        deck_empty=not state.zones[DECK].items,
+        opponent_hand=len(state.zones[hand(b)].items),
+        ongoing={s: market.ongoing_names(state, s) for s in (a, b)},
+        position=state.position,
+        home=state.home,
+    )
+    if result is not None:
+        state.outcome = result
+        state.phase = OVER
+        return state
+    state.active = b
+    state.phase = PLAY
+    state.turn += 1
+    state.choice = None
+    state.recruited = {}
+    state.zones[CENTRE_DOWN].readers = [b]
+    return state
+
+
 def _stalled(state: State) -> State:
     """Defensive: the active seat cannot play (fewer than 2 cards). The End
     step prevents this; if it ever happens, end by the running-out rule."""
@@ -350,13 +453,22 @@ def end_step(
     counts: dict[str, Counter[str]],
     deck_empty: bool,
     opponent_hand: int,
+    ongoing: dict[str, set[str]] | None = None,
+    position: dict[str, int] | None = None,
+    home: dict[str, int] | None = None,
 ) -> Outcome | None:
     """Check every End condition together; None if the game goes on.
 
     A seat has a claim when it meets a win condition or its opponent meets a
     lose condition. One claimant wins; two (both win, both lose, one seat
     both wins and loses) is a tie, which goes to the active seat.
+
+    Advanced mode passes each seat's `ongoing` black-market cards (and the
+    meeples' `position` and `home`) for the extra conditions: Leader of the
+    Pack turns 3+ Daredevils into a win, Masterplan wins with 7 different
+    names in play, Security System wins with the opponent on your home.
     """
+    extra = ongoing or {}
     a, b = active, opponent
     lead = progress[a] - progress[b]
     wins: dict[str, list[str]] = {a: [], b: []}
@@ -370,8 +482,19 @@ def end_step(
         if n >= cards.THRESHOLD:
             wins[s].append(f"{s} has {n} {cards.CODEBREAKER}s in play")
         n = counts[s][cards.DAREDEVIL]
-        if n >= cards.THRESHOLD:
+        mine = extra.get(s, set())
+        if n >= cards.THRESHOLD and cards.LEADER in mine:
+            wins[s].append(f"{s} has {n} {cards.DAREDEVIL}s in play and the {cards.LEADER}")
+        elif n >= cards.THRESHOLD:
             loses[s].append(f"{s} has {n} {cards.DAREDEVIL}s in play")
+        if cards.MASTERPLAN in mine:
+            names = sum(1 for c in counts[s].values() if c > 0)
+            if names >= len(cards.NAMES) - 1:
+                wins[s].append(f"{s} has {names} different agents in play ({cards.MASTERPLAN})")
+        if cards.SECURITY in mine and position is not None and home is not None:
+            o = other_of(s, a, b)
+            if position[o] == home[s]:
+                wins[s].append(f"{o} stands on {s}'s home ({cards.SECURITY})")
     claims = [s for s in (a, b) if wins[s] or loses[other_of(s, a, b)]]
     if len(claims) == 1:
         s = claims[0]

@@ -9,6 +9,13 @@ Zones (`GameState.zones`):
 * ``centre:up``       the card played face up this turn; public.
 * ``centre:down``     the card played face down this turn; read by the active seat.
 
+Advanced mode (the black market) adds:
+
+* ``market:deck``     the black-market deck, top first; nobody may read it.
+* ``market:supply``   the (up to) 3 face-up black-market cards; public.
+* ``market:used``     instant cards already resolved; public.
+* ``market:<seat>``   a seat's ongoing black-market cards; public.
+
 Everything else in the state is public.
 """
 
@@ -23,6 +30,9 @@ from pbem.games.base import GameState, Item, NeedsReveal, Outcome, Zone, identit
 PLAY = "play"
 RECRUIT = "recruit"
 RESOLVE = "resolve"
+#: advanced mode: black-market cards are taken and resolved (the seat named
+#: by `Market.who` may have a decision to make)
+MARKET = "market"
 OVER = "over"
 
 FACE_UP = "face-up"
@@ -31,6 +41,15 @@ FACE_DOWN = "face-down"
 DECK = "deck"
 CENTRE_UP = "centre:up"
 CENTRE_DOWN = "centre:down"
+
+
+MARKET_DECK = "market:deck"
+MARKET_SUPPLY = "market:supply"
+MARKET_USED = "market:used"
+
+
+def ongoing(seat: str) -> str:
+    return f"market:{seat}"
 
 
 def hand(seat: str) -> str:
@@ -48,16 +67,51 @@ def discards(seat: str) -> str:
 class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Agent Avenue options.
 
-    `mode`: only ``simple`` for now (``advanced``, the black market, is later
-    work). `first`: who starts: empty for the first seat listed, a seat name,
+    `mode`: ``simple``, or ``advanced`` (the black market). `first`: who starts: empty for the first seat listed, a seat name,
     or ``random`` (chance decides). `deck`: a scenario option fixing the whole
     38-card agent deck, top first (the first 4 go to the first seat listed,
-    the next 4 to the second); only for the hotseat dealer.
+    the next 4 to the second); only for the hotseat dealer. `market`: the
+    same for the 15-card black-market deck (advanced mode), top first.
+
+    `market` is UNSET (absent from the encoding) unless given, so the
+    options of every game begun before it existed encode as they did.
     """
 
     mode: str = "simple"
     first: str = ""
     deck: list[str] | None = None
+    market: list[str] | msgspec.UnsetType = msgspec.UNSET
+
+
+#: what the seat `Market.who` is doing in the ``market`` phase: ``take`` a
+#: supply card, ``resolve`` an instant (no decision), answer an instant's
+#: question (the card's name), or ``again`` (Spycation: recruit it again?)
+TAKE = "take"
+RESOLVE_CARD = "resolve"
+AGAIN = "again"
+
+
+class Market(msgspec.Struct, kw_only=True):
+    """The black market's bookkeeping in advanced mode (absent in simple mode).
+
+    `queue`: seats whose meeple landed on a black-market space and still take
+    a card (the active seat first; a chain puts its seat back in front).
+    `task`/`who`: see the constants above; `card`: the ref of the instant
+    being resolved; `spy`: the agent Spycation returned to the hand.
+    `log`: what the black market did this turn, in words (public), and
+    `shown` the agents those words name. `revealed`: refs of public cards
+    that went into a hand (Mind Control, Spycation, Double Trouble's kept
+    card): everyone knows them while they stay there.
+    """
+
+    queue: list[str] = []
+    task: str = ""
+    who: str | None = None
+    card: str | None = None
+    spy: str | None = None
+    log: list[str] = []
+    shown: list[str] = []
+    revealed: list[str] = []
 
 
 class State(GameState, kw_only=True):
@@ -83,6 +137,8 @@ class State(GameState, kw_only=True):
     recruited: dict[str, str] = {}
     moves: dict[str, int] = {}
     outcome: Outcome | None = None
+    #: advanced mode only (UNSET, so absent from the encoding, in simple mode)
+    market: Market | msgspec.UnsetType = msgspec.UNSET
 
 
 def other(state: State, seat: str) -> str:

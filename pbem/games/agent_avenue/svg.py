@@ -16,6 +16,10 @@ The picture, left to right:
   area (agents grouped by name with their count; the icon the next copy of
   that agent would use is ringed), discards.
 
+In advanced mode the black-market spaces are ringed in dashes and a strip
+under the picture shows the supply (names, ongoing or instant), the size
+of the black-market deck (never its order) and each seat's ongoing cards.
+
 Each card shows its three movement icons (the 1st, 2nd and 3rd+ copy in
 play), so the picture doubles as the reference card.
 """
@@ -28,11 +32,13 @@ from typing import Any
 import msgspec
 
 from pbem.games.agent_avenue import cards
-from pbem.games.agent_avenue.view import UNSEEN, SeatView, View
+from pbem.games.agent_avenue.view import UNSEEN, MarketView, SeatView, View
 from pbem.games.agent_avenue.rules import CATCH_DISTANCE
 from pbem.games.picture import document, el, num, polar, text
 
 WIDTH, HEIGHT = 980, 660
+MARKET_H = 170  # the black-market strip under the picture (advanced mode)
+MARKET_INK = "#7b1f1f"
 SEAT_COLOURS = ("#2e8b57", "#2e6fb5")  # the rulebook's green and blue homes
 SEAT_LIGHT = ("#cfe9d9", "#d2e2f4")
 AGENT_COLOURS = {
@@ -159,6 +165,9 @@ def _loop(view: View, letters: list[str]) -> str:
         fill = SEAT_LIGHT[k % 2] if k is not None else PAPER
         stroke = SEAT_COLOURS[k % 2] if k is not None else "#9c8f70"
         parts.append(el("circle", cx=x, cy=y, r=float(SPACE_R), fill=fill, stroke=stroke, stroke_width=3.0 if k is not None else 1.5))
+        if isinstance(view.market, MarketView) and i in view.market.spaces:
+            parts.append(el("circle", cx=x, cy=y, r=float(SPACE_R) - 4, fill="none", stroke=MARKET_INK,
+                            stroke_width=2.5, stroke_dasharray="3 2", class_="market-space"))
         nx, ny = polar(CX, CY, RING + SPACE_R + 14, _angle(i, size))
         parts.append(text(nx, ny + 5, i, 13, fill="#6b604a", text_anchor="middle", font_weight="bold"))
         if k is not None:
@@ -323,6 +332,51 @@ def _outcome(view: View) -> str:
     )
 
 
+def _market_card(x: float, y: float, w: float, h: float, name: str) -> str:
+    """A black-market card: its name and whether it is ongoing or instant.
+
+    The effect's words are left to the rules summary: they name agents, and
+    a picture spells out only the names of cards its reader has seen."""
+    kind = cards.MARKET_KIND.get(name, "")
+    parts = [
+        el("rect", x=x, y=y, width=w, height=h, rx=6, fill="#1c1c1c", stroke="#c9a227", stroke_width=1.5),
+        text(x + w / 2, y + h / 2 - 4, name, _fit(12, w - 8, name), fill="#f5d76e", text_anchor="middle", font_weight="bold"),
+        text(x + w / 2, y + h / 2 + 14, kind, 10, fill="#bbbbbb", text_anchor="middle"),
+    ]
+    return el("g", *parts, class_="market-card", data_card=name)
+
+
+def _market(view: View, letters: list[str], y: float) -> str:
+    """The black-market strip (advanced mode): the supply, the deck's size,
+    each seat's ongoing cards and this turn's black-market events."""
+    m = view.market
+    assert isinstance(m, MarketView)
+    parts = [el("rect", x=20, y=y, width=WIDTH - 40, height=MARKET_H - 10, rx=10, fill="#f1ece0", stroke=MARKET_INK, stroke_width=2.0)]
+    parts.append(text(34, y + 22, "black market", 15, fill=MARKET_INK, font_weight="bold"))
+    parts.append(text(34, y + 40, f"deck: {m.deck_size} card{'s' if m.deck_size != 1 else ''}", 11, fill=INK))
+    w, h = 130, 92
+    for j, name in enumerate(m.supply):
+        cx = 34 + j * (w + 8)
+        parts.append(card_back(cx, y + 50, w, h, "?") if name == UNSEEN else _market_card(cx, y + 50, w, h, name))
+    if not m.supply:
+        parts.append(text(34, y + 90, "the supply is empty", 12, fill="#6b604a"))
+    tx = 34 + 3 * (w + 8) + 16
+    ty = y + 22
+    for k, s in enumerate(view.seats):
+        mine = ", ".join(m.ongoing.get(s.seat, [])) or "none"
+        if m.known_in_hand.get(s.seat):
+            mine += "; known in hand: " + ", ".join(m.known_in_hand[s.seat])
+        parts.append(text(tx, ty, f"{letters[k]} {s.seat}: {mine}", 12, fill=SEAT_COLOURS[k % 2], font_weight="bold"))
+        ty += 18
+    if m.used:
+        parts.append(text(tx, ty, "used: " + ", ".join(m.used), 10, fill="#6b604a"))
+        ty += 16
+    for line in m.log[-5:]:
+        parts.append(text(tx, ty, line, 11, fill=INK))
+        ty += 15
+    return el("g", *parts, class_="black-market")
+
+
 def render_svg(view: View | dict[str, Any]) -> str:
     """The picture of `view` as SVG text (same view, same bytes)."""
     if not isinstance(view, View):
@@ -343,8 +397,12 @@ def render_svg(view: View | dict[str, Any]) -> str:
         body.append(_lead_bar(view, letters))
     for k in range(len(view.seats)):
         body.append(_panel(view, k, letters[k], 70 + k * 290))
+    height = HEIGHT
+    if isinstance(view.market, MarketView):
+        body.append(_market(view, letters, HEIGHT))
+        height += MARKET_H
     body.append(_outcome(view))
-    return document(WIDTH, HEIGHT, title, *body, background=PAPER, font_family="sans-serif", data_game="agent-avenue")
+    return document(WIDTH, height, title, *body, background=PAPER, font_family="sans-serif", data_game="agent-avenue")
 
 
 __all__ = ["render_svg", "card_face", "card_back", "icon_text"]

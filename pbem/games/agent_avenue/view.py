@@ -12,6 +12,14 @@ import msgspec
 
 from pbem.games.agent_avenue import cards
 from pbem.games.agent_avenue.state import (
+    AGAIN,
+    MARKET,
+    MARKET_DECK,
+    MARKET_SUPPLY,
+    MARKET_USED,
+    TAKE,
+    find,
+    ongoing,
     CENTRE_DOWN,
     CENTRE_UP,
     DECK,
@@ -49,6 +57,24 @@ class SeatView(msgspec.Struct, kw_only=True):
     discarded: list[str] | None
 
 
+class MarketView(msgspec.Struct, kw_only=True):
+    """The black market (advanced mode): all of it is public except the
+    deck's order, of which a view shows only the size."""
+
+    spaces: list[int]
+    supply: list[str]
+    deck_size: int
+    used: list[str]  # instants already resolved
+    ongoing: dict[str, list[str]]  # seat -> its ongoing cards
+    queue: list[str]  # seats still to take a card this turn
+    task: str  # what `who` is doing: take, a card's question, again, or ""
+    who: str | None
+    spy: str | None  # Spycation: the agent that may be recruited again
+    log: list[str]  # what the black market did this turn
+    shown: list[str]  # the agents `log` names (all public)
+    known_in_hand: dict[str, list[str]]  # seat -> hand cards everyone has seen
+
+
 class OutcomeView(msgspec.Struct, kw_only=True):
     winners: list[str]
     reason: str
@@ -74,6 +100,8 @@ class View(msgspec.Struct, kw_only=True):
     recruit_choice: str | None
     last_moves: dict[str, int]
     outcome: OutcomeView | None
+    #: advanced mode only (absent from the encoding in simple mode)
+    market: MarketView | msgspec.UnsetType = msgspec.UNSET
 
 
 def _names(zone: Zone, viewer: str | None) -> list[str] | None:
@@ -99,7 +127,58 @@ def _prompt(state: State, acting: list[str]) -> str:
         return f"{acting[0]} to recruit the face-up or the face-down card"
     if state.phase == RESOLVE:
         return "waiting for the face-down card to be revealed"
+    if state.phase == MARKET:
+        return _market_prompt(state, acting)
     return "nothing to do"
+
+
+_QUESTIONS = {
+    cards.OUTPOST: "recruit a Sentinel from the hand ('choose Sentinel', or 'pass' without one)",
+    cards.SECRET: "recruit from the hand an agent not yet in play ('choose NAME', or 'pass')",
+    cards.TROUBLE: "reveal two identical agents, recruit one ('choose NAME', or 'pass')",
+    cards.SPYCATION: "return one of their agents in play to the hand ('choose NAME')",
+    cards.MIND: "take one of the opponent's agents in play ('choose NAME')",
+}
+
+
+def _market_prompt(state: State, acting: list[str]) -> str:
+    m = state.market
+    if not acting or isinstance(m, msgspec.UnsetType):
+        return "the black market is being resolved"
+    who = acting[0]
+    if m.task == TAKE:
+        return f"{who} landed on the black market: take a supply card ('take NAME')"
+    if m.task == AGAIN:
+        return f"{who} may recruit the agent again at once ('choose NAME' or 'pass')"
+    return f"{who} resolves {m.task}: {_QUESTIONS.get(m.task, 'choose')}"
+
+
+def _market_view(state: State) -> MarketView | msgspec.UnsetType:
+    m = state.market
+    if isinstance(m, msgspec.UnsetType):
+        return msgspec.UNSET
+    public = lambda zone: [n if (n := known_name(it)) is not None else UNSEEN for it in state.zones[zone].items]
+    spy = None
+    if m.spy is not None:
+        found = find(state, m.spy)
+        spy = known_name(found[1]) if found else None
+    return MarketView(
+        spaces=sorted(cards.MARKET_SPACES),
+        supply=public(MARKET_SUPPLY),
+        deck_size=len(state.zones[MARKET_DECK].items),
+        used=public(MARKET_USED),
+        ongoing={s: public(ongoing(s)) for s in state.seats},
+        queue=list(m.queue),
+        task=m.task,
+        who=m.who,
+        spy=spy,
+        log=list(m.log),
+        shown=list(m.shown),
+        known_in_hand={
+            s: [n for it in state.zones[hand(s)].items if it.ref in m.revealed and (n := known_name(it)) is not None]
+            for s in state.seats
+        },
+    )
 
 
 def view(state: State, viewer: str | None) -> View:
@@ -145,4 +224,5 @@ def view(state: State, viewer: str | None) -> View:
         recruit_choice=state.choice,
         last_moves=dict(state.moves),
         outcome=OutcomeView(winners=list(out.winners), reason=out.reason) if out else None,
+        market=_market_view(state),
     )
