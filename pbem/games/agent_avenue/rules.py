@@ -364,6 +364,12 @@ def advance(state: State, chance: Chance) -> State:
         deck_empty=not state.zones[DECK].items,
         opponent_hand=len(state.zones[hand(b)].items),
     )
+    return _end_turn(state, result, b)
+
+
+def _end_turn(state: State, result: Outcome | None, b: str) -> State:
+    """The End step's last part, in both modes: the game is won, or `b`
+    (the other seat) starts its turn with the centre's face-down card its own."""
     if result is not None:
         state.outcome = result
         state.phase = OVER
@@ -421,17 +427,7 @@ def _advance_advanced(state: State, chance: Chance) -> State:
         position=state.position,
         home=state.home,
     )
-    if result is not None:
-        state.outcome = result
-        state.phase = OVER
-        return state
-    state.active = b
-    state.phase = PLAY
-    state.turn += 1
-    state.choice = None
-    state.recruited = {}
-    state.zones[CENTRE_DOWN].readers = [b]
-    return state
+    return _end_turn(state, result, b)
 
 
 def _stalled(state: State) -> State:
