@@ -390,6 +390,10 @@ class Game(Generic[St, Cmd]):
     max_seats: ClassVar[int]
     has_chance: ClassVar[bool] = True
     has_hidden_information: ClassVar[bool] = True
+    #: True only when no writer could gain by knowing, before it signs, the
+    #: public chance its own file draws: peer games may then draw it at once
+    #: from the beacons instead of pausing for another seat's link (#14)
+    immediate_chance: ClassVar[bool] = False
     #: options that fix hidden information (an explicit deck order ...):
     #: allowed only where one process holds everything (the hotseat dealer).
     scenario_options: ClassVar[frozenset[str]] = frozenset()
@@ -487,6 +491,14 @@ class Game(Generic[St, Cmd]):
         """Seats that must make a decision now (empty when the game is over
         or when it waits for a reveal)."""
         raise NotImplementedError
+
+    def simultaneous(self, state: St) -> list[str]:
+        """Seats that choose at once now, none seeing the others' choices
+        (a secret vote); `to_act` returns the same seats. Each submits one
+        ordinary command, which the protocol keeps sealed (dealer modes) or
+        committed (peer games) until every one is in; then `apply` runs for
+        each in seat order. Default: nobody."""
+        return []
 
     def legal(self, state: St, seat: str) -> list[Cmd]:
         """The seat's legal commands, deterministic order (where enumerable)."""
