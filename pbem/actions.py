@@ -34,7 +34,7 @@ from pbem.lock import LOCK
 from pbem.games.base import Known, NeedsReveal, SeatSpec, overlay, unknown_to
 from pbem.protocol import folder as folder_mod
 from pbem.protocol.chain import Chain
-from pbem.protocol.chance import NoChance
+from pbem.protocol.chance import NeedsChance, PlayChance, Tape
 
 # What only writers and seats need (the dealer, sealing and its AEAD, the
 # key-file cipher) is imported inside the functions that use it, so that
@@ -462,6 +462,13 @@ def log_entries(chain: Chain) -> dict[str, Any]:
             parts.append(chain.game.describe(cmd, state, None))
         if rec.revealed and not rec.commands:
             parts.append("reveals " + ", ".join(rec.revealed.values()))
+        if rec.resumed is not None:
+            seat, cmd = rec.resumed
+            parts.append(f"draws the chance of {seat}'s {chain.game.describe(cmd, rec.before, None)}")
+        elif body.chance is not None:
+            parts.append("draws chance")
+        if body.commitments and rec.seq:
+            parts.append(f"commits to the order of {_cards(len(body.commitments))} shuffled")
         for d in body.deliveries:
             parts.append(f"deals {_cards(len(d.refs))} to {d.to}")
         hidden_partials = [p for p in body.partials if p.ref not in rec.revealed]
@@ -528,9 +535,15 @@ def parse_commands(chain: Chain, me: Party, texts: list[str]) -> list[Any]:
         command = game.parse(text, state, me.name)
         out.append(command)
         try:
-            state = game.apply(state, me.name, command, NoChance())
+            state = game.apply(state, me.name, command, PlayChance(Tape(None, "")))
         except NeedsReveal:
             pass
+        except NeedsChance:
+            if i != len(texts) - 1:
+                raise ProtocolError(
+                    f"{text!r} draws chance: it must be the last command of this file",
+                    hint="submit the rest after the answer (pbem sync)",
+                ) from None
     return out
 
 
@@ -627,8 +640,8 @@ def _turn_already_in(chain: Chain, me: Party, texts: list[str]):
             if game.format(game.parse(text, state, me.name), state, me.name) != game.format(command, state, me.name):
                 return None
             try:
-                state = game.apply(state, me.name, command, NoChance())
-            except NeedsReveal:
+                state = game.apply(state, me.name, command, PlayChance(Tape(None, "")))
+            except (NeedsReveal, NeedsChance):
                 pass
     except PbemError:
         return None

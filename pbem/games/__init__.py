@@ -22,6 +22,23 @@ _REGISTRY: dict[str, tuple[str, str, tuple[str, ...]]] = {
 }
 
 
+def _extra_games() -> None:
+    """Games named by ``PBEM_GAMES`` (``NAME=MODULE:ATTR``, comma-separated):
+    how a game that is not shipped with pbem (a test game, one being
+    written) is played through the real CLI without editing this file."""
+    import os
+
+    for entry in filter(None, (e.strip() for e in os.environ.get("PBEM_GAMES", "").split(","))):
+        name, sep, target = entry.partition("=")
+        module, colon, attr = target.partition(":")
+        if not (sep and colon and name and module and attr):
+            raise UnknownGame(f"PBEM_GAMES entry {entry!r} is not NAME=MODULE:ATTR")
+        _REGISTRY.setdefault(name.strip().lower(), (module.strip(), attr.strip(), ()))
+
+
+_extra_games()
+
+
 def names() -> list[str]:
     """Canonical names of every registered game."""
     return sorted(_REGISTRY)

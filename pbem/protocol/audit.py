@@ -21,7 +21,9 @@ from pbem.games.base import Known, project
 from pbem.protocol import dealer as dealer_mod
 from pbem.protocol import folder as folder_mod
 from pbem.protocol.commitments import item_bytes
+from pbem.protocol.chance import public_chance_seed
 from pbem.protocol.setup import public_setup_seed
+from pbem.crypto.encoding import b64d
 
 
 @dataclass
@@ -66,7 +68,50 @@ def audit(folder: Path) -> AuditReport:
     checks += 1
     if canonical(project(full, set())) != bytes(chain.genesis.initial):
         failures.append(f"{who}: the initial public state is not the seed's deal")
+    checks += _audit_play_chance(folder, chain, seed, cards, failures)
     return _replay_knowing(folder, chain, cards, checks, failures)
+
+
+def _audit_play_chance(folder: Path, chain, master: bytes, cards: dict[str, str], failures: list[str]) -> int:
+    """Replay the chain as the dealer did, with its seed: each chance seed it
+    supplied during play must be the one its committed seed gives, and each
+    item it committed to during play (a reshuffled deck) the card the seed's
+    shuffle put there. Adds those cards to `cards`."""
+    seed = dealer_mod.game_seed(chain, master)
+    checks = 0
+    dealer_files = {r.seq: r for r in chain.records[1:] if r.by == chain.dealer_name}
+
+    def check(prefix) -> None:
+        nonlocal checks
+        record = dealer_files.get(prefix.seq + 1)
+        if record is None:
+            return
+        where = f"{record.name or folder_mod.turn_name(record.seq, record.by)} (signed by {record.by})"
+        body = record.body
+        if body.chance is not None:
+            checks += 1
+            if b64d(body.chance, 32) != public_chance_seed(seed, record.seq):
+                failures.append(f"{where}: the chance it supplied is not the one the dealer's seed gives")
+        if not body.commitments:
+            return
+        known = dict(cards)
+        if prefix.uncommitted():
+            known.update(dealer_mod.cards_of(dealer_mod.replay_full(prefix, prefix.records[-1], known, seed)))
+        _, known = dealer_mod.dealer_effects(prefix, seed, known, record.seq)
+        for ref, value in sorted(body.commitments.items()):
+            checks += 1
+            card = known.get(ref)
+            if card is None or value != commit(dealer_mod.salt_for(master, ref), item_bytes(ref, card)):
+                failures.append(f"{where}: the commitment of {ref} is not the card the seed's shuffle put there")
+            else:
+                cards[ref] = card
+
+    if dealer_files:
+        try:
+            folder_mod.load(folder, before_each=check)
+        except PbemError as exc:
+            failures.append(f"replay with the dealer's seed: {exc.message}")
+    return checks
 
 
 def _replay_knowing(folder: Path, chain, cards: dict[str, str], checks: int, failures: list[str]) -> AuditReport:

@@ -30,9 +30,10 @@ from pbem.errors import (
     WrongGame,
     WrongWriter,
 )
-from pbem.games.base import Game, GameState, SeatSpec, overlay, refs_in, unknown_to, unrevealed_public
+from pbem.games.base import Game, GameState, Hidden, SeatSpec, overlay, refs_in, unknown_to, unrevealed_public
 from pbem.protocol import codec, transition, undo as undo_mod
 from pbem.protocol.commitments import check_openings, item_bytes, state_hash  # noqa: F401 - re-exported
+from pbem.protocol.chance import PlayChance, Tape
 from pbem.protocol.formats import GenesisBody, Obligation, PendingUndo, SignedFile, TurnBody
 from pbem.protocol.setup import derive_setup
 
@@ -43,7 +44,8 @@ if TYPE_CHECKING:  # peer games need PyNaCl: imported only when a game is peer
 #: the parts of a turn body besides its header; which a file may carry
 #: depends on who writes it and the dealer mode
 _OPTIONAL_PARTS = (
-    "commands", "reveals", "deliveries", "commitments", "seed", "join", "partials", "sealed", "beacon", "secrets", "undo"
+    "commands", "reveals", "deliveries", "commitments", "seed", "join", "partials", "sealed", "beacon", "secrets", "undo",
+    "chance", "memo",
 )
 
 
@@ -65,6 +67,7 @@ def check_envelopes(body: GenesisBody | TurnBody) -> None:
     else:
         boxes += [s.envelope for s in body.sealed]
         boxes += [body.join.secret_box] if body.join else []
+        boxes += [body.memo] if body.memo else []
     for box in boxes:
         check_envelope(box, readers=1)  # pbem seals every envelope to one reader
 
@@ -88,6 +91,8 @@ class Record:
     prior: tuple | None = None
     chance: bool = False  # the file drew chance (peer games)
     undone: int | None = None  # an accepted undo: the seq it took back
+    #: (seat, command): the paused command this file ran with its chance
+    resumed: tuple[str, Any] | None = None
 
 
 class Chain:
@@ -175,6 +180,11 @@ class Chain:
         if state_hash(self.public) != genesis.state:
             raise ProtocolError("the initial state does not match its hash")
         self.blocked_on: str | None = None
+        #: (seat, command): a seat's last command, which drew chance that
+        #: its file could not have; not applied until the chance is supplied
+        self.paused: tuple[str, Any] | None = None
+        #: the rules' automatic steps wait for chance
+        self.chance_blocked = False
         self.seed: bytes | None = None
         self.seq = 0
         self.head = self.game_id
@@ -218,6 +228,11 @@ class Chain:
         if self.deck is not None:
             return self._peer_obligations()
         out: list[Obligation] = []
+        uncommitted = self.uncommitted()
+        if uncommitted:
+            out.append(Obligation(by=self.dealer_name, what="commit", refs=uncommitted))
+        if self.paused is not None or self.chance_blocked:
+            out.append(Obligation(by=self.dealer_name, what="chance", to=self.paused[0] if self.paused else None))
         reveal = unrevealed_public(self.public)
         if self.blocked_on and self.blocked_on not in reveal:
             reveal.append(self.blocked_on)
@@ -230,6 +245,16 @@ class Chain:
         if self.outcome() is not None and self.seed is None:
             out.append(Obligation(by=self.dealer_name, what="publish-seed"))
         return out
+
+    def uncommitted(self) -> list[str]:
+        """Hidden items no commitment binds yet: a deck the rules shuffled
+        during play, whose order only the dealer knows (dealer modes)."""
+        return [
+            it.ref
+            for zone in self.public.zones.values()
+            for it in zone.items
+            if isinstance(it, Hidden) and it.ref not in self.commitments
+        ]
 
     def _peer_obligations(self) -> list[Obligation]:
         from pbem.protocol.peer import owed_refs
@@ -266,7 +291,8 @@ class Chain:
 
     def _snapshot(self) -> tuple:
         # the containers are replaced, never changed in place, once a file is in
-        return (self.public, self.known, self.revealed, self.blocked_on, self.deck, self.moves)
+        return (self.public, self.known, self.revealed, self.blocked_on, self.deck, self.moves,
+                self.paused, self.chance_blocked, self.commitments)
 
     def needs(self, party: str) -> str:
         """"decision" if `party`'s next file needs a choice, else "auto"."""
@@ -337,7 +363,7 @@ class Chain:
         if self.deck is not None:
             allowed = {"commands", "reveals", "join", "partials", "sealed", "beacon", "secrets", "undo"}
         elif body.by == self.dealer_name:
-            allowed = {"reveals", "deliveries", "seed"}
+            allowed = {"reveals", "deliveries", "seed", "commitments", "chance", "memo"}
         else:
             allowed = {"commands", "reveals", "undo"}
         if body.undo is not None and "undo" in allowed:
@@ -359,7 +385,16 @@ class Chain:
             commands = [self._decode_command(raw) for raw in body.commands]
             if body.by != self.dealer_name and not commands:
                 raise ProtocolError("a seat's file needs at least one command")
-            check_openings(body.reveals, self.commitments, "reveals")
+            is_dealer = body.by == self.dealer_name
+            commitments = self.commitments
+            if body.commitments:
+                again = sorted(set(body.commitments) & set(self.commitments))
+                if again:
+                    raise ProtocolError(f"commits again to {', '.join(again)}")
+                for value in body.commitments.values():
+                    b64d(value, 32)
+                commitments = {**self.commitments, **body.commitments}
+            check_openings(body.reveals, commitments, "reveals")
             offered = {o.ref: o.card for o in body.reveals}
             if body.by != self.dealer_name:
                 strangers = set(offered) - self.knows(body.by)
@@ -379,7 +414,11 @@ class Chain:
                 source=offered.get,
                 writer_knows=lambda st: self.knows(body.by),
                 private_check=private,
+                chance=PlayChance(Tape(b64d(body.chance, 32), f"public {body.seq}")) if body.chance else None,
+                resume=self.paused if is_dealer else None,
             )
+            if is_dealer:
+                self._check_dealer_chance(body, effect, commitments)
             unused = set(offered) - set(effect.revealed)
             if unused:
                 raise ProtocolError(f"reveals {', '.join(sorted(unused))}, which the rules do not need")
@@ -410,6 +449,9 @@ class Chain:
         prior = self._snapshot()
         if commands and body.by != self.dealer_name:
             self.moves = (*self.moves, body.seq)
+        self.commitments = commitments
+        self.paused = (body.by, effect.paused) if effect.paused is not None else None
+        self.chance_blocked = effect.chance_blocked
         self.known = staged_known
         self.revealed = staged_revealed
         self.public = effect.state
@@ -421,8 +463,25 @@ class Chain:
         record = Record(body.seq, body.by, self.head, outer, body, commands, before, effect.state, where if where != "file" else "")
         record.revealed = dict(effect.revealed)
         record.prior = prior
+        record.chance = body.chance is not None
+        record.resumed = prior[6] if is_dealer else None
         self.records.append(record)
         return record
+
+    def _check_dealer_chance(self, body: TurnBody, effect, commitments: dict[str, str]) -> None:
+        """The dealer supplies exactly the chance the rules draw in its file,
+        and commits to exactly the items that no commitment binds yet."""
+        if effect.chance_blocked or effect.paused is not None:
+            raise ProtocolError("the game draws chance here: the dealer's file must supply it")
+        if body.chance is not None and not effect.drew_chance:
+            raise ProtocolError("the dealer supplies chance that the rules do not draw")
+        hidden = {it.ref for zone in effect.state.zones.values() for it in zone.items if isinstance(it, Hidden)}
+        needed = (hidden | set(effect.revealed)) - set(self.commitments)
+        if set(body.commitments) != needed:
+            owed = ", ".join(sorted(needed)) or "nothing"
+            raise ProtocolError(f"the dealer must commit to exactly the items no commitment binds: {owed}")
+        if (body.memo is None) != (not body.commitments):
+            raise ProtocolError("the dealer's file carries a memo exactly when it commits to new items")
 
     def _append_undo(self, outer: SignedFile, body: TurnBody, where: str) -> Record:
         """An undo request or answer: it changes no card and no seat's
@@ -454,7 +513,8 @@ class Chain:
         # Commit.
         prior = self._snapshot()
         if restore is not None:
-            self.public, self.known, self.revealed, self.blocked_on, self.deck, self.moves = restore
+            (self.public, self.known, self.revealed, self.blocked_on, self.deck, self.moves,
+             self.paused, self.chance_blocked, self.commitments) = restore
         self.undo_pending = pending
         before = prior[0]
         self.seq = body.seq

@@ -127,3 +127,113 @@ def hotseat_seed(n: int) -> bytes:
     from pbem.crypto.encoding import sha256
 
     return sha256(b"pbem/1 hotseat seed " + str(n).encode())
+
+
+# --- chance during play (issue #14) ------------------------------------------
+
+
+class NeedsChance(ProtocolError):
+    """The rules drew public chance that this file cannot supply.
+
+    Not a user error: `pbem.protocol.transition` turns it into a pause. The
+    file ends before the command that drew it; whoever owes the chance (the
+    dealer, or in peer games another seat's next beacon link) answers, and
+    the command is run again from the start with the result.
+    """
+
+    def __init__(self) -> None:
+        super().__init__("this command draws chance that its writer may not know yet")
+
+
+class Tape:
+    """A file's stream of public chance, which a retried call reads again.
+
+    The rules are re-run from the start of a call when they need a card's
+    identity (`NeedsReveal`), and a party that sees every card runs them
+    once. Both must see the same dice: `mark()` remembers where a call
+    began, `rewind()` goes back there, and draws already made are read
+    again instead of drawn anew.
+    """
+
+    def __init__(self, seed: bytes | None, label: str) -> None:
+        self._seed, self._label = seed, label
+        self._stream: DeterministicStream | None = None
+        self._drawn: list[tuple[int, int]] = []
+        self._pos = 0
+
+    @property
+    def used(self) -> bool:
+        return bool(self._drawn)
+
+    def mark(self) -> int:
+        return self._pos
+
+    def rewind(self, mark: int) -> None:
+        self._pos = mark
+
+    def below(self, n: int) -> int:
+        if self._pos < len(self._drawn):
+            asked, value = self._drawn[self._pos]
+            if asked != n:
+                raise ProtocolError("the rules drew different chance when run again: they are not deterministic")
+            self._pos += 1
+            return value
+        if self._seed is None:
+            raise NeedsChance()
+        if self._stream is None:
+            self._stream = DeterministicStream(self._seed, self._label.encode())
+        value = self._stream.below(n)
+        self._drawn.append((n, value))
+        self._pos += 1
+        return value
+
+    def shuffle(self, items: Sequence[Any]) -> list[Any]:
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):  # Fisher-Yates over our own draws
+            j = self.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
+
+    def private_draw(self, n: int) -> int:
+        return self.below(n)
+
+
+class PlayChance:
+    """The `chance` the rules see while a file is replayed.
+
+    `public` is the file's `Tape` (dice, a random target: results everyone
+    sees, answered by whoever may know them); plain calls are secret chance
+    (a reshuffled deck's order), which only the dealer draws for real: a
+    verifier stands in for it, and the protocol hides the items a shuffle
+    renamed (`hide_fresh`), so the public state cannot depend on it.
+    """
+
+    def __init__(self, tape: Tape, secret=None) -> None:
+        self.tape = tape
+        self._secret = secret if secret is not None else StandInChance()
+
+    @property
+    def public(self) -> Tape:
+        return self.tape
+
+    def below(self, n: int) -> int:
+        return self._secret.below(n)
+
+    def shuffle(self, items: Sequence[Any]) -> list[Any]:
+        return self._secret.shuffle(items)
+
+    def private_draw(self, n: int) -> int:
+        return self._secret.private_draw(n)
+
+
+def public_chance_seed(game_seed: bytes, seq: int) -> bytes:
+    """The seed of the public chance a dealer's file at `seq` supplies: tied
+    to the committed seed, so the audit can tell it was not chosen."""
+    from pbem.crypto.stream import derive
+
+    return derive(game_seed, f"public chance {seq}".encode())
+
+
+def secret_chance(game_seed: bytes, seq: int) -> DealerChance:
+    """The dealer's secret chance while file `seq` is applied."""
+    return DealerChance(game_seed, f"secret chance {seq}")

@@ -26,7 +26,8 @@ from pbem.crypto.limits import check_limits
 from pbem.crypto.seal import open_envelope, seal, seal_ad
 from pbem.crypto.stream import derive
 from pbem.errors import InvalidOption, ProtocolError, SealError
-from pbem.games.base import Game, Known, SeatSpec, overlay, project, unknown_to, unrevealed_public
+from pbem.games.base import Game, Hidden, Known, SeatSpec, overlay, project, unknown_to, unrevealed_public
+from pbem.protocol.chance import PlayChance, Tape, public_chance_seed, secret_chance
 from pbem.protocol import codec, transition
 from pbem.protocol.chain import Chain
 from pbem.protocol.commitments import item_bytes, state_hash
@@ -154,15 +155,69 @@ def open_seed_box(chain: Chain, dealer: SecretIdentity) -> SeedOpening:
     return msgspec.json.decode(payload, type=SeedOpening)
 
 
-def dealer_openings(chain: Chain, seed: bytes) -> dict[str, Opening]:
-    """Every opening of the game, recomputed from the seed."""
+def dealer_openings(chain: Chain, seed: bytes, dealer: SecretIdentity | None = None) -> dict[str, Opening]:
+    """Every opening of the game: the set-up's, recomputed from the seed,
+    and (with the dealer's key) those of the items it committed to during
+    play, from the memos it sealed to itself."""
     full = full_setup(chain.game, chain.options, chain.seat_specs(), seed, chain.setup_seed)
     out = {}
     for zone in full.zones.values():
         for it in zone.items:
             if isinstance(it, Known):
                 out[it.ref] = opening_for(seed, it.ref, it.card)
+    if dealer is not None:
+        for record in chain.records[1:]:
+            if record.by == chain.dealer_name and record.body.memo is not None:
+                out.update({o.ref: o for o in open_openings(record.body.memo, dealer, memo_ad(chain.game_id, record.seq))})
     return out
+
+
+def memo_ad(game_id: str, seq: int) -> bytes:
+    return seal_ad(game_id, seq, "memo")
+
+
+def game_seed(chain: Chain, master_seed: bytes) -> bytes:
+    """The seed every chance result during play derives from."""
+    return master_seed
+
+
+def replay_full(chain: Chain, record, cards: dict[str, str], seed: bytes):
+    """A seat's file replayed on the full state, with the dealer's real
+    secret chance: what its shuffles really dealt (`cards` must hold every
+    item that existed before it)."""
+    effect = transition.run(
+        chain.game,
+        overlay(record.before, cards),
+        record.by,
+        record.commands,
+        source=cards.get,
+        writer_knows=lambda st: set(cards),
+        chance=PlayChance(Tape(None, ""), secret=secret_chance(seed, record.seq)),
+        keep_fresh=True,
+    )
+    return effect.state
+
+
+def cards_of(state) -> dict[str, str]:
+    return {it.ref: it.card for zone in state.zones.values() for it in zone.items if isinstance(it, Known)}
+
+
+def dealer_effects(chain: Chain, seed: bytes, cards: dict[str, str], seq: int):
+    """The dealer's own file at `seq`, run on the public state (what it
+    writes) and on the full state (what its shuffles deal): the effect, the
+    cards of every item, and whether it drew public chance."""
+    pseed = public_chance_seed(seed, seq)
+    public = transition.run(
+        chain.game, chain.public, chain.dealer_name, [], source=cards.get, writer_knows=lambda st: set(cards),
+        chance=PlayChance(Tape(pseed, f"public {seq}")), resume=chain.paused,
+    )
+    full = transition.run(
+        chain.game, overlay(chain.public, cards), chain.dealer_name, [], source=cards.get,
+        writer_knows=lambda st: set(cards),
+        chance=PlayChance(Tape(pseed, f"public {seq}"), secret=secret_chance(seed, seq)),
+        resume=chain.paused, keep_fresh=True,
+    )
+    return public, {**cards, **cards_of(full.state)}
 
 
 def answer(chain: Chain, dealer: SecretIdentity) -> bytes | None:
@@ -170,13 +225,18 @@ def answer(chain: Chain, dealer: SecretIdentity) -> bytes | None:
     if chain.dealer_name != dealer.name or chain.dealer_name not in chain.writers():
         return None
     seed_opening = open_seed_box(chain, dealer)
-    seed = b64d(seed_opening.seed, 32)
-    openings = dealer_openings(chain, seed)
+    master = b64d(seed_opening.seed, 32)
+    seed = game_seed(chain, master)
+    openings = dealer_openings(chain, master, dealer)
     cards = {ref: o.card for ref, o in openings.items()}
-    effect = transition.run(
-        chain.game, chain.public, dealer.name, [], source=cards.get, writer_knows=lambda st: set(cards)
-    )
     seq = chain.seq + 1
+    if chain.uncommitted():  # the last file shuffled: learn what it dealt
+        cards.update(cards_of(replay_full(chain, chain.records[-1], cards, seed)))
+    effect, cards = dealer_effects(chain, seed, cards, seq)
+    hidden = [it.ref for zone in effect.state.zones.values() for it in zone.items if isinstance(it, Hidden)]
+    new = [ref for ref in dict.fromkeys(hidden + list(effect.revealed)) if ref not in chain.commitments]
+    fresh = {ref: opening_for(master, ref, cards[ref]) for ref in new}
+    openings.update(fresh)
     revealed = set(chain.revealed) | set(effect.revealed)
     deliveries = []
     for name in chain.seat_order:
@@ -193,10 +253,13 @@ def answer(chain: Chain, dealer: SecretIdentity) -> bytes | None:
         by=dealer.name,
         reveals=[openings[r] for r in effect.revealed],
         deliveries=deliveries,
+        commitments={ref: commit(b64d(o.salt, 32), item_bytes(ref, o.card)) for ref, o in fresh.items()},
         seed=seed_opening if over else None,
+        chance=b64e(public_chance_seed(seed, seq)) if effect.drew_chance else None,
+        memo=seal_openings(list(fresh.values()), dealer.public, memo_ad(chain.game_id, seq)) if fresh else None,
         state=state_hash(effect.state),
     )
-    if not (body.reveals or body.deliveries or body.seed):
+    if not (body.reveals or body.deliveries or body.seed or body.commitments or body.chance):
         raise ProtocolError("the dealer has nothing to answer")  # writers() said otherwise: a bug
     return codec.encode_signed("turn", body, dealer)
 

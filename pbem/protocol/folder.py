@@ -84,6 +84,7 @@ def load(
     folder: Path | str,
     private_openings: dict[str, str] | None = None,
     openings_at_genesis: Callable[[Chain], dict[str, str] | None] | None = None,
+    before_each: Callable[[Chain], None] | None = None,
 ) -> Chain:
     """Replay and check the whole chain in `folder`.
 
@@ -93,6 +94,8 @@ def load(
     them instead: the dealer's cards follow from the genesis and its key,
     so a writer that holds that key replays once, knowing every card,
     rather than once publicly and once more as the dealer.
+    `before_each(chain)` sees the chain before each file is appended (the
+    audit recomputes there what the dealer owed at that point).
     """
     folder = Path(folder)
     if not folder.is_dir():
@@ -117,6 +120,8 @@ def load(
             _report_fork(chain, candidates)
         path, data = candidates[0]
         m = _TURN.match(path.name)
+        if before_each is not None:
+            before_each(chain)
         record = chain.append(data, path.name, private_openings)
         if m and m.group(2) != record.by:
             raise FormatError(f"{path.name}: the file is signed by {record.by}, its name says {m.group(2)}")

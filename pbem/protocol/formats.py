@@ -232,6 +232,13 @@ class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     secrets: PeerSecrets | None = None
     #: an undo request or answer: a file carrying it carries nothing else
     undo: Undo | None = None
+    #: the seed of the public chance this dealer's file supplies (a paused
+    #: command's dice): derived from the dealer's committed seed, which the
+    #: audit checks
+    chance: B64 | None = None
+    #: the dealer's openings of the items it commits to in this file (a
+    #: reshuffled deck), sealed to its own key so it needs no other storage
+    memo: Envelope | None = None
     state: B64
 
 
@@ -239,7 +246,7 @@ class Obligation(msgspec.Struct, frozen=True, omit_defaults=True):
     """Something a party owes that needs no decision (`pbem sync` writes it)."""
 
     by: Name
-    what: Literal["reveal", "deliver", "publish-seed", "join", "publish-secrets"]
+    what: Literal["reveal", "deliver", "publish-seed", "join", "publish-secrets", "chance", "commit"]
     refs: list[Ref] = []
     to: Name | None = None
 

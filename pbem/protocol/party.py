@@ -53,7 +53,7 @@ class Party:
             self.peer_secrets = peer_writer.my_secrets(chain, secret)
         elif self.is_dealer:
             seed = b64d(dealer_mod.open_seed_box(chain, secret).seed, 32)
-            self.openings = dealer_mod.dealer_openings(chain, seed)
+            self.openings = dealer_mod.dealer_openings(chain, seed, secret)
         else:
             self._open_deliveries()
 

@@ -1,0 +1,316 @@
+"""Lucky Draw: a small game that uses every chance mechanism of issue #14.
+
+Not shipped: the protocol's tests play it under every dealer mode through
+the real CLI (``PBEM_GAMES=lucky=tests.chancegame:GAME``). Each mechanism
+the later games need appears once, in the simplest form that still needs it:
+
+- a die rolled in the middle of a turn, on which the turn goes on or ends
+  (`roll`: public chance after a decision);
+- a draw from a hidden deck in the middle of a turn (`draw`), and when the
+  deck is empty the public discard pile reshuffled into a new hidden deck
+  (secret chance during play);
+- every third round, a simultaneous secret vote on stopping the game.
+
+Rules: 2-3 players, a deck of twelve cards numbered 1-6 (two of each), two
+in each hand. On your turn take up to three actions: `roll` (1-2: your turn
+ends; 3-6: score it), `draw` (the top card to your hand), or end the turn
+with `play CARD` (score its number, the card goes face up to the discard)
+or `pass`. After every third round everyone votes `vote stop` or
+`vote go` at once; if everyone says stop the game ends. It also ends after
+`rounds` rounds or when someone reaches `target`. Highest score wins.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import msgspec
+
+from pbem.games.base import (
+    Chance,
+    Game,
+    GameState,
+    IllegalCommand,
+    InvalidCommand,
+    InvalidOption,
+    Known,
+    Outcome,
+    SeatSpec,
+    Zone,
+    copy_struct,
+    identity,
+    roll,
+    shuffle_zone,
+)
+
+ACTIONS_PER_TURN = 3
+
+
+class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    rounds: int = 9
+    target: int = 30
+
+
+class State(GameState, kw_only=True):
+    seats: list[str]
+    turn: int = 0
+    scores: dict[str, int] = {}
+    actions: int = 0
+    last_roll: int | None = None
+    round: int = 0
+    voting: bool = False
+    voted: list[str] = []
+    stops: int = 0
+    over: bool = False
+    reshuffles: int = 0
+    rounds: int = 9
+    target: int = 30
+
+
+class Roll(msgspec.Struct, frozen=True, tag="lucky.roll"):
+    pass
+
+
+class Draw(msgspec.Struct, frozen=True, tag="lucky.draw"):
+    pass
+
+
+class Play(msgspec.Struct, frozen=True, tag="lucky.play"):
+    ref: str
+
+
+class Pass(msgspec.Struct, frozen=True, tag="lucky.pass"):
+    pass
+
+
+class Vote(msgspec.Struct, frozen=True, tag="lucky.vote"):
+    stop: bool
+
+
+Command = Roll | Draw | Play | Pass | Vote
+
+
+class View(msgspec.Struct, frozen=True):
+    seat: str | None
+    scores: dict[str, int]
+    hand: list[str]
+    hands: dict[str, int]
+    discard: list[str]
+    deck: int
+    to_act: list[str]
+    last_roll: int | None
+    round: int
+    voting: bool
+    over: bool
+
+
+def _hand(seat: str) -> str:
+    return f"hand:{seat}"
+
+
+class LuckyDraw(Game[State, Command]):
+    name = "lucky"
+    title = "Lucky Draw (test game)"
+    rules_version = "1"
+    min_seats = 2
+    max_seats = 3
+    Options = Options
+    State = State
+    Command = Command
+    summary = "Roll, draw, play a card or pass; vote every third round."
+
+    @property
+    def bots(self):  # type: ignore[override]
+        return {"random": random_bot, "drawer": drawer_bot}
+
+    def seats(self, options: Any, requested: list[SeatSpec]) -> list[SeatSpec]:
+        if not self.min_seats <= len(requested) <= self.max_seats:
+            raise InvalidOption("Lucky Draw needs 2 or 3 seats")
+        return [SeatSpec(s.name) for s in requested]
+
+    def setup(self, options: Options, seats: list[SeatSpec], chance: Chance) -> State:
+        names = [s.name for s in seats]
+        cards = chance.shuffle([str(v) for v in range(1, 7) for _ in range(2)])
+        items = [Known(f"c{i:02d}", card) for i, card in enumerate(cards)]
+        zones = {"deck": Zone(items=items[2 * len(names):]), "discard": Zone(public=True)}
+        for i, seat in enumerate(names):
+            zones[_hand(seat)] = Zone(items=items[2 * i:2 * i + 2], readers=[seat])
+        return State(
+            zones=zones, next_ref=len(items), seats=names, turn=chance.public.below(len(names)),
+            scores={s: 0 for s in names}, rounds=options.rounds, target=options.target,
+        )
+
+    # -- play ---------------------------------------------------------------
+
+    def simultaneous(self, state: State) -> list[str]:
+        return [s for s in state.seats if s not in state.voted] if state.voting and not state.over else []
+
+    def to_act(self, state: State) -> list[str]:
+        if state.over:
+            return []
+        if state.voting:
+            return self.simultaneous(state)
+        return [state.seats[state.turn]]
+
+    def legal(self, state: State, seat: str) -> list[Command]:
+        if seat not in self.to_act(state):
+            return []
+        if state.voting:
+            return [Vote(stop=False), Vote(stop=True)]
+        out: list[Command] = [Roll()]
+        if state.zones["deck"].items or state.zones["discard"].items:
+            out.append(Draw())
+        out += [Play(it.ref) for it in state.zones[_hand(seat)].items]
+        out.append(Pass())
+        return out
+
+    def apply(self, state: State, seat: str, command: Command, chance: Chance) -> State:
+        if seat not in self.to_act(state):
+            raise IllegalCommand(f"it is not {seat}'s turn")
+        s = copy_struct(state)
+        if isinstance(command, Vote):
+            if not s.voting:
+                raise IllegalCommand("there is no vote now")
+            s.voted.append(seat)
+            s.stops += command.stop
+            if len(s.voted) == len(s.seats):
+                s.over = s.stops == len(s.seats)
+                s.voting, s.voted, s.stops = False, [], 0
+            return s
+        if s.voting:
+            raise IllegalCommand("everyone votes now: vote stop or vote go")
+        if isinstance(command, Roll):
+            (value,) = roll(chance.public, 1, 6)
+            s.last_roll = value
+            if value <= 2:
+                return _end_turn(s)
+            s.scores[seat] += value
+            return _after_action(s)
+        if isinstance(command, Draw):
+            deck = s.zones["deck"]
+            if not deck.items:
+                if not s.zones["discard"].items:
+                    raise IllegalCommand("the deck and the discard pile are empty")
+                deck.items, s.zones["discard"].items = s.zones["discard"].items, []
+                shuffle_zone(s, "deck", chance)
+                s.reshuffles += 1
+                deck = s.zones["deck"]
+            s.zones[_hand(seat)].items.append(deck.items.pop(0))
+            return _after_action(s)
+        if isinstance(command, Play):
+            hand = s.zones[_hand(seat)].items
+            found = [i for i, it in enumerate(hand) if it.ref == command.ref]
+            if not found:
+                raise IllegalCommand(f"{command.ref} is not in {seat}'s hand")
+            item = hand.pop(found[0])
+            s.scores[seat] += int(identity(item))
+            s.zones["discard"].items.append(item)
+            return _end_turn(s)
+        if isinstance(command, Pass):
+            return _end_turn(s)
+        raise IllegalCommand(f"not a Lucky Draw command: {command!r}")
+
+    def outcome(self, state: State) -> Outcome | None:
+        if not state.over:
+            return None
+        best = max(state.scores.values())
+        return Outcome(winners=[s for s in state.seats if state.scores[s] == best], reason="game over",
+                       scores=dict(state.scores))
+
+    # -- seeing ---------------------------------------------------------------
+
+    def view(self, state: State, seat: str | None) -> View:
+        hand = state.zones[_hand(seat)].items if seat in state.seats else []
+        return View(
+            seat=seat, scores=dict(state.scores),
+            hand=[it.card if isinstance(it, Known) else "?" for it in hand],
+            hands={s: len(state.zones[_hand(s)].items) for s in state.seats},
+            discard=[identity(it) for it in state.zones["discard"].items],
+            deck=len(state.zones["deck"].items), to_act=self.to_act(state), last_roll=state.last_roll,
+            round=state.round, voting=state.voting, over=state.over,
+        )
+
+    def render(self, v: View) -> str:
+        lines = [f"Lucky Draw, round {v.round}" + (" (vote)" if v.voting else "")]
+        lines.append("scores: " + ", ".join(f"{s} {n}" for s, n in v.scores.items()))
+        lines.append(f"deck {v.deck}; discard {' '.join(v.discard) or '-'}; last roll {v.last_roll or '-'}")
+        if v.seat in v.scores:
+            lines.append(f"your hand: {' '.join(v.hand) or '-'}")
+        lines.append("to act: " + (", ".join(v.to_act) or "nobody"))
+        return "\n".join(lines)
+
+    # -- notation ---------------------------------------------------------------
+
+    def format(self, command: Command, state: State, seat: str) -> str:
+        if isinstance(command, Play):
+            return f"play {command.ref}"
+        if isinstance(command, Vote):
+            return "vote stop" if command.stop else "vote go"
+        return {Roll: "roll", Draw: "draw", Pass: "pass"}[type(command)]
+
+    def parse(self, text: str, state: State, seat: str) -> Command:
+        words = text.split()
+        if words == ["roll"]:
+            return Roll()
+        if words == ["draw"]:
+            return Draw()
+        if words == ["pass"]:
+            return Pass()
+        if len(words) == 2 and words[0] == "vote" and words[1] in ("stop", "go"):
+            return Vote(stop=words[1] == "stop")
+        if len(words) == 2 and words[0] == "play":
+            for it in state.zones[_hand(seat)].items:
+                if words[1] in (it.ref, getattr(it, "card", None)):
+                    return Play(it.ref)
+            raise InvalidCommand(f"no {words[1]} in {seat}'s hand")
+        raise InvalidCommand(f"not a Lucky Draw command: {text!r} (roll, draw, play CARD, pass, vote stop|go)")
+
+    def describe(self, command: Command, state: State, seat: str | None) -> str:
+        if isinstance(command, Vote):
+            return "votes"
+        return self.format(command, state, seat or "")
+
+
+def _after_action(s: State) -> State:
+    s.actions += 1
+    return _end_turn(s) if s.actions >= ACTIONS_PER_TURN else _check_end(s)
+
+
+def _end_turn(s: State) -> State:
+    s.actions = 0
+    s.turn = (s.turn + 1) % len(s.seats)
+    if s.turn == 0:
+        s.round += 1
+        s.voting = s.round % 3 == 0
+        s.over = s.round >= s.rounds
+    return _check_end(s)
+
+
+def _check_end(s: State) -> State:
+    if max(s.scores.values()) >= s.target:
+        s.over = True
+    if s.over:
+        s.voting = False
+    return s
+
+
+def random_bot(game: Game, state: State, seat: str, rng: random.Random) -> Command:
+    return rng.choice(game.legal(state, seat))
+
+
+GAME = LuckyDraw()
+
+
+def drawer_bot(game: Game, state: State, seat: str, rng: random.Random) -> Command:
+    """Draws, rolls, then plays a card, every turn: the deck runs out and
+    the discard pile is reshuffled into a new one."""
+    legal = game.legal(state, seat)
+    if state.voting:
+        return rng.choice(legal)
+    if state.actions == 0 and any(isinstance(c, Draw) for c in legal):
+        return Draw()
+    if state.actions <= 1:
+        return Roll()
+    plays = [c for c in legal if isinstance(c, Play)]
+    return rng.choice(plays) if plays else Pass()
