@@ -467,6 +467,10 @@ def log_entries(chain: Chain) -> dict[str, Any]:
             parts.append(f"draws the chance of {seat}'s {chain.game.describe(cmd, rec.before, None)}")
         elif body.chance is not None:
             parts.append("draws chance")
+        if body.vote is not None:
+            parts.append("votes (a sealed ballot)")
+        if body.tally:
+            parts.append("opens the ballots of " + ", ".join(o.seat for o in body.tally))
         if body.commitments and rec.seq:
             parts.append(f"commits to the order of {_cards(len(body.commitments))} shuffled")
         for d in body.deliveries:

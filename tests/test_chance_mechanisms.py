@@ -3,6 +3,7 @@ the end by bots through the real file protocol under every dealer mode."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from pbem import actions, games
@@ -54,3 +55,78 @@ def test_a_dealer_that_reshuffles_from_another_seed_is_caught_by_the_audit(tmp_p
     monkeypatch.setattr(dealer_mod, "secret_chance", real)
     failures = audit(tmp_path / "game").failures
     assert failures and any("is not the card the seed's shuffle put there" in f for f in failures)
+
+
+# --- simultaneous secret choices ------------------------------------------------
+
+from pbem.crypto.encoding import b64d  # noqa: E402
+from pbem.errors import CommitmentError, PbemError, SealError  # noqa: E402
+from pbem.protocol import codec, votes  # noqa: E402
+from pbem.protocol.formats import TurnBody  # noqa: E402
+from tests import tamper  # noqa: E402
+
+LUCKY = ("target=200", "rounds=6")
+
+
+def _table(mode: str, seed: int = 5):
+    return tamper.play("lucky", mode, ["alice", "bob"], seed, LUCKY)
+
+
+def _bodies(table):
+    return [codec.decode_body(codec.read_envelope(f), TurnBody) for f in table.files[1:]]
+
+
+def _resign(table, k: int, body: TurnBody) -> bytes:
+    return codec.encode_signed("turn", body, table.secrets[body.by])
+
+
+@pytest.mark.parametrize("mode", ["hotseat", "referee"])
+def test_ballots_are_sealed_to_the_dealer_alone_and_opened_together(mode):
+    table = _table(mode)
+    bodies = _bodies(table)
+    ballots = [(k, b) for k, b in enumerate(bodies, 1) if b.vote is not None]
+    tallies = [(k, b) for k, b in enumerate(bodies, 1) if b.tally]
+    assert ballots and tallies
+    dealer = "dealer" if mode == "hotseat" else "rita"
+    for k, body in ballots:
+        assert body.commands == [] and body.state == bodies[k - 2].state if k > 1 else True
+        for name, secret in table.secrets.items():
+            if name == dealer:
+                votes.open_ballot(body.vote, secret, tamper.replay(table.files[:1]).game_id, k, body.by)
+            else:
+                with pytest.raises(SealError):
+                    votes.open_ballot(body.vote, secret, tamper.replay(table.files[:1]).game_id, k, body.by)
+    for k, body in tallies:
+        assert body.by == dealer and [o.seat for o in body.tally] == ["alice", "bob"]
+
+
+def test_a_dealer_that_opens_another_vote_than_was_cast_is_refused():
+    table = _table("referee")
+    bodies = _bodies(table)
+    k, body = next((k, b) for k, b in enumerate(bodies, 1) if b.tally)
+    chain = tamper.replay(table.files[:k])
+    first = body.tally[0]
+    other = b'{"stop":%s,"t":"lucky.vote"}' % (b"false" if b"true" in bytes(first.command) else b"true")
+    doctored = msgspec.structs.replace(body, tally=[msgspec.structs.replace(first, command=msgspec.Raw(other)), *body.tally[1:]])
+    with pytest.raises(CommitmentError, match="alice's ballot is not what alice committed to"):
+        chain.append(_resign(table, k, doctored))
+
+
+def test_a_second_ballot_a_ballot_out_of_a_vote_and_commands_during_a_vote_are_refused():
+    table = _table("referee")
+    bodies = _bodies(table)
+    k, body = next((k, b) for k, b in enumerate(bodies, 1) if b.vote is not None)
+    assert body.by == "alice"
+    chain = tamper.replay(table.files[: k + 1])  # alice has voted
+    again = msgspec.structs.replace(body, seq=k + 1, prev=chain.head)
+    with pytest.raises(PbemError, match="alice has voted already"):
+        chain.append(_resign(table, k + 1, again))
+    early = tamper.replay(table.files[:2])
+    stray = msgspec.structs.replace(body, seq=2, prev=early.head, state=bodies[0].state, by=early.writers()[0])
+    if stray.by in ("alice", "bob"):
+        with pytest.raises(PbemError, match="no vote is open"):
+            early.append(_resign(table, 2, stray))
+    before = tamper.replay(table.files[:k])
+    play = msgspec.structs.replace(body, vote=None, commands=[msgspec.Raw(b'{"t":"lucky.pass"}')])
+    with pytest.raises(PbemError, match="a vote is open"):
+        before.append(_resign(table, k, play))

@@ -97,7 +97,8 @@ def _audit_play_chance(folder: Path, chain, master: bytes, cards: dict[str, str]
         known = dict(cards)
         if prefix.uncommitted():
             known.update(dealer_mod.cards_of(dealer_mod.replay_full(prefix, prefix.records[-1], known, seed)))
-        _, known = dealer_mod.dealer_effects(prefix, seed, known, record.seq)
+        resume = [prefix.paused] if prefix.paused else [(o.seat, prefix.decode_command(o.command)) for o in body.tally]
+        _, known = dealer_mod.dealer_effects(prefix, seed, known, record.seq, resume)
         for ref, value in sorted(body.commitments.items()):
             checks += 1
             card = known.get(ref)

@@ -185,6 +185,10 @@ class Chain:
         self.paused: tuple[str, Any] | None = None
         #: the rules' automatic steps wait for chance
         self.chance_blocked = False
+        #: the ballots of the open vote: seat -> (commitment, seq of its file)
+        self.ballots: dict[str, tuple[str, int]] = {}
+        #: peer games: the ballots opened so far, in seat order
+        self.opened: list[tuple[str, Any]] = []
         self.seed: bytes | None = None
         self.seq = 0
         self.head = self.game_id
@@ -233,6 +237,8 @@ class Chain:
             out.append(Obligation(by=self.dealer_name, what="commit", refs=uncommitted))
         if self.paused is not None or self.chance_blocked:
             out.append(Obligation(by=self.dealer_name, what="chance", to=self.paused[0] if self.paused else None))
+        if self.tally_due():
+            out.append(Obligation(by=self.dealer_name, what="tally"))
         reveal = unrevealed_public(self.public)
         if self.blocked_on and self.blocked_on not in reveal:
             reveal.append(self.blocked_on)
@@ -245,6 +251,20 @@ class Chain:
         if self.outcome() is not None and self.seed is None:
             out.append(Obligation(by=self.dealer_name, what="publish-seed"))
         return out
+
+    def voters(self) -> list[str]:
+        """The seats of the open vote (`Game.simultaneous`), in seat order;
+        empty when no vote is open. The public state does not change while
+        ballots come in, so neither does this."""
+        if self.outcome() is not None:
+            return []
+        voting = set(self.game.simultaneous(self.public))
+        return [s for s in self.seat_order if s in voting]
+
+    def tally_due(self) -> bool:
+        """Every voter's ballot is in and the keeper has not opened them."""
+        voters = self.voters()
+        return bool(voters) and all(v in self.ballots for v in voters)
 
     def uncommitted(self) -> list[str]:
         """Hidden items no commitment binds yet: a deck the rules shuffled
@@ -280,6 +300,9 @@ class Chain:
             return [owed[0].by]
         if self.undo_pending is not None:  # normal play waits for the answers
             return undo_mod.answerers(self, self.undo_pending)[:1]
+        voters = self.voters()
+        if voters:  # one ballot at a time, in seat order: no two files race
+            return [v for v in voters if v not in self.ballots][:1]
         return list(self.game.to_act(self.public))
 
     def pending_undo(self) -> PendingUndo | None:
@@ -292,7 +315,7 @@ class Chain:
     def _snapshot(self) -> tuple:
         # the containers are replaced, never changed in place, once a file is in
         return (self.public, self.known, self.revealed, self.blocked_on, self.deck, self.moves,
-                self.paused, self.chance_blocked, self.commitments)
+                self.paused, self.chance_blocked, self.commitments, self.ballots, self.opened)
 
     def needs(self, party: str) -> str:
         """"decision" if `party`'s next file needs a choice, else "auto"."""
@@ -354,6 +377,11 @@ class Chain:
             raise ProtocolError(f"seq {body.seq} does not follow the head (seq {self.seq}); files are missing")
         if body.prev != self.head:
             raise StaleTurn(f"applies to another version of seq {self.seq}")
+        if body.vote is not None:  # say what is wrong with a ballot before whose turn it is
+            if not self.voters():
+                raise ProtocolError(f"{body.by} sends a ballot, but no vote is open")
+            if body.by in self.ballots:
+                raise ProtocolError(f"{body.by} has voted already (seq {self.ballots[body.by][1]})")
         writers = self.writers()
         requesting = body.undo is not None and body.undo.what == "request" and self.undo_pending is None
         if body.by not in writers and not requesting:
@@ -361,19 +389,25 @@ class Chain:
                 f"{body.by} may not write now (waiting for {', '.join(writers) or 'nobody: the game is over'})"
             )
         if self.deck is not None:
-            allowed = {"commands", "reveals", "join", "partials", "sealed", "beacon", "secrets", "undo"}
+            allowed = {"commands", "reveals", "join", "partials", "sealed", "beacon", "secrets", "undo", "vote", "tally"}
         elif body.by == self.dealer_name:
-            allowed = {"reveals", "deliveries", "seed", "commitments", "chance", "memo"}
+            allowed = {"reveals", "deliveries", "seed", "commitments", "chance", "memo", "tally"}
         else:
-            allowed = {"commands", "reveals", "undo"}
+            allowed = {"commands", "reveals", "undo", "vote"}
         if body.undo is not None and "undo" in allowed:
             allowed = {"undo"}  # an undo file carries nothing else
+        if body.vote is not None:
+            allowed = {"vote", "beacon"} if self.deck is not None else {"vote"}
         extra = [name for name in _OPTIONAL_PARTS if name not in allowed and getattr(body, name) not in (None, [], {})]
         if extra:
             what = "an undo file" if allowed == {"undo"} else "this file"
             raise ProtocolError(f"{what} may not carry {', '.join(extra)} (it is {body.by}'s, in a {self.dealer_mode} game)")
         if body.undo is not None:
             return self._append_undo(outer, body, where)
+        if body.vote is not None:
+            return self._append_ballot(outer, body, where)
+        if self.voters() and body.by != self.dealer_name and self.deck is None:
+            raise ProtocolError(f"a vote is open: {body.by}'s file must carry its ballot, not commands")
         if self.undo_pending is not None:
             raise ProtocolError(
                 f"{self.undo_pending.by}'s undo request of seq {self.undo_pending.target} is pending: "
@@ -415,7 +449,7 @@ class Chain:
                 writer_knows=lambda st: self.knows(body.by),
                 private_check=private,
                 chance=PlayChance(Tape(b64d(body.chance, 32), f"public {body.seq}")) if body.chance else None,
-                resume=self.paused if is_dealer else None,
+                resume=self._resume_for(body) if is_dealer else (),
             )
             if is_dealer:
                 self._check_dealer_chance(body, effect, commitments)
@@ -465,6 +499,66 @@ class Chain:
         record.prior = prior
         record.chance = body.chance is not None
         record.resumed = prior[6] if is_dealer else None
+        if body.tally:
+            self.ballots = {}
+        self.records.append(record)
+        return record
+
+    def _resume_for(self, body: TurnBody) -> list[tuple[str, Any]]:
+        """What the dealer's file runs first: the paused command, or the
+        commands of the vote's ballots (all of them, in seat order)."""
+        if self.paused is not None:
+            if body.tally:
+                raise ProtocolError("the dealer opens ballots while a command waits for chance")
+            return [self.paused]
+        if not self.tally_due():
+            if body.tally:
+                raise ProtocolError("the dealer opens ballots, but the vote is not complete")
+            return []
+        return self._tally_commands(body.tally, list(self.ballots))
+
+    def _tally_commands(self, tally, seats: list[str]) -> list[tuple[str, Any]]:
+        """Check openings of the ballots of `seats` (in seat order, each
+        once) against their commitments; their commands."""
+        from pbem.protocol.votes import check_ballot
+
+        expected = [s for s in self.seat_order if s in seats]
+        if [o.seat for o in tally] != expected:
+            raise ProtocolError(f"the ballots must be opened exactly once each, in seat order: {', '.join(expected)}")
+        out = []
+        for opening in tally:
+            check_ballot(self.ballots[opening.seat][0], opening)
+            try:
+                out.append((opening.seat, self.decode_command(opening.command)))
+            except PbemError as exc:
+                raise ProtocolError(f"{opening.seat}'s ballot is not a command: {exc.message}") from None
+        return out
+
+    def _append_ballot(self, outer: SignedFile, body: TurnBody, where: str) -> Record:
+        """A seat's ballot: nothing changes but that it has voted."""
+        voters = self.voters()
+        if not voters:
+            raise ProtocolError(f"{body.by} sends a ballot, but no vote is open")
+        if body.by in self.ballots:
+            raise ProtocolError(f"{body.by} has voted already (seq {self.ballots[body.by][1]})")
+        if body.by not in voters:
+            raise WrongWriter(f"{body.by} does not vote now (voters: {', '.join(voters)})")
+        b64d(body.vote.commitment, 32)
+        check_envelope(body.vote.envelope, readers=1)
+        deck = None
+        if self.deck is not None:
+            deck = self.deck.copy()
+            deck.apply_link(body.by, body.beacon)
+        if state_hash(self.public) != body.state:
+            raise ProtocolError("a ballot changes nothing: its state must be the head's")
+        prior = self._snapshot()
+        self.ballots = {**self.ballots, body.by: (body.vote.commitment, body.seq)}
+        if deck is not None:
+            self.deck = deck
+        self.seq = body.seq
+        self.head = codec.file_hash(outer)
+        record = Record(body.seq, body.by, self.head, outer, body, [], self.public, self.public, where if where != "file" else "")
+        record.prior = prior
         self.records.append(record)
         return record
 
@@ -514,7 +608,7 @@ class Chain:
         prior = self._snapshot()
         if restore is not None:
             (self.public, self.known, self.revealed, self.blocked_on, self.deck, self.moves,
-             self.paused, self.chance_blocked, self.commitments) = restore
+             self.paused, self.chance_blocked, self.commitments, self.ballots, self.opened) = restore
         self.undo_pending = pending
         before = prior[0]
         self.seq = body.seq
@@ -598,6 +692,10 @@ class Chain:
         return record
 
     # -- helpers ------------------------------------------------------------------
+
+    def decode_command(self, raw: msgspec.Raw) -> Any:
+        """A command of this game from its canonical bytes."""
+        return self._decode_command(raw)
 
     def _decode_command(self, raw: msgspec.Raw) -> Any:
         try:

@@ -202,22 +202,34 @@ def cards_of(state) -> dict[str, str]:
     return {it.ref: it.card for zone in state.zones.values() for it in zone.items if isinstance(it, Known)}
 
 
-def dealer_effects(chain: Chain, seed: bytes, cards: dict[str, str], seq: int):
+def dealer_effects(chain: Chain, seed: bytes, cards: dict[str, str], seq: int, resume):
     """The dealer's own file at `seq`, run on the public state (what it
     writes) and on the full state (what its shuffles deal): the effect, the
     cards of every item, and whether it drew public chance."""
     pseed = public_chance_seed(seed, seq)
     public = transition.run(
         chain.game, chain.public, chain.dealer_name, [], source=cards.get, writer_knows=lambda st: set(cards),
-        chance=PlayChance(Tape(pseed, f"public {seq}")), resume=chain.paused,
+        chance=PlayChance(Tape(pseed, f"public {seq}")), resume=resume,
     )
     full = transition.run(
         chain.game, overlay(chain.public, cards), chain.dealer_name, [], source=cards.get,
         writer_knows=lambda st: set(cards),
         chance=PlayChance(Tape(pseed, f"public {seq}"), secret=secret_chance(seed, seq)),
-        resume=chain.paused, keep_fresh=True,
+        resume=resume, keep_fresh=True,
     )
     return public, {**cards, **cards_of(full.state)}
+
+
+def open_ballots(chain: Chain, dealer: SecretIdentity):
+    """Every ballot of the vote, opened, in seat order, once all are in."""
+    from pbem.protocol.votes import open_ballot
+
+    if not chain.tally_due():
+        return []
+    return [
+        open_ballot(chain.records[seq].body.vote, dealer, chain.game_id, seq, seat)
+        for seat, (_, seq) in sorted(chain.ballots.items(), key=lambda kv: chain.seat_order.index(kv[0]))
+    ]
 
 
 def answer(chain: Chain, dealer: SecretIdentity) -> bytes | None:
@@ -232,7 +244,9 @@ def answer(chain: Chain, dealer: SecretIdentity) -> bytes | None:
     seq = chain.seq + 1
     if chain.uncommitted():  # the last file shuffled: learn what it dealt
         cards.update(cards_of(replay_full(chain, chain.records[-1], cards, seed)))
-    effect, cards = dealer_effects(chain, seed, cards, seq)
+    tally = open_ballots(chain, dealer)
+    resume = [chain.paused] if chain.paused else [(o.seat, chain.decode_command(o.command)) for o in tally]
+    effect, cards = dealer_effects(chain, seed, cards, seq, resume)
     hidden = [it.ref for zone in effect.state.zones.values() for it in zone.items if isinstance(it, Hidden)]
     new = [ref for ref in dict.fromkeys(hidden + list(effect.revealed)) if ref not in chain.commitments]
     fresh = {ref: opening_for(master, ref, cards[ref]) for ref in new}
@@ -257,9 +271,10 @@ def answer(chain: Chain, dealer: SecretIdentity) -> bytes | None:
         seed=seed_opening if over else None,
         chance=b64e(public_chance_seed(seed, seq)) if effect.drew_chance else None,
         memo=seal_openings(list(fresh.values()), dealer.public, memo_ad(chain.game_id, seq)) if fresh else None,
+        tally=tally,
         state=state_hash(effect.state),
     )
-    if not (body.reveals or body.deliveries or body.seed or body.commitments or body.chance):
+    if not (body.reveals or body.deliveries or body.seed or body.commitments or body.chance or body.tally):
         raise ProtocolError("the dealer has nothing to answer")  # writers() said otherwise: a bug
     return codec.encode_signed("turn", body, dealer)
 

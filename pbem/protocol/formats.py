@@ -207,6 +207,27 @@ class Undo(msgspec.Struct, frozen=True):
     target: Annotated[int, Meta(ge=1, description="the seq of the file to take back")]
 
 
+class Ballot(msgspec.Struct, frozen=True):
+    """A seat's secret choice in a simultaneous vote (`Game.simultaneous`).
+
+    `commitment` binds the choice (the command's canonical bytes, salted);
+    `envelope` holds the command and salt sealed to its keeper: the dealer,
+    which opens every ballot once all are in, or in a peer game the voter
+    itself, which opens its own once every commitment is in. No other seat
+    can read a choice before all are made."""
+
+    commitment: B64
+    envelope: Envelope
+
+
+class BallotOpening(msgspec.Struct, frozen=True):
+    """A ballot opened: the seat, its command exactly as committed, the salt."""
+
+    seat: Name
+    command: msgspec.Raw
+    salt: B64
+
+
 class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One file of the chain after the genesis, written by one party.
 
@@ -239,6 +260,12 @@ class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     #: the dealer's openings of the items it commits to in this file (a
     #: reshuffled deck), sealed to its own key so it needs no other storage
     memo: Envelope | None = None
+    #: this seat's secret choice in an open vote: a file carrying it
+    #: carries nothing else (but a peer seat's beacon link)
+    vote: Ballot | None = None
+    #: ballots opened: by the dealer, every ballot of the vote in seat
+    #: order; in a peer game, the writer's own
+    tally: list[BallotOpening] = []
     state: B64
 
 
@@ -246,7 +273,7 @@ class Obligation(msgspec.Struct, frozen=True, omit_defaults=True):
     """Something a party owes that needs no decision (`pbem sync` writes it)."""
 
     by: Name
-    what: Literal["reveal", "deliver", "publish-seed", "join", "publish-secrets", "chance", "commit"]
+    what: Literal["reveal", "deliver", "publish-seed", "join", "publish-secrets", "chance", "commit", "tally"]
     refs: list[Ref] = []
     to: Name | None = None
 

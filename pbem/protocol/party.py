@@ -116,6 +116,8 @@ class Party:
         if self.name not in chain.writers():
             waiting = ", ".join(chain.writers()) or "nobody (the game is over)"
             raise WrongWriter(f"it is not {self.name}'s turn to write (waiting for {waiting})")
+        if self.name in chain.voters():
+            return self._ballot(commands)
         commands = rechoose_refs(chain.game, self.state(), self.name, commands, choose)
         cards = self.cards
         private = transition.private_checker(chain.game, self.name, cards)
@@ -141,6 +143,40 @@ class Party:
             commands=[msgspec.Raw(canonical(c)) for c in commands],
             reveals=reveals,
             state=state_hash(effect.state),
+        )
+        return codec.encode_signed("turn", body, self.secret)
+
+    def _ballot(self, commands: list[Any]) -> bytes:
+        """This seat's secret choice in the open vote, checked here as the
+        rules will check it once every ballot is open."""
+        from pbem.protocol.chance import NeedsChance, PlayChance, Tape
+        from pbem.protocol.votes import make_ballot
+        from pbem.games.base import NeedsReveal
+
+        chain = self.chain
+        if len(commands) != 1:
+            raise ProtocolError(f"a vote is open: {self.name} sends exactly one choice, its ballot")
+        try:
+            chain.game.apply(self.state(), self.name, commands[0], PlayChance(Tape(None, "")))
+        except (NeedsReveal, NeedsChance):
+            pass
+        seq = chain.seq + 1
+        keeper = chain.genesis.dealer.identity if chain.genesis.dealer is not None else self.secret.public
+        beacon = None
+        if chain.deck is not None:
+            from pbem.crypto.encoding import b64e
+            from pbem.protocol import peer_writer
+
+            secrets = peer_writer.my_secrets(chain, self.secret)
+            beacon = b64e(chain.deck.next_link(self.name, b64d(secrets.beacon_seed, 32)))
+        body = TurnBody(
+            game_id=chain.game_id,
+            seq=seq,
+            prev=chain.head,
+            by=self.name,
+            vote=make_ballot(commands[0], keeper, chain.game_id, seq, self.name),
+            beacon=beacon,
+            state=state_hash(chain.public),
         )
         return codec.encode_signed("turn", body, self.secret)
 

@@ -61,7 +61,7 @@ def run(
     writer_knows: Callable[[GameState], set[str]],
     private_check: Callable[[GameState, Any], None] | None = None,
     chance: Chance | None = None,
-    resume: tuple[str, Any] | None = None,
+    resume: Sequence[tuple[str, Any]] = (),
     keep_fresh: bool = False,
 ) -> Effect:
     """Apply `commands` by `writer` to the public `state`, then settle.
@@ -74,8 +74,9 @@ def run(
     `chance` defaults to what a seat's file has under a dealer: public
     chance pauses the file (`NeedsChance`), secret chance is a stand-in.
     A command that draws chance it cannot have ends the file unapplied
-    (`Effect.paused`); `resume=(seat, command)` runs such a command again,
-    first, in the file that supplies the chance. New items in hidden zones
+    (`Effect.paused`); `resume=[(seat, command), ...]` runs such commands
+    first, in the file that supplies their chance (or opens the ballots of a
+    vote, whose commands run in seat order). New items in hidden zones
     come out `Hidden` (`hide_fresh`) unless `keep_fresh` (the dealer
     replaying a file on the full state, to learn what a shuffle dealt).
     """
@@ -114,17 +115,16 @@ def _run(game, state, writer, commands, source, writer_knows, private_check, cha
     reveals = _Reveals(source)
     chance = chance if chance is not None else PlayChance(Tape(None, ""))
     tape = chance.public if isinstance(chance, PlayChance) else None
-    if resume is not None:
-        seat, command = resume
+    for seat, command in resume:
         try:
             state = _apply(game, state, seat, command, chance, reveals)
         except NeedsReveal as need:
             raise ProtocolError(
-                f"{seat}'s command that drew chance needs {need.ref}, which this file cannot reveal"
+                f"{seat}'s paused or secret command needs {need.ref}, which this file cannot reveal"
             ) from None
         except NeedsChance:
             raise ProtocolError("this file must supply the chance the paused command draws") from None
-    if commands or resume is not None:  # answers owed from before (a reveal) may let the game move first
+    if commands or resume:  # answers owed from before (a reveal) may let the game move first
         state, _, blocked = _settle(game, state, reveals, chance)
         if blocked:
             return Effect(state=state, revealed=reveals.used, chance_blocked=True, drew_chance=bool(tape and tape.used))

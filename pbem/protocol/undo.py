@@ -59,6 +59,8 @@ def refusal(chain: Chain, by: str, target: int | None = None) -> str | None:
         return f"{chain.undo_pending.by}'s undo request of seq {chain.undo_pending.target} is still pending"
     if chain.outcome() is not None:
         return "the game is over"
+    if chain.ballots or chain.voters():
+        return "a vote is open: its ballots cannot be taken back"
     if chain.obligations():
         return "cards or answers are still owed since the last move: the undo would leak them"
     if not chain.moves:
