@@ -185,6 +185,7 @@ class Chain:
         self.paused: tuple[str, Any] | None = None
         #: the rules' automatic steps wait for chance
         self.chance_blocked = False
+        self._chance_writer: str | None = None
         #: the ballots of the open vote: seat -> (commitment, seq of its file)
         self.ballots: dict[str, tuple[str, int]] = {}
         #: peer games: the ballots opened so far, in seat order
@@ -252,6 +253,24 @@ class Chain:
             out.append(Obligation(by=self.dealer_name, what="publish-seed"))
         return out
 
+    def chance_by(self) -> str | None:
+        """The seat whose file drew chance that waits for an answer."""
+        if self.paused is not None:
+            return self.paused[0]
+        if self.chance_blocked:
+            return self._chance_writer
+        return None
+
+    def chance_answerer(self) -> str | None:
+        """Peer games: the seat whose next file answers the chance another
+        seat's file drew (the next seat after it in seat order: its link is
+        one the drawer could not know)."""
+        by = self.chance_by()
+        if self.deck is None or by is None:
+            return None
+        i = self.seat_order.index(by)
+        return self.seat_order[(i + 1) % len(self.seat_order)]
+
     def voters(self) -> list[str]:
         """The seats of the open vote (`Game.simultaneous`), in seat order;
         empty when no vote is open. The public state does not change while
@@ -283,6 +302,11 @@ class Chain:
         if not deck.complete:
             return [Obligation(by=deck.next_to_join, what="join")]
         out = []
+        answerer = self.chance_answerer()
+        if answerer is not None:
+            out.append(Obligation(by=answerer, what="chance", to=self.chance_by()))
+        if self.tally_due():
+            out += [Obligation(by=s, what="tally") for s in self.voters() if s not in dict(self.opened)]
         for seat in self.seat_order:
             refs = owed_refs(deck, self.public, seat, self.revealed, self.blocked_on, self.seat_order)
             if refs:
@@ -644,8 +668,9 @@ class Chain:
         private = (
             transition.private_checker(self.game, writer, private_openings) if private_openings is not None else None
         )
+        resume, opened = self._peer_tally(body, commands)
         try:
-            result = run_file(self, deck, writer, commands, reader, body.seq, private)
+            result = run_file(self, deck, writer, commands, reader, body.seq, private, resume=resume)
         except (IllegalCommand, InvalidCommand) as exc:
             exc.message = f"by {writer}: {exc.message}"
             raise
@@ -670,8 +695,12 @@ class Chain:
             deck.publish(writer, body.secrets)
         elif over and writer not in deck.secrets:
             raise ProtocolError(f"the game is over: {writer} must publish its secrets")
-        if not (commands or body.partials or body.reveals or body.sealed or body.join or body.secrets):
+        answered = self.chance_answerer() == writer
+        if not (commands or body.partials or body.reveals or body.sealed or body.join or body.secrets or body.tally
+                or answered):
             raise ProtocolError("the file does nothing")
+        if effect.paused is not None and self.seat_order == [writer]:
+            raise ProtocolError("a game of one seat cannot pause for another seat's link")
         if state_hash(effect.state) != body.state:
             raise ProtocolError("the state it claims is not the state its commands produce")
         before = self.public
@@ -682,14 +711,46 @@ class Chain:
         self.revealed = {**self.revealed, **effect.revealed}
         self.public = effect.state
         self.blocked_on = effect.blocked_on
+        resumed = self.paused if answered else None
+        self.paused = (writer, effect.paused) if effect.paused is not None else None
+        self.chance_blocked = effect.chance_blocked
+        self._chance_writer = writer if effect.chance_blocked else None
+        if body.tally:
+            self.opened = opened
+            if resume:
+                self.ballots, self.opened = {}, []
         self.seq = body.seq
         self.head = codec.file_hash(outer)
         record = Record(body.seq, writer, self.head, outer, body, commands, before, effect.state, where if where != "file" else "")
         record.revealed = dict(effect.revealed)
         record.prior = prior
         record.chance = result.chance_used
+        record.resumed = resumed
         self.records.append(record)
         return record
+
+    def _peer_tally(self, body: TurnBody, commands) -> tuple[list, list]:
+        return self.tally_resume(body.by, body.tally, commands)
+
+    def tally_resume(self, by: str, tally, commands=()) -> tuple[list, list]:
+        """A peer voter opening its own ballot, once every ballot is in; with
+        the last opening every vote's command runs, in seat order. Returns
+        the commands to run first and the openings so far."""
+        body = TurnBody(game_id="", seq=1, prev="", by=by, tally=list(tally), state="")
+        if not body.tally:
+            if self.tally_due() and body.by in self.voters() and body.by not in dict(self.opened):
+                if [o.by for o in self.obligations()][:1] == [body.by]:
+                    raise ProtocolError(f"{body.by} must open its ballot in this file")
+            return [], list(self.opened)
+        if not self.tally_due():
+            raise ProtocolError(f"{body.by} opens a ballot, but the vote is not complete")
+        if commands:
+            raise ProtocolError("a file that opens a ballot carries no commands")
+        waiting = [s for s in self.voters() if s not in dict(self.opened)]
+        if len(body.tally) != 1 or body.tally[0].seat != body.by or waiting[:1] != [body.by]:
+            raise ProtocolError(f"each voter opens its own ballot, in seat order: next is {waiting[0]}")
+        opened = self.opened + self._tally_commands(body.tally, [body.by])
+        return (opened if len(opened) == len(self.voters()) else []), opened
 
     # -- helpers ------------------------------------------------------------------
 

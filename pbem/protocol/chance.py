@@ -208,9 +208,12 @@ class PlayChance:
     renamed (`hide_fresh`), so the public state cannot depend on it.
     """
 
-    def __init__(self, tape: Tape, secret=None) -> None:
+    def __init__(self, tape: Tape, secret=None, draws_public: bool = False) -> None:
         self.tape = tape
         self._secret = secret if secret is not None else StandInChance()
+        #: peer games: which card of a private deck is drawn is public chance
+        #: (its owner knows the deck), so it pauses like a die
+        self._draws_public = draws_public
 
     @property
     def public(self) -> Tape:
@@ -223,6 +226,8 @@ class PlayChance:
         return self._secret.shuffle(items)
 
     def private_draw(self, n: int) -> int:
+        if self._draws_public:
+            return self.tape.below(n)
         return self._secret.private_draw(n)
 
 

@@ -144,6 +144,7 @@ def make_genesis(
         created_at=created_at or _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         nonce=b64e(os.urandom(16)),
         setup_seed=b64e(setup_seed),
+        version=2,
     )
     return codec.encode_signed("genesis", body, dealer)
 

@@ -140,6 +140,11 @@ class GenesisBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
     #: `pbem.protocol.setup`): derived from the dealer's master seed, which
     #: the audit checks; absent in peer games and in genesis files of pbem 0.1
     setup_seed: B64 | None = None
+    #: the protocol's version the game was begun under, so that old games
+    #: keep the rules they were begun under: 1 (absent), pbem 0.2 and
+    #: before; 2: chance nobody can foresee (issue #14: peer chance paused
+    #: for another seat's link, players' entropy in every seed)
+    version: Annotated[int, Meta(ge=1, le=2)] = 1
 
 
 class SeedOpening(msgspec.Struct, frozen=True):

@@ -240,8 +240,15 @@ class Party:
 
             return peer_writer.join(chain, self.secret)
         if chain.deck is not None and chain.deck.complete and chain.writers() == [self.name]:
-            if any(o.by == self.name for o in chain.obligations()):
+            owed = [o for o in chain.obligations() if o.by == self.name]
+            if owed:
                 from pbem.protocol import peer_writer
 
-                return peer_writer.turn(chain, self.secret, [])
+                tally = []
+                if owed[0].what == "tally":
+                    from pbem.protocol.votes import open_ballot
+
+                    seq = chain.ballots[self.name][1]
+                    tally = [open_ballot(chain.records[seq].body.vote, self.secret, chain.game_id, seq, self.name)]
+                return peer_writer.turn(chain, self.secret, [], tally=tally)
         return None

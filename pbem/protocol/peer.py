@@ -388,7 +388,27 @@ class PeerEffect:
     chance_used: bool = False  # the file drew from the beacons
 
 
-def run_file(chain, deck: PeerDeck, writer: str, commands, parts: FileParts, seq: int, private_check=None) -> PeerEffect:
+def file_chance(chain, deck: PeerDeck, seq: int, answering: bool):
+    """The chance of one peer file.
+
+    Games begun before version 2, and games that declare their chance
+    harmless to foresee (`Game.immediate_chance`), draw it from every seat's
+    latest link at once, the writer's own included: the writer could compute
+    it before signing. Otherwise public chance (and which card of a private
+    deck is drawn) pauses the file; the next file of another seat, whose
+    link the writer could not know, answers it (`answering`)."""
+    beacons = deck.chance(seq)
+    if chain.genesis.version < 2 or chain.game.immediate_chance:
+        return beacons
+    from pbem.crypto import beacon
+    from pbem.protocol.chance import PlayChance, Tape
+
+    seed = beacon.chance_key(dict(deck.latest), deck.game_id, seq) if answering else None
+    return PlayChance(Tape(seed, f"public {seq}"), secret=beacons, draws_public=True)
+
+
+def run_file(chain, deck: PeerDeck, writer: str, commands, parts: FileParts, seq: int, private_check=None,
+             resume=()) -> PeerEffect:
     """Apply one peer file to a staged `deck` and the chain's public state.
 
     The writer's owed decryptions come first (public partials, then partials
@@ -445,7 +465,11 @@ def run_file(chain, deck: PeerDeck, writer: str, commands, parts: FileParts, seq
             return completed[ref]
         return peel(ref, must=False)
 
-    chance = deck.chance(seq)
+    answering = chain.chance_answerer() == writer
+    if answering and commands:
+        raise ProtocolError(f"{writer}'s file answers the chance of {chain.chance_by()}'s file: it carries no commands")
+    chance = file_chance(chain, deck, seq, answering)
+    resume = list(resume) + ([chain.paused] if answering and chain.paused else [])
     effect = transition.run(
         chain.game,
         chain.public,
@@ -455,8 +479,10 @@ def run_file(chain, deck: PeerDeck, writer: str, commands, parts: FileParts, seq
         writer_knows=lambda st: deck.knows(writer) | set(chain.revealed) | set(completed),
         private_check=private_check,
         chance=chance,
+        resume=resume,
     )
-    return PeerEffect(effect=effect, partials=used, openings=openings, chance_used=chance.used > 0)
+    used_chance = chance.used > 0 if isinstance(chance, BeaconChance) else effect.drew_chance
+    return PeerEffect(effect=effect, partials=used, openings=openings, chance_used=used_chance)
 
 
 class FileReader(FileParts):

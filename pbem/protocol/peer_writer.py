@@ -95,6 +95,7 @@ def make_genesis(
         state=state_hash(public),
         created_at=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         nonce=nonce,
+        version=2,
     )
     return codec.encode_signed("genesis", body, creator)
 
@@ -144,8 +145,9 @@ def join(chain: Chain, me: SecretIdentity) -> bytes:
     return _write(chain, staged, me, scalar, [], join=join_info)
 
 
-def turn(chain: Chain, me: SecretIdentity, commands: list[Any], private_check=None) -> bytes:
-    """A peer file by `me`: owed decryptions first, then `commands`."""
+def turn(chain: Chain, me: SecretIdentity, commands: list[Any], private_check=None, tally=()) -> bytes:
+    """A peer file by `me`: owed decryptions first, then `commands` (or the
+    opening of its own ballot, `tally`)."""
     secrets = my_secrets(chain, me)
     if secrets is None:
         raise ProtocolError(f"{me.name} has not joined this game", hint="pbem join DIR GENESIS --as NAME")
@@ -153,13 +155,16 @@ def turn(chain: Chain, me: SecretIdentity, commands: list[Any], private_check=No
     seed = b64d(secrets.beacon_seed, 32)
     link = staged.next_link(me.name, seed)
     staged.apply_link(me.name, b64e(link))
-    return _write(chain, staged, me, b64d(secrets.scalar, 32), commands, beacon_link=b64e(link), secrets=secrets, private_check=private_check)
+    return _write(chain, staged, me, b64d(secrets.scalar, 32), commands, beacon_link=b64e(link), secrets=secrets,
+                  private_check=private_check, tally=list(tally))
 
 
-def _write(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: bytes, commands, *, join=None, beacon_link=None, secrets=None, private_check=None) -> bytes:
+def _write(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: bytes, commands, *, join=None, beacon_link=None,
+           secrets=None, private_check=None, tally=()) -> bytes:
     seq = chain.seq + 1
     parts = WriterParts(staged, me.name, scalar, held_partials(chain, me) if join is None else {}, secrets)
-    result = run_file(chain, staged, me.name, commands, parts, seq, private_check)
+    resume, _ = chain.tally_resume(me.name, tally, commands)
+    result = run_file(chain, staged, me.name, commands, parts, seq, private_check, resume=resume)
     over = chain.game.outcome(result.effect.state) is not None
     sealed = [
         SealedPartials(
@@ -181,6 +186,7 @@ def _write(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: bytes, co
         sealed=sealed,
         beacon=beacon_link,
         secrets=secrets if over and join is None else None,
+        tally=list(tally),
         state=state_hash(result.effect.state),
     )
     return codec.encode_signed("turn", body, me)
