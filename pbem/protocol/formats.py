@@ -271,6 +271,12 @@ class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     #: ballots opened: by the dealer, every ballot of the vote in seat
     #: order; in a peer game, the writer's own
     tally: list[BallotOpening] = []
+    #: a seat's fresh random contribution to the seed of a game dealt after
+    #: its joins (referee games, version 2): its join file carries only this
+    contribution: B64 | None = None
+    #: the deal of such a game, by the referee: the seed of its public
+    #: set-up chance, derived from the game seed (the audit checks it)
+    setup_seed: B64 | None = None
     state: B64
 
 
@@ -278,7 +284,7 @@ class Obligation(msgspec.Struct, frozen=True, omit_defaults=True):
     """Something a party owes that needs no decision (`pbem sync` writes it)."""
 
     by: Name
-    what: Literal["reveal", "deliver", "publish-seed", "join", "publish-secrets", "chance", "commit", "tally"]
+    what: Literal["reveal", "deliver", "publish-seed", "join", "publish-secrets", "chance", "commit", "tally", "deal"]
     refs: list[Ref] = []
     to: Name | None = None
 
