@@ -204,6 +204,13 @@ def after_new(chain: Chain, folder: Path) -> list[str]:
     if chain.deck is not None:
         lines.append("each join writes a join file to send to every other player (in turn order); the game starts "
                      "when all have joined")
+    elif not chain.dealt:
+        lines.append(f"each seat joins in turn ({', '.join(chain.seat_order)}): its join (or, for a later seat, its "
+                     f"pbem sync once the earlier joins have arrived) writes a join file with its contribution to the "
+                     f"game seed, to send to {chain.dealer_name} and the other seats; once all have joined, "
+                     f"{chain.dealer_name} deals with: pbem sync DIR --as {chain.dealer_name}")
+        lines.append(f"then they play in their own folders, mailing each file they write to {chain.dealer_name} and "
+                     f"the other seats; {chain.dealer_name} answers with: pbem sync DIR --as {chain.dealer_name}")
     else:
         lines.append(f"then they play in their own folders, mailing each file they write to {chain.dealer_name} and "
                      f"the other seats; {chain.dealer_name} answers with: pbem sync DIR --as {chain.dealer_name}")
@@ -373,11 +380,15 @@ def _pending_line(o) -> str:
         "publish-seed": f"{o.by} must publish its seed (the game is over)",
         "join": f"{o.by} must join",
         "publish-secrets": f"{o.by} must publish its secrets (the game is over)",
+        "deal": f"{o.by} must deal (every seat has joined)",
+        "chance": f"{o.by} must draw the chance of {o.to}'s last command" if o.to else f"{o.by} must draw chance",
+        "commit": f"{o.by} must commit to the order of {cards} shuffled",
+        "tally": f"{o.by} must open the vote's ballots it keeps",
     }[o.what]
 
 
 def legal(chain: Chain, me: Party) -> list[str]:
-    if me.is_dealer or me.name not in chain.writers() or chain.undo_pending is not None:
+    if me.is_dealer or me.name not in chain.writers() or chain.undo_pending is not None or not chain.dealt:
         return []
     state = me.state()
     return [chain.game.format(c, state, me.name) for c in chain.game.legal(state, me.name)]
@@ -780,9 +791,11 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path | No
     (the set-up rebuilt from the rules, every key against the address book,
     `name`'s key against its seat) before anything is written.
 
-    In a peer game it also writes `name`'s join file and returns its path
-    (the file to send to the others); in the dealer modes no join file is
-    needed: it returns None."""
+    In a peer game, and in a referee game dealt after its joins when the
+    seats before `name` have joined, it also writes `name`'s join file and
+    returns its path (the file to send to the others); otherwise it
+    returns None (a hotseat game needs no join; a later seat's join file is
+    written by its `pbem sync`)."""
     if not received:
         raise PbemError("give the genesis file you received")
     if folder.exists() and (not folder.is_dir() or any(p.name != LOCK for p in folder.iterdir())):
@@ -800,13 +813,19 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path | No
             f"seat {name} in this game has the key {chain.identity(name).fingerprint()}, "
             f"not your key {name} ({secret.public.fingerprint()})"
         )
-    if chain.deck is None:  # a dealer's game: the folder is all a seat needs
+    if chain.deck is None:  # a dealer's game
+        from pbem.protocol.party import Party
+
+        # a game dealt after its joins takes each seat's contribution, in
+        # seat order: written now if it is this seat's turn, else by its
+        # `pbem sync` once the seats before it have joined
+        mine = Party(chain, secret).answer() if chain.writers() == [name] and not chain.dealt else None
         with _new_folder(folder):
             atomic_write(folder / folder_mod.GENESIS, genesis, exclusive=True)
-            if rest:
-                folder_mod.add_files(folder, Chain(genesis), rest)
-            else:
-                folder_mod.write_state(folder, chain)
+            if rest or mine:
+                written = folder_mod.add_files(folder, Chain(genesis), [*rest, *([mine] if mine else [])])
+                return written[-1] if mine else None
+            folder_mod.write_state(folder, chain)
         return None
     from pbem.protocol import peer_writer
 
