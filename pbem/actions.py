@@ -345,11 +345,9 @@ def status(chain: Chain) -> dict[str, Any]:
         info["undo"] = msgspec.to_builtins(undo)
     if chain.notes:  # copies of a file, repaired line endings: harmless, but say so
         info["notes"] = list(chain.notes)
-    if chain.deck is not None:
-        info["chance_note"] = (
-            "peer game: chance comes from every seat's beacon; the writer of a file can "
-            "compute the chance inside that file before writing it (it cannot change it)"
-        )
+    from pbem.protocol.foresight import chance_knowledge
+
+    info["chance"] = chance_knowledge(chain)  # printed once by `pbem info DIR`, not by every status
     return info
 
 
@@ -802,6 +800,12 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path | No
         raise PbemError(f"{folder} exists and is not an empty folder")
     genesis = folder_mod.received(received[0])
     chain = Chain(genesis, received[0].name)
+    if chain.genesis.version < 2 and chain.dealer_mode != "hotseat":
+        raise ProtocolError(
+            f"{received[0].name} begins a game under protocol version 1, whose chance its writers could foresee "
+            "or its referee choose: this pbem joins only games of version 2",
+            hint="ask its writer to make the game again with this pbem",
+        )
     rest = [folder_mod.received(p) for p in received[1:]]
     for data, path in zip(rest, received[1:]):
         chain.append(data, path.name)

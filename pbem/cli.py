@@ -292,8 +292,6 @@ def status(folder: Path, as_json: bool) -> None:
         click.echo(line)
     for line in info["pending"]:
         click.echo(f"pending: {line}")
-    if "chance_note" in info:
-        click.echo(f"note: {info['chance_note']}")
     notes(info.get("notes", []))
 
 
