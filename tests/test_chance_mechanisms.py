@@ -193,3 +193,27 @@ def test_join_refuses_a_genesis_of_protocol_version_1(tmp_path):
     with pytest.raises(ProtocolError, match="protocol version 1"):
         actions.join(tmp_path / "bob", [tmp_path / "g.pbem"], "bob", keys)
     assert not (tmp_path / "bob").exists()
+
+
+def test_only_the_dealer_answers_a_paused_roll_and_only_the_roller_continues():
+    from pbem.errors import WrongWriter
+
+    table = _table("referee")
+    bodies = _bodies(table)
+    chains = [tamper.replay(table.files[:1])]
+    for data in table.files[1:]:
+        chains.append(tamper.clone(chains[-1]))
+        chains[-1].append(data)
+    # k: a seat's paused roll at seq k, answered at k + 1, after which the roller goes on
+    k = next(k for k in range(1, len(chains) - 2)
+             if chains[k].paused is not None and chains[k + 1].writers() == [chains[k].paused[0]])
+    roller = chains[k].paused[0]
+    other = next(s for s in chains[k].seat_order if s != roller)
+    stray = msgspec.structs.replace(bodies[k], seq=k + 1, prev=chains[k].head, by=other)
+    with pytest.raises(WrongWriter, match="waiting for rita"):
+        tamper.clone(chains[k]).append(_resign(table, k + 1, stray))
+    assert chains[k + 1].records[-1].resumed[0] == roller
+    body = msgspec.structs.replace(bodies[k + 1], seq=k + 2, prev=chains[k + 1].head, by=other,
+                                   commands=[msgspec.Raw(b'{"t":"lucky.pass"}')], reveals=[])
+    with pytest.raises(WrongWriter, match=f"waiting for {roller}"):
+        tamper.clone(chains[k + 1]).append(_resign(table, k + 2, body))
