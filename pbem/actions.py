@@ -337,6 +337,7 @@ def status(chain: Chain) -> dict[str, Any]:
         "dealer": {"mode": chain.dealer_mode, "name": chain.dealer_name},
         "seats": [{"name": s.name, "role": s.role} for s in chain.genesis.seats],
         "to_act": to_act,
+        "dealt": chain.dealt,
         "over": outcome is not None,
         "outcome": None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason},
         "pending": pending,
