@@ -14,6 +14,11 @@ A turn (active seat A, opponent B):
 
 Catching is judged on net progress (rules notes, Decision): A catches B when
 progress(A) - progress(B) >= 7, B catches A when it is <= -7.
+
+The team variant (3-4 seats, TEAMS.md): A and B are sides; a side of two
+plays its turn in two files (``PlayOne``: the face-up player, then the
+face-down one, each refilling at once), any player of B recruits, and a
+pair swaps who plays face up after each of its turns.
 """
 
 from __future__ import annotations
