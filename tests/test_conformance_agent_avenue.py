@@ -144,7 +144,7 @@ def team_invariants(state):
 
 @pytest.mark.parametrize("teams", sorted(TEAMS))
 @pytest.mark.parametrize("mode", ["simple", "advanced"])
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", range(5))
 def test_team_random_playouts(teams, mode, seed):
     first = ["", "bob", "carol", "random"][seed % 4]
     options = GAME.options({"mode": mode, "teams": teams, "first": first})
@@ -153,13 +153,13 @@ def test_team_random_playouts(teams, mode, seed):
 
 @pytest.mark.parametrize("teams", sorted(TEAMS))
 @pytest.mark.parametrize("mode", ["simple", "advanced"])
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", range(1))
 def test_team_greedy_playouts(teams, mode, seed):
-    options = GAME.options({"mode": mode, "first": ["", "carol", "bob"][seed]})
+    options = GAME.options({"mode": mode, "first": ["carol", "", "bob"][seed]})
     check_game(GAME, options, TEAMS[teams], seed, bot="greedy", invariant=team_invariants)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=4, deadline=None)
 @given(
     seed=st.integers(min_value=0, max_value=2**32 - 1),
     teams=st.sampled_from(sorted(TEAMS)),
