@@ -101,7 +101,7 @@ def test_three_or_four_seats_select_the_team_variant_with_alternating_default_te
         (["a", "b", "c"], {"teams": "2v2"}, "teams=2v2 needs 4 seats"),
         (["a", "b", "c", "d"], {"teams": "3v1"}, "teams=2v2 .4 players. or teams=2v1"),
         (["a", "b", "c", "d", "e"], {}, "2-4 seats"),
-        (["a:x", "b:y"], {}, "has no roles"),
+        (["a:x", "b:y"], {}, "teams .--seat NAME:TEAM. are for 3-4 players"),
     ],
 )
 def test_bad_team_seating_is_refused_clearly(seats, options, message):

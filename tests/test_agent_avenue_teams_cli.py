@@ -94,8 +94,10 @@ def test_either_opponent_recruits_and_a_second_recruit_file_is_a_fork(four, tmp_
     assert pbem.json("status", g)["to_act"] == [
         {"seat": "bob", "needs": "decision"}, {"seat": "dave", "needs": "decision"}
     ]
+    before = snapshot(g)
     r = pbem.fails("submit", g, "--as", "carol", "--cmd", "recruit face-up")
     assert "bob or dave recruits this turn, not carol" in r.stderr
+    assert snapshot(g) == before
     other = tmp_path / "g2"
     shutil.copytree(g, other)
     first = pbem("submit", g, "--as", "bob", "--cmd", "recruit face-up").stdout.split()[0]

@@ -118,6 +118,10 @@ class AgentAvenue(Game[State, Command]):
         if teams is not msgspec.UNSET and len(requested) != rules.TEAM_SIZES[teams]:
             raise InvalidOption(f"teams={teams} needs {rules.TEAM_SIZES[teams]} seats, got {len(requested)}")
         if len(requested) <= 2:
+            if len(requested) == 2 and any(s.role is not None for s in requested):
+                raise InvalidOption(
+                    "teams (--seat NAME:TEAM) are for 3-4 players; two players give no roles"
+                )
             requested = super().seats(options, requested)
         else:
             if len(requested) > self.max_seats or len(set(names)) != len(names):
