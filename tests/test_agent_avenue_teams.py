@@ -17,7 +17,7 @@ from pbem.errors import IllegalCommand, InvalidOption
 from pbem.games.agent_avenue import GAME, cards
 from pbem.games.agent_avenue.commands import Discard, PlayOne
 from pbem.games.agent_avenue.state import State, members
-from pbem.games.base import Known, RandomChance, SeatSpec, copy_struct, identity, project
+from pbem.games.base import Known, RandomChance, SeatSpec, copy_struct, identity
 
 CH = RandomChance(0)
 DA, EN, CB, DD = "Double Agent", "Enforcer", "Codebreaker", "Daredevil"

@@ -45,7 +45,6 @@ from pbem.games.agent_avenue.state import (
     discards,
     hand,
     is_team,
-    known_name,
     members,
     new_zone,
     other,
