@@ -272,8 +272,11 @@ def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options)
 
     GAME is agent-avenue (aa) or codenames (cn). Seats are given in turn
     order as identity names, with a role where the game has roles
-    (codenames: red-spymaster, red, blue-spymaster, blue).
-    `pbem info GAME` lists the game's options and their defaults.
+    (codenames: red-spymaster, red, blue-spymaster, blue; agent-avenue
+    with 3-4 seats, the team variant: a team name each, e.g. --seat
+    alice:green --seat bob:blue --seat carol:green, or none to alternate
+    green and blue). `pbem info GAME` lists the game's options and their
+    defaults.
     """
     from pbem import actions
 

@@ -111,6 +111,67 @@ def test_agent_avenue_pictures_keep_hands_secret(seed, mode):
     assert hidden_seen  # the check had something to look for
 
 
+TEAMS = {
+    "2v2": [SeatSpec("alice", "green"), SeatSpec("bob", "blue"), SeatSpec("carol", "green"), SeatSpec("dave", "blue")],
+    "2v1": [SeatSpec("alice", "green"), SeatSpec("bob", "blue"), SeatSpec("carol", "green")],
+}
+
+
+@pytest.mark.parametrize("teams, mode", [("2v2", "simple"), ("2v1", "advanced")])
+@pytest.mark.parametrize("seed", range(6 if LONG else 1))
+def test_agent_avenue_team_pictures_keep_each_hand_secret(seed, teams, mode):
+    """The team variant: a teammate's hand is as secret as an opponent's."""
+    game = get("agent-avenue")
+    seats = TEAMS[teams]
+    hidden_seen = 0
+    for step, (full, known, log) in enumerate(bot_game(game, {"mode": mode}, seats, seed, "random")):
+        for reader in [None, *(s.name for s in seats)]:
+            view, svg, html = pictures(game, full, known, log, reader)
+            once_seen = {it.card for z in full.zones.values() for it in z.items if it.ref in known[reader]}
+            hidden = unknown_names(full, known[reader], strings(msgspec.to_builtins(view)) | once_seen)
+            hidden_seen += len(hidden)
+            check([svg, html], hidden, f"seed {seed} step {step} {reader or 'observer'}")
+    assert hidden_seen
+
+
+def test_a_teammates_hand_never_shows_in_the_others_view_or_picture():
+    """Carol alone holds the Sidekick and the Mole (one copy each): her
+    teammate alice never sees them, in any picture, before they are played."""
+    import io
+
+    from rich.console import Console
+
+    from pbem.render import terminal
+
+    game = get("agent-avenue")
+    names = [n for n in ("Enforcer", "Saboteur", "Sentinel", "Double Agent")]
+    deck = names + ["Enforcer"] * 4 + ["Sidekick", "Mole", "Sentinel", "Saboteur"] + ["Daredevil"] * 4
+    rest = [n for n in game_cards().NAMES for _ in range(game_cards().COPIES[n])]
+    for n in deck:
+        rest.remove(n)
+    options = game.options({"deck": ",".join(deck + rest)})
+    full = game.advance(game.setup(options, TEAMS["2v2"], RandomChance(0)), RandomChance(0))
+
+    def texts(reader):
+        mine = project(full, readable_refs(full, reader) | {it.ref for z in full.zones.values() if z.public for it in z.items})
+        view = game.view(mine, reader)
+        con = Console(width=80, record=True, file=io.StringIO())
+        con.print(terminal.renderable(game, view))
+        return [game.render(view), game.svg(view), con.export_text(), msgspec.json.encode(view).decode()]
+
+    for text in texts("carol"):
+        assert "Sidekick" in text and "Mole" in text
+    for reader in ("alice", "bob", "dave", None):
+        for text in texts(reader):
+            assert "Sidekick" not in text and "Mole" not in text, reader
+
+
+def game_cards():
+    from pbem.games.agent_avenue import cards
+
+    return cards
+
+
 @pytest.mark.parametrize("seed", CN_SEEDS)
 def test_codenames_pictures_keep_the_key_secret(seed):
     game = get("codenames")

@@ -31,6 +31,9 @@ clear message at the first broken property:
 5. **Replay.** Replaying the recorded commands from the same seed
    reproduces the final full state byte for byte.
 6. **Termination.** The game ends within `max_steps`; then `to_act` is empty.
+7. **The game's own invariants**, where the caller gives `invariant`: a
+   function of the full state, raising `AssertionError`, run after every step
+   (card conservation, limits a variant sets ...).
 
 Game-agnostic: imports only `pbem.games.base`, `pbem.games.refchoice`,
 `pbem.errors`, msgspec and the standard library.
@@ -96,8 +99,10 @@ def _same(expected: Any, got: Any, what: str) -> None:
 
 class _Run:
     def __init__(
-        self, game: Game[Any, Any], options: Any, seats: list[Any], seed: int, bot: str
+        self, game: Game[Any, Any], options: Any, seats: list[Any], seed: int, bot: str,
+        invariant: Callable[[Any], None] | None = None,
     ) -> None:
+        self.invariant = invariant
         self.game = game
         self.options = options
         self.specs = [s if isinstance(s, SeatSpec) else SeatSpec(str(s)) for s in seats]
@@ -254,6 +259,11 @@ class _Run:
             _same(st, back, f"{where}: the {who} state does not round-trip through JSON")
         if outcome is not None and acting:
             raise AssertionError(f"{where}: the game is over but to_act is {acting}")
+        if self.invariant is not None:
+            try:
+                self.invariant(self.full)
+            except AssertionError as exc:
+                raise AssertionError(f"{where}: {exc}") from None
 
     def _check_command(self, seat: str, partial: Any) -> Any:
         game, where = self.game, self.where
@@ -349,7 +359,9 @@ def check_game(
     seed: int,
     bot: str = "random",
     max_steps: int = 2000,
+    invariant: Callable[[Any], None] | None = None,
 ) -> Outcome:
     """Play one game with `bot` for every seat, checking every property in the
-    module docstring; return the outcome. Raises `AssertionError` on failure."""
-    return _Run(game, options, seats, seed, bot).play(max_steps)
+    module docstring (and `invariant` of the full state after every step);
+    return the outcome. Raises `AssertionError` on failure."""
+    return _Run(game, options, seats, seed, bot, invariant).play(max_steps)
