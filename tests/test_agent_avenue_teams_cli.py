@@ -96,7 +96,7 @@ def test_either_opponent_recruits_and_a_second_recruit_file_is_a_fork(four, tmp_
     ]
     before = snapshot(g)
     r = pbem.fails("submit", g, "--as", "carol", "--cmd", "recruit face-up")
-    assert "bob or dave recruits this turn, not carol" in r.stderr
+    assert "it is not carol's turn: bob must decide; dave must decide" in r.stderr
     assert snapshot(g) == before
     other = tmp_path / "g2"
     shutil.copytree(g, other)
