@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import stat
 import time
 import weakref
 from collections.abc import Callable, Iterator
@@ -68,14 +69,36 @@ def read(path: Path) -> bytes:
     """The bytes of a file we are given, never more than a pbem file may
     hold (a huge file is refused before it is read into memory)."""
     try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_FILE_BYTES + 1)
+        data = _read_at_most(path, MAX_FILE_BYTES + 1)
     except IsADirectoryError:
         raise PbemError(f"{path} is a folder, not a pbem file") from None
     except OSError as exc:
         raise PbemError(f"cannot read {path}: {exc.strerror}") from None
     check_size(len(data), path.name)
     return data
+
+
+def _read_at_most(path: Path, limit: int) -> bytes:
+    """Up to `limit` bytes of a file, asking for its size first: a buffered
+    ``read(limit)`` allocates `limit` bytes for every small file (and every
+    command reads every chain file)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(path)
+        chunks, got = [], 0
+        want = min(limit, st.st_size + 1) if stat.S_ISREG(st.st_mode) else min(limit, 1 << 16)
+        while got < limit:
+            chunk = os.read(fd, max(1, min(want, limit - got)))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+            want = min(limit - got, 1 << 16)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def received(path: Path) -> bytes:
@@ -205,8 +228,10 @@ def _resume(saved: checkpoint.Saved, files: dict[int, list[Path]], notes: list[s
             candidates = _one_file(paths, local) if paths else []
         except PbemError:
             candidates = []
-        if len(candidates) != 1 or candidates[0][0].name != name or checkpoint.digest(candidates[0][1]) != digest:
+        if len(candidates) != 1 or checkpoint.digest(candidates[0][1]) != digest:
             return None, [], (seq or None)
+        if candidates[0][0].name != name:  # the same bytes under another name: checked again as they are
+            return None, [], None
     chain = saved.chain()
     if chain is None:
         return None, [], None
