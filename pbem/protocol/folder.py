@@ -19,7 +19,6 @@ import contextlib
 import os
 import re
 import stat
-import time
 import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -45,6 +44,8 @@ DEALER_KEY = "dealer.key"
 #: when two writers collide ("000005-bob.sync-conflict-....pbem",
 #: "000005-bob (conflicted copy).pbem"), so a fork is reported, not missed.
 _TURN = re.compile(r"^(\d{6})-([a-z0-9][a-z0-9_-]{0,31})(?:[. ][^/]*)?\.pbem$")
+#: new files a read-only `load` checks before it writes the checkpoint
+SAVE_AFTER = 3
 #: the name pbem itself gives a chain file
 _PLAIN = re.compile(r"^\d{6}-[a-z0-9][a-z0-9_-]{0,31}\.pbem$")
 
@@ -126,8 +127,8 @@ def load(
     writer's second version, a rollback): refused all the same. `full`
     replays from genesis without looking at the checkpoint (`pbem verify
     --full`, the audit), and writes it anew. A load that continued from
-    the checkpoint and checked only a file or two writes it only with
-    `save` (writing it costs more than checking them again).
+    the checkpoint and checked fewer than `SAVE_AFTER` new files writes it
+    only with `save` (writing it costs more than checking them again).
 
     With `private_openings` (ref -> card) every seat's command is also
     checked on the state as a party holding those cards sees it.
@@ -144,7 +145,6 @@ def load(
     files = chain_files(folder)
     if 0 not in files:
         raise PbemError(f"{folder} has no {GENESIS}", hint="is this a game folder?")
-    started = time.perf_counter()
     chain, verified, private_through, changed = None, [], -1, None
     notes: list[str] = []
     saved = None if full else checkpoint.read(folder)
@@ -158,7 +158,6 @@ def load(
             if private_openings is not None and private_through < chain.seq:
                 chain = None  # not checked as the dealer checks: replay knowing the cards
     restored = chain is not None
-    restore_time = time.perf_counter() - started
     if chain is None:
         notes, verified, private_through = [], [], -1
         genesis = _one_file(files[0], notes)
@@ -168,7 +167,6 @@ def load(
         verified.append((genesis[0][0].name, checkpoint.digest(genesis[0][1])))
         if openings_at_genesis is not None and private_openings is None:
             private_openings = openings_at_genesis(chain)
-    started = time.perf_counter()
     last = max(files)
     for seq in range(chain.seq + 1, last + 1):
         paths = files.get(seq)
@@ -195,10 +193,9 @@ def load(
     if private_openings is not None:
         private_through = chain.seq
     _VERIFIED[chain] = _Verified(Path(os.path.abspath(folder)), verified, private_through)
-    checking = time.perf_counter() - started
-    # a read that verified little saves nothing: writing the checkpoint
-    # costs about twice reading it, more than checking a file or two again
-    if not restored or (len(verified) > len(saved.header.files) and (save or checking > 2 * restore_time)):
+    # a read that checked a file or two saves nothing: writing the
+    # checkpoint costs more than checking them again (writers always save)
+    if not restored or len(verified) - len(saved.header.files) >= (1 if save else SAVE_AFTER):
         checkpoint.write(folder, chain, verified, private_through)
     return chain
 
