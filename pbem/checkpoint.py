@@ -46,6 +46,7 @@ import io
 import os
 import pickle
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -229,7 +230,18 @@ def write(folder: Path, chain: Chain, files: list[tuple[str, str]], private_thro
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         return False
+    _remove_stale_temps(target)
     return True
+
+
+def _remove_stale_temps(target: Path) -> None:
+    """Temporary files of this checkpoint left by a killed command (an
+    hour old: never one that a live command is writing)."""
+    with contextlib.suppress(OSError):
+        for stray in target.parent.glob(f".{target.name}.*.tmp"):
+            with contextlib.suppress(OSError):
+                if stray.stat().st_mtime < time.time() - 3600:
+                    stray.unlink()
 
 
 def forget(folder: Path) -> None:

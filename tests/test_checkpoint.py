@@ -234,3 +234,12 @@ def test_a_new_game_in_the_same_folder_is_checked_as_new(pbem, game, tmp_path):
     pbem("new", "aa", game, "--seat", "alice", "--seat", "bob", "--seed", "7")
     assert pbem.json("status", game)["seq"] == 0
     assert checkpoint.read(game).header.seq == 0
+
+
+def test_a_killed_writers_temporary_checkpoint_is_removed_later(pbem, game):
+    path = the_checkpoint(pbem)
+    old, fresh = path.parent / f".{path.name}.aaaaaaaaaaaa.tmp", path.parent / f".{path.name}.bbbbbbbbbbbb.tmp"
+    old.write_bytes(b"half"), fresh.write_bytes(b"half")
+    os.utime(old, (0, 0))
+    pbem("verify", "--full", game)
+    assert not old.exists() and fresh.exists()  # a live writer's is left alone
