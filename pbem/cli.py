@@ -691,17 +691,20 @@ def _files_word(files: list[Path]) -> str:
 @cli.command()
 @game_dir
 @click.option("--repair", is_flag=True, help="Rewrite state.pbem from the chain (fail if it cannot).")
+@click.option("--full", is_flag=True, help="Replay every file from genesis, not only those not verified before.")
 @as_json
-def verify(folder: Path, repair: bool, as_json: bool) -> None:
+def verify(folder: Path, repair: bool, full: bool, as_json: bool) -> None:
     """Check every file of the game; exit 1 with the first failure.
 
-    state.pbem is only a cache: a stale or damaged one is rebuilt from the
-    chain, with a note, and is not a failure.
+    Files you verified before (remembered in $PBEM_HOME) are checked by
+    their hashes; --full replays the whole chain again. state.pbem is only
+    a cache: a stale or damaged one is rebuilt from the chain, with a note,
+    and is not a failure.
     """
     from pbem import actions
 
     said: list[str] = []
-    chain = actions.verify(folder, repair, keys(), said)
+    chain = actions.verify(folder, repair, keys(), said, full=full)
     notes(chain.notes + said)
     outcome = chain.outcome()
     if as_json:  # a failure is still one `pbem: error:` line and exit 1
