@@ -139,17 +139,22 @@ def id() -> None:  # noqa: A001 - the command is called `id`
 @id.command("new")
 @click.argument("name")
 @click.option("--no-passphrase", is_flag=True, help="Store the private key unencrypted.")
-def id_new(name: str, no_passphrase: bool) -> None:
+@click.option("--email", metavar="ADDRESS", help="Where other players mail your files (carried in your identity file).")
+def id_new(name: str, no_passphrase: bool, email: str | None) -> None:
     """Create a key pair named NAME."""
-    from pbem.crypto.keys import check_name
+    from pbem.crypto.keys import check_name, valid_email
     from pbem.crypto.store import KeyStore
 
     check_name(name)
+    if email is not None and not valid_email(email):
+        raise PbemError(f"invalid mail address {email!r}", hint="give a plain address such as alice@example.org")
     store = KeyStore()
     passphrase = None if no_passphrase else ask_passphrase(name, confirm=True)
-    secret = store.create(name, passphrase)
+    secret = store.create(name, passphrase, email)
     click.echo(f"created {name} in {store.home}")
     click.echo(f"fingerprint: {secret.public.fingerprint()}")
+    if email:
+        click.echo(f"mail: {email}")
 
 
 @id.command("show")
@@ -191,7 +196,8 @@ def id_list() -> None:
             origin = f"accepted {seen.date} from game {(seen.game_id or '?')[:12]} in {seen.source}"
         if own and seen is not None and seen.how != "created":
             origin = "own key; " + origin
-        click.echo(f"{n:<16} {store.public(n).fingerprint()}  {origin}")
+        address = store.email(n)
+        click.echo(f"{n:<16} {store.public(n).fingerprint()}  {origin}" + (f"  <{address}>" if address else ""))
 
 
 @id.command("export")
@@ -208,6 +214,22 @@ def id_export(name: str, output: Path | None) -> None:
         click.echo(f"wrote {output}")
     else:
         click.echo(data.decode().rstrip("\n"))
+
+
+@id.command("email")
+@click.argument("name")
+@click.argument("address")
+def id_email(name: str, address: str) -> None:
+    """Set where NAME gets mail: for your own identity its identity file is
+    signed again (export it again); for another player, a note in your
+    address book that wins over the address their file carries."""
+    from pbem.crypto.store import KeyStore
+
+    store = KeyStore()
+    store.set_email(name, address, lambda: ask_passphrase(name))
+    click.echo(f"{name}: {address}")
+    if store.has_secret(name):
+        click.echo(f"pbem: hint: send the new identity file to the other players (pbem id export {name})", err=True)
 
 
 @id.command("import")
