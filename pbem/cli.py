@@ -663,6 +663,154 @@ def demo(
     run_demo(game, folder, seed, dealer, bot, echo=click.echo, keys_dir=keys_dir, options=list(options))
 
 
+# --- mail -----------------------------------------------------------------------------------
+
+
+def ask_secret(prompt: str) -> str:
+    """A server password typed at the terminal (never echoed, never stored)."""
+    if not sys.stdin.isatty():
+        from pbem.transport.mail import MailError
+
+        raise MailError(f"{prompt.lower()} is needed",
+                        hint="set the variable password_env names (default PBEM_SMTP_PASSWORD / PBEM_IMAP_PASSWORD), "
+                             "use the keyring (pbem mail password), or run in a terminal")
+    return click.prompt(prompt, hide_input=True, err=True)
+
+
+@cli.group(cls=PbemGroup)
+def mail() -> None:
+    """Play by mail: send each other party what it lacks, fetch and apply what arrived.
+
+    Servers and mailboxes are set in $PBEM_HOME/config.toml (docs/config.md).
+    """
+
+
+@mail.command("send")
+@game_dir
+@as_name
+@click.option("--again", is_flag=True, help="Mail every file each party lacks, even those mailed before.")
+def mail_send(folder: Path, name: str, again: bool) -> None:
+    """Mail each other party of DIR the files it lacks (attached, and armored in the text)."""
+    from pbem import mailing
+
+    said: list[str] = []
+    sent = mailing.send(folder, name, keys(), ask_secret, again, said)
+    notes(said)
+    if not sent:
+        click.echo("nothing new to mail: every party has been sent what it lacks (--again sends it again)")
+    for s in sent:
+        click.echo(f"mailed {s.party} <{s.address}>: {', '.join(s.files)}")
+
+
+def _fetched_lines(report) -> list[str]:
+    lines = []
+    if report.joined:
+        lines.append(f"joined the game in {report.folder}")
+    lines += [str(p) for p in report.written]
+    lines += [f"waiting in pending/: {p.name}" for p in report.pending]
+    return lines
+
+
+@mail.command("fetch")
+@game_dir
+@as_name
+@click.option("--from", "source", metavar="PATH", type=click.Path(path_type=Path),
+              help="Read this maildir or mbox instead of the mailbox config.toml names.")
+@click.option("--game", metavar="ID", help="Which game to join when DIR is new and several invitations wait.")
+@accept_new
+def mail_fetch(folder: Path, name: str, source: Path | None, game: str | None, accept_new: bool) -> None:
+    """Apply this game's files from new mail (as pbem apply does); a new DIR
+    joins the game you were invited to. Mail is read, never changed."""
+    from pbem import actions, mailing
+
+    said: list[str] = []
+    k = keys(accept_new)
+    report = mailing.fetch([folder], name, k, ask_secret, source, game, said)[0]
+    for line in _fetched_lines(report):
+        click.echo(line)
+    notes(said)
+    if report.other_games:
+        notes([f"{report.other_games} file(s) of other games were left in the mailbox"])
+    for gid in report.invitations:
+        notes([f"mail holds an invitation to game {gid[:12]}: pbem mail fetch NEW-FOLDER --as {name} --game {gid[:12]}"])
+    for line in actions.to_act_lines(actions.status(actions.open_game(folder))):
+        click.echo(f"next: {line}")
+    for line in report.strangers:
+        click.echo(f"pbem: refused: {line}", err=True)
+    bad = list(report.bad)
+    if report.strangers:
+        from pbem.errors import WrongWriter
+
+        bad.append(WrongWriter(f"{len(report.strangers)} file(s) signed by unknown keys were not applied (named above)"))
+    refused(bad)
+
+
+@mail.command("password")
+@click.argument("kind", type=click.Choice(["smtp", "imap"]))
+@as_name
+def mail_password(kind: str, name: str) -> None:
+    """Store the password of the SMTP or IMAP server in the system keyring
+    (then set keyring = true in its table of config.toml)."""
+    from pbem import mailing
+    from pbem.crypto.store import KeyStore
+
+    entry = mailing.store_password(KeyStore().home, name, kind, click.prompt(f"{kind} password", hide_input=True, err=True))
+    click.echo(f"stored in the system keyring as pbem / {entry}")
+
+
+@cli.group(cls=PbemGroup)
+def referee() -> None:
+    """Run a referee that needs nobody: answers every game it hosts."""
+
+
+@referee.command("mail")
+@click.argument("tree", metavar="TREE", required=False, type=click.Path(file_okay=False, path_type=Path))
+@as_name
+@click.option("--from", "source", metavar="PATH", type=click.Path(path_type=Path),
+              help="Read this maildir or mbox instead of the mailbox config.toml names.")
+@click.option("--every", metavar="SECONDS", type=click.FloatRange(min=1), help="Go on, a round every SECONDS, until Ctrl-C.")
+def referee_mail(tree: Path | None, name: str, source: Path | None, every: float | None) -> None:
+    """Fetch mail, answer every obligation of NAME in every game under TREE
+    it referees (default: [referee] tree in config.toml, else the current
+    folder), and mail the answers. Safe to stop and start again."""
+    import time
+
+    from pbem import config as cfg, mailing
+
+    k = keys()
+    if tree is None:
+        tree = cfg.path_value(cfg.read(k.store.home), "referee", "tree", name) or Path(".")
+    memo: dict = {}
+    while True:
+        said: list[str] = []
+        rnd = mailing.referee(tree, name, k, ask_secret, source, said, memo)
+        notes(said)
+        if not rnd.games:
+            click.echo(f"no game under {tree} has {name} as its referee")
+        for report in rnd.fetched:
+            for line in _fetched_lines(report):
+                click.echo(line)
+            for line in report.strangers:
+                click.echo(f"pbem: refused: {line}", err=True)
+            for exc in report.bad:
+                click.echo(f"pbem: refused: {exc.message}", err=True)
+        for folder, written in rnd.answered.items():
+            for path in written:
+                click.echo(str(path))
+        for folder, sent in rnd.sent.items():
+            for s in sent:
+                click.echo(f"mailed {s.party} <{s.address}>: {', '.join(s.files)}")
+        if every is None:
+            refused(rnd.errors)
+            return
+        for exc in rnd.errors:
+            click.echo(f"pbem: error: {exc.message}", err=True)
+        try:
+            time.sleep(every)
+        except KeyboardInterrupt:
+            return
+
+
 def main() -> None:
     cli(prog_name="pbem")
 
