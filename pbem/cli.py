@@ -92,9 +92,9 @@ def warn(line: str) -> None:
 
 def keys(accept_new: bool = False) -> "Keys":
     from pbem.actions import Keys
-    from pbem.crypto.store import KeyStore
+    from pbem.agent import AgentKeyStore  # asks `pbem agent` before asking for a passphrase
 
-    return Keys(store=KeyStore(), passphrase=ask_passphrase, named=True, accept_new=accept_new, warn=warn)
+    return Keys(store=AgentKeyStore(), passphrase=ask_passphrase, named=True, accept_new=accept_new, warn=warn)
 
 
 def write_output(path: Path, text: str) -> None:
@@ -809,6 +809,79 @@ def referee_mail(tree: Path | None, name: str, source: Path | None, every: float
             time.sleep(every)
         except KeyboardInterrupt:
             return
+
+
+# --- the agent -------------------------------------------------------------------------------
+
+
+@cli.group(cls=PbemGroup, invoke_without_command=True)
+@click.option("--timeout", metavar="TIME", help="How long each key is kept (90s, 15m, 1h; default 15m or [agent] timeout).")
+@click.pass_context
+def agent(ctx: click.Context, timeout: str | None) -> None:
+    """Keep unlocked keys in memory for a while, so a passphrase is asked
+    once: `pbem agent` starts it (in the background), the next command that
+    unlocks a key gives it the key, later ones take it from there."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from pbem import agent as agent_mod, config as cfg
+    from pbem.crypto.store import KeyStore
+
+    home = KeyStore().home
+    given = timeout or cfg.table(cfg.read(home), "agent", None).get("timeout") or agent_mod.DEFAULT_TIMEOUT
+    seconds = cfg.duration(given)
+    path, pid = agent_mod.start(home, seconds)
+    click.echo(f"agent started (pid {pid}), socket {path}; keys are kept {int(seconds)} s after they are unlocked")
+    click.echo("pbem: hint: `pbem agent add NAME` unlocks a key now; `pbem agent stop` forgets every key", err=True)
+
+
+def _agent_client():
+    from pbem import agent as agent_mod
+    from pbem.crypto.store import KeyStore
+
+    client = agent_mod.Client(KeyStore().home)
+    if not client.running():
+        raise agent_mod.AgentError("no agent runs for this key store", hint="start one with `pbem agent`")
+    return client
+
+
+@agent.command("add")
+@click.argument("name")
+def agent_add(name: str) -> None:
+    """Unlock NAME's key now (asking its passphrase) and give it to the agent."""
+    client = _agent_client()
+    secret = keys().secret(name)
+    if not client.add(secret):
+        raise PbemError("the agent did not take the key")
+    click.echo(f"{name}: kept by the agent")
+
+
+@agent.command("list")
+def agent_list() -> None:
+    """The keys the agent holds, and for how long still."""
+    held = _agent_client().list() or []
+    if not held:
+        click.echo("the agent holds no key")
+    for k in held:
+        click.echo(f"{k['name']:<16} {k['left']} s left")
+
+
+@agent.command("forget")
+@click.argument("name")
+def agent_forget(name: str) -> None:
+    """Drop NAME's key from the agent."""
+    click.echo(f"{name}: forgotten" if _agent_client().forget(name) else f"the agent did not hold {name}")
+
+
+@agent.command("stop")
+def agent_stop() -> None:
+    """Stop the agent: every key it held is forgotten."""
+    from pbem import agent as agent_mod
+    from pbem.crypto.store import KeyStore
+
+    if agent_mod.Client(KeyStore().home).stop():
+        click.echo("agent stopped")
+    else:
+        click.echo("no agent was running")
 
 
 def main() -> None:
