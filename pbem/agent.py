@@ -35,10 +35,7 @@ import base64
 import hashlib
 import json
 import os
-import socket
 import stat
-import struct
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -89,6 +86,7 @@ def _own_folder(folder: Path) -> None:
 
 def serve(path: Path, timeout: float) -> None:
     """Run the agent on `path` until asked to stop (the agent process)."""
+    import socket
     _own_folder(path.parent)
     if path.exists() or path.is_symlink():
         path.unlink()
@@ -135,7 +133,10 @@ def serve(path: Path, timeout: float) -> None:
             pass
 
 
-def _same_user(conn: socket.socket) -> bool:
+def _same_user(conn) -> bool:
+    import socket
+    import struct
+
     opt = getattr(socket, "SO_PEERCRED", None)
     if opt is None:
         return True  # elsewhere the socket's permissions are the check
@@ -144,7 +145,7 @@ def _same_user(conn: socket.socket) -> bool:
     return uid == os.getuid()
 
 
-def _read_line(conn: socket.socket) -> bytes:
+def _read_line(conn) -> bytes:
     data = b""
     while not data.endswith(b"\n"):
         chunk = conn.recv(4096)
@@ -194,6 +195,8 @@ class Client:
     def ask(self, request: dict) -> dict | None:
         if not self.path.exists():
             return None
+        import socket  # only when there is an agent to talk to (start-up time)
+
         try:
             with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
                 s.settimeout(5)
@@ -235,6 +238,7 @@ class Client:
 
 def start(home: Path, timeout: float) -> tuple[Path, int]:
     """Start an agent for `home` in the background; its socket and pid."""
+    import subprocess
     client = Client(home)
     if client.running():
         raise AgentError(f"an agent already runs for {home} ({client.path})", hint="pbem agent stop ends it")
