@@ -778,6 +778,14 @@ def referee_mail(tree: Path | None, name: str, source: Path | None, every: float
     from pbem import config as cfg, mailing
 
     k = keys()
+    typed: dict[str, str] = {}
+
+    def once(who: str = "") -> str:  # a daemon asks for the passphrase once, then keeps it in memory
+        if who not in typed:
+            typed[who] = ask_passphrase(who)
+        return typed[who]
+
+    k.passphrase = once
     if tree is None:
         tree = cfg.path_value(cfg.read(k.store.home), "referee", "tree", name) or Path(".")
     memo: dict = {}
