@@ -102,12 +102,14 @@ def serve(path: Path, timeout: float) -> None:
     keys: dict[str, tuple[str, bytes, float]] = {}  # name -> (public sign key, 64 key bytes, expiry)
     try:
         while True:
-            now = time.monotonic()
-            for name in [n for n, (_, _, until) in keys.items() if until <= now]:
-                del keys[name]
             try:
                 conn, _ = server.accept()
             except socket.timeout:
+                conn = None
+            now = time.monotonic()  # expired keys go first, before any answer
+            for name in [n for n, (_, _, until) in keys.items() if until <= now]:
+                del keys[name]
+            if conn is None:
                 continue
             with conn:
                 conn.settimeout(5)

@@ -223,9 +223,9 @@ def id_email(name: str, address: str) -> None:
     """Set where NAME gets mail: for your own identity its identity file is
     signed again (export it again); for another player, a note in your
     address book that wins over the address their file carries."""
-    from pbem.crypto.store import KeyStore
+    from pbem.agent import AgentKeyStore
 
-    store = KeyStore()
+    store = AgentKeyStore()
     store.set_email(name, address, lambda: ask_passphrase(name))
     click.echo(f"{name}: {address}")
     if store.has_secret(name):

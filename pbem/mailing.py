@@ -59,7 +59,12 @@ def password(server: cfg.Server, ask: Ask | None) -> str | None:
     if value is not None:
         return value
     if server.keyring:
-        value = _keyring().get_password("pbem", keyring_user(server))
+        kr = _keyring()
+        try:
+            value = kr.get_password("pbem", keyring_user(server))
+        except Exception as exc:  # no backend, a locked keyring: the backends raise their own kinds
+            raise MailError(f"the system keyring could not be read ({type(exc).__name__}: {exc})",
+                            hint=f"unlock it, or set {server.password_env} instead") from None
         if value is not None:
             return value
     if ask is None:
@@ -327,8 +332,10 @@ def fetch(folders: list[Path], name: str, keys, ask: Ask | None = None, path: Pa
     with source(home, name, path, ask) as src:
         where = src.source
 
+        done_sets = {i: set(records[i].get(where, [])) for i in records}
+
         def new_for_someone(key: str) -> bool:
-            return any(i is None or key not in records[i].get(where, []) for i in ids)
+            return any(i is None or key not in done_sets[i] for i in ids)
 
         try:
             if isinstance(src, imap.Imap):
@@ -340,7 +347,8 @@ def fetch(folders: list[Path], name: str, keys, ask: Ask | None = None, path: Pa
             lost = exc
     out = []
     for folder, gid in zip(folders, ids):
-        mine = got if gid is None else [m for m in got if m.key not in records[gid].get(where, [])]
+        done_here = set(records[gid].get(where, [])) if gid is not None else set()
+        mine = [m for m in got if m.key not in done_here]
         report = Fetched(Path(folder))
         if gid is None:
             try:
@@ -548,7 +556,7 @@ def referee(tree: Path, name: str, keys, ask: Ask | None = None, path: Path | No
             if memo is not None and memo.get(folder) == files:
                 rnd.answered[folder] = []
                 continue
-            rnd.answered[folder] = [] if _nothing_owed(folder, name) else actions.sync(folder, name, keys, notes)
+            rnd.answered[folder] = actions.sync(folder, name, keys, notes)
             if memo is not None:
                 memo[folder] = _listing(folder)
         except PbemError as exc:
@@ -559,14 +567,6 @@ def referee(tree: Path, name: str, keys, ask: Ask | None = None, path: Path | No
         except PbemError as exc:
             rnd.errors.append(type(exc)(f"{folder}: {exc.message}", exc.hint))
     return rnd
-
-
-def _nothing_owed(folder: Path, name: str) -> bool:
-    """Nothing for `name` to write in `folder`: skipped without unlocking a key."""
-    from pbem.protocol import folder as folder_mod
-
-    chain = folder_mod.load(folder)
-    return name not in chain.writers()
 
 
 def _listing(folder: Path) -> frozenset[tuple[str, int, int]]:

@@ -74,7 +74,7 @@ def test_keys_expire(locked):
     assert pbem_cmd(home, "agent", "--timeout", "1s").returncode == 0
     run("legal", g, "--as", "alice", env={"PBEM_PASSPHRASE": "pass-alice"})
     run("legal", g, "--as", "alice")
-    time.sleep(2.2)
+    time.sleep(1.3)
     assert "holds no key" in run("agent", "list").stdout
     assert "a passphrase is needed" in run.fails("legal", g, "--as", "alice").stderr
 

@@ -393,11 +393,6 @@ def test_imap_fetch_login_refused_and_connection_dropped(tmp_path, dovecot, monk
         bot_turn(ga, "alice", keys["alice"], rng)
         mailing.send(ga, "alice", keys["alice"])
         # bob's mailbox now holds 2 mails; his connection is cut after the first
-        monkeypatch.setenv("PBEM_IMAP_PASSWORD", "wrong")
-        with pytest.raises(MailError, match="refused the login"):
-            mailing.fetch([gb], "bob", keys["bob"])
-        assert not gb.exists()
-        monkeypatch.setenv("PBEM_IMAP_PASSWORD", Dovecot.PASSWORD)
         c = dovecot.connect("bob")
         c.select(f'"{_folder_of(keys["bob"])}"', readonly=True)
         sizes = c.uid("FETCH", "1:*", "(RFC822.SIZE)")[1]
@@ -418,6 +413,12 @@ def test_imap_fetch_login_refused_and_connection_dropped(tmp_path, dovecot, monk
         assert folder_mod.load(gb).head == folder_mod.load(ga).head
         assert got < folder_mod.load(ga).seq and report.messages >= 1
         assert mailing.fetch([gb], "bob", keys["bob"])[0].messages == 0
+        # last (dovecot slows the next logins down after a failed one)
+        monkeypatch.setenv("PBEM_IMAP_PASSWORD", "wrong")
+        before = snapshot(gb)
+        with pytest.raises(MailError, match="refused the login"):
+            mailing.fetch([gb], "bob", keys["bob"])
+        assert snapshot(gb) == before
     finally:
         server.stop()
 
@@ -425,3 +426,46 @@ def test_imap_fetch_login_refused_and_connection_dropped(tmp_path, dovecot, monk
 def _folder_of(keys: Keys) -> str:
     text = (keys.store.home / "config.toml").read_text()
     return text.split('folder = "')[1].split('"')[0]
+
+
+def test_password_from_env_keyring_or_nowhere(tmp_path, monkeypatch):
+    import sys
+
+    from pbem import config as cfg
+
+    home = tmp_path / "h"
+    home.mkdir()
+    (home / "config.toml").write_text('[smtp]\nhost = "smtp.example.org"\nuser = "alice"\nkeyring = true\n')
+    server = cfg.server(cfg.read(home), "smtp", "alice", home / "config.toml")
+    assert (server.port, server.security) == (587, "starttls")
+    monkeypatch.setenv("PBEM_SMTP_PASSWORD", "from-env")
+    assert mailing.password(server, None) == "from-env"
+    monkeypatch.delenv("PBEM_SMTP_PASSWORD")
+    monkeypatch.setitem(sys.modules, "keyring", None)  # the library absent
+    with pytest.raises(MailError, match="keyring library is not installed"):
+        mailing.password(server, None)
+    monkeypatch.delitem(sys.modules, "keyring")
+    keyring = pytest.importorskip("keyring")
+    from keyring.backend import KeyringBackend
+
+    class Memory(KeyringBackend):
+        priority = 1
+        held: dict = {}
+
+        def get_password(self, service, user):
+            return self.held.get((service, user))
+
+        def set_password(self, service, user, password):
+            self.held[(service, user)] = password
+
+        def delete_password(self, service, user):
+            self.held.pop((service, user), None)
+
+    old = keyring.get_keyring()
+    keyring.set_keyring(Memory())
+    try:
+        assert mailing.password(server, lambda prompt: "typed") == "typed"  # not stored: asked
+        assert mailing.store_password(home, "alice", "smtp", "kept") == "smtp:alice@smtp.example.org"
+        assert mailing.password(server, None) == "kept"
+    finally:
+        keyring.set_keyring(old)
