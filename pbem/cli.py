@@ -961,11 +961,6 @@ def mail_password(kind: str, name: str) -> None:
     click.echo(f"stored in the system keyring as pbem / {entry}")
 
 
-@cli.group(cls=PbemGroup)
-def referee() -> None:
-    """Run a referee that needs nobody: answers every game it hosts."""
-
-
 @referee.command("mail")
 @click.argument("tree", metavar="TREE", required=False, type=click.Path(file_okay=False, path_type=Path))
 @as_name

@@ -312,8 +312,7 @@ def source(home: Path, name: str, path: Path | None, ask: Ask | None):
 
 
 def fetch(folders: list[Path], name: str, keys, ask: Ask | None = None, path: Path | None = None,
-          game: str | None = None, notes: list[str] | None = None, on_error: list[PbemError] | None = None
-          ) -> list[Fetched]:
+          game: str | None = None, notes: list[str] | None = None, on_error: list[PbemError] | None = None, answer: bool = True) -> list[Fetched]:
     """Take in the new mail of each game folder in `folders` (a folder with
     no game yet joins the one `name` was invited to; `game`, a prefix of
     its id, chooses when there are several).
@@ -362,6 +361,8 @@ def fetch(folders: list[Path], name: str, keys, ask: Ask | None = None, path: Pa
                 continue
             records[gid] = _load(_record_path(home, "fetched", gid, name))
         _take(Path(folder), gid, name, keys, mine, report, notes)
+        if answer:
+            _answer(Path(folder), name, keys, report, notes)
         done = set(records[gid].get(where, [])) | {m.key for m in mine}
         records[gid][where] = sorted(done)
         _save(_record_path(home, "fetched", gid, name), records[gid])
@@ -460,6 +461,22 @@ def _take(folder: Path, gid: str, name: str, keys, messages, report: Fetched, no
     report.bad += result.bad
 
 
+def _answer(folder: Path, name: str, keys, report: "Fetched", notes) -> None:
+    """Write what `name` now owes that needs no decision (a join file after
+    the seats before it have joined, a peer decryption), as `pbem sync`
+    would: the next `mail send` mails it."""
+    from pbem import actions
+    from pbem.errors import PbemError
+
+    try:
+        chain = actions.open_game(folder)
+        if name in chain.writers() and chain.needs(name) == "auto":
+            report.written += actions.sync(folder, name, keys, notes)
+    except PbemError as exc:
+        if notes is not None:
+            notes.append(f"{folder}: {name}'s automatic answer is not written: {exc.message}")
+
+
 def _join_from_mail(folder: Path, name: str, keys, messages, game: str | None, report: Fetched,
                     notes) -> str | None:
     """Make `folder` from the genesis mailed to `name` (None: none found)."""
@@ -547,7 +564,7 @@ def referee(tree: Path, name: str, keys, ask: Ask | None = None, path: Path | No
     if not rnd.games:
         return rnd
     try:
-        rnd.fetched = fetch(rnd.games, name, keys, ask, path, notes=notes, on_error=rnd.errors)
+        rnd.fetched = fetch(rnd.games, name, keys, ask, path, notes=notes, on_error=rnd.errors, answer=False)
     except PbemError as exc:
         rnd.errors.append(exc)
     for folder in rnd.games:

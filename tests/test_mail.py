@@ -138,8 +138,9 @@ def test_send_and_fetch_a_referee_game(tmp_path, smtp):
         assert [p.get_filename() for p in msg.iter_attachments()] == ["000000-genesis.pbem"]
         text = msg.get_body(("plain",)).get_content()
         assert armor.BEGIN in text and f"pbem mail fetch NEW-FOLDER --as {who}" in text
-    assert "It is your turn, alice." in mails[ADDR["alice"]].get_body(("plain",)).get_content()
-    assert "Next: alice must decide." in mails[ADDR["bob"]].get_body(("plain",)).get_content()
+    # a referee game is dealt once every seat has joined: alice joins first
+    assert "alice must join" in mails[ADDR["alice"]].get_body(("plain",)).get_content()
+    assert "Next: alice must join" in mails[ADDR["bob"]].get_body(("plain",)).get_content()
 
     ga, gb = tmp_path / "alice" / "g", tmp_path / "bob" / "g"
     report = mailing.fetch([ga], "alice", keys["alice"])[0]
@@ -148,9 +149,7 @@ def test_send_and_fetch_a_referee_game(tmp_path, smtp):
     again = mailing.fetch([ga], "alice", keys["alice"])[0]  # fetching twice is harmless
     assert again.messages == 0 and not again.written and snapshot(ga) == before
 
-    rng = random.Random(1)
-    assert bot_turn(ga, "alice", keys["alice"], rng)
-    sent = mailing.send(ga, "alice", keys["alice"])
+    sent = mailing.send(ga, "alice", keys["alice"])  # her join file, with her contribution
     assert {s.party: s.files for s in sent} == {"rita": ["000001-alice.pbem"],
                                                  "bob": ["000000-genesis.pbem", "000001-alice.pbem"]}
     last = email.message_from_bytes(smtp.received[-1][1], policy=email.policy.default)
@@ -159,16 +158,21 @@ def test_send_and_fetch_a_referee_game(tmp_path, smtp):
     rnd = mailing.referee(tmp_path / "rita", "rita", keys["rita"])
     assert rnd.games == [g] and not rnd.errors
     assert [p.name for p in rnd.fetched[0].written] == ["000001-alice.pbem"]
+    report = mailing.fetch([gb], "bob", keys["bob"])[0]
+    assert report.joined  # and his join file, written after alice's
+    to_rita = [s.files for s in mailing.send(gb, "bob", keys["bob"]) if s.party == "rita"]
+    assert to_rita and "000002-bob.pbem" in to_rita[0]
+    rnd = mailing.referee(tmp_path / "rita", "rita", keys["rita"])  # the deal
     assert rnd.answered[g] and rnd.sent[g]
     again = mailing.referee(tmp_path / "rita", "rita", keys["rita"])  # a restart repeats nothing
     assert not again.answered[g] and not again.sent[g] and not again.fetched[0].written
-
-    report = mailing.fetch([gb], "bob", keys["bob"])[0]
-    assert report.joined
-    assert folder_mod.load(gb).seq == folder_mod.load(g).seq
     for who in ("alice", "bob"):
         mailing.fetch([tmp_path / who / "g"], who, keys[who])
-    assert folder_mod.load(ga).head == folder_mod.load(g).head
+    assert folder_mod.load(ga).head == folder_mod.load(gb).head == folder_mod.load(g).head
+    assert folder_mod.load(ga).dealt
+    rng = random.Random(1)
+    first = folder_mod.load(ga).writers()[0]
+    assert bot_turn(tmp_path / first / "g", first, keys[first], rng)
 
 
 def test_cli_mail_send_fetch_and_referee(tmp_path, smtp, monkeypatch):
@@ -180,14 +184,15 @@ def test_cli_mail_send_fetch_and_referee(tmp_path, smtp, monkeypatch):
     assert "nothing new to mail" in run["rita"]("mail", "send", g, "--as", "rita").stdout
     ga = tmp_path / "alice" / "g"
     r = run["alice"]("mail", "fetch", ga, "--as", "alice")
-    assert "joined the game" in r.stdout and "next: alice must decide" in r.stdout
-    cmd = next(c for c in run["alice"].json("legal", ga, "--as", "alice") if c.startswith("play "))
-    run["alice"]("submit", ga, "--as", "alice", "--cmd", cmd)
+    assert "joined the game" in r.stdout and "next: bob must join" in r.stdout  # alice's join is written
     run["alice"]("mail", "send", ga, "--as", "alice")
+    gb = tmp_path / "bob" / "g"
+    run["bob"]("mail", "fetch", gb, "--as", "bob")  # joins, and writes his join after alice's
+    assert "mailed rita" in run["bob"]("mail", "send", gb, "--as", "bob").stdout
     r = run["rita"]("referee", "mail", tmp_path / "rita", "--as", "rita")
-    assert "000001-alice.pbem" in r.stdout and "000002-rita.pbem" in r.stdout and "mailed bob" in r.stdout
+    assert "000002-bob.pbem" in r.stdout and "000003-rita.pbem" in r.stdout and "mailed alice" in r.stdout
     r = run["rita"]("referee", "mail", tmp_path / "rita", "--as", "rita")
-    assert "mailed" not in r.stdout and "000002" not in r.stdout
+    assert "mailed" not in r.stdout and "000003" not in r.stdout
 
 
 def test_a_whole_game_by_mail_only(tmp_path, smtp):
@@ -208,8 +213,8 @@ def test_a_whole_game_by_mail_only(tmp_path, smtp):
             listing = mailing._listing(folders[who]) if folders[who].exists() else None
             if listing == seen.get(who):
                 continue  # nothing arrived: nothing can be owed
-            if bot_turn(folders[who], who, keys[who], rng):
-                mailing.send(folders[who], who, keys[who])
+            bot_turn(folders[who], who, keys[who], rng)
+            mailing.send(folders[who], who, keys[who])  # the move, or the join fetch wrote
             seen[who] = mailing._listing(folders[who])
         if not all(f.exists() for f in folders.values()):
             continue
