@@ -247,9 +247,8 @@ def test_mangled_block_stranger_key_and_other_game(tmp_path, smtp):
     g = new_referee_game(tmp_path, keys)
     mailing.send(g, "rita", keys["rita"])
     ga = tmp_path / "alice" / "g"
-    mailing.fetch([ga], "alice", keys["alice"])
-    rng = random.Random(3)
-    first = bot_turn(ga, "alice", keys["alice"], rng)[0]
+    mailing.fetch([ga], "alice", keys["alice"])  # alice joins: her join file, the game's seq 1
+    first = ga / "000001-alice.pbem"
     data = first.read_bytes()
     block = armor.armor(data, {"Seq": "1", "Writer": "alice"})
     lines = block.splitlines()
