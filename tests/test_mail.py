@@ -298,7 +298,7 @@ def test_cli_fetch_reports_a_stranger_and_exits_1(tmp_path, smtp):
     run = Pbem(keys["alice"].store.home)
     r = run.fails("mail", "fetch", ga, "--as", "alice")
     assert "pbem: refused:" in r.stderr and ADDR["mallory"] in r.stderr and "not applied" in r.stderr
-    assert "next: alice must decide" in run("mail", "fetch", ga, "--as", "alice").stdout  # reported once
+    assert "next: bob must join" in run("mail", "fetch", ga, "--as", "alice").stdout  # reported once
 
 
 @pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
