@@ -87,7 +87,28 @@ class View(msgspec.Struct, frozen=True):
     last_roll: list[int]
     log: list[str]
     catalogue: str
+    prompt: str = ""
     outcome: Outcome | None = None
+
+
+PROMPTS = {
+    "place": "{who}: place a satellite (place LINE)",
+    "move": "{who}: phase 1, move two satellites (move A>C B>D) or swap one (swap A C NAME)",
+    "act": "{who}: spot cells, attack, use equipment, or end the turn",
+    "deploy": "{who}: choose the empty cell for your spy (deploy CELL)",
+    "media": "{who}: Media, rearrange three cards (media A1 B2 C3 > B2 C3 A1) or media pass",
+    "vote": "UN vote ({who}): vote yes to shift the area, vote no to leave it",
+}
+
+
+def _prompt(state: State) -> str:
+    if state.outcome is not None:
+        who = ", ".join(state.outcome.winners) or "nobody"
+        return f"Game over: {who} won"
+    acting = rules.to_act(state)
+    if not acting or state.phase not in PROMPTS:
+        return ""
+    return PROMPTS[state.phase].format(who=", ".join(acting))
 
 
 def _short(text: str, n: int = 11) -> str:
@@ -154,5 +175,5 @@ def view(state: State, seat: str | None) -> View:
         area_deck=len(state.zones[AREA_DECK].items), eq_deck=len(state.zones[EQ_DECK].items),
         eq_discard=len(state.zones[EQ_DISCARD].items),
         effects=[ix.name(c) for c in state.effects], turned=turned, last_roll=list(state.last_roll),
-        log=list(state.log), catalogue=state.catalogue.name, outcome=state.outcome,
+        log=list(state.log), catalogue=state.catalogue.name, prompt=_prompt(state), outcome=state.outcome,
     )
