@@ -115,10 +115,10 @@ def _short(text: str, n: int = 11) -> str:
     return text if len(text) <= n else text[: n - 1] + "."
 
 
-def cell_view(state: State, cell: int) -> CellView:
+def cell_view(state: State, cell: int, spies: dict[int, str] | None = None) -> CellView:
     name = cell_name(cell)
     selected = cell in state.selected
-    spy = spy_at(state, cell)
+    spy = spy_at(state, cell) if spies is None else spies.get(cell)
     if spy is not None:
         owner = spy_owner(spy)
         return CellView(name, "spy", _short(f"{owner[:8]}:{spy_level(spy)}"), spy=owner,
@@ -162,6 +162,7 @@ def view(state: State, seat: str | None) -> View:
             super_left=state.super_left[s], double=state.double_holder == s, last_aim=state.last_aim == s,
             voted=s in state.votes,
         ))
+    spies = {c: s for s, c in state.spy_cell.items() if c >= 0}
     turned = ""
     if state.turned:
         turned = "Kara" if state.turned == KARA_SPY else f"{spy_owner(state.turned)}:{spy_level(state.turned)}"
@@ -169,7 +170,7 @@ def view(state: State, seat: str | None) -> View:
         viewer=seat, round=state.round, phase=state.phase, phase_words=PHASE_WORDS.get(state.phase, state.phase),
         order=list(state.order), active=rules.active(state), to_act=rules.to_act(state),
         target=state.target, kara_needed=state.kara_needed, nuclear=state.nuclear, solo=state.solo,
-        cells=[cell_view(state, c) for c in range(CELLS)],
+        cells=[cell_view(state, c, spies) for c in range(CELLS)],
         sats=[[0 if o == NEUTRAL else number[o] for o in line] for line in state.sats],
         seats=seats,
         area_deck=len(state.zones[AREA_DECK].items), eq_deck=len(state.zones[EQ_DECK].items),
