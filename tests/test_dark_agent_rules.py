@@ -90,8 +90,6 @@ def text(st, seat, notation, *faces):
 
 def test_setup_spies_tokens_and_placement_order():
     st = GAME.setup(GAME.options({}), [SeatSpec(s) for s in ("ann", "bob", "cat")], RandomChance(1))
-    assert st.phase == "deal" and not GAME.to_act(st)
-    st = GAME.advance(st, RandomChance(1))
     assert st.phase == PLACE
     assert sorted(k for k, v in st.spy_cell.items() if v < 0) == sorted(
         f"{s}/{n}" for s in ("ann", "bob", "cat") for n in (2, 3, 5))

@@ -70,7 +70,6 @@ from pbem.games.dark_agent.state import (
     taken,
 )
 
-DEAL = "deal"
 HAND_LIMIT = 3
 SOLO_ROUNDS = 10
 LOG_LINES = 6
@@ -107,9 +106,9 @@ def check_options(options: Options, seats: int | None = None) -> Catalogue:
 
 
 def setup(options: Options, seat_names: list[str], chance: Chance) -> State:
-    """Hidden decks shuffled with secret chance (refs given after shuffling);
-    the area is dealt face up by the first `advance`; neutral satellites and
-    (option) the nation powers by public chance."""
+    """Hidden decks shuffled with secret chance (refs given after shuffling),
+    the area dealt face up from the top of its deck (the genesis reveals
+    it); neutral satellites and (option) the nation powers by public chance."""
     cat = check_options(options, len(seat_names))
     idx = catmod.index(cat)
     n = len(seat_names)
@@ -121,7 +120,7 @@ def setup(options: Options, seat_names: list[str], chance: Chance) -> State:
         catalogue=cat,
         seats=list(seat_names),
         order=list(seat_names),
-        phase=DEAL,
+        phase=PLACE,
         target=options.aims,
         kara_needed=options.kara,
         nuclear=options.nuclear,
@@ -149,6 +148,13 @@ def setup(options: Options, seat_names: list[str], chance: Chance) -> State:
         zones[hand(s)] = new_zone([s])
         zones[taken(s)] = new_zone(public=True)
     state.zones = zones
+    # the area, face up from the top of the operation-area deck (then
+    # equipment if the deck runs short); the genesis reveals these cards
+    deck = state.zones[AREA_DECK].items
+    for cell in range(CELLS):
+        source = deck if deck else state.zones[EQ_DECK].items
+        if source:
+            state.zones[cell_zone(cell)].items = [source.pop(0)]
     # neutral satellites: public chance, on lines with room, one at a time
     for _ in range(options.neutral):
         room = [ln for ln in range(LINES) if len(state.sats[ln]) < SLOTS]
@@ -952,15 +958,6 @@ def _outcome(s: State) -> Outcome:
 
 
 def advance(state: State, chance: Chance) -> State:
-    if state.phase == DEAL:
-        s = copy_struct(state)
-        deck = s.zones[AREA_DECK].items
-        for cell in range(CELLS):
-            source = deck if deck else s.zones[EQ_DECK].items
-            if source:
-                s.zones[cell_zone(cell)].items = [source.pop(0)]
-        s.phase = PLACE
-        return s
     if state.phase == TALLY:
         s = copy_struct(state)
         yes = sum(1 for v in s.votes.values() if v)
