@@ -159,6 +159,8 @@ def test_dark_agent_pictures_keep_the_equipment_in_hands_and_decks_secret(seed):
             hidden = {names[c] for c in unknown_names(full, known[reader], set()) if c in names} - seen
             hidden_seen += len(hidden)
             check([svg, html], hidden, f"seed {seed} step {step} {reader or 'observer'}")
+            cells = [g for g in ET.fromstring(svg).iter(f"{SVG_NS}g") if g.get("class") == "cell"]
+            assert [g.get("data-cell") for g in cells] == [c.cell for c in view.cells]
             for sv in view.seats:
                 assert (sv.hand is None) == (sv.name != reader)
     assert hidden_seen

@@ -89,7 +89,7 @@ def render_svg(view: View) -> str:
         body.append(text(22, y, s.number, size=12, fill="#ffffff", font_weight="bold"))
         hand = ", ".join(s.hand) if s.hand is not None else f"{s.hand_count} hidden"
         marks = [m for m, on in (("double-spy", s.double), ("last AIM", s.last_aim), ("super", s.super_left)) if on]
-        line = (f"{s.name}: {s.score} pts, {s.power}; board {','.join(map(str, s.board)) or '-'}; "
+        line = (f"{s.name[:20]}: {s.score} pts, {s.power}; board {','.join(map(str, s.board)) or '-'}; "
                 f"area {' '.join(s.deployed) or '-'}; equipment {hand or '-'}; taken {len(s.taken)}"
                 + (f"; {', '.join(marks)}" if marks else ""))
         body.append(text(42, y, line, size=13))
