@@ -48,12 +48,13 @@ class Dice:
 
 
 def scenario(seats=("alice", "bob"), **opts) -> rules.State:
-    """A dealt game at alice's phase 2 with an empty area and no satellites."""
+    """A dealt game at alice's phase 2 with an empty area and one satellite
+    of bob's, over line G (so that bob's phase 1 has a move)."""
     st = GAME.setup(GAME.options({k: str(v) for k, v in opts.items()}), [SeatSpec(s) for s in seats], RandomChance(0))
     st = GAME.advance(st, RandomChance(0))
     for c in range(CELLS):
         st.zones[cell_zone(c)].items = []
-    st.sats = [[] for _ in range(7)]
+    st.sats = [[] for _ in range(6)] + [[seats[-1]]]
     st.to_place = []
     st.phase = ACT
     return st
@@ -687,3 +688,35 @@ def test_errors_leave_the_state_untouched():
         with pytest.raises(IllegalCommand):
             GAME.apply(st, "alice", cmd, Dice(6, 6, 6, 6, 6))
     assert msgspec.json.encode(st) == before
+
+
+def test_area_scenario_option_fixes_the_cells():
+    cat = catalogue.reference()
+    area = ["aim-1", "Sentry 16", "eq-rifle", "Support", "dark-agent"] + ["sentry-18"] * 3 + ["sentry-20"] * 2
+    area += ["sentry-16"] * 2 + ["sp-supply"] * 3 + ["sp-support"] * 3 + ["eq-boat"] * 3 + ["eq-laptop"] * 2
+    area += ["aim-2", "aim-3", "aim-4", "aim-5", "sp-media", "sp-espionage", "sp-espionage"]
+    area += ["eq-jacket", "eq-jacket", "eq-jetpack", "eq-jetpack", "eq-adrenaline"]
+    assert len(area) == 35
+    opts = GAME.options({"area": ",".join(area)})
+    st = GAME.setup(opts, [SeatSpec("a"), SeatSpec("b")], RandomChance(5))
+    cards = [st.zones[cell_zone(c)].items[0].card for c in range(CELLS)]
+    assert cards[:5] == ["aim-1", "sentry-16", "eq-rifle", "sp-support", "dark-agent"]
+    total = Counter(it.card for z in st.zones.values() for it in z.items)
+    ix = catalogue.index(cat)
+    assert total == Counter(ix.area_deck() + ix.equipment_deck())
+    assert "area" in GAME.scenario_options
+    with pytest.raises(InvalidOption, match="more copies"):
+        GAME.options({"area": ",".join(["dark-agent"] * 35)})
+    with pytest.raises(InvalidOption, match="no card 'unicorn'"):
+        GAME.options({"area": "unicorn"})
+    with pytest.raises(InvalidOption, match="give the 35 cards"):
+        GAME.options({"area": "aim-1,aim-2"})
+
+
+def test_a_seat_that_cannot_move_skips_phase_1():
+    st = scenario(satellites=1)
+    st.phase = MOVE
+    st.sats = [["alice"], ["bob", "bob", "bob"], *[[NEUTRAL] * 3 for _ in range(5)]]
+    assert not rules.moves(st, "alice")
+    after = GAME.advance(st, Dice())
+    assert after.phase == ACT and GAME.advance(after, Dice()) == after

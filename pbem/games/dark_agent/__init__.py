@@ -57,6 +57,7 @@ class DarkAgent(Game[State, Command]):
     has_chance = True
     has_hidden_information = True
     file_options: ClassVar[frozenset[str]] = frozenset({"catalogue"})
+    scenario_options: ClassVar[frozenset[str]] = frozenset({"area"})
 
     Options = Options
     State = State
@@ -76,6 +77,8 @@ class DarkAgent(Game[State, Command]):
                 "catalogue: expected the lines of a catalogue file",
                 hint="pbem reads --option catalogue=FILE for you (see pbem/games/dark_agent/README.md)",
             )
+        if isinstance(fixed.get("area"), str):
+            fixed["area"] = [name.strip() for name in fixed["area"].split(",")]
         fields = set(Options.__struct_fields__)
         for key in fixed:
             if key not in fields:

@@ -12,6 +12,7 @@ decks (set-up, and `shuffle_zone` when the equipment deck runs out).
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import combinations
 
 from pbem.errors import IllegalCommand, InvalidOption
@@ -102,7 +103,36 @@ def check_options(options: Options, seats: int | None = None) -> Catalogue:
             )
         if seats > 1 and options.powers == "table" and len(cat.powers) < seats:
             raise InvalidOption(f"the catalogue has {len(cat.powers)} nation powers for {seats} players")
+    if options.area is not None:
+        scenario_area(options.area, cat)
     return cat
+
+
+def scenario_area(names: list[str], cat: Catalogue) -> list[str]:
+    """The card ids of the `area` scenario option (35 cells, A1..G5), checked
+    against the catalogue's copies."""
+    ix = catmod.index(cat)
+    by_key = {}
+    for card in ix.entry:
+        by_key[_key(card)] = card
+        by_key.setdefault(_key(ix.name(card)), card)
+    out = []
+    for name in names:
+        card = by_key.get(_key(name))
+        if card is None:
+            raise InvalidOption(f"area: no card {name.strip()!r} in the catalogue")
+        out.append(card)
+    if len(out) != CELLS:
+        raise InvalidOption(f"area: give the {CELLS} cards of A1..G5, got {len(out)}")
+    have = Counter(ix.area_deck() + ix.equipment_deck())
+    over = [c for c, n in Counter(out).items() if n > have[c]]
+    if over:
+        raise InvalidOption(f"area: more copies than the catalogue has of {', '.join(sorted(over))}")
+    return out
+
+
+def _key(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
 
 
 def setup(options: Options, seat_names: list[str], chance: Chance) -> State:
@@ -134,8 +164,14 @@ def setup(options: Options, seat_names: list[str], chance: Chance) -> State:
         used_sats=[0] * LINES,
     )
     zones = {}
-    for name, order, prefix in ((AREA_DECK, chance.shuffle(idx.area_deck()), "d"),
-                                (EQ_DECK, chance.shuffle(idx.equipment_deck()), "e")):
+    area_deck, eq_deck = idx.area_deck(), idx.equipment_deck()
+    fixed: list[str] = []
+    if options.area is not None:  # the scenario: these cards lie on top, in cell order
+        fixed = scenario_area(options.area, cat)
+        for card in fixed:
+            (area_deck if card in area_deck else eq_deck).remove(card)
+    for name, order, prefix in ((AREA_DECK, fixed + chance.shuffle(area_deck), "d"),
+                                (EQ_DECK, chance.shuffle(eq_deck), "e")):
         zone = new_zone()
         for card in order:
             zone.items.append(Known(f"{prefix}{state.next_ref:03d}", card))
@@ -958,6 +994,11 @@ def _outcome(s: State) -> Outcome:
 
 
 def advance(state: State, chance: Chance) -> State:
+    if state.phase == MOVE and not moves(state, active(state)):
+        s = copy_struct(state)  # no satellite can move: phase 1 is skipped
+        s.phase = ACT
+        log(s, f"{active(s)} cannot move a satellite")
+        return s
     if state.phase == TALLY:
         s = copy_struct(state)
         yes = sum(1 for v in s.votes.values() if v)

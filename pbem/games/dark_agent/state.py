@@ -109,7 +109,8 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     taken (0: no limit; solo games always end after 10 + aims). `catalogue`:
     a user's own catalogue (the CLI reads ``--option catalogue=FILE`` into
     lines). `powers`: ``table`` (seat i gets the catalogue's power i) or
-    ``random`` (public chance deals them).
+    ``random`` (public chance deals them). `area`: a scenario option (hotseat
+    only) fixing the 35 cards of the area, A1..G5, by card id or name.
     """
 
     aims: int = 3
@@ -120,6 +121,7 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     rounds: int = 0
     powers: str = "table"
     catalogue: list[str] | None = None
+    area: list[str] | None = None
 
 
 class State(GameState, kw_only=True):
