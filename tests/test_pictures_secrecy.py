@@ -195,3 +195,33 @@ def test_codenames_pictures_keep_the_key_secret(seed):
                     assert g.get("data-state") == "unknown" and g.get("data-colour") is None, where
                     assert not [t.text for t in g.iter(f"{SVG_NS}text") if t.text in {"R", "B", "N", "X"}], where
     assert keyed_cells  # the spymasters' pictures did show the key
+
+
+DA_SEEDS = range(10 if LONG else 2)
+
+
+@pytest.mark.parametrize("seed", DA_SEEDS)
+def test_dark_agent_pictures_keep_the_equipment_in_hands_and_decks_secret(seed):
+    """An equipment card a reader has not seen (in a deck, or drawn by
+    another seat from Supply) is never named, unless a card of that name
+    is shown to the reader anyway (on the board, in its hand, in the log)."""
+    game = get("dark-agent")
+    seats = [SeatSpec(s) for s in ("ann", "bob", "cat")]
+    names = {e.id: e.name for e in game.setup(game.options({}), seats, RandomChance(0)).catalogue.equipment}
+    hidden_seen = 0
+    bot = "greedy" if seed % 2 else "random"
+    for step, (full, known, log) in enumerate(bot_game(game, {"rounds": "3"}, seats, seed, bot)):
+        if step % 3:
+            continue
+        for reader in [None, "ann", "bob", "cat"]:
+            view, svg, html = pictures(game, full, known, log, reader)
+            shown = strings(msgspec.to_builtins(view)) | set(log)
+            seen = {n for n in names.values() if any(n in s for s in shown)}
+            hidden = {names[c] for c in unknown_names(full, known[reader], set()) if c in names} - seen
+            hidden_seen += len(hidden)
+            check([svg, html], hidden, f"seed {seed} step {step} {reader or 'observer'}")
+            cells = [g for g in ET.fromstring(svg).iter(f"{SVG_NS}g") if g.get("class") == "cell"]
+            assert [g.get("data-cell") for g in cells] == [c.cell for c in view.cells]
+            for sv in view.seats:
+                assert (sv.hand is None) == (sv.name != reader)
+    assert hidden_seen

@@ -61,6 +61,9 @@ CASES = {
     "cn-user-long-words": ("codenames", {"words": LONG_WORDS, "hyphen": "true"}, ["ann", "bob", "cat", "dan"]),
     "cn-duet-en": ("codenames", {"variant": "duet"}, ["ann", "bob"]),
     "cn-duet-sv-long-names": ("codenames", {"variant": "duet", "language": "sv"}, [LONG_A, LONG_B]),
+    "da-3": ("dark-agent", {"rounds": "1"}, ["ann", "bob", "cat"]),
+    "da-solo-long-name": ("dark-agent", {"rounds": "3"}, [LONG_A]),
+    "da-6-long-names": ("dark-agent", {"rounds": "1"}, [LONG_A, LONG_B, "c" * 32, "d", "e", "f"]),
 }
 
 
