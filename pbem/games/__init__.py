@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 _REGISTRY: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "agent-avenue": ("pbem.games.agent_avenue", "GAME", ("aa", "agentavenue", "agent_avenue")),
     "codenames": ("pbem.games.codenames", "GAME", ("cn",)),
+    "codex": ("pbem.games.codex", "GAME", ("cx",)),
 }
 
 
