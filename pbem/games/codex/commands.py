@@ -344,7 +344,9 @@ def describe_command(cmd: Command, state: State, seat: str | None) -> str:
             name = known_card(state, ref, seat)
             return f"hire a worker ({name})" if name else "hire a worker (a card face down)"
         case Play(ref=ref, targets=targets, top=top):
-            name = known_card(state, ref, seat) or "a card"
+            # playing a card shows it to everyone: a state that knows it
+            # (after the play, or before it with the file's reveals) names it
+            name = known_card(state, ref, seat) or _any_known(state, ref) or "a card"
             text = f"play {name}"
             if targets:
                 text += " on " + ", ".join(_plain(state, viewer, t) for t in targets)
@@ -353,6 +355,14 @@ def describe_command(cmd: Command, state: State, seat: str | None) -> str:
         return format_command(cmd, state, viewer)
     except (KeyError, InvalidCommand):
         return type(cmd).__name__.lower()
+
+
+def _any_known(state: State, ref: str) -> str | None:
+    for zone in state.zones.values():
+        for it in zone.items:
+            if it.ref == ref and isinstance(it, Known):
+                return it.card
+    return None
 
 
 def _plain(state: State, seat: str, target: str) -> str:

@@ -91,6 +91,8 @@ def setup(options: Options, seats: list[str], chance: Chance) -> State:
         from pbem.games.codex import scenario
 
         scenario.apply_scenario(state, scenario.parse(options.scenario), chance)
+        if state.phase == UPKEEP:
+            start_turn(state, chance)
         return state
     for seat in seats:
         spec = state.players[seat].spec
@@ -103,6 +105,9 @@ def setup(options: Options, seats: list[str], chance: Chance) -> State:
         state.next_ref += 1
     for seat in seats:
         engine.draw(state, seat, cards.HAND_MAX, chance)
+    # the first turn begins at once: its upkeep needs no decision and no
+    # chance, and the first player's file starts with its main phase
+    start_turn(state, chance)
     return state
 
 
@@ -117,6 +122,12 @@ def advance(state: State, chance: Chance) -> State:
     if state.phase != UPKEEP:
         return state
     state = copy_struct(state)
+    start_turn(state, chance)
+    return state
+
+
+def start_turn(state: State, chance: Chance) -> None:
+    """Ready and upkeep of the active seat, then its main phase (mutates)."""
     seat = state.active
     p = state.players[seat]
     p.turns += 1
@@ -141,7 +152,6 @@ def advance(state: State, chance: Chance) -> State:
         state.players[s].reshuffled = False
     if state.phase != OVER:
         state.phase = MAIN
-    return state
 
 
 def _end_turn(state: State, seat: str, slots: list[str], chance: Chance) -> None:
