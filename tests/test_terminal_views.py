@@ -234,7 +234,7 @@ def test_game_summaries_fit_and_are_short():
         assert max(len(line) for line in lines) <= 80, n
 
 
-@pytest.mark.parametrize("case", ["aa", "aa-advanced", "cn-standard-sv", "cn-coop-en", "cn-three-sv-review"])
+@pytest.mark.parametrize("case", ["aa", "aa-advanced", "cn-standard-sv", "cn-coop-en", "cn-three-sv-review", "cx"])
 def test_every_legal_command_is_explained_in_words(case):
     name, raw, seats = CASES[case]
     game = get(name)

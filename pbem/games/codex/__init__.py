@@ -84,6 +84,7 @@ class Codex(Game[State, Command]):
     bots: ClassVar[dict[str, Bot]] = loaded_on_use(_bots)
     demo_bot: ClassVar[str] = "greedy"
     summary: ClassVar[str] = SUMMARY
+    rich_view: ClassVar[str | None] = "pbem.games.codex.rich_view"
 
     def options(self, raw: dict[str, Any]) -> Options:
         fields = set(Options.__struct_fields__)

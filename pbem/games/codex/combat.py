@@ -235,6 +235,8 @@ def combat(state: State, a: str, target: str, spark: str, over: str, chance: Cha
         for src, fast in sources:
             if fast != swift or src not in state.things:
                 continue
+            if src != a and a not in state.things:
+                continue  # a swift striker already killed the attacker
             if src == a:
                 if target not in state.things and not engine.is_building(target):
                     continue

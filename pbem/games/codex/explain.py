@@ -8,6 +8,11 @@ from pbem.games.codex.state import State
 
 
 def explain(cmd: Command, state: State, seat: str) -> str:
+    text = _explain(cmd, state, seat)
+    return text if len(text) < 160 else text[:155].rstrip() + "..."
+
+
+def _explain(cmd: Command, state: State, seat: str) -> str:
     def name(ref: str) -> str:
         return known_card(state, ref, seat) or "a card"
 
@@ -23,7 +28,9 @@ def explain(cmd: Command, state: State, seat: str) -> str:
         case Build(building=b):
             return f"start building a {cards.BUILDINGS[b]['name']} (finished at the end of your turn)"
         case Summon(hero=ref):
-            return f"summon {name(ref)} (2 gold): {cards.describe(name(ref))}"
+            hero = cards.HEROES.get(name(ref), {"bands": [{"atk": 0, "hp": 0}]})
+            b = hero["bands"][0]
+            return f"summon {name(ref)} for 2 gold: it arrives at level 1, {b['atk']}/{b['hp']}"
         case Level(times=n):
             return f"pay {n} gold to level your hero up {n} time(s)"
         case Play(ref=ref, targets=targets, top=top):
