@@ -25,7 +25,7 @@ def owned(state, seat):
         for it in zone.items:
             if kind == "play":
                 t = state.things[it.ref]
-                if t.owner == seat and cards.kind(t.card) != "token":
+                if t.owner == seat and cards.kind(t.card) not in ("token", "hero"):
                     out[it.card] += 1
             elif who == seat and kind != "ongoing":
                 out[it.card] += 1
@@ -37,7 +37,7 @@ def owned(state, seat):
 def check(state):
     for seat in state.seats:
         p = state.players[seat]
-        want = Counter(cards.STARTER) + Counter(cards.codex_cards(p.spec)) + Counter([p.hero])
+        want = Counter(cards.STARTER) + Counter(cards.codex_cards(p.spec))
         assert owned(state, seat) == want, seat
         assert 0 <= p.gold <= cards.GOLD_CAP
         assert p.base_damage >= 0

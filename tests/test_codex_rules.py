@@ -155,7 +155,7 @@ def test_hero_death_returns_home_waits_and_levels_the_other_hero():
     assert not gone(st, "alice", "Troq Bashar")
     st = do(st, "attack fruit-ninja opp:troq-bashar")
     assert gone(st, "alice", "Troq Bashar")
-    assert [it.card for it in st.zones["command:alice"].items] == ["Troq Bashar"]
+    assert st.players["alice"].hero_home
     assert st.things[thing(st, "bob", "River Montoya")].level == 3
     st = do(st, "end")
     st = do(st, "tech iron-man iron-man")

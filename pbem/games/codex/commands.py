@@ -51,6 +51,8 @@ class Build(msgspec.Struct, frozen=True, tag="cx.build", tag_field="t"):
 
 
 class Summon(msgspec.Struct, frozen=True, tag="cx.summon", tag_field="t"):
+    """Summon the hero (by name) from the command zone."""
+
     hero: str
 
 
@@ -189,8 +191,8 @@ def format_command(cmd: Command, state: State, seat: str) -> str:
             return f"hire {card_slug(ref)}"
         case Build(building=b):
             return f"build {b}"
-        case Summon(hero=ref):
-            return f"summon {card_slug(ref)}"
+        case Summon(hero=name):
+            return f"summon {cards.slug(name)}"
         case Level(times=n):
             return f"level {n}"
         case Play(ref=ref, targets=targets, top=top):
@@ -288,7 +290,10 @@ def parse_command(text: str, state: State, seat: str) -> Command:
         b = {"techi": "tech1", "techii": "tech2", "techiii": "tech3"}.get(b, b)
         return Build(b)
     if verb == "summon" and len(args) == 1:
-        return Summon(_by_name(state, f"command:{seat}", args[0], "command zone"))
+        name = cards.lookup(args[0])
+        if name is None or name not in cards.HEROES:
+            raise InvalidCommand(f"unknown hero {args[0]!r}")
+        return Summon(name)
     if verb == "level" and len(args) <= 1:
         hero = engine.hero_in_play(state, seat)
         if hero is None:

@@ -19,7 +19,6 @@ from pbem.games.codex.state import (
     Building,
     State,
     Thing,
-    command_zone,
     deck,
     discard,
     hand,
@@ -373,8 +372,8 @@ def die(state: State, refs: list[str], chance: Chance) -> None:
         item = take(state, play(t.controller), ref)
         assert item is not None
         if t.card in cards.HEROES:
-            state.zones[command_zone(t.owner)].items.append(item)
             p = state.players[t.owner]
+            p.hero_home = True
             nxt = state.turn + (2 if t.owner == state.active else 1)
             p.hero_back = nxt + 2
             heroes.append(t.controller)

@@ -27,10 +27,9 @@ def _explain(cmd: Command, state: State, seat: str) -> str:
             return f"pay 1 gold and put {name(ref)} face down as a new worker"
         case Build(building=b):
             return f"start building a {cards.BUILDINGS[b]['name']} (finished at the end of your turn)"
-        case Summon(hero=ref):
-            hero = cards.HEROES.get(name(ref), {"bands": [{"atk": 0, "hp": 0}]})
-            b = hero["bands"][0]
-            return f"summon {name(ref)} for 2 gold: it arrives at level 1, {b['atk']}/{b['hp']}"
+        case Summon(hero=hero_name):
+            b = cards.HEROES[hero_name]["bands"][0]
+            return f"summon {hero_name} for 2 gold: it arrives at level 1, {b['atk']}/{b['hp']}"
         case Level(times=n):
             return f"pay {n} gold to level your hero up {n} time(s)"
         case Play(ref=ref, targets=targets, top=top):

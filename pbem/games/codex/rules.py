@@ -39,7 +39,6 @@ from pbem.games.codex.state import (
     Player,
     State,
     codex,
-    command_zone,
     deck,
     discard,
     hand,
@@ -83,7 +82,6 @@ def setup(options: Options, seats: list[str], chance: Chance) -> State:
         zones[discard(seat)] = _zone([seat])
         zones[codex(seat)] = _zone([seat])
         zones[workers(seat)] = _zone([seat])
-        zones[command_zone(seat)] = _zone(public=True)
         zones[play(seat)] = _zone(public=True)
         zones[ongoing(seat)] = _zone(public=True)
     state.zones = zones
@@ -101,8 +99,6 @@ def setup(options: Options, seats: list[str], chance: Chance) -> State:
             for name in chance.shuffle(list(names)):
                 zones[zone].items.append(Known(f"c{state.next_ref:03d}", name))
                 state.next_ref += 1
-        zones[command_zone(seat)].items.append(Known(f"h{state.next_ref:03d}", state.players[seat].hero))
-        state.next_ref += 1
     for seat in seats:
         engine.draw(state, seat, cards.HAND_MAX, chance)
     # the first turn begins at once: its upkeep needs no decision and no
@@ -306,17 +302,19 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
         case Summon(hero=ref):
             if engine.hero_in_play(state, seat):
                 raise IllegalCommand("you already have a hero in play (1-hero mode)")
-            item = engine.take(state, command_zone(seat), ref)
-            if item is None:
-                raise IllegalCommand("that hero is not in your command zone")
+            if ref != p.hero or not p.hero_home:
+                raise IllegalCommand(f"your hero is {p.hero}" + ("" if p.hero_home else ", in play already"))
             if p.hero_back > state.turn:
                 raise IllegalCommand(f"your hero died: it may come back from turn {p.hero_back}")
-            name = identity(item)
+            name = p.hero
+            item = Known(f"h{state.next_ref:03d}", name)
+            state.next_ref += 1
             cost = cards.HEROES[name]["cost"]
             if p.gold < cost:
                 raise IllegalCommand(f"summoning {name} costs {cost} gold")
             p.gold -= cost
             engine.new_thing(state, seat, item, name)
+            p.hero_home = False
             log(state, f"{seat} summons {name}")
         case Level(hero=ref, times=n):
             t = state.things.get(ref)
@@ -470,9 +468,8 @@ def legal(state: State, seat: str) -> list[Command]:
     out += [Build(k) for k in cards.BUILDINGS if can_build(state, seat, k) is None]
     hero = engine.hero_in_play(state, seat)
     if hero is None and p.hero_back <= state.turn:
-        for it in state.zones[command_zone(seat)].items:
-            if p.gold >= cards.HEROES[it.card]["cost"]:
-                out.append(Summon(it.ref))
+        if p.hero_home and p.gold >= cards.HEROES[p.hero]["cost"]:
+            out.append(Summon(p.hero))
     if hero is not None:
         t = state.things[hero]
         for n in range(1, min(p.gold, cards.max_level(t.card) - t.level) + 1):

@@ -33,7 +33,6 @@ from pbem.games.codex.state import (
     Building,
     State,
     codex,
-    command_zone,
     deck,
     discard,
     hand,
@@ -145,12 +144,12 @@ def apply_scenario(state: State, sc: dict[str, str], chance: Chance) -> None:
                     codex_left[name] -= extra
         for name in sorted(codex_left.elements()):
             put(codex(seat), name)
-        hero_ref = f"h{state.next_ref:03d}"
-        state.next_ref += 1
+        hero_ref = ""
         hero = sc.get(key + "hero", "home")
-        if hero == "home":
-            state.zones[command_zone(seat)].items.append(Known(hero_ref, p.hero))
-        else:
+        if hero != "home":
+            hero_ref = f"h{state.next_ref:03d}"
+            state.next_ref += 1
+            p.hero_home = False
             engine.new_thing(state, seat, Known(hero_ref, p.hero), p.hero)
             t = state.things[hero_ref]
             t.since = 0

@@ -10,9 +10,12 @@ Zones (`GameState.zones`), for each seat S:
 * ``codex:S``    what is left of S's 24 codex cards; read by S. Its refs are
                  given after a secret shuffle, so a ref says nothing.
 * ``workers:S``  the face-down cards S hired as workers; read by S.
-* ``command:S``  S's hero while not in play; public.
 * ``play:S``     the units, tokens and heroes S controls; public.
 * ``ongoing:S``  S's ongoing spells in play; public.
+
+Each seat's hero is public from the options: it is no card in a zone
+(`Player.hero_home` says it waits in the command zone) and gets a fresh
+ref each time it is summoned, so nothing is shown at set-up.
 
 Everything else is public: `things` holds the state of each card in play
 (damage, runes, exhaustion...), `players` gold, workers, buildings and the
@@ -63,6 +66,7 @@ class Player(msgspec.Struct, kw_only=True):
     hired: int = 0            # turn number of the last hire
     tech_due: bool = False    # S techs at the start of its next turn
     hero_back: int = 0        # turn number from which the hero may be summoned
+    hero_home: bool = True    # the hero waits in the command zone
     reshuffled: bool = False  # reshuffled the discard this main phase
     on_top: int = 0           # cards on top of the deck in a known order
     turns: int = 0            # turns S has begun

@@ -15,7 +15,7 @@ import msgspec
 from pbem.games.base import Outcome, fit_lines, identity
 from pbem.games.codex import cards, engine
 from pbem.games.codex.commands import handle
-from pbem.games.codex.state import State, codex, command_zone, deck, discard, hand, ongoing, workers
+from pbem.games.codex.state import State, codex, deck, discard, hand, ongoing, workers
 
 
 class ThingView(msgspec.Struct, frozen=True):
@@ -85,7 +85,7 @@ def view(state: State, seat: str | None) -> View:
             blds.append(f"{info['name']} {info['hp'] - b.damage}/{info['hp']}" + ("" if b.done else " (building)"))
         own = seat == s
         sides.append(SideView(
-            seat=s, spec=p.spec, hero=p.hero, hero_home=bool(state.zones[command_zone(s)].items),
+            seat=s, spec=p.spec, hero=p.hero, hero_home=p.hero_home,
             hero_back=p.hero_back, base_hp=max(0, cards.BASE_HP - p.base_damage), gold=p.gold,
             workers=engine.worker_count(state, s), hand=len(state.zones[hand(s)].items),
             deck=len(state.zones[deck(s)].items), discard=len(state.zones[discard(s)].items),
