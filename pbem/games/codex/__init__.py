@@ -140,6 +140,11 @@ class Codex(Game[State, Command]):
 
         return render(view)
 
+    def svg(self, view: Any) -> str:
+        from pbem.games.codex.svg import render_svg
+
+        return render_svg(view)
+
     def format(self, command: Command, state: State, seat: str) -> str:
         return commands.format_command(command, state, seat)
 

@@ -63,6 +63,7 @@ class View(msgspec.Struct, frozen=True):
     log: list[str]
     last_log: list[str]
     outcome: Outcome | None
+    prompt: str = ""
 
 
 def _names(state: State, zone: str) -> list[str]:
@@ -98,7 +99,16 @@ def view(state: State, seat: str | None) -> View:
             my_codex=_names(state, codex(s)) if own else None,
         ))
     return View(seat=seat, turn=state.turn, active=state.active, phase=state.phase, sides=sides,
-                log=list(state.log), last_log=list(state.last_log), outcome=state.outcome)
+                log=list(state.log), last_log=list(state.last_log), outcome=state.outcome,
+                prompt=_prompt(state, seat))
+
+
+def _prompt(state: State, seat: str | None) -> str:
+    if state.outcome is not None:
+        return "the game is over"
+    who = "your" if seat == state.active else f"{state.active}'s"
+    what = {"tech": "turn: tech first", "main": "main phase"}.get(state.phase, "turn")
+    return f"{who} {what}"
 
 
 def _counted(names: list[str]) -> str:
