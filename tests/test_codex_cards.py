@@ -34,7 +34,6 @@ def test_brick_thief_arrives_and_attacks_damage_and_repair_and_resist():
     st = do(st, "play brick-thief target=opp:tech1,me:tech1")
     assert st.players["bob"].buildings["tech1"].damage == 1
     assert st.players["alice"].buildings["tech1"].damage == 1
-    st = do(st, "play brick-thief target=opp:base,me:base") if False else st
     # repairing an undamaged building does nothing (ruling)
     st2 = start("p1.hand = Brick Thief")
     st2 = do(st2, "play brick-thief target=opp:base,me:base")
@@ -76,6 +75,15 @@ def test_granfalloon_flagbearer_must_be_targeted():
     # Wither may hit anything, so it must hit the flagbearer too
     legal = [GAME.format(c, st, "bob") for c in GAME.legal(st, "bob")]
     assert not any("older-brother" in t and t.startswith("play") for t in legal)
+
+
+def test_a_flagbearer_whose_resist_cannot_be_paid_is_skipped():
+    st = start("turn = 2", "p1.units = Granfalloon Flagbearer, Older Brother",
+               "p1.patrol = sl=older-brother lookout=granfalloon-flagbearer", "p2.hand = Spark", "p2.hero = 1",
+               "p2.base_workers = 1")
+    assert st.players["bob"].gold == 1
+    st = do(st, "play spark target=opp:older-brother")  # Spark takes the 1 gold: no resist left
+    assert stats(st, "alice", "Older Brother")[2] == 0  # armor
 
 
 def test_fruit_ninja_frenzy_on_its_own_turn_only():
@@ -221,7 +229,6 @@ def test_harmony_is_sacrificed_without_flipping_when_the_hero_goes():
     st = do(st, "play harmony")
     st = do(st, "play spark target=opp:sl")
     river = thing(st, "bob", "River Montoya")
-    st = do(st, "attack river-montoya opp:sl") if False else st
     engine.die(st, [river], CH)
     engine.settle(st, CH)
     assert not st.spells and engine.controls(st, "bob", "Dancer")

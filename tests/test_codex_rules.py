@@ -41,7 +41,6 @@ def test_sample_turns_of_the_rulebook():
     assert not engine.building_done(st, "alice", "tech1")
     st = do(st, "end")
     assert engine.building_done(st, "alice", "tech1")
-    st = do(st, "tech none") if False else st
     assert st.active == "bob" and st.phase == TECH
     st = do(st, "tech harmony harmony")
     assert st.players["bob"].gold == 1 + 6  # 6 workers after the hire
@@ -250,7 +249,9 @@ def test_base_destroyed_ends_the_game():
 
 def test_bad_input_is_refused_and_changes_nothing():
     st = start(HAND, "p1.gold = 1", "p1.base_workers = 0")
-    before = GAME.State.__struct_fields__ and st
+    from pbem.games.conformance import encode
+
+    before = encode(st)
     with pytest.raises(IllegalCommand):
         do(st, "play older-brother")  # 2 gold
     with pytest.raises(InvalidCommand):
@@ -259,7 +260,7 @@ def test_bad_input_is_refused_and_changes_nothing():
         GAME.parse("dance", st, "alice")
     with pytest.raises(IllegalCommand):
         GAME.apply(st, "bob", GAME.parse("end", st, "bob"), CH)
-    assert st is before and st.players["alice"].gold == 1
+    assert encode(st) == before and st.players["alice"].gold == 1
     with pytest.raises(InvalidOption):
         GAME.options({"first": "red"})
     with pytest.raises(InvalidOption):

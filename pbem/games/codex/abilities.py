@@ -21,7 +21,7 @@ from pbem.errors import IllegalCommand
 from pbem.games.base import Chance
 from pbem.games.codex import cards, engine
 from pbem.games.codex.engine import log
-from pbem.games.codex.state import Ongoing, State, deck, ongoing, other
+from pbem.games.codex.state import Ongoing, State, other
 
 Pick = Callable[[State, str], list[str]]
 
@@ -210,7 +210,9 @@ def check_targets(state: State, seat: str, parts: list[Part], targets: list[str]
             continue
         if target not in cands:
             raise IllegalCommand(f"{name_of(state, target)} is not {part.what} you can target")
-        flags = [c for c in cands if _flagbearer(state, seat, c)]
+        # a flagbearer whose resist cannot be paid cannot be targeted: skipped
+        flags = [c for c in cands if _flagbearer(state, seat, c)
+                 and resist + (targetable(state, seat, c) or 0) <= gold]
         if flags and not flag_done and target not in flags:
             raise IllegalCommand(f"a flagbearer must be targeted: {name_of(state, flags[0])}")
         if target in flags:

@@ -10,7 +10,7 @@ from typing import Any
 
 from pbem.games.codex import cards, engine
 from pbem.games.codex.commands import Attack, Build, End, Hire, Level, Play, Summon, Tech, Use
-from pbem.games.codex.state import MAIN, TECH
+from pbem.games.codex.state import TECH
 
 
 def random_bot(game: Any, state: Any, seat: str, rng: random.Random) -> Any:

@@ -34,7 +34,7 @@ import msgspec
 from pbem.errors import InvalidCommand
 from pbem.games.base import Known
 from pbem.games.codex import cards, engine
-from pbem.games.codex.state import State, codex, hand, other, play, ref_key
+from pbem.games.codex.state import State, codex, hand, other, ref_key
 
 
 class Tech(msgspec.Struct, frozen=True, tag="cx.tech", tag_field="t", omit_defaults=True):

@@ -99,11 +99,7 @@ def building_done(state: State, seat: str, kind: str) -> bool:
 
 
 def building_hp(kind: str) -> int:
-    return cards.BASE_HP if kind == "base" else int(cards.BUILDINGS[addon_kind(kind)]["hp"])
-
-
-def addon_kind(kind: str) -> str:
-    return kind
+    return cards.BASE_HP if kind == "base" else int(cards.BUILDINGS[kind]["hp"])
 
 
 def addon(state: State, seat: str) -> Building | None:

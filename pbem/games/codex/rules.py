@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 
 from pbem.errors import IllegalCommand, InvalidOption
-from pbem.games.base import Chance, Known, checked_if_visible, copy_struct, identity
+from pbem.games.base import Chance, Known, copy_struct, identity
 from pbem.games.codex import abilities, cards, combat, engine
 from pbem.games.codex.commands import Attack, Build, Command, End, Hire, Level, Play, Summon, Tech, Use
 from pbem.games.codex.engine import log

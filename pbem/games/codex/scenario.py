@@ -27,7 +27,6 @@ from pbem.errors import InvalidOption
 from pbem.games.base import Chance, Known
 from pbem.games.codex import cards, engine
 from pbem.games.codex.state import (
-    MAIN,
     TECH,
     UPKEEP,
     Building,
@@ -36,7 +35,6 @@ from pbem.games.codex.state import (
     deck,
     discard,
     hand,
-    other,
     workers,
 )
 
