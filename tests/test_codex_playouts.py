@@ -85,7 +85,7 @@ def play(seed, bot):
 @pytest.mark.parametrize("bot", ["random", "greedy"])
 def test_playouts_end_with_a_destroyed_base(bot):
     reasons = Counter()
-    for seed in range(150 if LONG else 8):
+    for seed in range(150 if LONG else 6):
         state = play(seed, bot)
         reasons[len(state.outcome.winners)] += 1
     assert reasons[1] >= 1
