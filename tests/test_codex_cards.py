@@ -9,6 +9,7 @@ import pytest
 from codex_helpers import CH, GAME, base, do, gone, start, stats, thing
 from pbem.errors import IllegalCommand
 from pbem.games.codex import engine
+from pbem.games.codex.state import Ongoing
 
 
 def hp_left(st, seat, name):
@@ -369,3 +370,24 @@ def test_heroes_and_cards_are_described_in_our_words():
     for name in list(cards.CARDS) + list(cards.HEROES):
         assert cards.describe(name)
     assert len(cards.STARTER) == 10 and all(len(cards.codex_cards(s)) == 24 for s in cards.SPECS)
+
+
+def test_tower_lets_its_owner_attack_one_invisible_thing_a_turn():
+    st = start("turn = 3", "p1.units = Older Brother, Tenderfoot", "p1.buildings = tower",
+               "p2.units = Backstabber, Cloud Sprite")
+    st = do(st, "attack older-brother opp:backstabber")
+    assert stats(st, "bob", "Backstabber")[2] == 2
+    with pytest.raises(IllegalCommand):
+        do(st, "attack tenderfoot opp:cloud-sprite")  # a ground unit and a flier
+
+
+def test_two_step_is_sacrificed_when_a_partner_changes_control():
+    st = start("turn = 3", "p1.hand = Final Smash", "p1.hero = 8", "p1.gold = 2", "p2.units = Maestro, Leaping Lizard",
+               "p2.hero = 1")
+    st.spells["x1"] = Ongoing(card="Two Step", owner="bob", caster=thing(st, "bob", "River Montoya"),
+                                     partners=[thing(st, "bob", "Maestro"), thing(st, "bob", "Leaping Lizard")])
+    st.zones["ongoing:bob"].items.append(type(st.zones["play:bob"].items[0])("x1", "Two Step"))
+    assert stats(st, "bob", "Maestro")[:2] == (5, 7)
+    st = do(st, "play final-smash target=none,none,opp:leaping-lizard")
+    assert not st.spells and stats(st, "bob", "Maestro")[:2] == (3, 5)
+    assert [it.card for it in st.zones["discard:bob"].items] == ["Two Step"]
