@@ -8,7 +8,9 @@ order (``p1.``, ``p2.``):
   starters and 24 codex cards not named anywhere go to the bottom of the
   deck (starters) or stay in the codex (codex cards). With no ``hand``,
   the opening hand is drawn from the top of the deck.
-* ``gold``, ``base`` (HP left), ``base_workers``: numbers.
+* ``gold`` (before the active seat's upkeep, which adds a gold per
+  worker), ``base`` (HP left), ``base_workers`` (workers on the worker
+  card): numbers.
 * ``buildings``: ``tech1, tech2, tower`` (finished).
 * ``hero``: ``LEVEL`` (in play at that level) or ``home``.
 * ``units``: comma-separated ``NAME [dmg=N] [runes=N] [exhausted] [new]``
