@@ -123,6 +123,27 @@ def cells(root: ET.Element) -> dict[str, dict[str, str]]:
     return {g.get("data-word"): dict(g.attrib) for g in root.iter(f"{SVG_NS}g") if g.get("class") == "cell"}
 
 
+CX_SCENARIO = """\
+turn = 2
+p1.units = Older Brother dmg=1, Iron Man exhausted
+p1.patrol = sl=older-brother
+p1.buildings = tech1
+p2.hand = Spark, Bloom
+p2.hero = 3
+p2.units = Fruit Ninja, Tenderfoot
+"""
+
+
+@pytest.fixture
+def cx_game(pbem, tmp_path):
+    g = tmp_path / "cx"
+    sc = tmp_path / "scenario.txt"
+    sc.write_text(CX_SCENARIO)
+    pbem("new", "codex", g, "--seat", "alice", "--seat", "bob", "--seed", "4", "--option", f"scenario={sc}")
+    pbem("submit", g, "--as", "bob", "--cmd", "play spark target=opp:sl")
+    return g
+
+
 # --- golden pictures -------------------------------------------------------------------
 
 
@@ -146,6 +167,11 @@ def test_dark_agent_golden_pictures(pbem, da_game, tmp_path, seat):
     root = self_contained(svg)
     assert len([g for g in root.iter(f"{SVG_NS}g") if g.get("class") == "cell"]) == 35
     check_golden(f"dark-agent-spot-{seat or 'observer'}.svg", svg)
+def test_codex_golden_pictures(pbem, cx_game, tmp_path, seat):
+    svg = picture(pbem, cx_game, seat, tmp_path / "p.svg")
+    self_contained(svg)
+    check_golden(f"codex-main-{seat or 'observer'}.svg", svg)
+    assert ("your hand: Bloom" in svg) == (seat == "bob")
 
 
 def test_agent_avenue_picture_shows_own_hand_and_hides_the_other(pbem, aa_game, tmp_path):

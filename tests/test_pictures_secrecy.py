@@ -87,6 +87,7 @@ def check(texts: list[str], hidden: set[str], where: str) -> None:
 
 
 AA_SEEDS = range(40 if LONG else 8)
+CX_SEEDS = range(10 if LONG else 1)
 CN_SEEDS = range(20 if LONG else 4)
 
 
@@ -128,6 +129,23 @@ def test_agent_avenue_team_pictures_keep_each_hand_secret(seed, teams, mode):
         for reader in [None, *(s.name for s in seats)]:
             view, svg, html = pictures(game, full, known, log, reader)
             once_seen = {it.card for z in full.zones.values() for it in z.items if it.ref in known[reader]}
+@pytest.mark.parametrize("seed", CX_SEEDS)
+def test_codex_pictures_keep_hands_codex_and_workers_secret(seed):
+    """Cards share names (two copies of each codex card; the same starter
+    deck on both sides), so a name counts as hidden only if no card the
+    reader knows or sees carries it."""
+    game = get("codex")
+    seats = [SeatSpec("alice"), SeatSpec("bob")]
+    hidden_seen = 0
+    ever_shown: set[str] = set()  # played from a hand: everyone saw them, even once reshuffled
+    for step, (full, known, log) in enumerate(bot_game(game, {}, seats, seed, "greedy")):
+        ever_shown |= set(full.shown.values())
+        if step % 3:
+            continue
+        for reader in [None, "alice", "bob"]:
+            view, svg, html = pictures(game, full, known, log, reader)
+            once_seen = {it.card for z in full.zones.values() for it in z.items if it.ref in known[reader]}
+            once_seen |= ever_shown
             hidden = unknown_names(full, known[reader], strings(msgspec.to_builtins(view)) | once_seen)
             hidden_seen += len(hidden)
             check([svg, html], hidden, f"seed {seed} step {step} {reader or 'observer'}")

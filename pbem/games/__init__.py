@@ -20,6 +20,7 @@ _REGISTRY: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "agent-avenue": ("pbem.games.agent_avenue", "GAME", ("aa", "agentavenue", "agent_avenue")),
     "codenames": ("pbem.games.codenames", "GAME", ("cn",)),
     "dark-agent": ("pbem.games.dark_agent", "GAME", ("da", "darkagent", "dark_agent")),
+    "codex": ("pbem.games.codex", "GAME", ("cx",)),
 }
 
 

@@ -176,10 +176,19 @@ class _Run:
                     self.public.add(it.ref)
 
     def _deliver(self) -> None:
-        """The dealer hands each seat the items now in zones it may read."""
+        """The dealer hands each seat the items now in zones it may read.
+
+        A seat's own copy may have shuffled cards it knew into a zone it
+        does not read (a discard pile becoming a draw pile): `shuffle_zone`
+        gives them fresh refs, and the protocol hides the new order from
+        every seat that does not read the zone (chance contract, secret
+        chance), so the copy keeps only the refs the seat was shown."""
         for s in self.names:
             self.known[s] |= readable_refs(self.full, s)
-            self.part[s] = overlay(self.part[s], self._openings(self.known[s] | self.public))
+            self.part[s] = overlay(
+                project(self.part[s], self.known[s] | self.public),
+                self._openings(self.known[s] | self.public),
+            )
 
     def _seat_state(self, seat: str | None) -> Any:
         return self.pub if seat is None else self.part[seat]
