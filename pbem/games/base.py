@@ -309,13 +309,16 @@ def unrevealed_public(state: GameState) -> list[str]:
 
 
 def unknown_to(state: GameState, seat: str, known_refs: set[str] | frozenset[str]) -> list[str]:
-    """Refs in zones `seat` may read (not public ones) that `seat` does not know."""
+    """Refs in zones `seat` may read (not public ones) that `seat` does not
+    know. An item `Known` in `state` is known to whoever holds it: on the
+    public state, a card everyone knows (a token the rules made face up,
+    a public card moved into a hand) needs no delivery."""
     return [
         it.ref
         for zone in state.zones.values()
         if not zone.public and seat in zone.readers
         for it in zone.items
-        if it.ref not in known_refs
+        if isinstance(it, Hidden) and it.ref not in known_refs
     ]
 
 
