@@ -920,8 +920,11 @@ def _fetched_lines(report) -> list[str]:
 @click.option("--from", "source", metavar="PATH", type=click.Path(path_type=Path),
               help="Read this maildir or mbox instead of the mailbox config.toml names.")
 @click.option("--game", metavar="ID", help="Which game to join when DIR is new and several invitations wait.")
+@click.option("--notify-cmd", metavar="CMD",
+              help="Run CMD when the fetch makes a decision yours (PBEM_GAME, PBEM_DIR, PBEM_SEQ, PBEM_NEEDS set).")
 @accept_new
-def mail_fetch(folder: Path, name: str, source: Path | None, game: str | None, accept_new: bool) -> None:
+def mail_fetch(folder: Path, name: str, source: Path | None, game: str | None, notify_cmd: str | None,
+               accept_new: bool) -> None:
     """Apply this game's files from new mail (as pbem apply does); a new DIR
     joins the game you were invited to. Mail is read, never changed."""
     from pbem import actions, mailing
@@ -936,8 +939,15 @@ def mail_fetch(folder: Path, name: str, source: Path | None, game: str | None, a
         notes([f"{report.other_games} file(s) of other games were left in the mailbox"])
     for gid in report.invitations:
         notes([f"mail holds an invitation to game {gid[:12]}: pbem mail fetch NEW-FOLDER --as {name} --game {gid[:12]}"])
-    for line in actions.to_act_lines(actions.status(actions.open_game(folder))):
+    chain = actions.open_game(folder)
+    for line in actions.to_act_lines(actions.status(chain)):
         click.echo(f"next: {line}")
+    if notify_cmd and (report.written or report.joined) and name in chain.writers() and chain.needs(name) == "decision":
+        from pbem.watching import run_notify
+
+        trouble = run_notify(notify_cmd, folder, chain, "decision", name)
+        if trouble:
+            notes([trouble])
     for line in report.strangers:
         click.echo(f"pbem: refused: {line}", err=True)
     bad = list(report.bad)

@@ -286,16 +286,9 @@ class Watch:
     def _notify(self, folder: Path, chain, needs: str) -> None:
         if not self.notify_cmd:
             return
-        env = {**os.environ, "PBEM_GAME": chain.game.name, "PBEM_GAME_ID": chain.game_id,
-               "PBEM_DIR": str(folder.absolute()), "PBEM_SEQ": str(chain.seq), "PBEM_NEEDS": needs,
-               "PBEM_AS": self.name}
-        try:
-            done = subprocess.run(self.notify_cmd, shell=True, env=env, stdin=subprocess.DEVNULL, timeout=60)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            self.say(f"{folder}: the notify command failed: {exc}")
-            return
-        if done.returncode != 0:
-            self.say(f"{folder}: the notify command exited with {done.returncode}")
+        trouble = run_notify(self.notify_cmd, folder, chain, needs, self.name)
+        if trouble:
+            self.say(trouble)
 
     def run(self, once: bool = False, poll: bool = False, interval: float = 1.0,
             stop: threading.Event | None = None) -> int:
@@ -362,3 +355,19 @@ def settle_time() -> float:
     except ValueError:
         return SETTLE
 
+
+def run_notify(command: str, folder: Path, chain, needs: str, name: str) -> str | None:
+    """Run a user's `--notify-cmd` for a decision that became `name`'s, with
+    the game, folder, seq and what is needed in its environment; what went
+    wrong, if anything, in words (never an exception: a notification must
+    not stop a watcher or a fetch)."""
+    env = {**os.environ, "PBEM_GAME": chain.game.name, "PBEM_GAME_ID": chain.game_id,
+           "PBEM_DIR": str(folder.absolute()), "PBEM_SEQ": str(chain.seq), "PBEM_NEEDS": needs,
+           "PBEM_AS": name}
+    try:
+        done = subprocess.run(command, shell=True, env=env, stdin=subprocess.DEVNULL, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"{folder}: the notify command failed: {exc}"
+    if done.returncode != 0:
+        return f"{folder}: the notify command exited with {done.returncode}"
+    return None

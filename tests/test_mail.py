@@ -193,6 +193,13 @@ def test_cli_mail_send_fetch_and_referee(tmp_path, smtp, monkeypatch):
     assert "000002-bob.pbem" in r.stdout and "000003-rita.pbem" in r.stdout and "mailed alice" in r.stdout
     r = run["rita"]("referee", "mail", tmp_path / "rita", "--as", "rita")
     assert "mailed" not in r.stdout and "000003" not in r.stdout
+    # the deal arrives: whoever must decide first is notified, once
+    for who, folder in (("alice", ga), ("bob", gb)):
+        note = tmp_path / f"notified-{who}"
+        run[who]("mail", "fetch", folder, "--as", who, "--notify-cmd", f'echo "$PBEM_GAME $PBEM_NEEDS" >> {note}')
+    first = folder_mod.load(ga).writers()[0]
+    assert (tmp_path / f"notified-{first}").read_text() == "agent-avenue decision\n"
+    assert not any((tmp_path / f"notified-{w}").exists() for w in ("alice", "bob") if w != first)
 
 
 def test_a_whole_game_by_mail_only(tmp_path, smtp):
