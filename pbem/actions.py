@@ -480,6 +480,8 @@ def log_entries(chain: Chain) -> dict[str, Any]:
             parts.append(f"decrypts {_cards(len(hidden_partials))} for other seats")
         for box in body.sealed:
             parts.append(f"seals {_cards(len(box.refs))} to {box.to}")
+        if getattr(body, "reshuffle", None) is not None:
+            parts.append(f"adds its layer to {_cards(len(body.reshuffle.points))} reshuffled")
         if body.seed is not None:
             parts.append("publishes its seed")
         if body.secrets is not None:
