@@ -456,8 +456,12 @@ def log_entries(chain: Chain) -> dict[str, Any]:
             parts.append("joins: beacon anchor and shuffle layer")
         if body.undo is not None:
             parts.append(_undo_words(chain, rec))
+        if body.contribution is not None:
+            parts.append("joins: a contribution to the game seed")
+        if body.setup_seed is not None:
+            parts.append(f"deals the game from the seed of the referee and every seat")
         # what the file itself made public may be named (the face-up card)
-        state = overlay(rec.before, rec.revealed)
+        state = overlay(rec.before, rec.revealed) if rec.before is not None else None
         for cmd in rec.commands:
             parts.append(chain.game.describe(cmd, state, None))
         if rec.revealed and not rec.commands:
@@ -471,7 +475,7 @@ def log_entries(chain: Chain) -> dict[str, Any]:
             parts.append("votes (a sealed ballot)")
         if body.tally:
             parts.append("opens the ballots of " + ", ".join(o.seat for o in body.tally))
-        if body.commitments and rec.seq:
+        if body.commitments and rec.seq and body.setup_seed is None:
             parts.append(f"commits to the order of {_cards(len(body.commitments))} shuffled")
         for d in body.deliveries:
             parts.append(f"deals {_cards(len(d.refs))} to {d.to}")

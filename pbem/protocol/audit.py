@@ -51,23 +51,30 @@ def audit(folder: Path) -> AuditReport:
     seed = chain.seed
     failures: list[str] = []
     checks = 0
-    who = f"{folder_mod.GENESIS} (signed by {chain.dealer_name})"
+    gseed = dealer_mod.game_seed(chain, seed)
+    deal = next((r for r in chain.records[1:] if r.body.setup_seed is not None), None)
+    if deal is not None:
+        who = f"{deal.name or folder_mod.turn_name(deal.seq, deal.by)} (signed by {chain.dealer_name})"
+    else:
+        who = f"{folder_mod.GENESIS} (signed by {chain.dealer_name})"
     if chain.setup_seed is not None:
         checks += 1
-        if chain.setup_seed != public_setup_seed(seed):
-            failures.append(f"{who}: the public set-up seed is not the one the master seed gives")
-    full = dealer_mod.full_setup(chain.game, chain.options, chain.seat_specs(), seed, chain.setup_seed)
+        if chain.setup_seed != public_setup_seed(gseed):
+            failures.append(f"{who}: the public set-up seed is not the one the master seed gives"
+                            + (" with every seat's contribution" if deal is not None else ""))
+    full = dealer_mod.full_setup(chain.game, chain.options, chain.seat_specs(), gseed, chain.setup_seed)
     cards = {it.ref: it.card for z in full.zones.values() for it in z.items if isinstance(it, Known)}
-    if set(cards) != set(chain.genesis.commitments):
+    if set(cards) != set(chain.deal_commitments):
         failures.append(f"{who}: the committed items are not the items of the seed's deal")
     for ref, card in sorted(cards.items()):
         checks += 1
         expected = commit(dealer_mod.salt_for(seed, ref), item_bytes(ref, card))
-        if chain.genesis.commitments.get(ref) != expected:
+        if chain.deal_commitments.get(ref) != expected:
             failures.append(f"{who}: the commitment of {ref} is not the seed's {card}")
-    checks += 1
-    if canonical(project(full, set())) != bytes(chain.genesis.initial):
-        failures.append(f"{who}: the initial public state is not the seed's deal")
+    if deal is None:
+        checks += 1
+        if canonical(project(full, set())) != bytes(chain.genesis.initial):
+            failures.append(f"{who}: the initial public state is not the seed's deal")
     checks += _audit_play_chance(folder, chain, seed, cards, failures)
     return _replay_knowing(folder, chain, cards, checks, failures)
 
@@ -79,7 +86,7 @@ def _audit_play_chance(folder: Path, chain, master: bytes, cards: dict[str, str]
     shuffle put there. Adds those cards to `cards`."""
     seed = dealer_mod.game_seed(chain, master)
     checks = 0
-    dealer_files = {r.seq: r for r in chain.records[1:] if r.by == chain.dealer_name}
+    dealer_files = {r.seq: r for r in chain.records[1:] if r.by == chain.dealer_name and r.body.setup_seed is None}
 
     def check(prefix) -> None:
         nonlocal checks

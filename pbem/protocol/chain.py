@@ -45,7 +45,7 @@ if TYPE_CHECKING:  # peer games need PyNaCl: imported only when a game is peer
 #: depends on who writes it and the dealer mode
 _OPTIONAL_PARTS = (
     "commands", "reveals", "deliveries", "commitments", "seed", "join", "partials", "sealed", "beacon", "secrets", "undo",
-    "chance", "memo", "reshuffle",
+    "chance", "memo", "vote", "tally", "contribution", "setup_seed", "reshuffle",
 )
 
 
@@ -161,21 +161,20 @@ class Chain:
             self.deck = start_deck(genesis, self.game_id, private)
             if set(refs_in(public)) != set(self.deck.slots) | set(private) or set(private) & set(self.deck.slots):
                 raise ProtocolError("the peer deck's slots and private decks are not the game's hidden items")
+        elif public is None:
+            if genesis.commitments or genesis.reveals or genesis.deliveries:
+                raise FormatError("a genesis dealt after the joins carries no commitments, reveals or deliveries")
         else:
-            items = set(refs_in(public))
-            missing = items - set(self.commitments)
-            if missing:
-                raise ProtocolError(f"items without a commitment: {', '.join(sorted(missing))}")
-            extra = set(self.commitments) - items
-            if extra:
-                raise ProtocolError(f"commitments to items the set-up does not have: {', '.join(sorted(extra))}")
-            check_openings(genesis.reveals, self.commitments, "reveals")
-            if [o.ref for o in genesis.reveals] != unrevealed_public(public):
-                raise ProtocolError("the genesis must reveal exactly the cards dealt face up")
+            self._check_deal(public, genesis.commitments, genesis.reveals, "the genesis")
+        #: referee games dealt after the joins (version 2): each seat's
+        #: contribution to the game seed, and whether the deal is in
+        self.contributions: dict[str, bytes] = {}
+        self.dealt = public is not None
+        self.deal_commitments: dict[str, str] = dict(genesis.commitments)
         self.revealed: dict[str, str] = {o.ref: o.card for o in genesis.reveals}
-        self.public: GameState = overlay(public, self.revealed)
+        self.public: GameState = overlay(public, self.revealed) if public is not None else None
         self.known: dict[str, set[str]] = {s: set() for s in self.seats}
-        if self.deck is None:
+        if self.deck is None and self.dealt:
             self._record_deliveries(genesis.deliveries, "genesis")
         if state_hash(self.public) != genesis.state:
             raise ProtocolError("the initial state does not match its hash")
@@ -198,8 +197,22 @@ class Chain:
         self.moves: tuple[int, ...] = ()
         self.undo_pending: undo_mod.Pending | None = None
         self.records: list[Record] = [Record(0, signer.name, self.game_id, outer, genesis, after=self.public, name=name)]
-        if unrevealed_public(self.public):
+        if self.dealt and unrevealed_public(self.public):
             raise ProtocolError("public items are not revealed")
+
+    def _check_deal(self, public: GameState, commitments: dict[str, str], reveals, where: str) -> None:
+        """A dealer's set-up: a commitment to every item, and exactly the
+        cards dealt face up revealed, each opening its commitment."""
+        items = set(refs_in(public))
+        missing = items - set(commitments)
+        if missing:
+            raise ProtocolError(f"items without a commitment: {', '.join(sorted(missing))}")
+        extra = set(commitments) - items
+        if extra:
+            raise ProtocolError(f"commitments to items the set-up does not have: {', '.join(sorted(extra))}")
+        check_openings(reveals, commitments, "reveals")
+        if [o.ref for o in reveals] != unrevealed_public(public):
+            raise ProtocolError(f"{where} must reveal exactly the cards dealt face up")
 
     # -- who is who ---------------------------------------------------------
 
@@ -226,12 +239,19 @@ class Chain:
     # -- what is owed ---------------------------------------------------------
 
     def outcome(self):
+        if self.public is None:
+            return None
         return self.game.outcome(self.public)
 
     def obligations(self) -> list[Obligation]:
         """What is owed now that needs no decision, in the order it is due."""
         if self.deck is not None:
             return self._peer_obligations()
+        if not self.dealt:
+            waiting = [s for s in self.seat_order if s not in self.contributions]
+            if waiting:
+                return [Obligation(by=waiting[0], what="join")]
+            return [Obligation(by=self.dealer_name, what="deal")]
         out: list[Obligation] = []
         uncommitted = self.uncommitted()
         if uncommitted:
@@ -275,7 +295,7 @@ class Chain:
         """The seats of the open vote (`Game.simultaneous`), in seat order;
         empty when no vote is open. The public state does not change while
         ballots come in, so neither does this."""
-        if self.outcome() is not None:
+        if self.public is None or self.outcome() is not None:
             return []
         voting = set(self.game.simultaneous(self.public))
         return [s for s in self.seat_order if s in voting]
@@ -424,10 +444,14 @@ class Chain:
             allowed = {"undo"}  # an undo file carries nothing else
         if body.vote is not None:
             allowed = {"vote", "beacon"} if self.deck is not None else {"vote"}
+        if not self.dealt:
+            allowed = {"commitments", "reveals", "deliveries", "setup_seed"} if body.by == self.dealer_name else {"contribution"}
         extra = [name for name in _OPTIONAL_PARTS if name not in allowed and getattr(body, name) not in (None, [], {})]
         if extra:
             what = "an undo file" if allowed == {"undo"} else "this file"
             raise ProtocolError(f"{what} may not carry {', '.join(extra)} (it is {body.by}'s, in a {self.dealer_mode} game)")
+        if not self.dealt:
+            return self._append_before_deal(outer, body, where)
         if body.undo is not None:
             return self._append_undo(outer, body, where)
         if body.vote is not None:
@@ -559,6 +583,46 @@ class Chain:
             except PbemError as exc:
                 raise ProtocolError(f"{opening.seat}'s ballot is not a command: {exc.message}") from None
         return out
+
+    def _append_before_deal(self, outer: SignedFile, body: TurnBody, where: str) -> Record:
+        """A seat's contribution to the game seed, or the referee's deal once
+        every seat has given one (games dealt after their joins)."""
+        from pbem.protocol.setup import derive_deal
+
+        prior = self._snapshot()
+        if body.by in self.seats:
+            if body.contribution is None:
+                raise ProtocolError(f"{body.by} joins with no contribution to the game seed")
+            contribution = b64d(body.contribution, 32)
+            if state_hash(None) != body.state:
+                raise ProtocolError("a join changes no state: its state must be the empty one")
+            self.contributions = {**self.contributions, body.by: contribution}
+        else:
+            if body.setup_seed is None:
+                raise ProtocolError("the referee's deal carries no public set-up seed")
+            hidden = derive_deal(self.game, self.options, self.seat_specs(), b64d(body.setup_seed, 32))
+            self._check_deal(hidden, body.commitments, body.reveals, "the deal")
+            revealed = {o.ref: o.card for o in body.reveals}
+            public = overlay(hidden, revealed)
+            if state_hash(public) != body.state:
+                raise ProtocolError("the state it claims is not the state the deal gives")
+            self.public, self.revealed, self.commitments = public, revealed, dict(body.commitments)
+            self.known = {s: set(v) for s, v in self.known.items()}
+            try:
+                self._record_deliveries(body.deliveries, "the deal")
+            except PbemError:
+                self.public, self.revealed, self.commitments = prior[0], prior[2], prior[8]
+                self.known = {s: set() for s in self.seats}
+                raise
+            self.deal_commitments = dict(body.commitments)
+            self.setup_seed = b64d(body.setup_seed, 32)
+            self.dealt = True
+        self.seq = body.seq
+        self.head = codec.file_hash(outer)
+        record = Record(body.seq, body.by, self.head, outer, body, [], prior[0], self.public, where if where != "file" else "")
+        record.prior = prior
+        self.records.append(record)
+        return record
 
     def _append_ballot(self, outer: SignedFile, body: TurnBody, where: str) -> Record:
         """A seat's ballot: nothing changes but that it has voted."""

@@ -32,6 +32,7 @@ from pbem.protocol import codec, transition
 from pbem.protocol.chain import Chain
 from pbem.protocol.commitments import item_bytes, state_hash
 from pbem.protocol.setup import dealer_setup_chance, public_setup_seed
+from pbem.protocol.setup import game_seed as setup_game_seed
 from pbem.protocol.formats import (
     DealerInfo,
     Delivery,
@@ -110,6 +111,8 @@ def make_genesis(
     specs = [spec for spec, _ in seats]
     if any(spec.name == dealer.name for spec in specs):
         raise InvalidOption(f"the dealer's name {dealer.name!r} cannot also be a seat")
+    if mode == "referee":
+        return _genesis_dealt_after_joins(game, options, seats, dealer, seed, created_at)
     setup_seed = public_setup_seed(seed)
     full = full_setup(game, options, specs, seed, setup_seed)
     cards = {it.ref: it.card for zone in full.zones.values() for it in zone.items if isinstance(it, Known)}
@@ -117,8 +120,7 @@ def make_genesis(
     initial = project(full, set())  # every item hidden: verifiers rebuild exactly this
     reveals = [opening_for(seed, ref, cards[ref]) for ref in unrevealed_public(initial)]
     public = overlay(initial, {o.ref: o.card for o in reveals})
-    seed_salt = os.urandom(32)
-    seed_commitment = commit(seed_salt, seed)
+    seed_commitment, box = _seed_box(dealer, seed)
     ad_key = genesis_ad_key(seed_commitment)
     revealed = {o.ref for o in reveals}
     deliveries = []
@@ -129,7 +131,6 @@ def make_genesis(
             deliveries.append(
                 Delivery(to=spec.name, refs=refs, envelope=seal_openings(openings, ident, delivery_ad(ad_key, 0, spec.name)))
             )
-    box = seal(canonical(SeedOpening(seed=b64e(seed), salt=b64e(seed_salt))), [dealer.public], SEED_BOX_AD + seed_commitment.encode())
     body = GenesisBody(
         game=game.name,
         rules_version=game.rules_version,
@@ -149,6 +150,75 @@ def make_genesis(
     return codec.encode_signed("genesis", body, dealer)
 
 
+def _seed_box(dealer: SecretIdentity, seed: bytes) -> tuple[str, object]:
+    seed_salt = os.urandom(32)
+    seed_commitment = commit(seed_salt, seed)
+    box = seal(canonical(SeedOpening(seed=b64e(seed), salt=b64e(seed_salt))), [dealer.public], SEED_BOX_AD + seed_commitment.encode())
+    return seed_commitment, box
+
+
+def _genesis_dealt_after_joins(game: Game, options, seats, dealer: SecretIdentity, seed: bytes, created_at) -> bytes:
+    """A referee's genesis: the options, the seats and its commitment to
+    its master seed, but no set-up. Every seat then joins with a fresh
+    contribution, and the referee deals from the seed of them all
+    (`pbem.protocol.setup.game_seed`): it cannot try seeds until the deal
+    suits a friend, nor can the last seat to join aim it."""
+    seed_commitment, box = _seed_box(dealer, seed)
+    body = GenesisBody(
+        game=game.name,
+        rules_version=game.rules_version,
+        options=msgspec.Raw(canonical(options)),
+        seats=[SeatEntry(name=spec.name, role=spec.role, identity=ident) for spec, ident in seats],
+        dealer=DealerInfo(mode="referee", identity=dealer.public, seed_commitment=seed_commitment, seed_box=box),
+        initial=msgspec.Raw(b"null"),
+        commitments={},
+        state=state_hash(None),
+        created_at=created_at or _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        nonce=b64e(os.urandom(16)),
+        version=2,
+    )
+    return codec.encode_signed("genesis", body, dealer)
+
+
+def deal(chain: Chain, dealer: SecretIdentity, master: bytes) -> bytes:
+    """The referee's deal, once every seat has joined: the set-up from the
+    game seed, a commitment to every item, the face-up cards revealed and
+    each seat's cards sealed to it."""
+    seed = game_seed(chain, master)
+    setup_seed = public_setup_seed(seed)
+    full = full_setup(chain.game, chain.options, chain.seat_specs(), seed, setup_seed)
+    cards = cards_of(full)
+    commitments = {ref: commit(salt_for(master, ref), item_bytes(ref, card)) for ref, card in cards.items()}
+    initial = project(full, set())
+    reveals = [opening_for(master, ref, cards[ref]) for ref in unrevealed_public(initial)]
+    public = overlay(initial, {o.ref: o.card for o in reveals})
+    revealed = {o.ref for o in reveals}
+    seq = chain.seq + 1
+    deliveries = []
+    for name in chain.seat_order:
+        refs = unknown_to(public, name, revealed)
+        if refs:
+            openings = [opening_for(master, ref, cards[ref]) for ref in refs]
+            env = seal_openings(openings, chain.seats[name].identity, delivery_ad(chain.game_id, seq, name))
+            deliveries.append(Delivery(to=name, refs=refs, envelope=env))
+    body = TurnBody(
+        game_id=chain.game_id, seq=seq, prev=chain.head, by=dealer.name, commitments=commitments, reveals=reveals,
+        deliveries=deliveries, setup_seed=b64e(setup_seed), state=state_hash(public),
+    )
+    return codec.encode_signed("turn", body, dealer)
+
+
+def contribution(chain: Chain, seat: SecretIdentity) -> bytes:
+    """A seat's join file of a game dealt after its joins: fresh randomness
+    for the game seed (public: without the referee's secret seed it tells
+    nobody anything about the deal)."""
+    body = TurnBody(
+        game_id=chain.game_id, seq=chain.seq + 1, prev=chain.head, by=seat.name,
+        contribution=b64e(os.urandom(32)), state=state_hash(None),
+    )
+    return codec.encode_signed("turn", body, seat)
+
+
 def open_seed_box(chain: Chain, dealer: SecretIdentity) -> SeedOpening:
     info = chain.genesis.dealer
     payload = open_envelope(info.seed_box, dealer, SEED_BOX_AD + info.seed_commitment.encode())
@@ -160,8 +230,10 @@ def dealer_openings(chain: Chain, seed: bytes, dealer: SecretIdentity | None = N
     """Every opening of the game: the set-up's, recomputed from the seed,
     and (with the dealer's key) those of the items it committed to during
     play, from the memos it sealed to itself."""
-    full = full_setup(chain.game, chain.options, chain.seat_specs(), seed, chain.setup_seed)
     out = {}
+    if not chain.dealt:
+        return out
+    full = full_setup(chain.game, chain.options, chain.seat_specs(), game_seed(chain, seed), chain.setup_seed)
     for zone in full.zones.values():
         for it in zone.items:
             if isinstance(it, Known):
@@ -178,7 +250,11 @@ def memo_ad(game_id: str, seq: int) -> bytes:
 
 
 def game_seed(chain: Chain, master_seed: bytes) -> bytes:
-    """The seed every chance result during play derives from."""
+    """The seed every chance result derives from: in a game dealt after
+    its joins, the master seed and every seat's contribution; otherwise the
+    master seed itself (hotseat, and referee games of version 1)."""
+    if chain.genesis.dealer.mode == "referee" and chain.genesis.version >= 2:
+        return setup_game_seed(master_seed, [chain.contributions[s] for s in chain.seat_order])
     return master_seed
 
 
@@ -239,6 +315,8 @@ def answer(chain: Chain, dealer: SecretIdentity) -> bytes | None:
         return None
     seed_opening = open_seed_box(chain, dealer)
     master = b64d(seed_opening.seed, 32)
+    if not chain.dealt:
+        return deal(chain, dealer, master)
     seed = game_seed(chain, master)
     openings = dealer_openings(chain, master, dealer)
     cards = {ref: o.card for ref, o in openings.items()}

@@ -287,6 +287,12 @@ class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     tally: list[BallotOpening] = []
     #: peer games: this seat's layer over a reshuffled part of the shared deck
     reshuffle: ReshuffleLayer | None = None
+    #: a seat's fresh random contribution to the seed of a game dealt after
+    #: its joins (referee games, version 2): its join file carries only this
+    contribution: B64 | None = None
+    #: the deal of such a game, by the referee: the seed of its public
+    #: set-up chance, derived from the game seed (the audit checks it)
+    setup_seed: B64 | None = None
     state: B64
 
 
@@ -294,7 +300,7 @@ class Obligation(msgspec.Struct, frozen=True, omit_defaults=True):
     """Something a party owes that needs no decision (`pbem sync` writes it)."""
 
     by: Name
-    what: Literal["reveal", "deliver", "publish-seed", "join", "publish-secrets", "chance", "commit", "tally",
+    what: Literal["reveal", "deliver", "publish-seed", "join", "publish-secrets", "chance", "commit", "tally", "deal",
                   "reshuffle"]
     refs: list[Ref] = []
     to: Name | None = None

@@ -235,6 +235,8 @@ class Party:
         if self.is_dealer:
             return dealer_mod.answer(self.chain, self.secret)
         chain = self.chain
+        if chain.deck is None and not chain.dealt and chain.writers() == [self.name]:
+            return dealer_mod.contribution(chain, self.secret)  # joining a game dealt after its joins
         if chain.deck is not None and not chain.deck.complete and chain.deck.next_to_join == self.name:
             from pbem.protocol import peer_writer  # joining in place (one shared folder)
 

@@ -111,6 +111,10 @@ def derive_setup(game: Game, genesis: GenesisBody) -> DerivedSetup:
         raise ProtocolError(
             f"option {', '.join(scenario)} fixes hidden cards, which only a hotseat game may do (this is a {mode} game)"
         )
+    if deals_after_joins(genesis):
+        if bytes(genesis.initial) != b"null" or genesis.setup_seed is not None:
+            raise ProtocolError("this game is dealt once every seat has joined: its genesis holds no set-up")
+        return DerivedSetup(options=options, seats=seats, hidden=None, full=None)
     if mode == "peer":
         if genesis.setup_seed is not None:
             raise ProtocolError("a peer game's set-up chance comes from its nonce, not a setup seed")
@@ -130,6 +134,30 @@ def derive_setup(game: Game, genesis: GenesisBody) -> DerivedSetup:
     if mode == "peer":
         _check_peer(game, genesis, full)
     return DerivedSetup(options=options, seats=seats, hidden=hidden, full=full)
+
+
+def deals_after_joins(genesis: GenesisBody) -> bool:
+    """Referee games from version 2 on are set up once every seat has
+    joined, from the referee's committed seed and every seat's contribution
+    (`game_seed`), so that neither the referee nor any seat can aim the deal."""
+    return genesis.version >= 2 and genesis.dealer is not None and genesis.dealer.mode == "referee"
+
+
+def game_seed(master_seed: bytes, contributions: list[bytes]) -> bytes:
+    """The seed of every chance result of a game dealt after its joins: the
+    referee's master seed, fixed by its commitment in the genesis before
+    any contribution, and every seat's contribution, in seat order."""
+    return sha256(b"pbem/1 game seed\n" + master_seed + b"".join(contributions))
+
+
+def derive_deal(game: Game, options: Any, seats: list[SeatSpec], setup_seed: bytes) -> GameState:
+    """The hidden initial state of a game dealt after its joins, as every
+    verifier rebuilds it from the deal's public set-up seed."""
+    chance = SetupChance(public=DealerChance(setup_seed, "setup public"), secret=StandInChance())
+    try:
+        return project(game.setup(options, seats, chance), set())
+    except PbemError as exc:
+        raise ProtocolError(f"the rules cannot set this game up: {exc.message}") from None
 
 
 def _options(game: Game, genesis: GenesisBody) -> Any:
