@@ -189,7 +189,7 @@ def _write(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: bytes, co
         partials=result.partials,
         sealed=sealed,
         beacon=beacon_link,
-        secrets=secrets if over and join is None else None,
+        secrets=parts.secrets if over and join is None else None,  # with what this file committed to
         tally=list(tally),
         state=state_hash(result.effect.state),
         **peer_changes.body_parts(chain, parts, seq),
