@@ -384,10 +384,10 @@ def drawer_bot(game: Game, state: State, seat: str, rng: random.Random) -> Comma
 def thief_bot(game: Game, state: State, seat: str, rng: random.Random) -> Command:
     """Draws (or fetches from its own deck), steals from the next seat,
     then plays a card: cards change hands, and both kinds of deck are
-    reshuffled."""
+    reshuffled. It always votes to go on."""
     legal = game.legal(state, seat)
     if state.voting:
-        return rng.choice(legal)
+        return Vote(stop=False)
     if state.actions == 0:
         if any(isinstance(c, Fetch) for c in legal) and rng.random() < 0.5:
             return Fetch()
