@@ -204,6 +204,13 @@ def after_new(chain: Chain, folder: Path) -> list[str]:
     if chain.deck is not None:
         lines.append("each join writes a join file to send to every other player (in turn order); the game starts "
                      "when all have joined")
+    elif not chain.dealt:
+        lines.append(f"each seat joins in turn ({', '.join(chain.seat_order)}): its join (or, for a later seat, its "
+                     f"pbem sync once the earlier joins have arrived) writes a join file with its contribution to the "
+                     f"game seed, to send to {chain.dealer_name} and the other seats; once all have joined, "
+                     f"{chain.dealer_name} deals with: pbem sync DIR --as {chain.dealer_name}")
+        lines.append(f"then they play in their own folders, mailing each file they write to {chain.dealer_name} and "
+                     f"the other seats; {chain.dealer_name} answers with: pbem sync DIR --as {chain.dealer_name}")
     else:
         lines.append(f"then they play in their own folders, mailing each file they write to {chain.dealer_name} and "
                      f"the other seats; {chain.dealer_name} answers with: pbem sync DIR --as {chain.dealer_name}")
@@ -338,11 +345,9 @@ def status(chain: Chain) -> dict[str, Any]:
         info["undo"] = msgspec.to_builtins(undo)
     if chain.notes:  # copies of a file, repaired line endings: harmless, but say so
         info["notes"] = list(chain.notes)
-    if chain.deck is not None:
-        info["chance_note"] = (
-            "peer game: chance comes from every seat's beacon; the writer of a file can "
-            "compute the chance inside that file before writing it (it cannot change it)"
-        )
+    from pbem.protocol.foresight import chance_knowledge
+
+    info["chance"] = chance_knowledge(chain)  # printed once by `pbem info DIR`, not by every status
     return info
 
 
@@ -373,11 +378,16 @@ def _pending_line(o) -> str:
         "publish-seed": f"{o.by} must publish its seed (the game is over)",
         "join": f"{o.by} must join",
         "publish-secrets": f"{o.by} must publish its secrets (the game is over)",
+        "deal": f"{o.by} must deal (every seat has joined)",
+        "chance": f"{o.by} must draw the chance of {o.to}'s last command" if o.to else f"{o.by} must draw chance",
+        "commit": f"{o.by} must commit to the order of {cards} shuffled",
+        "tally": f"{o.by} must open the vote's ballots it keeps",
+        "reshuffle": f"{o.by} must add its layer to {cards} reshuffled",
     }[o.what]
 
 
 def legal(chain: Chain, me: Party) -> list[str]:
-    if me.is_dealer or me.name not in chain.writers() or chain.undo_pending is not None:
+    if me.is_dealer or me.name not in chain.writers() or chain.undo_pending is not None or not chain.dealt:
         return []
     state = me.state()
     return [chain.game.format(c, state, me.name) for c in chain.game.legal(state, me.name)]
@@ -782,15 +792,23 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path | No
     (the set-up rebuilt from the rules, every key against the address book,
     `name`'s key against its seat) before anything is written.
 
-    In a peer game it also writes `name`'s join file and returns its path
-    (the file to send to the others); in the dealer modes no join file is
-    needed: it returns None."""
+    In a peer game, and in a referee game dealt after its joins when the
+    seats before `name` have joined, it also writes `name`'s join file and
+    returns its path (the file to send to the others); otherwise it
+    returns None (a hotseat game needs no join; a later seat's join file is
+    written by its `pbem sync`)."""
     if not received:
         raise PbemError("give the genesis file you received")
     if folder.exists() and (not folder.is_dir() or any(p.name != LOCK for p in folder.iterdir())):
         raise PbemError(f"{folder} exists and is not an empty folder")
     genesis = folder_mod.received(received[0])
     chain = Chain(genesis, received[0].name)
+    if chain.genesis.version < 2 and chain.dealer_mode != "hotseat":
+        raise ProtocolError(
+            f"{received[0].name} begins a game under protocol version 1, whose chance its writers could foresee "
+            "or its referee choose: this pbem joins only games of version 2",
+            hint="ask its writer to make the game again with this pbem",
+        )
     rest = [folder_mod.received(p) for p in received[1:]]
     for data, path in zip(rest, received[1:]):
         chain.append(data, path.name)
@@ -802,13 +820,19 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path | No
             f"seat {name} in this game has the key {chain.identity(name).fingerprint()}, "
             f"not your key {name} ({secret.public.fingerprint()})"
         )
-    if chain.deck is None:  # a dealer's game: the folder is all a seat needs
+    if chain.deck is None:  # a dealer's game
+        from pbem.protocol.party import Party
+
+        # a game dealt after its joins takes each seat's contribution, in
+        # seat order: written now if it is this seat's turn, else by its
+        # `pbem sync` once the seats before it have joined
+        mine = Party(chain, secret).answer() if chain.writers() == [name] and not chain.dealt else None
         with _new_folder(folder):
             atomic_write(folder / folder_mod.GENESIS, genesis, exclusive=True)
-            if rest:
-                folder_mod.add_files(folder, Chain(genesis), rest)
-            else:
-                folder_mod.write_state(folder, chain)
+            if rest or mine:
+                written = folder_mod.add_files(folder, Chain(genesis), [*rest, *([mine] if mine else [])])
+                return written[-1] if mine else None
+            folder_mod.write_state(folder, chain)
         return None
     from pbem.protocol import peer_writer
 

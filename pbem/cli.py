@@ -263,7 +263,12 @@ def join(folder: Path, received, name: str, accept_new: bool) -> None:
 
     mine = actions.join(folder, list(received), name, keys(accept_new))
     if mine is None:
-        click.echo(f"joined: {folder} holds the game; this game needs no join file, so there is nothing to send")
+        chain = actions.open_game(folder)
+        if not chain.dealt and name in chain.seat_order:
+            click.echo(f"joined: {folder} holds the game; your join file comes after "
+                       f"{', '.join(chain.writers())}'s: run pbem sync {folder} --as {name} once it has arrived")
+        else:
+            click.echo(f"joined: {folder} holds the game; this game needs no join file, so there is nothing to send")
     else:
         click.echo(str(mine))
         send(folder, [mine], name)
@@ -287,8 +292,6 @@ def status(folder: Path, as_json: bool) -> None:
         click.echo(line)
     for line in info["pending"]:
         click.echo(f"pending: {line}")
-    if "chance_note" in info:
-        click.echo(f"note: {info['chance_note']}")
     notes(info.get("notes", []))
 
 

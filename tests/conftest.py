@@ -142,3 +142,18 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section("tamper matrix and fuzzing")
         for line in lines:
             terminalreporter.write_line(line)
+
+
+def dealt(folder: Path, keys):
+    """A game in one folder taken through its joins and deal in place (a
+    referee game of version 2 is dealt once every seat has joined): each
+    seat's and the referee's `sync`, in turn. Returns the chain."""
+    from pbem import actions
+    from pbem.protocol import folder as folder_mod
+
+    for _ in range(20):
+        chain = folder_mod.load(folder)
+        if chain.dealt or not chain.writers():
+            return chain
+        actions.sync(folder, chain.writers()[0], keys)
+    raise AssertionError("the game was not dealt")

@@ -130,3 +130,90 @@ def test_a_second_ballot_a_ballot_out_of_a_vote_and_commands_during_a_vote_are_r
     play = msgspec.structs.replace(body, vote=None, commands=[msgspec.Raw(b'{"t":"lucky.pass"}')])
     with pytest.raises(PbemError, match="a vote is open"):
         before.append(_resign(table, k, play))
+
+
+# --- peer games: chance nobody foresees, votes nobody reads early ---------------
+
+
+def test_a_peer_roll_is_drawn_from_the_next_seats_link_and_a_withheld_link_is_named(tmp_path):
+    from pbem import actions
+    from pbem.protocol.chain import Chain
+
+    table = _table("peer")
+    chain = Chain(table.files[0])
+    seen = 0
+    for data in table.files[1:]:
+        before = chain.public
+        record = chain.append(data)
+        if chain.paused is not None:  # a roll: the file ends before it, the state untouched
+            seen += 1
+            assert record.after.last_roll == before.last_roll and record.commands[-1].__class__.__name__ == "Roll"
+            answerer = chain.chance_answerer()
+            assert answerer != record.by and chain.writers() == [answerer]
+            assert chain.obligations()[0].what == "chance" and chain.obligations()[0].to == record.by
+            if seen == 1:  # the answering seat withholds its link: status names it, nothing moves
+                lines = [actions._pending_line(o) for o in chain.obligations()]
+                assert any(answerer in line and record.by in line for line in lines), lines
+    assert seen >= 2
+
+
+def test_a_peer_seat_that_opens_another_vote_than_it_cast_is_refused():
+    table = _table("peer")
+    bodies = _bodies(table)
+    k, body = next((k, b) for k, b in enumerate(bodies, 1) if b.tally)
+    chain = tamper.replay(table.files[:k])
+    first = body.tally[0]
+    other = b'{"stop":%s,"t":"lucky.vote"}' % (b"false" if b"true" in bytes(first.command) else b"true")
+    doctored = msgspec.structs.replace(body, tally=[msgspec.structs.replace(first, command=msgspec.Raw(other))])
+    with pytest.raises(CommitmentError, match=f"{body.by}'s ballot is not what {body.by} committed to"):
+        chain.append(_resign(table, k, doctored))
+    # and a peer ballot is sealed to its voter alone
+    for j, b in enumerate(bodies, 1):
+        if b.vote is not None:
+            for name, secret in table.secrets.items():
+                if name != b.by:
+                    with pytest.raises(SealError):
+                        votes.open_ballot(b.vote, secret, chain.game_id, j, b.by)
+
+
+def test_join_refuses_a_genesis_of_protocol_version_1(tmp_path):
+    """A creator could write a version-1 genesis (chance its writers can
+    foresee): verifiers still read old games, but nobody joins a new one."""
+    from pbem.crypto.store import KeyStore
+    from pbem.errors import ProtocolError
+    from pbem.protocol.formats import GenesisBody
+
+    table = _table("peer")
+    body = codec.decode_body(codec.read_envelope(table.files[0]), GenesisBody)
+    old = codec.encode_signed("genesis", msgspec.structs.replace(body, version=1), table.secrets["alice"])
+    tamper.Chain(old)  # still a readable game
+    (tmp_path / "g.pbem").write_bytes(old)
+    store = KeyStore(tmp_path / "home")
+    keys = actions.Keys(store, lambda: "")
+    with pytest.raises(ProtocolError, match="protocol version 1"):
+        actions.join(tmp_path / "bob", [tmp_path / "g.pbem"], "bob", keys)
+    assert not (tmp_path / "bob").exists()
+
+
+def test_only_the_dealer_answers_a_paused_roll_and_only_the_roller_continues():
+    from pbem.errors import WrongWriter
+
+    table = _table("referee")
+    bodies = _bodies(table)
+    chains = [tamper.replay(table.files[:1])]
+    for data in table.files[1:]:
+        chains.append(tamper.clone(chains[-1]))
+        chains[-1].append(data)
+    # k: a seat's paused roll at seq k, answered at k + 1, after which the roller goes on
+    k = next(k for k in range(1, len(chains) - 2)
+             if chains[k].paused is not None and chains[k + 1].writers() == [chains[k].paused[0]])
+    roller = chains[k].paused[0]
+    other = next(s for s in chains[k].seat_order if s != roller)
+    stray = msgspec.structs.replace(bodies[k], seq=k + 1, prev=chains[k].head, by=other)
+    with pytest.raises(WrongWriter, match="waiting for rita"):
+        tamper.clone(chains[k]).append(_resign(table, k + 1, stray))
+    assert chains[k + 1].records[-1].resumed[0] == roller
+    body = msgspec.structs.replace(bodies[k + 1], seq=k + 2, prev=chains[k + 1].head, by=other,
+                                   commands=[msgspec.Raw(b'{"t":"lucky.pass"}')], reveals=[])
+    with pytest.raises(WrongWriter, match=f"waiting for {roller}"):
+        tamper.clone(chains[k + 1]).append(_resign(table, k + 2, body))

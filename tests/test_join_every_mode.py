@@ -22,10 +22,16 @@ def test_a_referee_game_played_from_each_players_own_folder(tmp_path, game, seat
     dirs = {"rita": tmp_path / "rita"}
     actions.new_game(game, dirs["rita"], seats, keys["rita"], "referee", referee="rita")
     genesis = dirs["rita"] / folder.GENESIS
-    for n in names:
+    joins = []
+    for i, n in enumerate(names):
         dirs[n] = tmp_path / n
-        assert actions.join(dirs[n], [genesis], n, keys[n]) is None  # no join file in a dealer's game
+        joins.append(actions.join(dirs[n], [genesis], n, keys[n]))
         assert (dirs[n] / folder.GENESIS).read_bytes() == genesis.read_bytes()
+    # the first seat's join file at once; the others' by their sync, in turn
+    assert joins[0] is not None and joins[1:] == [None] * (len(names) - 1)
+    for other in dirs:
+        if other != names[0]:
+            actions.apply_files(dirs[other], [joins[0]])
     rng = random.Random(7)
     for _ in range(2000):
         if not mail_step(keys, dirs, rng):
@@ -40,26 +46,33 @@ def test_join_a_game_in_progress_and_refuse_a_wrong_seat(tmp_path):
     keys = introduced(tmp_path, ["alice", "bob", "rita"])
     dirs = {"rita": tmp_path / "rita", "alice": tmp_path / "alice"}
     actions.new_game("aa", dirs["rita"], ["alice", "bob"], keys["rita"], "referee", referee="rita")
-    actions.join(dirs["alice"], [dirs["rita"] / folder.GENESIS], "alice", keys["alice"])
+    mine = actions.join(dirs["alice"], [dirs["rita"] / folder.GENESIS], "alice", keys["alice"])
+    actions.apply_files(dirs["rita"], [mine])
     rng = random.Random(1)
-    for _ in range(5):  # alice and rita play on while bob has not joined yet
+    for _ in range(5):  # nothing moves until bob has joined: the deal waits for his contribution
         if folder.load(dirs["rita"]).writers()[0] not in dirs:
             break
         mail_step(keys, dirs, rng)
-    assert folder.load(dirs["rita"]).seq >= 2
+    assert folder.load(dirs["rita"]).writers() == ["bob"]
     files = sorted(p for p in dirs["rita"].iterdir() if folder._TURN.match(p.name))
-    actions.join(tmp_path / "bob", files, "bob", keys["bob"])  # late: the genesis and every file so far
+    mine = actions.join(tmp_path / "bob", files, "bob", keys["bob"])  # late: the genesis and every file so far
+    actions.apply_files(dirs["rita"], [mine])
     assert folder.load(tmp_path / "bob").head == folder.load(dirs["rita"]).head
     with pytest.raises(PbemError, match="no seat"):
         actions.join(tmp_path / "stranger", [dirs["rita"] / folder.GENESIS], "rita2", keys["rita"])
     assert not (tmp_path / "stranger").exists()
 
 
-def test_join_through_the_cli_says_there_is_nothing_to_send(pbem, tmp_path):
+def test_join_through_the_cli_says_what_to_send(pbem, tmp_path):
     pbem("new", "aa", tmp_path / "g", "--seat", "alice", "--seat", "bob", "--dealer", "referee", "--referee", "rita")
-    r = pbem("join", tmp_path / "mine", tmp_path / "g" / folder.GENESIS, "--as", "bob")
+    r = pbem("join", tmp_path / "bob", tmp_path / "g" / folder.GENESIS, "--as", "bob")
+    assert "comes after alice's" in r.stdout
+    r = pbem("join", tmp_path / "alice", tmp_path / "g" / folder.GENESIS, "--as", "alice")
+    assert "000001-alice.pbem" in r.stdout
+    pbem("verify", tmp_path / "bob")
+    pbem("new", "aa", tmp_path / "h", "--seat", "alice", "--seat", "bob", "--dealer", "hotseat")
+    r = pbem("join", tmp_path / "h2", tmp_path / "h" / folder.GENESIS, "--as", "bob")
     assert "nothing to send" in r.stdout
-    pbem("verify", tmp_path / "mine")
 
 
 def test_a_script_plays_a_peer_game_in_one_shared_folder(pbem, tmp_path):

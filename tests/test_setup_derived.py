@@ -157,6 +157,12 @@ def test_every_change_to_the_initial_state_is_refused(players, tmp_path, case, m
     data, body = genesis_of(folder)
     Chain(data)  # the honest genesis passes
     initial = msgspec.json.decode(bytes(body.initial))
+    if mode == "referee":  # dealt after the joins: the genesis holds no set-up to doctor
+        assert initial is None
+        other, _ = make(players, tmp_path, case, "hotseat")
+        real = msgspec.json.decode(bytes(genesis_of(other)[1].initial))
+        assert "holds no set-up" in refused(with_initial(body, writer, real))
+        return
     seats = [s.split(":")[0] for s in SEATS[case]]
     tried = 0
     for label, changed in mutations(initial, seats):
@@ -174,6 +180,8 @@ def test_join_and_verify_refuse_a_doctored_genesis(players, tmp_path, case, mode
     folder, writer = make(players, tmp_path, case, mode)
     data, body = genesis_of(folder)
     initial = msgspec.json.decode(bytes(body.initial))
+    if initial is None:  # a referee game, dealt after the joins: doctor in a set-up
+        initial = msgspec.json.decode(bytes(genesis_of(make(players, tmp_path, case, "hotseat")[0])[1].initial))
     hand = "hand:bob" if case == "agent-avenue" else "key"
     spy = copy.deepcopy(initial)
     spy["zones"][hand]["readers"] = sorted(spy["zones"][hand]["readers"] + ["bob" if case != "agent-avenue" else "alice"])
@@ -186,6 +194,8 @@ def test_join_and_verify_refuse_a_doctored_genesis(players, tmp_path, case, mode
         (bad / "state.pbem").unlink()
         before = {p.name: p.read_bytes() for p in bad.iterdir()}
         why = "not the rules' set-up" if n == 0 else "integer out of range"
+        if mode == "referee" and n == 0:
+            why = "holds no set-up"
         r = players.fails("verify", bad)
         assert why in r.stderr
         received = tmp_path / f"received-{n}.pbem"
@@ -215,8 +225,10 @@ def test_options_and_seats_are_checked(players, tmp_path, mode):
     _, body = genesis_of(folder)
     options = msgspec.json.decode(bytes(body.options))
     # another first player: the initial state no longer matches the options
+    # (a referee game is set up only at its deal, from the options as they stand)
     changed = resign(body, writer, options=msgspec.Raw(canonical({**options, "first": "bob"})))
-    assert "initial state is not the rules' set-up: active" in refused(changed)
+    if mode != "referee":
+        assert "initial state is not the rules' set-up: active" in refused(changed)
     # an option the game does not have, and options spelled another way
     assert "not agent-avenue options" in refused(resign(body, writer, options=msgspec.Raw(canonical({**options, "turbo": 1}))))
     partial = {k: v for k, v in options.items() if k != "first"}
@@ -233,7 +245,29 @@ def test_codenames_roles_are_checked(players, tmp_path):
     assert "seats" in refused(resign(body, writer, seats=seats))
 
 
-@pytest.mark.parametrize("mode", ["hotseat", "referee"])
+def test_a_deal_must_commit_to_exactly_the_items():
+    """A referee game's deal, doctored and re-signed with the referee's key."""
+    from tests import tamper
+    from pbem.protocol.formats import TurnBody
+
+    table = tamper.play("agent-avenue", "referee", ["alice", "bob"], 3)
+    deal = codec.decode_body(codec.read_envelope(table.files[3]), TurnBody)
+    assert deal.setup_seed is not None
+    chain = tamper.replay(table.files[:3])
+    extra = {**deal.commitments, "zz999": next(iter(deal.commitments.values()))}
+    fewer = dict(list(deal.commitments.items())[1:])
+    for commitments, why in [(extra, "commitments to items the set-up does not have"), (fewer, "without a commitment")]:
+        doctored = codec.encode_signed("turn", msgspec.structs.replace(deal, commitments=commitments), table.secrets["rita"])
+        with pytest.raises(PbemError, match=why):
+            chain.append(doctored)
+    swapped = [msgspec.structs.replace(d, to="bob" if d.to == "alice" else "alice") for d in deal.deliveries]
+    doctored = codec.encode_signed("turn", msgspec.structs.replace(deal, deliveries=swapped), table.secrets["rita"])
+    with pytest.raises(PbemError, match="exactly the cards it may see"):
+        chain.append(doctored)
+    chain.append(table.files[3])  # the honest deal still applies: nothing was half-taken
+
+
+@pytest.mark.parametrize("mode", ["hotseat"])
 def test_commitments_must_be_exactly_the_items(players, tmp_path, mode):
     folder, writer = make(players, tmp_path, "agent-avenue", mode)
     _, body = genesis_of(folder)
@@ -291,8 +325,8 @@ def test_the_audit_checks_the_public_setup_seed(players, tmp_path, monkeypatch):
     assert audit(honest).ok
     monkeypatch.setattr(dealer_mod, "public_setup_seed", lambda seed: b"\x07" * 32)
     folder, _ = make(players, tmp_path / "chosen", "codenames", "referee")
+    play_to_end(players, folder)  # the referee deals after the joins: while it still cheats
     monkeypatch.undo()
-    play_to_end(players, folder)
     actions.verify(folder)
     report = audit(folder)
     assert any("public set-up seed" in f and "rita" in f for f in report.failures), report.failures
@@ -302,9 +336,9 @@ def test_a_genesis_without_a_public_setup_seed(players, tmp_path):
     """pbem 0.1 wrote no public set-up seed. Such a genesis still verifies
     when its game draws no public chance at set-up (the Agent Avenue
     examples), and is refused, saying why, when it does (Codenames words)."""
-    folder, writer = make(players, tmp_path, "agent-avenue", "referee")
+    folder, writer = make(players, tmp_path, "agent-avenue", "hotseat")
     _, body = genesis_of(folder)
     Chain(resign(body, writer, setup_seed=None))
-    folder, writer = make(players, tmp_path, "codenames", "referee")
+    folder, writer = make(players, tmp_path, "codenames", "hotseat")
     _, body = genesis_of(folder)
     assert "no public set-up seed" in refused(resign(body, writer, setup_seed=None))

@@ -108,8 +108,9 @@ def load(
     if len(genesis) > 1:
         raise FormatError(f"{folder} holds more than one genesis: {', '.join(p.name for p, _ in genesis)}")
     chain = Chain(genesis[0][1], GENESIS)
-    if openings_at_genesis is not None and private_openings is None:
-        private_openings = openings_at_genesis(chain)
+    # the dealer's cards are known once the game is dealt: at the genesis,
+    # or (a referee game dealt after its joins) at the deal
+    ask = openings_at_genesis if private_openings is None else None
     last = max(files)
     for seq in range(1, last + 1):
         paths = files.get(seq)
@@ -122,6 +123,8 @@ def load(
         m = _TURN.match(path.name)
         if before_each is not None:
             before_each(chain)
+        if ask is not None and chain.dealt:
+            private_openings, ask = ask(chain), None
         record = chain.append(data, path.name, private_openings)
         if m and m.group(2) != record.by:
             raise FormatError(f"{path.name}: the file is signed by {record.by}, its name says {m.group(2)}")

@@ -18,7 +18,7 @@ import msgspec
 
 from pbem.crypto.encoding import b64d, canonical
 from pbem.crypto.keys import SecretIdentity
-from pbem.errors import IllegalCommand, ProtocolError, SealError, WrongWriter
+from pbem.errors import IllegalCommand, PbemError, ProtocolError, SealError, WrongWriter
 from pbem.games.base import GameState, overlay
 from pbem.games.refchoice import rechoose_refs
 from pbem.protocol import codec, dealer as dealer_mod, transition
@@ -56,6 +56,27 @@ class Party:
             self.openings = dealer_mod.dealer_openings(chain, seed, secret)
         else:
             self._open_deliveries()
+        self._check_ballots()
+
+    def _check_ballots(self) -> None:
+        """The ballots this party keeps must open to what their voters
+        committed to, as commands of the game: checked when they arrive, so a
+        bad one is named with its signer's file, not found at the tally."""
+        from pbem.protocol.votes import check_ballot, open_ballot
+
+        chain = self.chain
+        keeper = chain.dealer_name if chain.genesis.dealer is not None else None
+        for seat, (commitment, seq) in chain.ballots.items():
+            if (keeper or seat) != self.name:
+                continue
+            record = chain.records[seq]
+            where = record.name or f"seq {seq}"
+            try:
+                opening = open_ballot(record.body.vote, self.secret, chain.game_id, seq, seat)
+                check_ballot(commitment, opening)
+                chain.decode_command(opening.command)
+            except PbemError as exc:
+                raise type(exc)(f"{where}: {seat}'s ballot, kept by {self.name}: {exc.message}") from None
 
     def _open_deliveries(self) -> None:
         chain = self.chain
@@ -95,8 +116,11 @@ class Party:
         out.update(self.chain.revealed)
         return out
 
-    def state(self) -> GameState:
-        """The head state as this party sees it."""
+    def state(self) -> GameState | None:
+        """The head state as this party sees it (None before a game dealt
+        after its joins is dealt)."""
+        if self.chain.public is None:
+            return None
         return overlay(self.chain.public, self.cards)
 
     # -- writing -------------------------------------------------------------

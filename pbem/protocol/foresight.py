@@ -1,0 +1,55 @@
+"""Who can know which chance when, for one game as it was begun.
+
+`pbem status --json` carries these sentences (field ``chance``) and
+`pbem info DIR` prints them once; docs/security.md explains them. They
+follow from the dealer mode, the protocol version the game was begun under
+and what the game declares (`Game.immediate_chance`), so they are computed,
+never written by hand per game.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pbem.protocol.chain import Chain
+
+
+def chance_knowledge(chain: "Chain") -> list[str]:
+    """The facts, one sentence each, most important first."""
+    mode = chain.dealer_mode
+    version = chain.genesis.version
+    game = chain.game
+    if mode == "hotseat":
+        return [
+            "hotseat: the dealer's key and seed lie in the game folder, so whoever can read dealer.key "
+            "could learn every hidden card and every die before it is drawn; fine at one table.",
+        ]
+    if mode == "referee":
+        name = chain.dealer_name
+        out = [f"{name} (the referee) knows every hidden card, and every die as it is drawn; a colluding referee "
+               "could tell a player what it knows, but cannot change a die or a deal without the audit naming it."]
+        if version >= 2:
+            out.append("No seat knows a die or a draw before the command that makes it is signed: the referee "
+                       "supplies it in its answer, from its seed committed in the genesis and every seat's "
+                       "contribution (the deal waits for them), so neither it nor the last seat to join can aim it.")
+        else:
+            out.append("This game was begun before players' contributions (protocol version 1): the referee chose "
+                       "its seed alone, so it could have tried seeds until the deal suited someone.")
+        return out
+    out = []
+    if version >= 2 and not game.immediate_chance:
+        out.append("Chance a file draws (a die, which card of a private deck is drawn) comes from the beacon links "
+                   "of the next seat's answer, revealed after the file is signed: its writer cannot know it before "
+                   "deciding. The answering seat can compute it as it writes its answer; it cannot change it, only "
+                   "fail to answer, which status names.")
+    else:
+        why = (f"{game.title} declares its chance harmless to foresee" if game.immediate_chance
+               else "this game was begun under protocol version 1")
+        out.append(f"The writer of a file can compute the chance inside that file before writing it, from every "
+                   f"seat's beacon links ({why}); it cannot change it.")
+    out.append("Public chance at set-up (who starts, the words on the table) comes from the creator's nonce: the "
+               "creator could try nonces before sending the genesis. Name the first player explicitly where the "
+               "game allows it.")
+    out.append("The order of the shared deck is known to nobody: every seat shuffled it with its own layer.")
+    return out
