@@ -337,6 +337,7 @@ def status(chain: Chain) -> dict[str, Any]:
         "dealer": {"mode": chain.dealer_mode, "name": chain.dealer_name},
         "seats": [{"name": s.name, "role": s.role} for s in chain.genesis.seats],
         "to_act": to_act,
+        "dealt": chain.dealt,
         "over": outcome is not None,
         "outcome": None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason},
         "pending": pending,
@@ -584,7 +585,8 @@ class _Staged:
         self.files: list[tuple[Any, bytes]] = []
 
     def add(self, data: bytes) -> None:
-        self.files.append((self.chain.append(data, private_openings=self.dealer_cards), data))
+        name = _new_name(self.chain, data)  # errors name the file being written, never "file:"
+        self.files.append((self.chain.append(data, name, private_openings=self.dealer_cards), data))
 
     @property
     def datas(self) -> list[bytes]:
@@ -608,6 +610,7 @@ def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[st
     the whole turn was written cannot be told from a new one: it is played.)
     """
     from pbem.protocol.party import Party
+    from pbem.turns import check_turn
 
     if not texts:
         raise InvalidCommand("give at least one --cmd")
@@ -628,6 +631,7 @@ def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[st
         if done is None:
             try:
                 me.check_no_undo_pending()
+                check_turn(chain, name)  # whose turn it is, before any rule about cards
                 data = me.turn(parse_commands(chain, me, texts))
             except PbemError:
                 done = _turn_already_in(chain, me, texts)  # refused now: was it the last turn?
@@ -782,8 +786,18 @@ def dealer_checked(folder: Path, dealer: Party, staged: list[bytes] = ()) -> Cha
     cards = dealer.cards
     chain = folder_mod.load(folder, private_openings=cards)
     for data in staged:
-        chain.append(data, private_openings=cards)
+        chain.append(data, _new_name(chain, data), private_openings=cards)
     return chain
+
+
+def _new_name(chain: Chain, data: bytes) -> str:
+    """The name a file about to follow the head will have in the folder."""
+    from pbem.protocol import codec
+
+    try:
+        return folder_mod.turn_name(chain.seq + 1, codec.read_envelope(data).by)
+    except PbemError:
+        return f"the file for seq {chain.seq + 1}"
 
 
 def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path | None:

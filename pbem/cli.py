@@ -61,8 +61,37 @@ def fail(exc: PbemError) -> None:
 
 # --- shared options ---------------------------------------------------------------
 
-game_dir = click.argument("folder", metavar="DIR", type=click.Path(file_okay=False, path_type=Path))
-as_name = click.option("--as", "name", required=True, metavar="NAME", help="Your identity in $PBEM_HOME.")
+def _remember_dir(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    """Remember a game folder a command opened (for `pbem status --all`),
+    once the command is done: a stat and a small read, never a failure."""
+    if value is not None and not ctx.resilient_parsing:
+        from pbem import games_index
+
+        ctx.call_on_close(lambda: games_index.remember(value))
+    return value
+
+
+def complete_identity(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion: the names of the identities in $PBEM_HOME."""
+    try:
+        from pbem.crypto.store import KeyStore
+
+        return [n for n, _ in KeyStore().names() if n.startswith(incomplete)]
+    except Exception:  # noqa: BLE001 - completion never fails loudly
+        return []
+
+
+def complete_game(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion: the names of the games."""
+    from pbem import games
+
+    return [n for n in games.names() if n.startswith(incomplete.lower())]
+
+
+game_dir = click.argument("folder", metavar="DIR", type=click.Path(file_okay=False, path_type=Path),
+                          callback=_remember_dir)
+as_name = click.option("--as", "name", required=True, metavar="NAME", help="Your identity in $PBEM_HOME.",
+                       shell_complete=complete_identity)
 as_json = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 accept_new = click.option(
     "--accept-new", is_flag=True,
@@ -227,12 +256,15 @@ def id_import(file: Path) -> None:
 
 
 @cli.command()
-@click.argument("game")
+@click.argument("game", shell_complete=complete_game)
 @game_dir
-@click.option("--seat", "seats", multiple=True, required=True, metavar="NAME[:ROLE]", help="In turn order.")
+@click.option("--seat", "seats", multiple=True, required=True, metavar="NAME[:ROLE]", help="In turn order.",
+              shell_complete=complete_identity)
 @click.option("--dealer", type=click.Choice(["hotseat", "referee", "peer"]), default="hotseat", show_default=True)
-@click.option("--referee", metavar="NAME", help="The referee's identity (--dealer referee).")
-@click.option("--as", "creator", metavar="NAME", help="Your seat, when you create a peer game.")
+@click.option("--referee", metavar="NAME", help="The referee's identity (--dealer referee).",
+              shell_complete=complete_identity)
+@click.option("--as", "creator", metavar="NAME", help="Your seat, when you create a peer game.",
+              shell_complete=complete_identity)
 @click.option("--seed", type=int, help="Make a hotseat game reproducible.")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A game option.")
 def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options) -> None:
@@ -241,6 +273,7 @@ def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options)
     GAME is agent-avenue (aa) or codenames (cn). Seats are given in turn
     order as identity names, with a role where the game has roles
     (codenames: red-spymaster, red, blue-spymaster, blue).
+    `pbem info GAME` lists the game's options and their defaults.
     """
     from pbem import actions
 
@@ -275,12 +308,20 @@ def join(folder: Path, received, name: str, accept_new: bool) -> None:
 
 
 @cli.command()
-@game_dir
+@click.argument("folder", metavar="[DIR]", required=False, type=click.Path(file_okay=False, path_type=Path),
+                callback=_remember_dir)
+@click.option("--all", "every", is_flag=True,
+              help="Every game under DIR (default: every game folder pbem has seen), one line each.")
 @as_json
-def status(folder: Path, as_json: bool) -> None:
-    """Whose turn it is, what is pending, and the outcome."""
+def status(folder: Path | None, every: bool, as_json: bool) -> None:
+    """Whose turn it is, what is pending, and the outcome (DIR: the current
+    folder unless given)."""
     from pbem import actions
 
+    if every:
+        status_all(folder, as_json)
+        return
+    folder = folder if folder is not None else Path(".")
     info = actions.status(actions.open_game(folder, keys()))
     if as_json:
         emit_json(info)
@@ -293,6 +334,43 @@ def status(folder: Path, as_json: bool) -> None:
     for line in info["pending"]:
         click.echo(f"pending: {line}")
     notes(info.get("notes", []))
+
+
+def status_all(tree: Path | None, as_json: bool) -> None:
+    """`pbem status --all [TREE]`: one line per game."""
+    from pbem import games_index, turns
+    from pbem.crypto.store import KeyStore
+    from pbem.protocol.folder import GENESIS
+    from pbem.transport.watch import game_folders
+
+    if tree is not None:
+        if not tree.is_dir():
+            raise PbemError(f"{tree} is not a folder")
+        folders = game_folders(tree, GENESIS)
+    else:
+        games_index.forget_missing()
+        folders = games_index.known()
+    rows = turns.overview(folders)
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        where = f"under {tree}" if tree is not None else "seen yet (each command that opens a game folder remembers it)"
+        click.echo(f"no game folders {where}")
+        return
+    store = KeyStore()
+    mine = {n for n, own in store.names() if own}
+    for row in rows:
+        if "error" in row:
+            click.echo(f"{row['dir']}: cannot be read: {row['error']}")
+            continue
+        yours = [w["seat"] for w in row["to_act"] if w["seat"] in mine and w["needs"] != "auto"]
+        flag = "*" if yours and not row["over"] else " "
+        state = f"over: {row['outcome']['reason']}" if row["over"] else row["waiting"]
+        click.echo(f"{flag} {row['dir']}  {row['game']} {row['game_id'][:8]} seq {row['seq']} ({row['dealer']}): {state}")
+    if any(r.get("to_act") and not r.get("over") and any(w["seat"] in mine and w["needs"] != "auto"
+                                                          for w in r["to_act"]) for r in rows):
+        click.echo("(* a decision of one of your identities)")
 
 
 @cli.command()
@@ -309,7 +387,9 @@ def legal(folder: Path, name: str, as_json: bool) -> None:
     if as_json:
         emit_json(commands)
     elif not commands:
-        click.echo(f"{name} has nothing to do now")
+        from pbem import turns
+
+        click.echo(turns.owed(chain, name)[1])  # the words of `pbem status`
     else:
         for c in commands:
             click.echo(c)
@@ -344,7 +424,12 @@ def sync(folder: Path, name: str, accept_new: bool) -> None:
     written = actions.sync(folder, name, keys(accept_new), said)
     notes(said)
     if not written:
-        click.echo(f"nothing to do for {name}")
+        from pbem import actions as a, turns
+
+        what, words = turns.owed(a.open_game(folder), name)
+        if what in ("decision", "undo"):
+            words = f"nothing automatic to write: {words}"
+        click.echo(words)
     for path in written:
         click.echo(str(path))
     send(folder, written, name)
@@ -458,11 +543,26 @@ def play(folder: Path, name: str, plain: bool, yes: bool, accept_new: bool) -> N
 @cli.command()
 @game_dir
 @as_json
-def log(folder: Path, as_json: bool) -> None:
+@click.option("--since-mine", is_flag=True, help="Only what happened since NAME's last file, in words (needs --as).")
+@click.option("--as", "name", metavar="NAME", help="Whose last file --since-mine counts from.",
+              shell_complete=complete_identity)
+def log(folder: Path, as_json: bool, since_mine: bool, name: str | None) -> None:
     """Every file of the game, one line each, as anyone may read it."""
     from pbem import actions
 
     chain = actions.open_game(folder, keys())
+    if since_mine:
+        if not name:
+            raise click.UsageError("--since-mine needs --as NAME")
+        from pbem import turns
+
+        lines = turns.since_mine(chain, name)
+        if as_json:
+            emit_json({"game_id": chain.game_id, "lines": lines})
+        else:
+            for line in lines:
+                click.echo(line)
+        return
     if as_json:
         emit_json(actions.log_entries(chain))
         return
@@ -624,6 +724,100 @@ def audit(folder: Path) -> None:
     if not report.ok:
         raise AuditError(f"audit failed: {len(report.failures)} check(s) failed")
     click.echo(f"ok: audit passed ({report.files} files, {report.checks} checks)")
+
+
+@cli.command()
+@click.argument("what", metavar="GAME", shell_complete=complete_game)
+@as_json
+def info(what: str, as_json: bool) -> None:
+    """What GAME is: title, seats, and the options `pbem new` takes, with
+    their defaults (scenario options fix hidden cards: hotseat only)."""
+    from pbem import gameinfo
+
+    described = gameinfo.describe(what)  # (a game folder's own `info DIR` goes beside this)
+    if as_json:
+        emit_json(described)
+        return
+    for line in gameinfo.lines(described):
+        click.echo(line)
+
+
+# --- following shared folders ------------------------------------------------------------
+
+notify_option = click.option(
+    "--notify-cmd", metavar="CMD",
+    help="A shell command run when a decision becomes NAME's, with PBEM_GAME, PBEM_DIR, PBEM_SEQ, "
+    "PBEM_NEEDS (decision, undo or join) and PBEM_AS in its environment.",
+)
+poll_option = click.option("--poll", is_flag=True,
+                           help="Poll the folder instead of file events (network drives; automatic without watchfiles).")
+interval_option = click.option("--interval", type=click.FloatRange(0.05, 3600), default=1.0, show_default=True,
+                               metavar="SECONDS", help="Seconds between two looks when polling.")
+
+
+def run_watch(root: Path, name: str, accept_new: bool, once: bool, poll: bool, interval: float,
+              notify_cmd: str | None, tree: bool, remove_copies: bool = False) -> None:
+    from pbem import watching
+
+    def say(line: str) -> None:
+        click.echo(line)
+
+    watch = watching.Watch(root, name, watching.cached(keys(accept_new)), say, tree=tree, notify_cmd=notify_cmd,
+                           remove_copies=remove_copies, settle=watching.settle_time())
+    what = f"every game under {root}" if tree else str(root)
+    if not once:
+        click.echo(f"watching {what} as {name} (Ctrl-C stops)", err=True)
+    problems, stopped = watching.until_interrupted(
+        lambda stop: watch.run(once=once, poll=poll, interval=interval, stop=stop))
+    if stopped:
+        click.echo("pbem: stopped watching", err=True)
+    if once and problems:
+        raise PbemError(f"{problems} problem{'s' if problems != 1 else ''} in {what} (said above)")
+
+
+@cli.command()
+@click.argument("folder", metavar="DIR", type=click.Path(file_okay=False, exists=True, path_type=Path),
+                callback=_remember_dir)
+@as_name
+@click.option("--once", is_flag=True, help="Do what is due now, then stop (exit 1 if a fork or bad file was found).")
+@notify_option
+@poll_option
+@interval_option
+@click.option("--remove-copies", is_flag=True,
+              help="Delete conflict copies that hold the same bytes as the file they copy.")
+@accept_new
+def watch(folder: Path, name: str, once: bool, notify_cmd: str | None, poll: bool, interval: float,
+          remove_copies: bool, accept_new: bool) -> None:
+    """Follow a game folder that a sync tool (Syncthing, Dropbox, a network
+    drive) keeps in step: read each new file once it is complete, write
+    NAME's automatic answers, and say when a decision is NAME's.
+
+    Sync tools' temporary files are ignored until complete; conflict copies
+    holding the same file are ignored, and two different files for one place
+    are reported as a fork with both signers (both kept).
+    """
+    run_watch(folder, name, accept_new, once, poll, interval, notify_cmd, tree=False, remove_copies=remove_copies)
+
+
+@cli.group(cls=PbemGroup)
+def referee() -> None:
+    """The automated referee: answer every obligation as soon as its input arrives."""
+
+
+@referee.command("watch")
+@click.argument("tree", metavar="TREE", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@as_name
+@click.option("--once", is_flag=True, help="Answer what is due now in every game, then stop.")
+@notify_option
+@poll_option
+@interval_option
+@accept_new
+def referee_watch(tree: Path, name: str, once: bool, notify_cmd: str | None, poll: bool, interval: float,
+                  accept_new: bool) -> None:
+    """Answer, as NAME, everything NAME owes in every game folder under
+    TREE (new games are picked up as they appear). Safe to stop and start
+    again: the chains show what has been answered."""
+    run_watch(tree, name, accept_new, once, poll, interval, notify_cmd, tree=True)
 
 
 @cli.command()

@@ -23,11 +23,27 @@ class Pbem:
         self.home = home
         self.runner = CliRunner()
 
-    def __call__(self, *args: str, ok: bool = True, env: dict | None = None, input: str | None = None):
+    def __call__(self, *args: str, ok: bool = True, env: dict | None = None, input: str | None = None,
+                 deal: bool = True):
         result = self.runner.invoke(cli, [str(a) for a in args], env={"PBEM_HOME": str(self.home), **(env or {})}, input=input)
         if ok and result.exit_code != 0:
             raise AssertionError(f"pbem {' '.join(map(str, args))} failed ({result.exit_code}):\n{result.output}\n{result.exception!r}")
+        words = [str(a) for a in args]
+        if deal and result.exit_code == 0 and words[:1] == ["new"] and "referee" in words and "--help" not in words:
+            self.deal(words[2])
         return result
+
+    def deal(self, folder) -> None:
+        """Take a referee game in one folder through its joins and deal (a
+        referee game is dealt once every seat has joined with its
+        contribution): each seat's and the referee's `pbem sync`, in turn.
+        `pbem new ... --dealer referee` does this unless given deal=False."""
+        for _ in range(20):
+            st = json.loads(self("status", folder, "--json", deal=False).stdout)
+            if st.get("dealt", True) or not st["to_act"]:
+                return
+            self("sync", folder, "--as", st["to_act"][0]["seat"], deal=False)
+        raise AssertionError(f"{folder} was not dealt")
 
     def json(self, *args: str):
         return json.loads(self(*args, "--json").stdout)

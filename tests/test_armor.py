@@ -16,18 +16,23 @@ from conftest import snapshot
 from pbem.transport import armor
 
 
+#: after the two joins and the referee's deal (files 1 to 3)
+PLAY, ANSWER = "000004-alice.pbem", "000005-rita.pbem"
+
+
 @pytest.fixture
 def game(pbem, tmp_path):
     """A referee game with two turn files, and a second folder that holds
     only the genesis (as a player who has received nothing yet)."""
     a, b = tmp_path / "a", tmp_path / "b"
     pbem("new", "aa", a, "--seat", "alice", "--seat", "bob", "--dealer", "referee", "--referee", "rita")
-    b.mkdir()
-    shutil.copy(a / "000000-genesis.pbem", b)
+    b.mkdir()  # b has the joins and the deal (files 1 to 3), not the play that follows
+    for path in sorted(a.glob("00000[0-3]-*.pbem")):
+        shutil.copy(path, b)
     play = next(c for c in pbem.json("legal", a, "--as", "alice") if c.startswith("play "))
     pbem("submit", a, "--as", "alice", "--cmd", play)
     pbem("sync", a, "--as", "rita")
-    files = [a / "000001-alice.pbem", a / "000002-rita.pbem"]
+    files = [a / PLAY, a / ANSWER]
     return a, b, files
 
 
@@ -69,11 +74,11 @@ def test_armor_survives_mail_damage(pbem, game, tmp_path, kind):
     pasted.write_bytes(DAMAGE[kind](f"Dear all,\n\n{text}\n-- \nalice").encode())
     out = tmp_path / "out"
     written = pbem("dearmor", pasted, "--into", out).stdout.split()
-    assert [Path(p).name for p in written] == ["000001-alice.pbem", "000002-rita.pbem"]
+    assert [Path(p).name for p in written] == [PLAY, ANSWER]
     for f in files:
         assert (out / f.name).read_bytes() == f.read_bytes()
     applied = pbem("apply", b, pasted).stdout.split()
-    assert [Path(p).name for p in applied] == ["000001-alice.pbem", "000002-rita.pbem"]
+    assert [Path(p).name for p in applied] == [PLAY, ANSWER]
     assert snapshot(a) == snapshot(b)
 
 
@@ -82,7 +87,7 @@ def test_header_lines_name_game_seq_and_writer(pbem, game):
     text = pbem("armor", files[1]).stdout
     head = text.split("\n\n")[0].splitlines()
     assert head[0] == armor.BEGIN
-    assert "Game: agent-avenue" in head and "Seq: 2" in head and "Writer: rita" in head
+    assert "Game: agent-avenue" in head and "Seq: 5" in head and "Writer: rita" in head
     assert text.rstrip("\n").endswith(armor.END)
     assert armor.find_blocks(rewrap(text, 30), "x")[0][0].headers["Game"] == "agent-avenue"
 
@@ -114,13 +119,13 @@ def test_a_bad_checksum_is_named_and_the_other_block_applied(pbem, game, tmp_pat
     pasted.write_text(_flip_one_letter(text, 2))
     before = snapshot(b)
     err = pbem.fails("dearmor", pasted, "--into", tmp_path / "out").stderr
-    assert "mail.txt, block 2 (seq 2 by rita) failed its checksum" in err
+    assert "mail.txt, block 2 (seq 5 by rita) failed its checksum" in err
     assert not (tmp_path / "out").exists()  # dearmor: all or none
     assert snapshot(b) == before
     result = pbem.fails("apply", b, pasted)
-    assert "block 2 (seq 2 by rita) failed its checksum" in result.stderr
-    assert (b / "000001-alice.pbem").read_bytes() == files[0].read_bytes()  # the good one is in
-    assert not (b / "000002-rita.pbem").exists()
+    assert "block 2 (seq 5 by rita) failed its checksum" in result.stderr
+    assert (b / PLAY).read_bytes() == files[0].read_bytes()  # the good one is in
+    assert not (b / ANSWER).exists()
 
 
 def test_cut_short_and_garbled_blocks_are_named(pbem, game, tmp_path):
@@ -152,7 +157,7 @@ def test_eml_with_the_block_in_the_body(pbem, game, tmp_path, cte):
     body = "Hi Bob,\n\n" + quote(pbem("armor", *files).stdout, 1) + "\nAlice\n"
     eml = tmp_path / "turn.eml"
     eml.write_bytes(_mail(body, cte=cte).as_bytes().replace(b"\n", b"\r\n"))
-    assert [Path(p).name for p in pbem("apply", b, eml).stdout.split()] == ["000001-alice.pbem", "000002-rita.pbem"]
+    assert [Path(p).name for p in pbem("apply", b, eml).stdout.split()] == [PLAY, ANSWER]
     assert snapshot(a) == snapshot(b)
 
 
@@ -164,7 +169,7 @@ def test_eml_with_the_file_attached_and_armored_in_the_body(pbem, game, tmp_path
     out = tmp_path / "out"
     result = pbem("dearmor", eml, "--into", out)
     assert "is the same file as" in result.stderr  # the body's block and its attachment
-    assert sorted(p.name for p in out.iterdir()) == ["000001-alice.pbem", "000002-rita.pbem"]
+    assert sorted(p.name for p in out.iterdir()) == [PLAY, ANSWER]
     pbem("apply", b, eml)
     assert snapshot(a) == snapshot(b)
 
@@ -188,7 +193,7 @@ def test_mbox_with_several_messages(pbem, game, tmp_path):
     box.add(_mail("turn two\n\n" + quote(pbem("armor", files[1]).stdout, 2)))
     box.add(_mail("turn one\n\n" + pbem("armor", files[0]).stdout))
     box.close()
-    assert [Path(p).name for p in pbem("apply", b, path).stdout.split()] == ["000001-alice.pbem", "000002-rita.pbem"]
+    assert [Path(p).name for p in pbem("apply", b, path).stdout.split()] == [PLAY, ANSWER]
     assert snapshot(a) == snapshot(b)
     pbem("apply", b, path)  # twice: harmless
     assert snapshot(a) == snapshot(b)

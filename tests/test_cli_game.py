@@ -40,7 +40,7 @@ def test_referee_game_to_the_end_and_audit(pbem, tmp_path):
     assert "pending: rita owes 2 cards to bob" in pbem("status", g).stdout
     assert "nothing to do" in pbem("sync", g, "--as", "bob").stdout
     written = pbem("sync", g, "--as", "rita").stdout.split()
-    assert [p.rsplit("/", 1)[-1] for p in written] == ["000002-rita.pbem"]
+    assert [p.rsplit("/", 1)[-1] for p in written] == ["000005-rita.pbem"]  # after the joins and the deal
     st = play_to_end(pbem, g, pick=pick, seed=3)
     assert st["over"]
     assert "audit passed" in pbem("audit", g).stdout
@@ -137,12 +137,13 @@ def test_apply_moves_files_between_folders(pbem, tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     pbem("new", "aa", a, "--seat", "alice", "--seat", "bob", "--dealer", "referee", "--referee", "rita")
     b.mkdir()
-    shutil.copy(a / "000000-genesis.pbem", b)
+    for path in sorted(a.glob("00000[0-3]-*.pbem")):  # the genesis, the joins and the deal
+        shutil.copy(path, b)
     play = next(c for c in pbem.json("legal", a, "--as", "alice") if c.startswith("play "))
     path = pbem("submit", a, "--as", "alice", "--cmd", play).stdout.split()[0]
     out = pbem("apply", b, path).stdout
-    assert out.strip().endswith("000001-alice.pbem")
-    assert (a / "000001-alice.pbem").read_bytes() == (b / "000001-alice.pbem").read_bytes()
+    assert out.strip().endswith("000004-alice.pbem")
+    assert (a / "000004-alice.pbem").read_bytes() == (b / "000004-alice.pbem").read_bytes()
     # the state cache is rebuilt in the receiving folder
     assert (b / "state.pbem").read_bytes() == (a / "state.pbem").read_bytes()
     pbem("verify", b)
@@ -152,17 +153,19 @@ def test_apply_several_files_in_any_order_each_on_its_own(pbem, tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     pbem("new", "aa", a, "--seat", "alice", "--seat", "bob", "--dealer", "referee", "--referee", "rita")
     b.mkdir()
-    shutil.copy(a / "000000-genesis.pbem", b)
+    for path in sorted(a.glob("00000[0-3]-*.pbem")):  # the genesis, the joins and the deal
+        shutil.copy(path, b)
     play = next(c for c in pbem.json("legal", a, "--as", "alice") if c.startswith("play "))
     pbem("submit", a, "--as", "alice", "--cmd", play)
     pbem("sync", a, "--as", "rita")
-    files = sorted(a.glob("0000[0-9][1-9]-*.pbem"))
-    assert [f.name for f in files] == ["000001-alice.pbem", "000002-rita.pbem"]
+    files = sorted(p for p in a.glob("0*.pbem") if int(p.name[:6]) >= 4)
+    assert [f.name for f in files] == ["000004-alice.pbem", "000005-rita.pbem"]
     garbled = tmp_path / "garbled.pbem"
     garbled.write_bytes(files[1].read_bytes()[:-40])
     err = pbem.fails("apply", b, garbled, files[0]).stderr
     assert "garbled.pbem" in err  # the bad file named; the good one still applied
-    assert sorted(p.name for p in b.glob("0*.pbem")) == ["000000-genesis.pbem", "000001-alice.pbem"]
+    assert sorted(p.name for p in b.glob("0*.pbem")) == ["000000-genesis.pbem", "000001-alice.pbem", "000002-bob.pbem", "000003-rita.pbem",
+                                                           "000004-alice.pbem"]
     out = pbem("apply", b, files[1], files[0]).stdout.split()  # any order, one already in
-    assert [p.rsplit("/", 1)[-1] for p in out] == ["000002-rita.pbem"]
+    assert [p.rsplit("/", 1)[-1] for p in out] == ["000005-rita.pbem"]
     pbem("verify", b)

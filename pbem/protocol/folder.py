@@ -281,7 +281,14 @@ def add_file(folder: Path, chain: Chain, data: bytes) -> Path:
 def add_files(folder: Path, chain: Chain, datas: list[bytes]) -> list[Path]:
     """Check every file in order against the chain, then write them all:
     all of them or (when one is refused) none."""
-    return write_files(folder, chain, [(chain.append(data), data) for data in datas])
+    staged = []
+    for data in datas:  # named as each will be written, so an error names its file
+        try:
+            name = turn_name(chain.seq + 1, codec.read_envelope(data).by)
+        except PbemError:
+            name = f"the file for seq {chain.seq + 1}"
+        staged.append((chain.append(data, name), data))
+    return write_files(folder, chain, staged)
 
 
 def write_files(folder: Path, chain: Chain, staged: list[tuple[Record, bytes]]) -> list[Path]:

@@ -1,0 +1,71 @@
+"""The game folders pbem has seen, for `pbem status --all`.
+
+``$PBEM_HOME/games.json`` is a sorted JSON list of absolute folder paths.
+A command that opens a game folder adds it (`remember`); the file is only
+read (a few hundred bytes) and is rewritten only when the folder is new, so
+remembering costs a stat and a small read. It is the user's own list, in
+their own home: nothing in it is trusted beyond "look here"; each folder is
+read and checked afresh when listed. Folders that no longer hold a game are
+left out of the listing (and dropped from the list by `forget_missing`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from pbem.fsio import atomic_write, make_folder
+
+INDEX = "games.json"
+
+
+def _index_path() -> Path:
+    from pbem.crypto.store import default_home
+
+    return default_home() / INDEX
+
+
+def known() -> list[Path]:
+    """The remembered folders (an unreadable list is an empty one: it is a
+    convenience, never a reason for a command to fail)."""
+    try:
+        data = json.loads(_index_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    if not isinstance(data, list):
+        return []
+    return [Path(p) for p in data if isinstance(p, str)]
+
+
+def remember(folder: Path) -> None:
+    """Add `folder` when it holds a game and is not listed yet; never fails."""
+    from pbem.protocol.folder import GENESIS
+
+    try:
+        if not (folder / GENESIS).is_file():
+            return
+        path = os.path.abspath(folder)
+        listed = [str(p) for p in known()]
+        if path in listed:
+            return
+        index = _index_path()
+        make_folder(index.parent)
+        atomic_write(index, (json.dumps(sorted([*listed, path]), indent=1) + "\n").encode())
+    except OSError:
+        return
+
+
+def forget_missing() -> list[Path]:
+    """Drop the folders that hold no game any more; returns them."""
+    from pbem.protocol.folder import GENESIS
+
+    listed = known()
+    gone = [p for p in listed if not (p / GENESIS).is_file()]
+    if gone:
+        try:
+            atomic_write(_index_path(), (json.dumps(sorted(str(p) for p in listed if p not in gone), indent=1)
+                                         + "\n").encode())
+        except OSError:
+            pass
+    return gone

@@ -1,0 +1,364 @@
+"""`pbem watch` and `pbem referee watch`: follow game folders, answer what
+needs no decision, and tell the player when a decision is theirs.
+
+One loop serves both commands: a watch of one folder, or of every game
+folder under a tree (a referee hosting many games). For each folder whose
+chain files have changed and then stayed the same for a moment (a sync
+tool may still be writing), it reads the chain and
+
+* reports a gap (a later file arrived before an earlier one), a fork (two
+  different files for one place, named with both signers) or a bad file,
+  once each, and writes nothing there until the folder changes; no file is
+  ever moved or deleted, except same-bytes copies when asked
+  (``--remove-copies``);
+* writes NAME's automatic answers through `actions.sync`, the generic
+  "what NAME owes, written" entry point: the loop never looks at what kind
+  of file is owed, so new kinds of obligations need no change here;
+* tells the player, once per place in the chain, that a decision is theirs,
+  and runs the ``--notify-cmd`` command with ``PBEM_GAME``, ``PBEM_DIR``,
+  ``PBEM_SEQ`` and ``PBEM_NEEDS`` in its environment.
+
+Nothing is remembered between runs: the chain itself shows what has been
+answered, so a watcher killed and started again writes exactly what is
+still owed (each write holds the folder's lock and is atomic). A restarted
+watcher tells the player again that it is their turn.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pbem.actions import Keys
+from pbem.errors import FolderBusy, ForkError, PbemError
+from pbem.protocol import codec
+from pbem.protocol import folder as folder_mod
+from pbem.transport import watch as tw
+
+#: seconds a folder's files must stay unchanged before they are read
+SETTLE = 0.3
+#: seconds between full looks when no event arrives (a missed event, a
+#: file that stopped growing)
+RESCAN = 10.0
+
+
+class CachedKeys(Keys):
+    """Keys whose private keys are unlocked once for the life of a watch
+    (a daemon asks for a passphrase at most once per name)."""
+
+    def secret(self, name: str):
+        cache = self.__dict__.setdefault("_unlocked", {})
+        if name not in cache:
+            cache[name] = super().secret(name)
+        return cache[name]
+
+
+def cached(keys: Keys) -> Keys:
+    return CachedKeys(store=keys.store, passphrase=keys.passphrase, named=keys.named,
+                      accept_new=keys.accept_new, warn=keys.warn)
+
+
+def _chain_name(name: str) -> bool:
+    return name.endswith(".pbem") and name != folder_mod.STATE and not name.startswith("state")
+
+
+def _stamps(files: dict[int, list[Path]]) -> dict[int, list[tuple[str, int, int]]]:
+    """(name, size, mtime) of each chain file, by seq: a file replaced under
+    its own name (a sync tool's newest-wins) changes its stamp."""
+    out = {}
+    for seq, paths in files.items():
+        stamps = []
+        for p in paths:
+            try:
+                st = p.stat()
+            except OSError:
+                continue
+            stamps.append((p.name, st.st_size, st.st_mtime_ns))
+        out[seq] = stamps
+    return out
+
+
+@dataclass
+class _Seen:
+    """What the loop knows of one folder between looks."""
+
+    last: tw.Signature | None = None  # the signature at the previous look
+    done: tw.Signature | None = None  # the signature it last acted on
+    told: set[str] = field(default_factory=set)  # messages already given
+    chain: object | None = None  # the chain read at the last visit
+    names: dict = field(default_factory=dict)  # its files' stamps, by seq
+
+
+@dataclass
+class Watch:
+    """Follow `root` (one game folder, or with `tree` every game folder
+    under it) as `name`. `say` receives each line for the user."""
+
+    root: Path
+    name: str
+    keys: Keys
+    say: Callable[[str], None]
+    tree: bool = False
+    notify_cmd: str | None = None
+    remove_copies: bool = False
+    settle: float = SETTLE
+    folders_seen: dict[Path, _Seen] = field(default_factory=dict)
+    errors: int = 0
+
+    def folders(self) -> list[Path]:
+        if self.tree:
+            return tw.game_folders(self.root, folder_mod.GENESIS)
+        if not (self.root / folder_mod.GENESIS).exists():
+            raise PbemError(f"{self.root} has no {folder_mod.GENESIS}", hint="is this a game folder?")
+        return [self.root]
+
+    def step(self) -> bool:
+        """Look at every folder once; act on those that have settled.
+        True while some folder is still changing (look again soon)."""
+        busy = False
+        for folder in self.folders():
+            seen = self.folders_seen.setdefault(folder, _Seen())
+            sig = tw.signature(folder, _chain_name)
+            if sig == seen.done:
+                continue
+            if sig != seen.last:  # changed since the last look: let it settle
+                seen.last = sig
+                busy = True
+                continue
+            # what was read is what was there before the visit: a file that
+            # arrives meanwhile (or one this visit writes) is looked at next
+            seen.done = sig
+            self.visit(folder, seen)
+            if seen.done is None:  # asked to look again (a busy lock, a race)
+                busy = True
+        return busy
+
+    def _tell(self, seen: _Seen, line: str, key: str | None = None) -> bool:
+        key = key or line
+        if key in seen.told:
+            return False
+        seen.told.add(key)
+        self.say(line)
+        return True
+
+    def visit(self, folder: Path, seen: _Seen) -> None:
+        """Read one settled folder and do what falls to `name` there."""
+        from pbem import actions
+
+        where = str(folder)
+        files = folder_mod.chain_files(folder)
+        last = max(files) if files else 0
+        gap = next((s for s in range(1, last + 1) if s not in files), None)
+        if gap is not None:
+            self._tell(seen, f"{where}: waiting for seq {gap} (the folder already has files up to seq {last})")
+            return
+        self._copies(folder, files, seen)
+        try:
+            chain = self._read(folder, files, seen)
+        except ForkError as exc:
+            self.errors += 1
+            self._tell(seen, f"{where}: {exc.message}; both files are kept"
+                       + (f" ({exc.hint})" if exc.hint else ""))
+            return
+        except PbemError as exc:
+            self.errors += 1
+            self._tell(seen, f"{where}: {exc.message}")
+            return
+        name = self.name
+        if name not in chain.seats and name != chain.dealer_name:
+            if not self.tree:
+                self._tell(seen, f"{where}: {name} is not a party of this game (seats: {', '.join(chain.seat_order)})")
+                self.errors += 1
+            return
+        if chain.dealer_mode == "hotseat":
+            self._tell(seen, f"{where}: a hotseat game: every seat plays in this folder, nothing to follow")
+            return
+        if name in chain.writers() and chain.needs(name) == "auto":
+            notes: list[str] = []
+            try:
+                written = actions.sync(folder, name, self.keys, notes)
+            except FolderBusy:
+                seen.done = None  # another command is writing: look again
+                return
+            except PbemError as exc:
+                self.errors += 1
+                self._tell(seen, f"{where}: {exc.message}" + (f" ({exc.hint})" if exc.hint else ""))
+                return
+            for line in notes:
+                self._tell(seen, f"{where}: {line}")
+            if written:
+                self.say(f"{where}: wrote {', '.join(p.name for p in written)}")
+            chain = self._after(folder, chain, written)
+            seen.chain, seen.names = chain, _stamps(folder_mod.chain_files(folder))
+            if chain is None:
+                seen.done = None
+                return
+        self._report(folder, chain, seen)
+
+    @staticmethod
+    def _after(folder: Path, chain, written: list[Path]):
+        """The chain once `written` is in: appended to the chain at hand
+        (one file's check instead of a replay), or read again when another
+        file slipped in first."""
+        try:
+            for path in written:
+                chain.append(folder_mod.read(path), path.name)
+            return chain
+        except PbemError:
+            try:
+                return folder_mod.load(folder)
+            except PbemError:
+                return None
+
+    @staticmethod
+    def _read(folder: Path, files: dict[int, list[Path]], seen: _Seen):
+        """The folder's chain: the one read at the last visit with only the
+        new files appended (one check per new file, not a replay of the
+        game), or read afresh whenever anything else changed (a copy or a
+        fork at a place already read, a file that does not fit)."""
+        chain, names = seen.chain, _stamps(files)
+        seen.chain = None
+        if chain is not None and all(names.get(s) == seen.names.get(s) for s in range(chain.seq + 1)) \
+                and all(len(names[s]) == 1 for s in range(chain.seq + 1, max(names) + 1)):
+            try:
+                for s in range(chain.seq + 1, max(names) + 1):
+                    path = files[s][0]
+                    record = chain.append(codec.normalise(folder_mod.read(path))[0], path.name)
+                    if path.name != folder_mod.turn_name(s, record.by):
+                        raise PbemError("a file whose name is not its writer's")  # said by the full read
+            except PbemError:
+                chain = None
+        else:
+            chain = None
+        if chain is None:
+            chain = folder_mod.load(folder)
+        seen.chain, seen.names = chain, names
+        return chain
+
+    def _report(self, folder: Path, chain, seen: _Seen) -> None:
+        from pbem import actions
+
+        where = str(folder)
+        info = actions.status(chain)
+        if chain.over:
+            self._tell(seen, f"{where}: the game is over: {info['outcome']['reason']}", key="over")
+            return
+        mine = next((w for w in info["to_act"] if w["seat"] == self.name), None)
+        if mine is not None and mine["needs"] != "auto":
+            needs = "undo" if mine.get("undo") else "join" if mine.get("join") else "decision"
+            what = {"undo": "accept or refuse the undo (pbem undo accept|refuse)",
+                    "join": "join the game", "decision": f"decide (pbem play {where} --as {self.name})"}[needs]
+            key = f"turn {chain.seq}"
+            if self._tell(seen, f"{where}: your turn in {chain.game.title} (seq {chain.seq}): {what}", key=key):
+                self._notify(folder, chain, needs)
+            return
+        waiting = "; ".join(actions.to_act_lines(info)) or "nobody"
+        self._tell(seen, f"{where}: seq {chain.seq}, waiting: {waiting}", key=f"wait {chain.seq}")
+
+    def _copies(self, folder: Path, files: dict[int, list[Path]], seen: _Seen) -> None:
+        """Same-bytes copies of a chain file (a sync tool's or a browser's):
+        told once, removed only with `remove_copies`."""
+        for paths in files.values():
+            if len(paths) < 2:
+                continue
+            by_bytes: dict[bytes, Path] = {}
+            for path in sorted(paths, key=lambda p: (tw.conflict_copy(p.name) is not None, p.name)):
+                try:
+                    data = codec.normalise(folder_mod.read(path))[0]
+                except PbemError:
+                    continue
+                kept = by_bytes.setdefault(data, path)
+                if kept is path:
+                    continue
+                made = tw.conflict_copy(path.name)
+                by = f" made by {made[1]}" if made else ""
+                if self.remove_copies:
+                    path.unlink(missing_ok=True)
+                    self.say(f"{folder}: removed {path.name}, a copy{by} of {kept.name} (the same bytes)")
+                else:
+                    self._tell(seen, f"{folder}: {path.name} is a copy{by} of {kept.name} (the same bytes): "
+                                     "ignored, safe to delete (--remove-copies)")
+
+    def _notify(self, folder: Path, chain, needs: str) -> None:
+        if not self.notify_cmd:
+            return
+        env = {**os.environ, "PBEM_GAME": chain.game.name, "PBEM_GAME_ID": chain.game_id,
+               "PBEM_DIR": str(folder.absolute()), "PBEM_SEQ": str(chain.seq), "PBEM_NEEDS": needs,
+               "PBEM_AS": self.name}
+        try:
+            done = subprocess.run(self.notify_cmd, shell=True, env=env, stdin=subprocess.DEVNULL, timeout=60)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            self.say(f"{folder}: the notify command failed: {exc}")
+            return
+        if done.returncode != 0:
+            self.say(f"{folder}: the notify command exited with {done.returncode}")
+
+    def run(self, once: bool = False, poll: bool = False, interval: float = 1.0,
+            stop: threading.Event | None = None) -> int:
+        """Watch until `stop` is set (or, `once`, until every folder has
+        settled and been seen). Returns the number of problems reported."""
+        stop = stop or threading.Event()
+        notes: list[str] = []
+        if not self.root.is_dir():
+            raise PbemError(f"{self.root} is not a folder")
+        self.folders()  # a folder that is no game: said at once
+        waiting = None if once else tw.waiter([self.root], poll, interval, notes)
+        for line in notes:
+            self.say(line)
+        try:
+            while not stop.is_set():
+                busy = self.step()
+                if once:
+                    if not busy:
+                        break
+                    stop.wait(self.settle)
+                    continue
+                if busy:
+                    stop.wait(self.settle)
+                    continue
+                try:
+                    waiting.wait(RESCAN, stop)
+                except OSError as exc:  # events stopped: carry on by polling
+                    self.say(f"{exc}: polling instead")
+                    waiting.close()
+                    waiting = tw.Poller([self.root], interval)
+        finally:
+            if waiting is not None:
+                waiting.close()
+        return self.errors
+
+
+def until_interrupted(run: Callable[[threading.Event], int]) -> tuple[int, bool]:
+    """Run `run(stop)` with SIGINT and SIGTERM setting `stop` (so the loop
+    ends between two steps, never halfway through writing a file).
+    Returns (its result, whether a signal stopped it)."""
+    import signal
+
+    stop = threading.Event()
+    got: list[int] = []
+
+    def handler(signum, frame) -> None:  # noqa: ARG001
+        got.append(signum)
+        stop.set()
+
+    if threading.current_thread() is not threading.main_thread():
+        return run(stop), False
+    old = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        return run(stop), bool(got)
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
+def settle_time() -> float:
+    """`PBEM_WATCH_SETTLE` (seconds) or the default."""
+    try:
+        return max(0.0, float(os.environ.get("PBEM_WATCH_SETTLE", SETTLE)))
+    except ValueError:
+        return SETTLE
+
