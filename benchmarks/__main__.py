@@ -103,18 +103,33 @@ def command_rows(game: seeded.Seeded, lengths: list[int], timer: Timer, work: Pa
         if game.mode == "peer":
             home = game.home(viewer)
             here = seeded.prefix(game.folder(viewer), here, n)
+        status = ["status", str(here)]
+        run(status_cmd(here), {**timer.env, "PBEM_HOME": str(home)})  # this user's checkpoint, warm
         for cmd in READERS:
             args = cmd.split()
             extra = ["--as", viewer] if args[0] in ("legal", "show") else []
             if args[0] == "legal" and full:
                 continue  # nobody to act
             rows.append((game.title, files, cmd, timer.pbem(home, [args[0], str(here), *args[1:], *extra])))
+        if full:  # the same folder never seen before, and with one file not seen before
+            ckpt = home / "checkpoints"
+            rows.append((game.title, files, "status, cold", timer.pbem(
+                home, status, before=lambda: shutil.rmtree(ckpt, ignore_errors=True))))
+            newer = one_new_file(here, work / "one-new", home, n)
+            rows.append((game.title, files, "status, +1 file", timer.pbem(home, ["status", str(newer[0])],
+                                                                          before=newer[1])))
         if not full:
             text = first_legal(home, here, writer)
             scratch = work / "scratch"
 
-            def fresh() -> None:
+            seeded.prefix(here, scratch, n)
+            run(status_cmd(scratch), {**timer.env, "PBEM_HOME": str(home)})  # checkpointed
+            ckpts = {p: p.read_bytes() for p in (home / "checkpoints").glob("*.ckpt")}
+
+            def fresh() -> None:  # the folder and this user's checkpoint as they were before
                 seeded.prefix(here, scratch, n)
+                for p, data in ckpts.items():
+                    p.write_bytes(data)
 
             rows.append((game.title, files, "submit",
                          timer.pbem(home, ["submit", str(scratch), "--as", writer, "--cmd", text], before=fresh)))
@@ -122,6 +137,77 @@ def command_rows(game: seeded.Seeded, lengths: list[int], timer: Timer, work: Pa
         if full:
             rows.append((game.title, files, "audit", timer.pbem(home, ["audit", str(here)])))
     return rows
+
+
+def status_cmd(folder: Path) -> list[str]:
+    return [sys.executable, "-m", "pbem", "status", str(folder)]
+
+
+def one_new_file(src: Path, dst: Path, home: Path, n: int):
+    """A copy of the first `n` files of `src` whose checkpoint (in `home`)
+    covers the first n - 1, and a function that puts that checkpoint back."""
+    seeded.prefix(src, dst, n - 1)
+    env = {k: v for k, v in os.environ.items() if k != "PBEM_HOME"}
+    run(status_cmd(dst), {**env, "PBEM_HOME": str(home)})  # checkpointed at n - 1 files
+    last = max(p for p in src.glob("[0-9]*.pbem") if int(p.name[:6]) < n)
+    shutil.copy2(last, dst / last.name)
+    ckpts = {p: p.read_bytes() for p in (home / "checkpoints").glob("*.ckpt")}
+
+    def put_back() -> None:
+        for p, data in ckpts.items():
+            p.write_bytes(data)
+
+    return dst, put_back
+
+
+def from_checkpoint(datas: list[bytes], work: Path, runs: int) -> tuple[float, float, int]:
+    """In process, as a fresh process would (nothing remembered but the
+    checkpoint): seconds to load the folder of `datas` from a warm checkpoint,
+    unchanged and with the last file new; and that file's index."""
+    from pbem import checkpoint
+    from pbem.crypto import keys, poker
+
+    old = os.environ.get("PBEM_HOME")
+    os.environ["PBEM_HOME"] = str(work / "home")
+    try:
+        g = work / "game"
+        shutil.rmtree(g, ignore_errors=True)
+        g.mkdir(parents=True)
+        names = []
+        for i, data in enumerate(datas):
+            by = "genesis" if i == 0 else folder_mod.codec.read_envelope(data).by
+            names.append(g / (folder_mod.GENESIS if i == 0 else folder_mod.turn_name(i, by)))
+        for path, data in zip(names[:-1], datas[:-1]):
+            path.write_bytes(data)
+        folder_mod.load(g, save=True)
+        before = checkpoint.path_for(g).read_bytes()
+        names[-1].write_bytes(datas[-1])
+        folder_mod.load(g, save=True)
+        after = checkpoint.path_for(g).read_bytes()
+
+        def timed(ckpt: bytes) -> float:
+            samples = []
+            for _ in range(runs):
+                checkpoint.path_for(g).write_bytes(ckpt)
+                poker._CHECKED.clear()
+                keys._VERIFY_KEYS.clear()
+                t = time.perf_counter()
+                folder_mod.load(g)
+                samples.append(time.perf_counter() - t)
+            return statistics.median(samples)
+
+        return timed(after), timed(before), len(datas) - 1
+    finally:
+        if old is None:
+            os.environ.pop("PBEM_HOME", None)
+        else:
+            os.environ["PBEM_HOME"] = old
+
+
+def last_decision(folder: Path) -> int:
+    """The number of files up to and with the last seat's decision."""
+    chain = folder_mod.load(folder)
+    return max(r.seq for r in chain.records if r.commands and r.by in chain.seats) + 1
 
 
 def chain_datas(folder: Path) -> list[bytes]:
@@ -171,6 +257,8 @@ def main(argv: list[str] | None = None) -> None:
              else [(g, m) for g in seeded.GAMES for m in seeded.MODES])
     with tempfile.TemporaryDirectory(prefix="pbem-bench-") as tmp:
         work = Path(tmp)
+        # checkpoints of what this process loads go here, never to the user's own home
+        os.environ["PBEM_HOME"] = str(work / "bench-home")
         made: list[seeded.Seeded] = []
         skipped: list[str] = []
         for g, m in pairs:
@@ -214,7 +302,20 @@ def main(argv: list[str] | None = None) -> None:
             ratios = [o / f for o, f in zip(m["ours"], m["floor"]) if f > 0]
             print(f"   {game.title:<26} {game.files:>5} {sum(m['ours']) * 1000:8.1f} {sum(m['floor']) * 1000:9.1f} "
                   f"{sum(m['ours']) / sum(m['floor']):8.2f} {max(ratios):10.1f}x {sum(m['ours']) * 1000 / game.files:8.2f}")
-        print("   after one new file (needs a verified checkpoint, issue #12 part 2): n/a (no checkpoint yet)")
+        print()
+        print("2b. From this user's verified checkpoint, in process: the folder unchanged (every file")
+        print("   hashed, the chain unpickled), and with one new file (a seat's last decision), whose")
+        print("   extra cost is set against that file's crypto floor; goal: extra <= 2x")
+        print(f"   {'game':<26} {'files':>5} {'unchanged ms':>13} {'+1 file ms':>11} {'extra ms':>9} "
+              f"{'floor ms':>9} {'x floor':>8}")
+        for game in made:
+            k = last_decision(game.folder())
+            datas = chain_datas(game.folder())[:k]
+            same, newer, i = from_checkpoint(datas, work / "ckpt" / f"{game.game}-{game.mode}", inner)
+            floor_s = measured[game.title]["floor"][i]
+            extra = newer - same
+            print(f"   {game.title:<26} {k:>5} {same * 1000:13.2f} {newer * 1000:11.2f} {extra * 1000:9.2f} "
+                  f"{floor_s * 1000:9.3f} {extra / floor_s if floor_s else float('nan'):8.2f}")
 
         # --- growth with length ---------------------------------------------------
         print()

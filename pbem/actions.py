@@ -134,6 +134,7 @@ def new_game(
         )
     opts = game.options(raw)
     specs = game.seats(opts, [parse_seat(s) for s in seats])
+    game.check_dealer(opts, specs, dealer)
     idents = [(spec, keys.store.public(spec.name)) for spec in specs]
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise PbemError(f"{folder} exists and is not an empty folder")
@@ -239,9 +240,15 @@ def hotseat_dealer(folder: Path, chain: Chain) -> SecretIdentity:
     return secret
 
 
-def verify(folder: Path, repair: bool = False, keys: Keys | None = None, notes: list[str] | None = None) -> Chain:
+def verify(
+    folder: Path, repair: bool = False, keys: Keys | None = None, notes: list[str] | None = None, full: bool = False
+) -> Chain:
     """Check every file: the chain and a hotseat dealer's key (and, given
     `keys`, warn about identities the address book lacks).
+
+    Files this user verified before are only hashed (`pbem.checkpoint`);
+    `full` replays every file from genesis instead, and writes the
+    checkpoint anew (what to run after settling a fork by hand).
 
     `state.pbem` is only a cache, so one that is stale (a writer killed
     after its last turn file), missing or damaged is not a failure: it is
@@ -249,7 +256,7 @@ def verify(folder: Path, repair: bool = False, keys: Keys | None = None, notes: 
     stray temporary files are removed the same way. `repair` only makes the
     rebuild mandatory (an error when the folder cannot be written).
     """
-    chain = folder_mod.load(folder)
+    chain = folder_mod.load(folder, full=full, save=True)
     if chain.dealer_mode == "hotseat" and (folder / folder_mod.DEALER_KEY).exists():
         hotseat_dealer(folder, chain)
     if keys is not None:  # after the chain's own checks, before anything is written
@@ -593,7 +600,8 @@ class _Staged:
         return [data for _, data in self.files]
 
     def write(self, notes: list[str] | None) -> list[Path]:
-        written = folder_mod.write_files(self.folder, self.chain, self.files) if self.files else []
+        private = self.dealer_cards is not None  # each file checked as the dealer checks
+        written = folder_mod.write_files(self.folder, self.chain, self.files, private) if self.files else []
         _say(notes, folder_mod.tidy(self.folder, self.chain))
         return written
 

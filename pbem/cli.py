@@ -121,9 +121,9 @@ def warn(line: str) -> None:
 
 def keys(accept_new: bool = False) -> "Keys":
     from pbem.actions import Keys
-    from pbem.crypto.store import KeyStore
+    from pbem.agent import AgentKeyStore  # asks `pbem agent` before asking for a passphrase
 
-    return Keys(store=KeyStore(), passphrase=ask_passphrase, named=True, accept_new=accept_new, warn=warn)
+    return Keys(store=AgentKeyStore(), passphrase=ask_passphrase, named=True, accept_new=accept_new, warn=warn)
 
 
 def write_output(path: Path, text: str) -> None:
@@ -168,17 +168,22 @@ def id() -> None:  # noqa: A001 - the command is called `id`
 @id.command("new")
 @click.argument("name")
 @click.option("--no-passphrase", is_flag=True, help="Store the private key unencrypted.")
-def id_new(name: str, no_passphrase: bool) -> None:
+@click.option("--email", metavar="ADDRESS", help="Where other players mail your files (carried in your identity file).")
+def id_new(name: str, no_passphrase: bool, email: str | None) -> None:
     """Create a key pair named NAME."""
-    from pbem.crypto.keys import check_name
+    from pbem.crypto.keys import check_name, valid_email
     from pbem.crypto.store import KeyStore
 
     check_name(name)
+    if email is not None and not valid_email(email):
+        raise PbemError(f"invalid mail address {email!r}", hint="give a plain address such as alice@example.org")
     store = KeyStore()
     passphrase = None if no_passphrase else ask_passphrase(name, confirm=True)
-    secret = store.create(name, passphrase)
+    secret = store.create(name, passphrase, email)
     click.echo(f"created {name} in {store.home}")
     click.echo(f"fingerprint: {secret.public.fingerprint()}")
+    if email:
+        click.echo(f"mail: {email}")
 
 
 @id.command("show")
@@ -220,7 +225,8 @@ def id_list() -> None:
             origin = f"accepted {seen.date} from game {(seen.game_id or '?')[:12]} in {seen.source}"
         if own and seen is not None and seen.how != "created":
             origin = "own key; " + origin
-        click.echo(f"{n:<16} {store.public(n).fingerprint()}  {origin}")
+        address = store.email(n)
+        click.echo(f"{n:<16} {store.public(n).fingerprint()}  {origin}" + (f"  <{address}>" if address else ""))
 
 
 @id.command("export")
@@ -237,6 +243,22 @@ def id_export(name: str, output: Path | None) -> None:
         click.echo(f"wrote {output}")
     else:
         click.echo(data.decode().rstrip("\n"))
+
+
+@id.command("email")
+@click.argument("name")
+@click.argument("address")
+def id_email(name: str, address: str) -> None:
+    """Set where NAME gets mail: for your own identity its identity file is
+    signed again (export it again); for another player, a note in your
+    address book that wins over the address their file carries."""
+    from pbem.agent import AgentKeyStore
+
+    store = AgentKeyStore()
+    store.set_email(name, address, lambda: ask_passphrase(name))
+    click.echo(f"{name}: {address}")
+    if store.has_secret(name):
+        click.echo(f"pbem: hint: send the new identity file to the other players (pbem id export {name})", err=True)
 
 
 @id.command("import")
@@ -272,8 +294,11 @@ def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options)
 
     GAME is agent-avenue (aa) or codenames (cn). Seats are given in turn
     order as identity names, with a role where the game has roles
-    (codenames: red-spymaster, red, blue-spymaster, blue).
-    `pbem info GAME` lists the game's options and their defaults.
+    (codenames: red-spymaster, red, blue-spymaster, blue; agent-avenue
+    with 3-4 seats, the team variant: a team name each, e.g. --seat
+    alice:green --seat bob:blue --seat carol:green, or none to alternate
+    green and blue). `pbem info GAME` lists the game's options and their
+    defaults.
     """
     from pbem import actions
 
@@ -688,17 +713,20 @@ def _files_word(files: list[Path]) -> str:
 @cli.command()
 @game_dir
 @click.option("--repair", is_flag=True, help="Rewrite state.pbem from the chain (fail if it cannot).")
+@click.option("--full", is_flag=True, help="Replay every file from genesis, not only those not verified before.")
 @as_json
-def verify(folder: Path, repair: bool, as_json: bool) -> None:
+def verify(folder: Path, repair: bool, full: bool, as_json: bool) -> None:
     """Check every file of the game; exit 1 with the first failure.
 
-    state.pbem is only a cache: a stale or damaged one is rebuilt from the
-    chain, with a note, and is not a failure.
+    Files you verified before (remembered in $PBEM_HOME) are checked by
+    their hashes; --full replays the whole chain again. state.pbem is only
+    a cache: a stale or damaged one is rebuilt from the chain, with a note,
+    and is not a failure.
     """
     from pbem import actions
 
     said: list[str] = []
-    chain = actions.verify(folder, repair, keys(), said)
+    chain = actions.verify(folder, repair, keys(), said, full=full)
     notes(chain.notes + said)
     outcome = chain.outcome()
     if as_json:  # a failure is still one `pbem: error:` line and exit 1
@@ -836,6 +864,230 @@ def demo(
     from pbem.demo import run_demo
 
     run_demo(game, folder, seed, dealer, bot, echo=click.echo, keys_dir=keys_dir, options=list(options))
+
+
+# --- mail -----------------------------------------------------------------------------------
+
+
+def ask_secret(prompt: str) -> str:
+    """A server password typed at the terminal (never echoed, never stored)."""
+    if not sys.stdin.isatty():
+        from pbem.transport.mail import MailError
+
+        raise MailError(f"{prompt.lower()} is needed",
+                        hint="set the variable password_env names (default PBEM_SMTP_PASSWORD / PBEM_IMAP_PASSWORD), "
+                             "use the keyring (pbem mail password), or run in a terminal")
+    return click.prompt(prompt, hide_input=True, err=True)
+
+
+@cli.group(cls=PbemGroup)
+def mail() -> None:
+    """Play by mail: send each other party what it lacks, fetch and apply what arrived.
+
+    Servers and mailboxes are set in $PBEM_HOME/config.toml (docs/config.md).
+    """
+
+
+@mail.command("send")
+@game_dir
+@as_name
+@click.option("--again", is_flag=True, help="Mail every file each party lacks, even those mailed before.")
+def mail_send(folder: Path, name: str, again: bool) -> None:
+    """Mail each other party of DIR the files it lacks (attached, and armored in the text)."""
+    from pbem import mailing
+
+    said: list[str] = []
+    sent = mailing.send(folder, name, keys(), ask_secret, again, said)
+    notes(said)
+    if not sent:
+        click.echo("nothing new to mail: every party has been sent what it lacks (--again sends it again)")
+    for s in sent:
+        click.echo(f"mailed {s.party} <{s.address}>: {', '.join(s.files)}")
+
+
+def _fetched_lines(report) -> list[str]:
+    lines = []
+    if report.joined:
+        lines.append(f"joined the game in {report.folder}")
+    lines += [str(p) for p in report.written]
+    lines += [f"waiting in pending/: {p.name}" for p in report.pending]
+    return lines
+
+
+@mail.command("fetch")
+@game_dir
+@as_name
+@click.option("--from", "source", metavar="PATH", type=click.Path(path_type=Path),
+              help="Read this maildir or mbox instead of the mailbox config.toml names.")
+@click.option("--game", metavar="ID", help="Which game to join when DIR is new and several invitations wait.")
+@accept_new
+def mail_fetch(folder: Path, name: str, source: Path | None, game: str | None, accept_new: bool) -> None:
+    """Apply this game's files from new mail (as pbem apply does); a new DIR
+    joins the game you were invited to. Mail is read, never changed."""
+    from pbem import actions, mailing
+
+    said: list[str] = []
+    k = keys(accept_new)
+    report = mailing.fetch([folder], name, k, ask_secret, source, game, said)[0]
+    for line in _fetched_lines(report):
+        click.echo(line)
+    notes(said)
+    if report.other_games:
+        notes([f"{report.other_games} file(s) of other games were left in the mailbox"])
+    for gid in report.invitations:
+        notes([f"mail holds an invitation to game {gid[:12]}: pbem mail fetch NEW-FOLDER --as {name} --game {gid[:12]}"])
+    for line in actions.to_act_lines(actions.status(actions.open_game(folder))):
+        click.echo(f"next: {line}")
+    for line in report.strangers:
+        click.echo(f"pbem: refused: {line}", err=True)
+    bad = list(report.bad)
+    if report.strangers:
+        from pbem.errors import WrongWriter
+
+        bad.append(WrongWriter(f"{len(report.strangers)} file(s) signed by unknown keys were not applied (named above)"))
+    refused(bad)
+
+
+@mail.command("password")
+@click.argument("kind", type=click.Choice(["smtp", "imap"]))
+@as_name
+def mail_password(kind: str, name: str) -> None:
+    """Store the password of the SMTP or IMAP server in the system keyring
+    (then set keyring = true in its table of config.toml)."""
+    from pbem import mailing
+    from pbem.crypto.store import KeyStore
+
+    entry = mailing.store_password(KeyStore().home, name, kind, click.prompt(f"{kind} password", hide_input=True, err=True))
+    click.echo(f"stored in the system keyring as pbem / {entry}")
+
+
+@referee.command("mail")
+@click.argument("tree", metavar="TREE", required=False, type=click.Path(file_okay=False, path_type=Path))
+@as_name
+@click.option("--from", "source", metavar="PATH", type=click.Path(path_type=Path),
+              help="Read this maildir or mbox instead of the mailbox config.toml names.")
+@click.option("--every", metavar="SECONDS", type=click.FloatRange(min=1), help="Go on, a round every SECONDS, until Ctrl-C.")
+def referee_mail(tree: Path | None, name: str, source: Path | None, every: float | None) -> None:
+    """Fetch mail, answer every obligation of NAME in every game under TREE
+    it referees (default: [referee] tree in config.toml, else the current
+    folder), and mail the answers. Safe to stop and start again."""
+    import time
+
+    from pbem import config as cfg, mailing
+
+    k = keys()
+    typed: dict[str, str] = {}
+
+    def once(who: str = "") -> str:  # a daemon asks for the passphrase once, then keeps it in memory
+        if who not in typed:
+            typed[who] = ask_passphrase(who)
+        return typed[who]
+
+    k.passphrase = once
+    if tree is None:
+        tree = cfg.path_value(cfg.read(k.store.home), "referee", "tree", name) or Path(".")
+    memo: dict = {}
+    while True:
+        said: list[str] = []
+        rnd = mailing.referee(tree, name, k, ask_secret, source, said, memo)
+        notes(said)
+        if not rnd.games:
+            click.echo(f"no game under {tree} has {name} as its referee")
+        for report in rnd.fetched:
+            for line in _fetched_lines(report):
+                click.echo(line)
+            for line in report.strangers:
+                click.echo(f"pbem: refused: {line}", err=True)
+            for exc in report.bad:
+                click.echo(f"pbem: refused: {exc.message}", err=True)
+        for folder, written in rnd.answered.items():
+            for path in written:
+                click.echo(str(path))
+        for folder, sent in rnd.sent.items():
+            for s in sent:
+                click.echo(f"mailed {s.party} <{s.address}>: {', '.join(s.files)}")
+        if every is None:
+            refused(rnd.errors)
+            return
+        for exc in rnd.errors:
+            click.echo(f"pbem: error: {exc.message}", err=True)
+        try:
+            time.sleep(every)
+        except KeyboardInterrupt:
+            return
+
+
+# --- the agent -------------------------------------------------------------------------------
+
+
+@cli.group(cls=PbemGroup, invoke_without_command=True)
+@click.option("--timeout", metavar="TIME", help="How long each key is kept (90s, 15m, 1h; default 15m or [agent] timeout).")
+@click.pass_context
+def agent(ctx: click.Context, timeout: str | None) -> None:
+    """Keep unlocked keys in memory for a while, so a passphrase is asked
+    once: `pbem agent` starts it (in the background), the next command that
+    unlocks a key gives it the key, later ones take it from there."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from pbem import agent as agent_mod, config as cfg
+    from pbem.crypto.store import KeyStore
+
+    home = KeyStore().home
+    given = timeout or cfg.table(cfg.read(home), "agent", None).get("timeout") or agent_mod.DEFAULT_TIMEOUT
+    seconds = cfg.duration(given)
+    path, pid = agent_mod.start(home, seconds)
+    click.echo(f"agent started (pid {pid}), socket {path}; keys are kept {int(seconds)} s after they are unlocked")
+    click.echo("pbem: hint: `pbem agent add NAME` unlocks a key now; `pbem agent stop` forgets every key", err=True)
+
+
+def _agent_client():
+    from pbem import agent as agent_mod
+    from pbem.crypto.store import KeyStore
+
+    client = agent_mod.Client(KeyStore().home)
+    if not client.running():
+        raise agent_mod.AgentError("no agent runs for this key store", hint="start one with `pbem agent`")
+    return client
+
+
+@agent.command("add")
+@click.argument("name")
+def agent_add(name: str) -> None:
+    """Unlock NAME's key now (asking its passphrase) and give it to the agent."""
+    client = _agent_client()
+    secret = keys().secret(name)
+    if not client.add(secret):
+        raise PbemError("the agent did not take the key")
+    click.echo(f"{name}: kept by the agent")
+
+
+@agent.command("list")
+def agent_list() -> None:
+    """The keys the agent holds, and for how long still."""
+    held = _agent_client().list() or []
+    if not held:
+        click.echo("the agent holds no key")
+    for k in held:
+        click.echo(f"{k['name']:<16} {k['left']} s left")
+
+
+@agent.command("forget")
+@click.argument("name")
+def agent_forget(name: str) -> None:
+    """Drop NAME's key from the agent."""
+    click.echo(f"{name}: forgotten" if _agent_client().forget(name) else f"the agent did not hold {name}")
+
+
+@agent.command("stop")
+def agent_stop() -> None:
+    """Stop the agent: every key it held is forgotten."""
+    from pbem import agent as agent_mod
+    from pbem.crypto.store import KeyStore
+
+    if agent_mod.Client(KeyStore().home).stop():
+        click.echo("agent stopped")
+    else:
+        click.echo("no agent was running")
 
 
 def main() -> None:

@@ -16,7 +16,7 @@ import msgspec
 def schemas() -> dict[str, dict]:
     """File name -> schema, for every file format and every game's commands."""
     from pbem import games
-    from pbem.crypto.keys import PublicIdentity
+    from pbem.crypto.keys import IdentityCard
     from pbem.crypto.envelope import Envelope
     from pbem.protocol import formats
 
@@ -25,7 +25,7 @@ def schemas() -> dict[str, dict]:
         "genesis-body.json": formats.GenesisBody,
         "turn-body.json": formats.TurnBody,
         "state.json": formats.StateFile,
-        "identity-body.json": PublicIdentity,
+        "identity-body.json": IdentityCard,
         "envelope.json": Envelope,
     }
     result = {name: msgspec.json.schema(t) for name, t in out.items()}

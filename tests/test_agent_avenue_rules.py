@@ -141,7 +141,7 @@ def arrange(
 def test_registry_and_metadata():
     assert get("aa") is GAME and get("agentavenue") is GAME
     assert (GAME.name, GAME.title, GAME.rules_version) == ("agent-avenue", "Agent Avenue", "1")
-    assert (GAME.min_seats, GAME.max_seats) == (2, 2)
+    assert (GAME.min_seats, GAME.max_seats) == (2, 4)  # 3-4: the team variant
     assert GAME.scenario_options == frozenset({"deck", "market"})
     assert sorted(GAME.bots) == ["greedy", "random"]
 
@@ -229,7 +229,7 @@ def test_bad_deck_rejected():
 
 
 def test_seat_count():
-    with pytest.raises(InvalidOption, match="2-2 seats"):
+    with pytest.raises(InvalidOption, match="2-4 seats"):
         GAME.setup(GAME.options({}), [SeatSpec("alice")], CH)
 
 

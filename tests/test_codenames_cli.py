@@ -27,8 +27,12 @@ def homes(tmp_path) -> dict[str, Pbem]:
     return people
 
 
-def new_game(p: Pbem, folder, *extra: str) -> None:
-    p("new", "codenames", folder, *[a for name, role in SEATS.items() for a in ("--seat", f"{name}:{role}")], *extra)
+def new_game(p: Pbem, folder, *extra: str, homes: dict | None = None) -> None:
+    p("new", "codenames", folder, *[a for name, role in SEATS.items() for a in ("--seat", f"{name}:{role}")], *extra,
+      deal=homes is None)
+    while homes is not None and not p.json("status", folder)["dealt"]:  # each joins with its own key, then the deal
+        who = p.json("status", folder)["to_act"][0]["seat"]
+        homes[who]("sync", folder, "--as", who)
 
 
 def play(homes: dict[str, Pbem], folder, seed: int) -> dict:
@@ -50,7 +54,7 @@ def play(homes: dict[str, Pbem], folder, seed: int) -> dict:
 
 def test_four_players_referee_game_each_with_only_their_key(homes, tmp_path):
     g = tmp_path / "g"
-    new_game(homes["rita"], g, "--dealer", "referee", "--referee", "rita")
+    new_game(homes["rita"], g, "--dealer", "referee", "--referee", "rita", homes=homes)
     # the key: spymasters see every colour, operatives none until covered
     spy = homes["alice"].json("show", g, "--as", "alice")
     op = homes["bob"].json("show", g, "--as", "bob")
@@ -73,7 +77,7 @@ def test_operative_keys_never_open_the_key(homes, tmp_path):
     from pbem.protocol.party import Party
 
     g = tmp_path / "g"
-    new_game(homes["rita"], g, "--dealer", "referee", "--referee", "rita")
+    new_game(homes["rita"], g, "--dealer", "referee", "--referee", "rita", homes=homes)
     chain = folder.load(g)
     key_refs = {it.ref for it in chain.public.zones["key"].items}
     bob = Party(chain, KeyStore(homes["bob"].home).secret("bob", lambda: ""))

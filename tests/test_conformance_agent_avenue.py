@@ -102,3 +102,79 @@ def test_games_that_run_out_of_cards():
             reasons["equal"] += 1
     assert reasons["the deck ran out"] >= 5, reasons
     assert reasons["equal"] >= 1, reasons
+
+
+# --- the team variant (3-4 players) ---------------------------------------------------
+
+TEAMS = {
+    "2v2": [SeatSpec("alice", "green"), SeatSpec("bob", "blue"), SeatSpec("carol", "green"), SeatSpec("dave", "blue")],
+    "2v1": [SeatSpec("alice", "green"), SeatSpec("bob", "blue"), SeatSpec("carol", "green")],
+}
+
+
+def team_invariants(state):
+    """What must hold after every step of a team game (on the full state)."""
+    from pbem.games.agent_avenue.rules import max_discards
+    from pbem.games.agent_avenue.state import members, players_of
+
+    agents = [it.card for zone in state.zones.values() for it in zone.items if it.ref.startswith("a")]
+    assert Counter(agents) == Counter(cards.full_deck()), "agent cards are not conserved"
+    if state.mode == "advanced":
+        market = [it.card for zone in state.zones.values() for it in zone.items if it.ref.startswith("m")]
+        assert sorted(market) == sorted(cards.MARKET_NAMES), "black-market cards are not conserved"
+    players = players_of(state)
+    assert sorted(p for side in state.seats for p in members(state, side)) == sorted(players)
+    for p in players:
+        assert state.zones[f"hand:{p}"].readers == [p] and not state.zones[f"hand:{p}"].public
+        assert state.zones[f"discard:{p}"].readers == [p]
+        used = state.discards_used[p]
+        assert used == len(state.zones[f"discard:{p}"].items) <= max_discards(state, p), f"{p} discarded {used}"
+        assert max_discards(state, p) == (4 if len(members(state, next(s for s in state.seats if p in members(state, s)))) == 1 else 2)
+    down = state.zones["centre:down"].readers
+    assert len(down) == 1 and down[0] in members(state, state.active)
+    for viewer in players:  # no seat sees another seat's hand or discards
+        for side in GAME.view(state, viewer).seats:
+            for m in side.members:
+                if m.seat != viewer:
+                    assert m.hand is None and m.discarded is None, f"{viewer} sees {m.seat}'s hand"
+    if state.outcome is not None:  # the winners are one team's players
+        sides = {next(s for s in state.seats if p in members(state, s)) for p in state.outcome.winners}
+        assert len(sides) == 1 and sorted(state.outcome.winners) == sorted(members(state, sides.pop()))
+
+
+@pytest.mark.parametrize("teams", sorted(TEAMS))
+@pytest.mark.parametrize("mode", ["simple", "advanced"])
+@pytest.mark.parametrize("seed", range(5))
+def test_team_random_playouts(teams, mode, seed):
+    first = ["", "bob", "carol", "random"][seed % 4]
+    options = GAME.options({"mode": mode, "teams": teams, "first": first})
+    check_game(GAME, options, TEAMS[teams], seed, bot="random", invariant=team_invariants)
+
+
+@pytest.mark.parametrize("teams", sorted(TEAMS))
+@pytest.mark.parametrize("mode", ["simple", "advanced"])
+@pytest.mark.parametrize("seed", range(1))
+def test_team_greedy_playouts(teams, mode, seed):
+    options = GAME.options({"mode": mode, "first": ["carol", "", "bob"][seed]})
+    check_game(GAME, options, TEAMS[teams], seed, bot="greedy", invariant=team_invariants)
+
+
+@settings(max_examples=4, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    teams=st.sampled_from(sorted(TEAMS)),
+    mode=st.sampled_from(["simple", "advanced"]),
+    deck=st.permutations(cards.full_deck()),
+)
+def test_team_any_seed_and_deck(seed, teams, mode, deck):
+    options = GAME.options({"mode": mode, "deck": ",".join(deck)})
+    check_game(GAME, options, TEAMS[teams], seed, bot="random", invariant=team_invariants)
+
+
+@pytest.mark.skipif(not __import__("os").environ.get("PBEM_LONG"), reason="long mode: PBEM_LONG=1")
+@pytest.mark.parametrize("teams", sorted(TEAMS))
+@pytest.mark.parametrize("mode", ["simple", "advanced"])
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_team_playouts_long(teams, mode, bot):
+    for seed in range(100, 300):
+        check_game(GAME, GAME.options({"mode": mode}), TEAMS[teams], seed, bot=bot, invariant=team_invariants)

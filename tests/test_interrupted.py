@@ -25,12 +25,30 @@ def first_legal(pbem, g, who="alice"):
 def lose_the_dealers_answer(pbem, g) -> str:
     """alice's turn is in, the dealer's answer is not (a kill between them)."""
     cmd = first_legal(pbem, g)
+    kept = before_the_kill(pbem)
     written = pbem("submit", g, "--as", "alice", "--cmd", cmd).stdout.split()
     assert written[-1].endswith("-dealer.pbem")
     for path in written[1:]:
         (g / path.rsplit("/", 1)[-1]).unlink()
+    kept()
     pbem("verify", g)  # rebuild the cache, so the snapshot below is of a clean folder
     return cmd
+
+
+def before_the_kill(pbem):
+    """Keep this user's checkpoints as they are; the returned function puts
+    them back: a command killed after a turn file wrote no checkpoint of it
+    (it writes it last), and files it verified are not deleted by anyone."""
+    ckpt = pbem.home / "checkpoints"
+    saved = {p: p.read_bytes() for p in ckpt.glob("*.ckpt")} if ckpt.exists() else {}
+
+    def put_back():
+        for p in ckpt.glob("*.ckpt"):
+            p.unlink()
+        for p, data in saved.items():
+            p.write_bytes(data)
+
+    return put_back
 
 
 @pytest.mark.parametrize("damage", [lambda b: b[: len(b) // 2], lambda b: b"", lambda b: b[:-3]])
@@ -103,7 +121,7 @@ def test_rerunning_a_submit_that_finished_says_so(pbem, tmp_path):
     pbem("submit", g, "--as", "alice", "--cmd", cmd)
     before = snapshot(g)
     r = pbem("submit", g, "--as", "alice", "--cmd", cmd)  # killed before it could print: run again
-    assert r.stdout == "" and "already in the chain as 000001-alice.pbem" in r.stderr
+    assert r.stdout == "" and "already in the chain as 000004-alice.pbem" in r.stderr  # after the joins and deal
     assert snapshot(g) == before
 
 

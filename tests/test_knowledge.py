@@ -15,6 +15,8 @@ from pbem.games.base import Known
 from pbem.protocol import folder
 from pbem.protocol.party import Party
 
+from conftest import dealt
+
 
 def one_store(tmp_path: Path, names) -> actions.Keys:
     keys = actions.Keys(KeyStore(tmp_path / "home"), lambda: "")
@@ -62,6 +64,7 @@ def test_every_seat_knows_exactly_what_it_may(tmp_path, dealer, seed):
     else:
         actions.new_game("aa", g, ["alice", "bob"], keys, dealer, "rita" if dealer == "referee" else None,
                          seed if dealer == "hotseat" else None)
+        dealt(g, keys)
     rng = random.Random(seed)
     for _ in range(400):
         chain = folder.load(g)

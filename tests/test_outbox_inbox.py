@@ -27,27 +27,30 @@ def first_play(pbem, folder, who="alice"):
 @pytest.fixture
 def referee_game(pbem, tmp_path):
     g = tmp_path / "g"
-    pbem("new", "aa", g, "--seat", "alice", "--seat", "bob", "--dealer", "referee", "--referee", "rita")
+    # not dealt: the joins (seq 1, 2) and the deal (seq 3) are among the files the tests move
+    pbem("new", "aa", g, "--seat", "alice", "--seat", "bob", "--dealer", "referee", "--referee", "rita", deal=False)
     return g
 
 
 # --- whom to send to, and what each lacks -----------------------------------------------
 
 
-def test_referee_game_send_lines_and_outbox(pbem, referee_game):
-    g = referee_game
+def test_referee_game_send_lines_and_outbox(pbem, tmp_path):
+    g = tmp_path / "g"
+    pbem("new", "aa", g, "--seat", "alice", "--seat", "bob", "--dealer", "referee", "--referee", "rita", deal=False)
     out = pbem("outbox", g, "--as", "rita")
     assert "alice (has written nothing yet): 1 file" in out.stdout
     assert names(pbem("outbox", g, "--as", "rita", "--to", "bob").stdout) == ["000000-genesis.pbem"]
+    pbem.deal(g)  # alice's and bob's joins (seq 1, 2), rita's deal (seq 3)
     r = pbem("submit", g, "--as", "alice", "--cmd", first_play(pbem, g))
-    assert "pbem: send 000001-alice.pbem to rita and bob" in r.stderr
-    assert names(r.stdout) == ["000001-alice.pbem"]  # stdout still lists only the files
-    assert names(pbem("outbox", g, "--as", "alice", "--to", "rita").stdout) == ["000001-alice.pbem"]
-    assert names(pbem("outbox", g, "--as", "alice", "--to", "bob").stdout) == ["000000-genesis.pbem", "000001-alice.pbem"]
+    assert "pbem: send 000004-alice.pbem to rita and bob" in r.stderr
+    assert names(r.stdout) == ["000004-alice.pbem"]  # stdout still lists only the files
+    assert names(pbem("outbox", g, "--as", "alice", "--to", "rita").stdout) == ["000004-alice.pbem"]
+    assert names(pbem("outbox", g, "--as", "alice", "--to", "bob").stdout) == ["000003-rita.pbem", "000004-alice.pbem"]
     r = pbem("sync", g, "--as", "rita")
     assert "to alice and bob" in r.stderr
-    # alice wrote seq 1: she lacks only rita's answer; bob still lacks all
-    assert names(pbem("outbox", g, "--as", "rita", "--to", "alice").stdout) == ["000002-rita.pbem"]
+    # alice wrote seq 4: she lacks only rita's answer; bob lacks all since his join
+    assert names(pbem("outbox", g, "--as", "rita", "--to", "alice").stdout) == ["000005-rita.pbem"]
     assert len(names(pbem("outbox", g, "--as", "rita", "--to", "bob").stdout)) == 3
     bundle = pbem("outbox", g, "--as", "rita", "--armor")
     assert bundle.stdout.count(armor.BEGIN) == 3  # the union, as one bundle
@@ -159,7 +162,7 @@ def test_a_bad_file_among_good_ones_is_named_and_the_rest_applied(pbem, four_fil
     stranger = pbem("submit", other, "--as", "alice", "--cmd", first_play(pbem, other)).stdout.split()[0]
     r = pbem.fails("apply", b, files[0], garbled, stranger, files[1])
     assert "pbem: refused: garbled.pbem" in r.stderr
-    assert "000001-alice.pbem: belongs to another game" in r.stderr
+    assert f"{Path(stranger).name}: belongs to another game" in r.stderr
     assert "2 files were refused" in r.stderr
     assert names(r.stdout) == [files[0].name, files[1].name]
     one = pbem.fails("apply", b, garbled)  # one bad file: its own error line
@@ -183,7 +186,7 @@ def test_a_bad_pending_file_is_moved_aside_when_its_turn_comes(pbem, four_files,
     pbem("apply", b, forked[0])  # another seq 2: pending too
     r = pbem.fails("apply", b, files[0])
     assert "fork at seq 2" in r.stderr or "already in the chain" in r.stderr
-    assert (b / "000002-rita.pbem").exists()
+    assert (b / files[1].name).exists()
     assert len(list((b / "pending" / "refused").iterdir())) == 1
     pbem("verify", b)
 
@@ -248,11 +251,13 @@ def test_a_whole_peer_game_by_armored_text(players, tmp_path):
 
 def test_log_and_verify_take_json(pbem, referee_game):
     g = referee_game
+    pbem.deal(g)
     pbem("submit", g, "--as", "alice", "--cmd", first_play(pbem, g))
     log = pbem.json("log", g)
-    assert [f["name"] for f in log["files"]] == ["000000-genesis.pbem", "000001-alice.pbem"]
-    assert log["files"][1]["by"] == "alice" and log["files"][1]["what"] and log["outcome"] is None
+    assert [f["name"] for f in log["files"]] == ["000000-genesis.pbem", "000001-alice.pbem", "000002-bob.pbem",
+                                                 "000003-rita.pbem", "000004-alice.pbem"]
+    assert log["files"][4]["by"] == "alice" and log["files"][4]["what"] and log["outcome"] is None
     lines = pbem("log", g).stdout.splitlines()
-    assert lines[1].split()[:2] == ["1", "alice"]
+    assert lines[4].split()[:2] == ["4", "alice"]
     v = pbem.json("verify", g)
-    assert v["ok"] and v["files"] == 2 and v["next"] == ["rita"]
+    assert v["ok"] and v["files"] == 5 and v["next"] == ["rita"]

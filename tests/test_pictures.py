@@ -72,6 +72,20 @@ def cn_game(pbem, tmp_path):
     return g
 
 
+@pytest.fixture
+def da_game(pbem, tmp_path):
+    """Dark Agent, two seats: satellites placed, alice moves, spots two
+    cells and takes an equipment card (which bob's picture must not name)."""
+    g = tmp_path / "da"
+    pbem("new", "da", g, "--seat", "alice", "--seat", "bob", "--seed", "7")
+    for seat, cmd in [("bob", "place A"), ("alice", "place A"), ("bob", "place B"), ("alice", "place F"),
+                      ("bob", "place C"), ("alice", "place G"), ("alice", "move F>G A>G")]:
+        pbem("submit", g, "--as", seat, "--cmd", cmd)
+    pbem("submit", g, "--as", "alice", "--cmd", "spot G1")
+    pbem("submit", g, "--as", "alice", "--cmd", "spot G2")
+    return g
+
+
 def picture(pbem, folder: Path, seat: str | None, out: Path) -> str:
     args = ["show", folder, "--svg", out] + (["--as", seat] if seat else [])
     assert pbem(*args).stdout.strip() == f"wrote {out}"
@@ -109,6 +123,27 @@ def cells(root: ET.Element) -> dict[str, dict[str, str]]:
     return {g.get("data-word"): dict(g.attrib) for g in root.iter(f"{SVG_NS}g") if g.get("class") == "cell"}
 
 
+CX_SCENARIO = """\
+turn = 2
+p1.units = Older Brother dmg=1, Iron Man exhausted
+p1.patrol = sl=older-brother
+p1.buildings = tech1
+p2.hand = Spark, Bloom
+p2.hero = 3
+p2.units = Fruit Ninja, Tenderfoot
+"""
+
+
+@pytest.fixture
+def cx_game(pbem, tmp_path):
+    g = tmp_path / "cx"
+    sc = tmp_path / "scenario.txt"
+    sc.write_text(CX_SCENARIO)
+    pbem("new", "codex", g, "--seat", "alice", "--seat", "bob", "--seed", "4", "--option", f"scenario={sc}")
+    pbem("submit", g, "--as", "bob", "--cmd", "play spark target=opp:sl")
+    return g
+
+
 # --- golden pictures -------------------------------------------------------------------
 
 
@@ -124,6 +159,19 @@ def test_codenames_golden_pictures(pbem, cn_game, tmp_path, seat):
     svg = picture(pbem, cn_game, seat, tmp_path / "p.svg")
     self_contained(svg)
     check_golden(f"codenames-guess-{seat or 'observer'}.svg", svg)
+
+
+@pytest.mark.parametrize("seat", ["alice", "bob", None])
+def test_dark_agent_golden_pictures(pbem, da_game, tmp_path, seat):
+    svg = picture(pbem, da_game, seat, tmp_path / "p.svg")
+    root = self_contained(svg)
+    assert len([g for g in root.iter(f"{SVG_NS}g") if g.get("class") == "cell"]) == 35
+    check_golden(f"dark-agent-spot-{seat or 'observer'}.svg", svg)
+def test_codex_golden_pictures(pbem, cx_game, tmp_path, seat):
+    svg = picture(pbem, cx_game, seat, tmp_path / "p.svg")
+    self_contained(svg)
+    check_golden(f"codex-main-{seat or 'observer'}.svg", svg)
+    assert ("your hand: Bloom" in svg) == (seat == "bob")
 
 
 def test_agent_avenue_picture_shows_own_hand_and_hides_the_other(pbem, aa_game, tmp_path):

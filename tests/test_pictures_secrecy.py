@@ -87,6 +87,7 @@ def check(texts: list[str], hidden: set[str], where: str) -> None:
 
 
 AA_SEEDS = range(40 if LONG else 8)
+CX_SEEDS = range(10 if LONG else 1)
 CN_SEEDS = range(20 if LONG else 4)
 
 
@@ -109,6 +110,84 @@ def test_agent_avenue_pictures_keep_hands_secret(seed, mode):
             hidden_seen += len(hidden)
             check([svg, html], hidden, f"seed {seed} step {step} {reader or 'observer'}")
     assert hidden_seen  # the check had something to look for
+
+
+TEAMS = {
+    "2v2": [SeatSpec("alice", "green"), SeatSpec("bob", "blue"), SeatSpec("carol", "green"), SeatSpec("dave", "blue")],
+    "2v1": [SeatSpec("alice", "green"), SeatSpec("bob", "blue"), SeatSpec("carol", "green")],
+}
+
+
+@pytest.mark.parametrize("teams, mode", [("2v2", "simple"), ("2v1", "advanced")])
+@pytest.mark.parametrize("seed", range(6 if LONG else 1))
+def test_agent_avenue_team_pictures_keep_each_hand_secret(seed, teams, mode):
+    """The team variant: a teammate's hand is as secret as an opponent's."""
+    game = get("agent-avenue")
+    seats = TEAMS[teams]
+    hidden_seen = 0
+    for step, (full, known, log) in enumerate(bot_game(game, {"mode": mode}, seats, seed, "random")):
+        for reader in [None, *(s.name for s in seats)]:
+            view, svg, html = pictures(game, full, known, log, reader)
+            once_seen = {it.card for z in full.zones.values() for it in z.items if it.ref in known[reader]}
+@pytest.mark.parametrize("seed", CX_SEEDS)
+def test_codex_pictures_keep_hands_codex_and_workers_secret(seed):
+    """Cards share names (two copies of each codex card; the same starter
+    deck on both sides), so a name counts as hidden only if no card the
+    reader knows or sees carries it."""
+    game = get("codex")
+    seats = [SeatSpec("alice"), SeatSpec("bob")]
+    hidden_seen = 0
+    ever_shown: set[str] = set()  # played from a hand: everyone saw them, even once reshuffled
+    for step, (full, known, log) in enumerate(bot_game(game, {}, seats, seed, "greedy")):
+        ever_shown |= set(full.shown.values())
+        if step % 3:
+            continue
+        for reader in [None, "alice", "bob"]:
+            view, svg, html = pictures(game, full, known, log, reader)
+            once_seen = {it.card for z in full.zones.values() for it in z.items if it.ref in known[reader]}
+            once_seen |= ever_shown
+            hidden = unknown_names(full, known[reader], strings(msgspec.to_builtins(view)) | once_seen)
+            hidden_seen += len(hidden)
+            check([svg, html], hidden, f"seed {seed} step {step} {reader or 'observer'}")
+    assert hidden_seen
+
+
+def test_a_teammates_hand_never_shows_in_the_others_view_or_picture():
+    """Carol alone holds the Sidekick and the Mole (one copy each): her
+    teammate alice never sees them, in any picture, before they are played."""
+    import io
+
+    from rich.console import Console
+
+    from pbem.render import terminal
+
+    game = get("agent-avenue")
+    names = [n for n in ("Enforcer", "Saboteur", "Sentinel", "Double Agent")]
+    deck = names + ["Enforcer"] * 4 + ["Sidekick", "Mole", "Sentinel", "Saboteur"] + ["Daredevil"] * 4
+    rest = [n for n in game_cards().NAMES for _ in range(game_cards().COPIES[n])]
+    for n in deck:
+        rest.remove(n)
+    options = game.options({"deck": ",".join(deck + rest)})
+    full = game.advance(game.setup(options, TEAMS["2v2"], RandomChance(0)), RandomChance(0))
+
+    def texts(reader):
+        mine = project(full, readable_refs(full, reader) | {it.ref for z in full.zones.values() if z.public for it in z.items})
+        view = game.view(mine, reader)
+        con = Console(width=80, record=True, file=io.StringIO())
+        con.print(terminal.renderable(game, view))
+        return [game.render(view), game.svg(view), con.export_text(), msgspec.json.encode(view).decode()]
+
+    for text in texts("carol"):
+        assert "Sidekick" in text and "Mole" in text
+    for reader in ("alice", "bob", "dave", None):
+        for text in texts(reader):
+            assert "Sidekick" not in text and "Mole" not in text, reader
+
+
+def game_cards():
+    from pbem.games.agent_avenue import cards
+
+    return cards
 
 
 @pytest.mark.parametrize("seed", CN_SEEDS)
@@ -134,3 +213,33 @@ def test_codenames_pictures_keep_the_key_secret(seed):
                     assert g.get("data-state") == "unknown" and g.get("data-colour") is None, where
                     assert not [t.text for t in g.iter(f"{SVG_NS}text") if t.text in {"R", "B", "N", "X"}], where
     assert keyed_cells  # the spymasters' pictures did show the key
+
+
+DA_SEEDS = range(10 if LONG else 2)
+
+
+@pytest.mark.parametrize("seed", DA_SEEDS)
+def test_dark_agent_pictures_keep_the_equipment_in_hands_and_decks_secret(seed):
+    """An equipment card a reader has not seen (in a deck, or drawn by
+    another seat from Supply) is never named, unless a card of that name
+    is shown to the reader anyway (on the board, in its hand, in the log)."""
+    game = get("dark-agent")
+    seats = [SeatSpec(s) for s in ("ann", "bob", "cat")]
+    names = {e.id: e.name for e in game.setup(game.options({}), seats, RandomChance(0)).catalogue.equipment}
+    hidden_seen = 0
+    bot = "greedy" if seed % 2 else "random"
+    for step, (full, known, log) in enumerate(bot_game(game, {"rounds": "3"}, seats, seed, bot)):
+        if step % 3:
+            continue
+        for reader in [None, "ann", "bob", "cat"]:
+            view, svg, html = pictures(game, full, known, log, reader)
+            shown = strings(msgspec.to_builtins(view)) | set(log)
+            seen = {n for n in names.values() if any(n in s for s in shown)}
+            hidden = {names[c] for c in unknown_names(full, known[reader], set()) if c in names} - seen
+            hidden_seen += len(hidden)
+            check([svg, html], hidden, f"seed {seed} step {step} {reader or 'observer'}")
+            cells = [g for g in ET.fromstring(svg).iter(f"{SVG_NS}g") if g.get("class") == "cell"]
+            assert [g.get("data-cell") for g in cells] == [c.cell for c in view.cells]
+            for sv in view.seats:
+                assert (sv.hand is None) == (sv.name != reader)
+    assert hidden_seen

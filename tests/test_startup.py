@@ -9,6 +9,7 @@ lists `sys.modules`.
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -91,6 +92,20 @@ def test_show_and_legal_load_no_bots_and_no_other_picture(pbem: Pbem, aa_game: P
 
 
 def test_codenames_loads_only_its_own_stemmer(pbem: Pbem, cn_game: Path):
+    shutil.rmtree(pbem.home / "checkpoints")  # cold: the clue is checked again
     loaded = loaded_by(pbem.home, "status", cn_game)
     assert "_pbem_snowball.english_stemmer" in loaded  # replaying the clue checks it
     assert offending(loaded, WRITERS_ONLY + GAME_EXTRAS + OTHER_STEMMERS) == []
+
+
+@pytest.mark.parametrize("which", ["aa", "cn"])
+def test_status_from_a_checkpoint_loads_no_crypto_of_writers_and_no_game_extras(pbem: Pbem, aa_game: Path,
+                                                                                cn_game: Path, which):
+    """Issue #12 part 3: the folder is unchanged since this user verified it
+    (the submits left a warm checkpoint): `status` hashes the files and
+    checks nothing again, so not even a stemmer is loaded."""
+    folder = aa_game if which == "aa" else cn_game
+    assert list((pbem.home / "checkpoints").glob("*.ckpt"))
+    loaded = loaded_by(pbem.home, "status", folder)
+    assert "pbem.checkpoint" in loaded and "pbem.protocol.chain" in loaded
+    assert offending(loaded, WRITERS_ONLY + GAME_EXTRAS + OTHER_STEMMERS + ("_pbem_snowball",)) == []

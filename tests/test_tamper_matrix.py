@@ -19,7 +19,7 @@ import re
 import pytest
 
 import tamper
-from pbem import actions, games
+from pbem import actions, checkpoint, games
 from pbem.errors import PbemError
 from pbem.protocol import codec, folder
 
@@ -195,3 +195,52 @@ def test_one_genesis_content_has_one_byte_string(change):
     forged = tamper.signed("genesis", tamper.encode_body(body), outer.by, table.secrets[outer.by])
     with pytest.raises((FormatError, ProtocolError), match="canonical|not the rules' set-up|twice|another name"):
         Chain(forged)
+
+
+def _put(g, k: int, data: bytes, honest: list[bytes]) -> "Path":
+    """Write `data` as chain file k of `g`, under the name of the honest file k."""
+    name = folder.GENESIS if k == 0 else folder.turn_name(k, codec.read_envelope(honest[k]).by)
+    (g / name).write_bytes(data)
+    return g / name
+
+
+@pytest.mark.parametrize("game,mode", CONFIGS)
+def test_refused_files_are_refused_with_a_warm_checkpoint(tmp_path, game, mode):
+    """The matrix again, with this user's checkpoint warm (issue #12 part 2).
+
+    New: each refused file of each kind comes after a chain restored from a
+    checkpoint of the honest files before it, and is refused with the very
+    error a replay from genesis gives. Replaced: in a folder of the whole
+    honest game, checkpointed at its head, each refused file takes the
+    place of the verified one and is refused at once.
+    """
+    m = matrix(game, mode)
+    honest = m.table.files
+    g = tmp_path / "g"
+    g.mkdir()
+    examples = sorted(((k, kind, forged) for kind, (k, forged) in m.refused_examples.items()), key=lambda e: e[:2])
+    have = 0
+    for k, kind, forged in examples:
+        if k == 0:
+            continue
+        for j in range(have, k):
+            _put(g, j, honest[j], honest)
+        have = k
+        warm = folder.load(g, save=True)
+        assert warm.seq == k - 1 and checkpoint.read(g).header.seq == k - 1
+        path = _put(g, k, forged, honest)
+        with pytest.raises(PbemError) as from_checkpoint:
+            folder.load(g)
+        with pytest.raises(PbemError) as from_genesis:
+            folder.load(g, full=True)
+        assert str(from_checkpoint.value) == str(from_genesis.value), kind
+        path.unlink()
+    for j in range(have, len(honest)):
+        _put(g, j, honest[j], honest)
+    assert folder.load(g, save=True).seq == len(honest) - 1
+    for k, kind, forged in examples:
+        path = _put(g, k, forged, honest)
+        with pytest.raises(PbemError):
+            folder.load(g)
+        _put(g, k, honest[k], honest)
+    assert checkpoint.read(g).header.seq == len(honest) - 1  # never rewritten from a refused folder

@@ -61,6 +61,10 @@ CASES = {
     "cn-user-long-words": ("codenames", {"words": LONG_WORDS, "hyphen": "true"}, ["ann", "bob", "cat", "dan"]),
     "cn-duet-en": ("codenames", {"variant": "duet"}, ["ann", "bob"]),
     "cn-duet-sv-long-names": ("codenames", {"variant": "duet", "language": "sv"}, [LONG_A, LONG_B]),
+    "da-3": ("dark-agent", {"rounds": "1"}, ["ann", "bob", "cat"]),
+    "da-solo-long-name": ("dark-agent", {"rounds": "3"}, [LONG_A]),
+    "da-6-long-names": ("dark-agent", {"rounds": "1"}, [LONG_A, LONG_B, "c" * 32, "d", "e", "f"]),
+    "cx-long-names": ("codex", {"first": "finesse"}, [LONG_A, LONG_B]),
 }
 
 
@@ -84,6 +88,8 @@ def states(game, raw, seats, seed, bot):
 
 
 def bot_for(game, seed):
+    if game.name == "codex":
+        return "greedy"  # random Codex games run past the 400 states looked at
     return "spymaster" if game.name == "codenames" and seed % 2 else "random"
 
 
@@ -98,11 +104,11 @@ def too_wide(text: str, limit: int = 80) -> list[str]:
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_every_view_fits_80_columns(case):
-    name, raw, seats = CASES[case]
+def test_every_view_fits_80_columns(case, seeds=SEEDS):
+    name, raw, seats = CASES[case] if isinstance(case, str) else case
     game = get(name)
     seen = 0
-    for seed in SEEDS:
+    for seed in seeds:
         for i, (st, names) in enumerate(states(game, raw, seats, seed, bot_for(game, seed))):
             for viewer in [*names, None]:
                 view = game.view(st, viewer)
@@ -114,6 +120,21 @@ def test_every_view_fits_80_columns(case):
                 assert not too_wide(coloured), (case, seed, viewer, too_wide(coloured))
                 seen += 1
     assert seen
+
+
+#: the team variant (3-4 seats: more viewers, longer games): one game each
+#: in CI, a dozen in long mode
+TEAM_SEEDS = range(12 if os.environ.get("PBEM_LONG") else 1)
+
+
+def test_team_views_fit_80_columns_with_long_names():
+    test_every_view_fits_80_columns(("agent-avenue", {"mode": "advanced"}, [LONG_A, LONG_B, "c" * 32]), TEAM_SEEDS)
+
+
+def test_no_team_view_shows_a_teammates_cards():
+    test_no_terminal_view_shows_a_card_its_viewer_may_not_see(
+        ("agent-avenue", {"teams": "2v2"}, ["alice", "bob", "carol", "dave"]), TEAM_SEEDS
+    )
 
 
 @pytest.mark.parametrize("language", sorted(cn_words.LANGUAGES))
@@ -153,11 +174,11 @@ def _unreadable_changed(state, viewer):
 
 
 @pytest.mark.parametrize("case", ["aa", "aa-long-names", "aa-advanced", "cn-standard-en", "cn-coop-sv", "cn-three-sv-review"])
-def test_no_terminal_view_shows_a_card_its_viewer_may_not_see(case):
-    name, raw, seats = CASES[case]
+def test_no_terminal_view_shows_a_card_its_viewer_may_not_see(case, seeds=SEEDS):
+    name, raw, seats = CASES[case] if isinstance(case, str) else case
     game = get(name)
     changed_any = 0
-    for seed in SEEDS:
+    for seed in seeds:
         for i, (st, names) in enumerate(states(game, raw, seats, seed, bot_for(game, seed))):
             if i % 3:
                 continue
@@ -230,7 +251,7 @@ def test_game_summaries_fit_and_are_short():
         assert max(len(line) for line in lines) <= 80, n
 
 
-@pytest.mark.parametrize("case", ["aa", "aa-advanced", "cn-standard-sv", "cn-coop-en", "cn-three-sv-review"])
+@pytest.mark.parametrize("case", ["aa", "aa-advanced", "cn-standard-sv", "cn-coop-en", "cn-three-sv-review", "cx-long-names"])
 def test_every_legal_command_is_explained_in_words(case):
     name, raw, seats = CASES[case]
     game = get(name)

@@ -114,6 +114,8 @@ def _referee_game(tmp_path: Path):
     keys = introduced(tmp_path, ["alice", "bob", "rita"])
     a = tmp_path / "a"
     actions.new_game("agent-avenue", a, ["alice", "bob"], keys["rita"], dealer="referee", referee="rita")
+    for who in ("alice", "bob", "rita"):  # the joins and the deal, in place
+        actions.sync(a, who, keys[who])
     return keys, a
 
 
@@ -121,7 +123,8 @@ def test_a_file_still_growing_is_read_once_complete(tmp_path):
     keys, a = _referee_game(tmp_path)
     b = tmp_path / "b"
     b.mkdir()
-    (b / folder_mod.GENESIS).write_bytes((a / folder_mod.GENESIS).read_bytes())
+    for path in sorted(a.glob("00000[0-3]-*.pbem")):  # the genesis, the joins and the deal
+        (b / path.name).write_bytes(path.read_bytes())
     chain = folder_mod.load(b)
     written = actions.submit(b, "alice", [actions.legal(chain, actions.party(chain, "alice", keys["alice"]))[0]],
                              keys["alice"])
@@ -231,6 +234,8 @@ def test_a_referee_game_through_two_synced_folders(tmp_path):
 
     try:
         loop.settle()
+        if "alice" in folder_mod.load(a).writers():  # dealt: alice may be first; let her watcher tell her
+            wait_for(tmp_path / "alice.log", "your turn")
         moves = drive({"alice": (a, keys["alice"]), "bob": (b, keys["bob"])}, over(a, b), 25, random.Random(3),
                       copies)
         for name in ("rita", "alice", "bob"):
@@ -319,6 +324,9 @@ def test_the_referee_daemon_serves_three_games_and_survives_a_kill(tmp_path):
                 except PbemError:
                     continue
                 for seat in chain.writers():
+                    if seat != "rita" and not chain.dealt:  # the players' joins, in place
+                        actions.sync(g, seat, keys[seat])
+                        break
                     if chain.needs(seat) == "decision" and (g == games[0] or moves < 18):
                         me = actions.party(chain, seat, keys[seat])
                         actions.submit(g, seat, [rng.choice(actions.legal(chain, me))], keys[seat])

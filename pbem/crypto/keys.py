@@ -57,6 +57,7 @@ from pbem.errors import FormatError, KeyStoreError, PassphraseError, SignatureEr
 
 __all__ = [
     "Name", "PublicIdentity", "SecretIdentity", "valid_name", "check_name",
+    "IdentityCard", "Email", "valid_email", "read_identity_card",
     "IDENTITY_DOMAIN", "IdentityFile", "identity_file", "read_identity_file",
     "ScryptParams", "SecretKeyFile", "secret_key_file", "read_secret_key_file",
     "SECRET_KEY_DOMAIN", "SCRYPT_N", "SCRYPT_R", "SCRYPT_P",
@@ -248,8 +249,46 @@ class SecretIdentity:
 IDENTITY_DOMAIN = domain("identity")
 
 
+_EMAIL_RE = re.compile(r"[^@\s<>(),;:\"\[\]\\]+@[^@\s<>(),;:\"\[\]\\]+\.[^@\s<>(),;:\"\[\]\\.]+")
+
+Email = Annotated[str, msgspec.Meta(min_length=3, max_length=254)]
+"""A plain mail address (``alice@example.org``): no display name, no spaces."""
+
+
+def valid_email(text: object) -> bool:
+    """True for a plain address ``local@domain.tld`` (no name, no brackets)."""
+    return isinstance(text, str) and len(text) <= 254 and _EMAIL_RE.fullmatch(text) is not None
+
+
+class IdentityCard(Strict, omit_defaults=True):
+    """The signed body of an identity file: the public identity and, when
+    its owner gave one, the mail address other players reach them at.
+
+    `email` was added after the first identity files were written: it has a
+    default and is left out when absent, so a card without one is byte for
+    byte the canonical `PublicIdentity` (old files read as before, and their
+    signatures still hold). The address belongs to the file, not to the key:
+    games hold `PublicIdentity` only, so changing one's address changes no
+    game and no fingerprint.
+    """
+
+    name: Name
+    sign: B64
+    seal: B64
+    email: Email | None = None
+
+    def __post_init__(self) -> None:
+        PublicIdentity(name=self.name, sign=self.sign, seal=self.seal)  # the same checks of the keys
+        if self.email is not None and not valid_email(self.email):
+            raise ValueError(f"invalid mail address {self.email!r}")
+
+    @property
+    def public(self) -> PublicIdentity:
+        return PublicIdentity(name=self.name, sign=self.sign, seal=self.seal)
+
+
 class IdentityFile(Strict):
-    """The self-signed public identity file. `body` is a canonical `PublicIdentity`."""
+    """The self-signed public identity file. `body` is a canonical `IdentityCard`."""
 
     format: Literal["pbem/1"]
     kind: Literal["identity"]
@@ -258,15 +297,24 @@ class IdentityFile(Strict):
     sig: B64
 
 
-def identity_file(secret: SecretIdentity) -> bytes:
-    """The identity file of `secret`: its public identity, signed by itself."""
-    body = canonical(secret.public)
+def identity_file(secret: SecretIdentity, email: str | None = None) -> bytes:
+    """The identity file of `secret`: its public identity (and mail address,
+    when given), signed by itself."""
+    if email is not None and not valid_email(email):
+        raise FormatError(f"invalid mail address {email!r}", hint="give a plain address such as alice@example.org")
+    p = secret.public
+    body = canonical(IdentityCard(name=p.name, sign=p.sign, seal=p.seal, email=email))
     sig = secret.sign(IDENTITY_DOMAIN, body)
     return encode_file(IdentityFile(FORMAT, "identity", secret.name, msgspec.Raw(body), sig))
 
 
 def read_identity_file(data: bytes) -> PublicIdentity:
-    """Read and check an identity file.
+    """Read and check an identity file: its public identity."""
+    return read_identity_card(data).public
+
+
+def read_identity_card(data: bytes) -> IdentityCard:
+    """Read and check an identity file: the whole signed card (with the address).
 
     FormatError for a garbled, truncated or non-identity file; SignatureError
     when the body was not signed by the key it contains. The body has to be
@@ -276,15 +324,15 @@ def read_identity_file(data: bytes) -> PublicIdentity:
     f = decode_file(data, IdentityFile, "identity")
     body = bytes(f.body)
     try:
-        public = msgspec.json.decode(body, type=PublicIdentity)
+        card = msgspec.json.decode(body, type=IdentityCard)
     except msgspec.DecodeError as exc:
         raise FormatError(f"bad identity file body: {exc}") from None
-    public.verify(IDENTITY_DOMAIN, body, f.sig)
-    if canonical(public) != body:
+    card.public.verify(IDENTITY_DOMAIN, body, f.sig)
+    if canonical(card) != body:
         raise FormatError("bad identity file: the body is not in canonical form")
-    if f.by != public.name:
-        raise FormatError(f"bad identity file: says it is by {f.by!r} but holds the identity {public.name!r}")
-    return public
+    if f.by != card.name:
+        raise FormatError(f"bad identity file: says it is by {f.by!r} but holds the identity {card.name!r}")
+    return card
 
 
 # --- secret key file -------------------------------------------------------

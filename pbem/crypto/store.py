@@ -4,6 +4,8 @@ Layout under the home folder (`default_home`, or ``$PBEM_HOME``)::
 
     keys/NAME.key   our private key files (0600, folder 0700)
     ids/NAME.id     identity files: our own and everyone we imported
+    ids/NAME.email  a mail address set here for NAME (`pbem id email`),
+                    which wins over the one NAME's identity file carries
     ids/NAME.seen   where the key of NAME was first seen (`Seen`): made here,
                     imported from a file, or accepted from a game with
                     ``--accept-new`` (then it also holds the key itself: a
@@ -30,8 +32,8 @@ from typing import Literal
 
 from pbem.crypto.encoding import FORMAT, Strict, decode_file, encode_file
 from pbem.crypto.keys import (
-    Name, PublicIdentity, SecretIdentity, SecretKeyFile, check_name, identity_file, read_identity_file,
-    read_secret_key_file, secret_key_file, valid_name,
+    Name, PublicIdentity, SecretIdentity, SecretKeyFile, check_name, identity_file, read_identity_card,
+    read_identity_file, read_secret_key_file, secret_key_file, valid_email, valid_name,
 )
 from pbem.errors import FormatError, KeyStoreError, PbemError
 from pbem.fsio import atomic_write
@@ -144,7 +146,7 @@ class KeyStore:
         """True if the store holds a private key called `name`."""
         return valid_name(name) and self.key_path(name).exists()
 
-    def create(self, name: str, passphrase: str | None) -> SecretIdentity:
+    def create(self, name: str, passphrase: str | None, email: str | None = None) -> SecretIdentity:
         """Make a new identity, store its private key and its identity file.
 
         KeyStoreError if `name` is taken, by our own key or an imported one.
@@ -156,10 +158,11 @@ class KeyStore:
                 hint="choose another name (see `pbem id show`)",
             )
         secret = SecretIdentity.generate(name)
+        card = identity_file(secret, email)  # a bad address refused before anything is written
         key_file = secret_key_file(secret, passphrase)
         self._make_dirs()
         self._write(self.key_path(name), key_file, 0o600)
-        self._write(self.id_path(name), identity_file(secret), 0o644)
+        self._write(self.id_path(name), card, 0o644)
         self._record_seen(secret.public, "created")
         return secret
 
@@ -279,9 +282,15 @@ class KeyStore:
         name = public.name
         known = self._check_new(public)
         if known is not None:
-            if not self.id_path(name).exists():
+            path = self.id_path(name)
+            if not path.exists():
                 self._make_dirs()
-                self._write(self.id_path(name), data, 0o644)
+                self._write(path, data, 0o644)
+            elif self._read(path) != data:  # the same key, a newer card (a mail address)
+                try:
+                    atomic_write(path, data, 0o644)
+                except OSError as exc:
+                    raise KeyStoreError(f"cannot write {path}: {exc.strerror}") from None
             return known
         self._make_dirs()
         self._write(self.id_path(name), data, 0o644)
@@ -322,6 +331,48 @@ class KeyStore:
         if self.id_path(name).exists() or self.has_secret(name) or self._accepted(name) is not None:
             return self.public(name)
         return None
+
+    # --- mail addresses ---------------------------------------------------------
+
+    def email_path(self, name: str) -> Path:
+        return self.ids_dir / f"{check_name(name)}.email"
+
+    def email(self, name: str) -> str | None:
+        """Where `name` gets mail: the address set here (`set_email`), else
+        the one `name`'s identity file carries, else None."""
+        local = self._read(self.email_path(name))
+        if local is not None:
+            text = local.decode("utf-8", errors="replace").strip()
+            if not valid_email(text):
+                raise KeyStoreError(f"{self.email_path(name)} holds no valid mail address",
+                                    hint=f"set it again with `pbem id email {name} ADDRESS`")
+            return text
+        path = self.id_path(name)
+        data = self._read(path)
+        if data is None:
+            return None
+        return _in_file(path, read_identity_card, data).email
+
+    def set_email(self, name: str, email: str, passphrase: Callable[[], str] | None = None) -> None:
+        """Record `name`'s mail address. For our own key the identity file
+        is signed again with it (so `export` carries it; needs the key); for
+        anyone else it is a note of this address book only."""
+        if not valid_email(email):
+            raise KeyStoreError(f"invalid mail address {email!r}", hint="give a plain address such as bob@example.org")
+        if not self.has_public(name):
+            raise self._unknown(name)
+        self._make_dirs()
+        try:
+            if self.has_secret(name):
+                if passphrase is None:
+                    raise KeyStoreError(f"signing {name}'s identity file again needs {name}'s key")
+                data = identity_file(self.secret(name, passphrase), email)
+                atomic_write(self.id_path(name), data, 0o644)
+                self.email_path(name).unlink(missing_ok=True)
+            else:
+                atomic_write(self.email_path(name), email.encode("utf-8") + b"\n", 0o644)
+        except OSError as exc:
+            raise KeyStoreError(f"cannot write in {self.ids_dir}: {exc.strerror}") from None
 
     # --- where keys were first seen ------------------------------------------
 

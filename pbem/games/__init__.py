@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 _REGISTRY: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "agent-avenue": ("pbem.games.agent_avenue", "GAME", ("aa", "agentavenue", "agent_avenue")),
     "codenames": ("pbem.games.codenames", "GAME", ("cn",)),
+    "dark-agent": ("pbem.games.dark_agent", "GAME", ("da", "darkagent", "dark_agent")),
+    "codex": ("pbem.games.codex", "GAME", ("cx",)),
 }
 
 

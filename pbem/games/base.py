@@ -450,6 +450,10 @@ class Game(Generic[St, Cmd]):
                 raise InvalidOption(f"{self.name} has no roles (seat {s.name}:{s.role})")
         return requested
 
+    def check_dealer(self, options: Any, seats: list[SeatSpec], dealer: str) -> None:
+        """Refuse (`InvalidOption`) a dealer mode these options and seats
+        cannot be played under, before any file is written. Default: any."""
+
     def setup(self, options: Any, seats: list[SeatSpec], chance: Chance) -> St:
         raise NotImplementedError
 

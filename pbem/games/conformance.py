@@ -31,6 +31,9 @@ clear message at the first broken property:
 5. **Replay.** Replaying the recorded commands from the same seed
    reproduces the final full state byte for byte.
 6. **Termination.** The game ends within `max_steps`; then `to_act` is empty.
+7. **The game's own invariants**, where the caller gives `invariant`: a
+   function of the full state, raising `AssertionError`, run after every step
+   (card conservation, limits a variant sets ...).
 
 Game-agnostic: imports only `pbem.games.base`, `pbem.games.refchoice`,
 `pbem.errors`, msgspec and the standard library.
@@ -96,8 +99,10 @@ def _same(expected: Any, got: Any, what: str) -> None:
 
 class _Run:
     def __init__(
-        self, game: Game[Any, Any], options: Any, seats: list[Any], seed: int, bot: str
+        self, game: Game[Any, Any], options: Any, seats: list[Any], seed: int, bot: str,
+        invariant: Callable[[Any], None] | None = None,
     ) -> None:
+        self.invariant = invariant
         self.game = game
         self.options = options
         self.specs = [s if isinstance(s, SeatSpec) else SeatSpec(str(s)) for s in seats]
@@ -171,10 +176,19 @@ class _Run:
                     self.public.add(it.ref)
 
     def _deliver(self) -> None:
-        """The dealer hands each seat the items now in zones it may read."""
+        """The dealer hands each seat the items now in zones it may read.
+
+        A seat's own copy may have shuffled cards it knew into a zone it
+        does not read (a discard pile becoming a draw pile): `shuffle_zone`
+        gives them fresh refs, and the protocol hides the new order from
+        every seat that does not read the zone (chance contract, secret
+        chance), so the copy keeps only the refs the seat was shown."""
         for s in self.names:
             self.known[s] |= readable_refs(self.full, s)
-            self.part[s] = overlay(self.part[s], self._openings(self.known[s] | self.public))
+            self.part[s] = overlay(
+                project(self.part[s], self.known[s] | self.public),
+                self._openings(self.known[s] | self.public),
+            )
 
     def _seat_state(self, seat: str | None) -> Any:
         return self.pub if seat is None else self.part[seat]
@@ -254,6 +268,11 @@ class _Run:
             _same(st, back, f"{where}: the {who} state does not round-trip through JSON")
         if outcome is not None and acting:
             raise AssertionError(f"{where}: the game is over but to_act is {acting}")
+        if self.invariant is not None:
+            try:
+                self.invariant(self.full)
+            except AssertionError as exc:
+                raise AssertionError(f"{where}: {exc}") from None
 
     def _check_command(self, seat: str, partial: Any) -> Any:
         game, where = self.game, self.where
@@ -349,7 +368,9 @@ def check_game(
     seed: int,
     bot: str = "random",
     max_steps: int = 2000,
+    invariant: Callable[[Any], None] | None = None,
 ) -> Outcome:
     """Play one game with `bot` for every seat, checking every property in the
-    module docstring; return the outcome. Raises `AssertionError` on failure."""
-    return _Run(game, options, seats, seed, bot).play(max_steps)
+    module docstring (and `invariant` of the full state after every step);
+    return the outcome. Raises `AssertionError` on failure."""
+    return _Run(game, options, seats, seed, bot, invariant).play(max_steps)

@@ -38,7 +38,7 @@ class AuditReport:
 
 
 def audit(folder: Path) -> AuditReport:
-    chain = folder_mod.load(folder)
+    chain = folder_mod.load(folder, full=True)  # never from a checkpoint
     if chain.outcome() is None:
         raise AuditError("the game is not over: an audit needs every secret, published at the end")
     if chain.deck is not None:
@@ -126,7 +126,7 @@ def _replay_knowing(folder: Path, chain, cards: dict[str, str], checks: int, fai
     """Replay knowing every card: illegal moves the public could not see
     (a face-down card of the same name) surface here, with their file."""
     try:
-        replay = folder_mod.load(folder, private_openings=cards)
+        replay = folder_mod.load(folder, private_openings=cards, full=True)
         checks += len(replay.records)
     except PbemError as exc:
         failures.append(f"replay with every card known: {exc.message}")

@@ -16,11 +16,17 @@ never resolved silently.
 from __future__ import annotations
 
 import contextlib
+import os
 import re
+import stat
+import weakref
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
+
+from pbem import checkpoint
 
 from pbem.crypto.encoding import FORMAT, canonical
 from pbem.crypto.limits import MAX_FILE_BYTES, check_limits, check_size
@@ -38,6 +44,8 @@ DEALER_KEY = "dealer.key"
 #: when two writers collide ("000005-bob.sync-conflict-....pbem",
 #: "000005-bob (conflicted copy).pbem"), so a fork is reported, not missed.
 _TURN = re.compile(r"^(\d{6})-([a-z0-9][a-z0-9_-]{0,31})(?:[. ][^/]*)?\.pbem$")
+#: new files a read-only `load` checks before it writes the checkpoint
+SAVE_AFTER = 3
 #: the name pbem itself gives a chain file
 _PLAIN = re.compile(r"^\d{6}-[a-z0-9][a-z0-9_-]{0,31}\.pbem$")
 
@@ -62,14 +70,36 @@ def read(path: Path) -> bytes:
     """The bytes of a file we are given, never more than a pbem file may
     hold (a huge file is refused before it is read into memory)."""
     try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_FILE_BYTES + 1)
+        data = _read_at_most(path, MAX_FILE_BYTES + 1)
     except IsADirectoryError:
         raise PbemError(f"{path} is a folder, not a pbem file") from None
     except OSError as exc:
         raise PbemError(f"cannot read {path}: {exc.strerror}") from None
     check_size(len(data), path.name)
     return data
+
+
+def _read_at_most(path: Path, limit: int) -> bytes:
+    """Up to `limit` bytes of a file, asking for its size first: a buffered
+    ``read(limit)`` allocates `limit` bytes for every small file (and every
+    command reads every chain file)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(path)
+        chunks, got = [], 0
+        want = min(limit, st.st_size + 1) if stat.S_ISREG(st.st_mode) else min(limit, 1 << 16)
+        while got < limit:
+            chunk = os.read(fd, max(1, min(want, limit - got)))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+            want = min(limit - got, 1 << 16)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def received(path: Path) -> bytes:
@@ -85,17 +115,33 @@ def load(
     private_openings: dict[str, str] | None = None,
     openings_at_genesis: Callable[[Chain], dict[str, str] | None] | None = None,
     before_each: Callable[[Chain], None] | None = None,
+    full: bool = False,
+    save: bool = False,
 ) -> Chain:
-    """Replay and check the whole chain in `folder`.
+    """Check the chain in `folder`: every file, or (from this user's
+    verified checkpoint, `pbem.checkpoint`) every file not checked before.
+
+    Files the checkpoint covers are hashed, not verified again: when one of
+    them is no longer the same bytes (edited, removed, renamed, replaced),
+    the folder is replayed from genesis, and when that replay stands, a
+    file this user verified has been replaced by another valid one (a
+    writer's second version, a rollback): refused all the same. `full`
+    replays from genesis without looking at the checkpoint (`pbem verify
+    --full`, the audit), and writes it anew. A load that continued from
+    the checkpoint and checked fewer than `SAVE_AFTER` new files writes it
+    only with `save` (writing it costs more than checking them again).
 
     With `private_openings` (ref -> card) every seat's command is also
     checked on the state as a party holding those cards sees it.
-    `openings_at_genesis`, called with the chain at its genesis, may supply
-    them instead: the dealer's cards follow from the genesis and its key,
-    so a writer that holds that key replays once, knowing every card,
-    rather than once publicly and once more as the dealer.
+    `openings_at_genesis`, called with the chain at its genesis (or at the
+    checkpoint's head: the dealer's cards follow from the genesis and its
+    key either way), may supply them instead, so a writer that holds that
+    key replays once, knowing every card, rather than once publicly and once
+    more as the dealer. A checkpoint serves such a load only when every file
+    it covers was checked that way too.
     `before_each(chain)` sees the chain before each file is appended (the
-    audit recomputes there what the dealer owed at that point).
+    audit recomputes there what the dealer owed at that point): it implies
+    `full`.
     """
     folder = Path(folder)
     if not folder.is_dir():
@@ -103,16 +149,33 @@ def load(
     files = chain_files(folder)
     if 0 not in files:
         raise PbemError(f"{folder} has no {GENESIS}", hint="is this a game folder?")
+    chain, verified, private_through, changed = None, [], -1, None
     notes: list[str] = []
-    genesis = _one_file(files[0], notes)
-    if len(genesis) > 1:
-        raise FormatError(f"{folder} holds more than one genesis: {', '.join(p.name for p, _ in genesis)}")
-    chain = Chain(genesis[0][1], GENESIS)
+    full = full or before_each is not None
     # the dealer's cards are known once the game is dealt: at the genesis,
     # or (a referee game dealt after its joins) at the deal
     ask = openings_at_genesis if private_openings is None else None
+    saved = None if full else checkpoint.read(folder)
+    if saved is not None:
+        chain, verified, changed = _resume(saved, files, notes)
+        if chain is not None:
+            private_through = saved.header.private_through
+            if ask is not None and chain.dealt:
+                private_openings, ask = ask(chain), None
+            if private_openings is not None and private_through < chain.seq:
+                chain = None  # not checked as the dealer checks: replay knowing the cards
+    restored = chain is not None
+    if chain is None:
+        notes, verified, private_through = [], [], -1
+        if private_openings is None:
+            ask = openings_at_genesis
+        genesis = _one_file(files[0], notes)
+        if len(genesis) > 1:
+            raise FormatError(f"{folder} holds more than one genesis: {', '.join(p.name for p, _ in genesis)}")
+        chain = Chain(genesis[0][1], GENESIS)
+        verified.append((genesis[0][0].name, checkpoint.digest(genesis[0][1])))
     last = max(files)
-    for seq in range(1, last + 1):
+    for seq in range(chain.seq + 1, last + 1):
         paths = files.get(seq)
         if not paths:
             raise ProtocolError(f"{folder}: the file for seq {seq} is missing (the folder has files up to {last})")
@@ -128,8 +191,62 @@ def load(
         record = chain.append(data, path.name, private_openings)
         if m and m.group(2) != record.by:
             raise FormatError(f"{path.name}: the file is signed by {record.by}, its name says {m.group(2)}")
+        verified.append((path.name, checkpoint.digest(data)))
+    if ask is not None and chain.dealt:  # no file after the genesis or the checkpoint: ask all the same
+        private_openings = ask(chain)
+    if changed is not None:
+        name = saved.header.files[changed][0]
+        raise ProtocolError(
+            f"{name} is not the file you verified at seq {changed}: it was changed, removed or replaced "
+            "by another valid file (a second version by its writer, or a rollback)",
+            hint=f"if that was meant (a fork settled by moving a file out), pbem verify --full {folder} "
+            "checks the folder from genesis and forgets the earlier check",
+        )
     chain.notes = notes
+    if private_openings is not None:
+        private_through = chain.seq
+    _VERIFIED[chain] = _Verified(Path(os.path.abspath(folder)), verified, private_through)
+    # a read that checked a file or two saves nothing: writing the
+    # checkpoint costs more than checking them again (writers always save)
+    if not restored or len(verified) - len(saved.header.files) >= (1 if save else SAVE_AFTER):
+        checkpoint.write(folder, chain, verified, private_through)
     return chain
+
+
+@dataclass
+class _Verified:
+    """What `load` verified of a chain it returned: its folder, every file
+    (name, digest) by seq, and up to which seq as the dealer checks."""
+
+    folder: Path
+    files: list[tuple[str, str]]
+    private_through: int
+
+
+#: chain -> what was verified of it, for `write_files` to extend the checkpoint
+_VERIFIED: weakref.WeakKeyDictionary[Chain, _Verified] = weakref.WeakKeyDictionary()
+
+
+def _resume(saved: checkpoint.Saved, files: dict[int, list[Path]], notes: list[str]):
+    """The checkpoint's chain when every file it covers is still the same
+    bytes, else (None, [], the first seq that is not). Another genesis is
+    another game (a folder made anew): the checkpoint is not about it."""
+    local: list[str] = []
+    for seq, (name, digest) in enumerate(saved.header.files):
+        paths = files.get(seq)
+        try:
+            candidates = _one_file(paths, local) if paths else []
+        except PbemError:
+            candidates = []
+        if len(candidates) != 1 or checkpoint.digest(candidates[0][1]) != digest:
+            return None, [], (seq or None)
+        if candidates[0][0].name != name:  # the same bytes under another name: checked again as they are
+            return None, [], None
+    chain = saved.chain()
+    if chain is None:
+        return None, [], None
+    notes.extend(local)
+    return chain, list(saved.header.files), None
 
 
 def _one_file(paths: list[Path], notes: list[str]) -> list[tuple[Path, bytes]]:
@@ -291,10 +408,12 @@ def add_files(folder: Path, chain: Chain, datas: list[bytes]) -> list[Path]:
     return write_files(folder, chain, staged)
 
 
-def write_files(folder: Path, chain: Chain, staged: list[tuple[Record, bytes]]) -> list[Path]:
+def write_files(folder: Path, chain: Chain, staged: list[tuple[Record, bytes]], private: bool = False) -> list[Path]:
     """Write files already checked into `chain` (its records), in order, then
-    the cache. Each write is atomic and exclusive; a writer killed halfway
-    leaves a shorter valid chain, which the next command continues."""
+    the cache and this user's checkpoint (`private`: the files were checked
+    with the dealer's openings too). Each write is atomic and exclusive; a
+    writer killed halfway leaves a shorter valid chain, which the next
+    command continues."""
     written = []
     for record, data in staged:
         path = folder / turn_name(record.seq, record.by)
@@ -308,7 +427,19 @@ def write_files(folder: Path, chain: Chain, staged: list[tuple[Record, bytes]]) 
             ) from None
         written.append(path)
     write_state(folder, chain)
+    _extend_checkpoint(folder, chain, staged, private)
     return written
+
+
+def _extend_checkpoint(folder: Path, chain: Chain, staged: list[tuple[Record, bytes]], private: bool) -> None:
+    """Add the files just written to the checkpoint of the chain `load` gave."""
+    seen = _VERIFIED.get(chain)
+    if seen is None or seen.folder != Path(os.path.abspath(folder)) or len(seen.files) + len(staged) != chain.seq + 1:
+        return  # not a chain `load` verified here: the next load replays and saves
+    files = seen.files + [(record.name, checkpoint.digest(codec.normalise(data)[0])) for record, data in staged]
+    through = chain.seq if private and seen.private_through == len(seen.files) - 1 else seen.private_through
+    _VERIFIED[chain] = _Verified(seen.folder, files, through)
+    checkpoint.write(folder, chain, files, through)
 
 
 def already_in(chain: Chain, data: bytes) -> str | None:

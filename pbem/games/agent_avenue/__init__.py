@@ -1,5 +1,6 @@
 """Agent Avenue (Christian & Laura Kudahl), two players: simple mode and
-advanced mode (the black market, `market`).
+advanced mode (the black market, `market`); the team variant for 3-4
+players (`rules`, TEAMS.md).
 
 The modules, one job each: `cards` (agent data, board constants), `state`
 (options and state Structs, zones), `commands` (command Structs and the
@@ -17,31 +18,32 @@ import msgspec
 
 from pbem.errors import InvalidOption
 from pbem.games.agent_avenue import commands, rules
-from pbem.games.agent_avenue.commands import Choose, Command, Discard, Pass, Play, Recruit, Take
-from pbem.games.agent_avenue.state import Options, State
+from pbem.games.agent_avenue.commands import Choose, Command, Discard, Pass, Play, PlayOne, Recruit, Take
+from pbem.games.agent_avenue.state import Options, State, players_of
 from pbem.games.base import Bot, Chance, Game, Outcome, SeatSpec, loaded_on_use
 
 SUMMARY = """\
 Agent Avenue: two spies chase each other round a loop of 14 spaces,
-starting on their own homes, 7 spaces apart.
-Your turn: you may first discard cards face down and draw new ones (at
-most 4 discards a game). Then play two cards with different names, one
-face up, one face down, and refill to 4. Your opponent recruits one of
-the two (seeing only the face-up one); you get the other.
-Each meeple moves by the icon of the agent it just recruited: 1st, 2nd or
-3rd+ copy its owner has in play (Sidekick +4 and Mole -3 always).
+starting on their own homes, 7 apart. Your turn: you may first discard
+cards face down and draw new ones (4 discards a game). Then play two cards
+with different names, one face up, one face down, and refill to 4. Your
+opponent recruits one of the two (seeing only the face-up one); you get
+the other. Each meeple moves by the icon of the agent it just recruited:
+1st, 2nd or 3rd+ copy its owner has in play (Sidekick +4, Mole -3 always).
 You win by catching the other meeple (a lead of 7 spaces) or with 3
 Codebreakers in play; 3 Daredevils lose. Ties go to the player whose turn
 it is. If the deck runs out, the one closer to catching wins.
 Notation: play FACEUP / FACEDOWN, discard NAME, recruit face-up|face-down.
 Black market (mode=advanced): a meeple ending its move exactly on space
 2, 5, 9 or 12 takes one of the 3 face-up black-market cards (take NAME);
-an instant may ask (choose NAME, or pass if it cannot be carried out);
-ongoing cards stay in front of their owner.
+an instant may ask (choose NAME, or pass if it cannot be carried out).
+Teams (3-4 seats, --seat NAME:TEAM): a team shares a meeple and agents; in
+a pair one plays face up, then the other face down (play NAME), 2 discards
+each (4 alone); any player of the other team recruits.
 """
 
 __all__ = [
-    "AgentAvenue", "GAME", "Options", "State", "Command", "Discard", "Play", "Recruit",
+    "AgentAvenue", "GAME", "Options", "State", "Command", "Discard", "Play", "PlayOne", "Recruit",
     "Take", "Choose", "Pass", "View",
 ]
 
@@ -67,7 +69,7 @@ class AgentAvenue(Game[State, Command]):
     rules_version = "1"
     aliases = ("aa", "agentavenue", "agent_avenue")
     min_seats = 2
-    max_seats = 2
+    max_seats = 4
     has_chance = True
     has_hidden_information = True
     scenario_options = frozenset({"deck", "market"})
@@ -100,11 +102,57 @@ class AgentAvenue(Game[State, Command]):
             raise InvalidOption(f"bad option for {self.name}: {exc}") from None
         return rules.check_options(options)
 
+    def demo_seats_for(self, options: Any) -> tuple[str, ...]:
+        teams = getattr(options, "teams", msgspec.UNSET)
+        if teams == "2v2":
+            return ("alice:green", "bob:blue", "carol:green", "dave:blue")
+        if teams == "2v1":
+            return ("alice:green", "bob:blue", "carol:green")
+        return self.demo_seats
+
     def seats(self, options: Any, requested: list[SeatSpec]) -> list[SeatSpec]:
-        requested = super().seats(options, requested)
+        """Two seats, or 3-4 for the team variant: ``NAME:TEAM`` for each seat
+        (two team names), or no roles at all for green and blue alternately."""
+        names = [s.name for s in requested]
+        teams = getattr(options, "teams", msgspec.UNSET)
+        if teams is not msgspec.UNSET and len(requested) != rules.TEAM_SIZES[teams]:
+            raise InvalidOption(f"teams={teams} needs {rules.TEAM_SIZES[teams]} seats, got {len(requested)}")
+        if len(requested) <= 2:
+            if len(requested) == 2 and any(s.role is not None for s in requested):
+                raise InvalidOption(
+                    "teams (--seat NAME:TEAM) are for 3-4 players; two players give no roles"
+                )
+            requested = super().seats(options, requested)
+        else:
+            if len(requested) > self.max_seats or len(set(names)) != len(names):
+                requested = super().seats(options, requested)  # says what is wrong
+            roles = rules.team_roles(names, [s.role for s in requested])
+            requested = [SeatSpec(s.name, r) for s, r in zip(requested, roles)]
         if isinstance(options, Options):
-            rules.check_first(options, [s.name for s in requested])
+            rules.check_first(options, names)
         return requested
+
+    def check_dealer(self, options: Any, seats: list[SeatSpec], dealer: str) -> None:
+        """Peer team games must start with the last seat listed.
+
+        In a peer game a seat sees a dealt card once every other seat has
+        published its decryption; the protocol takes those deliveries in seat
+        order, and the seat to decide first writes its decision together with
+        its own deliveries, so it must be the last of them: only the last seat
+        listed has every other seat's decryptions before its first turn (with
+        two seats that seat's join is the last file of the deal). Later turns
+        are not affected (the seat to act has drawn nothing since its last
+        decision). So with 3-4 seats the first player must be the last seat."""
+        if dealer != "peer" or len(seats) <= 2:
+            return
+        last = seats[-1].name
+        first = getattr(options, "first", "") or seats[0].name
+        if first != last:
+            raise InvalidOption(
+                f"a peer team game must start with the last seat listed ({last}), not {first}: "
+                "the first player needs every other seat's decryptions of its hand first",
+                hint=f"add --option first={last}, or list the first player last, or use --dealer referee",
+            )
 
     def setup(self, options: Any, seats: list[Any], chance: Chance) -> State:
         if options is None:
@@ -113,7 +161,7 @@ class AgentAvenue(Game[State, Command]):
             options = self.options(options)
         specs = [s if isinstance(s, SeatSpec) else SeatSpec(str(s)) for s in seats]
         specs = self.seats(options, specs)
-        return rules.setup(options, [s.name for s in specs], chance)
+        return rules.setup(options, [s.name for s in specs], chance, [s.role for s in specs])
 
     # -- play ----------------------------------------------------------------------
 
@@ -127,7 +175,7 @@ class AgentAvenue(Game[State, Command]):
         peer games, whose one shuffle would otherwise mix the two decks."""
         if state.mode != "advanced":
             return {}
-        return {"market:deck": state.seats[0]}
+        return {"market:deck": players_of(state)[0]}
 
     def to_act(self, state: State) -> list[str]:
         return rules.to_act(state)

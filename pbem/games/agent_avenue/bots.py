@@ -15,6 +15,12 @@ In advanced mode its moves count the ongoing black-market cards and the
 End step their extra wins; it takes the supply card it likes best (a fixed
 taste, raised when a card would win or stop a loss soon) and answers each
 instant with the choice whose position it judges best.
+
+Team variant: the bots judge for the seat's side (its meeple and agents)
+from what the seat sees; its teammate's hand is as unknown as the deck. In
+a pair, the face-up player picks the card whose play looks best on average
+over what the teammate might add face down; the face-down player, who sees
+the face-up card, picks the best partner for it.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.games.agent_avenue import cards
-from pbem.games.agent_avenue.commands import Discard, Pass, Play, Recruit, Take
+from pbem.games.agent_avenue.commands import Discard, Pass, Play, PlayOne, Recruit, Take
 from pbem.games.agent_avenue.rules import end_step
 from pbem.games.agent_avenue.state import (
     AGAIN,
@@ -39,9 +45,11 @@ from pbem.games.agent_avenue.state import (
     find,
     hand,
     known_name,
+    members,
     other,
     play_area,
     ref_key,
+    side_of,
 )
 
 WIN_SCORE = 1000.0
@@ -103,30 +111,30 @@ MARKET_TASTE = {
 def _market_choice(game: Any, state: State, seat: str, legal: list[Any]) -> Any:
     """Greedy's black-market decisions, from what `seat` sees."""
     judge = _Judge(state, seat)
-    opp = judge.opp
+    me, opp = judge.me, judge.opp
     m = state.market
     task = getattr(m, "task", "")
 
     def after(mine_counts: Counter[str], theirs: Counter[str], gain: int = 0) -> float:
-        counts = {seat: mine_counts, opp: theirs}
+        counts = {me: mine_counts, opp: theirs}
         progress = dict(judge.progress)
-        progress[seat] += gain
+        progress[me] += gain
         return judge.judge(counts, progress)
 
     def recruit_value(name: str) -> float:
-        counts = judge.counts[seat].copy()
+        counts = judge.counts[me].copy()
         counts[name] += 1
-        return after(counts, judge.counts[opp], cards.move_steps(name, counts[name], judge.ongoing[seat]))
+        return after(counts, judge.counts[opp], cards.move_steps(name, counts[name], judge.ongoing[me]))
 
     def value(cmd: Any) -> float:
         if isinstance(cmd, Pass):
             if task == AGAIN:
-                return after(judge.counts[seat], judge.counts[opp])
+                return after(judge.counts[me], judge.counts[opp])
             return 0.0
         if isinstance(cmd, Take):
             name = _seen_name(state, seat, cmd.ref) or ""
             taste = MARKET_TASTE.get(name, 0.0)
-            if name == cards.LEADER and judge.counts[seat][cards.DAREDEVIL] >= 2:
+            if name == cards.LEADER and judge.counts[me][cards.DAREDEVIL] >= 2:
                 taste += 10.0
             if name == cards.MIND and judge.counts[opp][cards.CODEBREAKER] >= 2:
                 taste += 10.0
@@ -135,9 +143,9 @@ def _market_choice(game: Any, state: State, seat: str, legal: list[Any]) -> Any:
         if task == cards.MIND:
             theirs = judge.counts[opp].copy()
             theirs[name] -= 1
-            return after(judge.counts[seat], +theirs)
+            return after(judge.counts[me], +theirs)
         if task == cards.SPYCATION:
-            mine = judge.counts[seat].copy()
+            mine = judge.counts[me].copy()
             mine[name] -= 1
             return max(after(+mine, judge.counts[opp]), recruit_value(name) - 1.0)
         return recruit_value(name)
@@ -146,14 +154,16 @@ def _market_choice(game: Any, state: State, seat: str, legal: list[Any]) -> Any:
 
 
 class _Judge:
-    """Scores "seat `me` recruits X while the opponent recruits Y" for `me`."""
+    """Scores "side `me` recruits X while the opponent recruits Y" for `me`,
+    from what seat `viewer` sees (`me` is the viewer's side by default)."""
 
-    def __init__(self, state: State, me: str) -> None:
+    def __init__(self, state: State, viewer: str, me: str | None = None) -> None:
+        me = side_of(state, viewer) if me is None else me
         self.me = me
         self.opp = other(state, me)
         self.active = state.active
         self.progress = dict(state.progress)
-        self.counts = {me: _counts(state, me, me), self.opp: _counts(state, self.opp, me)}
+        self.counts = {me: _counts(state, me, viewer), self.opp: _counts(state, self.opp, viewer)}
         self.ongoing = {s: _ongoing(state, s) for s in (me, self.opp)}
         self.position = dict(state.position)
         self.home = dict(state.home)
@@ -243,7 +253,7 @@ class _Planner:
 
     def __init__(self, state: State, seat: str) -> None:
         self.judge = _Judge(state, seat)
-        self.their = _Judge(state, other(state, seat))
+        self.their = _Judge(state, seat, self.judge.opp)
         self.unseen = _unseen(state, seat)
         self.memo: dict[tuple[str, tuple[tuple[str, int], ...]], bool] = {}
 
@@ -298,6 +308,8 @@ def greedy_bot(game: Any, state: State, seat: str, rng: random.Random) -> Any:
         if (n := _seen_name(state, seat, it.ref)) is not None
     }
     planner = _Planner(state, seat)
+    if len(members(state, state.active)) > 1:
+        return _team_play(state, legal, held, planner)
     plays = [c for c in legal if isinstance(c, Play)]
     best, best_play = planner.best(plays, held)
     discards = [c for c in legal if isinstance(c, Discard)]
@@ -310,6 +322,40 @@ def greedy_bot(game: Any, state: State, seat: str, rng: random.Random) -> Any:
             options.append((value, cmd))
         return max(options, key=lambda pair: pair[0])[1]
     return best_play if best_play is not None else rng.choice(legal)
+
+
+def _team_play(state: State, legal: list[Any], held: dict[str, str], planner: _Planner) -> Any:
+    """A player of a pair: one card face up (its partner unknown), or face
+    down next to the teammate's face-up card; discard while the best looks poor."""
+    up_items = state.zones[CENTRE_UP].items
+    up = known_name(up_items[0]) if up_items else None
+
+    def best(cards_held: dict[str, str]) -> tuple[float, Any]:
+        counts = Counter(cards_held.values())
+        by_name: dict[str, str] = {}
+        for ref in sorted(cards_held, key=ref_key):
+            by_name.setdefault(cards_held[ref], ref)
+        if up is not None:
+            names = [n for n in by_name if n != up] or [n for n in by_name]
+            scored = [(planner.value(up, n, counts), n) for n in names]
+        else:  # the teammate's card: any card this seat has not seen
+            guess = planner.unseen
+            scored = [
+                (_average(Counter({x: c for x, c in guess.items() if x != n}),
+                          lambda x: planner.value(n, x, counts)), n)
+                for n in by_name
+            ]
+        if not scored:
+            return -float("inf"), None
+        value, name = max(scored, key=lambda pair: pair[0])
+        return value, PlayOne(by_name[name])
+
+    value, play = best(held)
+    discards = [c for c in legal if isinstance(c, Discard)]
+    if discards and value < DISCARD_BELOW:
+        options = [(best({r: n for r, n in held.items() if r != cmd.ref})[0], cmd) for cmd in discards]
+        return max(options, key=lambda pair: pair[0])[1]
+    return play if play in legal else next(c for c in legal if isinstance(c, PlayOne))
 
 
 BOTS = {"random": random_bot, "greedy": greedy_bot}

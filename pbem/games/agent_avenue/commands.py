@@ -11,6 +11,11 @@ so which copy is played says nothing), so a player never needs to see a ref:
 * ``play FACEUP / FACEDOWN``        e.g. ``play Enforcer / Double Agent``
 * ``recruit face-up``, ``recruit face-down``
 
+Team variant, a player of a pair (each plays one card of the two):
+
+* ``play NAME``       the face-up card, or the face-down one when the
+  teammate has played face up this turn
+
 Advanced mode (the black market):
 
 * ``take NAME``       take that black-market card from the supply
@@ -58,6 +63,13 @@ class Play(msgspec.Struct, frozen=True, tag="aa.play", tag_field="t"):
     face_down: str
 
 
+class PlayOne(msgspec.Struct, frozen=True, tag="aa.play-one", tag_field="t"):
+    """Team variant: a player of a pair plays one hand card, face up if the
+    centre is empty, else face down next to the teammate's face-up card."""
+
+    ref: str
+
+
 class Recruit(msgspec.Struct, frozen=True, tag="aa.recruit", tag_field="t"):
     """The opponent recruits one of the two played cards."""
 
@@ -82,7 +94,7 @@ class Pass(msgspec.Struct, frozen=True, tag="aa.pass", tag_field="t"):
     """Decline (Spycation's second recruit) or say an instant cannot be done."""
 
 
-Command = Discard | Play | Recruit | Take | Choose | Pass
+Command = Discard | Play | PlayOne | Recruit | Take | Choose | Pass
 
 EXPECTED = "expected 'discard NAME', 'play FACEUP / FACEDOWN', 'recruit face-up' or 'recruit face-down'"
 EXPECTED_MARKET = "expected 'take NAME' (a supply card), 'choose NAME' or 'pass'"
@@ -104,6 +116,8 @@ def _spell(command: Command, name: Callable[[str, bool], str]) -> str:
             return f"discard {name(ref, False)}"
         case Play(face_up=up, face_down=down):
             return f"play {name(up, True)} / {name(down, False)}"
+        case PlayOne(ref=ref):
+            return f"play {name(ref, False)}"
         case Recruit(which=which):
             return f"recruit {which}"
         case Take(ref=ref):
@@ -153,6 +167,9 @@ def explain_command(command: Command, state: State, seat: str) -> str:
             return f"discard {shown(ref)} face down (out of the game) and draw a new card"
         case Play(face_up=up, face_down=down):
             return f"play {shown(up)} face up and {shown(down)} face down for your opponent to choose from"
+        case PlayOne(ref=ref):
+            face = "face up" if not state.zones["centre:up"].items else "face down"
+            return f"play {shown(ref)} {face} (your teammate plays the other card)"
         case Recruit(which=which):
             return f"recruit the {which} card; your opponent takes the other one"
         case Take(ref=ref):
@@ -187,6 +204,12 @@ def _resolve(state: State, seat: str, text: str, exclude: str | None = None) -> 
     return refs[0]
 
 
+def _plays_one(state: State, seat: str) -> bool:
+    """Team variant: `seat` is one of a pair (each plays one card)."""
+    teams = state.teams
+    return isinstance(teams, dict) and any(seat in who and len(who) > 1 for who in teams.values())
+
+
 def parse_command(text: str, state: State, seat: str) -> Command:
     """Parse the notation (see the module docstring) against `seat`'s hand."""
     words = text.split()
@@ -204,6 +227,9 @@ def parse_command(text: str, state: State, seat: str) -> Command:
                 "discard needs a card name, e.g. 'discard Saboteur'", hint=EXPECTED
             )
         return Discard(_resolve(state, seat, rest))
+    if verb == "play" and "/" not in rest and rest.strip() and _plays_one(state, seat):
+        cards.canonical(rest)
+        return PlayOne(_resolve(state, seat, rest))
     if verb == "play":
         parts = rest.split("/")
         if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():

@@ -17,6 +17,12 @@ include their openings: they are revealed with proof. Smoke Screen's card
 goes from the deck to a public play area, and its identity is needed to
 move, so the dealer (or the peer layers) must open it.
 
+Team variant: `Market.who` is a side (its meeple landed); any one of its
+players takes the card (`take NAME`), and that player (`Market.player`)
+answers the card's questions with its own hand: Outpost, Secret Recruit
+and Double Trouble recruit from it, Spycation and Mind Control put the agent
+into it; the agent recruited goes to the side's play area.
+
 Modifier order (rules notes, Decision): base icon, then the card-specific
 modifiers (`cards.move_steps`), then Getaway Car where the move ends on a
 home space.
@@ -39,12 +45,15 @@ from pbem.games.agent_avenue.state import (
     Market,
     State,
     hand,
+    is_team,
     known_name,
+    members,
     new_zone,
     ongoing,
     other,
     play_area,
     ref_key,
+    side_of,
 )
 from pbem.games.base import Chance, Item, Known, checked_if_visible, draw_private, identity
 
@@ -109,8 +118,17 @@ def market(state: State) -> Market:
 def to_act(state: State) -> list[str]:
     m = market(state)
     if m.task in DECISIONS and m.who is not None:
-        return [m.who]
+        return members(state, m.who) if m.task == TAKE else [decider(state)]
     return []
+
+
+def decider(state: State) -> str:
+    """Who answers the card being resolved: the side's player who took it."""
+    m = market(state)
+    if is_team(state) and isinstance(m.player, str):
+        return m.player
+    assert m.who is not None
+    return m.who
 
 
 # --- moving ------------------------------------------------------------------
@@ -238,19 +256,20 @@ def legal(state: State, seat: str) -> list[Command]:
     if m.task == TAKE:
         return [Take(it.ref) for it in state.zones[MARKET_SUPPLY].items]
     held = state.zones[hand(seat)].items
+    side = side_of(state, seat)
     out: list[Command]
     if m.task == cards.OUTPOST:
         refs = _lowest(held, lambda n: n == cards.SENTINEL)
         out = [Choose(r[0]) for r in refs.values()]
     elif m.task == cards.SECRET:
-        have = set(_names_in_play(state, seat))
+        have = set(_names_in_play(state, side))
         out = [Choose(r[0]) for r in _lowest(held, lambda n: n not in have).values()]
     elif m.task == cards.TROUBLE:
         out = [Choose(r[0], r[1]) for r in _lowest(held).values() if len(r) >= 2]
     elif m.task == cards.SPYCATION:
-        return [Choose(r[0]) for r in _lowest(state.zones[play_area(seat)].items).values()]
+        return [Choose(r[0]) for r in _lowest(state.zones[play_area(side)].items).values()]
     elif m.task == cards.MIND:
-        return [Choose(r[0]) for r in _lowest(state.zones[play_area(other(state, seat))].items).values()]
+        return [Choose(r[0]) for r in _lowest(state.zones[play_area(other(state, side))].items).values()]
     else:  # AGAIN
         return [Choose(m.spy), Pass()] if m.spy is not None else [Pass()]
     return out or [Pass()]
@@ -271,8 +290,9 @@ def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
     m = market(state)
     if state.phase != MARKET or m.task not in DECISIONS:
         raise IllegalCommand(f"{seat} cannot {_verb(command)} now: nothing is asked of the black market")
-    if seat != m.who:
-        raise IllegalCommand(f"{m.who} answers the black market now, not {seat}")
+    if seat not in to_act(state):
+        raise IllegalCommand(f"{' or '.join(to_act(state))} answers the black market now, not {seat}")
+    side = side_of(state, seat)
     if m.task == TAKE:
         if not isinstance(command, Take):
             raise IllegalCommand(f"{seat} must take a black-market card from the supply ('take NAME')")
@@ -284,8 +304,10 @@ def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
         m.queue.pop(0)
         refill(state, chance)  # at once, before the card resolves
         m.log.append(f"{seat} took {name}")
+        if is_team(state):
+            m.player = seat
         if cards.MARKET_KIND[name] == "ongoing":
-            state.zones[ongoing(seat)].items.append(item)
+            state.zones[ongoing(side)].items.append(item)
             m.task = ""
         else:
             state.zones[MARKET_USED].items.append(item)
@@ -304,7 +326,7 @@ def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
             mine = next((it for it in held if it.ref == command.ref), None)
             if spy is None or mine is None or identity(mine) != identity(spy):
                 raise IllegalCommand("Spycation recruits again only the agent it returned")
-            recruit_move(state, seat, _pop(held, command.ref))
+            recruit_move(state, side, _pop(held, command.ref))
             draw_up(state, seat)
         m.task, m.spy = "", None
         return state
@@ -320,7 +342,7 @@ def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
     assert isinstance(command, Choose)
     held = state.zones[hand(seat)].items
     if m.task == cards.SPYCATION:
-        item = _pop(state.zones[play_area(seat)].items, command.ref)
+        item = _pop(state.zones[play_area(side)].items, command.ref)
         if item is None:
             raise IllegalCommand(f"agent {command.ref} is not in your play area")
         held.append(item)  # moves nobody
@@ -329,7 +351,7 @@ def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
         m.task, m.spy = AGAIN, item.ref
         return state
     if m.task == cards.MIND:
-        item = _pop(state.zones[play_area(other(state, seat))].items, command.ref)
+        item = _pop(state.zones[play_area(other(state, side))].items, command.ref)
         if item is None:
             raise IllegalCommand(f"agent {command.ref} is not in your opponent's play area")
         held.append(item)  # moves nobody
@@ -343,7 +365,7 @@ def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
     name = identity(refs[command.ref])  # revealed with proof
     if m.task == cards.OUTPOST and name != cards.SENTINEL:
         raise IllegalCommand(f"Outpost recruits a Sentinel, not a {name}")
-    if m.task == cards.SECRET and name in _names_in_play(state, seat):
+    if m.task == cards.SECRET and name in _names_in_play(state, side):
         raise IllegalCommand(f"Secret Recruit needs an agent you do not have in play; you have {name}")
     if m.task == cards.TROUBLE:
         if command.keep is None or command.keep == command.ref:
@@ -355,7 +377,7 @@ def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
     elif command.keep is not None:
         raise IllegalCommand(f"{m.task} recruits one card")
     m.task = ""
-    recruit_move(state, seat, _pop(held, command.ref))
+    recruit_move(state, side, _pop(held, command.ref))
     draw_up(state, seat)
     return state
 
@@ -393,10 +415,11 @@ def parse_market(verb: str, rest: str, text: str, state: State, seat: str) -> Co
             return Choose(m.spy)
         raise IllegalCommand(f"Spycation recruits again only the agent it returned, not {name}")
     if m.task in (cards.SPYCATION, cards.MIND):
-        owner = seat if m.task == cards.SPYCATION else other(state, seat)
+        side = side_of(state, seat)
+        owner = side if m.task == cards.SPYCATION else other(state, side)
         refs = _lowest(state.zones[play_area(owner)].items).get(name)
         if not refs:
-            whose = "you have" if owner == seat else "your opponent has"
+            whose = "you have" if owner == side else "your opponent has"
             raise IllegalCommand(f"{whose} no {name} in play")
         return Choose(refs[0])
     refs = _lowest(state.zones[hand(seat)].items).get(name)

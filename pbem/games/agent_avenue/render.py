@@ -10,7 +10,9 @@
 The loop is drawn as a line that wraps from 13 back to 0, 63 columns wide:
 one row marks each seat's home with its letter in upper case, the row below
 each meeple with its letter in lower case (``ab`` when both share a space),
-so nothing depends on colour or on telling ``[A]`` from ``a``. In advanced
+so nothing depends on colour or on telling ``[A]`` from ``a``. In the team
+variant a letter stands for a team, and each team lists its players' hands
+(named only for the viewer). In advanced
 mode a ``market`` row marks the black-market spaces with ``$``. Free text
 (the cards in play, long names) is wrapped to 80 columns.
 """
@@ -75,6 +77,31 @@ def market_lines(view: View) -> list[str]:
     return lines
 
 
+def _team_lines(view: View, s: Any, letter: str) -> list[str]:
+    """A side of the team variant: the shared meeple and agents, then each
+    player's hand (named only for the viewer) and discards."""
+    turn = " - active" if s.seat == view.active and view.phase != "over" else ""
+    who = ", ".join(m.seat + (" (you)" if m.seat == view.viewer else "") for m in s.members)
+    lines = [
+        f"{letter} team {s.seat} ({who}){turn}: home {s.home}, on {s.position}, "
+        f"progress {s.progress:+d}, {s.to_catch} to catch",
+        f"    in play: {_counts(s.in_play)}",
+    ]
+    market = view.market if isinstance(view.market, MarketView) else None
+    for m in s.members:
+        if m.hand is not None:
+            held = ", ".join(m.hand) or "empty"
+        else:
+            seen = market.known_in_hand.get(m.seat) if market else None
+            held = f"{m.hand_size} cards (hidden{', known: ' + ', '.join(seen) if seen else ''})"
+        discarded = f" ({', '.join(m.discarded)})" if m.discarded else ""
+        total = m.discards_used + m.discards_left
+        lines.append(f"    {m.seat}: hand {held}; discards used {m.discards_used}/{total}{discarded}")
+    if market:
+        lines.append(f"    black-market cards: {', '.join(market.ongoing.get(s.seat, [])) or 'none'}")
+    return lines
+
+
 def render(view: View | dict[str, Any]) -> str:
     if not isinstance(view, View):
         view = msgspec.convert(view, View)
@@ -86,6 +113,9 @@ def render(view: View | dict[str, Any]) -> str:
     lines += [f"home: upper case, meeple: lower case; {legend}", ""]
 
     for k, s in enumerate(view.seats):
+        if isinstance(s.members, list):
+            lines += _team_lines(view, s, letters[k])
+            continue
         you = " (you)" if s.seat == view.viewer else ""
         turn = " - active" if s.seat == view.active and view.phase != "over" else ""
         lines.append(

@@ -67,13 +67,23 @@ def market(view: View, letters: list[str]) -> Any:
         text.append("\n  ")
         text.append(f"{letters[k]} {s.seat}", style=_seat_style(k))
         text.append(f": {', '.join(m.ongoing.get(s.seat, [])) or 'no black-market cards'}")
-        if m.known_in_hand.get(s.seat):
-            text.append(f"; known in hand: {', '.join(m.known_in_hand[s.seat])}")
+        for who in _players(s):
+            if m.known_in_hand.get(who):
+                text.append(f"; known in {who}'s hand: {', '.join(m.known_in_hand[who])}")
     if m.used:
         text.append(f"\n  used instants: {', '.join(m.used)}", style="dim")
     for line in m.log:
         text.append(f"\n  {line}")
     return text
+
+
+def _players(s: Any) -> list[str]:
+    """The players of a seat's row: the seat, or a team's players."""
+    return [m.seat for m in s.members] if isinstance(s.members, list) else [s.seat]
+
+
+def _mine(view: View, s: Any) -> bool:
+    return view.viewer is not None and view.viewer in _players(s)
 
 
 def _table(*columns: str) -> Any:
@@ -100,6 +110,16 @@ def seats(view: View, letters: list[str]) -> Any:
         used = f"{s.discards_used} of {cards.MAX_DISCARDS}"
         if s.discarded:
             used += f": {', '.join(s.discarded)}"
+        if isinstance(s.members, list):  # a team: one row per player below
+            table.add_row(name, str(s.position), f"{s.progress:+d}", str(s.to_catch), "", "")
+            for m in s.members:
+                who = Text(f"  {m.seat}" + (" (you)" if m.seat == view.viewer else ""))
+                held = f"{m.hand_size} cards" + (", hidden" if m.hand is None else "")
+                used = f"{m.discards_used} of {m.discards_used + m.discards_left}"
+                if m.discarded:
+                    used += f": {', '.join(m.discarded)}"
+                table.add_row(who, "", "", "", held, used)
+            continue
         table.add_row(name, str(s.position), f"{s.progress:+d}", str(s.to_catch), hand, used)
     return table
 
@@ -108,7 +128,7 @@ def hand(view: View, letters: list[str]) -> Any:
     """The viewer's own hand, with the icons and what each seat has in play."""
     from rich.text import Text
 
-    me = next((s for s in view.seats if s.seat == view.viewer and s.hand is not None), None)
+    me = next((s for s in view.seats if _mine(view, s) and s.hand is not None), None)
     if me is None:
         return None
     table = _table("your hand", "icons 1/2/3+", *[f"{letters[k]} in play" for k in range(len(view.seats))])

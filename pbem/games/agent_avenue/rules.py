@@ -14,6 +14,11 @@ A turn (active seat A, opponent B):
 
 Catching is judged on net progress (rules notes, Decision): A catches B when
 progress(A) - progress(B) >= 7, B catches A when it is <= -7.
+
+The team variant (3-4 seats, TEAMS.md): A and B are sides; a side of two
+plays its turn in two files (``PlayOne``: the face-up player, then the
+face-down one, each refilling at once), any player of B recruits, and a
+pair swaps who plays face up after each of its turns.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ import msgspec
 
 from pbem.errors import IllegalCommand, InvalidOption
 from pbem.games.agent_avenue import cards, market
-from pbem.games.agent_avenue.commands import Choose, Command, Discard, Pass, Play, Recruit, Take
+from pbem.games.agent_avenue.commands import Choose, Command, Discard, Pass, Play, PlayOne, Recruit, Take
 from pbem.games.agent_avenue.state import (
     MARKET,
     CENTRE_DOWN,
@@ -39,10 +44,14 @@ from pbem.games.agent_avenue.state import (
     State,
     discards,
     hand,
+    is_team,
+    members,
     new_zone,
     other,
     play_area,
+    players_of,
     ref_key,
+    side_of,
 )
 from pbem.games.base import (
     Chance,
@@ -66,6 +75,10 @@ def check_options(options: Options) -> Options:
     if options.mode not in ("simple", "advanced"):
         raise InvalidOption(f"unknown mode {options.mode!r} for agent-avenue (modes: simple, advanced)")
     options = _check_market(options)
+    if options.teams is not msgspec.UNSET and options.teams not in TEAM_SIZES:
+        raise InvalidOption(
+            f"teams={options.teams!r}: the team variant is teams=2v2 (4 players) or teams=2v1 (3 players)"
+        )
     if options.deck is None:
         return options
     names = []
@@ -79,7 +92,7 @@ def check_options(options: Options) -> Options:
     problem = cards.deck_problems(names)
     if problem:
         raise InvalidOption(f"deck must be exactly the 38 agent cards: {problem}")
-    return Options(mode=options.mode, first=options.first, deck=names, market=options.market)
+    return msgspec.structs.replace(options, deck=names)
 
 
 def _check_market(options: Options) -> Options:
@@ -118,8 +131,12 @@ def check_first(options: Options, seat_names: list[str]) -> None:
         )
 
 
-def setup(options: Options, seat_names: list[str], chance: Chance) -> State:
-    """Shuffle (or take the scenario deck), name refs positionally, deal 4 each."""
+def setup(
+    options: Options, seat_names: list[str], chance: Chance, roles: list[str | None] | None = None
+) -> State:
+    """Shuffle (or take the scenario deck), name refs positionally, deal 4 each
+    (to the players in seat order). With 3 or 4 seats, `roles` are the teams
+    (`team_roles`): the first-listed seat's team takes the green meeple."""
     options = check_options(options)
     check_first(options, seat_names)
     if options.first == "random":
@@ -128,15 +145,26 @@ def setup(options: Options, seat_names: list[str], chance: Chance) -> State:
         first = options.first or seat_names[0]
     order = list(options.deck) if options.deck is not None else chance.shuffle(cards.full_deck())
 
+    teams = None
+    sides = list(seat_names)
+    if len(seat_names) > 2:
+        teams = team_roles(seat_names, roles or [None] * len(seat_names))
+        sides = list(dict.fromkeys(teams))
     state = State(
         mode=options.mode,
-        seats=list(seat_names),
-        active=first,
-        home={s: cards.HOMES[i] for i, s in enumerate(seat_names)},
-        position={s: cards.HOMES[i] for i, s in enumerate(seat_names)},
-        progress={s: 0 for s in seat_names},
+        seats=sides,
+        active=teams[seat_names.index(first)] if teams else first,
+        home={s: cards.HOMES[i] for i, s in enumerate(sides)},
+        position={s: cards.HOMES[i] for i, s in enumerate(sides)},
+        progress={s: 0 for s in sides},
         discards_used={s: 0 for s in seat_names},
     )
+    if teams is not None:
+        state.players = list(seat_names)
+        by_side = {side: [p for p, t in zip(seat_names, teams) if t == side] for side in sides}
+        mine = by_side[state.active]  # the first player plays face up first
+        by_side[state.active] = mine[mine.index(first):] + mine[: mine.index(first)]
+        state.teams = by_side
     deck = new_zone()
     for name in order:  # refs are given after shuffling: they leak nothing
         deck.items.append(Known(f"a{state.next_ref:03d}", name))
@@ -144,10 +172,11 @@ def setup(options: Options, seat_names: list[str], chance: Chance) -> State:
     zones = {DECK: deck}
     for seat in seat_names:
         zones[hand(seat)] = new_zone([seat])
-        zones[play_area(seat)] = new_zone(public=True)
         zones[discards(seat)] = new_zone([seat])
+    for side in sides:
+        zones[play_area(side)] = new_zone(public=True)
     zones[CENTRE_UP] = new_zone(public=True)
-    zones[CENTRE_DOWN] = new_zone([first])
+    zones[CENTRE_DOWN] = new_zone([face_down_player(state, state.active)])
     state.zones = zones
     for seat in seat_names:
         _draw(state, seat, cards.HAND_SIZE)
@@ -158,6 +187,68 @@ def setup(options: Options, seat_names: list[str], chance: Chance) -> State:
             market_order = chance.shuffle(list(cards.MARKET_NAMES))
         market.setup_market(state, market_order)
     return state
+
+
+# --- the team variant ---------------------------------------------------------------
+
+#: the team variant's options: teams=2v2 or 2v1 and the seats each needs
+TEAM_SIZES = {"2v2": 4, "2v1": 3}
+#: team names that would clash with a zone's name
+RESERVED = frozenset({"deck", "supply", "used", "up", "down"})
+#: discards a player may make in a game: 2 each in a pair, 4 for a player alone
+PAIR_DISCARDS = 2
+
+
+def team_roles(names: list[str], roles: list[str | None]) -> list[str]:
+    """The team of each of 3-4 seats: the roles given (two team names), or,
+    with none given, ``green`` and ``blue`` alternately in seat order (the
+    teams alternate round the table). `InvalidOption` names what is wrong."""
+    if all(r is None for r in roles):
+        return ["green" if i % 2 == 0 else "blue" for i in range(len(names))]
+    if any(r is None for r in roles):
+        raise InvalidOption("give every seat a team (NAME:TEAM), or none to alternate green and blue")
+    teams = [str(r) for r in roles]
+    sides = list(dict.fromkeys(teams))
+    if len(sides) != 2:
+        raise InvalidOption(
+            f"the team variant has two teams, got {len(sides)} ({', '.join(sides)}): "
+            "e.g. --seat alice:green --seat bob:blue --seat carol:green"
+        )
+    sizes = sorted(teams.count(side) for side in sides)
+    if sizes not in ([1, 2], [2, 2]):
+        raise InvalidOption(f"teams of {' and '.join(map(str, sizes))}: the team variant is 2 against 2 or 2 against 1")
+    for side in sides:
+        if side in names or side in RESERVED or not side.replace("-", "").isalnum():
+            raise InvalidOption(f"{side!r} cannot be a team name (a seat's name, a reserved word, or not a word)")
+    return teams
+
+
+def max_discards(state: State, seat: str) -> int:
+    """4 with two players and for a player alone against a pair; 2 in a pair."""
+    return PAIR_DISCARDS if len(members(state, side_of(state, seat))) > 1 else cards.MAX_DISCARDS
+
+
+def face_down_player(state: State, side: str) -> str:
+    """Who plays the face-down card on `side`'s turn (a pair's second player)."""
+    return members(state, side)[-1]
+
+
+def current_player(state: State) -> str:
+    """Who plays now in the play phase: a pair's face-up player, then the other."""
+    who = members(state, state.active)
+    return who[1] if len(who) > 1 and state.zones[CENTRE_UP].items else who[0]
+
+
+def _needs(state: State, seat: str) -> int:
+    """Cards `seat` must hold to play: 1 in a pair, else 2."""
+    return 1 if len(members(state, side_of(state, seat))) > 1 else 2
+
+
+def side_short(state: State, side: str) -> bool:
+    """True when `side` could not play a turn with the hands it holds (the
+    running-out rule: a player of a pair holding no card, a player alone
+    holding fewer than 2)."""
+    return any(len(state.zones[hand(p)].items) < _needs(state, p) for p in members(state, side))
 
 
 def _draw(state: State, seat: str, n: int) -> None:
@@ -171,17 +262,19 @@ def _draw(state: State, seat: str, n: int) -> None:
 
 
 def to_act(state: State) -> list[str]:
-    if state.phase == PLAY and len(state.zones[hand(state.active)].items) >= 2:
-        return [state.active]
-    if state.phase == RECRUIT:
-        return [other(state, state.active)]
+    if state.phase == PLAY:
+        seat = current_player(state)
+        return [seat] if len(state.zones[hand(seat)].items) >= _needs(state, seat) else []
+    if state.phase == RECRUIT:  # any one of the opposing side's players (seat order)
+        them = members(state, other(state, state.active))
+        return [p for p in players_of(state) if p in them]
     if state.phase == MARKET:
         return market.to_act(state)
     return []
 
 
 def can_discard(state: State, seat: str) -> bool:
-    return bool(state.zones[DECK].items) and state.discards_used[seat] < cards.MAX_DISCARDS
+    return bool(state.zones[DECK].items) and state.discards_used[seat] < max_discards(state, seat)
 
 
 def _lowest_by_name(state: State, seat: str) -> dict[str, list[str]]:
@@ -207,6 +300,14 @@ def legal(state: State, seat: str) -> list[Command]:
     out: list[Command] = []
     if can_discard(state, seat):
         out.extend(Discard(refs[0]) for refs in by_name.values())
+    if len(members(state, state.active)) > 1:  # a pair: one card each
+        up = state.zones[CENTRE_UP].items
+        if up:  # face down: another name, unless the whole hand is the face-up one's
+            name = identity(up[0])
+            allowed = [n for n in by_name if n != name] or [name]
+        else:
+            allowed = list(by_name)
+        return out + [PlayOne(by_name[n][0]) for n in allowed]
     if len(by_name) == 1:
         refs = next(iter(by_name.values()))
         out.append(Play(refs[0], refs[1]))
@@ -232,7 +333,7 @@ def _take(state: State, zone: str, ref: str, what: str) -> Item:
 def _check_turn(state: State, seat: str, command: Command) -> None:
     if state.phase == OVER:
         raise IllegalCommand("the game is over")
-    if seat not in state.seats:
+    if seat not in players_of(state):
         raise IllegalCommand(f"{seat!r} is not a seat of this game")
     acting = to_act(state)
     if isinstance(command, (Take, Choose, Pass)):
@@ -243,11 +344,19 @@ def _check_turn(state: State, seat: str, command: Command) -> None:
         if state.phase != RECRUIT:
             raise IllegalCommand("there is nothing to recruit now: " + _waiting(state))
         if seat not in acting:
-            raise IllegalCommand(f"{acting[0]} recruits this turn, not {seat}")
+            who = " or ".join(acting)
+            raise IllegalCommand(f"{who} recruits this turn, not {seat} (the other team chooses)")
     else:
         verb = "discard" if isinstance(command, Discard) else "play"
         if state.phase != PLAY or seat not in acting:
             raise IllegalCommand(f"{seat} cannot {verb} now: " + _waiting(state))
+        pair = len(members(state, state.active)) > 1
+        if isinstance(command, Play) and pair:
+            raise IllegalCommand(
+                f"{seat} plays one card for the team ('play NAME'); the teammate plays the other"
+            )
+        if isinstance(command, PlayOne) and not pair:
+            raise IllegalCommand("play two cards, one face up and one face down ('play FACEUP / FACEDOWN')")
 
 
 def _waiting(state: State) -> str:
@@ -255,7 +364,7 @@ def _waiting(state: State) -> str:
     if state.phase == PLAY and acting:
         return f"it is {acting[0]}'s turn to play"
     if state.phase == RECRUIT:
-        return f"{acting[0]} must recruit"
+        return f"{' or '.join(acting)} must recruit"
     if state.phase in (RESOLVE, MARKET):
         return "the turn is being resolved"
     return "the game is over"
@@ -268,10 +377,9 @@ def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
         case Discard(ref=ref):
             if not state.zones[DECK].items:
                 raise IllegalCommand("you cannot discard: the deck is empty")
-            if state.discards_used[seat] >= cards.MAX_DISCARDS:
-                raise IllegalCommand(
-                    f"you cannot discard: you have used all {cards.MAX_DISCARDS} discards"
-                )
+            limit = max_discards(state, seat)
+            if state.discards_used[seat] >= limit:
+                raise IllegalCommand(f"you cannot discard: you have used all {limit} discards")
             item = _take(state, hand(seat), ref, "card")
             state.zones[discards(seat)].items.append(item)
             state.discards_used[seat] += 1
@@ -289,10 +397,24 @@ def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
             state.zones[CENTRE_DOWN].items.append(_take(state, hand(seat), down, "card"))
             _draw(state, seat, cards.HAND_SIZE - len(state.zones[hand(seat)].items))
             state.phase = RECRUIT
+        case PlayOne(ref=ref):
+            held = state.zones[hand(seat)].items
+            if ref not in {it.ref for it in held}:
+                raise IllegalCommand(f"the card {ref} is not in your hand")
+            up = state.zones[CENTRE_UP].items
+            if up:
+                _check_team_names(held, ref, identity(up[0]))
+                state.zones[CENTRE_DOWN].items.append(_take(state, hand(seat), ref, "card"))
+                state.phase = RECRUIT
+            else:
+                up.append(_take(state, hand(seat), ref, "card"))
+            # each refills at once: the face-up player first, so it draws the
+            # last card of the deck (the last-card rule)
+            _draw(state, seat, cards.HAND_SIZE - len(state.zones[hand(seat)].items))
         case Recruit(which=which):
             if which not in ("face-up", "face-down"):
                 raise IllegalCommand(f"recruit face-up or face-down, not {which!r}")
-            a, b = state.active, seat
+            a, b = state.active, side_of(state, seat)
             up = state.zones[CENTRE_UP].items.pop()
             down = state.zones[CENTRE_DOWN].items.pop()
             mine, theirs = (up, down) if which == FACE_UP else (down, up)
@@ -322,6 +444,18 @@ def _check_names(held: list[Item], up: str, down: str) -> None:
                 )
 
 
+def _check_team_names(held: list[Item], down: str, up_name: str) -> None:
+    """The face-down card of a pair: another name than the face-up card,
+    unless every card in the player's hand has that name."""
+    with checked_if_visible():
+        name = identity(next(it for it in held if it.ref == down))
+        if name == up_name and any(identity(it) != up_name for it in held):
+            raise IllegalCommand(
+                f"your teammate played {up_name} face up: play a card of another name "
+                f"(a second {up_name} only when your whole hand is {up_name})"
+            )
+
+
 # --- advance: movement and the End step ----------------------------------------
 
 
@@ -337,7 +471,7 @@ def advance(state: State, chance: Chance) -> State:
     """
     if market.is_advanced(state):
         return _advance_advanced(state, chance)
-    if state.phase == PLAY and len(state.zones[hand(state.active)].items) < 2:
+    if state.phase == PLAY and not to_act(state):
         return _stalled(state)
     if state.phase != RESOLVE:
         return state
@@ -362,7 +496,8 @@ def advance(state: State, chance: Chance) -> State:
         progress=state.progress,
         counts=counts,
         deck_empty=not state.zones[DECK].items,
-        opponent_hand=len(state.zones[hand(b)].items),
+        opponent_hand=len(state.zones[hand(b)].items) if not is_team(state) else 0,
+        opponent_short=side_short(state, b),
     )
     return _end_turn(state, result, b)
 
@@ -371,15 +506,26 @@ def _end_turn(state: State, result: Outcome | None, b: str) -> State:
     """The End step's last part, in both modes: the game is won, or `b`
     (the other seat) starts its turn with the centre's face-down card its own."""
     if result is not None:
-        state.outcome = result
-        state.phase = OVER
-        return state
+        return _finish(state, result)
+    if isinstance(state.teams, dict):  # a pair swaps who plays face up
+        mine = state.teams[state.active]
+        state.teams[state.active] = mine[1:] + mine[:1]
     state.active = b
     state.phase = PLAY
     state.turn += 1
     state.choice = None
     state.recruited = {}
-    state.zones[CENTRE_DOWN].readers = [b]
+    state.zones[CENTRE_DOWN].readers = [face_down_player(state, b)]
+    return state
+
+
+def _finish(state: State, result: Outcome) -> State:
+    """End the game; in the team variant the winners are the winning side's players."""
+    if isinstance(state.teams, dict):
+        won = {p for side in result.winners for p in state.teams.get(side, [side])}
+        result = Outcome(winners=[p for p in players_of(state) if p in won], reason=result.reason)
+    state.outcome = result
+    state.phase = OVER
     return state
 
 
@@ -391,7 +537,7 @@ def _advance_advanced(state: State, chance: Chance) -> State:
     if market.supply_short(state) and state.phase == PLAY:
         state = copy_struct(state)
         market.refill(state, chance)  # the supply is first turned face up here
-    if state.phase == PLAY and len(state.zones[hand(state.active)].items) < 2:
+    if state.phase == PLAY and not to_act(state):
         return _stalled(state)
     if state.phase not in (RESOLVE, MARKET):
         return state
@@ -422,7 +568,8 @@ def _advance_advanced(state: State, chance: Chance) -> State:
         progress=state.progress,
         counts=counts,
         deck_empty=not state.zones[DECK].items,
-        opponent_hand=len(state.zones[hand(b)].items),
+        opponent_hand=len(state.zones[hand(b)].items) if not is_team(state) else 0,
+        opponent_short=side_short(state, b),
         ongoing={s: market.ongoing_names(state, s) for s in (a, b)},
         position=state.position,
         home=state.home,
@@ -436,9 +583,8 @@ def _stalled(state: State) -> State:
     state = copy_struct(state)
     a = state.active
     lead = state.progress[a] - state.progress[other(state, a)]
-    state.outcome = _running_out(a, other(state, a), lead, f"{a} cannot play (fewer than 2 cards)")
-    state.phase = OVER
-    return state
+    why = f"{a} cannot play (too few cards)" if is_team(state) else f"{a} cannot play (fewer than 2 cards)"
+    return _finish(state, _running_out(a, other(state, a), lead, why))
 
 
 def end_step(
@@ -449,11 +595,15 @@ def end_step(
     counts: dict[str, Counter[str]],
     deck_empty: bool,
     opponent_hand: int,
+    opponent_short: bool | None = None,
     ongoing: dict[str, set[str]] | None = None,
     position: dict[str, int] | None = None,
     home: dict[str, int] | None = None,
 ) -> Outcome | None:
     """Check every End condition together; None if the game goes on.
+
+    `opponent_short` (the team variant) says the opponent side cannot play
+    its next turn; without it, an `opponent_hand` below 2 says so.
 
     A seat has a claim when it meets a win condition or its opponent meets a
     lose condition. One claimant wins; two (both win, both lose, one seat
@@ -500,9 +650,10 @@ def end_step(
     if len(claims) == 2:
         reasons = wins[a] + wins[b] + loses[a] + loses[b]
         return Outcome(winners=[a], reason="; ".join(reasons) + TIE)
-    if opponent_hand < 2 and deck_empty:
+    short = opponent_hand < 2 if opponent_short is None else opponent_short
+    if short and deck_empty:
         return _running_out(a, b, lead, "the deck ran out")
-    if opponent_hand < 2:
+    if short:
         return _running_out(a, b, lead, f"{b} cannot play (fewer than 2 cards)")
     return None
 

@@ -17,6 +17,12 @@ Advanced mode (the black market) adds:
 * ``market:<seat>``   a seat's ongoing black-market cards; public.
 
 Everything else in the state is public.
+
+Team variant (3-4 players, `teams`): ``state.seats`` are the two *sides*
+(team names); what belongs to a meeple (home, position, progress, the play
+area ``play:<side>``, ``market:<side>``, the recruits) is keyed by side,
+what belongs to a player (``hand:<player>``, ``discard:<player>``, the
+discards used) by player. In two-player games a side is its seat.
 """
 
 from __future__ import annotations
@@ -73,14 +79,19 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     the next 4 to the second); only for the hotseat dealer. `market`: the
     same for the 15-card black-market deck (advanced mode), top first.
 
-    `market` is UNSET (absent from the encoding) unless given, so the
-    options of every game begun before it existed encode as they did.
+    `teams`: ``2v2`` or ``2v1``, the team variant; optional at `pbem new`,
+    where 3 or 4 seats already select it (with ``--seat NAME:TEAM``), but
+    when given it must agree with the seats; `pbem demo` seats its bots by it.
+
+    `market` and `teams` are UNSET (absent from the encoding) unless given,
+    so the options of every game begun before they existed encode as they did.
     """
 
     mode: str = "simple"
     first: str = ""
     deck: list[str] | None = None
     market: list[str] | msgspec.UnsetType = msgspec.UNSET
+    teams: str | msgspec.UnsetType = msgspec.UNSET
 
 
 #: what the seat `Market.who` is doing in the ``market`` phase: ``take`` a
@@ -112,6 +123,9 @@ class Market(msgspec.Struct, kw_only=True):
     log: list[str] = []
     shown: list[str] = []
     revealed: list[str] = []
+    #: team variant: the player of side `who` who took the card being
+    #: resolved (its hand is the one the card uses); UNSET with two players
+    player: str | None | msgspec.UnsetType = msgspec.UNSET
 
 
 class State(GameState, kw_only=True):
@@ -139,6 +153,34 @@ class State(GameState, kw_only=True):
     outcome: Outcome | None = None
     #: advanced mode only (UNSET, so absent from the encoding, in simple mode)
     market: Market | msgspec.UnsetType = msgspec.UNSET
+    #: team variant only: the players in seat order, and each side's players,
+    #: the one to play face up on the side's next turn first (a pair swaps
+    #: after each of its turns); UNSET with two players
+    players: list[str] | msgspec.UnsetType = msgspec.UNSET
+    teams: dict[str, list[str]] | msgspec.UnsetType = msgspec.UNSET
+
+
+def is_team(state: State) -> bool:
+    return isinstance(state.teams, dict)
+
+
+def players_of(state: State) -> list[str]:
+    """Every player (seat of the game) in seat order."""
+    return list(state.players) if isinstance(state.players, list) else list(state.seats)
+
+
+def members(state: State, side: str) -> list[str]:
+    """The players of `side` (the face-up player of its turn first)."""
+    return list(state.teams[side]) if isinstance(state.teams, dict) else [side]
+
+
+def side_of(state: State, seat: str) -> str:
+    """The side (team, or the seat itself with two players) `seat` plays for."""
+    if isinstance(state.teams, dict):
+        for side, who in state.teams.items():
+            if seat in who:
+                return side
+    return seat
 
 
 def other(state: State, seat: str) -> str:

@@ -261,21 +261,24 @@ def _panel(view: View, k: int, letter: str, y: float) -> str:
     parts = [el("rect", x=x, y=y, width=PANEL_W, height=270, rx=10, fill="#ffffff", stroke=colour, stroke_width=2.0)]
     parts.append(el("rect", x=x + 1.0, y=y + 1.0, width=PANEL_W - 2.0, height=36, rx=9, fill=SEAT_LIGHT[k % 2]))
     parts.append(_pawn(x + 20, y + 20, colour, letter))
+    team = [m.seat for m in s.members] if isinstance(s.members, list) else [s.seat]
     tags = []
-    if s.seat == view.viewer:
-        tags.append("you")
+    if view.viewer in team:
+        tags.append("you" if len(team) == 1 else f"you: {view.viewer}")
     if s.seat == view.active and view.phase != "over":
         tags.append("active")
-    if s.seat in view.to_act:
+    if any(p in view.to_act for p in team):
         tags.append("to act")
-    name = s.seat + (f" ({', '.join(tags)})" if tags else "")
+    name = (s.seat if len(team) == 1 and team[0] == s.seat else f"{s.seat}: {', '.join(team)}")
+    name += f" ({', '.join(tags)})" if tags else ""
     parts.append(text(x + 40, y + 23, name, 16, fill=INK, font_weight="bold"))
     stats = f"home {s.home} \u00b7 on {s.position} \u00b7 progress {s.progress:+d} \u00b7 {s.to_catch} to catch"
     parts.append(text(x + PANEL_W - 10, y + 22, stats, 11, fill=INK, text_anchor="end"))
 
     # hand
     hy = y + 46
-    parts.append(text(x + 12, hy + 14, "hand", 12, fill="#6b604a", font_weight="bold"))
+    label = "hand" if not isinstance(s.members, list) else ("your hand" if s.hand is not None else "hands")
+    parts.append(text(x + 12, hy + 14, label, 12, fill="#6b604a", font_weight="bold"))
     w, h, gap = 58, 80, 6
     if s.hand is not None:
         if not s.hand:
@@ -316,7 +319,13 @@ def _panel(view: View, k: int, letter: str, y: float) -> str:
     used = f"discards used {s.discards_used} of {cards.MAX_DISCARDS}"
     if s.discarded:
         used += ": " + ", ".join(s.discarded)
-    parts.append(text(x + 12, dy, used, 12, fill=INK))
+    if isinstance(s.members, list):  # a team: each player's hand size and discards
+        used = "; ".join(
+            f"{m.seat}: {m.hand_size} in hand, discards {m.discards_used} of {m.discards_used + m.discards_left}"
+            + (f" ({', '.join(m.discarded)})" if m.discarded else "")
+            for m in s.members
+        )
+    parts.append(text(x + 12, dy, used, 11 if isinstance(s.members, list) else 12, fill=INK))
     return el("g", *parts, class_="seat", data_seat=s.seat)
 
 
@@ -364,8 +373,10 @@ def _market(view: View, letters: list[str], y: float) -> str:
     ty = y + 22
     for k, s in enumerate(view.seats):
         mine = ", ".join(m.ongoing.get(s.seat, [])) or "none"
-        if m.known_in_hand.get(s.seat):
-            mine += "; known in hand: " + ", ".join(m.known_in_hand[s.seat])
+        for who in [p.seat for p in s.members] if isinstance(s.members, list) else [s.seat]:
+            if m.known_in_hand.get(who):
+                where = "hand" if who == s.seat else f"{who}'s hand"
+                mine += f"; known in {where}: " + ", ".join(m.known_in_hand[who])
         parts.append(text(tx, ty, f"{letters[k]} {s.seat}: {mine}", 12, fill=SEAT_COLOURS[k % 2], font_weight="bold"))
         ty += 18
     if m.used:

@@ -31,18 +31,35 @@ from pbem.games.agent_avenue.state import (
     discards,
     hand,
     known_name,
+    members,
     other,
     play_area,
+    players_of,
+    side_of,
 )
-from pbem.games.agent_avenue.rules import CATCH_DISTANCE, to_act
+from pbem.games.agent_avenue.rules import CATCH_DISTANCE, current_player, max_discards, to_act
 from pbem.games.base import Zone
 
 UNSEEN = "?"  # a card in a zone the viewer may read that is not revealed yet
 
 
+class MemberView(msgspec.Struct, kw_only=True):
+    """Team variant: one player of a side. `hand` and `discarded` are None
+    unless the viewer is this player (a teammate sees neither)."""
+
+    seat: str
+    hand_size: int
+    hand: list[str] | None
+    discards_used: int
+    discards_left: int
+    discarded: list[str] | None
+
+
 class SeatView(msgspec.Struct, kw_only=True):
-    """One seat as the viewer sees it. `hand` and `discarded` are None unless
-    the viewer is this seat."""
+    """One seat (in the team variant, one side) as the viewer sees it.
+    `hand` and `discarded` are None unless the viewer is this seat; for a
+    side, `hand` is the viewer's own hand when it plays for the side, the
+    counts add up its players', and `members` lists them one by one."""
 
     seat: str
     home: int
@@ -55,6 +72,8 @@ class SeatView(msgspec.Struct, kw_only=True):
     discards_used: int
     discards_left: int
     discarded: list[str] | None
+    #: team variant only (absent from the encoding with two players)
+    members: list[MemberView] | msgspec.UnsetType = msgspec.UNSET
 
 
 class MarketView(msgspec.Struct, kw_only=True):
@@ -116,14 +135,22 @@ def _prompt(state: State, acting: list[str]) -> str:
         winners = " and ".join(state.outcome.winners) or "nobody"
         return f"game over: {winners} won ({state.outcome.reason})"
     if state.phase == PLAY and acting:
-        left = cards.MAX_DISCARDS - state.discards_used[a]
+        p = current_player(state)
+        left = max_discards(state, p) - state.discards_used[p]
         extra = (
             f", after optional discards ({left} left)"
             if left and state.zones[DECK].items
             else ""
         )
+        if len(members(state, a)) > 1:
+            face = "down, a name other than the face-up card's" if state.zones[CENTRE_UP].items else "up"
+            return f"{p} ({a}) to play one card face {face}{extra}"
+        if p != a:
+            return f"{p} ({a}) to play two cards, one face up and one face down{extra}"
         return f"{a} to play two cards, one face up and one face down{extra}"
     if state.phase == RECRUIT:
+        if len(acting) > 1:
+            return f"{' or '.join(acting)} ({side_of(state, acting[0])}) to recruit the face-up or the face-down card"
         return f"{acting[0]} to recruit the face-up or the face-down card"
     if state.phase == RESOLVE:
         return "waiting for the face-down card to be revealed"
@@ -176,8 +203,39 @@ def _market_view(state: State) -> MarketView | msgspec.UnsetType:
         shown=list(m.shown),
         known_in_hand={
             s: [n for it in state.zones[hand(s)].items if it.ref in m.revealed and (n := known_name(it)) is not None]
-            for s in state.seats
+            for s in players_of(state)
         },
+    )
+
+
+def _side_view(state: State, side: str, viewer: str | None, lead: int) -> SeatView:
+    """A side of the team variant: its meeple and agents, and each player."""
+    who = [p for p in players_of(state) if p in members(state, side)]
+    team = [
+        MemberView(
+            seat=p,
+            hand_size=len(state.zones[hand(p)].items),
+            hand=_names(state.zones[hand(p)], viewer),
+            discards_used=state.discards_used[p],
+            discards_left=max_discards(state, p) - state.discards_used[p],
+            discarded=_names(state.zones[discards(p)], viewer),
+        )
+        for p in who
+    ]
+    mine = next((m for m in team if m.seat == viewer), None)
+    return SeatView(
+        seat=side,
+        home=state.home[side],
+        position=state.position[side],
+        progress=state.progress[side],
+        to_catch=max(0, CATCH_DISTANCE - lead),
+        in_play=_names(state.zones[play_area(side)], viewer) or [],
+        hand_size=sum(m.hand_size for m in team),
+        hand=mine.hand if mine else None,
+        discards_used=sum(m.discards_used for m in team),
+        discards_left=sum(m.discards_left for m in team),
+        discarded=mine.discarded if mine else None,
+        members=team,
     )
 
 
@@ -185,9 +243,12 @@ def view(state: State, viewer: str | None) -> View:
     acting = to_act(state)
     seats = []
     for s in state.seats:
+        lead = state.progress[s] - state.progress[other(state, s)]
+        if isinstance(state.teams, dict):
+            seats.append(_side_view(state, s, viewer, lead))
+            continue
         held = state.zones[hand(s)]
         gone = state.zones[discards(s)]
-        lead = state.progress[s] - state.progress[other(state, s)]
         seats.append(
             SeatView(
                 seat=s,

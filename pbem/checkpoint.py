@@ -1,0 +1,375 @@
+"""The verified checkpoint: what this user has already checked of a game
+folder, kept in the user's own ``$PBEM_HOME`` (issue #12, part 2).
+
+A game folder is shared: anyone who can write it can change it, so nothing
+in it is trusted without checking. Checking means replaying from genesis,
+which costs signature verifies (and, in peer games, proof checks) for every
+file on every command. So each party remembers, per folder, the `Chain` it
+verified there (the public state, the knowledge overlay, the revealed
+cards, the peer deck, every record) and a digest of every file it verified.
+A later command hashes the folder's files again (hashing is cheap,
+signatures are not), continues from the checkpoint when every verified
+file is still the same bytes, and checks only what is new.
+
+The checkpoint is never trusted blindly:
+
+* It lives under ``$PBEM_HOME/checkpoints/`` (0700; files 0600), never in a
+  game folder.
+* It is authenticated with HMAC-SHA256 under a random key kept beside it
+  (``checkpoints/key``, 0600): bytes this user's pbem did not write (doctored,
+  truncated, copied from another user) fail the MAC and are ignored.
+* What the MAC covers binds the folder (its absolute path) and the game id,
+  so the checkpoint of another folder is ignored; and the code it was made
+  with (pbem's version, the game's rules version, Python's and msgspec's
+  versions, and the size and time of every module of the installed pbem),
+  so an upgrade, or an edited source tree, invalidates it.
+* Only after the MAC and the binding check out is the chain unpickled
+  (docs/security.md says why pickle is acceptable here). Anything odd on
+  the way (a missing, unreadable, foreign, stale or corrupt checkpoint, an
+  unpickling error) makes `read` return None: the folder is replayed from
+  genesis and the checkpoint written again.
+
+The chain is pickled whole, so attributes added to `Chain` need nothing
+here; the game object is pickled by reference (name and rules version) and
+looked up again, so its bots and pictures are never imported by a restore.
+`private_through` says up to which seq every file was also checked with the
+dealer's openings (the check only a dealer can make): a dealer's command
+continues from the checkpoint only when that covers the head.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import io
+import os
+import pickle
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import msgspec
+
+import pbem
+from pbem.protocol.chain import Chain
+
+#: first bytes of a checkpoint; bumped when the layout below changes
+MAGIC = b"pbem-checkpoint/1\n"
+_MAC = 32
+_KEY = "key"
+DIR = "checkpoints"
+
+
+class Header(msgspec.Struct, forbid_unknown_fields=True):
+    """What a checkpoint binds besides the pickled chain."""
+
+    code: str  # `code_version()` when it was written
+    folder: str  # the absolute folder it is of
+    game_id: str
+    game: str
+    rules_version: str
+    seq: int
+    #: every file verified, by seq: [name, SHA-256 of its bytes as pbem writes them]
+    files: list[tuple[str, str]]
+    #: every file up to this seq was checked with the dealer's openings too
+    private_through: int = -1
+
+
+@dataclass
+class Saved:
+    """An authenticated checkpoint that applies to this folder and this code."""
+
+    header: Header
+    payload: bytes
+
+    def chain(self) -> Chain | None:
+        """The chain it holds, or None when it cannot be rebuilt. Its
+        records are unpickled when first used (`LazyRecords`)."""
+        try:
+            head, segments = pickle.loads(self.payload)
+            records = LazyRecords(list(segments), self.header.seq + 1)
+            chain = _Unpickler(io.BytesIO(head), records).load()
+        except Exception:  # noqa: BLE001 - a checkpoint that does not load is ignored, never fatal
+            return None
+        if not isinstance(chain, Chain) or chain.game_id != self.header.game_id or chain.seq != self.header.seq:
+            return None
+        return chain
+
+
+def home() -> Path:
+    from pbem.crypto.store import default_home
+
+    return default_home() / DIR
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def path_for(folder: Path) -> Path:
+    """The checkpoint file of `folder` (one per folder, by its absolute path)."""
+    return home() / (digest(str(_where(folder)).encode()) [:32] + ".ckpt")
+
+
+def _where(folder: Path) -> Path:
+    return Path(os.path.abspath(folder))
+
+
+_CODE: str | None = None
+
+
+def code_version() -> str:
+    """pbem's version, Python's and msgspec's, and the size and time of
+    every module of pbem as installed: what the pickled objects and the
+    checks behind them depend on."""
+    global _CODE
+    if _CODE is None:
+        h = hashlib.sha256(f"{pbem.__version__}|{sys.version}|{msgspec.__version__}".encode())
+        root = os.path.dirname(pbem.__file__)
+        stack = [root]
+        while stack:
+            entries = sorted(os.scandir(stack.pop()), key=lambda e: e.name)
+            for e in entries:
+                if e.is_dir(follow_symlinks=False):
+                    if e.name != "__pycache__":
+                        stack.append(e.path)
+                elif e.name.endswith(".py"):
+                    st = e.stat()
+                    h.update(f"{e.path[len(root):]}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+        _CODE = h.hexdigest()
+    return _CODE
+
+
+def _key(create: bool) -> bytes | None:
+    """The user's checkpoint key (made on first use when `create`)."""
+    path = home() / _KEY
+    try:
+        key = path.read_bytes()
+        return key if len(key) == 32 else None
+    except FileNotFoundError:
+        if not create:
+            return None
+    except OSError:
+        return None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another command made it just now
+        return _key(False)
+    except OSError:
+        return None
+    key = os.urandom(32)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(key)
+    return key
+
+
+def read(folder: Path) -> Saved | None:
+    """The checkpoint of `folder`, when it is authentic and made by this code for this folder."""
+    try:
+        data = path_for(folder).read_bytes()
+    except OSError:
+        return None
+    key = _key(create=False)
+    if key is None or not data.startswith(MAGIC) or len(data) < len(MAGIC) + 4 + _MAC:
+        return None
+    signed, mac = data[:-_MAC], data[-_MAC:]
+    if not hmac.compare_digest(hmac.new(key, signed, hashlib.sha256).digest(), mac):
+        return None
+    at = len(MAGIC)
+    size = int.from_bytes(signed[at:at + 4], "big")
+    try:
+        header = msgspec.json.decode(signed[at + 4:at + 4 + size], type=Header)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    if header.code != code_version() or header.folder != str(_where(folder)) or len(header.files) != header.seq + 1:
+        return None
+    try:
+        from pbem import games
+
+        if games.get(header.game, header.rules_version).rules_version != header.rules_version:
+            return None
+    except Exception:  # noqa: BLE001 - an unknown game or rules: not ours to restore
+        return None
+    return Saved(header, signed[at + 4 + size:])
+
+
+def write(folder: Path, chain: Chain, files: list[tuple[str, str]], private_through: int) -> bool:
+    """Write the checkpoint of `chain` in `folder` (atomically, 0600).
+
+    Best effort: a chain that cannot be pickled or a home that cannot be
+    written only means the next command replays more; returns whether it
+    was written.
+    """
+    if len(files) != chain.seq + 1:
+        return False
+    key = _key(create=True)
+    if key is None:
+        return False
+    header = Header(
+        code=code_version(), folder=str(_where(folder)), game_id=chain.game_id, game=chain.game.name,
+        rules_version=chain.game.rules_version, seq=chain.seq, files=files, private_through=private_through,
+    )
+    try:
+        payload = _payload(chain)
+    except Exception:  # noqa: BLE001 - e.g. an attribute that does not pickle: no checkpoint
+        return False
+    head = msgspec.json.encode(header)
+    signed = MAGIC + len(head).to_bytes(4, "big") + head + payload
+    data = signed + hmac.new(key, signed, hashlib.sha256).digest()
+    target = path_for(folder)
+    tmp = target.with_name(f".{target.name}.{os.urandom(6).hex()}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, target)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        return False
+    _remove_stale_temps(target)
+    return True
+
+
+def _remove_stale_temps(target: Path) -> None:
+    """Temporary files of this checkpoint left by a killed command (an
+    hour old: never one that a live command is writing)."""
+    with contextlib.suppress(OSError):
+        for stray in target.parent.glob(f".{target.name}.*.tmp"):
+            with contextlib.suppress(OSError):
+                if stray.stat().st_mtime < time.time() - 3600:
+                    stray.unlink()
+
+
+def forget(folder: Path) -> None:
+    """Remove the checkpoint of `folder` (its files no longer match it)."""
+    with contextlib.suppress(OSError):
+        path_for(folder).unlink()
+
+
+#: segments of records kept apart before they are pickled again as one
+_MAX_SEGMENTS = 16
+
+
+def _payload(chain: Chain) -> bytes:
+    """The chain without its records, and its records in segments: those a
+    restored chain never unpickled are kept as they were read, the new ones
+    added as one more segment (so writing a checkpoint after a new file
+    pickles little more than the head)."""
+    records = chain.records
+    if isinstance(records, LazyRecords) and records.unread and len(records.segments) < _MAX_SEGMENTS:
+        segments = list(records.segments)
+        if records.pending:
+            segments.append(_dumps(records.pending, chain.game))
+    else:
+        segments = [_dumps(list(records), chain.game)]
+    buf = io.BytesIO()
+    _Pickler(buf, chain.game, records).dump(chain)
+    return pickle.dumps((buf.getvalue(), segments), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _dumps(obj, game) -> bytes:
+    buf = io.BytesIO()
+    _Pickler(buf, game).dump(obj)
+    return buf.getvalue()
+
+
+class LazyRecords(list):
+    """`Chain.records` of a chain restored from a checkpoint: unpickled on
+    first use. `status` needs none of them (the head holds what it says);
+    `log`, `show` and `legal` (a seat's deliveries), an undo, need them all.
+
+    Until then it holds only what was appended since (`pending`) and the
+    count; every list operation but `len` and `append` reads them first.
+    """
+
+    def __init__(self, segments: list[bytes], count: int) -> None:
+        super().__init__()
+        self.segments = segments
+        self.count = count
+        self.pending: list = []
+        self.unread = True
+
+    def _read(self) -> None:
+        if self.unread:
+            items = []
+            for segment in self.segments:
+                items.extend(_Unpickler(io.BytesIO(segment)).load())
+            if len(items) != self.count:
+                raise pickle.UnpicklingError("a checkpoint's records do not match its head")
+            self.unread = False
+            list.extend(self, items + self.pending)
+            self.pending = []
+
+    def __len__(self) -> int:
+        return self.count + len(self.pending) if self.unread else list.__len__(self)
+
+    def append(self, item) -> None:
+        if self.unread:
+            self.pending.append(item)
+        else:
+            list.append(self, item)
+
+    def __reduce_ex__(self, protocol):
+        self._read()
+        return (list, (list(list.__iter__(self)),))
+
+    def __copy__(self):
+        self._read()
+        return list(list.__iter__(self))
+
+
+def _reading(name: str):
+    method = getattr(list, name)
+
+    def read_first(self, *args, **kwargs):
+        self._read()
+        return method(self, *args, **kwargs)
+
+    read_first.__name__ = name
+    return read_first
+
+
+for _name in (
+    "__getitem__", "__setitem__", "__delitem__", "__iter__", "__reversed__", "__contains__", "__eq__", "__ne__",
+    "__lt__", "__le__", "__gt__", "__ge__", "__add__", "__iadd__", "__mul__", "__rmul__", "__imul__", "__repr__",
+    "copy", "count", "index", "extend", "insert", "pop", "remove", "clear", "sort", "reverse",
+):
+    setattr(LazyRecords, _name, _reading(_name))
+LazyRecords.__hash__ = None  # type: ignore[assignment] - a list: unhashable
+
+
+class _Pickler(pickle.Pickler):
+    """Pickles the game object as its name and rules version, and (given
+    `records`) that list as a reference to the segments stored beside it."""
+
+    def __init__(self, fh, game, records: list | None = None) -> None:
+        super().__init__(fh, protocol=pickle.HIGHEST_PROTOCOL)
+        self._game = game
+        self._records = records
+
+    def persistent_id(self, obj):
+        if obj is self._game:
+            return ("game", obj.name, obj.rules_version)
+        if self._records is not None and obj is self._records:
+            return ("records", "", "")
+        return None
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, fh, records: list | None = None) -> None:
+        super().__init__(fh)
+        self._records = records
+
+    def persistent_load(self, pid):
+        from pbem import games
+
+        kind, name, version = pid
+        if kind == "game":
+            return games.get(name, version)
+        if kind == "records" and self._records is not None:
+            return self._records
+        raise pickle.UnpicklingError(f"unknown persistent id {kind!r}")

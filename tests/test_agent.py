@@ -1,0 +1,107 @@
+"""`pbem agent`: a real agent process, started and stopped by the CLI; a
+passphrase asked once, then keys taken from the agent until they expire."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import Pbem
+from pbem.agent import Client, socket_path
+from pbem.crypto.store import KeyStore
+
+
+def pbem_cmd(home: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pbem", *map(str, args)], capture_output=True, text=True,
+                          env={**os.environ, "PBEM_HOME": str(home), **(env or {})}, stdin=subprocess.DEVNULL,
+                          timeout=60)
+
+
+@pytest.fixture
+def locked(tmp_path, monkeypatch):
+    """alice and bob with passphrases, in a hotseat game; no XDG_RUNTIME_DIR
+    (the socket goes under $PBEM_HOME)."""
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    monkeypatch.delenv("PBEM_PASSPHRASE", raising=False)
+    home = tmp_path / "h"
+    store = KeyStore(home)
+    for n in ("alice", "bob"):
+        store.create(n, "pass-" + n)
+    run = Pbem(home)
+    g = tmp_path / "g"
+    run("new", "aa", g, "--seat", "alice", "--seat", "bob", "--seed", "1")
+    yield home, run, g
+    Client(home).stop()
+
+
+def test_passphrase_asked_once(locked):
+    home, run, g = locked
+    assert "a passphrase is needed" in run.fails("legal", g, "--as", "alice").stderr
+    r = pbem_cmd(home, "agent", "--timeout", "10m")
+    assert r.returncode == 0 and "agent started" in r.stdout, r.stderr
+    path = socket_path(home)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600 and stat.S_ISSOCK(path.stat().st_mode)
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert "already runs" in pbem_cmd(home, "agent").stderr
+    # the first command asks (here: the variable), and hands the key to the agent
+    run("legal", g, "--as", "alice", env={"PBEM_PASSPHRASE": "pass-alice"})
+    cmds = run.json("legal", g, "--as", "alice")  # no passphrase now: from the agent
+    run("submit", g, "--as", "alice", "--cmd", next(c for c in cmds if c.startswith("play ")))
+    listed = run("agent", "list").stdout
+    assert "alice" in listed and "bob" not in listed
+    assert "a passphrase is needed" in run.fails("legal", g, "--as", "bob").stderr  # only what was unlocked
+    # a wrong passphrase is never cached
+    run.fails("legal", g, "--as", "bob", env={"PBEM_PASSPHRASE": "wrong"})
+    assert "bob" not in run("agent", "list").stdout
+    run("agent", "forget", "alice")
+    assert "a passphrase is needed" in run.fails("legal", g, "--as", "alice").stderr
+    run("agent", "add", "alice", env={"PBEM_PASSPHRASE": "pass-alice"})
+    run("legal", g, "--as", "alice")
+    assert "agent stopped" in pbem_cmd(home, "agent", "stop").stdout
+    assert not path.exists()
+    assert "a passphrase is needed" in run.fails("legal", g, "--as", "alice").stderr
+    assert "no agent was running" in run("agent", "stop").stdout
+
+
+def test_keys_expire(locked):
+    home, run, g = locked
+    assert pbem_cmd(home, "agent", "--timeout", "1s").returncode == 0
+    run("legal", g, "--as", "alice", env={"PBEM_PASSPHRASE": "pass-alice"})
+    run("legal", g, "--as", "alice")
+    time.sleep(1.3)
+    assert "holds no key" in run("agent", "list").stdout
+    assert "a passphrase is needed" in run.fails("legal", g, "--as", "alice").stderr
+
+
+def test_the_agent_hands_a_key_only_to_its_name_and_public_key(locked):
+    home, run, g = locked
+    assert pbem_cmd(home, "agent").returncode == 0
+    run("legal", g, "--as", "alice", env={"PBEM_PASSPHRASE": "pass-alice"})
+    client = Client(home)
+    alice = KeyStore(home).public("alice")
+    assert client.get("alice", alice.sign) is not None
+    assert client.get("alice", KeyStore(home).public("bob").sign) is None  # another key under the name
+    assert client.get("bob", alice.sign) is None
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to act as another user")
+def test_another_user_cannot_reach_the_agent(locked):
+    home, run, g = locked
+    assert pbem_cmd(home, "agent").returncode == 0
+    path = socket_path(home)
+    code = (
+        "import os, socket, sys\n"
+        "os.setgid(65534); os.setuid(65534)\n"
+        "s = socket.socket(socket.AF_UNIX)\n"
+        "try:\n    s.connect(sys.argv[1])\nexcept PermissionError:\n    sys.exit(3)\n"
+        "sys.exit(0)\n"
+    )
+    os.chmod(home, 0o755)  # the store's own folder is open; the agent's is not
+    r = subprocess.run([sys.executable, "-c", code, str(path)], timeout=30)
+    assert r.returncode == 3
