@@ -332,6 +332,11 @@ def with_changes(chain, me, secrets: PeerSecrets) -> PeerSecrets:
     """`secrets` (from the seat's join) with what its later files sealed to
     itself: the scalars of its reshuffle layers, the places of the cards
     reshuffled into its private decks."""
+    from pbem.protocol.peer import commit_private
+
+    seed = b64d(secrets.beacon_seed, 32)
+    if any(chain.deck.private_commitments.get(r) != c for r, c in commit_private(seed, secrets.private).items()):
+        raise SealError(f"{me.name}'s commitments to its private decks are not those of the places it sealed to itself")
     layers: list[str] = []
     private = dict(secrets.private)
     for record in chain.records[1:]:
@@ -342,12 +347,16 @@ def with_changes(chain, me, secrets: PeerSecrets) -> PeerSecrets:
         try:
             if body.reshuffle is not None:
                 scalar = open_envelope(body.reshuffle.box, me, _ad(chain.game_id, record.seq, "reshuffle scalar"))
-                layers.append(b64e(poker.check_scalar(scalar)))
+                poker.check_key(poker.check_scalar(scalar), b64d(body.reshuffle.key, 32))
+                layers.append(b64e(scalar))
             if body.memo is not None:
                 payload = open_envelope(body.memo, me, _ad(chain.game_id, record.seq, "private refill"))
                 check_limits(payload, "a memo")
-                private.update(msgspec.json.decode(payload, type=dict[str, str]))
-        except (SealError, FormatError, msgspec.DecodeError, msgspec.ValidationError) as exc:
+                mapping = msgspec.json.decode(payload, type=dict[str, str])
+                if commit_private(seed, mapping) != dict(body.commitments):
+                    raise FormatError("its memo does not open its commitments")
+                private.update(mapping)
+        except (SealError, FormatError, CryptoError, msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise SealError(f"{where}: {me.name}'s own sealed secrets cannot be opened: {exc}") from None
     if not layers and private == secrets.private:
         return secrets
