@@ -10,8 +10,8 @@ the later games need appears once, in the simplest form that still needs it:
   deck is empty the public discard pile reshuffled into a new hidden deck
   (secret chance during play);
 - every third round, a simultaneous secret vote on stopping the game;
-- `steal N`: take the card at position N of the next seat's hand (a card
-  that moves from one hidden hand to another);
+- with the option `steal=1`, `steal N`: take the card at position N of the
+  next seat's hand (a card that moves from one hidden hand to another);
 - with the option `private=1`, each seat's own private deck (`Game.private_decks`)
   of three cards (7, 8, 9): `fetch` draws one (`draw_private`); played, they
   go to the seat's own face-up pile, which is reshuffled into its private
@@ -58,6 +58,7 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     rounds: int = 9
     target: int = 30
     private: int = 0
+    steal: int = 0
 
 
 class State(GameState, kw_only=True):
@@ -75,6 +76,7 @@ class State(GameState, kw_only=True):
     rounds: int = 9
     target: int = 30
     private: bool = False
+    steal: bool = False
 
 
 class Roll(msgspec.Struct, frozen=True, tag="lucky.roll"):
@@ -174,6 +176,7 @@ class LuckyDraw(Game[State, Command]):
         return State(
             zones=zones, next_ref=n, seats=names, turn=chance.public.below(len(names)),
             scores={s: 0 for s in names}, rounds=options.rounds, target=options.target, private=bool(options.private),
+            steal=bool(options.steal),
         )
 
     def private_decks(self, state: State) -> dict[str, str]:
@@ -201,7 +204,8 @@ class LuckyDraw(Game[State, Command]):
             out.append(Draw())
         if state.private and state.zones[_own(seat)].items:
             out.append(Fetch())
-        out += [Steal(i) for i in range(len(state.zones[_hand(_next(state, seat))].items))]
+        if state.steal:
+            out += [Steal(i) for i in range(len(state.zones[_hand(_next(state, seat))].items))]
         out += [Play(it.ref) for it in state.zones[_hand(seat)].items]
         out.append(Pass())
         return out
@@ -241,6 +245,8 @@ class LuckyDraw(Game[State, Command]):
             return _after_action(s, chance)
         if isinstance(command, Steal):
             victim = s.zones[_hand(_next(s, seat))].items
+            if not s.steal:
+                raise IllegalCommand("stealing is off in this game (option steal=1)")
             if not 0 <= command.index < len(victim):
                 raise IllegalCommand(f"{_next(s, seat)}'s hand has no card at position {command.index + 1}")
             s.zones[_hand(seat)].items.append(victim.pop(command.index))

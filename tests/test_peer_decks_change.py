@@ -24,7 +24,7 @@ from pbem.protocol.party import Party
 from pbem.protocol.peer import private_salt
 from tests import chancegame, tamper
 
-LUCKY = ("target=200", "rounds=9", "private=1")
+LUCKY = ("target=200", "rounds=9", "private=1", "steal=1")
 
 
 @pytest.fixture(autouse=True)
@@ -61,7 +61,7 @@ def two():
 
 @pytest.fixture(scope="module")
 def three():
-    return _thief_game(["alice", "bob", "carol"], 2, ("target=200", "rounds=3", "private=1"))
+    return _thief_game(["alice", "bob", "carol"], 2, ("target=200", "rounds=3", "private=1", "steal=1"))
 
 
 def _bodies(table) -> list[TurnBody]:
