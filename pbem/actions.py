@@ -390,6 +390,7 @@ def _pending_line(o) -> str:
         "chance": f"{o.by} must draw the chance of {o.to}'s last command" if o.to else f"{o.by} must draw chance",
         "commit": f"{o.by} must commit to the order of {cards} shuffled",
         "tally": f"{o.by} must open the vote's ballots it keeps",
+        "reshuffle": f"{o.by} must add its layer to {cards} reshuffled",
     }[o.what]
 
 
@@ -501,6 +502,8 @@ def log_entries(chain: Chain) -> dict[str, Any]:
             parts.append(f"decrypts {_cards(len(hidden_partials))} for other seats")
         for box in body.sealed:
             parts.append(f"seals {_cards(len(box.refs))} to {box.to}")
+        if getattr(body, "reshuffle", None) is not None:
+            parts.append(f"adds its layer to {_cards(len(body.reshuffle.points))} reshuffled")
         if body.seed is not None:
             parts.append("publishes its seed")
         if body.secrets is not None:

@@ -9,7 +9,13 @@ the later games need appears once, in the simplest form that still needs it:
 - a draw from a hidden deck in the middle of a turn (`draw`), and when the
   deck is empty the public discard pile reshuffled into a new hidden deck
   (secret chance during play);
-- every third round, a simultaneous secret vote on stopping the game.
+- every third round, a simultaneous secret vote on stopping the game;
+- with the option `steal=1`, `steal N`: take the card at position N of the
+  next seat's hand (a card that moves from one hidden hand to another);
+- with the option `private=1`, each seat's own private deck (`Game.private_decks`)
+  of three cards (7, 8, 9): `fetch` draws one (`draw_private`); played, they
+  go to the seat's own face-up pile, which is reshuffled into its private
+  deck at the end of its turn once that deck is empty.
 
 Rules: 2-3 players, a deck of twelve cards numbered 1-6 (two of each), two
 in each hand. On your turn take up to three actions: `roll` (1-2: your turn
@@ -39,6 +45,7 @@ from pbem.games.base import (
     SeatSpec,
     Zone,
     copy_struct,
+    draw_private,
     identity,
     roll,
     shuffle_zone,
@@ -50,6 +57,8 @@ ACTIONS_PER_TURN = 3
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     rounds: int = 9
     target: int = 30
+    private: int = 0
+    steal: int = 0
 
 
 class State(GameState, kw_only=True):
@@ -66,6 +75,8 @@ class State(GameState, kw_only=True):
     reshuffles: int = 0
     rounds: int = 9
     target: int = 30
+    private: bool = False
+    steal: bool = False
 
 
 class Roll(msgspec.Struct, frozen=True, tag="lucky.roll"):
@@ -88,7 +99,15 @@ class Vote(msgspec.Struct, frozen=True, tag="lucky.vote"):
     stop: bool
 
 
-Command = Roll | Draw | Play | Pass | Vote
+class Steal(msgspec.Struct, frozen=True, tag="lucky.steal"):
+    index: int  # a position in the next seat's hand (a position, not a card)
+
+
+class Fetch(msgspec.Struct, frozen=True, tag="lucky.fetch"):
+    pass
+
+
+Command = Roll | Draw | Play | Pass | Vote | Steal | Fetch
 
 
 class View(msgspec.Struct, frozen=True):
@@ -109,6 +128,18 @@ def _hand(seat: str) -> str:
     return f"hand:{seat}"
 
 
+def _own(seat: str) -> str:
+    return f"own:{seat}"
+
+
+def _used(seat: str) -> str:
+    return f"used:{seat}"
+
+
+def _next(s: State, seat: str) -> str:
+    return s.seats[(s.seats.index(seat) + 1) % len(s.seats)]
+
+
 class LuckyDraw(Game[State, Command]):
     name = "lucky"
     title = "Lucky Draw (test game)"
@@ -122,7 +153,7 @@ class LuckyDraw(Game[State, Command]):
 
     @property
     def bots(self):  # type: ignore[override]
-        return {"random": random_bot, "drawer": drawer_bot}
+        return {"random": random_bot, "drawer": drawer_bot, "thief": thief_bot}
 
     def seats(self, options: Any, requested: list[SeatSpec]) -> list[SeatSpec]:
         if not self.min_seats <= len(requested) <= self.max_seats:
@@ -136,10 +167,20 @@ class LuckyDraw(Game[State, Command]):
         zones = {"deck": Zone(items=items[2 * len(names):]), "discard": Zone(public=True)}
         for i, seat in enumerate(names):
             zones[_hand(seat)] = Zone(items=items[2 * i:2 * i + 2], readers=[seat])
+        n = len(items)
+        if options.private:
+            for seat in names:
+                zones[_own(seat)] = Zone(items=[Known(f"c{n + j:02d}", str(7 + j)) for j in range(3)])
+                zones[_used(seat)] = Zone(public=True)
+                n += 3
         return State(
-            zones=zones, next_ref=len(items), seats=names, turn=chance.public.below(len(names)),
-            scores={s: 0 for s in names}, rounds=options.rounds, target=options.target,
+            zones=zones, next_ref=n, seats=names, turn=chance.public.below(len(names)),
+            scores={s: 0 for s in names}, rounds=options.rounds, target=options.target, private=bool(options.private),
+            steal=bool(options.steal),
         )
+
+    def private_decks(self, state: State) -> dict[str, str]:
+        return {_own(s): s for s in state.seats} if state.private else {}
 
     # -- play ---------------------------------------------------------------
 
@@ -161,6 +202,10 @@ class LuckyDraw(Game[State, Command]):
         out: list[Command] = [Roll()]
         if state.zones["deck"].items or state.zones["discard"].items:
             out.append(Draw())
+        if state.private and state.zones[_own(seat)].items:
+            out.append(Fetch())
+        if state.steal:
+            out += [Steal(i) for i in range(len(state.zones[_hand(_next(state, seat))].items))]
         out += [Play(it.ref) for it in state.zones[_hand(seat)].items]
         out.append(Pass())
         return out
@@ -184,9 +229,9 @@ class LuckyDraw(Game[State, Command]):
             (value,) = roll(chance.public, 1, 6)
             s.last_roll = value
             if value <= 2:
-                return _end_turn(s)
+                return _end_turn(s, chance)
             s.scores[seat] += value
-            return _after_action(s)
+            return _after_action(s, chance)
         if isinstance(command, Draw):
             deck = s.zones["deck"]
             if not deck.items:
@@ -197,18 +242,32 @@ class LuckyDraw(Game[State, Command]):
                 s.reshuffles += 1
                 deck = s.zones["deck"]
             s.zones[_hand(seat)].items.append(deck.items.pop(0))
-            return _after_action(s)
+            return _after_action(s, chance)
+        if isinstance(command, Steal):
+            victim = s.zones[_hand(_next(s, seat))].items
+            if not s.steal:
+                raise IllegalCommand("stealing is off in this game (option steal=1)")
+            if not 0 <= command.index < len(victim):
+                raise IllegalCommand(f"{_next(s, seat)}'s hand has no card at position {command.index + 1}")
+            s.zones[_hand(seat)].items.append(victim.pop(command.index))
+            return _after_action(s, chance)
+        if isinstance(command, Fetch):
+            if not s.private or not s.zones[_own(seat)].items:
+                raise IllegalCommand(f"{seat}'s own deck is empty")
+            s.zones[_hand(seat)].items.append(draw_private(s, _own(seat), chance))
+            return _after_action(s, chance)
         if isinstance(command, Play):
             hand = s.zones[_hand(seat)].items
             found = [i for i, it in enumerate(hand) if it.ref == command.ref]
             if not found:
                 raise IllegalCommand(f"{command.ref} is not in {seat}'s hand")
             item = hand.pop(found[0])
-            s.scores[seat] += int(identity(item))
-            s.zones["discard"].items.append(item)
-            return _end_turn(s)
+            value = int(identity(item))
+            s.scores[seat] += value
+            s.zones[_used(seat) if value >= 7 else "discard"].items.append(item)
+            return _end_turn(s, chance)
         if isinstance(command, Pass):
-            return _end_turn(s)
+            return _end_turn(s, chance)
         raise IllegalCommand(f"not a Lucky Draw command: {command!r}")
 
     def outcome(self, state: State) -> Outcome | None:
@@ -247,7 +306,9 @@ class LuckyDraw(Game[State, Command]):
             return f"play {command.ref}"
         if isinstance(command, Vote):
             return "vote stop" if command.stop else "vote go"
-        return {Roll: "roll", Draw: "draw", Pass: "pass"}[type(command)]
+        if isinstance(command, Steal):
+            return f"steal {command.index + 1}"
+        return {Roll: "roll", Draw: "draw", Pass: "pass", Fetch: "fetch"}[type(command)]
 
     def parse(self, text: str, state: State, seat: str) -> Command:
         words = text.split()
@@ -257,6 +318,10 @@ class LuckyDraw(Game[State, Command]):
             return Draw()
         if words == ["pass"]:
             return Pass()
+        if words == ["fetch"]:
+            return Fetch()
+        if len(words) == 2 and words[0] == "steal" and words[1].isdigit():
+            return Steal(int(words[1]) - 1)
         if len(words) == 2 and words[0] == "vote" and words[1] in ("stop", "go"):
             return Vote(stop=words[1] == "stop")
         if len(words) == 2 and words[0] == "play":
@@ -264,7 +329,7 @@ class LuckyDraw(Game[State, Command]):
                 if words[1] in (it.ref, getattr(it, "card", None)):
                     return Play(it.ref)
             raise InvalidCommand(f"no {words[1]} in {seat}'s hand")
-        raise InvalidCommand(f"not a Lucky Draw command: {text!r} (roll, draw, play CARD, pass, vote stop|go)")
+        raise InvalidCommand(f"not a Lucky Draw command: {text!r} (roll, draw, fetch, steal N, play CARD, pass, vote stop|go)")
 
     def describe(self, command: Command, state: State, seat: str | None) -> str:
         if isinstance(command, Vote):
@@ -272,12 +337,18 @@ class LuckyDraw(Game[State, Command]):
         return self.format(command, state, seat or "")
 
 
-def _after_action(s: State) -> State:
+def _after_action(s: State, chance: Chance) -> State:
     s.actions += 1
-    return _end_turn(s) if s.actions >= ACTIONS_PER_TURN else _check_end(s)
+    return _end_turn(s, chance) if s.actions >= ACTIONS_PER_TURN else _check_end(s)
 
 
-def _end_turn(s: State) -> State:
+def _end_turn(s: State, chance: Chance) -> State:
+    seat = s.seats[s.turn]
+    if s.private and not s.zones[_own(seat)].items and s.zones[_used(seat)].items:
+        # the seat's face-up pile becomes its private deck again
+        s.zones[_own(seat)].items, s.zones[_used(seat)].items = s.zones[_used(seat)].items, []
+        shuffle_zone(s, _own(seat), chance, prefix="q")
+        s.reshuffles += 1
     s.actions = 0
     s.turn = (s.turn + 1) % len(s.seats)
     if s.turn == 0:
@@ -312,5 +383,26 @@ def drawer_bot(game: Game, state: State, seat: str, rng: random.Random) -> Comma
         return Draw()
     if state.actions <= 1:
         return Roll()
+    plays = [c for c in legal if isinstance(c, Play)]
+    return rng.choice(plays) if plays else Pass()
+
+
+def thief_bot(game: Game, state: State, seat: str, rng: random.Random) -> Command:
+    """Draws (or fetches from its own deck), steals from the next seat,
+    then plays a card: cards change hands, and both kinds of deck are
+    reshuffled. It always votes to go on."""
+    legal = game.legal(state, seat)
+    if state.voting:
+        return Vote(stop=False)
+    if state.actions == 0:
+        if any(isinstance(c, Fetch) for c in legal) and rng.random() < 0.5:
+            return Fetch()
+        if any(isinstance(c, Draw) for c in legal):
+            return Draw()
+    if state.actions <= 1:
+        steals = [c for c in legal if isinstance(c, Steal)]
+        return rng.choice(steals) if steals else Roll()
+    if Fetch() in legal and len(state.zones[_own(seat)].items) == 1:
+        return Fetch()  # its file pauses: the refill at the end of the turn comes in the next seat's file
     plays = [c for c in legal if isinstance(c, Play)]
     return rng.choice(plays) if plays else Pass()

@@ -65,6 +65,11 @@ BY_DESIGN = {
     (r"genesis/hotseat", r"version", "delete"):
         "protocol version 1 and 2 run a hotseat game alike (version 2 changes referee deals and peer chance); "
         "another version is another game id",
+    (r"turn/peer/seat\[.*reshuffle.*\]", r"reshuffle\.points", "swap"):
+        "another order of a reshuffled deck: a reshuffle layer is a secret permutation by design",
+    (r"turn/peer/seat\[.*reshuffle.*\]", r"reshuffle\.points\.\*", "change"):
+        "a substituted ciphertext in an unproven reshuffle layer: as for the first layers, it shows as a card "
+        "that decrypts to nothing, and the audit's check_layer blames the signer",
     (r"genesis/peer", r"peer\.beacon_length", "change"):
         "the length of every seat's beacon chain, public before anyone joins: within the format's "
         "bounds any value is a working game (a short one ends the game early for everyone)",

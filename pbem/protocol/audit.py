@@ -173,4 +173,8 @@ def _audit_peer(folder: Path, chain) -> AuditReport:
     for seat in chain.seat_order:  # private decks: checked when published
         cards.update(deck.secrets[seat].private)
         checks += len(deck.secrets[seat].private)
+    from pbem.protocol import peer_changes  # reshuffles and refilled private decks
+
+    checks += peer_changes.audit(chain, deck, cards, failures,
+                                 lambda seq, by: chain.records[seq].name or folder_mod.turn_name(seq, by))
     return _replay_knowing(folder, chain, cards, checks, failures)

@@ -45,7 +45,7 @@ if TYPE_CHECKING:  # peer games need PyNaCl: imported only when a game is peer
 #: depends on who writes it and the dealer mode
 _OPTIONAL_PARTS = (
     "commands", "reveals", "deliveries", "commitments", "seed", "join", "partials", "sealed", "beacon", "secrets", "undo",
-    "chance", "memo", "vote", "tally", "contribution", "setup_seed",
+    "chance", "memo", "vote", "tally", "contribution", "setup_seed", "reshuffle",
 )
 
 
@@ -316,12 +316,13 @@ class Chain:
         ]
 
     def _peer_obligations(self) -> list[Obligation]:
+        from pbem.protocol import peer_changes
         from pbem.protocol.peer import owed_refs
 
         deck = self.deck
         if not deck.complete:
             return [Obligation(by=deck.next_to_join, what="join")]
-        out = []
+        out = peer_changes.obligations(self)
         answerer = self.chance_answerer()
         if answerer is not None:
             out.append(Obligation(by=answerer, what="chance", to=self.chance_by()))
@@ -433,7 +434,8 @@ class Chain:
                 f"{body.by} may not write now (waiting for {', '.join(writers) or 'nobody: the game is over'})"
             )
         if self.deck is not None:
-            allowed = {"commands", "reveals", "join", "partials", "sealed", "beacon", "secrets", "undo", "vote", "tally"}
+            allowed = {"commands", "reveals", "join", "partials", "sealed", "beacon", "secrets", "undo", "vote", "tally",
+                       "reshuffle", "commitments", "memo", "deliveries"}  # the last four: `peer_changes`
         elif body.by == self.dealer_name:
             allowed = {"reveals", "deliveries", "seed", "commitments", "chance", "memo", "tally"}
         else:
@@ -744,6 +746,7 @@ class Chain:
             list(body.partials) == result.partials
             and list(body.reveals) == result.openings
             and [(b.to, b.refs) for b in body.sealed] == reader.sealed_in_order()
+            and [(d.to, d.refs) for d in body.deliveries] == reader.delivered_in_order()
         )
         if not in_order:
             raise ProtocolError("the decryptions are not in the order they apply")
@@ -761,7 +764,7 @@ class Chain:
             raise ProtocolError(f"the game is over: {writer} must publish its secrets")
         answered = self.chance_answerer() == writer
         if not (commands or body.partials or body.reveals or body.sealed or body.join or body.secrets or body.tally
-                or answered):
+                or answered or body.reshuffle or body.commitments or body.deliveries):
             raise ProtocolError("the file does nothing")
         if effect.paused is not None and self.seat_order == [writer]:
             raise ProtocolError("a game of one seat cannot pause for another seat's link")

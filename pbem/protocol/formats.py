@@ -197,6 +197,20 @@ class PeerSecrets(msgspec.Struct, frozen=True, omit_defaults=True):
     scalar: B64
     beacon_seed: B64
     private: dict[Ref, str] = {}
+    #: the scalars of the seat's layers of reshuffled decks, in the order
+    #: of the reshuffles (`ReshuffleLayer`): each is fresh
+    layers: list[B64] = []
+
+
+class ReshuffleLayer(msgspec.Struct, frozen=True):
+    """A seat's layer over cards the rules reshuffled into the shared deck
+    of a peer game (docs/protocol.md, "Reshuffles"): the points of those
+    cards encrypted with a fresh scalar and permuted, its key, and the
+    scalar sealed to the seat itself, so it needs no other storage."""
+
+    key: B64
+    points: list[B64]
+    box: Envelope
 
 
 class Undo(msgspec.Struct, frozen=True):
@@ -271,6 +285,8 @@ class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     #: ballots opened: by the dealer, every ballot of the vote in seat
     #: order; in a peer game, the writer's own
     tally: list[BallotOpening] = []
+    #: peer games: this seat's layer over a reshuffled part of the shared deck
+    reshuffle: ReshuffleLayer | None = None
     #: a seat's fresh random contribution to the seed of a game dealt after
     #: its joins (referee games, version 2): its join file carries only this
     contribution: B64 | None = None
@@ -284,7 +300,8 @@ class Obligation(msgspec.Struct, frozen=True, omit_defaults=True):
     """Something a party owes that needs no decision (`pbem sync` writes it)."""
 
     by: Name
-    what: Literal["reveal", "deliver", "publish-seed", "join", "publish-secrets", "chance", "commit", "tally", "deal"]
+    what: Literal["reveal", "deliver", "publish-seed", "join", "publish-secrets", "chance", "commit", "tally", "deal",
+                  "reshuffle"]
     refs: list[Ref] = []
     to: Name | None = None
 

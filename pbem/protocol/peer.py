@@ -32,6 +32,7 @@ from pbem.protocol.commitments import check_openings, item_bytes
 from pbem.crypto.stream import DeterministicStream, derive
 from pbem.errors import CryptoError, FormatError, ProtocolError
 from pbem.protocol.formats import Partial, PeerSecrets, PokerLayer
+from pbem.protocol import peer_changes
 
 SECRET_BOX_AD = b"pbem/1 peer secrets\n"
 BEACON_LENGTH = 1000
@@ -119,6 +120,8 @@ class PeerDeck:
     private_commitments: dict[str, str] = field(default_factory=dict)
     private_contents: dict[str, list[str]] = field(default_factory=dict)
     private_zone: dict[str, str] = field(default_factory=dict)  # ref -> zone
+    #: reshuffles and private decks refilled during play (`peer_changes`)
+    changes: peer_changes.DeckChanges = field(default_factory=peer_changes.DeckChanges)
 
     def copy(self) -> "PeerDeck":
         """A copy to stage a file on. Points, keys, links and layers are
@@ -141,6 +144,7 @@ class PeerDeck:
             private_commitments=dict(self.private_commitments),
             private_contents={zone: list(cards) for zone, cards in self.private_contents.items()},
             private_zone=dict(self.private_zone),
+            changes=self.changes.copy(),
         )
 
     # -- joining -----------------------------------------------------------
@@ -197,11 +201,22 @@ class PeerDeck:
             return set()
         private = self.private_from.get(seat, {})
         known = {ref for ref, rem in self.remaining.items() if rem <= {seat} | private.get(ref, set())}
+        known |= {ref for ref in private if ref in self.private_owner}  # delivered by their owner
         return known | {ref for ref, owner in self.private_owner.items() if owner == seat}
+
+    def key_of(self, seat: str, ref: str) -> bytes:
+        """The key of `seat`'s layer on `ref`: its join key, or the fresh
+        key of its layer of the reshuffle that made `ref`."""
+        return self.changes.keys.get(ref, {}).get(seat) or self.keys[seat]
+
+    def may_open(self, seat: str, ref: str) -> bool:
+        """`seat` holds the opening of private-deck card `ref`: its owner,
+        or the seat it went to (sealed to it by the owner)."""
+        return self.private_owner.get(ref) == seat or ref in self.private_from.get(seat, {})
 
     def open_private(self, seat: str, opening) -> str:
         """Check the owner's opening of a private-deck card; its card."""
-        if self.private_owner.get(opening.ref) != seat:
+        if opening.ref not in self.private_owner or not self.may_open(seat, opening.ref):
             raise ProtocolError(f"{seat} opens {opening.ref}, which is not a card of its private decks")
         check_openings([opening], self.private_commitments, f"{seat}'s private deck")
         return opening.card
@@ -223,14 +238,14 @@ class PeerDeck:
     # -- partial decryptions ---------------------------------------------------
 
     def make_partial(self, seat: str, scalar: bytes, ref: str) -> Partial:
-        result, proof = poker.partial_decrypt(scalar, self.keys[seat], self.points[ref], proof_context(self.game_id, ref, seat))
+        result, proof = poker.partial_decrypt(scalar, self.key_of(seat, ref), self.points[ref], proof_context(self.game_id, ref, seat))
         return Partial(ref=ref, point=b64e(result), proof=b64e(proof))
 
     def check_private(self, seat: str, partial: Partial) -> bytes:
         """Check a partial sealed to us against the slot's public point; the
         point it leads to."""
         result = poker.check_point(b64d(partial.point, 32), f"{seat}'s sealed partial of {partial.ref}")
-        poker.check_partial(self.keys[seat], self.points[partial.ref], result, b64d(partial.proof, 64),
+        poker.check_partial(self.key_of(seat, partial.ref), self.points[partial.ref], result, b64d(partial.proof, 64),
                             proof_context(self.game_id, partial.ref, seat))
         return result
 
@@ -244,7 +259,7 @@ class PeerDeck:
         if seat not in self.remaining[ref]:
             raise ProtocolError(f"{seat} already took its layer off {ref}")
         result = poker.check_point(b64d(partial.point, 32), f"{seat}'s partial decryption of {ref}")
-        poker.check_partial(self.keys[seat], self.points[ref], result, b64d(partial.proof, 64), proof_context(self.game_id, ref, seat))
+        poker.check_partial(self.key_of(seat, ref), self.points[ref], result, b64d(partial.proof, 64), proof_context(self.game_id, ref, seat))
         self.points[ref] = result
         self.remaining[ref].discard(seat)
         return self.card_of(ref) if not self.remaining[ref] else None
@@ -277,6 +292,7 @@ class PeerDeck:
         if beacon.anchor(seed, self.beacon_length) != self.anchors[seat]:
             raise ProtocolError(f"{seat}'s published beacon seed does not lead to its anchor")
         self._check_published_private(seat, secrets)
+        peer_changes.check_published(self, seat, secrets)
         self.secrets[seat] = secrets
 
     def _check_published_private(self, seat: str, secrets: PeerSecrets) -> None:
@@ -316,6 +332,7 @@ def start_deck(genesis, game_id: str, private_refs: dict[str, tuple[str, str]] |
         deck.private_owner[ref] = owner
         deck.private_zone[ref] = zone
     deck.private_contents = {z: list(c) for z, c in setup.private_contents.items()}
+    deck.changes = peer_changes.DeckChanges(enabled=genesis.version >= 2)
     deck.add_layer(setup.layer, setup.anchor, setup.private)
     return deck
 
@@ -344,10 +361,14 @@ def owed(deck: PeerDeck, state, seat: str, revealed: dict[str, str], blocked: st
             continue
         for ref in unknown_to(state, other, deck.knows(other) | set(revealed)):
             if ref in deck.private_owner:
-                raise ProtocolError(
-                    f"a card of {deck.private_owner[ref]}'s private deck would go to {other}: "
-                    "peer games do not support that yet"
-                )
+                if not deck.changes.enabled:
+                    raise ProtocolError(
+                        f"a card of {deck.private_owner[ref]}'s private deck would go to {other}: "
+                        "peer games begun before version 2 do not support that"
+                    )
+                if deck.private_owner[ref] == seat:  # its owner seals the opening to the new holder
+                    sealed.append((ref, other))
+                continue
             if seat not in deck.remaining.get(ref, ()):
                 continue
             readers = zone_of[ref].readers
@@ -355,6 +376,10 @@ def owed(deck: PeerDeck, state, seat: str, revealed: dict[str, str], blocked: st
                 # seal to the fellow reader once every other seat is done
                 if deck.remaining[ref] <= set(readers) and seat not in deck.private_from.get(other, {}).get(ref, set()):
                     sealed.append((ref, other))
+            elif deck.changes.enabled and deck.remaining[ref] == {seat}:
+                # a card moving from seat's hidden hand to other's: the last
+                # layer coming off in public would show it to everyone
+                sealed.append((ref, other))
             elif ref not in public:
                 public.append(ref)
     return public, sealed
@@ -377,6 +402,10 @@ class FileParts:
         raise NotImplementedError
 
     def opening(self, ref: str):  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def deliver(self, ref: str, to: str) -> bool:  # pragma: no cover - interface
+        """The opening of a private-deck card sealed to the seat it goes to."""
         raise NotImplementedError
 
 
@@ -426,7 +455,7 @@ def run_file(chain, deck: PeerDeck, writer: str, commands, parts: FileParts, seq
         relays to finish a reveal) while they come; a private-deck card is
         opened by its owner instead."""
         if ref in deck.private_owner:
-            if deck.private_owner[ref] != writer:
+            if not deck.may_open(writer, ref):
                 return None
             opening = parts.opening(ref)
             if opening is None:
@@ -452,11 +481,12 @@ def run_file(chain, deck: PeerDeck, writer: str, commands, parts: FileParts, seq
             raise ProtocolError(f"{writer} owes its partial decryption of {ref} and does not give it")
         return completed.get(ref)
 
+    peer_changes.take_due(chain, deck, writer, parts, seq)
     public, sealed = owed(deck, chain.public, writer, chain.revealed, chain.blocked_on, chain.seat_order)
     for ref in public:
         peel(ref, must=True)
     for ref, to in sealed:
-        if not parts.seal(ref, to):
+        if not (parts.deliver(ref, to) if ref in deck.private_owner else parts.seal(ref, to)):
             raise ProtocolError(f"{writer} owes {to} its sealed partial decryption of {ref} and does not give it")
         deck.private_from.setdefault(to, {}).setdefault(ref, set()).add(writer)
 
@@ -482,6 +512,7 @@ def run_file(chain, deck: PeerDeck, writer: str, commands, parts: FileParts, seq
         resume=resume,
     )
     used_chance = chance.used > 0 if isinstance(chance, BeaconChance) else effect.drew_chance
+    peer_changes.after_run(chain, deck, writer, effect, parts, seq)
     return PeerEffect(effect=effect, partials=used, openings=openings, chance_used=used_chance)
 
 
@@ -489,6 +520,9 @@ class FileReader(FileParts):
     """A verifier's `FileParts`: the decryptions a received file carries."""
 
     def __init__(self, body) -> None:
+        self.body = body
+        self.delivered = {(d.to, ref) for d in body.deliveries for ref in d.refs}
+        self.deliveries: list[tuple[str, str]] = []
         self.openings = {o.ref: o for o in body.reveals}
         if len(self.openings) != len(body.reveals):
             raise ProtocolError("reveals a card twice")
@@ -525,8 +559,22 @@ class FileReader(FileParts):
     def opening(self, ref: str):
         return self.openings.pop(ref, None)
 
+    def deliver(self, ref: str, to: str) -> bool:
+        if (to, ref) in self.delivered:
+            self.delivered.discard((to, ref))
+            self.deliveries.append((ref, to))
+            return True
+        return False
+
+    def delivered_in_order(self) -> list[tuple[str, list[str]]]:
+        boxes: dict[str, list[str]] = {}
+        for ref, to in self.deliveries:
+            boxes.setdefault(to, []).append(ref)
+        return list(boxes.items())
+
     def leftovers(self) -> list[str]:
-        return sorted({ref for ref, rest in self.partials.items() if rest} | {ref for _, ref in self.sealed} | set(self.openings))
+        return sorted({ref for ref, rest in self.partials.items() if rest} | {ref for _, ref in self.sealed}
+                      | set(self.openings) | {ref for _, ref in self.delivered})
 
 
 class WriterParts(FileParts):
@@ -538,10 +586,25 @@ class WriterParts(FileParts):
         self.deck, self.me, self.scalar, self.held = deck, me, scalar, held
         self.secrets = secrets
         self.to_seal: dict[str, list[Partial]] = {}
+        self.to_deliver: dict[str, list] = {}  # reader -> openings of private-deck cards
+        self.delivered: dict = {}  # ref -> opening sealed to this seat by the card's owner
+        self.made: dict = {}  # what `peer_changes` adds to the file (a reshuffle layer ...)
+
+    def scalar_for(self, ref: str) -> bytes:
+        return peer_changes.scalar_for(self.deck, self.me, ref, self.secrets, self.made) or self.scalar
+
+    def deliver(self, ref: str, to: str) -> bool:
+        opening = self.opening(ref)
+        if opening is None:
+            return False
+        self.to_deliver.setdefault(to, []).append(opening)
+        return True
 
     def opening(self, ref: str):
         from pbem.protocol.formats import Opening
 
+        if ref in self.delivered:
+            return self.delivered[ref]
         if self.secrets is None or ref not in self.secrets.private:
             return None
         salt = private_salt(b64d(self.secrets.beacon_seed, 32), ref)
@@ -554,9 +617,9 @@ class WriterParts(FileParts):
             seat = sorted(others)[0]
             return msgspec.structs.replace(mine[seat], seat=seat)
         if self.me in self.deck.remaining.get(ref, ()):
-            return self.deck.make_partial(self.me, self.scalar, ref)
+            return self.deck.make_partial(self.me, self.scalar_for(ref), ref)
         return None
 
     def seal(self, ref: str, to: str) -> bool:
-        self.to_seal.setdefault(to, []).append(self.deck.make_partial(self.me, self.scalar, ref))
+        self.to_seal.setdefault(to, []).append(self.deck.make_partial(self.me, self.scalar_for(ref), ref))
         return True

@@ -27,6 +27,7 @@ from pbem.protocol.commitments import state_hash
 from pbem.protocol.setup import peer_setup_chance
 from pbem.protocol.formats import GenesisBody, Join, Partial, PeerSecrets, PeerSetup, SealedPartials, SeatEntry, TurnBody
 from pbem.crypto.committed import secret_order
+from pbem.protocol import peer_changes
 from pbem.protocol.peer import BEACON_LENGTH, PeerDeck, WriterParts, commit_private, new_layer, open_secret_box, run_file, secret_box
 
 
@@ -115,10 +116,10 @@ def my_secrets(chain: Chain, me: SecretIdentity) -> PeerSecrets | None:
     """This seat's scalar and beacon seed, from the box it sealed to itself."""
     genesis = chain.genesis
     if genesis.peer.creator == me.name:
-        return open_secret_box(genesis.peer.secret_box, me, genesis.nonce)
+        return peer_changes.with_changes(chain, me, open_secret_box(genesis.peer.secret_box, me, genesis.nonce))
     for record in chain.records[1:]:
         if record.by == me.name and record.body.join is not None:
-            return open_secret_box(record.body.join.secret_box, me, genesis.nonce)
+            return peer_changes.with_changes(chain, me, open_secret_box(record.body.join.secret_box, me, genesis.nonce))
     return None
 
 
@@ -163,6 +164,9 @@ def _write(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: bytes, co
            secrets=None, private_check=None, tally=()) -> bytes:
     seq = chain.seq + 1
     parts = WriterParts(staged, me.name, scalar, held_partials(chain, me) if join is None else {}, secrets)
+    parts.identity = me
+    if join is None:
+        parts.delivered = peer_changes.delivered_openings(chain, me)
     resume, _ = chain.tally_resume(me.name, tally, commands)
     result = run_file(chain, staged, me.name, commands, parts, seq, private_check, resume=resume)
     over = chain.game.outcome(result.effect.state) is not None
@@ -185,9 +189,10 @@ def _write(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: bytes, co
         partials=result.partials,
         sealed=sealed,
         beacon=beacon_link,
-        secrets=secrets if over and join is None else None,
+        secrets=parts.secrets if over and join is None else None,  # with what this file committed to
         tally=list(tally),
         state=state_hash(result.effect.state),
+        **peer_changes.body_parts(chain, parts, seq),
     )
     return codec.encode_signed("turn", body, me)
 
@@ -235,6 +240,8 @@ def cards_known(chain: Chain, me: SecretIdentity, secrets: PeerSecrets) -> dict[
     out = dict(chain.revealed)
     for ref, card in secrets.private.items():
         out.setdefault(ref, card)
+    for ref, opening in peer_changes.delivered_openings(chain, me).items():
+        out.setdefault(ref, opening.card)
     for ref in deck.knows(me.name):
         if ref in out:
             continue
@@ -245,7 +252,7 @@ def cards_known(chain: Chain, me: SecretIdentity, secrets: PeerSecrets) -> dict[
         for seat in others:
             point = b64d(held[ref][seat].point, 32)
         if me.name in deck.remaining[ref]:
-            point = poker.decrypt(scalar, point)
+            point = poker.decrypt(peer_changes.scalar_for(deck, me.name, ref, secrets, {}) or scalar, point)
         try:
             out[ref] = poker.identify(point, deck.table)[0]
         except CryptoError:

@@ -1,0 +1,447 @@
+"""Peer decks that change during play (docs/protocol.md, "Reshuffles and
+cards that change hands in peer games").
+
+Two things a peer game's deck did not do at first:
+
+* **Reshuffles.** The rules put cards into a hidden zone and shuffle it
+  (`shuffle_zone`): after the file, refs have disappeared and fresh refs
+  lie in that zone. In a peer game the rules' own shuffle is worth nothing
+  (its chance is the beacons', which everyone can compute), so the cards
+  are dealt again. Into the *shared* deck only face-up cards may go: their
+  current points are the bare card points, and every seat in turn adds a
+  fresh layer over them (obligations, written by `pbem sync`), exactly as
+  at the join; the fresh refs are the last layer's points, in order. Into
+  a *private* deck (`Game.private_decks`) the owner, who knows the cards
+  (they were face up or its own), commits to each fresh ref, as at the
+  join, in its next file (or the same one if it wrote it).
+* **Cards that change hands.** A card of seat A's hidden hand that goes to
+  seat B: when only A's layer is still on it, A seals its partial
+  decryption to B instead of publishing it (`peer.owed`); a card of A's
+  private deck is opened to B by A, sealed (a `Delivery`), and B checks the
+  opening against A's commitment.
+
+Games begun before version 2 keep their old behaviour (`DeckChanges.enabled`).
+`PeerDeck.changes` holds the bookkeeping; every function here is called
+from `peer.run_file`, so writers and verifiers run the same code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from dataclasses import dataclass, field
+
+import msgspec
+
+from pbem.crypto import poker
+from pbem.crypto.encoding import b64d, b64e, canonical
+from pbem.crypto.envelope import check_envelope, seal_ad
+from pbem.crypto.limits import check_limits
+from pbem.crypto.seal import open_envelope, seal
+from pbem.errors import CommitmentError, CryptoError, FormatError, PbemError, ProtocolError, SealError
+from pbem.protocol.formats import Delivery, Obligation, Opening, PeerSecrets, ReshuffleLayer
+
+
+@dataclass
+class Reshuffle:
+    """Face-up cards the rules shuffled into the shared deck, dealt again:
+    each seat adds a layer in turn (`seats`); then `refs[i]` is point i of
+    the last layer."""
+
+    zone: str
+    refs: list[str]
+    inputs: list[bytes]  # the bare points of the cards that went in
+    seats: list[str]
+    seq: int  # the file that shuffled them
+    layers: list[ReshuffleLayer] = field(default_factory=list)
+    files: list[int] = field(default_factory=list)  # the seq of each layer's file
+
+    @property
+    def next_seat(self) -> str | None:
+        return self.seats[len(self.layers)] if len(self.layers) < len(self.seats) else None
+
+    def points(self) -> list[bytes]:
+        return [b64d(p, 32) for p in self.layers[-1].points] if self.layers else list(self.inputs)
+
+
+@dataclass
+class Refill:
+    """Cards the rules shuffled into `owner`'s private deck: the owner
+    commits to each fresh ref (`committed`: the seq of that file)."""
+
+    zone: str
+    owner: str
+    refs: list[str]
+    gone: list[str]
+    seq: int
+    committed: int | None = None
+
+
+@dataclass
+class DeckChanges:
+    enabled: bool = False  # genesis version 2 and later
+    reshuffles: list[Reshuffle] = field(default_factory=list)
+    refills: list[Refill] = field(default_factory=list)
+    #: ref -> seat -> the key of that seat's layer, for reshuffled refs
+    keys: dict[str, dict[str, bytes]] = field(default_factory=dict)
+    index: dict[str, int] = field(default_factory=dict)  # ref -> its reshuffle
+
+    def copy(self) -> "DeckChanges":
+        return DeckChanges(
+            enabled=self.enabled,
+            reshuffles=[dataclasses.replace(r, layers=list(r.layers), files=list(r.files)) for r in self.reshuffles],
+            refills=[dataclasses.replace(f) for f in self.refills],
+            keys={ref: dict(v) for ref, v in self.keys.items()},
+            index=dict(self.index),
+        )
+
+    def pending(self) -> Reshuffle | None:
+        return next((r for r in self.reshuffles if r.next_seat is not None), None)
+
+
+def _ad(game_id: str, seq: int, what: str) -> bytes:
+    return seal_ad(game_id, seq, what)
+
+
+# --- what is owed ---------------------------------------------------------------
+
+
+def obligations(chain) -> list[Obligation]:
+    """The layers and commitments owed for reshuffled cards, in order: they
+    come before anything else, so nobody draws from a deck not yet dealt."""
+    changes = chain.deck.changes
+    out = []
+    pending = changes.pending()
+    if pending is not None and chain.outcome() is None:
+        out.append(Obligation(by=pending.next_seat, what="reshuffle", refs=list(pending.refs)))
+    out += [Obligation(by=f.owner, what="commit", refs=list(f.refs)) for f in changes.refills if f.committed is None]
+    return out
+
+
+def _reading(parts):
+    """The body a verifier reads, or None for a writer's parts."""
+    return getattr(parts, "body", None)
+
+
+def take_due(chain, deck, writer: str, parts, seq: int) -> None:
+    """The start of a file: the writer's layer of a pending reshuffle, and
+    its commitments to cards reshuffled into its private deck, if owed."""
+    changes = deck.changes
+    body = _reading(parts)
+    pending = changes.pending() if changes.enabled and chain.outcome() is None else None
+    if pending is not None and pending.next_seat == writer:
+        layer = body.reshuffle if body is not None else _make_layer(chain, deck, pending, writer, parts, seq)
+        if layer is None:
+            raise ProtocolError(f"{writer} owes its layer of the cards reshuffled into {pending.zone} and does not give it")
+        _add_layer(deck, pending, writer, layer, seq)
+    elif body is not None and body.reshuffle is not None:
+        raise ProtocolError(f"{writer} adds a reshuffle layer, but none is due from it")
+    for refill in changes.refills:
+        if refill.committed is None and refill.owner == writer:
+            _commit_refill(chain, deck, refill, parts, seq, {})
+
+
+def _make_layer(chain, deck, pending: Reshuffle, writer: str, parts, seq: int) -> ReshuffleLayer:
+    # A fresh scalar for every reshuffle, never the seat's join scalar or an
+    # earlier one: the cards that went in were face up, so for each of them
+    # the points k·P of every seat's layer k on that card are public (the
+    # partials that revealed it). A reused k would map each bare card P to a
+    # k·P that everyone has seen with its card's name, and with every seat
+    # reusing its scalar the new deck's points would be the old deck's: the
+    # new order readable by all. `_add_layer` refuses a key seen before.
+    scalar = poker.new_scalar()
+    points = poker.shuffle_layer(scalar, pending.points())
+    box = seal(scalar, [parts.identity.public], _ad(chain.game_id, seq, "reshuffle scalar"))
+    parts.made.setdefault("layer_scalars", {})[deck.changes.reshuffles.index(pending)] = scalar
+    parts.made["reshuffle"] = layer = ReshuffleLayer(
+        key=b64e(poker.public_key(scalar)), points=[b64e(p) for p in points], box=box)
+    return layer
+
+
+def _used_keys(deck) -> set[bytes]:
+    keys = set(deck.keys.values())
+    for r in deck.changes.reshuffles:
+        keys |= {b64d(layer.key, 32) for layer in r.layers}
+    return keys
+
+
+def _add_layer(deck, pending: Reshuffle, seat: str, layer: ReshuffleLayer, seq: int) -> None:
+    what = f"{seat}'s layer of the cards reshuffled into {pending.zone}"
+    before = pending.points()
+    if len(layer.points) != len(before):
+        raise ProtocolError(f"{what} has {len(layer.points)} cards, not {len(before)}")
+    points = [poker.check_point(b64d(p, 32), f"{what}, point {i}") for i, p in enumerate(layer.points)]
+    if len(set(points)) != len(points):
+        raise ProtocolError(f"{what} repeats a card (a duplicated card)")
+    key = poker.check_point(b64d(layer.key, 32), f"the key of {what}")
+    if key in _used_keys(deck):
+        raise ProtocolError(f"{what} reuses the scalar of an earlier layer: its key is not fresh")
+    check_envelope(layer.box, readers=1)
+    pending.layers.append(layer)
+    pending.files.append(seq)
+    if pending.next_seat is None:  # complete: the fresh refs are the last layer's points
+        index = deck.changes.reshuffles.index(pending)
+        keys = {s: b64d(lay.key, 32) for s, lay in zip(pending.seats, pending.layers)}
+        for ref, point in zip(pending.refs, points):
+            deck.points[ref] = point
+            deck.remaining[ref] = set(pending.seats)
+            deck.changes.keys[ref] = dict(keys)
+            deck.changes.index[ref] = index
+
+
+# --- the end of a file: did the rules reshuffle? ----------------------------------
+
+
+def after_run(chain, deck, writer: str, effect, parts, seq: int) -> None:
+    """After the file's commands: fresh refs in hidden zones where others
+    disappeared are a reshuffle; register it (or refuse what peer dealing
+    cannot follow). A verifier then checks the file carried no extra part."""
+    from pbem.games.base import refs_in
+
+    changes = deck.changes
+    body = _reading(parts)
+    if changes.enabled:
+        before, after = refs_in(chain.public), refs_in(effect.state)
+        fresh = sorted(r for r, z in after.items() if r not in before and not effect.state.zones[z].public)
+        if fresh:
+            gone = sorted(r for r in before if r not in after)
+            zones = Counter(after[r] for r in fresh)
+            zone = zones.most_common(1)[0][0]
+            if len(gone) != len(fresh):
+                raise ProtocolError(f"{zone}: {len(fresh)} new hidden cards where {len(gone)} went: "
+                                    "peer games can follow only a reshuffle of cards already in the game")
+            private = chain.game.private_decks(effect.state)
+            decks = [z for z in zones if z in private]
+            if decks:
+                _register_refill(chain, deck, writer, effect, parts, seq, decks[0], private[decks[0]], fresh, gone, set(zones))
+            else:
+                _register_reshuffle(chain, deck, zone, fresh, gone, seq)
+    if body is not None:
+        committed = {r for f in changes.refills if f.committed == seq for r in f.refs}
+        if set(body.commitments) != committed:
+            raise ProtocolError(f"{writer} must commit to exactly the cards reshuffled into its private deck: "
+                                f"{', '.join(sorted(committed)) or 'none are due'}")
+        if (body.memo is None) != (not committed):
+            raise ProtocolError(f"{writer}'s file carries a memo exactly when it commits to reshuffled cards")
+
+
+def _register_reshuffle(chain, deck, zone: str, fresh: list[str], gone: list[str], seq: int) -> None:
+    hidden = [g for g in gone if g not in deck.points or deck.remaining.get(g)]
+    if hidden:
+        raise ProtocolError(
+            f"{zone}: peer games can reshuffle only face-up cards into a shared deck "
+            f"({', '.join(hidden)} {'is' if len(hidden) == 1 else 'are'} not)",
+            hint="the rules must reveal the cards they shuffle back, or the game needs a dealer",
+        )
+    deck.changes.reshuffles.append(
+        Reshuffle(zone=zone, refs=fresh, inputs=[deck.points[g] for g in gone], seats=list(chain.seat_order), seq=seq))
+
+
+def _register_refill(chain, deck, writer, effect, parts, seq, zone, owner, fresh, gone, zones) -> None:
+    if zones != {zone}:
+        raise ProtocolError(f"{zone}: cards reshuffled into {owner}'s private deck must stay in it until "
+                            f"{owner} commits to them (in its next file): the rules draw from it too early")
+    public = set(chain.revealed) | set(effect.revealed)
+    known = deck.knows(owner)
+    strangers = [g for g in gone if g not in public and g not in known]
+    if strangers:
+        raise ProtocolError(f"{zone}: peer games can reshuffle into {owner}'s private deck only cards that are "
+                            f"face up or {owner}'s own ({', '.join(strangers)} are not)")
+    refill = Refill(zone=zone, owner=owner, refs=fresh, gone=gone, seq=seq)
+    deck.changes.refills.append(refill)
+    if writer == owner:
+        _commit_refill(chain, deck, refill, parts, seq, dict(effect.revealed))
+
+
+def _commit_refill(chain, deck, refill: Refill, parts, seq: int, revealed: dict[str, str]) -> None:
+    """The owner's commitments to the cards reshuffled into its private
+    deck: made by the writer, read from the file by a verifier."""
+    body = _reading(parts)
+    if body is not None:
+        missing = [r for r in refill.refs if r not in body.commitments]
+        if missing:
+            raise ProtocolError(f"{refill.owner} must commit to the cards reshuffled into {refill.zone}: "
+                                f"{', '.join(missing)}")
+        commitments = {r: body.commitments[r] for r in refill.refs}
+        for value in commitments.values():
+            b64d(value, 32)
+    else:
+        commitments = _make_commitments(chain, refill, parts, revealed)
+    for ref, value in commitments.items():
+        deck.private_owner[ref] = refill.owner
+        deck.private_commitments[ref] = value
+    refill.committed = seq
+
+
+def refill_order(cards: list[str]) -> list[str]:
+    """The owner's secret order of the cards it commits to (a test may
+    replace it to play a cheat)."""
+    from pbem.crypto.committed import secret_order
+
+    return secret_order(sorted(cards))
+
+
+def _make_commitments(chain, refill: Refill, parts, revealed: dict[str, str]) -> dict[str, str]:
+    from pbem.protocol.peer import commit_private
+    from pbem.protocol.peer_writer import cards_known
+
+    known = {**cards_known(chain, parts.identity, parts.secrets), **revealed}
+    mapping = dict(zip(refill.refs, refill_order([known[g] for g in refill.gone])))
+    parts.made.setdefault("mapping", {}).update(mapping)
+    # the new places count as the owner's from here on (openings, knowledge)
+    parts.secrets = msgspec.structs.replace(parts.secrets, private={**parts.secrets.private, **mapping})
+    commitments = commit_private(b64d(parts.secrets.beacon_seed, 32), mapping)
+    parts.made.setdefault("commitments", {}).update(commitments)
+    return commitments
+
+
+# --- the writer's side -------------------------------------------------------------
+
+
+def body_parts(chain, parts, seq: int) -> dict:
+    """The parts `peer_changes` adds to a writer's file: its reshuffle
+    layer, commitments and their memo, openings sealed to new holders."""
+    made = parts.made
+    out: dict = {}
+    if "reshuffle" in made:
+        out["reshuffle"] = made["reshuffle"]
+    if made.get("commitments"):
+        out["commitments"] = made["commitments"]
+        out["memo"] = seal(canonical(made["mapping"]), [parts.identity.public], _ad(chain.game_id, seq, "private refill"))
+    if parts.to_deliver:
+        out["deliveries"] = [
+            Delivery(to=to, refs=[o.ref for o in openings],
+                     envelope=seal(canonical(openings), [chain.seats[to].identity], _ad(chain.game_id, seq, f"openings:{to}")))
+            for to, openings in parts.to_deliver.items()
+        ]
+    return out
+
+
+def scalar_for(deck, seat: str, ref: str, secrets: PeerSecrets | None, made: dict) -> bytes | None:
+    """`seat`'s scalar of its layer on a reshuffled `ref` (None: its join scalar)."""
+    index = deck.changes.index.get(ref)
+    if index is None:
+        return None
+    if index in made.get("layer_scalars", {}):
+        return made["layer_scalars"][index]
+    mine = sum(1 for r in deck.changes.reshuffles[:index] for s in r.seats[:len(r.layers)] if s == seat)
+    return b64d(secrets.layers[mine], 32)
+
+
+def with_changes(chain, me, secrets: PeerSecrets) -> PeerSecrets:
+    """`secrets` (from the seat's join) with what its later files sealed to
+    itself: the scalars of its reshuffle layers, the places of the cards
+    reshuffled into its private decks."""
+    from pbem.protocol.peer import commit_private
+
+    seed = b64d(secrets.beacon_seed, 32)
+    if any(chain.deck.private_commitments.get(r) != c for r, c in commit_private(seed, secrets.private).items()):
+        raise SealError(f"{me.name}'s commitments to its private decks are not those of the places it sealed to itself")
+    layers: list[str] = []
+    private = dict(secrets.private)
+    for record in chain.records[1:]:
+        body = record.body
+        if record.by != me.name:
+            continue
+        where = record.name or f"seq {record.seq}"
+        try:
+            if body.reshuffle is not None:
+                scalar = open_envelope(body.reshuffle.box, me, _ad(chain.game_id, record.seq, "reshuffle scalar"))
+                poker.check_key(poker.check_scalar(scalar), b64d(body.reshuffle.key, 32))
+                layers.append(b64e(scalar))
+            if body.memo is not None:
+                payload = open_envelope(body.memo, me, _ad(chain.game_id, record.seq, "private refill"))
+                check_limits(payload, "a memo")
+                mapping = msgspec.json.decode(payload, type=dict[str, str])
+                if commit_private(seed, mapping) != dict(body.commitments):
+                    raise FormatError("its memo does not open its commitments")
+                private.update(mapping)
+        except (SealError, FormatError, CryptoError, msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise SealError(f"{where}: {me.name}'s own sealed secrets cannot be opened: {exc}") from None
+    if not layers and private == secrets.private:
+        return secrets
+    return msgspec.structs.replace(secrets, layers=layers, private=private)
+
+
+def delivered_openings(chain, me) -> dict[str, Opening]:
+    """Openings of private-deck cards their owners sealed to `me`, each
+    checked against its owner's commitment (a false one names the file)."""
+    from pbem.protocol.commitments import check_openings
+
+    out: dict[str, Opening] = {}
+    for record in chain.records[1:]:
+        if chain.deck is None or not record.body.deliveries:
+            continue
+        where = record.name or f"seq {record.seq}"
+        for box in record.body.deliveries:
+            if box.to != me.name:
+                continue
+            try:
+                payload = open_envelope(box.envelope, me, _ad(chain.game_id, record.seq, f"openings:{box.to}"))
+                check_limits(payload, "sealed openings")
+                openings = msgspec.json.decode(payload, type=list[Opening])
+            except (SealError, FormatError, msgspec.DecodeError, msgspec.ValidationError) as exc:
+                raise SealError(f"{where}: {record.by}'s sealed openings to {me.name} cannot be opened: {exc}") from None
+            if sorted(o.ref for o in openings) != sorted(box.refs):
+                raise ProtocolError(f"{where}: {record.by}'s sealed openings hold other cards than they say")
+            try:
+                check_openings(openings, chain.deck.private_commitments, f"{where} (signed by {record.by})")
+            except CommitmentError as exc:
+                raise CommitmentError(f"{where}: {record.by}'s opening sealed to {me.name} is false: {exc.message}") from None
+            out.update({o.ref: o for o in openings})
+    return out
+
+
+# --- the end of the game ------------------------------------------------------------
+
+
+def check_published(deck, seat: str, secrets: PeerSecrets) -> None:
+    """A seat's published reshuffle scalars: one per layer it added, each
+    the scalar of that layer's key."""
+    keys = [b64d(r.layers[i].key, 32) for r in deck.changes.reshuffles for i in range(len(r.layers)) if r.seats[i] == seat]
+    if len(secrets.layers) != len(keys):
+        raise ProtocolError(f"{seat} publishes {len(secrets.layers)} reshuffle scalars, not the {len(keys)} of its layers")
+    for i, (scalar, key) in enumerate(zip(secrets.layers, keys)):
+        try:
+            poker.check_key(b64d(scalar, 32), key)
+        except (CryptoError, FormatError):
+            raise ProtocolError(f"{seat}'s published scalar of its reshuffle layer {i + 1} is not the one of its key") from None
+
+
+def audit(chain, deck, cards: dict[str, str], failures: list[str], file_of) -> int:
+    """Check every reshuffle layer with its published scalar and decrypt
+    the reshuffled cards into `cards`; then check that each private deck
+    was refilled with exactly the cards that went in. Returns the checks."""
+    checks = 0
+    taken: Counter[str] = Counter()
+    for r in deck.changes.reshuffles:
+        before, scalars, good = list(r.inputs), [], True
+        for i, layer in enumerate(r.layers):
+            seat = r.seats[i]
+            checks += 1
+            after = [b64d(p, 32) for p in layer.points]
+            try:
+                scalar = b64d(deck.secrets[seat].layers[taken[seat]], 32)
+                poker.check_key(scalar, b64d(layer.key, 32))
+                poker.check_layer(scalar, before, after)
+                scalars.append(scalar)
+            except (PbemError, IndexError) as exc:
+                good = False
+                failures.append(f"{file_of(r.files[i], seat)} (signed by {seat}): reshuffle layer of {r.zone}: "
+                                f"{getattr(exc, 'message', exc)}")
+            taken[seat] += 1
+            before = after
+        if good and r.next_seat is None:
+            for ref, point in zip(r.refs, before):
+                for scalar in scalars:
+                    point = poker.decrypt(scalar, point)
+                cards[ref] = poker.identify(point, deck.table)[0]
+                checks += 1
+    for f in deck.changes.refills:
+        checks += 1
+        went = sorted(cards.get(g, "?") for g in f.gone)
+        came = sorted(str(deck.secrets[f.owner].private.get(r)) for r in f.refs)
+        if went != came and f.committed is not None:
+            failures.append(f"{file_of(f.committed, f.owner)} (signed by {f.owner}): its commitments to the cards "
+                            f"reshuffled into {f.zone} are not the cards that went in")
+    return checks
