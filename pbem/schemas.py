@@ -29,7 +29,7 @@ def schemas() -> dict[str, dict]:
         "envelope.json": Envelope,
     }
     result = {name: msgspec.json.schema(t) for name, t in out.items()}
-    for name in games.names():
+    for name in games.shipped():
         game = games.get(name)
         result[f"{name}.command.json"] = msgspec.json.schema(game.Command)
         result[f"{name}.options.json"] = msgspec.json.schema(game.Options)

@@ -53,6 +53,9 @@ BY_DESIGN = {
     (PEER_LAYER, r"(peer|join)\.layer\.points\.\*", "change"):
         "a substituted ciphertext in an unproven shuffle layer: a documented limit (pbem/crypto/poker.py, "
         "'Honest limits'): it shows as a card that decrypts to nothing, and the audit's check_layer blames the signer",
+    (r"turn/(hotseat|referee)/dealer\[.*chance.*\]", r"chance", "change"):
+        "the chance seed of a dealer's answer: another seed that gives the same dice changes nothing (one that "
+        "does not is refused by the state), and the audit checks every seed is the one the game seed gives",
     (r"turn/referee/seat\[contribution\]", r"contribution", "change"):
         "a seat's contribution is any 32 bytes it likes: another value is another, equally unforeseeable, game "
         "seed, and the audit checks that the referee dealt from the contributions as they stand",

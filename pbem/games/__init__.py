@@ -41,6 +41,11 @@ def _extra_games() -> None:
 _extra_games()
 
 
+def shipped() -> list[str]:
+    """The games that come with pbem (not those added by ``PBEM_GAMES``)."""
+    return sorted(name for name, (module, _, _) in _REGISTRY.items() if module.startswith("pbem.games."))
+
+
 def names() -> list[str]:
     """Canonical names of every registered game."""
     return sorted(_REGISTRY)

@@ -365,6 +365,8 @@ class Chain:
     def needs(self, party: str) -> str:
         """"decision" if `party`'s next file needs a choice, else "auto"."""
         owed = [o for o in self.obligations() if o.by == party]
+        if party in self.ballots and self.voters():
+            return "auto"  # it has voted: what it owes now needs no choice
         if not owed:
             return "decision"
         if self.deck is not None and party in self.game.to_act(self.public) and all(o.what == "deliver" for o in owed):

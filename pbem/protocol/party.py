@@ -141,6 +141,9 @@ class Party:
             waiting = ", ".join(chain.writers()) or "nobody (the game is over)"
             raise WrongWriter(f"it is not {self.name}'s turn to write (waiting for {waiting})")
         if self.name in chain.voters():
+            if self.name in chain.ballots:
+                raise WrongWriter(f"{self.name} has voted already: the vote waits for the others",
+                                  hint=f"what {self.name} owes meanwhile: pbem sync")
             return self._ballot(commands)
         commands = rechoose_refs(chain.game, self.state(), self.name, commands, choose)
         cards = self.cards
