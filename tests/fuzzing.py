@@ -32,7 +32,7 @@ SUMMARY: list[str] = []
 def protocol_games() -> list[str]:
     """The games a bot game can play to the end through the file protocol
     in every mode the fuzzing seeds use."""
-    return [g for g in games.names() if g not in ("dark-agent", "codex")]
+    return [g for g in games.shipped() if g not in ("dark-agent", "codex")]
 
 
 @functools.cache

@@ -101,7 +101,7 @@ def test_sock_puppet_referee_is_refused(people, tmp_path):
     puppet_home = person(tmp_path, "puppet", "rita")
     give(alice, "alice", puppet_home, tmp_path=tmp_path)
     give(people["bob"], "bob", puppet_home, tmp_path=tmp_path)
-    puppet_home("new", "aa", g, "--seat", "alice", "--seat", "bob", "--dealer", "referee", "--referee", "rita")
+    puppet_home("new", "aa", g, "--seat", "alice", "--seat", "bob", "--dealer", "referee", "--referee", "rita", deal=False)
     real, fake = fp(alice, "rita"), fp(puppet_home, "rita")
     before = snapshot(g)
     for args in (("submit", g, "--as", "alice", "--cmd", "recruit face-down", "--accept-new"),

@@ -66,25 +66,31 @@ def test_the_owner_knows_its_deck_the_other_does_not(keys, tmp_path):
 
 
 def test_the_beacons_pick_the_draw(keys, tmp_path):
-    from pbem.protocol.peer import BeaconChance
+    """Which card of alice's deck she draws is drawn from bob's next link
+    (his automatic answer), which alice could not know when she chose to draw."""
+    from pbem.crypto import beacon
+    from pbem.crypto.stream import DeterministicStream
 
     dirs = start(keys, tmp_path)
     before = folder.load(dirs["alice"])
     deck = [it.ref for it in before.public.zones["deck:alice"].items]
     path = actions.submit(dirs["alice"], "alice", ["draw"], keys["alice"])[0]
+    assert folder.load(dirs["alice"]).paused is not None  # the draw waits
+    actions.apply_file(dirs["bob"], path)
+    answer = actions.sync(dirs["bob"], "bob", keys["bob"])[0]
+    actions.apply_file(dirs["alice"], answer)
     after = folder.load(dirs["alice"])
     drawn = after.public.zones["hand:alice"].items[0].ref
-    body = msgspec.json.decode(codec.read_envelope(path.read_bytes()).body, type=TurnBody)
-    from pbem.crypto.encoding import b64d
-
-    links = dict(before.deck.latest)
-    links["alice"] = b64d(body.beacon, 32)
-    assert deck[BeaconChance(links, after.game_id, body.seq).private_draw(len(deck))] == drawn
+    links = dict(after.deck.latest)
+    seed = beacon.chance_key(links, after.game_id, after.seq)
+    assert deck[DeterministicStream(seed, f"public {after.seq}".encode()).below(len(deck))] == drawn
 
 
 def test_a_false_opening_of_a_private_card_is_refused(keys, tmp_path):
     dirs = start(keys, tmp_path)
-    actions.submit(dirs["alice"], "alice", ["draw"], keys["alice"])
+    path = actions.submit(dirs["alice"], "alice", ["draw"], keys["alice"])[0]
+    actions.apply_file(dirs["bob"], path)  # bob's automatic answer draws the card
+    actions.apply_file(dirs["alice"], actions.sync(dirs["bob"], "bob", keys["bob"])[0])
     chain = folder.load(dirs["alice"])
     me = actions.party(chain, "alice", keys["alice"])
     data = me.turn(actions.parse_commands(chain, me, [actions.legal(chain, me)[0]]))

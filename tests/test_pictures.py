@@ -167,6 +167,9 @@ def test_dark_agent_golden_pictures(pbem, da_game, tmp_path, seat):
     root = self_contained(svg)
     assert len([g for g in root.iter(f"{SVG_NS}g") if g.get("class") == "cell"]) == 35
     check_golden(f"dark-agent-spot-{seat or 'observer'}.svg", svg)
+
+
+@pytest.mark.parametrize("seat", ["alice", "bob", None])
 def test_codex_golden_pictures(pbem, cx_game, tmp_path, seat):
     svg = picture(pbem, cx_game, seat, tmp_path / "p.svg")
     self_contained(svg)

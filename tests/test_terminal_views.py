@@ -242,7 +242,7 @@ def test_show_plain_and_json(pbem, tmp_path):
 
 
 def test_game_summaries_fit_and_are_short():
-    from pbem.games import names
+    from pbem.games import shipped as names  # the test game of issue #14 is not shipped
 
     for n in names():
         game = get(n)

@@ -90,7 +90,7 @@ def test_log_since_mine_tells_what_happened(pbem, game):
 def test_info_lists_options_with_defaults(pbem):
     out = pbem("info", "aa").stdout
     assert out.startswith("Agent Avenue (agent-avenue")
-    assert "seats: 2-2" in out
+    assert "seats: 2-4" in out
     assert "  mode         default simple" in out
     assert "deck         default (none)  [scenario option: hotseat only]" in out
     info = pbem.json("info", "codenames")
@@ -126,6 +126,6 @@ def test_shell_completion_of_identities_and_games(pbem, game):
     before = (pbem.home / "games.json").read_text()
     complete(f"pbem status {game}")  # completing a folder remembers nothing
     assert complete("pbem submit g --as a") == ["alice"]
-    assert sorted(complete("pbem new c")) == ["codenames"]
+    assert sorted(complete("pbem new c")) == ["codenames", "codex"]
     assert complete("pbem info a") == ["agent-avenue"]
     assert (pbem.home / "games.json").read_text() == before
