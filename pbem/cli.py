@@ -755,14 +755,38 @@ def audit(folder: Path) -> None:
 
 
 @cli.command()
-@click.argument("what", metavar="GAME", shell_complete=complete_game)
+@click.argument("what", metavar="GAME|DIR", shell_complete=complete_game)
 @as_json
 def info(what: str, as_json: bool) -> None:
     """What GAME is: title, seats, and the options `pbem new` takes, with
-    their defaults (scenario options fix hidden cards: hotseat only)."""
+    their defaults (scenario options fix hidden cards: hotseat only). Given
+    a game folder DIR: that game, and who can know which chance when."""
     from pbem import gameinfo
 
-    described = gameinfo.describe(what)  # (a game folder's own `info DIR` goes beside this)
+    folder = Path(what)
+    if folder.is_dir() and (folder / "000000-genesis.pbem").exists():
+        from pbem import actions
+        from pbem.protocol.foresight import chance_knowledge
+
+        chain = actions.open_game(folder)
+        described = {
+            "game": chain.game.name, "title": chain.game.title, "game_id": chain.game_id,
+            "rules_version": chain.genesis.rules_version, "protocol_version": chain.genesis.version,
+            "dealer": {"mode": chain.dealer_mode, "name": chain.dealer_name},
+            "seats": [{"name": s.name, "role": s.role} for s in chain.genesis.seats],
+            "chance": chance_knowledge(chain),
+        }
+        if as_json:
+            emit_json(described)
+            return
+        click.echo(f"{described['title']}, game {chain.game_id[:12]}, rules {described['rules_version']}, "
+                   f"protocol version {described['protocol_version']}, dealer {chain.dealer_mode}"
+                   + (f" ({chain.dealer_name})" if chain.dealer_mode == "referee" else ""))
+        click.echo("seats: " + ", ".join(s.name + (f" ({s.role})" if s.role else "") for s in chain.genesis.seats))
+        for line in described["chance"]:
+            click.echo(f"note: {line}")
+        return
+    described = gameinfo.describe(what)
     if as_json:
         emit_json(described)
         return
