@@ -51,10 +51,14 @@ def test_a_dealer_that_supplies_other_dice_is_caught_by_the_audit(tmp_path, monk
 def test_a_dealer_that_reshuffles_from_another_seed_is_caught_by_the_audit(tmp_path, monkeypatch):
     real = dealer_mod.secret_chance
     monkeypatch.setattr(dealer_mod, "secret_chance", lambda seed, seq: real(b"\x02" * 32, seq))
-    _play(tmp_path, "referee", 7)  # its own audit shares the doctored shuffle
+    # hotseat: a seeded deal, so the drawer bot surely empties the deck (a
+    # referee's seed is its own); its own audit shares the doctored shuffle
+    _play(tmp_path, "hotseat", 7)
+    assert actions.open_game(tmp_path / "game").public.reshuffles >= 1
     monkeypatch.setattr(dealer_mod, "secret_chance", real)
     failures = audit(tmp_path / "game").failures
-    assert failures and any("is not the card the seed's shuffle put there" in f for f in failures)
+    assert failures and any("is not the card the seed's shuffle put there" in f and "signed by dealer" in f
+                            for f in failures)
 
 
 # --- simultaneous secret choices ------------------------------------------------
