@@ -805,21 +805,22 @@ class Chain:
         """A peer voter opening its own ballot, once every ballot is in; with
         the last opening every vote's command runs, in seat order. Returns
         the commands to run first and the openings so far."""
-        body = TurnBody(game_id="", seq=1, prev="", by=by, tally=list(tally), state="")
-        if not body.tally:
-            if self.tally_due() and body.by in self.voters() and body.by not in dict(self.opened):
-                if [o.by for o in self.obligations()][:1] == [body.by]:
-                    raise ProtocolError(f"{body.by} must open its ballot in this file")
+        tally = list(tally)
+        opened = dict(self.opened)
+        if not tally:
+            if self.tally_due() and by in self.voters() and by not in opened:
+                if [o.by for o in self.obligations()][:1] == [by]:
+                    raise ProtocolError(f"{by} must open its ballot in this file")
             return [], list(self.opened)
         if not self.tally_due():
-            raise ProtocolError(f"{body.by} opens a ballot, but the vote is not complete")
+            raise ProtocolError(f"{by} opens a ballot, but the vote is not complete")
         if commands:
             raise ProtocolError("a file that opens a ballot carries no commands")
-        waiting = [s for s in self.voters() if s not in dict(self.opened)]
-        if len(body.tally) != 1 or body.tally[0].seat != body.by or waiting[:1] != [body.by]:
+        waiting = [s for s in self.voters() if s not in opened]
+        if len(tally) != 1 or tally[0].seat != by or waiting[:1] != [by]:
             raise ProtocolError(f"each voter opens its own ballot, in seat order: next is {waiting[0]}")
-        opened = self.opened + self._tally_commands(body.tally, [body.by])
-        return (opened if len(opened) == len(self.voters()) else []), opened
+        now = self.opened + self._tally_commands(tally, [by])
+        return (now if len(now) == len(self.voters()) else []), now
 
     # -- helpers ------------------------------------------------------------------
 

@@ -80,7 +80,7 @@ def run(
     come out `Hidden` (`hide_fresh`) unless `keep_fresh` (the dealer
     replaying a file on the full state, to learn what a shuffle dealt).
     """
-    before = {ref for ref in refs_in(state)}
+    before = set(refs_in(state))
     effect = _run(game, state, writer, commands, source, writer_knows, private_check, chance, resume)
     if not keep_fresh:
         effect.state = hide_fresh(effect.state, before)
