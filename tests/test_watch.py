@@ -255,8 +255,10 @@ def test_a_referee_game_through_two_synced_folders(tmp_path, game, seats, option
     assert "-rita.pbem" in logs["rita"] and "wrote " in logs["rita"]
     assert "the game is over" in logs["bob"] and "Traceback" not in "".join(logs.values())
     assert " (1).pbem is a copy made by a browser of 000001-" in logs["rita"]
-    told = note.read_text().splitlines()
-    assert told and all(line.startswith(f"{game} ") and line.endswith(" decision") for line in told)
+    told = note.read_text().splitlines() if note.exists() else []
+    # the referee's seed is random: a Duet game may end before alice ever decides
+    assert bool(told) == (": your turn in " in logs["alice"]), logs["alice"]
+    assert all(line.startswith(f"{game} ") and line.endswith(" decision") for line in told)
     assert len(told) == len(set(told))  # told once per turn
 
 
