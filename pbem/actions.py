@@ -203,8 +203,12 @@ def after_new(chain: Chain, folder: Path) -> list[str]:
         return [f"hotseat: everyone plays in {folder}; next: {', '.join(chain.writers())}"]
     lines = [f"send {genesis} to {', '.join(others)}; each runs: pbem join THEIR-DIR GENESIS-FILE --as THEIR-NAME"]
     if chain.deck is not None:
-        lines.append("each join writes a join file to send to every other player (in turn order); the game starts "
-                     "when all have joined")
+        order = chain.deck.join_order
+        openers = order[:-1] or order  # the last to join opens its link in its join
+        lines.append("each join writes a join file to send to every other player (in turn order); once all have "
+                     f"joined, {', '.join(openers)} open{'s' if len(openers) == 1 else ''} a beacon link with "
+                     f"pbem sync{', in that order' if len(openers) > 1 else ''} (it sets the game up, so nobody "
+                     "could know the set-up before), and play starts")
     elif not chain.dealt:
         lines.append(f"each seat joins in turn ({', '.join(chain.seat_order)}): its join (or, for a later seat, its "
                      f"pbem sync once the earlier joins have arrived) writes a join file with its contribution to the "
@@ -387,6 +391,8 @@ def _pending_line(o) -> str:
         "join": f"{o.by} must join",
         "publish-secrets": f"{o.by} must publish its secrets (the game is over)",
         "deal": f"{o.by} must deal (every seat has joined)",
+        "set-up": f"{o.by} must open its beacon link, which sets the game up (every seat has joined)",
+        "layer": f"{o.by} must add its shuffle layer to the deck the set-up dealt",
         "chance": f"{o.by} must draw the chance of {o.to}'s last command" if o.to else f"{o.by} must draw chance",
         "commit": f"{o.by} must commit to the order of {cards} shuffled",
         "tally": f"{o.by} must open the vote's ballots it keeps",
@@ -471,7 +477,12 @@ def log_entries(chain: Chain) -> dict[str, Any]:
         parts = []
         body = rec.body
         if body.join is not None:
-            parts.append("joins: beacon anchor and shuffle layer")
+            parts.append("joins: beacon anchor and shuffle layer" + (" and its first link" if body.beacon else ""))
+        if chain.deck is not None and rec.before is None and chain.genesis.version >= 3:
+            if rec.after is not None:
+                parts.append("sets the game up from every seat's first beacon link")
+            elif body.join is None:
+                parts.append("opens its first beacon link for the set-up")
         if body.undo is not None:
             parts.append(_undo_words(chain, rec))
         if body.contribution is not None:
@@ -502,6 +513,8 @@ def log_entries(chain: Chain) -> dict[str, Any]:
             parts.append(f"decrypts {_cards(len(hidden_partials))} for other seats")
         for box in body.sealed:
             parts.append(f"seals {_cards(len(box.refs))} to {box.to}")
+        if body.layer is not None:
+            parts.append("adds its shuffle layer")
         if getattr(body, "reshuffle", None) is not None:
             parts.append(f"adds its layer to {_cards(len(body.reshuffle.points))} reshuffled")
         if body.seed is not None:
@@ -829,6 +842,12 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path | No
         raise ProtocolError(
             f"{received[0].name} begins a game under protocol version 1, whose chance its writers could foresee "
             "or its referee choose: this pbem joins only games of version 2",
+            hint="ask its writer to make the game again with this pbem",
+        )
+    if chain.genesis.version < 3 and chain.dealer_mode == "peer":
+        raise ProtocolError(
+            f"{received[0].name} begins a peer game under protocol version {chain.genesis.version}, whose set-up "
+            "chance its creator chose: this pbem joins only peer games of version 3",
             hint="ask its writer to make the game again with this pbem",
         )
     rest = [folder_mod.received(p) for p in received[1:]]

@@ -108,7 +108,7 @@ def play(game_name: str, mode: str, seats: list[str], seed: int, options: tuple[
             return Table(game.name, mode, files, secrets)
         who = writers[0]
         me = Party(chain, secrets[who])
-        if chain.deck is not None and not chain.deck.complete:
+        if chain.deck is not None and not chain.deck.all_joined:
             data = peer_writer.join(chain, secrets[who])
         elif chain.needs(who) == "auto":
             data = me.answer()

@@ -9,6 +9,8 @@ and leaves the chain as it was; nothing in it touches the filesystem.
 
 from __future__ import annotations
 
+import contextlib
+
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +47,7 @@ if TYPE_CHECKING:  # peer games need PyNaCl: imported only when a game is peer
 #: depends on who writes it and the dealer mode
 _OPTIONAL_PARTS = (
     "commands", "reveals", "deliveries", "commitments", "seed", "join", "partials", "sealed", "beacon", "secrets", "undo",
-    "chance", "memo", "vote", "tally", "contribution", "setup_seed", "reshuffle",
+    "chance", "memo", "vote", "tally", "contribution", "setup_seed", "reshuffle", "layer",
 )
 
 
@@ -150,24 +152,32 @@ class Chain:
                 raise FormatError("a peer genesis carries no commitments, reveals or deliveries")
             from pbem.protocol.peer import start_deck
 
-            if self.game.linked_zones(public):
+            shape = public if public is not None else derived.probe
+            if self.game.linked_zones(shape):
                 raise ProtocolError("a peer game cannot deal linked zones (such as a Duet key): it needs a dealer")
 
             private = {
                 it.ref: (zone, owner)
-                for zone, owner in self.game.private_decks(public).items()
-                for it in public.zones[zone].items
+                for zone, owner in self.game.private_decks(shape).items()
+                for it in shape.zones[zone].items
             }
             self.deck = start_deck(genesis, self.game_id, private)
-            if set(refs_in(public)) != set(self.deck.slots) | set(private) or set(private) & set(self.deck.slots):
+            if self.deck.late:
+                pass  # its cards are known at the set-up (`stage_setup`)
+            elif set(refs_in(shape)) != set(self.deck.slots) | set(private) or set(private) & set(self.deck.slots):
                 raise ProtocolError("the peer deck's slots and private decks are not the game's hidden items")
         elif public is None:
             if genesis.commitments or genesis.reveals or genesis.deliveries:
                 raise FormatError("a genesis dealt after the joins carries no commitments, reveals or deliveries")
         else:
             self._check_deal(public, genesis.commitments, genesis.reveals, "the genesis")
+        #: peer games set up after their joins (version 3): the set-up's
+        #: shape (which refs are hidden, in which zones), from a probe seed
+        self.shape: GameState | None = public if public is not None else derived.probe
+        self.peer_shape = derived.shape
         #: referee games dealt after the joins (version 2): each seat's
-        #: contribution to the game seed, and whether the deal is in
+        #: contribution to the game seed, and whether the deal (or a peer
+        #: game's set-up) is in
         self.contributions: dict[str, bytes] = {}
         self.dealt = public is not None
         self.deal_commitments: dict[str, str] = dict(genesis.commitments)
@@ -320,8 +330,12 @@ class Chain:
         from pbem.protocol.peer import owed_refs
 
         deck = self.deck
-        if not deck.complete:
+        if not deck.all_joined:
             return [Obligation(by=deck.next_to_join, what="join")]
+        if not self.dealt:
+            return [Obligation(by=self.setup_linkers()[0], what="set-up")]
+        if not deck.complete:
+            return [Obligation(by=deck.next_to_layer, what="layer")]
         out = peer_changes.obligations(self)
         answerer = self.chance_answerer()
         if answerer is not None:
@@ -335,6 +349,39 @@ class Chain:
         if self.outcome() is not None:
             out += [Obligation(by=s, what="publish-secrets") for s in self.seat_order if s not in deck.secrets]
         return out
+
+    def setup_linkers(self, deck: "PeerDeck | None" = None) -> list[str]:
+        """Peer games of version 3: the seats whose first beacon link the
+        set-up still waits for, in the order they open it (the last seat to
+        join opened its own in its join)."""
+        deck = deck or self.deck
+        return [s for s in deck.join_order if deck.links_used.get(s, 0) == 0]
+
+    def stage_setup(self, deck: "PeerDeck") -> GameState | None:
+        """The set-up a peer game of version 3 gets once the staged `deck`
+        holds every seat's first link (None before): the rules' own, from
+        those links. A late deck learns its cards here."""
+        from pbem.protocol.setup import derive_peer_setup, peer_setup_seed
+
+        if self.dealt or not deck.all_joined or self.setup_linkers(deck):
+            return None
+        seed = peer_setup_seed({s: deck.latest[s] for s in self.seat_order}, self.game_id)
+        state, shape = derive_peer_setup(self.game, self.options, self.seat_specs(), self.peer_shape, seed)
+        if deck.late:
+            deck.install(list(shape.slots), list(shape.deck))
+        return state
+
+    @contextlib.contextmanager
+    def set_up_as(self, state: GameState | None):
+        """Check a peer file whose link completes the set-up against that
+        set-up (writers and verifiers alike); the chain is unchanged after."""
+        before = self.public
+        if state is not None:
+            self.public = state
+        try:
+            yield
+        finally:
+            self.public = before
 
     def writers(self) -> list[str]:
         """Who may write the next file. Whoever owes an answer comes first
@@ -369,7 +416,8 @@ class Chain:
             return "auto"  # it has voted: what it owes now needs no choice
         if not owed:
             return "decision"
-        if self.deck is not None and party in self.game.to_act(self.public) and all(o.what == "deliver" for o in owed):
+        if (self.deck is not None and self.public is not None and all(o.what == "deliver" for o in owed)
+                and party in self.game.to_act(self.public)):
             return "decision"  # its answers go at the head of its decision
         return "auto"
 
@@ -437,7 +485,7 @@ class Chain:
             )
         if self.deck is not None:
             allowed = {"commands", "reveals", "join", "partials", "sealed", "beacon", "secrets", "undo", "vote", "tally",
-                       "reshuffle", "commitments", "memo", "deliveries"}  # the last four: `peer_changes`
+                       "reshuffle", "commitments", "memo", "deliveries", "layer"}  # reshuffle...deliveries: `peer_changes`
         elif body.by == self.dealer_name:
             allowed = {"reveals", "deliveries", "seed", "commitments", "chance", "memo", "tally"}
         else:
@@ -446,13 +494,15 @@ class Chain:
             allowed = {"undo"}  # an undo file carries nothing else
         if body.vote is not None:
             allowed = {"vote", "beacon"} if self.deck is not None else {"vote"}
-        if not self.dealt:
+        if not self.dealt and self.deck is None:
             allowed = {"commitments", "reveals", "deliveries", "setup_seed"} if body.by == self.dealer_name else {"contribution"}
+        elif not self.dealt:
+            allowed = {"join", "beacon", "partials", "sealed", "layer"}
         extra = [name for name in _OPTIONAL_PARTS if name not in allowed and getattr(body, name) not in (None, [], {})]
         if extra:
             what = "an undo file" if allowed == {"undo"} else "this file"
             raise ProtocolError(f"{what} may not carry {', '.join(extra)} (it is {body.by}'s, in a {self.dealer_mode} game)")
-        if not self.dealt:
+        if not self.dealt and self.deck is None:
             return self._append_before_deal(outer, body, where)
         if body.undo is not None:
             return self._append_undo(outer, body, where)
@@ -720,15 +770,70 @@ class Chain:
         commands = [self._decode_command(raw) for raw in body.commands]
         deck = self.deck.copy()
         if body.join is not None:
-            if commands or body.beacon is not None:
+            # from version 3 on, the last seat to join opens its first link
+            # at once: every anchor is fixed, and no other link is open
+            opens_link = self.genesis.version >= 3 and deck.join_order[-1] == writer
+            if commands or (body.beacon is not None and not opens_link):
                 raise ProtocolError("a join file carries no commands and no beacon link (it commits the anchor)")
             if body.join.layer.seat != writer:
                 raise ProtocolError(f"{writer} joins with a layer of {body.join.layer.seat}")
             deck.add_layer(body.join.layer, body.join.anchor, body.join.private)
+            if opens_link:
+                deck.apply_link(writer, body.beacon)
         else:
             if writer not in deck.keys:
                 raise ProtocolError(f"{writer} has not joined the game")
             deck.apply_link(writer, body.beacon)
+        state = None if self.dealt else self.stage_setup(deck)
+        if not self.dealt and state is None:
+            if body.layer is not None:
+                raise ProtocolError("a shuffle layer before the set-up: the deck's cards are not known yet")
+            return self._append_before_setup(outer, body, where, deck)
+        if deck.late and not deck.complete:
+            self._take_late_layer(deck, body, commands)
+        elif body.layer is not None:
+            raise ProtocolError(f"{writer} adds a shuffle layer, which nobody owes now")
+        if self.dealt:
+            return self._append_peer_file(outer, body, where, private_openings, deck, commands)
+        with self.set_up_as(state):
+            record = self._append_peer_file(outer, body, where, private_openings, deck, commands, sets_up=True)
+        self.public, self.dealt = record.after, True
+        record.before = None
+        return record
+
+    def _take_late_layer(self, deck: "PeerDeck", body: TurnBody, commands) -> None:
+        """A late deck: its next seat's file adds its layer, and nothing is
+        played until every layer is on."""
+        if commands:
+            raise ProtocolError("the deck is still being shuffled: no command can be played")
+        if deck.next_to_layer == body.by:
+            if body.layer is None or body.layer.seat != body.by:
+                raise ProtocolError(f"{body.by} owes its shuffle layer of the deck the set-up dealt")
+            deck.add_late_layer(body.layer)
+        elif body.layer is not None:
+            raise ProtocolError(f"{body.by} adds a shuffle layer out of turn (next: {deck.next_to_layer})")
+
+    def _append_before_setup(self, outer: SignedFile, body: TurnBody, where: str, deck: "PeerDeck") -> Record:
+        """A join or a set-up link of a peer game whose set-up is not known
+        yet: nothing else may come with it."""
+        if body.partials or body.sealed:
+            raise ProtocolError("nothing is dealt before the set-up: there is nothing to decrypt")
+        if state_hash(None) != body.state:
+            raise ProtocolError("a file before the set-up changes no state: its state must be the empty one")
+        prior = self._snapshot()
+        self.deck = deck
+        self.seq = body.seq
+        self.head = codec.file_hash(outer)
+        record = Record(body.seq, body.by, self.head, outer, body, [], None, None, where if where != "file" else "")
+        record.prior = prior
+        self.records.append(record)
+        return record
+
+    def _append_peer_file(self, outer: SignedFile, body: TurnBody, where: str, private_openings, deck: "PeerDeck",
+                          commands, sets_up: bool = False) -> Record:
+        from pbem.protocol.peer import FileReader, run_file
+
+        writer = body.by
         for box in body.sealed:
             if box.to not in self.seats or box.to == writer:
                 raise ProtocolError(f"seals partial decryptions to {box.to!r}")
@@ -766,7 +871,7 @@ class Chain:
             raise ProtocolError(f"the game is over: {writer} must publish its secrets")
         answered = self.chance_answerer() == writer
         if not (commands or body.partials or body.reveals or body.sealed or body.join or body.secrets or body.tally
-                or answered or body.reshuffle or body.commitments or body.deliveries):
+                or answered or body.reshuffle or body.commitments or body.deliveries or body.layer or sets_up):
             raise ProtocolError("the file does nothing")
         if effect.paused is not None and self.seat_order == [writer]:
             raise ProtocolError("a game of one seat cannot pause for another seat's link")

@@ -48,8 +48,14 @@ def chance_knowledge(chain: "Chain") -> list[str]:
                else "this game was begun under protocol version 1")
         out.append(f"The writer of a file can compute the chance inside that file before writing it, from every "
                    f"seat's beacon links ({why}); it cannot change it.")
-    out.append("Public chance at set-up (who starts, the words on the table) comes from the creator's nonce: the "
-               "creator could try nonces before sending the genesis. Name the first player explicitly where the "
-               "game allows it.")
+    if version >= 3:
+        out.append("Public chance at set-up (who starts, the words on the table) comes from every seat's first "
+                   "beacon link, each committed at its join and opened only once all have joined: no seat, and no "
+                   "group short of all of them, can aim it; the last seat to open its link learns the set-up first "
+                   "and can only refuse to go on, which status names.")
+    else:
+        out.append("Public chance at set-up (who starts, the words on the table) comes from the creator's nonce: the "
+                   "creator could try nonces before sending the genesis (this game was begun before protocol "
+                   "version 3).")
     out.append("The order of the shared deck is known to nobody: every seat shuffled it with its own layer.")
     return out

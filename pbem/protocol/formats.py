@@ -100,7 +100,8 @@ class PeerSetup(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """How a peer game deals with no third party (DESIGN.md section 5).
 
     `deck` lists the cards of the shared deck in the order of their starting
-    encodings (one distinct point per copy, derived from the genesis nonce);
+    encodings (one distinct point per copy, derived from the genesis nonce;
+    sorted from version 3 on, when the set-up comes after the joins);
     slot i of the last layer is the item `slots[i]`. Every seat commits to a
     beacon chain (`anchor`) and adds a layer: the creator here, the others in
     their join files. `secret_box` holds the seat's scalar and beacon seed,
@@ -118,6 +119,10 @@ class PeerSetup(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     private_contents: dict[str, list[str]] = {}
     #: the creator's commitments to the cards of its own private decks
     private: dict[Ref, B64] = {}
+    #: version 3, for a game whose hidden cards depend on its set-up chance:
+    #: `deck` and `slots` are empty, every `layer` (here and in the joins)
+    #: carries only its key, and the layers go on after the set-up
+    late: bool = False
 
 
 class GenesisBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -143,8 +148,10 @@ class GenesisBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
     #: the protocol's version the game was begun under, so that old games
     #: keep the rules they were begun under: 1 (absent), pbem 0.2 and
     #: before; 2: chance nobody can foresee (issue #14: peer chance paused
-    #: for another seat's link, players' entropy in every seed)
-    version: Annotated[int, Meta(ge=1, le=2)] = 1
+    #: for another seat's link, players' entropy in every seed); 3 (peer
+    #: games only): the set-up comes after the joins, from every seat's
+    #: first beacon link (`initial` is null)
+    version: Annotated[int, Meta(ge=1, le=3)] = 1
 
 
 class SeedOpening(msgspec.Struct, frozen=True):
@@ -268,7 +275,14 @@ class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     join: Join | None = None
     partials: list[Partial] = []
     sealed: list[SealedPartials] = []
+    #: the writer's next beacon link (peer games). From version 3 on, the
+    #: last seat's join carries its first one, and each earlier seat's
+    #: first file after it (the set-up files) its own: together they seed
+    #: the set-up
     beacon: B64 | None = None
+    #: a late deck's shuffle layer (see `PeerSetup.late`), under the key of
+    #: the writer's join
+    layer: PokerLayer | None = None
     secrets: PeerSecrets | None = None
     #: an undo request or answer: a file carrying it carries nothing else
     undo: Undo | None = None
@@ -301,7 +315,7 @@ class Obligation(msgspec.Struct, frozen=True, omit_defaults=True):
 
     by: Name
     what: Literal["reveal", "deliver", "publish-seed", "join", "publish-secrets", "chance", "commit", "tally", "deal",
-                  "reshuffle"]
+                  "reshuffle", "set-up", "layer"]
     refs: list[Ref] = []
     to: Name | None = None
 

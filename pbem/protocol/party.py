@@ -264,11 +264,11 @@ class Party:
         chain = self.chain
         if chain.deck is None and not chain.dealt and chain.writers() == [self.name]:
             return dealer_mod.contribution(chain, self.secret)  # joining a game dealt after its joins
-        if chain.deck is not None and not chain.deck.complete and chain.deck.next_to_join == self.name:
+        if chain.deck is not None and not chain.deck.all_joined and chain.deck.next_to_join == self.name:
             from pbem.protocol import peer_writer  # joining in place (one shared folder)
 
             return peer_writer.join(chain, self.secret)
-        if chain.deck is not None and chain.deck.complete and chain.writers() == [self.name]:
+        if chain.deck is not None and chain.deck.all_joined and chain.writers() == [self.name]:
             owed = [o for o in chain.obligations() if o.by == self.name]
             if owed:
                 from pbem.protocol import peer_writer

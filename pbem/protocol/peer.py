@@ -64,9 +64,10 @@ def open_secret_box(envelope, owner: SecretIdentity, nonce: str) -> PeerSecrets:
     return msgspec.json.decode(payload, type=PeerSecrets)
 
 
-def new_layer(seat: str, points: list[bytes]) -> tuple[bytes, PokerLayer]:
-    """A fresh scalar and this seat's encrypted, shuffled layer of `points`."""
-    k = poker.new_scalar()
+def new_layer(seat: str, points: list[bytes], scalar: bytes | None = None) -> tuple[bytes, PokerLayer]:
+    """A fresh scalar (or the seat's own, for a late layer under the key of
+    its join) and this seat's encrypted, shuffled layer of `points`."""
+    k = scalar or poker.new_scalar()
     layered = poker.shuffle_layer(k, points)
     return k, PokerLayer(seat=seat, key=b64e(poker.public_key(k)), points=[b64e(p) for p in layered])
 
@@ -122,6 +123,11 @@ class PeerDeck:
     private_zone: dict[str, str] = field(default_factory=dict)  # ref -> zone
     #: reshuffles and private decks refilled during play (`peer_changes`)
     changes: peer_changes.DeckChanges = field(default_factory=peer_changes.DeckChanges)
+    #: version 3, a game whose hidden cards depend on its set-up chance:
+    #: the joins bring keys only, and the layers go on once the set-up is
+    #: known (`install`, `add_late_layer`), in `layer_order`
+    late: bool = False
+    shaped: bool = False  # a late deck has its cards (`install`)
 
     def copy(self) -> "PeerDeck":
         """A copy to stage a file on. Points, keys, links and layers are
@@ -160,12 +166,53 @@ class PeerDeck:
                 return seat
         return None
 
+    @property
+    def layer_order(self) -> list[str]:
+        """Late layers: the seat whose link set the game up first (its file
+        can carry its layer at once), then the others in join order."""
+        first = self.join_order[-2] if len(self.join_order) > 1 else self.join_order[0]
+        return [first] + [s for s in self.join_order if s != first]
+
+    @property
+    def next_to_layer(self) -> str | None:
+        if not self.late:
+            return None
+        done = set(self.joined)
+        return next((s for s in self.layer_order if s not in done), None)
+
+    def install(self, slots: list[str], cards: list[str]) -> None:
+        """A late deck learns its cards from the set-up (sorted, as in a
+        genesis): the first late layer encrypts their starting points."""
+        self.slots = list(slots)
+        self.table = poker.card_table(self.nonce, list(cards))
+        self.shaped = True
+
+    def add_late_layer(self, layer: PokerLayer) -> None:
+        seat = layer.seat
+        if seat != self.next_to_layer:
+            raise ProtocolError(f"{seat} cannot add its shuffle layer now (next: {self.next_to_layer or 'nobody'})")
+        if b64d(layer.key, 32) != self.keys[seat]:
+            raise ProtocolError(f"{seat}'s shuffle layer is not under the key of its join")
+        self._lay(layer)
+
     def starting_points(self) -> list[bytes]:
         return list(self.table)
 
     def add_layer(self, layer: PokerLayer, anchor: str, private: dict[str, str] | None = None) -> None:
+        """A seat's join: its key, anchor and (unless the deck is late) layer."""
         if layer.seat != self.next_to_join:
             raise ProtocolError(f"{layer.seat} cannot join now (next to join: {self.next_to_join or 'nobody'})")
+        if self.late and layer.points:
+            raise ProtocolError(f"{layer.seat} joins with a shuffle layer before the set-up: it comes after it")
+        key = poker.check_point(b64d(layer.key, 32), f"{layer.seat}'s key")
+        if not self.late:
+            self._lay(layer)
+        self.keys[layer.seat] = key
+        self.anchors[layer.seat] = self.latest[layer.seat] = b64d(anchor, 32)
+        self.links_used[layer.seat] = 0
+        self._commit_private(layer.seat, private)
+
+    def _lay(self, layer: PokerLayer) -> None:
         if len(layer.points) != len(self.slots):
             raise ProtocolError(f"{layer.seat}'s shuffle layer has {len(layer.points)} cards, not {len(self.slots)}")
         points = [poker.check_point(b64d(p, 32), f"{layer.seat}'s layer point {i}") for i, p in enumerate(layer.points)]
@@ -173,25 +220,28 @@ class PeerDeck:
             # every card has its own encoding, and a layer maps distinct
             # points to distinct points: a repeat is a duplicated card
             raise ProtocolError(f"{layer.seat}'s shuffle layer repeats a card (a duplicated card)")
-        key = poker.check_point(b64d(layer.key, 32), f"{layer.seat}'s key")
         self.layers.append(layer)
-        self.keys[layer.seat] = key
-        self.anchors[layer.seat] = self.latest[layer.seat] = b64d(anchor, 32)
-        self.links_used[layer.seat] = 0
         for ref, point in zip(self.slots, points):
             self.points[ref] = point
             self.remaining[ref] = set(self.joined)
-        mine = {ref for ref, owner in self.private_owner.items() if owner == layer.seat}
+
+    def _commit_private(self, seat: str, private: dict[str, str] | None) -> None:
+        mine = {ref for ref, owner in self.private_owner.items() if owner == seat}
         private = dict(private or {})
         if set(private) != mine:
-            raise ProtocolError(f"{layer.seat} must commit to exactly the cards of its private decks")
+            raise ProtocolError(f"{seat} must commit to exactly the cards of its private decks")
         for ref, commitment in private.items():
             b64d(commitment, 32)
             self.private_commitments[ref] = commitment
 
     @property
-    def complete(self) -> bool:
+    def all_joined(self) -> bool:
         return self.next_to_join is None
+
+    @property
+    def complete(self) -> bool:
+        """Every seat's layer is on: cards can be dealt."""
+        return self.next_to_join is None and (not self.late or (self.shaped and self.next_to_layer is None))
 
     # -- knowledge -----------------------------------------------------------
 
@@ -333,6 +383,7 @@ def start_deck(genesis, game_id: str, private_refs: dict[str, tuple[str, str]] |
         deck.private_zone[ref] = zone
     deck.private_contents = {z: list(c) for z, c in setup.private_contents.items()}
     deck.changes = peer_changes.DeckChanges(enabled=genesis.version >= 2)
+    deck.late = setup.late
     deck.add_layer(setup.layer, setup.anchor, setup.private)
     return deck
 

@@ -8,6 +8,7 @@ therefore exactly what the writer wrote.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import os
 from typing import Any
@@ -24,7 +25,7 @@ from pbem.games.base import Game, Known, SeatSpec, project, unrevealed_public
 from pbem.protocol import codec
 from pbem.protocol.chain import Chain
 from pbem.protocol.commitments import state_hash
-from pbem.protocol.setup import peer_setup_chance
+from pbem.protocol.setup import peer_dealing_problem, peer_setup_chance, peer_shape, probe_seed
 from pbem.protocol.formats import GenesisBody, Join, Partial, PeerSecrets, PeerSetup, SealedPartials, SeatEntry, TurnBody
 from pbem.crypto.committed import secret_order
 from pbem.protocol import peer_changes
@@ -40,41 +41,39 @@ def make_genesis(
 ) -> bytes:
     """The genesis of a peer game, with the creator's beacon anchor and layer.
 
-    The rules' set-up runs with chance from the genesis nonce only to give
-    the zones their shape: which card is where is decided by the shuffle
-    layers that every seat adds. Public chance at set-up (a random first
-    player) comes from that nonce, which the creator chooses: name the first
-    player explicitly if that matters.
+    It holds no set-up: the game is set up once every seat has joined, from
+    every seat's first beacon link (`pbem.protocol.setup`). A run of the
+    rules with a probe seed gives the cards of the shared deck and of each
+    private deck, which the shuffle layers need now. A game whose hidden
+    cards depend on its set-up chance (three probes disagree; the Codenames
+    key follows the starting team) gets a late deck instead: every layer
+    goes on after the set-up (`PeerSetup.late`).
     """
     specs = [spec for spec, _ in seats]
     if creator.name not in {s.name for s in specs}:
         raise InvalidOption(f"{creator.name} must have a seat in a peer game they create")
     nonce = b64e(os.urandom(16))
-    full = game.setup(options, specs, peer_setup_chance(nonce))
-    if game.linked_zones(full):
-        raise InvalidOption(
-            f"{game.name}: this game's hidden cards come in linked pairs ({', '.join('+'.join(g) for g in game.linked_zones(full))}), "
-            "which peer dealing cannot shuffle without showing each reader its partner's card",
-            hint="use --dealer referee --referee NAME (or hotseat for one machine)",
-        )
-    for name, zone in full.zones.items():
-        if not zone.public and len(zone.readers) > 2:
+    fulls = [game.setup(options, specs, peer_setup_chance(probe_seed(nonce, n))) for n in range(3)]
+    full = fulls[0]
+    problem = peer_dealing_problem(game, full)
+    if problem is not None:
+        raise InvalidOption(f"{game.name}: {problem}", hint="use --dealer referee --referee NAME (or hotseat for one machine)")
+    shape = peer_shape(game, full)
+    late = any(peer_shape(game, other) != shape for other in fulls[1:])
+    if late:
+        # which cards are hidden depends on the set-up's chance: the layers
+        # wait for the set-up (one more file), and the genesis names no card
+        if shape.private_refs:
             raise InvalidOption(
-                f"{game.name}: zone {name} is seen by more than two seats, which peer games do not support yet",
-                hint="use --dealer referee",
+                f"{game.name}: which cards are hidden at set-up depends on the set-up's chance, and the game has "
+                "private decks, which peer dealing cannot commit to before that chance is drawn",
+                hint="use --dealer referee --referee NAME",
             )
-    public = project(full, set())
-    if unrevealed_public(public):
-        raise InvalidOption(f"{game.name} shows cards at set-up, which peer games do not support yet", hint="use --dealer referee")
-    cards = {it.ref: it.card for z in full.zones.values() for it in z.items if isinstance(it, Known)}
-    private_decks = game.private_decks(full)
-    private_refs = {it.ref for zone in private_decks for it in full.zones[zone].items}
-    contents = {zone: sorted(it.card for it in full.zones[zone].items) for zone in private_decks}
-    slots = sorted(set(cards) - private_refs)
-    deck_cards = [cards[ref] for ref in slots]
-    scalar, layer = new_layer(creator.name, list(poker.card_table(nonce, deck_cards)))
+        shape = dataclasses.replace(shape, slots=(), deck=())
+    probe = project(full, set())
+    scalar, layer = new_layer(creator.name, [] if late else list(poker.card_table(nonce, list(shape.deck))))
     seed, anchor = beacon.new_chain(beacon_length)
-    mapping = place_private(public, private_decks, contents, creator.name)
+    mapping = place_private(probe, game.private_decks(full), shape.contents, creator.name)
     body = GenesisBody(
         game=game.name,
         rules_version=game.rules_version,
@@ -82,21 +81,22 @@ def make_genesis(
         seats=[SeatEntry(name=spec.name, role=spec.role, identity=ident) for spec, ident in seats],
         peer=PeerSetup(
             creator=creator.name,
-            deck=deck_cards,
-            slots=slots,
+            deck=list(shape.deck),
+            slots=list(shape.slots),
             beacon_length=beacon_length,
             layer=layer,
             anchor=b64e(anchor),
             secret_box=secret_box(creator, scalar, seed, nonce, mapping),
-            private_contents=contents,
+            private_contents=shape.contents,
             private=commit_private(seed, mapping),
+            late=late,
         ),
-        initial=msgspec.Raw(canonical(public)),
+        initial=msgspec.Raw(b"null"),
         commitments={},
-        state=state_hash(public),
+        state=state_hash(None),
         created_at=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         nonce=nonce,
-        version=2,
+        version=3,
     )
     return codec.encode_signed("genesis", body, creator)
 
@@ -133,9 +133,9 @@ def join(chain: Chain, me: SecretIdentity) -> bytes:
             hint=f"next to join: {deck.next_to_join}" if deck.next_to_join else "everyone has joined",
         )
     staged = deck.copy()
-    scalar, layer = new_layer(me.name, [b64d(p, 32) for p in deck.layers[-1].points])
+    scalar, layer = new_layer(me.name, [b64d(p, 32) for p in deck.layers[-1].points] if deck.layers else [])
     seed, anchor = beacon.new_chain(deck.beacon_length)
-    mapping = place_private(chain.public, chain.game.private_decks(chain.public), deck.private_contents, me.name)
+    mapping = place_private(chain.shape, chain.game.private_decks(chain.shape), deck.private_contents, me.name)
     join_info = Join(
         anchor=b64e(anchor),
         layer=layer,
@@ -143,7 +143,11 @@ def join(chain: Chain, me: SecretIdentity) -> bytes:
         private=commit_private(seed, mapping),
     )
     staged.add_layer(layer, join_info.anchor, join_info.private)
-    return _write(chain, staged, me, scalar, [], join=join_info)
+    link = None
+    if chain.genesis.version >= 3 and deck.join_order[-1] == me.name:  # the last to join opens its first link
+        link = b64e(staged.next_link(me.name, seed))
+        staged.apply_link(me.name, link)
+    return _write(chain, staged, me, scalar, [], join=join_info, beacon_link=link)
 
 
 def turn(chain: Chain, me: SecretIdentity, commands: list[Any], private_check=None, tally=()) -> bytes:
@@ -162,6 +166,28 @@ def turn(chain: Chain, me: SecretIdentity, commands: list[Any], private_check=No
 
 def _write(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: bytes, commands, *, join=None, beacon_link=None,
            secrets=None, private_check=None, tally=()) -> bytes:
+    """A peer file: before the set-up only a join or a link; the file whose
+    link completes the set-up is checked against it (`Chain.set_up_as`)."""
+    seq = chain.seq + 1
+    setup = None if chain.dealt else chain.stage_setup(staged)
+    if not chain.dealt and setup is None:  # a join or a set-up link, with nothing dealt yet
+        if commands:
+            raise ProtocolError("the game is not set up yet: no command can be played")
+        body = TurnBody(game_id=chain.game_id, seq=seq, prev=chain.head, by=me.name, join=join, beacon=beacon_link,
+                        state=state_hash(None))
+        return codec.encode_signed("turn", body, me)
+    layer = None
+    if staged.late and staged.next_to_layer == me.name:  # a late deck: this seat's layer is due
+        _, layer = new_layer(me.name, [staged.points[ref] for ref in staged.slots] if staged.layers
+                             else staged.starting_points(), scalar)
+        staged.add_late_layer(layer)
+    with chain.set_up_as(setup):
+        return _write_dealt(chain, staged, me, scalar, commands, join=join, beacon_link=beacon_link, secrets=secrets,
+                            private_check=private_check, tally=tally, layer=layer)
+
+
+def _write_dealt(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: bytes, commands, *, join=None,
+                 beacon_link=None, secrets=None, private_check=None, tally=(), layer=None) -> bytes:
     seq = chain.seq + 1
     parts = WriterParts(staged, me.name, scalar, held_partials(chain, me) if join is None else {}, secrets)
     parts.identity = me
@@ -189,6 +215,7 @@ def _write(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: bytes, co
         partials=result.partials,
         sealed=sealed,
         beacon=beacon_link,
+        layer=layer,
         secrets=parts.secrets if over and join is None else None,  # with what this file committed to
         tally=list(tally),
         state=state_hash(result.effect.state),

@@ -15,8 +15,20 @@ of a shuffled deck) is replaced by a stand-in: it decides hidden identities
 only, and those are `Hidden` on both sides. Public chance (who starts, the
 Codenames words) is replayed from a public seed: the genesis's
 `setup_seed` in the dealer modes, which the audit ties to the dealer's
-committed master seed; the genesis nonce in peer games. A game that draws
-something public from secret chance fails this check at `pbem new`.
+committed master seed. A game that draws something public from secret
+chance fails this check at `pbem new`.
+
+Peer games from version 3 on are set up once every seat has joined, from
+every seat's first beacon link (`peer_setup_seed`): each link is fixed by
+the anchor the seat committed at its join and opened only after the last
+join, so no seat, and no coalition short of all of them, can aim the first
+player or the Codenames grid. The genesis then carries only the shape of
+the set-up that no chance may change, the cards of the shared deck and of
+each private deck (`PeerShape`, from a run of the rules with a probe seed),
+so that the shuffle layers can go on at the joins; the set-up's own run is
+checked against that shape (`derive_peer_setup`). Version 2 peer games took
+their public set-up chance from the creator's nonce, which the creator
+could try until one suited it; they still verify.
 """
 
 from __future__ import annotations
@@ -50,6 +62,10 @@ class DerivedSetup:
     #: chance are stand-ins, except in peer games, where set-up chance is
     #: all public and the shuffle layers hide the cards)
     full: GameState
+    #: peer games set up after their joins: the set-up's shape, from a probe
+    #: seed (which refs are hidden, in which zones; not who starts)
+    probe: GameState | None = None
+    shape: "PeerShape | None" = None
 
 
 def public_setup_seed(master_seed: bytes) -> bytes:
@@ -58,8 +74,18 @@ def public_setup_seed(master_seed: bytes) -> bytes:
     return derive(master_seed, b"public setup")
 
 
-def peer_setup_seed(nonce: str) -> bytes:
+def nonce_setup_seed(nonce: str) -> bytes:
+    """The public set-up seed of a peer game of version 2 (the creator's)."""
     return sha256(b"pbem/1 peer set-up " + nonce.encode())
+
+
+def peer_setup_seed(links: dict[str, bytes], game_id: str) -> bytes:
+    """The public set-up seed of a peer game of version 3: every seat's
+    first beacon link (the chance key of seq 0, which no file's chance
+    uses: files start at seq 1)."""
+    from pbem.crypto import beacon
+
+    return derive(beacon.chance_key(links, game_id, 0), b"peer set-up")
 
 
 def dealer_setup_chance(master_seed: bytes, setup_seed: bytes | None):
@@ -71,10 +97,85 @@ def dealer_setup_chance(master_seed: bytes, setup_seed: bytes | None):
     return SetupChance(public=DealerChance(setup_seed, "setup public"), secret=secret)
 
 
-def peer_setup_chance(nonce: str) -> DealerChance:
+def peer_setup_chance(seed: bytes) -> DealerChance:
     """Set-up chance of a peer game: all of it public (the shuffle layers
     every seat adds decide which card is where)."""
-    return DealerChance(peer_setup_seed(nonce), "setup")
+    return DealerChance(seed, "setup")
+
+
+def peer_sets_up_after_joins(genesis: GenesisBody) -> bool:
+    return genesis.version >= 3 and genesis.dealer is None
+
+
+def probe_seed(nonce: str, n: int = 0) -> bytes:
+    """A seed for a run of the rules that only shows the set-up's shape."""
+    return sha256(b"pbem/1 peer probe %d " % n + nonce.encode())
+
+
+@dataclass(frozen=True)
+class PeerShape:
+    """What of a peer game's set-up the shuffle layers need before the set-up
+    itself is known: the shared deck's slots and cards (sorted: the layers
+    shuffle them), each private deck's refs and cards."""
+
+    slots: tuple[str, ...]
+    deck: tuple[str, ...]
+    private_refs: tuple[tuple[str, str], ...]  # (ref, zone)
+    private_contents: tuple[tuple[str, tuple[str, ...]], ...]
+
+    @property
+    def contents(self) -> dict[str, list[str]]:
+        return {zone: list(cards) for zone, cards in self.private_contents}
+
+
+def peer_shape(game: Game, full: GameState) -> PeerShape:
+    cards = {it.ref: it.card for z in full.zones.values() for it in z.items if isinstance(it, Known)}
+    private = game.private_decks(full)
+    private_refs = sorted((it.ref, zone) for zone in private for it in full.zones[zone].items)
+    slots = sorted(set(cards) - {ref for ref, _ in private_refs})
+    return PeerShape(
+        slots=tuple(slots),
+        deck=tuple(sorted(cards[ref] for ref in slots)),
+        private_refs=tuple(private_refs),
+        private_contents=tuple(sorted((zone, tuple(sorted(it.card for it in full.zones[zone].items))) for zone in private)),
+    )
+
+
+def peer_dealing_problem(game: Game, full: GameState) -> str | None:
+    """Why peer dealing cannot deal this set-up, if it cannot."""
+    linked = game.linked_zones(full)
+    if linked:
+        return (f"this game's hidden cards come in linked pairs ({', '.join('+'.join(g) for g in linked)}), "
+                "which peer dealing cannot shuffle without showing each reader its partner's card")
+    for name, zone in full.zones.items():
+        if not zone.public and len(zone.readers) > PEER_MAX_READERS:
+            return f"zone {name} is seen by {len(zone.readers)} seats, which peer games do not support"
+        if zone.public and zone.items:
+            return f"zone {name} shows cards at set-up, which peer games do not support"
+    return None
+
+
+def derive_peer_setup(game: Game, options: Any, seats: list[SeatSpec], shape: PeerShape | None,
+                      seed: bytes) -> tuple[GameState, PeerShape]:
+    """The hidden initial state of a peer game of version 3, from its
+    set-up seed, and its shape: refused unless it is the `shape` its
+    genesis dealt (None: a late deck, which takes the shape it gets)."""
+    try:
+        full = game.setup(options, seats, peer_setup_chance(seed))
+    except PbemError as exc:
+        raise ProtocolError(f"the rules cannot set this game up: {exc.message}") from None
+    problem = peer_dealing_problem(game, full)
+    if problem is not None:
+        raise ProtocolError(problem)
+    got = peer_shape(game, full)
+    if shape is None and got.private_refs:
+        raise ProtocolError(f"{game.name}: a late peer deck cannot hold private decks")
+    if shape is not None and got != shape:
+        raise ProtocolError(
+            f"{game.name}'s hidden cards at set-up are not those its genesis dealt: they depend on the set-up's "
+            "chance, so its genesis had to leave the deck to after the set-up (`late`)",
+        )
+    return project(full, set()), got
 
 
 def scenario_options_set(game: Game, options: Any) -> list[str]:
@@ -115,10 +216,16 @@ def derive_setup(game: Game, genesis: GenesisBody) -> DerivedSetup:
         if bytes(genesis.initial) != b"null" or genesis.setup_seed is not None:
             raise ProtocolError("this game is dealt once every seat has joined: its genesis holds no set-up")
         return DerivedSetup(options=options, seats=seats, hidden=None, full=None)
+    if mode == "peer" and genesis.setup_seed is not None:
+        raise ProtocolError("a peer game's set-up chance comes from its seats, not a setup seed")
+    if genesis.peer is not None and genesis.peer.late and not peer_sets_up_after_joins(genesis):
+        raise ProtocolError("only a peer game of version 3 may leave its deck to after the set-up")
+    if peer_sets_up_after_joins(genesis):
+        if bytes(genesis.initial) != b"null":
+            raise ProtocolError("this game is set up once every seat has joined: its genesis holds no set-up")
+        return _derive_peer_shape(game, genesis, options, seats)
     if mode == "peer":
-        if genesis.setup_seed is not None:
-            raise ProtocolError("a peer game's set-up chance comes from its nonce, not a setup seed")
-        chance = peer_setup_chance(genesis.nonce)
+        chance = peer_setup_chance(nonce_setup_seed(genesis.nonce))
     elif genesis.setup_seed is not None:
         chance = SetupChance(public=DealerChance(b64d(genesis.setup_seed, 32), "setup public"), secret=StandInChance())
     else:
@@ -134,6 +241,30 @@ def derive_setup(game: Game, genesis: GenesisBody) -> DerivedSetup:
     if mode == "peer":
         _check_peer(game, genesis, full)
     return DerivedSetup(options=options, seats=seats, hidden=hidden, full=full)
+
+
+def _derive_peer_shape(game: Game, genesis: GenesisBody, options: Any, seats: list[SeatSpec]) -> DerivedSetup:
+    """A peer genesis of version 3 holds the shape of the set-up: the one a
+    run of the rules with its probe seed gives."""
+    try:
+        full = game.setup(options, seats, peer_setup_chance(probe_seed(genesis.nonce)))
+    except PbemError as exc:
+        raise ProtocolError(f"the rules cannot set this game up: {exc.message}") from None
+    problem = peer_dealing_problem(game, full)
+    if problem is not None:
+        raise ProtocolError(problem)
+    shape = peer_shape(game, full)
+    setup = genesis.peer
+    if setup.late:
+        # the deck waits for the set-up; nothing of it may be claimed now
+        if setup.slots or setup.deck or setup.private_contents or setup.private or setup.layer.points:
+            raise ProtocolError("a late peer deck holds no cards, slots or layer points before the set-up")
+        if shape.private_refs:
+            raise ProtocolError(f"{game.name}: a late peer deck cannot hold private decks")
+        return DerivedSetup(options=options, seats=seats, hidden=None, full=None, probe=project(full, set()))
+    if (list(setup.slots), list(setup.deck), dict(setup.private_contents)) != (list(shape.slots), list(shape.deck), shape.contents):
+        raise ProtocolError("the peer deck and private decks are not the cards of the rules' set-up")
+    return DerivedSetup(options=options, seats=seats, hidden=None, full=None, probe=project(full, set()), shape=shape)
 
 
 def deals_after_joins(genesis: GenesisBody) -> bool:
