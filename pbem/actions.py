@@ -477,7 +477,8 @@ def log_entries(chain: Chain) -> dict[str, Any]:
         parts = []
         body = rec.body
         if body.join is not None:
-            parts.append("joins: beacon anchor and shuffle layer" + (" and its first link" if body.beacon else ""))
+            what = "shuffle layer" if body.join.layer.points else "key"  # a late deck's layers come after the set-up
+            parts.append(f"joins: beacon anchor and {what}" + (" and its first link" if body.beacon else ""))
         if chain.deck is not None and rec.before is None and chain.genesis.version >= 3:
             if rec.after is not None:
                 parts.append("sets the game up from every seat's first beacon link")

@@ -144,6 +144,7 @@ class LuckyDraw(Game[State, Command]):
     name = "lucky"
     title = "Lucky Draw (test game)"
     rules_version = "1"
+    fixed_hidden_cards = True  # the set-up's hidden cards never depend on its chance
     min_seats = 2
     max_seats = 3
     Options = Options

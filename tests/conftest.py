@@ -119,6 +119,20 @@ def mail_step(keys, dirs, rng) -> bool:
     return True
 
 
+def settle(keys, dirs) -> None:
+    """Every automatic file (a peer game's set-up links and layers, owed
+    decryptions, a referee's deal) written and mailed until someone must
+    decide: the state right after the set-up."""
+    from pbem.protocol import folder
+
+    for _ in range(50):
+        chain = folder.load(next(iter(dirs.values())))
+        if not chain.writers() or chain.needs(chain.writers()[0]) == "decision":
+            return
+        mail_step(keys, dirs, None)
+    raise AssertionError("the automatic files never end")
+
+
 def snapshot(folder: Path) -> dict[str, bytes]:
     """Every file of a folder (and its pending area), to prove a rejected command changed nothing
     (except the empty lock file a writing command creates: it holds no data)."""

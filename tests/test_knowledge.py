@@ -30,6 +30,9 @@ def readable(chain, seat: str) -> set[str]:
 
 
 def check_knowledge(chain, parties: dict[str, Party], truth: dict[str, str] | None) -> None:
+    if chain.public is None:  # not set up yet: nothing is dealt
+        assert all(not party.cards for party in parties.values())
+        return
     for name, party in parties.items():
         cards = party.cards
         allowed = readable(chain, name) | set(chain.revealed)

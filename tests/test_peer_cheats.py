@@ -9,7 +9,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from conftest import introduced, mail_step
+from conftest import introduced, mail_step, settle
 from pbem import actions
 from pbem.crypto import beacon, poker
 from pbem.crypto.encoding import b64d, b64e
@@ -35,6 +35,7 @@ def joined(keys, tmp_path, tag="") -> dict[str, Path]:
     dirs = new_game(keys, tmp_path, tag)
     path = actions.join(dirs["bob"], [dirs["alice"] / "000000-genesis.pbem"], "bob", keys["bob"])
     actions.apply_file(dirs["alice"], path)
+    settle(keys, dirs)  # alice's set-up link, the decryptions each owes the other
     return dirs
 
 
@@ -150,7 +151,9 @@ def dishonest_join(keys, dirs, tamper) -> bytes:
     info = Join(anchor=b64e(anchor), layer=layer, secret_box=secret_box(bob, scalar, seed, chain.genesis.nonce))
     staged = deck.copy()
     staged.add_layer(layer, info.anchor)
-    return peer_writer._write(chain, staged, bob, scalar, [], join=info)
+    link = b64e(staged.next_link("bob", seed))  # bob joins last: his join opens his first link
+    staged.apply_link("bob", link)
+    return peer_writer._write(chain, staged, bob, scalar, [], join=info, beacon_link=link)
 
 
 def test_a_duplicated_card_in_a_shuffle_layer_is_refused_at_once(keys, tmp_path):

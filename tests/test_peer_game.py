@@ -31,6 +31,8 @@ def start(players, tmp_path, *options: str) -> dict[str, Path]:
     players["alice"]("new", "aa", dirs["alice"], "--dealer", "peer", "--seat", "alice", "--seat", "bob", "--as", "alice", *options)
     joined = players["bob"]("join", dirs["bob"], dirs["alice"] / "000000-genesis.pbem", "--as", "bob").stdout.split()
     players["alice"]("apply", dirs["alice"], joined[0])
+    while players["alice"].json("status", dirs["alice"])["to_act"][0]["needs"] == "auto":
+        step(players, dirs, None)  # alice's set-up link, the decryptions each owes the other
     return dirs
 
 
@@ -147,7 +149,8 @@ def test_log_of_a_peer_game(players, tmp_path):
         step(players, dirs, rng)
     lines = players["bob"]("log", dirs["bob"]).stdout.splitlines()
     assert lines[0].split()[1] == "alice" and "set up Agent Avenue" in lines[0]
-    assert "joins" in lines[1] and "decrypts 4 cards" in lines[1]
+    assert "joins" in lines[1] and "its first link" in lines[1]
+    assert "sets the game up from every seat's first beacon link" in lines[2] and "decrypts 4 cards" in lines[2]
     assert any("(face down)" in line for line in lines)
 
 

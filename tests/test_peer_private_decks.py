@@ -10,7 +10,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from conftest import introduced, mail_step
+from conftest import introduced, mail_step, settle
 from pbem import actions, games
 from pbem.crypto.store import KeyStore
 from pbem.errors import CommitmentError, ProtocolError
@@ -34,6 +34,7 @@ def start(keys, tmp_path) -> dict[str, Path]:
     dirs = {n: tmp_path / f"dir-{n}" for n in keys}
     actions.new_game("toy-draw", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
     actions.apply_file(dirs["alice"], actions.join(dirs["bob"], [dirs["alice"] / "000000-genesis.pbem"], "bob", keys["bob"]))
+    settle(keys, dirs)  # alice's set-up link
     return dirs
 
 

@@ -29,15 +29,19 @@ import chancegame
 
 
 class Uneven(chancegame.LuckyDraw):
-    """Lucky Draw whose deck loses a card drawn by public set-up chance: its
-    hidden cards depend on the set-up's chance, which peers cannot deal."""
+    """Lucky Draw whose deck loses a card chosen by public set-up chance:
+    which cards are hidden depends on the set-up's chance, so a peer game
+    shuffles its deck only after the set-up (a late deck)."""
 
     name = "uneven"
+    fixed_hidden_cards = False
+    steady = False  # a test switch: lose no card
 
     def setup(self, options, seats, chance):
         state = super().setup(options, seats, chance)
         deck = state.zones["deck"]
-        del deck.items[chance.public.below(len(deck.items))]
+        if not self.steady:
+            del deck.items[chance.public.below(len(deck.items))]
         return state
 
 
@@ -47,7 +51,7 @@ UNEVEN = Uneven()
 @pytest.fixture(autouse=True)
 def test_games(monkeypatch):
     monkeypatch.setitem(games._REGISTRY, "lucky", ("tests.chancegame", "GAME", ()))
-    monkeypatch.setitem(games._REGISTRY, "uneven", ("tests.test_peer_setup", "UNEVEN", ()))
+    monkeypatch.setitem(games._REGISTRY, "uneven", (__name__, "UNEVEN", ()))  # this very module: its switches
 
 
 def _secrets(names):
@@ -209,10 +213,57 @@ def test_a_doctored_peer_genesis_is_refused():
         Chain(_resign_genesis(data, alice, version=2))
 
 
-def test_a_game_whose_hidden_cards_depend_on_set_up_chance_is_refused_for_peers(tmp_path):
+def test_a_late_deck_is_shuffled_after_the_set_up_and_plays_to_the_end(tmp_path):
+    from pbem.demo import run_demo
+    from pbem.protocol.audit import audit
+
+    lines: list[str] = []
+    game = run_demo("uneven", tmp_path / "game", 3, "peer", "drawer", lines.append, keys_dir=tmp_path / "keys",
+                    options=["target=200", "rounds=3"])
+    chain = actions.open_game(game / "alice")
+    assert chain.genesis.peer.late and not chain.genesis.peer.deck and chain.over
+    assert audit(game / "alice").ok
+    words = [line for e in actions.log_entries(chain)["files"] for line in e["what"]]
+    assert sum("adds its shuffle layer" in w for w in words) == 2
+
+
+def test_a_game_that_wrongly_declares_fixed_hidden_cards_stops_at_the_set_up(monkeypatch):
     secrets = _secrets(["alice", "bob"])
-    with pytest.raises(InvalidOption, match="depends on the set-up's chance"):
-        _genesis("uneven", secrets)
+    monkeypatch.setattr(Uneven, "fixed_hidden_cards", True)
+    monkeypatch.setattr(Uneven, "steady", True)  # the probes at `pbem new` all agree
+    chain = Chain(_genesis("uneven", secrets))
+    monkeypatch.setattr(Uneven, "steady", False)
+    chain.append(peer_writer.join(chain, secrets["bob"]))
+    with pytest.raises(ProtocolError, match="not those its genesis dealt"):
+        Party(chain, secrets["alice"]).answer()
+
+
+def test_a_late_deck_with_private_decks_is_refused_for_peers():
+    secrets = _secrets(["alice", "bob"])
+    with pytest.raises(InvalidOption, match="private decks"):
+        _genesis("uneven", secrets, ["private=1"])
+
+
+def test_a_late_layer_out_of_turn_or_under_another_key_is_refused():
+    secrets = _secrets(["alice", "bob"])
+    chain = Chain(_genesis("uneven", secrets))
+    chain.append(peer_writer.join(chain, secrets["bob"]))
+    honest = Party(chain, secrets["alice"]).answer()
+    body = _body(honest)
+    assert body.layer is not None and body.layer.seat == "alice"  # the set-up file carries the first layer
+    alice = secrets["alice"]
+    _refused(chain, _resign(honest, alice, layer=None), "owes its shuffle layer")
+    from pbem.protocol.peer import new_layer
+
+    _, other = new_layer("alice", [b64d(p, 32) for p in body.layer.points])
+    _refused(chain, _resign(honest, alice, layer=msgspec.structs.replace(other, points=body.layer.points)),
+             "not under the key of its join")
+    chain.append(honest)
+    assert chain.writers() == ["bob"] and chain.obligations()[0].what == "layer"
+    bobs = Party(chain, secrets["bob"]).answer()
+    _refused(chain, _resign(bobs, secrets["bob"], layer=None), "owes its shuffle layer")
+    chain.append(bobs)
+    assert chain.deck.complete
 
 
 def test_join_refuses_a_peer_game_of_an_older_version(tmp_path):

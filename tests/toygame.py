@@ -69,6 +69,7 @@ class DrawGame(Game):
     name = "toy-draw"
     title = "Draw and play (a test game)"
     rules_version = "1"
+    fixed_hidden_cards = True  # the set-up's hidden cards never depend on its chance
     min_seats = 2
     max_seats = 3
     Options = Options

@@ -397,6 +397,13 @@ class Game(Generic[St, Cmd]):
     #: public chance its own file draws: peer games may then draw it at once
     #: from the beacons instead of pausing for another seat's link (#14)
     immediate_chance: ClassVar[bool] = False
+    #: True when which cards are hidden at set-up, and in which private
+    #: decks, never depends on the set-up's chance (Agent Avenue: the whole
+    #: deck, hands by position). A peer game then shuffles its deck at the
+    #: joins, one file sooner; otherwise the layers wait for the set-up (a
+    #: "late" deck, which cannot hold private decks). The Codenames key
+    #: follows the starting team, so it is False there.
+    fixed_hidden_cards: ClassVar[bool] = False
     #: options that fix hidden information (an explicit deck order ...):
     #: allowed only where one process holds everything (the hotseat dealer).
     scenario_options: ClassVar[frozenset[str]] = frozenset()

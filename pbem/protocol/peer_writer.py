@@ -44,10 +44,11 @@ def make_genesis(
     It holds no set-up: the game is set up once every seat has joined, from
     every seat's first beacon link (`pbem.protocol.setup`). A run of the
     rules with a probe seed gives the cards of the shared deck and of each
-    private deck, which the shuffle layers need now. A game whose hidden
-    cards depend on its set-up chance (three probes disagree; the Codenames
-    key follows the starting team) gets a late deck instead: every layer
-    goes on after the set-up (`PeerSetup.late`).
+    private deck, which the shuffle layers need now, when the game declares
+    that they never depend on the set-up's chance (`Game.fixed_hidden_cards`,
+    checked here on three probes and by every verifier at the set-up).
+    Otherwise (the Codenames key follows the starting team) the deck is
+    late: every layer goes on after the set-up (`PeerSetup.late`).
     """
     specs = [spec for spec, _ in seats]
     if creator.name not in {s.name for s in specs}:
@@ -59,14 +60,17 @@ def make_genesis(
     if problem is not None:
         raise InvalidOption(f"{game.name}: {problem}", hint="use --dealer referee --referee NAME (or hotseat for one machine)")
     shape = peer_shape(game, full)
-    late = any(peer_shape(game, other) != shape for other in fulls[1:])
+    late = not game.fixed_hidden_cards
+    if not late and any(peer_shape(game, other) != shape for other in fulls[1:]):
+        raise InvalidOption(f"{game.name} declares fixed_hidden_cards, but its hidden cards at set-up differ with "
+                            "the set-up's chance (a bug in the game)")
     if late:
-        # which cards are hidden depends on the set-up's chance: the layers
-        # wait for the set-up (one more file), and the genesis names no card
+        # which cards are hidden may depend on the set-up's chance: the
+        # layers wait for the set-up (one more file); the genesis names no card
         if shape.private_refs:
             raise InvalidOption(
-                f"{game.name}: which cards are hidden at set-up depends on the set-up's chance, and the game has "
-                "private decks, which peer dealing cannot commit to before that chance is drawn",
+                f"{game.name} has private decks, which peer dealing can commit to only if its hidden cards at "
+                "set-up never depend on the set-up's chance (Game.fixed_hidden_cards)",
                 hint="use --dealer referee --referee NAME",
             )
         shape = dataclasses.replace(shape, slots=(), deck=())

@@ -67,6 +67,7 @@ class AgentAvenue(Game[State, Command]):
     name = "agent-avenue"
     title = "Agent Avenue"
     rules_version = "1"
+    fixed_hidden_cards = True  # the set-up's hidden cards never depend on its chance
     aliases = ("aa", "agentavenue", "agent_avenue")
     min_seats = 2
     max_seats = 4

@@ -70,6 +70,7 @@ class Codex(Game[State, Command]):
     name = "codex"
     title = "Codex: Card-Time Strategy"
     rules_version = "1"
+    fixed_hidden_cards = True  # the set-up's hidden cards never depend on its chance
     aliases = ("cx",)
     min_seats = 2
     max_seats = 2
