@@ -187,9 +187,12 @@ def test_join_refuses_a_genesis_of_protocol_version_1(tmp_path):
     from pbem.errors import ProtocolError
     from pbem.protocol.formats import GenesisBody
 
-    table = _table("peer")
+    # a referee genesis of version 1 was dealt in the genesis, as a hotseat one still is
+    table = _table("hotseat")
     body = codec.decode_body(codec.read_envelope(table.files[0]), GenesisBody)
-    old = codec.encode_signed("genesis", msgspec.structs.replace(body, version=1), table.secrets["alice"])
+    dealer = msgspec.structs.replace(body.dealer, mode="referee")
+    old = codec.encode_signed("genesis", msgspec.structs.replace(body, version=1, dealer=dealer),
+                              table.secrets[body.dealer.identity.name])
     tamper.Chain(old)  # still a readable game
     (tmp_path / "g.pbem").write_bytes(old)
     store = KeyStore(tmp_path / "home")
@@ -231,7 +234,7 @@ def test_info_dir_says_once_who_can_know_which_chance(pbem, tmp_path):
     assert "note: rita (the referee) knows every hidden card" in out and "contribution" in out
     pbem("new", "aa", p, "--seat", "alice", "--seat", "bob", "--dealer", "peer", "--as", "alice")
     info = pbem.json("info", p)
-    assert info["protocol_version"] == 2 and any("next seat's answer" in line for line in info["chance"])
-    assert any("creator's nonce" in line for line in info["chance"])  # said plainly: not closed yet
+    assert info["protocol_version"] == 3 and any("next seat's answer" in line for line in info["chance"])
+    assert any("every seat's first beacon link" in line for line in info["chance"])
     assert "note:" not in pbem("status", p).stdout  # status no longer repeats it
     assert "options" in pbem.json("info", "aa")  # a game name still describes the game

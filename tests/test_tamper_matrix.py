@@ -30,7 +30,8 @@ games._REGISTRY.setdefault("lucky", ("tests.chancegame", "GAME", ()))
 
 #: accepted by every verifier and by design, each with why it is no cheat:
 #: (file kind pattern, field pattern, kind of change) -> reason
-PEER_LAYER = r"genesis/peer|turn/peer/seat\[join.*"
+#: files that carry a shuffle layer: the genesis, joins (the last with its first link), a late deck's layers
+PEER_LAYER = r"genesis/peer|turn/peer/seat\[(beacon,)?join.*|turn/peer/seat\[beacon,layer.*\]"
 BY_DESIGN = {
     (r"genesis/(hotseat|referee)", r"nonce", "change"):
         "a dealer's genesis nonce only makes the game id unique: another nonce is another game",
@@ -48,9 +49,9 @@ BY_DESIGN = {
     (PEER_LAYER, r"(peer|join)\.layer\.key", "change"):
         "the writer's own layer key: its partial decryptions are proven against it (a wrong one "
         "stops the writer's own next file) and the audit checks it against the published scalar",
-    (PEER_LAYER, r"peer\.(deck|slots)|(peer|join)\.layer\.points", "swap"):
+    (PEER_LAYER, r"peer\.(deck|slots)|((peer|join)\.)?layer\.points", "swap"):
         "another order of a shuffled deck: a layer is a secret permutation by design",
-    (PEER_LAYER, r"(peer|join)\.layer\.points\.\*", "change"):
+    (PEER_LAYER, r"((peer|join)\.)?layer\.points\.\*", "change"):
         "a substituted ciphertext in an unproven shuffle layer: a documented limit (pbem/crypto/poker.py, "
         "'Honest limits'): it shows as a card that decrypts to nothing, and the audit's check_layer blames the signer",
     (r"turn/(hotseat|referee)/dealer\[.*chance.*\]", r"chance", "change"):
@@ -134,8 +135,8 @@ def test_a_genesis_with_another_set_up_is_refused(game, mode):
     m = matrix(game, mode)
     assert m.initial.tried > 10
     assert m.initial.crashed == []
-    if mode == "referee":
-        # dealt after the joins: its genesis holds no set-up, so other options
+    if mode in ("referee", "peer"):
+        # set up after the joins: its genesis holds no set-up, so other options
         # or seats are simply another game, set up (and checked) at its deal
         assert all(re.search(r" (options|seats)[.\w*]* ", a) for a in m.initial.accepted), m.initial.accepted
     else:
