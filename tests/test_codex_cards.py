@@ -206,6 +206,18 @@ def test_trojan_duck_obliterates_and_hits_a_building():
     assert base(st2, "bob") == 16
 
 
+def test_trojan_duck_cannot_go_on_to_the_building_its_trigger_destroys():
+    st = start("turn = 3", "p1.units = Trojan Duck", "p2.units = Tenderfoot, Nimble Fencer",
+               "p2.buildings = tech1", "p2.patrol = sl=tenderfoot")
+    st.players["bob"].buildings["tech1"].damage = 1  # 4 more destroy it (5 HP)
+    duck = thing(st, "alice", "Trojan Duck")
+    attacks = [c for c in GAME.legal(st, "alice") if getattr(c, "attacker", "") == duck]
+    assert any(c.then == "bob:tech1" for c in attacks if c.extra == ["bob:base"])
+    assert not any(c.then == "bob:tech1" for c in attacks if c.extra == ["bob:tech1"])
+    for c in attacks:  # every listed attack is legal
+        GAME.apply(st, "alice", c, CH)
+
+
 # --- Finesse ----------------------------------------------------------------------
 
 

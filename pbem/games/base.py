@@ -404,6 +404,14 @@ class Game(Generic[St, Cmd]):
     #: "late" deck, which cannot hold private decks). The Codenames key
     #: follows the starting team, so it is False there.
     fixed_hidden_cards: ClassVar[bool] = False
+    #: a reshuffle into a private deck (which cards go in, under which fresh
+    #: refs) never depends on the public chance of the command that makes
+    #: it (Codex: a draw empties the deck or not by counts alone): a peer
+    #: file whose last command pauses for chance then carries the owner's
+    #: commitments to the reshuffle that command will make, so the same
+    #: command may draw from the new deck (docs/protocol.md, "Reshuffles
+    #: and cross-seat moves")
+    reshuffle_ahead: ClassVar[bool] = False
     #: options that fix hidden information (an explicit deck order ...):
     #: allowed only where one process holds everything (the hotseat dealer).
     scenario_options: ClassVar[frozenset[str]] = frozenset()

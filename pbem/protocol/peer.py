@@ -544,6 +544,8 @@ def run_file(chain, deck: PeerDeck, writer: str, commands, parts: FileParts, seq
     def source(ref: str) -> str | None:
         if ref in completed:
             return completed[ref]
+        if ref in chain.revealed:  # public already (a paused command's own reveals, run again by its answer)
+            return chain.revealed[ref]
         return peel(ref, must=False)
 
     answering = chain.chance_answerer() == writer

@@ -75,6 +75,10 @@ class Refill:
     gone: list[str]
     seq: int
     committed: int | None = None
+    #: committed by the file whose last command paused for chance, before
+    #: that command ran (`_commit_ahead`): the answer that runs it must
+    #: reshuffle exactly these cards into these refs
+    ahead: bool = False
 
 
 @dataclass
@@ -195,7 +199,9 @@ def _add_layer(deck, pending: Reshuffle, seat: str, layer: ReshuffleLayer, seq: 
 def after_run(chain, deck, writer: str, effect, parts, seq: int) -> None:
     """After the file's commands: fresh refs in hidden zones where others
     disappeared are a reshuffle; register it (or refuse what peer dealing
-    cannot follow). A verifier then checks the file carried no extra part."""
+    cannot follow). A file whose last command paused for chance commits
+    ahead to the writer's own private deck that command reshuffles
+    (`_commit_ahead`). A verifier then checks the file carried no extra part."""
     from pbem.games.base import refs_in
 
     changes = deck.changes
@@ -205,17 +211,21 @@ def after_run(chain, deck, writer: str, effect, parts, seq: int) -> None:
         fresh = sorted(r for r, z in after.items() if r not in before and not effect.state.zones[z].public)
         if fresh:
             gone = sorted(r for r in before if r not in after)
-            zones = Counter(after[r] for r in fresh)
-            zone = zones.most_common(1)[0][0]
-            if len(gone) != len(fresh):
-                raise ProtocolError(f"{zone}: {len(fresh)} new hidden cards where {len(gone)} went: "
-                                    "peer games can follow only a reshuffle of cards already in the game")
-            private = chain.game.private_decks(effect.state)
-            decks = [z for z in zones if z in private]
-            if decks:
-                _register_refill(chain, deck, writer, effect, parts, seq, decks[0], private[decks[0]], fresh, gone, set(zones))
+            ahead = next((f for f in changes.refills if f.ahead and f.refs == fresh), None)
+            if ahead is None:
+                _register(chain, deck, writer, effect, parts, seq, fresh, gone, after)
+            elif ahead.gone != gone:
+                raise ProtocolError(f"{ahead.zone}: the paused command reshuffled other cards than "
+                                    f"{ahead.owner} committed to when it paused")
             else:
-                _register_reshuffle(chain, deck, zone, fresh, gone, seq)
+                ahead.ahead = False  # its commitments were in the file that paused
+        resumed = chain.paused is not None and chain.chance_answerer() == writer
+        left = [f for f in changes.refills if f.ahead and resumed]
+        if left:
+            raise ProtocolError(f"{left[0].zone}: the paused command did not reshuffle the cards {left[0].owner} "
+                                "committed to when it paused")
+        if effect.paused is not None and chain.game.reshuffle_ahead:
+            _commit_ahead(chain, deck, writer, effect, parts, seq)
     if body is not None:
         committed = {r for f in changes.refills if f.committed == seq for r in f.refs}
         if set(body.commitments) != committed:
@@ -223,6 +233,62 @@ def after_run(chain, deck, writer: str, effect, parts, seq: int) -> None:
                                 f"{', '.join(sorted(committed)) or 'none are due'}")
         if (body.memo is None) != (not committed):
             raise ProtocolError(f"{writer}'s file carries a memo exactly when it commits to reshuffled cards")
+
+
+def _register(chain, deck, writer, effect, parts, seq, fresh, gone, after) -> None:
+    zones = Counter(after[r] for r in fresh)
+    zone = zones.most_common(1)[0][0]
+    if len(gone) != len(fresh):
+        raise ProtocolError(f"{zone}: {len(fresh)} new hidden cards where {len(gone)} went: "
+                            "peer games can follow only a reshuffle of cards already in the game")
+    private = chain.game.private_decks(effect.state)
+    decks = [z for z in zones if z in private]
+    if decks:
+        _register_refill(chain, deck, writer, effect, parts, seq, decks[0], private[decks[0]], fresh, gone, set(zones))
+    else:
+        _register_reshuffle(chain, deck, zone, fresh, gone, seq)
+
+
+def _commit_ahead(chain, deck, writer: str, effect, parts, seq: int) -> None:
+    """The file's last command paused for chance (a draw the writer may not
+    foresee), and before that chance the rules reshuffle into the writer's
+    own private deck, which the same command then draws from (Codex: a draw
+    that empties the deck goes on from the reshuffled discard pile).
+
+    The answer that supplies the chance runs the command, but its writer
+    cannot commit to another seat's deck, and the draw may not wait for the
+    owner's next file (its chance is already drawn). So the owner commits
+    here, in the file that paused: the rules are probed on the public state
+    with placeholder chance to learn which cards go in under which fresh
+    refs, which must not depend on the chance (the answer checks that they
+    do not: `after_run`). The commitments are signed before the chance that
+    picks the drawn places exists, so the owner cannot fit its order to it.
+    Only for games that declare it (`Game.reshuffle_ahead`); anything else
+    (another seat's deck, a probe that fails) is left to the answer, which
+    refuses what peer dealing cannot follow."""
+    from pbem.games.base import overlay, refs_in
+    from pbem.protocol.chance import PlayChance, StandInChance, Tape
+
+    state = overlay(effect.state, dict(effect.revealed)) if effect.revealed else effect.state
+    probe = PlayChance(Tape(bytes(32), "probe"), secret=StandInChance(), draws_public=True)
+    try:
+        after_state = chain.game.apply(state, writer, effect.paused, probe)
+    except PbemError:
+        return
+    before, after = refs_in(effect.state), refs_in(after_state)
+    fresh = sorted(r for r, z in after.items() if r not in before and not after_state.zones[z].public)
+    gone = sorted(r for r in before if r not in after)
+    private = chain.game.private_decks(after_state)
+    decks = sorted({after[r] for r in fresh if private.get(after[r]) == writer})
+    if not decks or len(gone) != len(fresh):
+        return
+    public = set(chain.revealed) | set(effect.revealed)
+    known = deck.knows(writer)
+    if any(g not in public and g not in known for g in gone):
+        return
+    refill = Refill(zone=decks[0], owner=writer, refs=fresh, gone=gone, seq=seq, ahead=True)
+    deck.changes.refills.append(refill)
+    _commit_refill(chain, deck, refill, parts, seq, dict(effect.revealed))
 
 
 def _register_reshuffle(chain, deck, zone: str, fresh: list[str], gone: list[str], seq: int) -> None:

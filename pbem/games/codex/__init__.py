@@ -78,6 +78,9 @@ class Codex(Game[State, Command]):
     has_hidden_information = True
     scenario_options = frozenset({"scenario"})
     file_options = frozenset({"scenario"})
+    #: the only chance is which card a draw takes: whether a draw empties the
+    #: deck, and so whether the discard pile is reshuffled, is counts alone
+    reshuffle_ahead = True
 
     Options = Options
     State = State

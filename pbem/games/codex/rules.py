@@ -550,15 +550,8 @@ def _legal_attacks(state: State, a: str, chance_free: bool = True) -> list[Comma
     for target in combat.targets(state, a):
         extras = abilities.target_options(state, seat, abilities.attack_parts(state, a), gold) or [[]]
         doomed = combat.obliterated(state, a)
-        thens = [""]
-        if target in doomed:
-            trial = copy_struct(state)
-            for r in doomed:
-                engine.unpatrol(trial, r)
-                trial.things.pop(r)
-                engine.take(trial, play(other(state, seat)), r)
-            thens = combat.targets(trial, a) or [""]
         for extra in extras:
+            thens = _thens(state, seat, a, extra, doomed) if target in doomed else [""]
             for then in thens:
                 hit = then or target
                 sparks = combat.adjacent(state, hit) if engine.has(state, a, "sparkshot") else []
@@ -567,6 +560,23 @@ def _legal_attacks(state: State, a: str, chance_free: bool = True) -> list[Comma
                     for over in overs or [""]:
                         out.append(Attack(a, target, extra, spark, over, then))
     return out
+
+
+def _thens(state: State, seat: str, a: str, extra: list[str], doomed: list[str]) -> list[str]:
+    """What `a` may attack once obliterate removed its target: the units
+    obliterated are gone, and so is a building its attack trigger (Trojan
+    Duck's, with `extra`) destroys before the attack goes on."""
+    trial = copy_struct(state)
+    for r in doomed:
+        engine.unpatrol(trial, r)
+        trial.things.pop(r)
+        engine.take(trial, play(other(state, seat)), r)
+    abilities.resolve_trigger(trial, seat, a, list(extra), None)  # damage and repair: no chance
+    for p in trial.players.values():
+        for kind, b in list(p.buildings.items()):
+            if b.done and b.damage >= engine.building_hp(kind):
+                del p.buildings[kind]
+    return combat.targets(trial, a) or [""]
 
 
 def _legal_end(state: State, seat: str) -> list[Command]:
