@@ -149,8 +149,8 @@ def test_either_opponent_recruits_and_a_second_recruit_file_is_a_fork(four, tmp_
     assert f"fork at seq {int(seq)}" in r.stderr and "signed by bob" in r.stderr and "signed by dave" in r.stderr
 
 
-@pytest.mark.parametrize("first", ["alice", "bob"])
-def test_a_peer_team_game_may_start_with_any_seat(four, tmp_path, first):
+@pytest.mark.parametrize("first, waits", [("alice", True), ("bob", False)])
+def test_a_peer_team_game_may_start_with_any_seat(four, tmp_path, first, waits):
     """The first player's hand needs every other seat's decryptions, and
     the seats that joined before the last one give theirs only after the
     deal is complete. A first player that owes decryptions too is first in
@@ -167,10 +167,18 @@ def test_a_peer_team_game_may_start_with_any_seat(four, tmp_path, first):
             break
         seen.append((who["seat"], who["needs"]))
         assert who["needs"] == "auto"
+        if who["seat"] == first and not who.get("join"):  # it cannot read its hand yet: no command taken
+            assert four.json("legal", g, "--as", first) == []
+            assert "owes an automatic answer" in four("legal", g, "--as", first).stdout
+            before = snapshot(g)
+            r = four.fails("submit", g, "--as", first, "--cmd", "discard Mole")
+            assert "first owes an automatic answer" in r.stderr and snapshot(g) == before
         four("sync", g, "--as", who["seat"])
     else:
         raise AssertionError(f"{first} never came to decide: {seen}")
-    assert (first, "auto") in seen  # it owed, and could not decide yet
+    # alice joined first (her genesis): her decryptions come after carol's
+    # join, and she needs bob's; bob, once alice's are in, has his whole hand
+    assert ((first, "auto") in seen[2:]) == waits, seen
     assert {seat for seat, _ in seen} >= {"bob", "carol"}
     shown = four("show", g, "--as", first).stdout
     hand = next(line for line in shown.splitlines() if line.strip().startswith(f"{first}: hand"))
