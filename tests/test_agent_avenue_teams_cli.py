@@ -4,8 +4,8 @@ opposing player may send (a second, conflicting file is a fork, reported and
 never applied), and a peer team game that any seat may start.
 
 Peer team games to the end through `pbem demo` are slow (mental poker between
-3-4 seats, one folder each): they run in long mode only (PBEM_LONG=1); the
-demo matrix (tests/test_demo_matrix.py) plays one in memory.
+3-4 seats, one folder each): they run in long mode only (PBEM_LONG=1); CI
+plays the same games in memory, then verifies and audits their files.
 """
 
 from __future__ import annotations
