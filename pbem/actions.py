@@ -401,7 +401,11 @@ def _pending_line(o) -> str:
 
 
 def legal(chain: Chain, me: Party) -> list[str]:
+    """`me`'s legal commands now: none while what it owes needs no decision
+    (`submit` refuses commands then too)."""
     if me.is_dealer or me.name not in chain.writers() or chain.undo_pending is not None or not chain.dealt:
+        return []
+    if chain.needs(me.name) != "decision":
         return []
     state = me.state()
     return [chain.game.format(c, state, me.name) for c in chain.game.legal(state, me.name)]

@@ -36,15 +36,33 @@ def protocol_games() -> list[str]:
 
 
 @functools.cache
-def table(game: str = "agent-avenue", mode: str = "hotseat") -> tamper.Table:
-    seats = list(games.get(game).demo_seats)
-    return tamper.play(game, mode, seats, seed=7)
+def table(game: str = "agent-avenue", mode: str = "hotseat", options: tuple[str, ...] = ()) -> tamper.Table:
+    g = games.get(game)
+    seats = list(g.demo_seats_for(g.options(actions.parse_options(list(options)))))
+    return tamper.play(game, mode, seats, seed=7, options=options)
+
+
+def whole_games() -> list[tuple[str, str, tuple[str, ...]]]:
+    """(game, mode, options) of the whole games whose files seed the
+    genesis targets: every protocol game under the hotseat and peer
+    dealers, and the variants with seats and zones of their own: Agent
+    Avenue's team variant under peer (four seats, a pair's face-up /
+    face-down split, the first seat deciding once the others' decryptions
+    are in), and Codenames Duet (two one-reader key zones, hotseat and
+    referee: the peer deck cannot deal a two-sided key, see
+    pbem/games/codenames/DUET.md)."""
+    out = [(g, m, ()) for g in protocol_games() for m in ("hotseat", "peer")]
+    return out + [
+        ("agent-avenue", "peer", ("teams=2v2",)),
+        ("codenames", "hotseat", ("variant=duet",)),
+        ("codenames", "referee", ("variant=duet",)),
+    ]
 
 
 @functools.cache
-def positions(game: str) -> list[tuple[object, str]]:
+def positions(game: str, mode: str = "hotseat", options: tuple[str, ...] = ()) -> list[tuple[object, str]]:
     """(state as a seat knows it, seat) at a few points of a real game."""
-    t = table(game)
+    t = table(game, mode, options)
     chain = Chain(t.files[0])
     out = []
     step = max(7, len(t.files) // 10)  # a long game (Codex) gives about ten, as a short one
@@ -109,10 +127,15 @@ def state(data: bytes) -> None:
 
 def notation(data: bytes) -> None:
     text = data.decode("utf-8", errors="replace")
-    for name in protocol_games():
+    for name, mode, options in [(g, "hotseat", ()) for g in protocol_games()] + VARIANT_POSITIONS:
         game = games.get(name)
-        for st, seat in positions(name):
+        for st, seat in positions(name, mode, options):
             game.parse(text, st, seat)
+
+
+#: the notation is parsed in positions of the variants too (a team's pair,
+#: the Duet clue giver and guesser), from their whole games above
+VARIANT_POSITIONS = [("agent-avenue", "peer", ("teams=2v2",)), ("codenames", "hotseat", ("variant=duet",))]
 
 
 TARGETS: dict[str, Callable[[bytes], None]] = {
@@ -140,11 +163,11 @@ def seeds() -> dict[str, list[bytes]]:
     return {
         "identity": ids,
         "key": [secret_key_file(secret, None), secret_key_file(secret, "a passphrase", scrypt_n=2**10)],
-        "genesis": [table(g, m).files[0] for g in protocol_games() for m in ("hotseat", "peer")],
+        "genesis": [table(g, m, o).files[0] for g, m, o in whole_games()],
         "turn": t.files[1:3],
         "state": [folder.state_file(tamper.replay(t.files[:5]))],
         "notation": [b"play Enforcer / Saboteur", b"discard Mole", b"recruit face-up", b"clue insect 2", b"guess wasp", b"pass",
-                     b"hire spark", b"attack troq-bashar opp:sl", b"end sl=older-brother"],
+                     b"hire spark", b"attack troq-bashar opp:sl", b"end sl=older-brother", b"play Enforcer", b"done"],
     }
 
 
@@ -153,6 +176,6 @@ def signed_seeds() -> list[tuple[str, bytes, dict]]:
     re-signed with the writer's real key gets past the signature check."""
     t = table()
     out = [("turn", data, t.secrets) for data in t.files[1:3]]
-    out += [("genesis", table(g, m).files[0], table(g, m).secrets) for g in protocol_games() for m in ("hotseat", "peer")]
+    out += [("genesis", table(g, m, o).files[0], table(g, m, o).secrets) for g, m, o in whole_games()]
     out += [("identity", identity_file(s), {s.name: s}) for s in t.secrets.values()]
     return out

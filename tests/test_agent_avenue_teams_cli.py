@@ -1,10 +1,11 @@
 """The team variant through the CLI and the real file protocol: games to the
 end under the hotseat and referee dealers, the recruit choice that either
 opposing player may send (a second, conflicting file is a fork, reported and
-never applied), and the peer dealer's rule for who starts.
+never applied), and a peer team game that any seat may start.
 
-Peer team games to the end are slow (mental poker between 3-4 seats): they
-run in long mode only (PBEM_LONG=1).
+Peer team games to the end through `pbem demo` are slow (mental poker between
+3-4 seats, one folder each): they run in long mode only (PBEM_LONG=1); CI
+plays the same games in memory, then verifies and audits their files.
 """
 
 from __future__ import annotations
@@ -62,6 +63,40 @@ def test_a_four_player_hotseat_game_in_black_market_mode_plays_to_the_end(tmp_pa
     assert "black market:" in out and "take Mind Control" in out  # a team instant
 
 
+@pytest.mark.parametrize("dealer", ["hotseat", "referee", "peer"])
+def test_the_four_player_demo_plays_to_the_end_and_verifies(tmp_path, rush, dealer):
+    """`pbem demo agent-avenue --option teams=2v2` under every dealer. Under
+    peer the demo keeps four folders, each checking and checkpointing every
+    file: 15-45 s, so CI plays the same game in memory instead (below)."""
+    if dealer == "peer" and not LONG:
+        pytest.skip("long mode: PBEM_LONG=1 (a four-folder peer demo takes 15-45 s)")
+    out = demo(tmp_path, dealer, 2, "teams=2v2")
+    assert f"alice, bob, carol, dave ({dealer} dealer)" in out
+    assert out.count("pbem verify") == (4 if dealer == "peer" else 1)
+
+
+@pytest.mark.parametrize("teams, options", [("2v2", ()), ("2v1", ("mode=advanced", "first=bob"))])
+def test_a_peer_team_game_plays_to_the_end_in_memory_and_audits(tmp_path, teams, options):
+    """The peer demo's game without its folders: the real writers, one
+    chain, the default first player (the first seat, who joined first);
+    then `pbem verify` and `pbem audit` on the files."""
+    import tamper
+    from conftest import Pbem
+    from pbem.protocol import folder
+
+    seats = list(GAME.demo_seats_for(GAME.options({"teams": teams})))
+    table = tamper.play("agent-avenue", "peer", seats, 3, (f"teams={teams}", *options))
+    g = tmp_path / "g"
+    g.mkdir()
+    for seq, data in enumerate(table.files):
+        (g / (folder.GENESIS if seq == 0 else folder.turn_name(seq, tamper.decode(data)[0].by))).write_bytes(data)
+    chain = folder.load(g)
+    assert chain.over and chain.outcome() is not None and len(chain.seat_order) == len(seats)
+    pbem = Pbem(tmp_path / "home")  # knows none of the players: keys are taken as they come
+    assert "ok" in pbem("verify", g).stdout
+    assert "ok: audit passed" in pbem("audit", g).stdout
+
+
 def test_a_three_player_referee_game_plays_to_the_end(tmp_path, rush):
     out = demo(tmp_path, "referee", 4, "teams=2v1")
     assert "alice, bob, carol (referee dealer)" in out
@@ -114,20 +149,48 @@ def test_either_opponent_recruits_and_a_second_recruit_file_is_a_fork(four, tmp_
     assert f"fork at seq {int(seq)}" in r.stderr and "signed by bob" in r.stderr and "signed by dave" in r.stderr
 
 
-def test_a_peer_team_game_must_start_with_the_last_seat(four, tmp_path):
+@pytest.mark.parametrize("first, waits", [("alice", True), ("bob", False)])
+def test_a_peer_team_game_may_start_with_any_seat(four, tmp_path, first, waits):
+    """The first player's hand needs every other seat's decryptions, and
+    the seats that joined before the last one give theirs only after the
+    deal is complete. A first player that owes decryptions too is first in
+    line: it sends them alone (`auto`), and decides once the others' are in,
+    with its whole hand readable."""
     g = tmp_path / "g"
-    r = four.fails("new", "aa", g, "--seat", "alice", "--seat", "bob", "--seat", "carol",
-                   "--dealer", "peer", "--as", "alice")
-    assert "must start with the last seat listed (carol), not alice" in r.stderr
-    assert "--option first=carol" in r.stderr
-    assert not g.exists()
     four("new", "aa", g, "--seat", "alice", "--seat", "bob", "--seat", "carol",
-         "--dealer", "peer", "--as", "alice", "--option", "first=carol")
-    assert (g / "000000-genesis.pbem").exists()
+         "--dealer", "peer", "--as", "alice", "--option", f"first={first}")
+    seen = []
+    for _ in range(12):
+        st = four.json("status", g)
+        who = st["to_act"][0]
+        if who["seat"] == first and who["needs"] == "decision":
+            break
+        seen.append((who["seat"], who["needs"]))
+        assert who["needs"] == "auto"
+        if who["seat"] == first and not who.get("join"):  # it cannot read its hand yet: no command taken
+            assert four.json("legal", g, "--as", first) == []
+            assert "owes an automatic answer" in four("legal", g, "--as", first).stdout
+            before = snapshot(g)
+            r = four.fails("submit", g, "--as", first, "--cmd", "discard Mole")
+            assert "first owes an automatic answer" in r.stderr and snapshot(g) == before
+        four("sync", g, "--as", who["seat"])
+    else:
+        raise AssertionError(f"{first} never came to decide: {seen}")
+    # alice joined first (her genesis): her decryptions come after carol's
+    # join, and she needs bob's; bob, once alice's are in, has his whole hand
+    assert ((first, "auto") in seen[2:]) == waits, seen
+    assert {seat for seat, _ in seen} >= {"bob", "carol"}
+    shown = four("show", g, "--as", first).stdout
+    hand = next(line for line in shown.splitlines() if line.strip().startswith(f"{first}: hand"))
+    assert "?" not in hand and "hidden" not in hand, shown
+    legal = four.json("legal", g, "--as", first)
+    play = next(c for c in legal if c.startswith("play "))
+    four("submit", g, "--as", first, "--cmd", play)
+    assert four("verify", g).exit_code == 0
 
 
 @pytest.mark.skipif(not LONG, reason="long mode: PBEM_LONG=1 (a peer team game takes a minute or more)")
-@pytest.mark.parametrize("teams, last", [("2v1", "carol"), ("2v2", "dave")])
-def test_a_peer_team_game_plays_to_the_end(tmp_path, teams, last):
-    out = demo(tmp_path, "peer", 2, f"teams={teams}", f"first={last}", bot="greedy")
+@pytest.mark.parametrize("teams, first", [("2v1", "alice"), ("2v2", "bob")])
+def test_a_peer_team_game_plays_to_the_end(tmp_path, teams, first):
+    out = demo(tmp_path, "peer", 2, f"teams={teams}", f"first={first}", bot="greedy")
     assert out.count("pbem audit") == sum(map(int, teams.split("v"))) and "(peer dealer)" in out

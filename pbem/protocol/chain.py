@@ -418,7 +418,11 @@ class Chain:
             return "decision"
         if (self.deck is not None and self.public is not None and all(o.what == "deliver" for o in owed)
                 and party in self.game.to_act(self.public)):
-            return "decision"  # its answers go at the head of its decision
+            # its answers go at the head of its decision, once it can read its
+            # own cards: with 3+ seats a seat owing first may still wait for
+            # a later seat's decryptions (its answers alone come first then)
+            if not unknown_to(self.public, party, self.knows(party)):
+                return "decision"
         return "auto"
 
     @property

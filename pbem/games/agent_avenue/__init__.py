@@ -133,28 +133,6 @@ class AgentAvenue(Game[State, Command]):
             rules.check_first(options, names)
         return requested
 
-    def check_dealer(self, options: Any, seats: list[SeatSpec], dealer: str) -> None:
-        """Peer team games must start with the last seat listed.
-
-        In a peer game a seat sees a dealt card once every other seat has
-        published its decryption; the protocol takes those deliveries in seat
-        order, and the seat to decide first writes its decision together with
-        its own deliveries, so it must be the last of them: only the last seat
-        listed has every other seat's decryptions before its first turn (with
-        two seats that seat's join is the last file of the deal). Later turns
-        are not affected (the seat to act has drawn nothing since its last
-        decision). So with 3-4 seats the first player must be the last seat."""
-        if dealer != "peer" or len(seats) <= 2:
-            return
-        last = seats[-1].name
-        first = getattr(options, "first", "") or seats[0].name
-        if first != last:
-            raise InvalidOption(
-                f"a peer team game must start with the last seat listed ({last}), not {first}: "
-                "the first player needs every other seat's decryptions of its hand first",
-                hint=f"add --option first={last}, or list the first player last, or use --dealer referee",
-            )
-
     def setup(self, options: Any, seats: list[Any], chance: Chance) -> State:
         if options is None:
             options = Options()
