@@ -215,19 +215,33 @@ def test_referee_game_undo_accepted_with_every_folder_agreeing(tmp_path):
         actions.verify(d)
 
 
-def test_peer_game_undo_refused_after_a_decryption_then_accepted(tmp_path):
+def test_peer_game_undo_refused_after_a_decryption(tmp_path):
+    """A decision file that also decrypts cards for others cannot be taken
+    back: the decryption is out."""
+    t = Table(tmp_path, ["alice", "bob"])
+    actions.new_game("aa", t.dirs["alice"], ["alice", "bob"], t.keys["alice"], "peer", creator="alice")
+    t.write("bob", lambda d, n, k: [actions.join(d, [t.dirs["alice"] / folder.GENESIS], n, k)])
+    t.settle()
+    for _ in range(20):
+        who = t.chain().writers()[0]
+        t.submit(who, t.legal(who)[0])
+        body = t.chain().records[-1].body
+        if body.partials or body.sealed:
+            break
+    else:
+        raise AssertionError("no decision file decrypted a card")
+    with pytest.raises(PbemError, match="decrypts a card"):
+        t.undo(who, "request")
+
+
+def test_peer_game_undo_accepted(tmp_path):
+    """A spymaster's clue (its key partials went in an automatic file
+    before it) is taken back once every other seat accepts."""
     t = peer_table(tmp_path)
     sp = t.chain().writers()[0]
-    t.submit(sp, t.legal(sp)[0])  # its first file seals its partials of the key
-    with pytest.raises(PbemError, match="decrypts a card"):
-        t.undo(sp, "request")
-    other = {"alice": "carol", "carol": "alice"}[sp]
-    while (who := t.chain().writers()[0]) != other:
-        t.submit(who, next(c for c in t.legal(who) if c.startswith("guess") or c == "pass"))
-    accept_everywhere(t, other)
-    # (a whole peer game to its end and audit is test_peer_game's business)
+    accept_everywhere(t, sp)  # every folder back to the state before the clue, knowledge included
     for d in t.dirs.values():
-        assert actions.verify(d).records[-1].by == other
+        assert actions.verify(d).undo_pending is None
 
 
 def test_peer_game_undo_refused_after_chance(tmp_path, monkeypatch):
