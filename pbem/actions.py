@@ -412,6 +412,11 @@ def legal(chain: Chain, me: Party) -> list[str]:
 
 
 def view(chain: Chain, me: Party | None) -> Any:
+    if chain.public is None:  # a referee or peer game before its set-up: nothing to show yet
+        raise PbemError(
+            f"{chain.game.title} is not set up yet: it waits for {', '.join(chain.writers()) or 'nobody'}",
+            hint="the set-up comes once every seat has joined: pbem status DIR says who is next",
+        )
     if me is None or me.is_dealer:
         return chain.game.view(chain.public if me is None else me.state(), None)
     return chain.game.view(me.state(), me.name)

@@ -275,3 +275,13 @@ def test_join_refuses_a_peer_game_of_an_older_version(tmp_path):
     with pytest.raises(PbemError, match="version"):
         actions.join(tmp_path / "mine", [genesis], "bob", keys["bob"])
     assert not (tmp_path / "mine").exists() or not any((tmp_path / "mine").iterdir())
+
+
+@pytest.mark.parametrize("dealer", ["referee", "peer"])
+def test_show_before_the_set_up_says_so(pbem, tmp_path, dealer):
+    g = tmp_path / "g"
+    extra = ["--referee", "rita"] if dealer == "referee" else ["--as", "alice"]
+    pbem("new", "aa", g, "--seat", "alice", "--seat", "bob", "--dealer", dealer, *extra, deal=False)
+    for args in (["show", g], ["show", g, "--json"]):
+        r = pbem.fails(*args)
+        assert r.stderr.startswith("pbem: error: Agent Avenue is not set up yet") and "Traceback" not in r.stderr
