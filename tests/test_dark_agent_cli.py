@@ -29,6 +29,10 @@ def test_user_catalogue_file_and_bad_input(tmp_path):
     p("new", "dark-agent", g, "--seat", "ann", "--seat", "bob", "--seat", "cat", "--seed", "4",
       "--option", f"catalogue={mine}", "--option", "aims=2")
     view = p.json("show", g, "--as", "ann")
+    assert view["phase"] == "deal" and view["to_act"] == ["cat"] and {c["label"] for c in view["cells"]} == {""}
+    p.fails("submit", g, "--as", "cat", "--cmd", "place A")  # the area first
+    p("submit", g, "--as", "cat", "--cmd", "deal")
+    view = p.json("show", g, "--as", "ann")
     assert view["catalogue"] == "my own copy"
     assert "Sen 15 L2" in {c["label"] for c in view["cells"]}
     assert view["to_act"] == ["cat"]  # the last player places first
