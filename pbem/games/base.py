@@ -397,6 +397,10 @@ class Game(Generic[St, Cmd]):
     #: public chance its own file draws: peer games may then draw it at once
     #: from the beacons instead of pausing for another seat's link (#14)
     immediate_chance: ClassVar[bool] = False
+    #: the dealer mode `pbem new` and `pbem demo` use when no --dealer is
+    #: given: "hotseat" (one machine), "referee" (where players must not
+    #: foresee chance, so `pbem new` then asks for --referee NAME) or "peer"
+    default_dealer: ClassVar[str] = "hotseat"
     #: options that fix hidden information (an explicit deck order ...):
     #: allowed only where one process holds everything (the hotseat dealer).
     scenario_options: ClassVar[frozenset[str]] = frozenset()

@@ -56,6 +56,8 @@ class DarkAgent(Game[State, Command]):
     max_seats = 6
     has_chance = True
     has_hidden_information = True
+    #: nobody may know a roll before choosing to attack (issue #9)
+    default_dealer = "referee"
     file_options: ClassVar[frozenset[str]] = frozenset({"catalogue"})
     scenario_options: ClassVar[frozenset[str]] = frozenset({"area"})
 

@@ -24,7 +24,7 @@ from collections import Counter
 from itertools import combinations
 
 from pbem.errors import IllegalCommand, InvalidOption
-from pbem.games.base import Chance, Known, Outcome, checked_if_visible, copy_struct, draw_private, identity, pick, roll, shuffle_zone
+from pbem.games.base import Chance, Hidden, Known, Outcome, checked_if_visible, copy_struct, draw_private, identity, pick, roll, shuffle_zone
 from pbem.games.dark_agent import catalogue as catmod
 from pbem.games.dark_agent.catalogue import Catalogue, Effect
 from pbem.games.dark_agent.commands import jacket_refs
@@ -73,7 +73,6 @@ from pbem.games.dark_agent.state import (
     cell_zone,
     hand,
     is_empty,
-    known,
     line_of,
     neighbours,
     new_zone,
@@ -339,7 +338,11 @@ def area_face_down(state: State) -> bool:
     (`deal`, a refill) and its reveal is still travelling. Nobody decides
     until it is in, so nobody chooses without seeing the area (in a peer
     game several seats take their layers off, one file each)."""
-    return any(known(it) is None for c in range(CELLS) for it in state.zones[cell_zone(c)].items)
+    zones = state.zones
+    return any(isinstance(it, Hidden) for name in _CELL_ZONES for it in zones[name].items)
+
+
+_CELL_ZONES = tuple(cell_zone(c) for c in range(CELLS))
 
 
 def to_act(state: State) -> list[str]:
