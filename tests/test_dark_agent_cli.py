@@ -60,6 +60,8 @@ def test_solo_and_six_seat_games_start(tmp_path):
     r = p.fails("new", "dark-agent", tmp_path / "solo", "--seat", "ann")
     assert "played with a referee by default: add --referee NAME" in r.stderr and "pbem: hint:" in r.stderr
     assert not (tmp_path / "solo").exists()
+    r = p.fails("new", "dark-agent", tmp_path / "solo", "--seat", "ann", "--dealer", "peer", "--as", "ann")
+    assert "solo game of dark-agent cannot be a peer game" in r.stderr and not (tmp_path / "solo").exists()
     p("new", "dark-agent", tmp_path / "solo", "--seat", "ann", "--referee", "rita")
     p.deal(tmp_path / "solo")
     status = p.json("status", tmp_path / "solo")

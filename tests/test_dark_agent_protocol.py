@@ -107,7 +107,7 @@ def test_the_demo_plays_three_seats_to_the_scoring(dealer, tmp_path):
     lines: list[str] = []
     mode = dealer or GAME.default_dealer
     run_demo("dark-agent", tmp_path / "g", 4, mode, None, lines.append, keys_dir=tmp_path / "keys",
-             options=["aims=2"])  # verifies and audits every folder
+             options=["rounds=1"])  # to the scoring after a round; verifies and audits every folder
     assert f"alice, bob, carol ({mode} dealer)" in lines[0]
     assert any(line.startswith("result: highest score") for line in lines)
     assert sum(1 for line in lines if line.startswith("pbem audit") and line.endswith("checks)")) == (

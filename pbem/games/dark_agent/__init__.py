@@ -107,6 +107,15 @@ class DarkAgent(Game[State, Command]):
         specs = self.seats(options, specs)
         return rules.setup(options, [s.name for s in specs], chance)
 
+    def check_dealer(self, options: Any, seats: list[SeatSpec], dealer: str) -> None:
+        """A solo game cannot be a peer game: its dice come from another
+        seat's beacon link, after the attack is signed, and there is none."""
+        if dealer == "peer" and len(seats) < 2:
+            raise InvalidOption(
+                "a solo game of dark-agent cannot be a peer game: its dice would come from another seat's link",
+                hint="use --referee NAME (the default dealer) or --dealer hotseat",
+            )
+
     def private_decks(self, state: State) -> dict[str, str]:
         """The operation-area deck, "owned" by the first seat.
 
