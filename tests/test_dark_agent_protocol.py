@@ -90,6 +90,7 @@ def test_demo_and_new_default_to_the_referee(monkeypatch):
     assert actions.dealer_for("agent-avenue", None) == "hotseat"
     assert actions.dealer_for("dark-agent", None, "rita") == "referee"
     assert actions.dealer_for("dark-agent", "peer") == "peer"
+    assert "dealer: referee unless --dealer says otherwise" in CliRunner().invoke(cli, ["info", "da"]).stdout
 
 
 @pytest.mark.skipif(not LONG, reason="more peer games: PBEM_LONG=1")

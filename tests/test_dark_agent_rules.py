@@ -14,7 +14,7 @@ import msgspec
 import pytest
 
 from pbem.errors import IllegalCommand, InvalidCommand, InvalidOption
-from pbem.games.base import Known, RandomChance, SeatSpec
+from pbem.games.base import Hidden, Known, RandomChance, SeatSpec
 from pbem.games.dark_agent import GAME, catalogue, odds, rules
 from pbem.games.dark_agent.commands import (
     Attack, Deal, Deploy, Double, End, Jacket, Media, Move, Place, Power, Spot, Swap, Use, Vote,
@@ -422,6 +422,32 @@ def test_support_with_no_empty_cell_does_nothing():
     put(st, "A1", "sp-support")
     after = text(st, "alice", "spot A1")
     assert after.phase == ACT and all(v < 0 for k, v in after.spy_cell.items() if k.startswith("alice"))
+
+
+def test_nobody_decides_while_an_area_card_is_face_down():
+    """A card just laid out or refilled travels face down until its reveal
+    is in (in a peer game, one file per seat): nobody chooses before."""
+    st = scenario()
+    st.zones[cell_zone(C("C3"))].items = [Hidden("x001")]
+    assert GAME.to_act(st) == [] and GAME.legal(st, "alice") == []
+    st.zones[cell_zone(C("C3"))].items = [Known("x001", "sentry-16")]
+    assert GAME.to_act(st) == ["alice"]
+
+
+def test_the_refill_waits_for_the_reshuffled_deck():
+    """Never a draw from a deck shuffled in the same command: the refill
+    stops when the deck is out, `advance` shuffles the discards into a new
+    deck after the command, and the next refill draws from it."""
+    st = scenario()
+    deck = st.zones[EQ_DECK].items
+    st.zones[EQ_DISCARD].items, st.zones[EQ_DECK].items = deck[1:], deck[:1]
+    ended = play(st, "alice", End())
+    filled = [c for c in range(CELLS) if ended.zones[cell_zone(c)].items]
+    assert filled == [0] and ended.zones[cell_zone(0)].items[0].ref == deck[0].ref
+    assert not ended.zones[EQ_DISCARD].items and len(ended.zones[EQ_DECK].items) == len(deck) - 1
+    assert {it.ref for it in ended.zones[EQ_DECK].items}.isdisjoint({it.ref for it in deck})  # fresh refs
+    again = play(play(ended, "bob", GAME.legal(ended, "bob")[0]), "bob", End())
+    assert sum(1 for c in range(CELLS) if again.zones[cell_zone(c)].items) == len(deck)
 
 
 def test_supply_draws_and_reshuffles_the_discards():
