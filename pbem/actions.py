@@ -111,6 +111,22 @@ def read_option_file(key: str, value: str) -> list[str]:
         raise InvalidOption(f"option {key}: cannot read {value}: {reason}") from None
 
 
+def dealer_for(game_name: str, dealer: str | None, referee: str | None = None) -> str:
+    """The dealer mode of a new game: the one asked for, else the game's
+    own default (`Game.default_dealer`), which may need a referee named."""
+    if dealer is not None:
+        return dealer
+    game = games.get(game_name)
+    mode = game.default_dealer
+    if mode == "referee" and not referee:
+        raise InvalidOption(
+            f"{game.name} is played with a referee by default: add --referee NAME",
+            hint="NAME is the referee's identity in your key store (pbem id new NAME, or one you imported); "
+                 "or choose --dealer hotseat (one machine) or --dealer peer --as NAME",
+        )
+    return mode
+
+
 def new_game(
     game_name: str,
     folder: Path,

@@ -282,7 +282,8 @@ def id_import(file: Path) -> None:
 @game_dir
 @click.option("--seat", "seats", multiple=True, required=True, metavar="NAME[:ROLE]", help="In turn order.",
               shell_complete=complete_identity)
-@click.option("--dealer", type=click.Choice(["hotseat", "referee", "peer"]), default="hotseat", show_default=True)
+@click.option("--dealer", type=click.Choice(["hotseat", "referee", "peer"]),
+              help="Who deals and rolls [default: the game's own: hotseat; dark-agent: referee].")
 @click.option("--referee", metavar="NAME", help="The referee's identity (--dealer referee).",
               shell_complete=complete_identity)
 @click.option("--as", "creator", metavar="NAME", help="Your seat, when you create a peer game.",
@@ -302,6 +303,7 @@ def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options)
     """
     from pbem import actions
 
+    dealer = actions.dealer_for(game, dealer, referee)
     chain = actions.new_game(game, folder, list(seats), keys(), dealer, referee, seed, list(options), creator)
     click.echo(f"created {chain.game.title} game {chain.game_id[:12]} in {folder}")
     for line in actions.after_new(chain, folder):
@@ -876,7 +878,8 @@ def referee_watch(tree: Path, name: str, once: bool, notify_cmd: str | None, pol
 @click.argument("game", default="agent-avenue")
 @click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path), help="Keep the game here.")
 @click.option("--seed", type=int, help="Reproducible deal and bot choices.")
-@click.option("--dealer", type=click.Choice(["hotseat", "referee", "peer"]), default="hotseat", show_default=True)
+@click.option("--dealer", type=click.Choice(["hotseat", "referee", "peer"]),
+              help="Who deals and rolls [default: the game's own: hotseat; dark-agent: referee].")
 @click.option("--bot", help="Which bot plays every seat (default: the game's demo bot).")
 @click.option("--keys", "keys_dir", type=click.Path(file_okay=False, path_type=Path), help="Keep the bots' key store here.")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A game option (as for pbem new).")
@@ -885,8 +888,10 @@ def demo(
     options: tuple[str, ...],
 ) -> None:
     """Bots play a complete game through the real file protocol."""
+    from pbem import games
     from pbem.demo import run_demo
 
+    dealer = dealer or games.get(game).default_dealer  # the demo makes its own referee
     run_demo(game, folder, seed, dealer, bot, echo=click.echo, keys_dir=keys_dir, options=list(options))
 
 

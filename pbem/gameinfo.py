@@ -43,6 +43,7 @@ def describe(name: str) -> dict[str, Any]:
         "aliases": list(games._REGISTRY[game.name][2]),
         "rules_version": game.rules_version,
         "seats": {"min": game.min_seats, "max": game.max_seats, "demo": list(game.demo_seats)},
+        "default_dealer": game.default_dealer,
         "options": options,
         "about_options": inspect.cleandoc(game.Options.__doc__ or ""),
         "summary": game.summary.strip(),
@@ -55,6 +56,8 @@ def lines(info: dict[str, Any]) -> list[str]:
     out = [
         f"{info['title']} ({info['game']}; also {', '.join(info['aliases'])}), rules {info['rules_version']}",
         f"seats: {seats['min']}-{seats['max']} (e.g. {' '.join('--seat ' + s for s in seats['demo'])})",
+        f"dealer: {info['default_dealer']} unless --dealer says otherwise"
+        + (" (pbem new asks for --referee NAME)" if info["default_dealer"] == "referee" else ""),
         "options (pbem new GAME DIR --option KEY=VALUE):",
     ]
     for o in info["options"]:

@@ -68,7 +68,7 @@ def check_invariants(st, start_cards: Counter, sat_counts: dict[str, int], views
     assert len(cells) == len(set(cells)), "two spies in one cell"
     assert all(not st.zones[cell_zone(c)].items for c in cells), "a spy on a card"
     assert all(len(line) <= SLOTS for line in st.sats)
-    assert Counter(o for line in st.sats for o in line) == Counter(sat_counts) or st.phase == "place"
+    assert Counter(o for line in st.sats for o in line) == Counter(sat_counts) or st.phase in ("deal", "place")
     for s in st.seats:
         assert len(st.zones[hand(s)].items) <= rules.hand_limit(st, s)
     for viewer in st.seats if views else []:

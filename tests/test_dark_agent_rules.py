@@ -14,13 +14,13 @@ import msgspec
 import pytest
 
 from pbem.errors import IllegalCommand, InvalidCommand, InvalidOption
-from pbem.games.base import Known, RandomChance, SeatSpec
+from pbem.games.base import Hidden, Known, RandomChance, SeatSpec
 from pbem.games.dark_agent import GAME, catalogue, odds, rules
 from pbem.games.dark_agent.commands import (
-    Attack, Deploy, Double, End, Media, Move, Place, Power, Spot, Swap, Use, Vote,
+    Attack, Deal, Deploy, Double, End, Jacket, Media, Move, Place, Power, Spot, Swap, Use, Vote,
 )
 from pbem.games.dark_agent.state import (
-    ACT, CELLS, EQ_DECK, EQ_DISCARD, MEDIA, MOVE, NEUTRAL, OVER, PLACE, VOTE,
+    ACT, AREA_DECK, CELLS, DEAL, EQ_DECK, EQ_DISCARD, JACKET, MEDIA, MOVE, NEUTRAL, OVER, PLACE, VOTE,
     cell_zone, hand, parse_cell, spy_id, taken,
 )
 
@@ -51,7 +51,7 @@ def scenario(seats=("alice", "bob"), **opts) -> rules.State:
     """A dealt game at alice's phase 2 with an empty area and one satellite
     of bob's, over line G (so that bob's phase 1 has a move)."""
     st = GAME.setup(GAME.options({k: str(v) for k, v in opts.items()}), [SeatSpec(s) for s in seats], RandomChance(0))
-    st = GAME.advance(st, RandomChance(0))
+    st = GAME.apply(st, seats[-1], Deal(), RandomChance(0))
     for c in range(CELLS):
         st.zones[cell_zone(c)].items = []
     st.sats = [[] for _ in range(6)] + [[seats[-1]]]
@@ -91,6 +91,15 @@ def text(st, seat, notation, *faces):
 
 def test_setup_spies_tokens_and_placement_order():
     st = GAME.setup(GAME.options({}), [SeatSpec(s) for s in ("ann", "bob", "cat")], RandomChance(1))
+    # the set-up shows no card: the first placer lays out the area from its deck
+    assert st.phase == DEAL and GAME.to_act(st) == ["cat"] and GAME.legal(st, "cat") == [Deal()]
+    assert not any(st.zones[cell_zone(c)].items for c in range(CELLS))
+    assert all(z.public == name.startswith(("cell:", "taken:", "eq:discard")) for name, z in st.zones.items())
+    top = [it.ref for it in st.zones[AREA_DECK].items + st.zones[EQ_DECK].items][:CELLS]
+    with pytest.raises(IllegalCommand):
+        GAME.apply(st, "ann", Deal(), RandomChance(1))
+    st = play(st, "cat", Deal())
+    assert [st.zones[cell_zone(c)].items[0].ref for c in range(CELLS)] == top  # from the top, in cell order
     assert st.phase == PLACE
     assert sorted(k for k, v in st.spy_cell.items() if v < 0) == sorted(
         f"{s}/{n}" for s in ("ann", "bob", "cat") for n in (2, 3, 5))
@@ -271,13 +280,26 @@ def test_enemy_spy_needs_higher_levels_and_a_jacket_saves_it():
         GAME.apply(st, "alice", Attack(C("A2"), [C("A1")]), Dice(6, 6, 6, 6, 1))
     spy(st, "alice", 5, "A3")
     st = text(st, "alice", "spot A3")
-    give(st, "bob", "eq-jacket")
-    # 8 + 3 + 1 + 20 = 32 vs 17 + 6: success, but bob's jacket goes instead
-    after = text(st, "alice", "attack A2 with A1 A3", 5, 5, 5, 5, 6)
-    assert after.spy_cell["bob/3"] == C("A2")
+    jacket = give(st, "bob", "eq-jacket")
+    # 8 + 3 + 1 + 20 = 32 vs 17 + 6: success; bob, who holds equipment, answers
+    hit = text(st, "alice", "attack A2 with A1 A3", 5, 5, 5, 5, 6)
+    assert hit.phase == JACKET and GAME.to_act(hit) == ["bob"] and GAME.legal(hit, "bob") == [Jacket(jacket)]
+    with pytest.raises(IllegalCommand, match="you hold a bulletproof jacket"):
+        text(hit, "bob", "jacket none")  # refused wherever bob's hand is known
+    after = text(hit, "bob", "jacket")
+    assert after.spy_cell["bob/3"] == C("A2") and after.phase == ACT and GAME.to_act(after) == ["alice"]
     assert [it.card for it in after.zones[EQ_DISCARD].items] == ["eq-jacket"]
     after = text(after, "alice", "attack A2 with A1 A3", 5, 5, 5, 4, 6)
-    assert after.spy_cell["bob/3"] == -1
+    assert after.spy_cell["bob/3"] == -1 and after.phase == ACT  # no equipment: no question
+    # equipment but no jacket: bob says so, and his spy goes
+    give(st, "bob", "eq-rifle")
+    st.zones[hand("bob")].items = st.zones[hand("bob")].items[1:]
+    hit = text(st, "alice", "attack A2 with A1 A3", 5, 5, 5, 5, 6)
+    assert GAME.legal(hit, "bob") == [Jacket("")]
+    with pytest.raises(InvalidCommand, match="no bulletproof jacket"):
+        GAME.parse("jacket", hit, "bob")
+    after = text(hit, "bob", "jacket none")
+    assert after.spy_cell["bob/3"] == -1 and after.phase == ACT
 
 
 def test_kara_is_taken_and_scores_six():
@@ -400,6 +422,32 @@ def test_support_with_no_empty_cell_does_nothing():
     put(st, "A1", "sp-support")
     after = text(st, "alice", "spot A1")
     assert after.phase == ACT and all(v < 0 for k, v in after.spy_cell.items() if k.startswith("alice"))
+
+
+def test_nobody_decides_while_an_area_card_is_face_down():
+    """A card just laid out or refilled travels face down until its reveal
+    is in (in a peer game, one file per seat): nobody chooses before."""
+    st = scenario()
+    st.zones[cell_zone(C("C3"))].items = [Hidden("x001")]
+    assert GAME.to_act(st) == [] and GAME.legal(st, "alice") == []
+    st.zones[cell_zone(C("C3"))].items = [Known("x001", "sentry-16")]
+    assert GAME.to_act(st) == ["alice"]
+
+
+def test_the_refill_waits_for_the_reshuffled_deck():
+    """Never a draw from a deck shuffled in the same command: the refill
+    stops when the deck is out, `advance` shuffles the discards into a new
+    deck after the command, and the next refill draws from it."""
+    st = scenario()
+    deck = st.zones[EQ_DECK].items
+    st.zones[EQ_DISCARD].items, st.zones[EQ_DECK].items = deck[1:], deck[:1]
+    ended = play(st, "alice", End())
+    filled = [c for c in range(CELLS) if ended.zones[cell_zone(c)].items]
+    assert filled == [0] and ended.zones[cell_zone(0)].items[0].ref == deck[0].ref
+    assert not ended.zones[EQ_DISCARD].items and len(ended.zones[EQ_DECK].items) == len(deck) - 1
+    assert {it.ref for it in ended.zones[EQ_DECK].items}.isdisjoint({it.ref for it in deck})  # fresh refs
+    again = play(play(ended, "bob", GAME.legal(ended, "bob")[0]), "bob", End())
+    assert sum(1 for c in range(CELLS) if again.zones[cell_zone(c)].items) == len(deck)
 
 
 def test_supply_draws_and_reshuffles_the_discards():
@@ -698,7 +746,7 @@ def test_area_scenario_option_fixes_the_cells():
     area += ["eq-jacket", "eq-jacket", "eq-jetpack", "eq-jetpack", "eq-adrenaline"]
     assert len(area) == 35
     opts = GAME.options({"area": ",".join(area)})
-    st = GAME.setup(opts, [SeatSpec("a"), SeatSpec("b")], RandomChance(5))
+    st = play(GAME.setup(opts, [SeatSpec("a"), SeatSpec("b")], RandomChance(5)), "b", Deal())
     cards = [st.zones[cell_zone(c)].items[0].card for c in range(CELLS)]
     assert cards[:5] == ["aim-1", "sentry-16", "eq-rifle", "sp-support", "dark-agent"]
     total = Counter(it.card for z in st.zones.values() for it in z.items)

@@ -74,11 +74,11 @@ def cn_game(pbem, tmp_path):
 
 @pytest.fixture
 def da_game(pbem, tmp_path):
-    """Dark Agent, two seats: satellites placed, alice moves, spots two
+    """Dark Agent, two seats: the area laid out, satellites placed, alice moves, spots two
     cells and takes an equipment card (which bob's picture must not name)."""
     g = tmp_path / "da"
-    pbem("new", "da", g, "--seat", "alice", "--seat", "bob", "--seed", "7")
-    for seat, cmd in [("bob", "place A"), ("alice", "place A"), ("bob", "place B"), ("alice", "place F"),
+    pbem("new", "da", g, "--seat", "alice", "--seat", "bob", "--seed", "7", "--dealer", "hotseat")
+    for seat, cmd in [("bob", "deal"), ("bob", "place A"), ("alice", "place A"), ("bob", "place B"), ("alice", "place F"),
                       ("bob", "place C"), ("alice", "place G"), ("alice", "move F>G A>G")]:
         pbem("submit", g, "--as", seat, "--cmd", cmd)
     pbem("submit", g, "--as", "alice", "--cmd", "spot G1")

@@ -412,6 +412,10 @@ class Game(Generic[St, Cmd]):
     #: command may draw from the new deck (docs/protocol.md, "Reshuffles
     #: and cross-seat moves")
     reshuffle_ahead: ClassVar[bool] = False
+    #: the dealer mode `pbem new` and `pbem demo` use when no --dealer is
+    #: given: "hotseat" (one machine), "referee" (where players must not
+    #: foresee chance, so `pbem new` then asks for --referee NAME) or "peer"
+    default_dealer: ClassVar[str] = "hotseat"
     #: options that fix hidden information (an explicit deck order ...):
     #: allowed only where one process holds everything (the hotseat dealer).
     scenario_options: ClassVar[frozenset[str]] = frozenset()

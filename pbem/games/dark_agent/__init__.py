@@ -19,7 +19,7 @@ from pbem.errors import InvalidOption
 from pbem.games.base import Bot, Chance, Game, Outcome, SeatSpec, loaded_on_use
 from pbem.games.dark_agent import commands, rules
 from pbem.games.dark_agent.commands import Command
-from pbem.games.dark_agent.state import Options, State
+from pbem.games.dark_agent.state import AREA_DECK, Options, State
 
 SUMMARY = """\
 Dark Agent: 7 lines (A-G) of 5 cells; satellites sit over each line.
@@ -56,6 +56,8 @@ class DarkAgent(Game[State, Command]):
     max_seats = 6
     has_chance = True
     has_hidden_information = True
+    #: nobody may know a roll before choosing to attack (issue #9)
+    default_dealer = "referee"
     file_options: ClassVar[frozenset[str]] = frozenset({"catalogue"})
     scenario_options: ClassVar[frozenset[str]] = frozenset({"area"})
 
@@ -104,6 +106,26 @@ class DarkAgent(Game[State, Command]):
         specs = [s if isinstance(s, SeatSpec) else SeatSpec(str(s)) for s in seats]
         specs = self.seats(options, specs)
         return rules.setup(options, [s.name for s in specs], chance)
+
+    def check_dealer(self, options: Any, seats: list[SeatSpec], dealer: str) -> None:
+        """A solo game cannot be a peer game: its dice come from another
+        seat's beacon link, after the attack is signed, and there is none."""
+        if dealer == "peer" and len(seats) < 2:
+            raise InvalidOption(
+                "a solo game of dark-agent cannot be a peer game: its dice would come from another seat's link",
+                hint="use --referee NAME (the default dealer) or --dealer hotseat",
+            )
+
+    def private_decks(self, state: State) -> dict[str, str]:
+        """The operation-area deck, "owned" by the first seat.
+
+        Its cards are public knowledge (the catalogue) and every one drawn
+        lands face up in the area, so an owner knowing which ref is which
+        card learns nothing; which card comes next the beacons decide
+        (`draw_private`, after the `deal` is signed). This keeps it apart
+        from the equipment deck in peer games, whose one poker shuffle would
+        otherwise mix the two decks. With a dealer it is an ordinary deck."""
+        return {AREA_DECK: state.seats[0]} if AREA_DECK in state.zones else {}
 
     def interchangeable_zones(self, state: State, seat: str) -> set[str]:
         return {f"hand:{seat}"} if f"hand:{seat}" in state.zones else set()

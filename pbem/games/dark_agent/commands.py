@@ -6,6 +6,7 @@ then the position counted from the satellites). Equipment is named by its
 card name (the lowest ref of that card in the hand is a representative;
 the writer re-chooses it among equal copies before signing).
 
+* ``deal``                       set-up: lay out the operation area from its deck
 * ``place C``                    set-up: a satellite on line C
 * ``move A>C B>D``               phase 1: move two satellites (one if only one can move)
 * ``swap A C bob``               phase 1: my satellite on A with bob's on C (``neutral``)
@@ -15,6 +16,7 @@ the writer re-chooses it among equal copies before signing).
 * ``use Rifle`` / ``use Adrenaline C1`` / ``use Jet-pack C1 D3``
 * ``power NAME``                 a once-per-turn nation power (or AIM)
 * ``deploy C2``                  put the deployed spy on that empty cell
+* ``jacket`` / ``jacket none``   your spy is hit: a bulletproof jacket saves it, or it goes
 * ``end``                        end the turn (skip)
 * ``media A1 B2 C3 > B2 C3 A1``  Media: the card from A1 goes to B2 ...; ``media pass``
 * ``vote yes`` / ``vote no``     the UN vote
@@ -35,6 +37,12 @@ from pbem.games.dark_agent.state import (
     known,
     parse_cell,
 )
+
+
+class Deal(msgspec.Struct, frozen=True, tag="da.deal", tag_field="t"):
+    """Lay out the 35 cells from the shuffled operation-area deck, face up:
+    the first file of play, so that in a peer game the area comes from a
+    deck nobody knows the order of (the cards are revealed as they land)."""
 
 
 class Place(msgspec.Struct, frozen=True, tag="da.place", tag_field="t"):
@@ -84,6 +92,15 @@ class End(msgspec.Struct, frozen=True, tag="da.end", tag_field="t"):
     pass
 
 
+class Jacket(msgspec.Struct, frozen=True, tag="da.jacket", tag_field="t"):
+    """The answer of a hit spy's owner: the bulletproof jacket it discards
+    (its ref), or ``""``: it holds none and the spy goes back to its board.
+    Only the owner knows its hand, so the owner answers (the rules allow
+    ``""`` only without a jacket, checked wherever the hand is known)."""
+
+    ref: str = ""
+
+
 class Media(msgspec.Struct, frozen=True, tag="da.media", tag_field="t"):
     take: list[int] = []  # empty: pass
     put: list[int] = []
@@ -93,7 +110,7 @@ class Vote(msgspec.Struct, frozen=True, tag="da.vote", tag_field="t"):
     yes: bool
 
 
-Command = Place | Move | Swap | Spot | Attack | Double | Use | Power | Deploy | End | Media | Vote
+Command = Deal | Place | Move | Swap | Spot | Attack | Double | Use | Power | Deploy | End | Jacket | Media | Vote
 
 
 def _line(i: int) -> str:
@@ -114,6 +131,8 @@ def card_name(state: State, card: str) -> str:
 
 def format_command(cmd: Command, state: State, seat: str) -> str:
     match cmd:
+        case Deal():
+            return "deal"
         case Place(line):
             return f"place {_line(line)}"
         case Move(moves):
@@ -135,6 +154,8 @@ def format_command(cmd: Command, state: State, seat: str) -> str:
             return f"deploy {cell_name(cell)}"
         case End():
             return "end"
+        case Jacket(ref):
+            return "jacket" if ref else "jacket none"
         case Media(take, put):
             if not take:
                 return "media pass"
@@ -178,6 +199,8 @@ def parse_command(text: str, state: State, seat: str) -> Command:
     if not words:
         raise InvalidCommand("empty command", hint="try: spot A1, attack A2 with A1, end")
     verb, args = words[0].lower(), words[1:]
+    if verb == "deal" and not args:
+        return Deal()
     if verb == "place" and len(args) == 1:
         return Place(_line_arg(args[0]))
     if verb == "move" and 1 <= len(args) <= 2:
@@ -212,6 +235,10 @@ def parse_command(text: str, state: State, seat: str) -> Command:
         return Deploy(_cell(args[0]))
     if verb in ("end", "skip") and not args:
         return End()
+    if verb == "jacket" and len(args) <= 1:
+        if args and args[0].lower() not in ("none", "no"):
+            raise InvalidCommand("jacket: expected 'jacket' or 'jacket none'")
+        return Jacket("" if args else _jacket_ref(state, seat))
     if verb == "media":
         if [a.lower() for a in args] == ["pass"]:
             return Media()
@@ -222,7 +249,7 @@ def parse_command(text: str, state: State, seat: str) -> Command:
         return Vote(args[0].lower() == "yes")
     raise InvalidCommand(
         f"cannot read {text.strip()!r}",
-        hint="commands: place, move, swap, spot, attack, double, use, power, deploy, end, media, vote",
+        hint="commands: deal, place, move, swap, spot, attack, double, use, power, deploy, jacket, end, media, vote",
     )
 
 
@@ -238,6 +265,24 @@ def _hand_ref(state: State, seat: str, name: str) -> str:
     )
     if not refs:
         raise InvalidCommand(f"you hold no {idx.name(next(iter(ids)))}")
+    return refs[0]
+
+
+def jacket_refs(state: State, seat: str) -> list[str]:
+    """The refs of the bulletproof jackets the seat sees in its hand (lowest first)."""
+    idx = catmod.index(state.catalogue)
+    out = []
+    for it in state.zones[hand(seat)].items:
+        card = known(it)
+        if card is not None and idx.family.get(card) == "equipment" and idx.entry[card].effect.kind == "jacket":  # type: ignore[attr-defined]
+            out.append(it.ref)
+    return sorted(out, key=lambda r: (len(r), r))
+
+
+def _jacket_ref(state: State, seat: str) -> str:
+    refs = jacket_refs(state, seat)
+    if not refs:
+        raise InvalidCommand("you hold no bulletproof jacket", hint="answer: jacket none")
     return refs[0]
 
 
@@ -276,8 +321,13 @@ def explain_command(cmd: Command, state: State, seat: str) -> str:
     match cmd:
         case Attack():
             return f"{text}: declare the attack; the dice are rolled as it is sent, and a failure ends your turn"
+        case Deal():
+            return "deal: lay out the operation area, face up, from its shuffled deck"
         case End():
             return "end your turn now"
+        case Jacket(ref):
+            return ("jacket: discard your bulletproof jacket; your spy stays" if ref
+                    else "jacket none: you hold no jacket, your spy goes back to your board")
         case Vote(yes):
             return f"vote {'yes (shift the area)' if yes else 'no (leave the area)'}; nobody sees it before every vote is in"
     return text

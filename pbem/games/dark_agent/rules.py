@@ -8,6 +8,14 @@ defender's die against a spy or Kara) when it is applied, so it is the
 natural end of a file; the UN tie die and the solo vote die are rolled by
 `advance` once every vote is in. Secret chance only orders the hidden
 decks (set-up, and `shuffle_zone` when the equipment deck runs out).
+
+The set-up shows no card: the area is laid out by the game's first command,
+`deal` (written by the first seat to place a satellite), from the shuffled
+operation-area deck, and each card is revealed as it lands face up. So the
+same rules serve every dealer: a referee reveals the cards it dealt, and in
+a peer game the area comes from the shared poker deck, whose order nobody
+knows, every other seat taking its layer off in its next file before the
+first satellite is placed.
 """
 
 from __future__ import annotations
@@ -16,15 +24,18 @@ from collections import Counter
 from itertools import combinations
 
 from pbem.errors import IllegalCommand, InvalidOption
-from pbem.games.base import Chance, Known, Outcome, copy_struct, identity, pick, roll, shuffle_zone
+from pbem.games.base import Chance, Hidden, Known, Outcome, checked_if_visible, copy_struct, draw_private, identity, pick, roll, shuffle_zone
 from pbem.games.dark_agent import catalogue as catmod
 from pbem.games.dark_agent.catalogue import Catalogue, Effect
+from pbem.games.dark_agent.commands import jacket_refs
 from pbem.games.dark_agent.commands import (
     Attack,
     Command,
+    Deal,
     Deploy,
     Double,
     End,
+    Jacket,
     Media,
     Move,
     Place,
@@ -39,9 +50,11 @@ from pbem.games.dark_agent.state import (
     AREA_DECK,
     CELLS,
     CELLS_PER_LINE,
+    DEAL,
     DEPLOY,
     EQ_DECK,
     EQ_DISCARD,
+    JACKET,
     KARA_SPY,
     LINES,
     MEDIA,
@@ -137,8 +150,8 @@ def _key(text: str) -> str:
 
 def setup(options: Options, seat_names: list[str], chance: Chance) -> State:
     """Hidden decks shuffled with secret chance (refs given after shuffling),
-    the area dealt face up from the top of its deck (the genesis reveals
-    it); neutral satellites and (option) the nation powers by public chance."""
+    the area left in its deck for `deal`; neutral satellites and (option)
+    the nation powers by public chance."""
     cat = check_options(options, len(seat_names))
     idx = catmod.index(cat)
     n = len(seat_names)
@@ -150,7 +163,7 @@ def setup(options: Options, seat_names: list[str], chance: Chance) -> State:
         catalogue=cat,
         seats=list(seat_names),
         order=list(seat_names),
-        phase=PLACE,
+        phase=DEAL,
         target=options.aims,
         kara_needed=options.kara,
         nuclear=options.nuclear,
@@ -184,13 +197,6 @@ def setup(options: Options, seat_names: list[str], chance: Chance) -> State:
         zones[hand(s)] = new_zone([s])
         zones[taken(s)] = new_zone(public=True)
     state.zones = zones
-    # the area, face up from the top of the operation-area deck (then
-    # equipment if the deck runs short); the genesis reveals these cards
-    deck = state.zones[AREA_DECK].items
-    for cell in range(CELLS):
-        source = deck if deck else state.zones[EQ_DECK].items
-        if source:
-            state.zones[cell_zone(cell)].items = [source.pop(0)]
     # neutral satellites: public chance, on lines with room, one at a time
     for _ in range(options.neutral):
         room = [ln for ln in range(LINES) if len(state.sats[ln]) < SLOTS]
@@ -199,6 +205,22 @@ def setup(options: Options, seat_names: list[str], chance: Chance) -> State:
     # (the reverse of the counter-clockwise turn order)
     state.to_place = [s for _ in range(options.satellites) for s in reversed(seat_names)]
     return state
+
+
+def deal_area(s: State, chance: Chance) -> None:
+    """The 35 cells, face up from the operation-area deck (then from the top
+    of the equipment deck if it runs short). The area deck is a private deck
+    (`DarkAgent.private_decks`): with a dealer its top is drawn (the `area`
+    scenario's cards lie on top in cell order); in a peer game the beacons
+    pick each card."""
+    deck = s.zones[AREA_DECK].items
+    for cell in range(CELLS):
+        if deck:
+            s.zones[cell_zone(cell)].items = [draw_private(s, AREA_DECK, chance)]
+        elif s.zones[EQ_DECK].items:
+            s.zones[cell_zone(cell)].items = [s.zones[EQ_DECK].items.pop(0)]
+    s.phase = PLACE
+    log(s, "the operation area is laid out")
 
 
 # --- small readers ----------------------------------------------------------------
@@ -311,9 +333,27 @@ def score(state: State, seat: str) -> int:
 # --- who acts -----------------------------------------------------------------------
 
 
+def area_face_down(state: State) -> bool:
+    """A card lies in the area that is not face up yet: it was just laid out
+    (`deal`, a refill) and its reveal is still travelling. Nobody decides
+    until it is in, so nobody chooses without seeing the area (in a peer
+    game several seats take their layers off, one file each)."""
+    zones = state.zones
+    return any(isinstance(it, Hidden) for name in _CELL_ZONES for it in zones[name].items)
+
+
+_CELL_ZONES = tuple(cell_zone(c) for c in range(CELLS))
+
+
 def to_act(state: State) -> list[str]:
+    if state.phase != OVER and area_face_down(state):
+        return []
+    if state.phase == DEAL:  # the first to place a satellite lays out the area
+        return state.to_place[:1] or state.seats[-1:]
     if state.phase == PLACE:
         return state.to_place[:1]
+    if state.phase == JACKET:
+        return [spy_owner(state.hit)]
     if state.phase in (MOVE, ACT, DEPLOY, MEDIA):
         return [active(state)]
     if state.phase == VOTE:
@@ -332,12 +372,16 @@ def legal(state: State, seat: str) -> list[Command]:
     if seat not in to_act(state):
         return []
     phase = state.phase
+    if phase == DEAL:
+        return [Deal()]
     if phase == PLACE:
         return [Place(ln) for ln in range(LINES) if len(state.sats[ln]) < SLOTS]
     if phase == MOVE:
         return moves(state, seat)
     if phase == DEPLOY:
         return [Deploy(c) for c in empty_cells(state)]
+    if phase == JACKET:  # a jacket must save the spy: the only answer
+        return [Jacket((jacket_refs(state, seat) or [""])[0])]
     if phase == MEDIA:
         cards = [c for c in range(CELLS) if card_at(state, c) is not None]
         out: list[Command] = [Media()]
@@ -651,6 +695,8 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
     s = copy_struct(state)
     phase = s.phase
     match cmd:
+        case Deal() if phase == DEAL:
+            deal_area(s, chance)
         case Place(line) if phase == PLACE:
             if not 0 <= line < LINES or len(s.sats[line]) >= SLOTS:
                 raise IllegalCommand("that line has no free satellite slot")
@@ -714,6 +760,8 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
             s.spy_cell[spy] = cell
             s.phase = ACT
             log(s, f"{seat} deploys spy {spy_level(spy)} to {cell_name(cell)}")
+        case Jacket(ref) if phase == JACKET:
+            _answer_hit(s, seat, ref)
         case End() if phase == ACT:
             log(s, f"{seat} ends the turn")
             if s.media:
@@ -791,14 +839,14 @@ def _spot(s: State, seat: str, cmd: Spot, chance: Chance) -> None:
 
 
 def _draw_equipment(s: State, seat: str, chance: Chance) -> None:
-    """Top of the equipment deck into the hand; when the last card is drawn
-    the discards become a new deck (a secret shuffle)."""
-    _reshuffle_if_out(s, chance)
+    """Top of the equipment deck into the hand (nothing if it is empty).
+    Once the deck is out, `advance` shuffles the discards into a new one
+    after the command: a card is never drawn from a deck shuffled in the
+    same command, so in a peer game every seat's new layer is on it first."""
     deck = s.zones[EQ_DECK].items
     if deck:
         s.zones[hand(seat)].items.append(deck.pop(0))
         log(s, f"{seat} draws an equipment card")
-    _reshuffle_if_out(s, chance)
 
 
 def _reshuffle_if_out(s: State, chance: Chance) -> None:
@@ -913,12 +961,8 @@ def _attack(s: State, seat: str, cmd: Attack, chance: Chance) -> None:
         return
     if kind == "spy":
         victim = spy_at(s, cmd.target)
-        owner = spy_owner(victim)  # type: ignore[arg-type]
-        jacket = _jacket(s, owner)
-        if jacket is not None:
-            s.zones[hand(owner)].items.remove(jacket)
-            s.zones[EQ_DISCARD].items.append(jacket)
-            log(s, f"{owner}'s bulletproof jacket saves the spy")
+        if s.zones[hand(spy_owner(victim))].items:  # type: ignore[arg-type]
+            s.phase, s.hit = JACKET, victim  # type: ignore[assignment]
         else:
             s.spy_cell[victim] = -1  # type: ignore[index]
         return
@@ -929,25 +973,41 @@ def _attack(s: State, seat: str, cmd: Attack, chance: Chance) -> None:
         s.last_aim = seat
 
 
-def _jacket(s: State, owner: str):
-    """A bulletproof jacket in `owner`'s hand, or None (reads the hand: on
-    the public state its holder must show the cards it is asked for)."""
-    ix = idx(s)
+def _answer_hit(s: State, owner: str, ref: str) -> None:
+    """The hit spy's owner answers (`Jacket`): the jacket it names is shown
+    and discarded and the spy stays; without one the spy goes back to its
+    board. Only the owner sees its hand, so nobody else's file could say;
+    "no jacket" while holding one is refused wherever the hand is known
+    (the owner's own client, the dealer, the audit)."""
     items = s.zones[hand(owner)].items
-    for it in sorted(items, key=lambda i: not isinstance(i, Known)):
-        if ix.entry[identity(it)].effect.kind == "jacket":  # type: ignore[attr-defined]
-            return it
-    return None
+    if ref:
+        item = next((it for it in items if it.ref == ref), None)
+        card = identity(item) if item is not None else ""
+        if item is None or family(s, card) != "equipment" or idx(s).entry[card].effect.kind != "jacket":  # type: ignore[attr-defined]
+            raise IllegalCommand("that card is not a bulletproof jacket in your hand")
+        items.remove(item)
+        s.zones[EQ_DISCARD].items.append(item)
+        log(s, f"{owner}'s bulletproof jacket saves the spy")
+    else:
+        with checked_if_visible():
+            for it in items:
+                card = identity(it)
+                if idx(s).entry[card].effect.kind == "jacket":  # type: ignore[attr-defined]
+                    raise IllegalCommand("you hold a bulletproof jacket: it saves your spy (answer: jacket)")
+        s.spy_cell[s.hit] = -1
+        log(s, f"{owner}'s spy {spy_level(s.hit)} goes back to the board")
+    s.phase, s.hit = ACT, ""
 
 
 def _finish_turn(s: State, chance: Chance) -> None:
     """End of turn: the double-spy token moves, empty cells are refilled
-    with equipment, the next seat plays or the UN peace phase begins."""
+    with equipment (while the deck lasts: cells it cannot fill wait for the
+    next refill, from the deck `advance` shuffles of the discards), the next
+    seat plays or the UN peace phase begins."""
     if s.turned:
         s.double_holder = "" if s.turned == KARA_SPY else spy_owner(s.turned)
     for cell in range(CELLS):
         if is_empty(s, cell):
-            _reshuffle_if_out(s, chance)
             deck = s.zones[EQ_DECK].items
             if deck:
                 s.zones[cell_zone(cell)].items = [deck.pop(0)]
@@ -994,6 +1054,15 @@ def _outcome(s: State) -> Outcome:
 
 
 def advance(state: State, chance: Chance) -> State:
+    if state.phase != OVER and not state.zones[EQ_DECK].items and state.zones[EQ_DISCARD].items:
+        state = copy_struct(state)
+        for it in state.zones[EQ_DISCARD].items:
+            identity(it)  # face up before it is shuffled (a jacket's reveal travels first)
+        _reshuffle_if_out(state, chance)
+    return _advance(state, chance)
+
+
+def _advance(state: State, chance: Chance) -> State:
     if state.phase == MOVE and not moves(state, active(state)):
         s = copy_struct(state)  # no satellite can move: phase 1 is skipped
         s.phase = ACT

@@ -4,7 +4,8 @@ The operation area (TDO) is 7 lines (A-G) of 5 cells (1-5, 1 nearest the
 line's 3 satellite slots); cell index = line * 5 + position. Zones:
 
 * ``cell:A1`` ... ``cell:G5``  the card lying in a cell (0 or 1); public.
-* ``area:deck``   what is left of the operation-area deck; nobody reads it.
+* ``area:deck``   the operation-area deck (laid out by ``deal``); nobody reads it;
+                  a private deck of the first seat in peer games (``DarkAgent.private_decks``).
 * ``eq:deck``     the equipment deck; nobody reads it.
 * ``eq:discard``  used equipment; public.
 * ``hand:<seat>`` a seat's equipment; read by that seat.
@@ -30,10 +31,12 @@ NEUTRAL = ""  # owner of a neutral satellite
 KARA_SPY = "kara"  # the double-spy token used on Kara
 
 # phases
+DEAL = "deal"        # set-up: the area waits to be laid out (the first file of play)
 PLACE = "place"      # set-up: satellites placed one at a time
 MOVE = "move"        # phase 1
 ACT = "act"          # phase 2
 DEPLOY = "deploy"    # a Support / Rubber boat / power waits for its cell
+JACKET = "jacket"    # a spy is hit: its owner, who holds equipment, says if a jacket saves it
 MEDIA = "media"      # end of turn: Media rearranges 3 cards
 VOTE = "vote"        # UN peace phase: secret simultaneous vote
 TALLY = "tally"      # votes in: the rules count them (advance)
@@ -139,7 +142,7 @@ class State(GameState, kw_only=True):
     order: list[str]
     turn: int = 0
     round: int = 1
-    phase: str = PLACE
+    phase: str = DEAL
     target: int = 3
     kara_needed: bool = False
     nuclear: int = 3
@@ -163,6 +166,7 @@ class State(GameState, kw_only=True):
     turned: str = ""  # spy turned with the double-spy token this turn
     media: bool = False
     deploy_from: str = ""  # what waits for a `deploy` cell
+    hit: str = ""  # the spy hit, while its owner answers with or without a jacket
     votes: dict[str, bool] = {}
     last_roll: list[int] = []
     log: list[str] = []

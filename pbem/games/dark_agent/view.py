@@ -31,7 +31,7 @@ from pbem.games.dark_agent.state import (
 
 PHASE_WORDS = {
     "deal": "dealing the area", "place": "placing satellites", "move": "phase 1: move satellites",
-    "act": "phase 2: spotting and actions", "deploy": "deploying a spy", "media": "Media: rearrange 3 cards",
+    "act": "phase 2: spotting and actions", "deploy": "deploying a spy", "jacket": "a spy is hit", "media": "Media: rearrange 3 cards",
     "vote": "UN peace phase: secret vote", "tally": "counting the votes", "over": "game over",
 }
 
@@ -92,10 +92,12 @@ class View(msgspec.Struct, frozen=True):
 
 
 PROMPTS = {
+    "deal": "{who}: lay out the operation area from its shuffled deck (deal)",
     "place": "{who}: place a satellite (place LINE)",
     "move": "{who}: phase 1, move two satellites (move A>C B>D) or swap one (swap A C NAME)",
     "act": "{who}: spot cells, attack, use equipment, or end the turn",
     "deploy": "{who}: choose the empty cell for your spy (deploy CELL)",
+    "jacket": "{who}: your spy is hit: jacket (a bulletproof jacket saves it) or jacket none",
     "media": "{who}: Media, rearrange three cards (media A1 B2 C3 > B2 C3 A1) or media pass",
     "vote": "UN vote ({who}): vote yes to shift the area, vote no to leave it",
 }
