@@ -1,6 +1,16 @@
 """Seeded games for the benchmarks: every game in every dealer mode, played
-to the end by random bots through the real protocol, and prefixes of them
-(a prefix of a valid chain is a valid chain) for the shorter lengths."""
+to the end by bots through the real protocol, and prefixes of them (a
+prefix of a valid chain is a valid chain) for the shorter lengths.
+
+Agent Avenue and Codenames pick uniformly among `pbem legal`'s commands.
+A Codex bot game is too short for the 300-file figures (the greedy bot
+ends one in about 110 commands, the random one in 100-220), so a long
+Codex game chains two bots (`calm`): until the chain holds `calm` files
+each seat plays the random bot's choices without attacks (a build-up: units,
+buildings, workers and spells, no damage), then the greedy bot attacks and
+ends the game, 60-150 files later. With calm=260 a seeded game lasts well
+over 300 files (hotseat: the dealer's draw files come on top), so its
+300-file prefix and the whole game are both at hand."""
 
 from __future__ import annotations
 
@@ -17,6 +27,7 @@ from pbem.protocol import folder as folder_mod
 GAMES = {
     "aa": ("Agent Avenue", ["alice", "bob"]),
     "cn": ("Codenames", ["alice:red-spymaster", "bob:red", "carol:blue-spymaster", "dave:blue"]),
+    "cx": ("Codex", ["alice", "bob"]),
 }
 MODES = ("hotseat", "referee", "peer")
 
@@ -30,6 +41,7 @@ class Seeded:
     dirs: dict[str, Path]  # party -> its folder ("" for the one shared folder)
     homes: dict[str, Path]  # party -> its $PBEM_HOME
     files: int = 0
+    over: bool = True  # played to its end (an audit needs that)
     turn_sizes: list[int] = field(default_factory=list)
     state_size: int = 0
 
@@ -51,19 +63,39 @@ def _store(home: Path, names: list[str]) -> actions.Keys:
     return keys
 
 
-def _play(dirs: dict[str, Path], keys: dict[str, actions.Keys], rng: random.Random, limit: int = 2000) -> None:
+def _bot_command(mine, party, me: str, rng: random.Random, calm: int) -> str:
+    """A Codex command in notation: the random bot's choices without attacks
+    while the chain is shorter than `calm` files, then the greedy bot's."""
+    from pbem.games.codex.commands import Attack
+
+    game, state = mine.game, party.state()
+    if len(mine.records) < calm:
+        calm_ones = [c for c in game.legal(state, me) if not isinstance(c, Attack)]
+        cmd = rng.choice(calm_ones) if calm_ones else game.bots["random"](game, state, me, rng)
+    else:
+        cmd = game.bots["greedy"](game, state, me, rng)
+    return game.format(cmd, state, me)
+
+
+def _play(dirs: dict[str, Path], keys: dict[str, actions.Keys], rng: random.Random, limit: int = 2000,
+          calm: int | None = None, stop: int | None = None) -> None:
+    """Play until the game ends (or holds `stop` files); `calm`: the Codex bots above."""
     for _ in range(limit):
         chain = folder_mod.load(next(iter(dirs.values())))
         writers = chain.writers()
-        if not writers:
+        if not writers or (stop is not None and len(chain.records) >= stop):
             return
         me = writers[0]
         home = dirs.get(me, next(iter(dirs.values())))
         if chain.needs(me) == "auto":
             written = actions.sync(home, me, keys[me])
         else:
-            mine = folder_mod.load(home)
-            cmd = rng.choice(actions.legal(mine, actions.party(mine, me, keys[me])))
+            mine = chain if len(dirs) == 1 else folder_mod.load(home)
+            party = actions.party(mine, me, keys[me])
+            if calm is None:
+                cmd = rng.choice(actions.legal(mine, party))
+            else:
+                cmd = _bot_command(mine, party, me, rng, calm)
             written = actions.submit(home, me, [cmd], keys[me])
         for d in dirs.values():
             if d != home:
@@ -71,8 +103,10 @@ def _play(dirs: dict[str, Path], keys: dict[str, actions.Keys], rng: random.Rand
     raise RuntimeError("the bot game did not end")
 
 
-def make(game: str, mode: str, base: Path, seed: int) -> Seeded:
-    """Play one game to its end (PbemError when the game has no such mode)."""
+def make(game: str, mode: str, base: Path, seed: int, calm: int = 0, stop: int | None = None) -> Seeded:
+    """Play one game to its end, or to `stop` files (PbemError when the game
+    has no such mode); `calm`: files of the calm Codex build-up."""
+    bots = {"calm": calm, "stop": stop} if game == "cx" else {"stop": stop}
     rng = random.Random(seed)
     seats = GAMES[game][1]
     names = [s.partition(":")[0] for s in seats]
@@ -92,7 +126,7 @@ def make(game: str, mode: str, base: Path, seed: int) -> Seeded:
             for o in names[:i]:
                 actions.apply_file(dirs[o], mine)
             received.append(mine)
-        _play(dirs, keys, rng)
+        _play(dirs, keys, rng, **bots)
         out = Seeded(game, mode, dirs, homes)
     else:
         everyone = names + (["rita"] if mode == "referee" else [])
@@ -101,10 +135,11 @@ def make(game: str, mode: str, base: Path, seed: int) -> Seeded:
         g = base / "game"
         actions.new_game(game, g, seats, keys, mode, "rita" if mode == "referee" else None,
                          seed if mode == "hotseat" else None)
-        _play({"": g}, {n: keys for n in [*everyone, "dealer"]}, rng)
+        _play({"": g}, {n: keys for n in [*everyone, "dealer"]}, rng, **bots)
         out = Seeded(game, mode, {"": g}, {"": home})
     chain = folder_mod.load(out.folder())
     out.files = len(chain.records)
+    out.over = chain.over
     paths = sorted(out.folder().glob("[0-9]*.pbem"))
     out.turn_sizes = [p.stat().st_size for p in paths if not p.name.startswith("000000")]
     out.state_size = (out.folder() / folder_mod.STATE).stat().st_size

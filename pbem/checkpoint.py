@@ -255,19 +255,31 @@ _MAX_SEGMENTS = 16
 
 
 def _payload(chain: Chain) -> bytes:
-    """The chain without its records, and its records in segments: those a
-    restored chain never unpickled are kept as they were read, the new ones
-    added as one more segment (so writing a checkpoint after a new file
-    pickles little more than the head)."""
+    """The chain without its records, and its records in segments: the
+    segments a restored chain was read from are kept as they were (whether
+    or not its records were unpickled since: a record is never changed once
+    it is in the chain, and the ones read must still be the very objects
+    that were unpickled), the new records added as one more segment. So
+    writing a checkpoint after a new file pickles little more than the head
+    and that file's record, however long the game."""
     records = chain.records
-    if isinstance(records, LazyRecords) and records.unread and len(records.segments) < _MAX_SEGMENTS:
-        segments = list(records.segments)
-        if records.pending:
-            segments.append(_dumps(records.pending, chain.game))
-    else:
+    segments = None
+    if isinstance(records, LazyRecords) and len(records.segments) < _MAX_SEGMENTS:
+        if records.unread:
+            segments = list(records.segments)
+            new = records.pending
+        elif len(records) >= len(records.base) and all(
+                a is b for a, b in zip(list.__iter__(records), records.base)):
+            segments = list(records.segments)
+            new = list(records)[len(records.base):]
+        if segments is not None and new:
+            segments.append(_dumps(new, chain.game))
+    if segments is None:
         segments = [_dumps(list(records), chain.game)]
+    head = object.__new__(type(chain))  # the chain with a mark where its records are
+    head.__dict__.update(vars(chain), records=_RecordsMark())
     buf = io.BytesIO()
-    _Pickler(buf, chain.game, records).dump(chain)
+    _Pickler(buf, chain.game).dump(head)
     return pickle.dumps((buf.getvalue(), segments), protocol=pickle.HIGHEST_PROTOCOL)
 
 
@@ -292,6 +304,8 @@ class LazyRecords(list):
         self.count = count
         self.pending: list = []
         self.unread = True
+        #: the records the segments held, once read (see `_payload`)
+        self.base: tuple = ()
 
     def _read(self) -> None:
         if self.unread:
@@ -301,6 +315,7 @@ class LazyRecords(list):
             if len(items) != self.count:
                 raise pickle.UnpicklingError("a checkpoint's records do not match its head")
             self.unread = False
+            self.base = tuple(items)
             list.extend(self, items + self.pending)
             self.pending = []
 
@@ -342,34 +357,57 @@ for _name in (
 LazyRecords.__hash__ = None  # type: ignore[assignment] - a list: unhashable
 
 
-class _Pickler(pickle.Pickler):
-    """Pickles the game object as its name and rules version, and (given
-    `records`) that list as a reference to the segments stored beside it."""
+class _RecordsMark:
+    """Where the head's chain has its records (kept in segments beside it)."""
 
-    def __init__(self, fh, game, records: list | None = None) -> None:
+    def __reduce__(self):
+        return _records, ()
+
+
+class _Pickler(pickle.Pickler):
+    """Pickles the game object as its name and rules version.
+
+    `reducer_override` rather than `persistent_id`: the pickler asks it only
+    of objects that are not plain ints, strings, lists, dicts and the like,
+    where `persistent_id` is asked of every object (a long game's records
+    are millions of them)."""
+
+    def __init__(self, fh, game) -> None:
         super().__init__(fh, protocol=pickle.HIGHEST_PROTOCOL)
         self._game = game
-        self._records = records
 
-    def persistent_id(self, obj):
+    def reducer_override(self, obj):
         if obj is self._game:
-            return ("game", obj.name, obj.rules_version)
-        if self._records is not None and obj is self._records:
-            return ("records", "", "")
-        return None
+            return _game, (obj.name, obj.rules_version)
+        return NotImplemented
+
+
+def _game(name: str, version: str):
+    from pbem import games
+
+    return games.get(name, version)
+
+
+#: the records of the chain being unpickled (`_Unpickler.load` sets it)
+_RESTORING: list = []
+
+
+def _records():
+    if not _RESTORING or _RESTORING[-1] is None:
+        raise pickle.UnpicklingError("a checkpoint's records in an unexpected place")
+    return _RESTORING[-1]
 
 
 class _Unpickler(pickle.Unpickler):
+    """Restores what `_Pickler` wrote, handing `records` to `_records`."""
+
     def __init__(self, fh, records: list | None = None) -> None:
         super().__init__(fh)
         self._records = records
 
-    def persistent_load(self, pid):
-        from pbem import games
-
-        kind, name, version = pid
-        if kind == "game":
-            return games.get(name, version)
-        if kind == "records" and self._records is not None:
-            return self._records
-        raise pickle.UnpicklingError(f"unknown persistent id {kind!r}")
+    def load(self):
+        _RESTORING.append(self._records)
+        try:
+            return super().load()
+        finally:
+            _RESTORING.pop()

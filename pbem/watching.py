@@ -18,6 +18,12 @@ tool may still be writing), it reads the chain and
   and runs the ``--notify-cmd`` command with ``PBEM_GAME``, ``PBEM_DIR``,
   ``PBEM_SEQ`` and ``PBEM_NEEDS`` in its environment.
 
+In a tree, the loop looks only at the game folders that file events name
+(and those still settling); every RESCAN seconds, or when events cannot be
+had (``--poll``), it looks at them all. So a referee hosting a thousand
+games answers a new file in one of them at the cost of that folder alone:
+its chain, kept from the last visit, is extended by the new file.
+
 Nothing is remembered between runs: the chain itself shows what has been
 answered, so a watcher killed and started again writes exactly what is
 still owed (each write holds the folder's lock and is atomic). A restarted
@@ -29,6 +35,7 @@ from __future__ import annotations
 import os
 import subprocess
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -108,6 +115,9 @@ class Watch:
     settle: float = SETTLE
     folders_seen: dict[Path, _Seen] = field(default_factory=dict)
     errors: int = 0
+    #: the folders the last step found still changing
+    pending: set[Path] = field(default_factory=set)
+    looked_at_all: float = 0.0  # time.monotonic() of the last look at every folder
 
     def folders(self) -> list[Path]:
         if self.tree:
@@ -116,11 +126,18 @@ class Watch:
             raise PbemError(f"{self.root} has no {folder_mod.GENESIS}", hint="is this a game folder?")
         return [self.root]
 
-    def step(self) -> bool:
-        """Look at every folder once; act on those that have settled.
-        True while some folder is still changing (look again soon)."""
+    def step(self, only: set[Path] | None = None) -> bool:
+        """Look at every folder once (or, given `only`, at those game
+        folders alone); act on those that have settled. True while some
+        folder is still changing (look again soon: `pending` names them)."""
         busy = False
-        for folder in self.folders():
+        pending: set[Path] = set()
+        if only is None:
+            folders = self.folders()
+            self.looked_at_all = time.monotonic()
+        else:
+            folders = sorted(f for f in only if (f / folder_mod.GENESIS).exists())
+        for folder in folders:
             seen = self.folders_seen.setdefault(folder, _Seen())
             sig = tw.signature(folder, _chain_name)
             if sig == seen.done:
@@ -128,6 +145,7 @@ class Watch:
             if sig != seen.last:  # changed since the last look: let it settle
                 seen.last = sig
                 busy = True
+                pending.add(folder)
                 continue
             # what was read is what was there before the visit: a file that
             # arrives meanwhile (or one this visit writes) is looked at next
@@ -135,7 +153,40 @@ class Watch:
             self.visit(folder, seen)
             if seen.done is None:  # asked to look again (a busy lock, a race)
                 busy = True
+                pending.add(folder)
+        self.pending = pending
         return busy
+
+    def game_folders_of(self, paths: set[Path]) -> set[Path] | None:
+        """The game folders under the tree that hold (or are) `paths`: where
+        file events say something changed. None when a path is not under
+        the tree as named (a symbolic link resolved): look everywhere."""
+        root = Path(os.path.abspath(self.root))
+        out: set[Path] = set()
+        for path in paths:
+            here = Path(os.path.abspath(path))
+            if here != root and root not in here.parents:
+                return None
+            while True:
+                if (here / folder_mod.GENESIS).exists():
+                    out.add(self.root / here.relative_to(root))
+                    break
+                if here == root:
+                    break
+                here = here.parent
+        return out
+
+    def _where_next(self, waiting, after_busy: bool) -> set[Path] | None:
+        """What the next step looks at: in a tree, with file events, only the
+        folders still settling and those the events name; else (polling, one
+        folder, or RESCAN seconds since the last full look) everything."""
+        changed = waiting.take() if waiting is not None else None
+        if changed is None or not self.tree or time.monotonic() - self.looked_at_all > RESCAN:
+            return None
+        found = self.game_folders_of(changed)
+        if found is None:
+            return None
+        return (self.pending if after_busy else set()) | found
 
     def _tell(self, seen: _Seen, line: str, key: str | None = None) -> bool:
         key = key or line
@@ -302,9 +353,10 @@ class Watch:
         waiting = None if once else tw.waiter([self.root], poll, interval, notes)
         for line in notes:
             self.say(line)
+        only: set[Path] | None = None  # None: look at every folder
         try:
             while not stop.is_set():
-                busy = self.step()
+                busy = self.step(only)
                 if once:
                     if not busy:
                         break
@@ -312,13 +364,19 @@ class Watch:
                     continue
                 if busy:
                     stop.wait(self.settle)
+                    only = self._where_next(waiting, after_busy=True)
                     continue
                 try:
-                    waiting.wait(RESCAN, stop)
+                    woke = waiting.wait(RESCAN, stop)
                 except OSError as exc:  # events stopped: carry on by polling
                     self.say(f"{exc}: polling instead")
                     waiting.close()
                     waiting = tw.Poller([self.root], interval)
+                    only = None
+                    continue
+                # woken by events: only where they were; after RESCAN
+                # seconds without any: everything (an event may be missed)
+                only = self._where_next(waiting, after_busy=False) if woke else None
         finally:
             if waiting is not None:
                 waiting.close()

@@ -19,4 +19,4 @@ def test_quick_benchmark_runs_and_prints_the_table(tmp_path):
                     "6. Bot playouts", "7. Referee daemon"):
         assert heading in out.stdout, out.stdout
     assert " status " in out.stdout and "x floor" in out.stdout
-    assert "n/a (no referee daemon yet)" in out.stdout and "Codex does not exist yet" in out.stdout
+    assert "Codex, hotseat" in out.stdout and "until the referee's answer is there" in out.stdout

@@ -243,3 +243,26 @@ def test_a_killed_writers_temporary_checkpoint_is_removed_later(pbem, game):
     os.utime(old, (0, 0))
     pbem("verify", "--full", game)
     assert not old.exists() and fresh.exists()  # a live writer's is left alone
+
+
+def test_a_new_file_adds_a_segment_and_keeps_the_records_already_saved(pbem, game, monkeypatch):
+    """Writing the checkpoint after a submit (whose party read every
+    record) pickles the new file's record only: the segments saved before
+    are kept byte for byte, and the restored chain is the replayed one."""
+    import pickle
+
+    monkeypatch.setenv("PBEM_HOME", str(pbem.home))
+
+    def segments() -> list[bytes]:
+        saved = checkpoint.read(game)
+        assert saved is not None
+        return pickle.loads(saved.payload)[1]
+
+    folder.load(game, save=True)
+    before = segments()
+    play(pbem, game, 2)  # `legal` and `submit` read every record (the seat's deliveries)
+    after = segments()
+    assert after[:len(before)] == before and len(after) > len(before)
+    restored, replayed = folder.load(game), folder.load(game, full=True)
+    assert [r.hash for r in restored.records] == [r.hash for r in replayed.records]
+    assert restored.head == replayed.head and restored.public == replayed.public

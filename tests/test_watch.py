@@ -355,3 +355,44 @@ def test_the_referee_daemon_serves_three_games_and_survives_a_kill(tmp_path):
     # a short game (the referee's seed is random) may be over by then too
     assert len(rows) == 3 and rows[0]["over"] is True
     assert all(r["to_act"][0]["seat"] in ("alice", "bob") for r in rows[1:] if not r["over"])
+
+
+def test_the_referee_daemon_looks_only_at_the_game_a_new_file_is_in(tmp_path, monkeypatch):
+    """In a tree, a file event makes the daemon look at the game it names,
+    not at every game (issue #12: one new file among 1,000 games)."""
+    pytest.importorskip("watchfiles")
+    keys = introduced(tmp_path, ["alice", "bob", "rita"])
+    tree = tmp_path / "tree"
+    games = [tree / f"game{i}" for i in range(4)]
+    for g in games:
+        actions.new_game("agent-avenue", g, ["alice", "bob"], keys["rita"], dealer="referee", referee="rita")
+        for who in ("alice", "bob", "rita"):
+            actions.sync(g, who, keys[who])
+    looked: list[Path] = []
+    real = tw.signature
+    monkeypatch.setattr(tw, "signature", lambda folder, wanted: looked.append(Path(folder)) or real(folder, wanted))
+    said: list[str] = []
+    watch = Watch(tree, "rita", keys["rita"], said.append, tree=True, settle=0.05)
+    stopping = threading.Event()
+    runner = threading.Thread(target=watch.run, kwargs={"stop": stopping})
+    runner.start()
+    try:
+        deadline = time.monotonic() + 10
+        while sum("waiting" in line for line in said) < len(games):
+            assert time.monotonic() < deadline, said
+            time.sleep(0.02)
+        time.sleep(0.3)
+        chain = folder_mod.load(games[2])
+        seat = chain.writers()[0]
+        before = len(looked)
+        written = actions.submit(games[2], seat, [actions.legal(chain, actions.party(chain, seat, keys[seat]))[0]],
+                                 keys[seat])
+        answer = games[2] / folder_mod.turn_name(int(written[-1].name[:6]) + 1, "rita")
+        while not answer.exists():
+            assert time.monotonic() < deadline, said
+            time.sleep(0.02)
+    finally:
+        stopping.set()
+        runner.join(10)
+    since = set(looked[before:])
+    assert games[2] in since and since <= {games[2]}, since

@@ -134,6 +134,10 @@ class Poller:
                 return True
         return False
 
+    def take(self) -> set[Path] | None:
+        """The paths changed since the last call: unknown when polling (None)."""
+        return None
+
     def close(self) -> None:
         pass
 
@@ -148,6 +152,7 @@ class Notified:
         import watchfiles  # ImportError: the caller polls instead
 
         self._events: queue.Queue = queue.Queue()
+        self._changed: set[Path] = set()
         self._stop = threading.Event()
         started = threading.Event()
 
@@ -189,10 +194,31 @@ class Notified:
                 continue
             if isinstance(item, BaseException):
                 raise OSError(f"file events stopped: {item}")
-            while not self._events.empty():  # one wake for a burst of events
-                self._events.get_nowait()
+            self._note(item)
+            self._drain()  # one wake for a burst of events: the rest noted too
             return True
         return False
+
+    def _note(self, changes) -> None:
+        self._changed.update(Path(path) for _, path in changes)
+
+    def take(self) -> set[Path] | None:
+        """The paths of the events heard since the last call (without
+        waiting), so that a caller looks only where something changed."""
+        self._drain()
+        changed, self._changed = self._changed, set()
+        return changed
+
+    def _drain(self) -> None:
+        while True:
+            try:
+                item = self._events.get_nowait()
+            except queue.Empty:
+                break
+            if isinstance(item, BaseException):
+                self._events.put(item)  # said by the next `wait`
+                break
+            self._note(item)
 
     def close(self) -> None:
         self._stop.set()
