@@ -51,6 +51,7 @@ class DarkAgent(Game[State, Command]):
     name = "dark-agent"
     title = "Dark Agent"
     rules_version = "1"
+    fixed_hidden_cards = True  # the set-up's hidden cards are the catalogue's decks, whatever its chance
     aliases = ("da", "darkagent", "dark_agent")
     min_seats = 1
     max_seats = 6
