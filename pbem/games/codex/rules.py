@@ -1,5 +1,10 @@
 """Codex rules, 1-hero mode: set-up, the turn, legality and `apply`.
 
+The set-up leaves every hand empty, each whole starter deck in its
+owner's draw pile (phase ``opening``); `advance` draws the opening hands
+of 5 and begins the first turn (README.md: a hand dealt by the set-up's
+chance would be public in a peer game).
+
 A turn of the active seat A:
 
 1. phase ``tech`` (from A's second turn on): ``tech`` puts the cards A
