@@ -192,10 +192,21 @@ def new_game(
     chain = Chain(data)  # check what we are about to write
     keys.pin(chain, folder, write=True)
     key_file = secret_key_file(dealer_secret, None) if dealer == "hotseat" else None
+    staged = _Staged(folder, chain)
+    if dealer == "hotseat":
+        # the rules' automatic steps before the first turn (Codex's opening
+        # hands): the hotseat dealer runs them at once, as after every turn
+        while dealer_secret.name in chain.writers():
+            answer = dealer_mod.answer(chain, dealer_secret)
+            if answer is None:
+                break
+            staged.add(answer)
     with _new_folder(folder):
         if key_file is not None:
             atomic_write(folder / folder_mod.DEALER_KEY, key_file, mode=0o600)
         atomic_write(folder / folder_mod.GENESIS, data, exclusive=True)
+        if staged.files:
+            folder_mod.write_files(folder, chain, staged.files)
         folder_mod.write_state(folder, chain)
     return chain
 

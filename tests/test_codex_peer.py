@@ -114,6 +114,8 @@ def test_the_owner_commits_to_its_reshuffle_before_the_chance_that_draws_from_it
 def test_appel_stomp_goes_back_on_top_and_is_drawn_next(game):
     chain = tamper.replay(game.files)
     for record in chain.records[1:]:
+        if record.after is None:
+            continue  # a join: nothing is set up yet
         for seat in chain.seat_order:
             items = record.after.zones[f"deck:{seat}"].items
             if items and isinstance(items[0], Known) and items[0].card == "Appel Stomp":
@@ -185,3 +187,32 @@ def test_the_codex_demo_plays_to_the_end(dealer, tmp_path):
     folder = run_demo("codex", tmp_path / "game", 1, dealer, None, lambda line: None, keys_dir=tmp_path / "keys")
     for seat in ("alice", "bob") if dealer == "peer" else ("",):
         assert audit(folder / seat).ok
+
+
+# --- the opening hands: nobody can compute the opponent's ------------------------------
+
+
+def test_no_seat_can_tell_which_starter_cards_the_other_holds(game):
+    """The set-up puts each whole starter deck into its owner's private draw
+    pile; the hands are drawn after it, at positions a link the set-up's
+    writer could not know picks. The genesis and the public state then name
+    only the whole deck, and the cards behind bob's hand refs are bob's alone."""
+    from pbem.games.codex import cards
+    from pbem.protocol.party import Party
+
+    genesis = tamper.replay(game.files[:1]).genesis
+    for seat in ("alice", "bob"):
+        assert genesis.peer.private_contents[f"deck:{seat}"] == sorted(cards.STARTER), "the whole deck: no hand in it"
+    chain = tamper.replay(game.files)
+    setup = next(r for r in chain.records if r.after is not None)
+    assert not setup.after.zones["hand:bob"].items and len(setup.after.zones["deck:bob"].items) == 10
+    opening = next(r for r in chain.records if r.after is not None and r.after.zones["hand:bob"].items)
+    assert opening.by != setup.by and not opening.commands, "another seat's link draws the hands"
+    drawn = [it.ref for it in opening.after.zones["hand:bob"].items]
+    assert len(drawn) == 5 and set(drawn) <= {it.ref for it in setup.after.zones["deck:bob"].items}
+    assert all(chain.deck.private_owner[ref] == "bob" for ref in drawn)
+    at_opening = tamper.replay(game.files[:opening.seq + 1])
+    assert not set(drawn) & set(Party(at_opening, game.secrets["alice"]).cards), "alice knows none of bob's hand"
+    theirs = Party(at_opening, game.secrets["bob"]).cards
+    assert all(theirs[ref] in cards.STARTER for ref in drawn), "bob knows his own"
+    assert not set(drawn) & set(at_opening.revealed)

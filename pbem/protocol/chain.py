@@ -281,6 +281,11 @@ class Chain:
                 out.append(Obligation(by=self.dealer_name, what="deliver", refs=missing, to=seat))
         if self.outcome() is not None and self.seed is None:
             out.append(Obligation(by=self.dealer_name, what="publish-seed"))
+        if not out and self.outcome() is None and not self.voters() and not self.game.to_act(self.public):
+            # the rules' automatic steps wait for a file (a set-up that ends
+            # before the first turn: Codex's opening hands, drawn from each
+            # private deck): the dealer's next file runs them
+            out.append(Obligation(by=self.dealer_name, what="chance"))
         return out
 
     def chance_by(self) -> str | None:

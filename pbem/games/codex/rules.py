@@ -1,5 +1,10 @@
 """Codex rules, 1-hero mode: set-up, the turn, legality and `apply`.
 
+The set-up leaves every hand empty, each whole starter deck in its
+owner's draw pile (phase ``opening``); `advance` draws the opening hands
+of 5 and begins the first turn (README.md: a hand dealt by the set-up's
+chance would be public in a peer game).
+
 A turn of the active seat A:
 
 1. phase ``tech`` (from A's second turn on): ``tech`` puts the cards A
@@ -31,6 +36,7 @@ from pbem.games.codex.commands import Attack, Build, Command, End, Hire, Level, 
 from pbem.games.codex.engine import log
 from pbem.games.codex.state import (
     MAIN,
+    OPENING,
     OVER,
     TECH,
     UPKEEP,
@@ -99,12 +105,20 @@ def setup(options: Options, seats: list[str], chance: Chance) -> State:
             for name in chance.shuffle(list(names)):
                 zones[zone].items.append(Known(f"c{state.next_ref:03d}", name))
                 state.next_ref += 1
-    for seat in seats:
-        engine.draw(state, seat, cards.HAND_MAX, chance)
-    # the first turn begins at once: its upkeep needs no decision and no
-    # chance, and the first player's file starts with its main phase
-    start_turn(state, chance)
+    # the whole starter deck is each seat's draw pile: which cards the hand
+    # gets is not the set-up's chance but draws of the opening (`advance`),
+    # which a peer game picks from a link no writer of the set-up foresaw
+    # (set-up chance is public there: a hand dealt here would be known)
+    state.phase = OPENING
     return state
+
+
+def deal_opening(state: State, chance: Chance) -> None:
+    """Each seat draws its opening hand, then the first turn begins at
+    once: its upkeep needs no decision (mutates)."""
+    for seat in state.seats:
+        engine.draw(state, seat, cards.HAND_MAX, chance)
+    start_turn(state, chance)
 
 
 # --- the turn --------------------------------------------------------------------------
@@ -115,6 +129,10 @@ def to_act(state: State) -> list[str]:
 
 
 def advance(state: State, chance: Chance) -> State:
+    if state.phase == OPENING:
+        state = copy_struct(state)
+        deal_opening(state, chance)
+        return state
     if state.phase != UPKEEP:
         return state
     state = copy_struct(state)

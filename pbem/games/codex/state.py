@@ -29,6 +29,7 @@ import msgspec
 
 from pbem.games.base import GameState, Outcome
 
+OPENING = "opening"    # the opening hands are due (advance, no decision)
 TECH = "tech"          # the active seat techs (and orders its upkeep)
 UPKEEP = "upkeep"      # ready and upkeep are due (advance, no decision)
 MAIN = "main"          # the active seat's main phase
