@@ -39,7 +39,7 @@ from pbem.crypto.keys import SecretIdentity
 from pbem.crypto.sign import domain, sign
 from pbem.errors import PbemError
 from pbem.protocol import chain as chain_mod
-from pbem.protocol import codec, dealer as dealer_mod, peer_writer
+from pbem.protocol import codec, dealer as dealer_mod, folder as folder_mod, peer_writer
 from pbem.protocol.chain import Chain
 from pbem.protocol.formats import SignedFile
 from pbem.protocol.party import Party
@@ -118,6 +118,20 @@ def play(game_name: str, mode: str, seats: list[str], seed: int, options: tuple[
         chain.append(data)
         files.append(data)
     raise AssertionError("the game did not end")
+
+
+def save(table: Table, path) -> "Path":
+    """A finished table's files in a new folder, named as pbem names them."""
+    path.mkdir()
+    for k, data in enumerate(table.files):
+        name = folder_mod.GENESIS if k == 0 else folder_mod.turn_name(k, codec.read_envelope(data).by)
+        (path / name).write_bytes(data)
+    return path
+
+
+def resign(table: Table, body) -> bytes:
+    """A turn body signed again with its writer's real key."""
+    return codec.encode_signed("turn", body, table.secrets[body.by])
 
 
 def replay(files: list[bytes]) -> Chain:

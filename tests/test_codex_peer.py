@@ -89,20 +89,8 @@ def game():
     raise AssertionError("seven games without two reshuffles and an Appel Stomp on top")
 
 
-def _save(table, path):
-    path.mkdir()
-    for k, data in enumerate(table.files):
-        name = folder_mod.GENESIS if k == 0 else folder_mod.turn_name(k, codec.read_envelope(data).by)
-        (path / name).write_bytes(data)
-    return path
-
-
-def _resign(table, body: TurnBody) -> bytes:
-    return codec.encode_signed("turn", body, table.secrets[body.by])
-
-
 def test_a_whole_peer_game_verifies_from_its_files_and_audits(game, tmp_path):
-    folder = _save(game, tmp_path / "game")
+    folder = tamper.save(game, tmp_path / "game")
     chain = actions.verify(folder)
     assert chain.over and chain.outcome().winners
     report = audit(folder)
@@ -143,7 +131,7 @@ def test_appel_stomp_goes_back_on_top_and_is_drawn_next(game):
 
 def test_the_same_game_under_the_referee_verifies_and_audits(tmp_path):
     table = _play("referee", 3)
-    folder = _save(table, tmp_path / "game")
+    folder = tamper.save(table, tmp_path / "game")
     assert actions.verify(folder).over
     report = audit(folder)
     assert report.ok, report.failures
@@ -162,7 +150,7 @@ def test_a_paused_file_without_its_commitments_is_refused(game):
     chain = tamper.replay(game.files[:k])
     doctored = msgspec.structs.replace(body, commitments={}, memo=None)
     with pytest.raises(ProtocolError, match="must commit to the cards reshuffled into deck:"):
-        chain.append(_resign(game, doctored))
+        chain.append(tamper.resign(game, doctored))
 
 
 def test_commitments_to_other_refs_than_the_reshuffle_makes_are_refused(game):
@@ -171,7 +159,7 @@ def test_commitments_to_other_refs_than_the_reshuffle_makes_are_refused(game):
     first = sorted(body.commitments)[0]
     moved = {("r999" if ref == first else ref): value for ref, value in body.commitments.items()}
     with pytest.raises(ProtocolError, match="must commit to the cards reshuffled"):
-        chain.append(_resign(game, msgspec.structs.replace(body, commitments=moved)))
+        chain.append(tamper.resign(game, msgspec.structs.replace(body, commitments=moved)))
 
 
 def test_the_answer_may_not_commit_to_the_owners_reshuffle(game):
@@ -180,7 +168,7 @@ def test_the_answer_may_not_commit_to_the_owners_reshuffle(game):
     answer = _bodies(game)[k]
     doctored = msgspec.structs.replace(answer, commitments=dict(body.commitments))
     with pytest.raises(ProtocolError, match="none are due"):
-        chain.append(_resign(game, doctored))
+        chain.append(tamper.resign(game, doctored))
 
 
 def test_a_reshuffled_card_opened_as_another_card_is_refused(game):
@@ -192,7 +180,7 @@ def test_a_reshuffled_card_opened_as_another_card_is_refused(game):
     lie = Opening(ref=true.ref, card="Spark" if true.card != "Spark" else "Bloom", salt=true.salt)
     reveals = [*body.reveals[:i], lie, *body.reveals[i + 1:]]
     with pytest.raises(PbemError, match=true.ref):
-        chain.append(_resign(game, msgspec.structs.replace(body, reveals=reveals)))
+        chain.append(tamper.resign(game, msgspec.structs.replace(body, reveals=reveals)))
 
 
 @pytest.mark.skipif(not LONG, reason="the whole CLI demo under both dealers: PBEM_LONG=1")

@@ -68,23 +68,11 @@ def _bodies(table) -> list[TurnBody]:
     return [codec.decode_body(codec.read_envelope(f), TurnBody) for f in table.files[1:]]
 
 
-def _save(table, path):
-    path.mkdir()
-    for k, data in enumerate(table.files):
-        name = folder_mod.GENESIS if k == 0 else folder_mod.turn_name(k, codec.read_envelope(data).by)
-        (path / name).write_bytes(data)
-    return path
-
-
-def _resign(table, body: TurnBody) -> bytes:
-    return codec.encode_signed("turn", body, table.secrets[body.by])
-
-
 def test_the_drawer_bot_reshuffles_the_shared_deck_under_peer(tmp_path):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(chancegame.LuckyDraw, "demo_bot", "drawer")
         table = tamper.play("lucky", "peer", ["alice", "bob"], 7, ("target=200", "rounds=6"))
-    folder = _save(table, tmp_path / "game")
+    folder = tamper.save(table, tmp_path / "game")
     chain = actions.verify(folder)
     assert chain.over and chain.public.reshuffles >= 1
     layers = [r for r in chain.records[1:] if r.body.reshuffle is not None]
@@ -107,7 +95,7 @@ def test_reshuffles_and_steals_play_to_the_end_and_audit(two, tmp_path):
     assert any(b.commitments for b in bodies if b.commands), "a seat refills its own private deck in its file"
     assert any(b.commitments for b in bodies if not b.commands), "... and in its next file when another seat's did"
     assert any(b.sealed for b in bodies) and any(b.deliveries for b in bodies), "both kinds of card change hands"
-    folder = _save(two, tmp_path / "game")
+    folder = tamper.save(two, tmp_path / "game")
     chain = actions.verify(folder)
     assert chain.over
     report = audit(folder)
@@ -140,12 +128,12 @@ def test_a_reshuffle_layer_that_drops_or_duplicates_a_card_is_refused(two):
     layer = body.reshuffle
     dropped = msgspec.structs.replace(layer, points=layer.points[:-1])
     with pytest.raises(ProtocolError, match=f"{body.by}'s layer of the cards reshuffled into deck has"):
-        chain.append(_resign(two, msgspec.structs.replace(body, reshuffle=dropped)))
+        chain.append(tamper.resign(two, msgspec.structs.replace(body, reshuffle=dropped)))
     doubled = msgspec.structs.replace(layer, points=[layer.points[0], *layer.points[:-1]])
     with pytest.raises(ProtocolError, match="repeats a card"):
-        chain.append(_resign(two, msgspec.structs.replace(body, reshuffle=doubled)))
+        chain.append(tamper.resign(two, msgspec.structs.replace(body, reshuffle=doubled)))
     with pytest.raises(ProtocolError, match=f"{body.by} owes its layer"):
-        chain.append(_resign(two, msgspec.structs.replace(body, reshuffle=None)))
+        chain.append(tamper.resign(two, msgspec.structs.replace(body, reshuffle=None)))
     assert chain.append(two.files[chain.seq + 1]), "the honest file still goes in"
 
 
@@ -158,7 +146,7 @@ def test_a_reshuffle_layer_with_a_reused_scalar_is_refused(two):
     reused = ReshuffleLayer(key=b64e(poker.public_key(scalar)), points=[b64e(p) for p in points],
                             box=seal(scalar, [me.public], b"x"))
     with pytest.raises(ProtocolError, match="reuses the scalar of an earlier layer"):
-        chain.append(_resign(two, msgspec.structs.replace(body, reshuffle=reused)))
+        chain.append(tamper.resign(two, msgspec.structs.replace(body, reshuffle=reused)))
 
 
 def test_a_sealed_partial_to_the_wrong_seat_is_refused(three):
@@ -167,14 +155,14 @@ def test_a_sealed_partial_to_the_wrong_seat_is_refused(three):
     other = next(s for s in chain.seat_order if s not in (box.to, body.by))
     wrong = msgspec.structs.replace(body, sealed=[msgspec.structs.replace(box, to=other), *body.sealed[1:]])
     with pytest.raises(ProtocolError, match=f"{body.by} owes {box.to} its sealed partial decryption"):
-        chain.append(_resign(three, wrong))
+        chain.append(tamper.resign(three, wrong))
     secrets = peer_writer.my_secrets(chain, three.secrets[body.by])
     ref = box.refs[0]
     scalar = peer_changes.scalar_for(chain.deck, body.by, ref, secrets, {}) or b64d(secrets.scalar, 32)
     shown = msgspec.structs.replace(body, sealed=body.sealed[1:],
                                     partials=[*body.partials, chain.deck.make_partial(body.by, scalar, ref)])
     with pytest.raises(ProtocolError, match=f"owes {box.to} its sealed partial"):  # showing it to everyone instead
-        chain.append(_resign(three, shown))
+        chain.append(tamper.resign(three, shown))
 
 
 def test_a_false_opening_sealed_to_the_new_holder_is_caught_by_it(two):
@@ -189,7 +177,7 @@ def test_a_false_opening_sealed_to_the_new_holder_is_caught_by_it(two):
     lie = [Opening(ref=ref, card="7" if true != "7" else "8", salt=salt)]
     env = seal(msgspec.json.encode(lie), [chain.seats[box.to].identity], peer_changes._ad(chain.game_id, k, f"openings:{box.to}"))
     doctored = msgspec.structs.replace(body, deliveries=[Delivery(to=box.to, refs=[ref], envelope=env)])
-    chain.append(_resign(two, doctored))  # nobody else can tell
+    chain.append(tamper.resign(two, doctored))  # nobody else can tell
     with pytest.raises(CommitmentError, match=f"{body.by}'s opening sealed to {box.to} is false"):
         Party(chain, two.secrets[box.to]).cards
 
@@ -200,7 +188,7 @@ def test_a_private_refill_committed_to_other_cards_is_caught_by_the_audit(tmp_pa
         return ["9" if out[0] != "9" else "8", *out[1:]]
 
     table = _thief_game(["alice", "bob"], 1, patches=[(peer_changes, "refill_order", lying)])
-    folder = _save(table, tmp_path / "game")
+    folder = tamper.save(table, tmp_path / "game")
     assert actions.verify(folder).over, "the lie is consistent: nobody can tell during play"
     failures = audit(folder).failures
     assert failures and all("are not the cards that went in" in f for f in failures)

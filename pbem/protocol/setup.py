@@ -155,11 +155,9 @@ def peer_dealing_problem(game: Game, full: GameState) -> str | None:
     return None
 
 
-def derive_peer_setup(game: Game, options: Any, seats: list[SeatSpec], shape: PeerShape | None,
-                      seed: bytes) -> tuple[GameState, PeerShape]:
-    """The hidden initial state of a peer game of version 3, from its
-    set-up seed, and its shape: refused unless it is the `shape` its
-    genesis dealt (None: a late deck, which takes the shape it gets)."""
+def _peer_full_setup(game: Game, options: Any, seats: list[SeatSpec], seed: bytes) -> GameState:
+    """The rules' set-up of a peer game from a public seed, refused when
+    peer dealing cannot deal it."""
     try:
         full = game.setup(options, seats, peer_setup_chance(seed))
     except PbemError as exc:
@@ -167,6 +165,15 @@ def derive_peer_setup(game: Game, options: Any, seats: list[SeatSpec], shape: Pe
     problem = peer_dealing_problem(game, full)
     if problem is not None:
         raise ProtocolError(problem)
+    return full
+
+
+def derive_peer_setup(game: Game, options: Any, seats: list[SeatSpec], shape: PeerShape | None,
+                      seed: bytes) -> tuple[GameState, PeerShape]:
+    """The hidden initial state of a peer game of version 3, from its
+    set-up seed, and its shape: refused unless it is the `shape` its
+    genesis dealt (None: a late deck, which takes the shape it gets)."""
+    full = _peer_full_setup(game, options, seats, seed)
     got = peer_shape(game, full)
     if shape is None and got.private_refs:
         raise ProtocolError(f"{game.name}: a late peer deck cannot hold private decks")
@@ -248,13 +255,7 @@ def derive_setup(game: Game, genesis: GenesisBody) -> DerivedSetup:
 def _derive_peer_shape(game: Game, genesis: GenesisBody, options: Any, seats: list[SeatSpec]) -> DerivedSetup:
     """A peer genesis of version 3 holds the shape of the set-up: the one a
     run of the rules with its probe seed gives."""
-    try:
-        full = game.setup(options, seats, peer_setup_chance(probe_seed(genesis.nonce)))
-    except PbemError as exc:
-        raise ProtocolError(f"the rules cannot set this game up: {exc.message}") from None
-    problem = peer_dealing_problem(game, full)
-    if problem is not None:
-        raise ProtocolError(problem)
+    full = _peer_full_setup(game, options, seats, probe_seed(genesis.nonce))
     shape = peer_shape(game, full)
     setup = genesis.peer
     if setup.late:
