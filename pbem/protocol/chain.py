@@ -162,9 +162,9 @@ class Chain:
                 for it in shape.zones[zone].items
             }
             self.deck = start_deck(genesis, self.game_id, private)
-            if self.deck.late:
-                pass  # its cards are known at the set-up (`stage_setup`)
-            elif set(refs_in(shape)) != set(self.deck.slots) | set(private) or set(private) & set(self.deck.slots):
+            # a late deck learns its cards at the set-up (`stage_setup`)
+            if not self.deck.late and (set(refs_in(shape)) != set(self.deck.slots) | set(private)
+                                       or set(private) & set(self.deck.slots)):
                 raise ProtocolError("the peer deck's slots and private decks are not the game's hidden items")
         elif public is None:
             if genesis.commitments or genesis.reveals or genesis.deliveries:

@@ -54,14 +54,14 @@ def make_genesis(
     if creator.name not in {s.name for s in specs}:
         raise InvalidOption(f"{creator.name} must have a seat in a peer game they create")
     nonce = b64e(os.urandom(16))
-    fulls = [game.setup(options, specs, peer_setup_chance(probe_seed(nonce, n))) for n in range(3)]
-    full = fulls[0]
+    full = game.setup(options, specs, peer_setup_chance(probe_seed(nonce)))
     problem = peer_dealing_problem(game, full)
     if problem is not None:
         raise InvalidOption(f"{game.name}: {problem}", hint="use --dealer referee --referee NAME (or hotseat for one machine)")
     shape = peer_shape(game, full)
     late = not game.fixed_hidden_cards
-    if not late and any(peer_shape(game, other) != shape for other in fulls[1:]):
+    probes = (game.setup(options, specs, peer_setup_chance(probe_seed(nonce, n))) for n in (1, 2))
+    if not late and any(peer_shape(game, other) != shape for other in probes):
         raise InvalidOption(f"{game.name} declares fixed_hidden_cards, but its hidden cards at set-up differ with "
                             "the set-up's chance (a bug in the game)")
     if late:

@@ -147,6 +147,11 @@ def peer_dealing_problem(game: Game, full: GameState) -> str | None:
     if linked:
         return (f"this game's hidden cards come in linked pairs ({', '.join('+'.join(g) for g in linked)}), "
                 "which peer dealing cannot shuffle without showing each reader its partner's card")
+    return _zone_problem(full)
+
+
+def _zone_problem(full: GameState) -> str | None:
+    """A zone peer dealing cannot deal: too many readers, cards shown at set-up."""
     for name, zone in full.zones.items():
         if not zone.public and len(zone.readers) > PEER_MAX_READERS:
             return f"zone {name} is seen by {len(zone.readers)} seats, which peer games do not support"
@@ -308,11 +313,9 @@ def _check_peer(game: Game, genesis: GenesisBody, full: GameState) -> None:
     """The peer deck holds exactly the hidden cards of the set-up, in the
     order of their refs; each private deck exactly its zone's cards."""
     setup = genesis.peer
-    for name, zone in full.zones.items():
-        if not zone.public and len(zone.readers) > PEER_MAX_READERS:
-            raise ProtocolError(f"zone {name} is seen by {len(zone.readers)} seats, which peer games do not support")
-        if zone.public and zone.items:
-            raise ProtocolError(f"zone {name} shows cards at set-up, which peer games do not support")
+    problem = _zone_problem(full)
+    if problem is not None:
+        raise ProtocolError(problem)
     cards = {it.ref: it.card for z in full.zones.values() for it in z.items if isinstance(it, Known)}
     private = game.private_decks(full)
     private_refs = {it.ref for zone in private for it in full.zones[zone].items}
