@@ -15,7 +15,12 @@ the later games need appears once, in the simplest form that still needs it:
 - with the option `private=1`, each seat's own private deck (`Game.private_decks`)
   of three cards (7, 8, 9): `fetch` draws one (`draw_private`); played, they
   go to the seat's own face-up pile, which is reshuffled into its private
-  deck at the end of its turn once that deck is empty.
+  deck at the end of its turn once that deck is empty;
+- with `private=1` and `gift=1`, `gift`: the next seat draws a card of its
+  own private deck, and if that deck is empty the public discard pile is
+  shuffled into it first: a reshuffle and a draw from it inside another
+  seat's command, which in a peer game the drawing seat's answer runs (as
+  a Codex attack that makes the defender draw).
 
 Rules: 2-3 players, a deck of twelve cards numbered 1-6 (two of each), two
 in each hand. On your turn take up to three actions: `roll` (1-2: your turn
@@ -59,6 +64,7 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     target: int = 30
     private: int = 0
     steal: int = 0
+    gift: int = 0
 
 
 class State(GameState, kw_only=True):
@@ -77,6 +83,7 @@ class State(GameState, kw_only=True):
     target: int = 30
     private: bool = False
     steal: bool = False
+    gift: bool = False
 
 
 class Roll(msgspec.Struct, frozen=True, tag="lucky.roll"):
@@ -107,7 +114,11 @@ class Fetch(msgspec.Struct, frozen=True, tag="lucky.fetch"):
     pass
 
 
-Command = Roll | Draw | Play | Pass | Vote | Steal | Fetch
+class Gift(msgspec.Struct, frozen=True, tag="lucky.gift"):
+    pass
+
+
+Command = Roll | Draw | Play | Pass | Vote | Steal | Fetch | Gift
 
 
 class View(msgspec.Struct, frozen=True):
@@ -154,7 +165,7 @@ class LuckyDraw(Game[State, Command]):
 
     @property
     def bots(self):  # type: ignore[override]
-        return {"random": random_bot, "drawer": drawer_bot, "thief": thief_bot}
+        return {"random": random_bot, "drawer": drawer_bot, "thief": thief_bot, "giver": giver_bot}
 
     def seats(self, options: Any, requested: list[SeatSpec]) -> list[SeatSpec]:
         if not self.min_seats <= len(requested) <= self.max_seats:
@@ -177,7 +188,7 @@ class LuckyDraw(Game[State, Command]):
         return State(
             zones=zones, next_ref=n, seats=names, turn=chance.public.below(len(names)),
             scores={s: 0 for s in names}, rounds=options.rounds, target=options.target, private=bool(options.private),
-            steal=bool(options.steal),
+            steal=bool(options.steal), gift=bool(options.private and options.gift),
         )
 
     def private_decks(self, state: State) -> dict[str, str]:
@@ -207,6 +218,8 @@ class LuckyDraw(Game[State, Command]):
             out.append(Fetch())
         if state.steal:
             out += [Steal(i) for i in range(len(state.zones[_hand(_next(state, seat))].items))]
+        if state.gift and (state.zones[_own(_next(state, seat))].items or state.zones["discard"].items):
+            out.append(Gift())
         out += [Play(it.ref) for it in state.zones[_hand(seat)].items]
         out.append(Pass())
         return out
@@ -256,6 +269,19 @@ class LuckyDraw(Game[State, Command]):
             if not s.private or not s.zones[_own(seat)].items:
                 raise IllegalCommand(f"{seat}'s own deck is empty")
             s.zones[_hand(seat)].items.append(draw_private(s, _own(seat), chance))
+            return _after_action(s, chance)
+        if isinstance(command, Gift):
+            other = _next(s, seat)
+            own = s.zones[_own(other)]
+            if not s.gift:
+                raise IllegalCommand("gifts are off in this game (options private=1 gift=1)")
+            if not own.items:
+                if not s.zones["discard"].items:
+                    raise IllegalCommand(f"{other}'s own deck and the discard pile are empty")
+                own.items, s.zones["discard"].items = s.zones["discard"].items, []
+                shuffle_zone(s, _own(other), chance, prefix="g")
+                s.reshuffles += 1
+            s.zones[_hand(other)].items.append(draw_private(s, _own(other), chance))
             return _after_action(s, chance)
         if isinstance(command, Play):
             hand = s.zones[_hand(seat)].items
@@ -309,7 +335,7 @@ class LuckyDraw(Game[State, Command]):
             return "vote stop" if command.stop else "vote go"
         if isinstance(command, Steal):
             return f"steal {command.index + 1}"
-        return {Roll: "roll", Draw: "draw", Pass: "pass", Fetch: "fetch"}[type(command)]
+        return {Roll: "roll", Draw: "draw", Pass: "pass", Fetch: "fetch", Gift: "gift"}[type(command)]
 
     def parse(self, text: str, state: State, seat: str) -> Command:
         words = text.split()
@@ -321,6 +347,8 @@ class LuckyDraw(Game[State, Command]):
             return Pass()
         if words == ["fetch"]:
             return Fetch()
+        if words == ["gift"]:
+            return Gift()
         if len(words) == 2 and words[0] == "steal" and words[1].isdigit():
             return Steal(int(words[1]) - 1)
         if len(words) == 2 and words[0] == "vote" and words[1] in ("stop", "go"):
@@ -408,3 +436,17 @@ def thief_bot(game: Game, state: State, seat: str, rng: random.Random) -> Comman
         return Fetch()  # its file pauses: the refill at the end of the turn comes in the next seat's file
     plays = [c for c in legal if isinstance(c, Play)]
     return rng.choice(plays) if plays else Pass()
+
+
+def giver_bot(game: Game, state: State, seat: str, rng: random.Random) -> Command:
+    """The thief, except that it fetches until its own deck is empty and
+    gives the next seat a card whenever that seat's own deck is empty: the
+    discard pile is reshuffled into it inside the giver's command."""
+    legal = game.legal(state, seat)
+    other = _next(state, seat)
+    if Gift() in legal and not state.zones[_own(other)].items and len(state.zones["discard"].items) > 1 \
+            and state.actions < 2:
+        return Gift()
+    if Fetch() in legal and state.actions < 2:
+        return Fetch()
+    return thief_bot(game, state, seat, rng)

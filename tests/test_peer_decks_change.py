@@ -209,3 +209,78 @@ def test_hidden_cards_cannot_be_reshuffled_into_a_shared_deck(monkeypatch):
     monkeypatch.setattr(chancegame.LuckyDraw, "demo_bot", "random")
     with pytest.raises(PbemError, match="deck: peer games can reshuffle only face-up cards into a shared deck"):
         tamper.play("lucky", "peer", ["alice", "bob"], 3, ("target=200",))
+
+
+GIFTS = ("target=200", "rounds=9", "private=1", "gift=1")
+
+
+def _giver_game(seed, patches=()) -> tamper.Table:
+    return _thief_game(["alice", "bob"], seed, GIFTS, [(chancegame.LuckyDraw, "demo_bot", "giver"), *patches])
+
+
+def _derived(table) -> list:
+    return [f for f in tamper.replay(table.files).deck.changes.refills if f.derived]
+
+
+def test_a_deck_reshuffled_and_drawn_from_inside_its_owners_answer(tmp_path):
+    """`gift` makes the next seat draw from its own deck, refilled from the
+    discard pile when empty (as a Codex attack makes the defender draw): the
+    draw's chance is the answer's, which its writer (the deck's owner)
+    knows. It commits in that answer, to the places its beacon seed gives,
+    and the audit checks them."""
+    from pbem.crypto.encoding import b64d
+
+    table = _giver_game(1)
+    derived = _derived(table)
+    assert derived, "the giver bot no longer makes a seat draw from a refilled deck"
+    chain = tamper.replay(table.files)
+    for f in derived:
+        body = chain.records[f.seq].body
+        assert body.by == f.owner and not body.commands and set(body.commitments) == set(f.refs)
+        then = tamper.replay(table.files[:f.seq + 1]).public
+        drawn = [r for r in f.refs if r not in {it.ref for it in then.zones[f.zone].items}]
+        assert drawn and all(r in {it.ref for it in then.zones[f"hand:{f.owner}"].items} for r in drawn)
+        places = {r: chain.deck.secrets[f.owner].private[r] for r in f.refs}
+        seed = b64d(chain.deck.secrets[f.owner].beacon_seed, 32)
+        assert places == peer_changes.derived_order(seed, chain.game_id, f, list(places.values()))
+    report = audit(tamper.save(table, tmp_path / "game"))
+    assert report.ok, report.failures
+
+
+def test_a_drawing_owner_that_chooses_its_order_is_caught_by_the_audit(tmp_path):
+    """The owner could pick the order that gives it the card it wants (it
+    knows the draw's chance); nobody can tell during play, the audit can."""
+    real = peer_changes.derived_order
+
+    def chosen(seed, game_id, refill, cards):
+        honest = real(seed, game_id, refill, cards)
+        return dict(zip(refill.refs, reversed(list(honest.values())))) if len(set(cards)) > 1 else honest
+
+    table = _giver_game(2, patches=[(peer_changes, "derived_order", chosen)])
+    folder = tamper.save(table, tmp_path / "game")
+    assert actions.verify(folder).over
+    failures = audit(folder).failures
+    assert failures and all("are not the ones its beacon seed gives" in f for f in failures)
+    owners = {f.owner for f in _derived(table)}
+    assert {f.split("(signed by ")[1].split(")")[0] for f in failures} <= owners
+
+
+def test_a_refilled_card_drawn_where_another_seat_reads_it_is_refused(monkeypatch):
+    """The places may follow from the owner's seed only while the drawn cards
+    stay with the owner: a gift that put the card drawn from the refilled
+    deck into the giver's hand would need the owner's commitments in an
+    earlier file, and stops with the one-line error."""
+    real = chancegame.LuckyDraw.apply
+
+    def apply(self, state, seat, command, chance):
+        if isinstance(command, chancegame.Gift):  # the gift goes to the giver's own hand
+            other = chancegame._next(state, seat)
+            after = real(self, state, seat, command, chance)
+            got = after.zones[chancegame._hand(other)].items.pop()
+            after.zones[chancegame._hand(seat)].items.append(got)
+            return after
+        return real(self, state, seat, command, chance)
+
+    monkeypatch.setattr(chancegame.LuckyDraw, "apply", apply)
+    with pytest.raises(PbemError, match="must stay in it until .* commits to them .*, into hand:"):
+        _giver_game(1)

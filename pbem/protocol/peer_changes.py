@@ -79,6 +79,10 @@ class Refill:
     #: that command ran (`_commit_ahead`): the answer that runs it must
     #: reshuffle exactly these cards into these refs
     ahead: bool = False
+    #: committed by the owner in a file whose chance it knows, which also
+    #: draws from it: the places follow from its beacon seed
+    #: (`derived_order`) instead of being chosen, and the audit checks them
+    derived: bool = False
 
 
 @dataclass
@@ -304,16 +308,26 @@ def _register_reshuffle(chain, deck, zone: str, fresh: list[str], gone: list[str
 
 
 def _register_refill(chain, deck, writer, effect, parts, seq, zone, owner, fresh, gone, zones) -> None:
-    if zones != {zone}:
-        raise ProtocolError(f"{zone}: cards reshuffled into {owner}'s private deck must stay in it until "
-                            f"{owner} commits to them (in its next file): the rules draw from it too early")
     public = set(chain.revealed) | set(effect.revealed)
     known = deck.knows(owner)
     strangers = [g for g in gone if g not in public and g not in known]
     if strangers:
         raise ProtocolError(f"{zone}: peer games can reshuffle into {owner}'s private deck only cards that are "
                             f"face up or {owner}'s own ({', '.join(strangers)} are not)")
-    refill = Refill(zone=zone, owner=owner, refs=fresh, gone=gone, seq=seq)
+    drawn = zones - {zone}
+    if drawn:
+        # The same file already drew from the new deck (a draw that
+        # emptied it goes on from the reshuffled pile). Only its owner can
+        # commit to it here, and the drawn cards must stay where only the
+        # owner reads them; the owner knows this file's chance as it
+        # writes, so it may not choose the order (`derived_order`).
+        elsewhere = sorted(z for z in drawn if effect.state.zones[z].public or effect.state.zones[z].readers != [owner])
+        if writer != owner or elsewhere:
+            raise ProtocolError(
+                f"{zone}: cards reshuffled into {owner}'s private deck must stay in it until {owner} commits "
+                f"to them (in its next file): the rules draw from it too early"
+                + (f", into {', '.join(elsewhere)}" if elsewhere else ""))
+    refill = Refill(zone=zone, owner=owner, refs=fresh, gone=gone, seq=seq, derived=bool(drawn))
     deck.changes.refills.append(refill)
     if writer == owner:
         _commit_refill(chain, deck, refill, parts, seq, dict(effect.revealed))
@@ -347,12 +361,32 @@ def refill_order(cards: list[str]) -> list[str]:
     return secret_order(sorted(cards))
 
 
+def derived_order(beacon_seed: bytes, game_id: str, refill: Refill, cards: list[str]) -> dict[str, str]:
+    """The places of a refill its owner may not choose: a shuffle of the
+    cards (sorted) keyed by the owner's beacon seed, committed at its join
+    and secret until the end, and by where the refill happens.
+
+    The owner can compute it, so it knows the card each draw of the file
+    takes; it cannot change it, and the file carries none of its decisions
+    (an answer to chance carries no commands). The other seats cannot
+    compute it until the seed is published; then the audit does."""
+    from pbem.crypto.stream import DeterministicStream, derive
+
+    label = canonical(["refill order", game_id, refill.seq, refill.zone, list(refill.refs)])
+    key = derive(beacon_seed, b"pbem refill order")
+    return dict(zip(refill.refs, DeterministicStream(key, label).shuffle(sorted(cards))))
+
+
 def _make_commitments(chain, refill: Refill, parts, revealed: dict[str, str]) -> dict[str, str]:
     from pbem.protocol.peer import commit_private
     from pbem.protocol.peer_writer import cards_known
 
     known = {**cards_known(chain, parts.identity, parts.secrets), **revealed}
-    mapping = dict(zip(refill.refs, refill_order([known[g] for g in refill.gone])))
+    cards = [known[g] for g in refill.gone]
+    if refill.derived:
+        mapping = derived_order(b64d(parts.secrets.beacon_seed, 32), chain.game_id, refill, cards)
+    else:
+        mapping = dict(zip(refill.refs, refill_order(cards)))
     parts.made.setdefault("mapping", {}).update(mapping)
     # the new places count as the owner's from here on (openings, knowledge)
     parts.secrets = msgspec.structs.replace(parts.secrets, private={**parts.secrets.private, **mapping})
@@ -510,4 +544,12 @@ def audit(chain, deck, cards: dict[str, str], failures: list[str], file_of) -> i
         if went != came and f.committed is not None:
             failures.append(f"{file_of(f.committed, f.owner)} (signed by {f.owner}): its commitments to the cards "
                             f"reshuffled into {f.zone} are not the cards that went in")
+        elif f.derived and "?" not in went:
+            checks += 1
+            places = {r: deck.secrets[f.owner].private.get(r) for r in f.refs}
+            seed = b64d(deck.secrets[f.owner].beacon_seed, 32)
+            if places != derived_order(seed, chain.game_id, f, went):
+                failures.append(f"{file_of(f.committed, f.owner)} (signed by {f.owner}): it drew from the cards it "
+                                f"reshuffled into {f.zone} in the same file, and their places are not the ones its "
+                                "beacon seed gives: it chose them")
     return checks
