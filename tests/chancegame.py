@@ -17,10 +17,11 @@ the later games need appears once, in the simplest form that still needs it:
   go to the seat's own face-up pile, which is reshuffled into its private
   deck at the end of its turn once that deck is empty;
 - with `private=1` and `gift=1`, `gift`: the next seat draws a card of its
-  own private deck, and if that deck is empty the public discard pile is
-  shuffled into it first: a reshuffle and a draw from it inside another
-  seat's command, which in a peer game the drawing seat's answer runs (as
-  a Codex attack that makes the defender draw).
+  own private deck, and if that deck is empty its own face-up pile is
+  shuffled into it first (which then happens only so): a reshuffle and a
+  draw from it inside another seat's command, which in a peer game the
+  drawing seat's answer runs (as a Codex attack that makes the defender
+  draw).
 
 Rules: 2-3 players, a deck of twelve cards numbered 1-6 (two of each), two
 in each hand. On your turn take up to three actions: `roll` (1-2: your turn
@@ -218,7 +219,7 @@ class LuckyDraw(Game[State, Command]):
             out.append(Fetch())
         if state.steal:
             out += [Steal(i) for i in range(len(state.zones[_hand(_next(state, seat))].items))]
-        if state.gift and (state.zones[_own(_next(state, seat))].items or state.zones["discard"].items):
+        if state.gift and (state.zones[_own(_next(state, seat))].items or state.zones[_used(_next(state, seat))].items):
             out.append(Gift())
         out += [Play(it.ref) for it in state.zones[_hand(seat)].items]
         out.append(Pass())
@@ -276,9 +277,9 @@ class LuckyDraw(Game[State, Command]):
             if not s.gift:
                 raise IllegalCommand("gifts are off in this game (options private=1 gift=1)")
             if not own.items:
-                if not s.zones["discard"].items:
-                    raise IllegalCommand(f"{other}'s own deck and the discard pile are empty")
-                own.items, s.zones["discard"].items = s.zones["discard"].items, []
+                if not s.zones[_used(other)].items:
+                    raise IllegalCommand(f"{other}'s own deck and face-up pile are empty")
+                own.items, s.zones[_used(other)].items = s.zones[_used(other)].items, []
                 shuffle_zone(s, _own(other), chance, prefix="g")
                 s.reshuffles += 1
             s.zones[_hand(other)].items.append(draw_private(s, _own(other), chance))
@@ -373,7 +374,7 @@ def _after_action(s: State, chance: Chance) -> State:
 
 def _end_turn(s: State, chance: Chance) -> State:
     seat = s.seats[s.turn]
-    if s.private and not s.zones[_own(seat)].items and s.zones[_used(seat)].items:
+    if s.private and not s.gift and not s.zones[_own(seat)].items and s.zones[_used(seat)].items:
         # the seat's face-up pile becomes its private deck again
         s.zones[_own(seat)].items, s.zones[_used(seat)].items = s.zones[_used(seat)].items, []
         shuffle_zone(s, _own(seat), chance, prefix="q")
@@ -440,13 +441,25 @@ def thief_bot(game: Game, state: State, seat: str, rng: random.Random) -> Comman
 
 def giver_bot(game: Game, state: State, seat: str, rng: random.Random) -> Command:
     """The thief, except that it fetches until its own deck is empty and
-    gives the next seat a card whenever that seat's own deck is empty: the
-    discard pile is reshuffled into it inside the giver's command."""
+    gives the next seat a card whenever that seat's own deck is empty: its
+    face-up pile is reshuffled into it inside the giver's command."""
     legal = game.legal(state, seat)
     other = _next(state, seat)
-    if Gift() in legal and not state.zones[_own(other)].items and len(state.zones["discard"].items) > 1 \
+    if Gift() in legal and not state.zones[_own(other)].items and len(state.zones[_used(other)].items) > 1 \
             and state.actions < 2:
         return Gift()
     if Fetch() in legal and state.actions < 2:
         return Fetch()
+    if state.actions >= 2:  # its own cards first, so that its face-up pile fills
+        own = [c for c in legal if isinstance(c, Play) and int(_card(state, c.ref) or 0) >= 7]
+        if own:
+            return own[0]
     return thief_bot(game, state, seat, rng)
+
+
+def _card(state: State, ref: str) -> str | None:
+    for zone in state.zones.values():
+        for it in zone.items:
+            if it.ref == ref:
+                return it.card if isinstance(it, Known) else None
+    return None

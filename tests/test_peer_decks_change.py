@@ -17,6 +17,7 @@ from pbem.crypto.encoding import b64d, b64e
 from pbem.crypto.seal import seal
 from pbem.demo import run_demo
 from pbem.errors import CommitmentError, PbemError, ProtocolError
+from pbem.games.base import refs_in
 from pbem.protocol import codec, folder as folder_mod, peer_changes, peer_writer
 from pbem.protocol.audit import audit
 from pbem.protocol.formats import Delivery, Opening, ReshuffleLayer, TurnBody
@@ -284,3 +285,31 @@ def test_a_refilled_card_drawn_where_another_seat_reads_it_is_refused(monkeypatc
     monkeypatch.setattr(chancegame.LuckyDraw, "apply", apply)
     with pytest.raises(PbemError, match="must stay in it until .* commits to them .*, into hand:"):
         _giver_game(1)
+
+
+def test_a_card_that_leaves_the_game_with_a_reshuffle_is_not_counted_in_it(monkeypatch, tmp_path):
+    """A command that reshuffles and also takes a card out of the game (a
+    Codex attack kills a hero, which leaves the zones, and makes the
+    defender draw from its refilled deck): only the refs the rules' shuffle
+    renamed went into the deck, which its owner commits to."""
+    real = chancegame.LuckyDraw.apply
+
+    def apply(self, state, seat, command, chance):
+        after = real(self, state, seat, command, chance)
+        if isinstance(command, chancegame.Gift) and after.zones[chancegame._used(seat)].items:
+            after.zones[chancegame._used(seat)].items.pop()  # burnt: it leaves the game
+        return after
+
+    monkeypatch.setattr(chancegame.LuckyDraw, "apply", apply)
+    for seed in range(1, 6):
+        table = _giver_game(seed)
+        chain = tamper.replay(table.files)
+        burnt = [f for f in _derived(table)
+                 if len(refs_in(tamper.replay(table.files[:f.seq]).public)) > len(refs_in(chain.records[f.seq].after))]
+        if burnt:
+            break
+    else:
+        raise AssertionError("five games without a burnt card beside a refill")
+    assert all(len(f.gone) == len(f.refs) for f in _derived(table))
+    report = audit(tamper.save(table, tmp_path / "game"))
+    assert report.ok, report.failures

@@ -254,6 +254,12 @@ def shuffle_zone(state: GameState, name: str, chance: Chance, prefix: str = "r")
         ref = f"{prefix}{state.next_ref:03d}"
         state.next_ref += 1
         fresh.append(Known(ref, item.card) if isinstance(item, Known) else Hidden(ref))
+    # Which refs went in is public (they were in the zone); a peer game's
+    # protocol must know it to deal them again, and cannot tell otherwise
+    # from a card that left the game in the same command (a dead hero)
+    note = getattr(chance, "note_shuffle", None)
+    if note is not None:
+        note(name, [it.ref for it in zone.items], [it.ref for it in fresh])
     zone.items = fresh
 
 

@@ -198,7 +198,26 @@ class Tape:
         return self.below(n)
 
 
-class PlayChance:
+class ShuffleNotes:
+    """Remembers which refs each `shuffle_zone` renamed, for a peer game's
+    protocol (`peer_changes`): the set that went in is public, the order is
+    not. Keyed by the fresh refs, which a run repeated from the start (a
+    retry after a reveal) names again the same way."""
+
+    def note_shuffle(self, zone: str, old: list[str], fresh: list[str]) -> None:
+        notes = self.__dict__.setdefault("shuffles", {})
+        notes[tuple(fresh)] = (zone, list(old))
+
+    def went_in(self, fresh: set[str]) -> set[str] | None:
+        """The old refs of the shuffles that made any of `fresh` (None:
+        nothing was noted, as from a chance that does not note)."""
+        notes = self.__dict__.get("shuffles")
+        if not notes:
+            return None
+        return {ref for made, (_, old) in notes.items() if fresh & set(made) for ref in old}
+
+
+class PlayChance(ShuffleNotes):
     """The `chance` the rules see while a file is replayed.
 
     `public` is the file's `Tape` (dice, a random target: results everyone

@@ -28,6 +28,7 @@ from pbem.crypto.keys import SecretIdentity
 from pbem.crypto.limits import check_limits
 from pbem.crypto.seal import open_envelope, seal
 from pbem.crypto.commit import commit
+from pbem.protocol.chance import ShuffleNotes
 from pbem.protocol.commitments import check_openings, item_bytes
 from pbem.crypto.stream import DeterministicStream, derive
 from pbem.errors import CryptoError, FormatError, ProtocolError
@@ -72,7 +73,7 @@ def new_layer(seat: str, points: list[bytes], scalar: bytes | None = None) -> tu
     return k, PokerLayer(seat=seat, key=b64e(poker.public_key(k)), points=[b64e(p) for p in layered])
 
 
-class BeaconChance:
+class BeaconChance(ShuffleNotes):
     """Chance for one file of a peer game, from every seat's latest link."""
 
     def __init__(self, links: dict[str, bytes], game_id: str, seq: int) -> None:
@@ -565,7 +566,7 @@ def run_file(chain, deck: PeerDeck, writer: str, commands, parts: FileParts, seq
         resume=resume,
     )
     used_chance = chance.used > 0 if isinstance(chance, BeaconChance) else effect.drew_chance
-    peer_changes.after_run(chain, deck, writer, effect, parts, seq)
+    peer_changes.after_run(chain, deck, writer, effect, parts, seq, chance)
     return PeerEffect(effect=effect, partials=used, openings=openings, chance_used=used_chance)
 
 

@@ -200,7 +200,17 @@ def _add_layer(deck, pending: Reshuffle, seat: str, layer: ReshuffleLayer, seq: 
 # --- the end of a file: did the rules reshuffle? ----------------------------------
 
 
-def after_run(chain, deck, writer: str, effect, parts, seq: int) -> None:
+def _gone_in(chance, fresh: list[str], before: dict[str, str], after: dict[str, str]) -> list[str]:
+    """The refs that went into the shuffles that made `fresh`: those the
+    rules' shuffles noted (`ShuffleNotes`), else every ref that vanished.
+    A card can vanish for another reason in the same command (a dead hero
+    leaves the zones), and must not count as reshuffled."""
+    went = chance.went_in(set(fresh)) if hasattr(chance, "went_in") else None
+    vanished = [r for r in before if r not in after]
+    return sorted(vanished if went is None else (r for r in vanished if r in went))
+
+
+def after_run(chain, deck, writer: str, effect, parts, seq: int, chance=None) -> None:
     """After the file's commands: fresh refs in hidden zones where others
     disappeared are a reshuffle; register it (or refuse what peer dealing
     cannot follow). A file whose last command paused for chance commits
@@ -214,7 +224,7 @@ def after_run(chain, deck, writer: str, effect, parts, seq: int) -> None:
         before, after = refs_in(chain.public), refs_in(effect.state)
         fresh = sorted(r for r, z in after.items() if r not in before and not effect.state.zones[z].public)
         if fresh:
-            gone = sorted(r for r in before if r not in after)
+            gone = _gone_in(chance, fresh, before, after)
             ahead = next((f for f in changes.refills if f.ahead and f.refs == fresh), None)
             if ahead is None:
                 _register(chain, deck, writer, effect, parts, seq, fresh, gone, after)
@@ -281,7 +291,7 @@ def _commit_ahead(chain, deck, writer: str, effect, parts, seq: int) -> None:
         return
     before, after = refs_in(effect.state), refs_in(after_state)
     fresh = sorted(r for r, z in after.items() if r not in before and not after_state.zones[z].public)
-    gone = sorted(r for r in before if r not in after)
+    gone = _gone_in(probe, fresh, before, after)
     private = chain.game.private_decks(after_state)
     decks = sorted({after[r] for r in fresh if private.get(after[r]) == writer})
     if not decks or len(gone) != len(fresh):
