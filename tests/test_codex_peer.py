@@ -21,7 +21,7 @@ from pbem.errors import PbemError, ProtocolError
 from pbem.games.base import Known, refs_in
 from pbem.games.codex import GAME, Codex
 from pbem.games.codex.bots import greedy_bot, state_card
-from pbem.games.codex.commands import Level, Play, Tech
+from pbem.games.codex.commands import Build, Level, Play, Tech
 from pbem.games.codex.state import TECH
 from pbem.protocol import codec, folder as folder_mod
 from pbem.protocol.audit import audit
@@ -94,11 +94,45 @@ def test_the_owner_commits_to_its_reshuffle_before_the_chance_that_draws_from_it
         mine, answer = records[k], records[k + 1]
         committed = set(mine.body.commitments)
         assert not committed & set(refs_in(mine.after)), "the refs do not exist yet: the command paused"
-        assert answer.by != mine.by and not answer.commands and answer.resumed, "another seat's link draws"
+        assert answer.by != mine.by and not answer.commands, "another seat's link draws"
+        assert answer.resumed or answer.before == mine.after, "it runs the paused command, or the rules' steps after it"
         assert committed <= set(refs_in(answer.after)), "the answer's run makes exactly those refs"
         hand = {it.ref for it in answer.after.zones[f"hand:{mine.by}"].items}
         assert committed & hand, "and the same command drew from the new deck"
     assert not any(b.commitments for b in _bodies(game) if not b.commands), "no commitment waits for a next file"
+
+
+def surplus_first(game, state, seat, rng):
+    """The greedy bot, except that it builds Surplus as soon as it can."""
+    legal = game.legal(state, seat)
+    surplus = [c for c in legal if isinstance(c, Build) and c.building == "surplus"]
+    return surplus[0] if surplus else greedy_bot(game, state, seat, rng)
+
+
+def test_surplus_draws_at_upkeep_from_a_reshuffled_pile_under_peer(tmp_path):
+    """Surplus's upkeep draw comes in the rules' steps after the tech step
+    (the start of the owner's next file), which wait for the other seat's
+    link. When the draw pile is empty there, the owner's file commits ahead
+    to the reshuffle the steps will make; this stopped every such game."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(GAME.bots, "surplus", surplus_first)
+        mp.setattr(Codex, "demo_bot", "surplus")
+        for seed in range(1, 6):
+            table = tamper.play("codex", "peer", ["alice", "bob"], seed)
+            chain = tamper.replay(table.files)
+            techs = [k for k in _ahead(table)
+                     if all(msgspec.json.decode(c)["t"] == "cx.tech" for c in chain.records[k].body.commands)]
+            if techs:
+                break
+        else:
+            raise AssertionError("five games without an upkeep draw from an empty pile")
+    for k in techs:
+        mine, answer = chain.records[k], chain.records[k + 1]
+        assert answer.by != mine.by and answer.resumed is None and answer.before == mine.after
+        hand = {it.ref for it in answer.after.zones[f"hand:{mine.by}"].items}
+        assert set(mine.body.commitments) & hand, "the upkeep drew from the new pile"
+    report = audit(tamper.save(table, tmp_path / "game"))
+    assert chain.over and report.ok, report.failures
 
 
 def test_appel_stomp_goes_back_on_top_and_is_drawn_next(game):

@@ -208,13 +208,13 @@ class ShuffleNotes:
         notes = self.__dict__.setdefault("shuffles", {})
         notes[tuple(fresh)] = (zone, list(old))
 
-    def went_in(self, fresh: set[str]) -> set[str] | None:
-        """The old refs of the shuffles that made any of `fresh` (None:
+    def shuffles_noted(self) -> list[tuple[str, list[str], list[str]]] | None:
+        """``(zone, fresh refs, old refs)`` of each shuffle, in order (None:
         nothing was noted, as from a chance that does not note)."""
         notes = self.__dict__.get("shuffles")
         if not notes:
             return None
-        return {ref for made, (_, old) in notes.items() if fresh & set(made) for ref in old}
+        return [(zone, list(made), old) for made, (zone, old) in notes.items()]
 
 
 class PlayChance(ShuffleNotes):

@@ -200,14 +200,38 @@ def _add_layer(deck, pending: Reshuffle, seat: str, layer: ReshuffleLayer, seq: 
 # --- the end of a file: did the rules reshuffle? ----------------------------------
 
 
-def _gone_in(chance, fresh: list[str], before: dict[str, str], after: dict[str, str]) -> list[str]:
-    """The refs that went into the shuffles that made `fresh`: those the
-    rules' shuffles noted (`ShuffleNotes`), else every ref that vanished.
-    A card can vanish for another reason in the same command (a dead hero
-    leaves the zones), and must not count as reshuffled."""
-    went = chance.went_in(set(fresh)) if hasattr(chance, "went_in") else None
+def _shuffles(chance, fresh: list[str], before: dict[str, str], after: dict[str, str]) -> list[tuple[list[str], list[str]]]:
+    """The file's reshuffles as ``(fresh refs, refs that went in)``, one per
+    shuffle the rules noted (`ShuffleNotes`). A card can vanish for another
+    reason in the same command (a dead hero leaves the zones) and does not
+    count as reshuffled; two reshuffles in one file (both seats' decks) are
+    two. A ref a shuffle made and a later one took again stands for what
+    went into the first. Without notes: one reshuffle of every ref that
+    vanished."""
     vanished = [r for r in before if r not in after]
-    return sorted(vanished if went is None else (r for r in vanished if r in went))
+    notes = chance.shuffles_noted() if hasattr(chance, "shuffles_noted") else None
+    if notes is None:
+        return [(list(fresh), sorted(vanished))]
+    made_from = {ref: old for _, made, old in notes for ref in made}
+
+    def origins(refs):
+        for ref in refs:
+            if ref in before:
+                yield ref
+            elif ref in made_from:
+                yield from origins(made_from.pop(ref))
+
+    out, covered = [], set()
+    fresh_set = set(fresh)
+    for _, made, old in notes:
+        covered |= set(made)
+        refs = sorted(r for r in made if r in fresh_set)
+        if refs:
+            out.append((refs, sorted({r for r in origins(old) if r not in after})))
+    rest = [r for r in fresh if r not in covered]
+    if rest:  # new hidden refs no shuffle made: refused by `_register`
+        out.append((rest, []))
+    return out
 
 
 def after_run(chain, deck, writer: str, effect, parts, seq: int, chance=None) -> None:
@@ -223,22 +247,21 @@ def after_run(chain, deck, writer: str, effect, parts, seq: int, chance=None) ->
     if changes.enabled:
         before, after = refs_in(chain.public), refs_in(effect.state)
         fresh = sorted(r for r, z in after.items() if r not in before and not effect.state.zones[z].public)
-        if fresh:
-            gone = _gone_in(chance, fresh, before, after)
-            ahead = next((f for f in changes.refills if f.ahead and f.refs == fresh), None)
+        for refs, gone in _shuffles(chance, fresh, before, after) if fresh else ():
+            ahead = next((f for f in changes.refills if f.ahead and f.refs == refs), None)
             if ahead is None:
-                _register(chain, deck, writer, effect, parts, seq, fresh, gone, after)
+                _register(chain, deck, writer, effect, parts, seq, refs, gone, after)
             elif ahead.gone != gone:
                 raise ProtocolError(f"{ahead.zone}: the paused command reshuffled other cards than "
                                     f"{ahead.owner} committed to when it paused")
             else:
                 ahead.ahead = False  # its commitments were in the file that paused
-        resumed = chain.paused is not None and chain.chance_answerer() == writer
+        resumed = (chain.paused is not None or chain.chance_blocked) and chain.chance_answerer() == writer
         left = [f for f in changes.refills if f.ahead and resumed]
         if left:
             raise ProtocolError(f"{left[0].zone}: the paused command did not reshuffle the cards {left[0].owner} "
                                 "committed to when it paused")
-        if effect.paused is not None and chain.game.reshuffle_ahead:
+        if (effect.paused is not None or effect.chance_blocked) and chain.game.reshuffle_ahead:
             _commit_ahead(chain, deck, writer, effect, parts, seq)
     if body is not None:
         committed = {r for f in changes.refills if f.committed == seq for r in f.refs}
@@ -265,9 +288,10 @@ def _register(chain, deck, writer, effect, parts, seq, fresh, gone, after) -> No
 
 def _commit_ahead(chain, deck, writer: str, effect, parts, seq: int) -> None:
     """The file's last command paused for chance (a draw the writer may not
-    foresee), and before that chance the rules reshuffle into the writer's
-    own private deck, which the same command then draws from (Codex: a draw
-    that empties the deck goes on from the reshuffled discard pile).
+    foresee), or the rules' `advance` after it did (Codex: Surplus's upkeep
+    draw after the tech step), and before that chance the rules reshuffle
+    into the writer's own private deck, which they then draw from (Codex: a
+    draw that empties the deck goes on from the reshuffled discard pile).
 
     The answer that supplies the chance runs the command, but its writer
     cannot commit to another seat's deck, and the draw may not wait for the
@@ -283,26 +307,27 @@ def _commit_ahead(chain, deck, writer: str, effect, parts, seq: int) -> None:
     from pbem.games.base import overlay, refs_in
     from pbem.protocol.chance import PlayChance, StandInChance, Tape
 
-    state = overlay(effect.state, dict(effect.revealed)) if effect.revealed else effect.state
+    state = after_state = overlay(effect.state, dict(effect.revealed)) if effect.revealed else effect.state
     probe = PlayChance(Tape(bytes(32), "probe"), secret=StandInChance(), draws_public=True)
     try:
-        after_state = chain.game.apply(state, writer, effect.paused, probe)
+        if effect.paused is not None:
+            after_state = chain.game.apply(state, writer, effect.paused, probe)
+        after_state = chain.game.advance(after_state, probe)  # the automatic steps the answer settles
     except PbemError:
-        return
+        if after_state is state:
+            return
     before, after = refs_in(effect.state), refs_in(after_state)
     fresh = sorted(r for r, z in after.items() if r not in before and not after_state.zones[z].public)
-    gone = _gone_in(probe, fresh, before, after)
     private = chain.game.private_decks(after_state)
-    decks = sorted({after[r] for r in fresh if private.get(after[r]) == writer})
-    if not decks or len(gone) != len(fresh):
-        return
     public = set(chain.revealed) | set(effect.revealed)
     known = deck.knows(writer)
-    if any(g not in public and g not in known for g in gone):
-        return
-    refill = Refill(zone=decks[0], owner=writer, refs=fresh, gone=gone, seq=seq, ahead=True)
-    deck.changes.refills.append(refill)
-    _commit_refill(chain, deck, refill, parts, seq, dict(effect.revealed))
+    for refs, gone in _shuffles(probe, fresh, before, after) if fresh else ():
+        decks = sorted({after[r] for r in refs if private.get(after[r]) == writer})
+        if not decks or len(gone) != len(refs) or any(g not in public and g not in known for g in gone):
+            continue  # left to the answer, which refuses what peer dealing cannot follow
+        refill = Refill(zone=decks[0], owner=writer, refs=refs, gone=gone, seq=seq, ahead=True)
+        deck.changes.refills.append(refill)
+        _commit_refill(chain, deck, refill, parts, seq, dict(effect.revealed))
 
 
 def _register_reshuffle(chain, deck, zone: str, fresh: list[str], gone: list[str], seq: int) -> None:
