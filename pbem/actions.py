@@ -503,13 +503,16 @@ def page(chain: Chain, me: Party | None, folder_text: str) -> str:
     )
 
 
-def log_entries(chain: Chain) -> dict[str, Any]:
+def log_entries(chain: Chain, since: int = 0) -> dict[str, Any]:
     """The `pbem log --json` object: each file with what it did, in words
-    anyone may read (no hidden card named), and the outcome."""
-    first = chain.records[0]
-    files = [{"seq": 0, "by": first.by, "name": first.name or folder_mod.GENESIS,
-              "what": [f"set up {chain.game.title} for {', '.join(chain.seat_order)}"]}]
-    for rec in chain.records[1:]:
+    anyone may read (no hidden card named), and the outcome. `since`: only
+    the files from that seq on (a watcher that printed the others)."""
+    files = []
+    if since == 0:
+        first = chain.records[0]
+        files.append({"seq": 0, "by": first.by, "name": first.name or folder_mod.GENESIS,
+                      "what": [f"set up {chain.game.title} for {', '.join(chain.seat_order)}"]})
+    for rec in chain.records[max(since, 1):]:
         parts = []
         body = rec.body
         if body.join is not None:
@@ -569,9 +572,9 @@ def log_entries(chain: Chain) -> dict[str, Any]:
     }
 
 
-def log_lines(chain: Chain) -> list[str]:
+def log_lines(chain: Chain, since: int = 0) -> list[str]:
     """One line per file, as anyone may read it (no hidden card named)."""
-    info = log_entries(chain)
+    info = log_entries(chain, since)
     lines = [f"{f['seq']:6d}  {f['by']:<10} " + "; ".join(f["what"]) for f in info["files"]]
     if info["outcome"] is not None:
         lines.append(f"        over: {info['outcome']['reason']}")

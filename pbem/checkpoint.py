@@ -53,10 +53,10 @@ from pathlib import Path
 import msgspec
 
 import pbem
-from pbem.protocol.chain import Chain
+from pbem.protocol.chain import Chain, Record
 
 #: first bytes of a checkpoint; bumped when the layout below changes
-MAGIC = b"pbem-checkpoint/1\n"
+MAGIC = b"pbem-checkpoint/2\n"
 _MAC = 32
 _KEY = "key"
 DIR = "checkpoints"
@@ -273,9 +273,9 @@ def _payload(chain: Chain) -> bytes:
             segments = list(records.segments)
             new = list(records)[len(records.base):]
         if segments is not None and new:
-            segments.append(_dumps(new, chain.game))
+            segments.append(_dump_records(new, chain.game))
     if segments is None:
-        segments = [_dumps(list(records), chain.game)]
+        segments = [_dump_records(list(records), chain.game)]
     head = object.__new__(type(chain))  # the chain with a mark where its records are
     head.__dict__.update(vars(chain), records=_RecordsMark())
     buf = io.BytesIO()
@@ -287,6 +287,76 @@ def _dumps(obj, game) -> bytes:
     buf = io.BytesIO()
     _Pickler(buf, game).dump(obj)
     return buf.getvalue()
+
+
+#: the fields of a `Record` that hold game states: most of a checkpoint's
+#: bytes (a Dark Agent state carries the catalogue), which few commands need
+_HEAVY = ("before", "after", "prior")
+
+
+def _dump_records(records: list, game) -> bytes:
+    """One segment: the records without their states, and their states
+    apart, so that a command that reads only the files' bodies (a seat's
+    own sealed secrets, its deliveries) does not unpickle every state."""
+    light, heavy = [], []
+    for rec in records:
+        fields = {f: getattr(rec, f) for f in rec.__dataclass_fields__}
+        heavy.append(tuple(fields.pop(f) for f in _HEAVY))
+        light.append(Record(**fields))
+    return pickle.dumps((_dumps(light, game), _dumps(heavy, game)), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+class _States:
+    """The states of one segment's records, unpickled on first use."""
+
+    def __init__(self, blob: bytes) -> None:
+        self.blob: bytes | None = blob
+        self.items: list = []
+
+    def of(self, i: int) -> tuple:
+        if self.blob is not None:
+            self.items = _Unpickler(io.BytesIO(self.blob)).load()
+            self.blob = None
+        return self.items[i]
+
+
+def _state_field(index: int, name: str):
+    def get(self):
+        own = self.__dict__.get("_set", {})
+        if name in own:
+            return own[name]
+        states, i = self.__dict__["_states"]
+        return states.of(i)[index]
+
+    def put(self, value) -> None:
+        self.__dict__.setdefault("_set", {})[name] = value
+
+    return property(get, put)
+
+
+class _Restored(Record):
+    """A record read from a checkpoint segment: its states come from the
+    segment when first asked for (`_States`). Pickled again as a plain
+    `Record` with everything."""
+
+    before = _state_field(0, "before")
+    after = _state_field(1, "after")
+    prior = _state_field(2, "prior")
+
+    def __reduce_ex__(self, protocol):
+        return Record, tuple(getattr(self, f) for f in self.__dataclass_fields__)
+
+
+def _load_records(segment: bytes) -> list:
+    light, heavy = pickle.loads(segment)
+    states = _States(heavy)
+    out = _Unpickler(io.BytesIO(light)).load()
+    for i, rec in enumerate(out):
+        for f in _HEAVY:
+            rec.__dict__.pop(f, None)
+        rec.__class__ = _Restored
+        rec.__dict__["_states"] = (states, i)
+    return out
 
 
 class LazyRecords(list):
@@ -311,7 +381,7 @@ class LazyRecords(list):
         if self.unread:
             items = []
             for segment in self.segments:
-                items.extend(_Unpickler(io.BytesIO(segment)).load())
+                items.extend(_load_records(segment))
             if len(items) != self.count:
                 raise pickle.UnpicklingError("a checkpoint's records do not match its head")
             self.unread = False

@@ -75,7 +75,7 @@ def run_demo(
             written = actions.submit(mine, who, [game.format(command, state, who)], table.keys(who))
         table.mail(who, written)
         chain = actions.open_game(first)
-        for line in actions.log_lines(chain)[shown:len(chain.records)]:
+        for line in actions.log_lines(chain, since=shown)[:len(chain.records) - shown]:
             echo(line)
         shown = len(chain.records)
     echo("")

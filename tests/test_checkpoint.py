@@ -266,3 +266,22 @@ def test_a_new_file_adds_a_segment_and_keeps_the_records_already_saved(pbem, gam
     restored, replayed = folder.load(game), folder.load(game, full=True)
     assert [r.hash for r in restored.records] == [r.hash for r in replayed.records]
     assert restored.head == replayed.head and restored.public == replayed.public
+
+
+def test_restored_records_hold_their_states_and_save_again_whole(pbem, game, monkeypatch):
+    """A restored chain's records keep their states apart from their bodies
+    (a seat's own secrets and deliveries need only the bodies): each state
+    asked for is the replayed one, and a checkpoint that merges restored
+    segments again (after many files) still holds every state."""
+    monkeypatch.setenv("PBEM_HOME", str(pbem.home))
+    monkeypatch.setattr(checkpoint, "_MAX_SEGMENTS", 2)  # merge at once
+    folder.load(game, save=True)
+    play(pbem, game, 3)
+    for _ in range(2):
+        restored, replayed = folder.load(game), folder.load(game, full=True)
+        assert len(restored.records) == len(replayed.records)
+        for mine, fresh in zip(restored.records, replayed.records):
+            assert mine.body == fresh.body and mine.hash == fresh.hash
+            assert (mine.before, mine.after) == (fresh.before, fresh.after), f"seq {mine.seq}"
+            assert (mine.prior is None) == (fresh.prior is None)
+        play(pbem, game, 1)
