@@ -56,7 +56,7 @@ import pbem
 from pbem.protocol.chain import Chain, Record
 
 #: first bytes of a checkpoint; bumped when the layout below changes
-MAGIC = b"pbem-checkpoint/2\n"
+MAGIC = b"pbem-checkpoint/3\n"
 _MAC = 32
 _KEY = "key"
 DIR = "checkpoints"
@@ -88,8 +88,10 @@ class Saved:
         """The chain it holds, or None when it cannot be rebuilt. Its
         records are unpickled when first used (`LazyRecords`)."""
         try:
-            head, segments = pickle.loads(self.payload)
-            records = LazyRecords(list(segments), self.header.seq + 1)
+            head, segments, counts = pickle.loads(self.payload)
+            if len(counts) != len(segments) or sum(counts) != self.header.seq + 1:
+                return None
+            records = LazyRecords(list(segments), self.header.seq + 1, list(counts))
             chain = _Unpickler(io.BytesIO(head), records).load()
         except Exception:  # noqa: BLE001 - a checkpoint that does not load is ignored, never fatal
             return None
@@ -250,7 +252,7 @@ def forget(folder: Path) -> None:
         path_for(folder).unlink()
 
 
-#: segments of records kept apart before they are pickled again as one
+#: more segments than this are merged whatever their sizes
 _MAX_SEGMENTS = 16
 
 
@@ -259,28 +261,45 @@ def _payload(chain: Chain) -> bytes:
     segments a restored chain was read from are kept as they were (whether
     or not its records were unpickled since: a record is never changed once
     it is in the chain, and the ones read must still be the very objects
-    that were unpickled), the new records added as one more segment. So
-    writing a checkpoint after a new file pickles little more than the head
-    and that file's record, however long the game."""
+    that were unpickled), the new records added as one more segment, and
+    the last segments merged while the newer is as long as the one before
+    it (`_merged`). So writing a checkpoint after a new file pickles little
+    more than the head and that file's record, however long the game, and
+    now and then a tail of segments again: each record is pickled again
+    about log2(files) times over a whole game, never once per file."""
     records = chain.records
     segments = None
-    if isinstance(records, LazyRecords) and len(records.segments) < _MAX_SEGMENTS:
+    if isinstance(records, LazyRecords):
         if records.unread:
-            segments = list(records.segments)
+            segments = list(zip(records.counts, records.segments))
             new = records.pending
         elif len(records) >= len(records.base) and all(
                 a is b for a, b in zip(list.__iter__(records), records.base)):
-            segments = list(records.segments)
+            segments = list(zip(records.counts, records.segments))
             new = list(records)[len(records.base):]
         if segments is not None and new:
-            segments.append(_dump_records(new, chain.game))
+            segments.append((len(new), _dump_records(new, chain.game)))
     if segments is None:
-        segments = [_dump_records(list(records), chain.game)]
+        segments = [(len(records), _dump_records(list(records), chain.game))]
+    segments = _merged(segments, chain.game)
     head = object.__new__(type(chain))  # the chain with a mark where its records are
     head.__dict__.update(vars(chain), records=_RecordsMark())
     buf = io.BytesIO()
     _Pickler(buf, chain.game).dump(head)
-    return pickle.dumps((buf.getvalue(), segments), protocol=pickle.HIGHEST_PROTOCOL)
+    return pickle.dumps((buf.getvalue(), [b for _, b in segments], [n for n, _ in segments]),
+                        protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _merged(segments: list[tuple[int, bytes]], game) -> list[tuple[int, bytes]]:
+    """Merge the last two segments while the newer holds as many records as
+    the one before it (a binary counter: the lengths halve towards the
+    end), or while there are too many. Merging reads the segments' bytes,
+    never the chain in memory."""
+    out = list(segments)
+    while len(out) > 1 and (out[-1][0] >= out[-2][0] or len(out) > _MAX_SEGMENTS):
+        (n1, older), (n2, newer) = out[-2], out[-1]
+        out[-2:] = [(n1 + n2, _dump_records(_load_records(older) + _load_records(newer), game))]
+    return out
 
 
 def _dumps(obj, game) -> bytes:
@@ -368,9 +387,10 @@ class LazyRecords(list):
     count; every list operation but `len` and `append` reads them first.
     """
 
-    def __init__(self, segments: list[bytes], count: int) -> None:
+    def __init__(self, segments: list[bytes], count: int, counts: list[int]) -> None:
         super().__init__()
         self.segments = segments
+        self.counts = counts  # the records in each segment
         self.count = count
         self.pending: list = []
         self.unread = True

@@ -247,22 +247,27 @@ def test_a_killed_writers_temporary_checkpoint_is_removed_later(pbem, game):
 
 def test_a_new_file_adds_a_segment_and_keeps_the_records_already_saved(pbem, game, monkeypatch):
     """Writing the checkpoint after a submit (whose party read every
-    record) pickles the new file's record only: the segments saved before
-    are kept byte for byte, and the restored chain is the replayed one."""
+    record) pickles the new file's record, and merges the last segments
+    only while the newer is as long as the one before it: the segments
+    saved before are kept byte for byte but for that tail, the lengths
+    halve towards the end, and the restored chain is the replayed one."""
     import pickle
 
     monkeypatch.setenv("PBEM_HOME", str(pbem.home))
 
-    def segments() -> list[bytes]:
+    def segments() -> tuple[list[bytes], list[int]]:
         saved = checkpoint.read(game)
         assert saved is not None
-        return pickle.loads(saved.payload)[1]
+        return pickle.loads(saved.payload)[1:]
 
     folder.load(game, save=True)
-    before = segments()
-    play(pbem, game, 2)  # `legal` and `submit` read every record (the seat's deliveries)
-    after = segments()
-    assert after[:len(before)] == before and len(after) > len(before)
+    for _ in range(6):
+        before, _ = segments()
+        play(pbem, game, 1)  # `legal` and `submit` read every record (the seat's deliveries)
+        after, counts = segments()
+        assert after[:-1] == before[:len(after) - 1], "only the last segment is new (the new file and a merged tail)"
+        assert all(a > b for a, b in zip(counts, counts[1:])), counts
+        assert sum(counts) == len(chain_names(game))
     restored, replayed = folder.load(game), folder.load(game, full=True)
     assert [r.hash for r in restored.records] == [r.hash for r in replayed.records]
     assert restored.head == replayed.head and restored.public == replayed.public
