@@ -26,7 +26,10 @@ player or the Codenames grid. The genesis then carries only the shape of
 the set-up that no chance may change, the cards of the shared deck and of
 each private deck (`PeerShape`, from a run of the rules with a probe seed),
 so that the shuffle layers can go on at the joins; the set-up's own run is
-checked against that shape (`derive_peer_setup`). Version 2 peer games took
+checked against that shape (`derive_peer_setup`). Linked zones (the
+Duet key) make a two-faced deck (`peer_faces`), always left to after the
+set-up, whose pairs every verifier takes from the set-up's own run
+(`PeerShape.faces`). Version 2 peer games took
 their public set-up chance from the creator's nonce, which the creator
 could try until one suited it; they still verify.
 """
