@@ -237,3 +237,19 @@ def test_a_layer_that_encrypts_nothing_is_refused_at_once():
         return _with(body, points=[b64e(chain.deck.points[ref]) for ref in chain.deck.slots])
 
     _refused(2, unshuffled, "encrypts nothing")
+
+
+def test_a_first_layer_key_that_is_not_its_scalars_is_blamed_by_the_audit(tmp_path):
+    """Nothing during play is proven against a's first-layer key; the audit is."""
+    fresh = b64e(poker.public_key(poker.new_scalar()))
+
+    def edit(chain, data, secrets):
+        body = _body(data)
+        if body.layer is None or chain.deck.layers:
+            return data
+        return codec.encode_signed("turn", _with(body, key=fresh), secrets[body.by])
+
+    table = tamper.play("codenames", "peer", ["alice", "bob"], 3, OPTIONS, edit=edit)
+    report = audit(tamper.save(table, tmp_path / "g"))
+    assert report.failures == [f"{folder.turn_name(2, 'alice')} (signed by alice): its first layer's key is not the one "
+                               "its published scalar gives"]
