@@ -88,16 +88,14 @@ def test_pair_layer_checks_refuse_what_breaks_the_rules():
 def _key(chain) -> dict[str, str]:
     """Every face's card, decrypted with every published scalar (after the end)."""
     deck = chain.deck
-    scalars = [b64d(deck.secrets[s].scalar, 32) for s in chain.seat_order]
-    out = {}
+    scalars = {s: b64d(deck.secrets[s].scalar, 32) for s in chain.seat_order}
+    out = dict(chain.revealed)
     for ref in deck.slots:
-        point = deck.points[ref] if ref not in chain.revealed else None
-        if point is None:
-            out[ref] = chain.revealed[ref]
-            continue
-        for k in [k for s, k in zip(chain.seat_order, scalars) if s in deck.remaining[ref]]:
-            point = poker.decrypt(k, point)
-        out[ref] = poker.identify(point, deck.table)[0]
+        if ref not in out:
+            point = deck.points[ref]
+            for seat in deck.remaining[ref]:
+                point = poker.decrypt(scalars[seat], point)
+            out[ref] = poker.identify(point, deck.table)[0]
     return out
 
 

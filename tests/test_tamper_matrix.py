@@ -53,7 +53,8 @@ BY_DESIGN = {
         "the writer's own layer key: its partial decryptions are proven against it (a wrong one "
         "stops the writer's own next file) and the audit checks it against the published scalar",
     (PEER_LAYER, r"peer\.(deck|slots)|((peer|join)\.)?layer\.points", "swap"):
-        "another order of a shuffled deck: a layer is a secret permutation by design",
+        "another order of a shuffled deck: a layer is a secret permutation by design (in a two-faced deck, "
+        "an order that moves a face or breaks a pair is blamed by the audit's check_pair_layer)",
     (PEER_LAYER, r"((peer|join)\.)?layer\.points\.\*", "change"):
         "a substituted ciphertext in an unproven shuffle layer: a documented limit (pbem/crypto/poker.py, "
         "'Honest limits'): it shows as a card that decrypts to nothing, and the audit's check_layer blames the signer",

@@ -53,11 +53,13 @@ and a wrong scalar shows when a card decrypts to nothing.
 from __future__ import annotations
 
 import secrets
+from collections import Counter
 from collections.abc import Sequence
 
 from nacl import bindings as _na
 
 from pbem.crypto import poker
+from pbem.crypto.encoding import canonical
 from pbem.crypto.stream import derive
 from pbem.errors import CryptoError
 
@@ -74,12 +76,19 @@ _FIRST_LABEL = b"two-faced deck: first layer scalar"
 def face_table(game_id: str, pairs: Sequence[tuple[str, str]], faces: tuple[str, str]) -> dict[bytes, tuple[str, int]]:
     """Point -> (card, copy) of every face of `pairs` (the standard pairs'
     cards, face 0 and face 1, in their public order). A face's point is the
-    one of card ``"FACE:CARD"`` (`faces` names the two faces), so the two
-    faces of one card name never share a point; copies are numbered per
-    face and card in the order of `pairs`. The table's order is the deck's
-    starting order, flattened: pair 0's face 0, pair 0's face 1, pair 1's ..."""
-    names = [f"{faces[f]}:{pair[f]}" for pair in pairs for f in (0, 1)]
-    return {point: (name.split(":", 1)[1], copy) for point, (name, copy) in poker.card_table(game_id, names).items()}
+    one of the card named by the JSON list ``[FACE, CARD]`` (`faces` names
+    the two faces), so the two faces of one card name never share a point;
+    copies are numbered per face and card in the order of `pairs`. The
+    table's order is the deck's starting order, flattened: pair 0's face 0,
+    pair 0's face 1, pair 1's face 0 ..."""
+    table: dict[bytes, tuple[str, int]] = {}
+    seen: Counter[tuple[int, str]] = Counter()
+    for pair in pairs:
+        for f in (0, 1):
+            copy = seen[(f, pair[f])]
+            seen[(f, pair[f])] += 1
+            table[poker.card_point(game_id, canonical([faces[f], pair[f]]).decode(), copy)] = (pair[f], copy)
+    return table
 
 
 def flatten(pairs: Sequence[Pair]) -> list[bytes]:
