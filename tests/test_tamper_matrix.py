@@ -95,6 +95,7 @@ def matrix(game: str, mode: str) -> tamper.Matrix:
         name, seats, options = VARIANTS[game] if game in VARIANTS else (game, list(games.get(game).demo_seats), ())
         table = tamper.play(name, mode, seats, seed=1, options=options)
         other = tamper.play(name, mode, seats, seed=2, options=options)
+        table.game = other.game = game  # its label: "duet/peer"
         assert tamper.readers_refuse(tamper.replay(table.files), table.secrets) is None
         with pytest.MonkeyPatch.context() as mp:
             m = tamper.Matrix(table, other, tamper.StateOracle(mp), LONG, random.Random(f"{game}/{mode}"))
