@@ -82,8 +82,11 @@ class Table:
         return f"{self.game}/{self.mode}"
 
 
-def play(game_name: str, mode: str, seats: list[str], seed: int, options: tuple[str, ...] = ()) -> Table:
-    """Bots play a whole game through the real writers, one in-memory chain."""
+def play(game_name: str, mode: str, seats: list[str], seed: int, options: tuple[str, ...] = (), edit=None) -> Table:
+    """Bots play a whole game through the real writers, one in-memory chain.
+    `edit(chain, data, secrets)` may doctor each file before it goes in (a
+    cheater's file, re-signed with its writer's real key); the game goes on
+    from the doctored chain."""
     from pbem import actions
 
     game = games.get(game_name)
@@ -115,6 +118,8 @@ def play(game_name: str, mode: str, seats: list[str], seed: int, options: tuple[
         else:
             state = me.state()
             data = me.turn([game.bots[game.demo_bot](game, state, who, rng)])
+        if edit is not None:
+            data = edit(chain, data, secrets)
         chain.append(data)
         files.append(data)
     raise AssertionError("the game did not end")

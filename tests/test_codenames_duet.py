@@ -9,16 +9,21 @@ from __future__ import annotations
 import os
 from collections import Counter
 
+import msgspec
 import pytest
 from click.testing import CliRunner
 
 from pbem.cli import cli
-from pbem.errors import IllegalCommand, InvalidOption
+from pbem.crypto.keys import SecretIdentity
+from pbem.errors import IllegalCommand, InvalidOption, ProtocolError
 from pbem.games.base import RandomChance, SeatSpec, project
 from pbem.games.codenames import GAME
 from pbem.games.codenames.commands import Done, Pass
 from pbem.games.codenames.duet import AGENT, ASSASSIN, BYSTANDER, PAIRS, found_cells, visible_words
 from pbem.games.conformance import check_game
+from pbem.protocol import codec, peer_writer
+from pbem.protocol.chain import Chain
+from pbem.protocol.formats import GenesisBody
 
 GRID = (
     "horse tiger lemon piano truck apple bridge castle dragon eagle forest glass hammer "
@@ -247,7 +252,7 @@ def test_conformance(raw, bot):
     assert sum(ends.values()) == len(SEEDS)
 
 
-@pytest.mark.parametrize("dealer", ["hotseat", "referee"])
+@pytest.mark.parametrize("dealer", ["hotseat", "referee", "peer"])
 def test_demo_plays_to_the_end_and_verifies(tmp_path, dealer):
     result = CliRunner().invoke(
         cli, ["demo", "codenames", "--option", "variant=duet", "--dealer", dealer, "--seed", "5",
@@ -256,17 +261,22 @@ def test_demo_plays_to_the_end_and_verifies(tmp_path, dealer):
     assert result.exit_code == 0, result.output
     assert "Codenames Duet" in result.output and "result: " in result.output
     assert "pbem verify" in result.output and "pbem audit" in result.output and "FAIL" not in result.output
+    if dealer == "peer":  # verify and audit, in each seat's folder
+        assert result.output.count(": ok (") == 4
 
 
-def test_peer_duet_is_refused_with_a_hint(tmp_path):
-    result = CliRunner().invoke(
-        cli, ["demo", "codenames", "--option", "variant=duet", "--dealer", "peer",
-              "--dir", str(tmp_path / "g"), "--keys", str(tmp_path / "k")],
-    )
-    assert result.exit_code == 1
-    assert "pbem: error:" in result.output and "linked pairs" in result.output
-    assert "--dealer referee" in result.output
-    assert not (tmp_path / "g").exists() or not any((tmp_path / "g").rglob("*.pbem"))
+def test_peer_duet_needs_the_two_faced_deck(tmp_path):
+    """The linked sides are dealt by a two-faced deck, which is always late
+    (after the set-up): a genesis that claims its layers at the joins is refused."""
+    secrets = {n: SecretIdentity.generate(n) for n in ("ann", "bob")}
+    options = GAME.options({"variant": "duet"})
+    specs = GAME.seats(options, SEATS)
+    data = peer_writer.make_genesis(GAME, options, [(s, secrets[s.name].public) for s in specs], secrets["ann"])
+    body = msgspec.json.decode(codec.read_envelope(data).body, type=GenesisBody)
+    assert body.peer.late and not body.peer.deck
+    early = msgspec.structs.replace(body, peer=msgspec.structs.replace(body.peer, late=False))
+    with pytest.raises(ProtocolError, match="deck must be late"):
+        Chain(codec.encode_signed("genesis", early, secrets["ann"]))
 
 
 def test_demo_refuses_a_bad_option(tmp_path):

@@ -35,8 +35,7 @@ SEATS = {
 }
 OPTIONS = {"codenames-three": ["variant=three"], "codenames-coop": ["variant=coop"], "codenames-duet": ["variant=duet"]}
 MODES = ["hotseat", "referee", "peer"]
-#: Duet's two-sided key card cannot be dealt by the peer deck (pbem new refuses it)
-CASES = [(g, m) for g in SEATS for m in MODES if (g, m) != ("codenames-duet", "peer")]
+CASES = [(g, m) for g in SEATS for m in MODES]
 
 
 @pytest.fixture

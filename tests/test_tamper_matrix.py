@@ -25,6 +25,9 @@ from pbem.protocol import codec, folder
 
 LONG = os.environ.get("PBEM_LONG") == "1"
 CONFIGS = [(g, m) for g in ("agent-avenue", "codenames", "lucky") for m in ("hotseat", "referee", "peer")]
+#: game variants played by the matrix under a name of their own: (game, seats, options)
+VARIANTS = {"duet": ("codenames", ["alice", "bob"], ("variant=duet", "timer=2"))}
+CONFIGS.append(("duet", "peer"))  # the two-faced deck
 #: the test game of issue #14 (pauses for chance, reshuffles, votes)
 games._REGISTRY.setdefault("lucky", ("tests.chancegame", "GAME", ()))
 
@@ -50,7 +53,8 @@ BY_DESIGN = {
         "the writer's own layer key: its partial decryptions are proven against it (a wrong one "
         "stops the writer's own next file) and the audit checks it against the published scalar",
     (PEER_LAYER, r"peer\.(deck|slots)|((peer|join)\.)?layer\.points", "swap"):
-        "another order of a shuffled deck: a layer is a secret permutation by design",
+        "another order of a shuffled deck: a layer is a secret permutation by design (in a two-faced deck, "
+        "an order that moves a face or breaks a pair is blamed by the audit's check_pair_layer)",
     (PEER_LAYER, r"((peer|join)\.)?layer\.points\.\*", "change"):
         "a substituted ciphertext in an unproven shuffle layer: a documented limit (pbem/crypto/poker.py, "
         "'Honest limits'): it shows as a card that decrypts to nothing, and the audit's check_layer blames the signer",
@@ -74,6 +78,9 @@ BY_DESIGN = {
     (r"turn/peer/seat\[.*reshuffle.*\]", r"reshuffle\.points\.\*", "change"):
         "a substituted ciphertext in an unproven reshuffle layer: as for the first layers, it shows as a card "
         "that decrypts to nothing, and the audit's check_layer blames the signer",
+    (r"turn/peer/seat\[beacon,layer\]", r"layer\.key", "change"):
+        "the fresh key of seat a's first layer of a two-faced deck (Duet): nothing during play is proven "
+        "against it (a's partials use its join key); the audit checks it against the scalar a's published one gives",
     (r"genesis/peer", r"peer\.beacon_length", "change"):
         "the length of every seat's beacon chain, public before anyone joins: within the format's "
         "bounds any value is a working game (a short one ends the game early for everyone)",
@@ -85,9 +92,10 @@ _CACHE: dict[tuple[str, str], tamper.Matrix] = {}
 def matrix(game: str, mode: str) -> tamper.Matrix:
     """The matrix of one game and dealer mode, run once per session."""
     if (game, mode) not in _CACHE:
-        seats = list(games.get(game).demo_seats)
-        table = tamper.play(game, mode, seats, seed=1)
-        other = tamper.play(game, mode, seats, seed=2)
+        name, seats, options = VARIANTS[game] if game in VARIANTS else (game, list(games.get(game).demo_seats), ())
+        table = tamper.play(name, mode, seats, seed=1, options=options)
+        other = tamper.play(name, mode, seats, seed=2, options=options)
+        table.game = other.game = game  # its label: "duet/peer"
         assert tamper.readers_refuse(tamper.replay(table.files), table.secrets) is None
         with pytest.MonkeyPatch.context() as mp:
             m = tamper.Matrix(table, other, tamper.StateOracle(mp), LONG, random.Random(f"{game}/{mode}"))

@@ -512,9 +512,10 @@ class Game(Generic[St, Cmd]):
         """Groups of hidden zones whose items at the same index belong
         together (the two sides of one Codenames Duet key card): a dealer
         must deal them as one, never shuffle them apart. The referee and
-        hotseat dealers keep the rules' deal as it is; the peer dealer's
-        mental-poker shuffle cannot keep items together without telling
-        each reader its partner's card, so it refuses such games."""
+        hotseat dealers keep the rules' deal as it is; the peer dealer
+        deals one pair of such zones, each read by one of two seats, with
+        a two-faced deck (`pbem.protocol.peer_faces`), when they are the
+        game's only hidden cards at set-up, and refuses anything else."""
         return []
 
     # -- play --------------------------------------------------------------

@@ -153,14 +153,25 @@ def _audit_peer(folder: Path, chain) -> AuditReport:
     if silent:
         return AuditReport(files=len(chain.records), checks=checks, failures=failures)
     scalars = {s: b64d(deck.secrets[s].scalar, 32) for s in chain.seat_order}
+    if deck.late:  # the layers came after the set-up, one file each
+        files = [rec.name or folder_mod.turn_name(rec.seq, rec.by) for rec in chain.records[1:] if rec.body.layer is not None]
+    else:
+        files = [layer_file[layer.seat] for layer in deck.layers]
     before = deck.starting_points()
-    for layer in deck.layers:
+    if deck.faces is not None:  # the two-faced deck's pair layers (`peer_faces`)
+        from pbem.protocol import peer_faces
+
+        done, found = peer_faces.audit(deck, scalars, files)
+        checks += done
+        failures += found
+        before = [b64d(p, 32) for p in deck.layers[-1].points]
+    for layer, where in zip(deck.layers if deck.faces is None else (), files):
         checks += 1
         after = [b64d(p, 32) for p in layer.points]
         try:
             poker.check_layer(scalars[layer.seat], before, after)
         except (CryptoError, FormatError) as exc:
-            failures.append(f"{layer_file[layer.seat]} (signed by {layer.seat}): shuffle layer: {exc.message}")
+            failures.append(f"{where} (signed by {layer.seat}): shuffle layer: {exc.message}")
         before = after
     if failures:
         return AuditReport(files=len(chain.records), checks=checks, failures=failures)

@@ -153,8 +153,6 @@ class Chain:
             from pbem.protocol.peer import start_deck
 
             shape = public if public is not None else derived.probe
-            if self.game.linked_zones(shape):
-                raise ProtocolError("a peer game cannot deal linked zones (such as a Duet key): it needs a dealer")
 
             private = {
                 it.ref: (zone, owner)
@@ -373,7 +371,7 @@ class Chain:
         seed = peer_setup_seed({s: deck.latest[s] for s in self.seat_order}, self.game_id)
         state, shape = derive_peer_setup(self.game, self.options, self.seat_specs(), self.peer_shape, seed)
         if deck.late:
-            deck.install(list(shape.slots), list(shape.deck))
+            deck.install(list(shape.slots), list(shape.deck), shape.faces)
         return state
 
     @contextlib.contextmanager

@@ -33,7 +33,7 @@ from pbem.protocol.commitments import check_openings, item_bytes
 from pbem.crypto.stream import DeterministicStream, derive
 from pbem.errors import CryptoError, FormatError, ProtocolError
 from pbem.protocol.formats import Partial, PeerSecrets, PokerLayer
-from pbem.protocol import peer_changes
+from pbem.protocol import peer_changes, peer_faces
 
 SECRET_BOX_AD = b"pbem/1 peer secrets\n"
 BEACON_LENGTH = 1000
@@ -129,6 +129,9 @@ class PeerDeck:
     #: known (`install`, `add_late_layer`), in `layer_order`
     late: bool = False
     shaped: bool = False  # a late deck has its cards (`install`)
+    #: a late deck of linked zones (the Duet key): its pairs of faces
+    #: (`peer_faces`), derived from the set-up
+    faces: "peer_faces.Faces | None" = None
 
     def copy(self) -> "PeerDeck":
         """A copy to stage a file on. Points, keys, links and layers are
@@ -170,7 +173,10 @@ class PeerDeck:
     @property
     def layer_order(self) -> list[str]:
         """Late layers: the seat whose link set the game up first (its file
-        can carry its layer at once), then the others in join order."""
+        can carry its layer at once), then the others in join order; a
+        two-faced deck's fixed [A, B, A] (`peer_faces`)."""
+        if self.faces is not None:
+            return self.faces.order
         first = self.join_order[-2] if len(self.join_order) > 1 else self.join_order[0]
         return [first] + [s for s in self.join_order if s != first]
 
@@ -178,21 +184,37 @@ class PeerDeck:
     def next_to_layer(self) -> str | None:
         if not self.late:
             return None
+        if self.faces is not None:  # one seat lays two layers
+            order = self.faces.order
+            return order[len(self.layers)] if len(self.layers) < len(order) else None
         done = set(self.joined)
         return next((s for s in self.layer_order if s not in done), None)
 
-    def install(self, slots: list[str], cards: list[str]) -> None:
+    def install(self, slots: list[str], cards: list[str], faces: tuple = ()) -> None:
         """A late deck learns its cards from the set-up (sorted, as in a
-        genesis): the first late layer encrypts their starting points."""
-        self.slots = list(slots)
-        self.table = poker.card_table(self.nonce, list(cards))
+        genesis): the first late layer encrypts their starting points. With
+        `faces` (the linked zones of the set-up) it is a two-faced deck."""
+        if faces:
+            peer_faces.install(self, faces)
+        else:
+            self.slots = list(slots)
+            self.table = poker.card_table(self.nonce, list(cards))
         self.shaped = True
+
+    def late_layer(self, seat: str, scalar: bytes) -> PokerLayer:
+        """`seat`'s late layer, under the key of its join (`scalar`)."""
+        if self.faces is not None:
+            return peer_faces.make_layer(self, seat, scalar)
+        points = [self.points[ref] for ref in self.slots] if self.layers else self.starting_points()
+        return new_layer(seat, points, scalar)[1]
 
     def add_late_layer(self, layer: PokerLayer) -> None:
         seat = layer.seat
         if seat != self.next_to_layer:
             raise ProtocolError(f"{seat} cannot add its shuffle layer now (next: {self.next_to_layer or 'nobody'})")
-        if b64d(layer.key, 32) != self.keys[seat]:
+        if self.faces is not None:
+            peer_faces.check_now(self, layer)
+        elif b64d(layer.key, 32) != self.keys[seat]:
             raise ProtocolError(f"{seat}'s shuffle layer is not under the key of its join")
         self._lay(layer)
 

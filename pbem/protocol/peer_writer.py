@@ -47,7 +47,8 @@ def make_genesis(
     private deck, which the shuffle layers need now, when the game declares
     that they never depend on the set-up's chance (`Game.fixed_hidden_cards`,
     checked here on three probes and by every verifier at the set-up).
-    Otherwise (the Codenames key follows the starting team) the deck is
+    Otherwise (the Codenames key follows the starting team), and always
+    for linked zones (the two-faced deck of Duet, `peer_faces`), the deck is
     late: every layer goes on after the set-up (`PeerSetup.late`).
     """
     specs = [spec for spec, _ in seats]
@@ -55,11 +56,11 @@ def make_genesis(
         raise InvalidOption(f"{creator.name} must have a seat in a peer game they create")
     nonce = b64e(os.urandom(16))
     full = game.setup(options, specs, peer_setup_chance(probe_seed(nonce)))
-    problem = peer_dealing_problem(game, full)
+    problem = peer_dealing_problem(game, full, [s.name for s in specs])
     if problem is not None:
         raise InvalidOption(f"{game.name}: {problem}", hint="use --dealer referee --referee NAME (or hotseat for one machine)")
     shape = peer_shape(game, full)
-    late = not game.fixed_hidden_cards
+    late = not game.fixed_hidden_cards or bool(shape.faces)  # a two-faced deck learns its pairs at the set-up
     probes = (game.setup(options, specs, peer_setup_chance(probe_seed(nonce, n))) for n in (1, 2))
     if not late and any(peer_shape(game, other) != shape for other in probes):
         raise InvalidOption(f"{game.name} declares fixed_hidden_cards, but its hidden cards at set-up differ with "
@@ -182,8 +183,7 @@ def _write(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: bytes, co
         return codec.encode_signed("turn", body, me)
     layer = None
     if staged.late and staged.next_to_layer == me.name:  # a late deck: this seat's layer is due
-        _, layer = new_layer(me.name, [staged.points[ref] for ref in staged.slots] if staged.layers
-                             else staged.starting_points(), scalar)
+        layer = staged.late_layer(me.name, scalar)
         staged.add_late_layer(layer)
     with chain.set_up_as(setup):
         return _write_dealt(chain, staged, me, scalar, commands, join=join, beacon_link=beacon_link, secrets=secrets,

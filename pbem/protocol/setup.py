@@ -26,7 +26,10 @@ player or the Codenames grid. The genesis then carries only the shape of
 the set-up that no chance may change, the cards of the shared deck and of
 each private deck (`PeerShape`, from a run of the rules with a probe seed),
 so that the shuffle layers can go on at the joins; the set-up's own run is
-checked against that shape (`derive_peer_setup`). Version 2 peer games took
+checked against that shape (`derive_peer_setup`). Linked zones (the
+Duet key) make a two-faced deck (`peer_faces`), always left to after the
+set-up, whose pairs every verifier takes from the set-up's own run
+(`PeerShape.faces`). Version 2 peer games took
 their public set-up chance from the creator's nonce, which the creator
 could try until one suited it; they still verify.
 """
@@ -122,6 +125,9 @@ class PeerShape:
     deck: tuple[str, ...]
     private_refs: tuple[tuple[str, str], ...]  # (ref, zone)
     private_contents: tuple[tuple[str, tuple[str, ...]], ...]
+    #: linked zones (`Game.linked_zones`): the two faces of a two-faced
+    #: deck, as the set-up dealt them (`peer_faces`); empty otherwise
+    faces: tuple = ()
 
     @property
     def contents(self) -> dict[str, list[str]]:
@@ -129,6 +135,8 @@ class PeerShape:
 
 
 def peer_shape(game: Game, full: GameState) -> PeerShape:
+    from pbem.protocol import peer_faces  # PyNaCl: peer games only
+
     cards = {it.ref: it.card for z in full.zones.values() for it in z.items if isinstance(it, Known)}
     private = game.private_decks(full)
     private_refs = sorted((it.ref, zone) for zone in private for it in full.zones[zone].items)
@@ -138,16 +146,16 @@ def peer_shape(game: Game, full: GameState) -> PeerShape:
         deck=tuple(sorted(cards[ref] for ref in slots)),
         private_refs=tuple(private_refs),
         private_contents=tuple(sorted((zone, tuple(sorted(it.card for it in full.zones[zone].items))) for zone in private)),
+        faces=peer_faces.face_zones(game, full),
     )
 
 
-def peer_dealing_problem(game: Game, full: GameState) -> str | None:
-    """Why peer dealing cannot deal this set-up, if it cannot."""
-    linked = game.linked_zones(full)
-    if linked:
-        return (f"this game's hidden cards come in linked pairs ({', '.join('+'.join(g) for g in linked)}), "
-                "which peer dealing cannot shuffle without showing each reader its partner's card")
-    return _zone_problem(full)
+def peer_dealing_problem(game: Game, full: GameState, seats: list[str] | None = None) -> str | None:
+    """Why peer dealing cannot deal this set-up, if it cannot (linked zones
+    need the two-faced deck's shape: `peer_faces.problem`)."""
+    from pbem.protocol import peer_faces  # PyNaCl: peer games only
+
+    return peer_faces.problem(game, full, seats) or _zone_problem(full)
 
 
 def _zone_problem(full: GameState) -> str | None:
@@ -167,7 +175,7 @@ def _peer_full_setup(game: Game, options: Any, seats: list[SeatSpec], seed: byte
         full = game.setup(options, seats, peer_setup_chance(seed))
     except PbemError as exc:
         raise ProtocolError(f"the rules cannot set this game up: {exc.message}") from None
-    problem = peer_dealing_problem(game, full)
+    problem = peer_dealing_problem(game, full, [s.name for s in seats])
     if problem is not None:
         raise ProtocolError(problem)
     return full
@@ -263,6 +271,9 @@ def _derive_peer_shape(game: Game, genesis: GenesisBody, options: Any, seats: li
     full = _peer_full_setup(game, options, seats, probe_seed(genesis.nonce))
     shape = peer_shape(game, full)
     setup = genesis.peer
+    if shape.faces and not setup.late:
+        raise ProtocolError("a peer game's linked zones (a Duet key) are a two-faced deck, shuffled after the "
+                            "set-up: its deck must be late")
     if setup.late:
         # the deck waits for the set-up; nothing of it may be claimed now
         if setup.slots or setup.deck or setup.private_contents or setup.private or setup.layer.points:
@@ -313,6 +324,8 @@ def _check_peer(game: Game, genesis: GenesisBody, full: GameState) -> None:
     """The peer deck holds exactly the hidden cards of the set-up, in the
     order of their refs; each private deck exactly its zone's cards."""
     setup = genesis.peer
+    if game.linked_zones(full):
+        raise ProtocolError("a peer game's linked zones (a Duet key) need the two-faced deck of protocol version 3")
     problem = _zone_problem(full)
     if problem is not None:
         raise ProtocolError(problem)

@@ -6,7 +6,8 @@ Our reading of the publisher's rules and the decisions we took are in
 * Seats: exactly two, side ``a`` (the first seat) and side ``b``. Each
   player sees only their own side of the key: zone ``key-a`` is read by
   seat a alone, ``key-b`` by seat b alone (one reader each; the two are
-  linked, cell by cell, so the peer deck cannot deal them: DUET.md). Each side has 9 agents, 3 assassins and 13 bystanders;
+  linked, cell by cell: the peer dealer deals them with its two-faced
+  deck, DUET.md). Each side has 9 agents, 3 assassins and 13 bystanders;
   the sides overlap in the standard way (`PAIRS`), 15 distinct agents.
 * A turn: the clue giver (phase ``clue``) gives a clue for their own side's
   agents; the partner guesses (phase ``guess``, resolved in phase

@@ -1,0 +1,199 @@
+"""The two-faced peer deck: a peer game whose hidden cards come in pairs.
+
+A game declares zones whose items at one index are the two faces of one
+card (`Game.linked_zones`: the two sides of the Codenames Duet key), each
+zone read by one seat. The peer dealer deals them with the pair layers of
+`pbem.crypto.twofaced` (its docstring says why each step is needed).
+
+Where it fits: the deck is always *late* (`PeerSetup.late`): the joins bring
+keys only; once the set-up is known every verifier derives, from the rules'
+own set-up and never from a signed claim, the two linked zones, who reads
+each, each cell's two refs, and the standard pairs of faces in a public
+order (sorted; the layers shuffle them, so which order does not matter).
+Then the layers go on in a fixed order, [A, B, A] (A reads the first zone):
+
+* the deck's slots are the cells' refs, two by two (cell 0's face 0, cell
+  0's face 1, cell 1's ...), so a layer's points are its pairs, flattened,
+  and after the last layer pair i is cell i;
+* A's first layer is under a fresh key K1 (its scalar derived from A's
+  join scalar, `twofaced.first_scalar`); B's is under B's join key; A's
+  second layer is published under A's join key, which is the key of A's
+  two layers *together*: A removes both at once in every partial, so no
+  point with only one of A's layers on is ever published;
+* at once, every verifier checks the keys, the count, that no point
+  repeats (a duplicated card) and that a layer shares no point with the
+  deck it received (a layer under the scalar 1 would show it unshuffled);
+* the audit (`audit`) checks each layer with the published scalars: the
+  re-pairings within classes, the fixed faces, the pair shuffles.
+
+Dealing, delivering and revealing are the ordinary peer deck's: each face
+is a slot read by one seat, so the other seat's partial comes off in public
+and the reader strips its own layer (A's combined one) in private.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pbem.crypto import poker, twofaced
+from pbem.crypto.encoding import b64d, b64e
+from pbem.errors import CryptoError, FormatError, ProtocolError
+from pbem.games.base import Known
+from pbem.protocol.formats import PokerLayer
+
+#: what each layer of the fixed order does: (which face it re-pairs, whether it shuffles the pairs)
+PLAN = ((1, False), (0, True), (None, True))
+
+
+@dataclass(frozen=True)
+class FaceZone:
+    """One linked zone of the set-up: its name, its one reader, its items."""
+
+    zone: str
+    reader: str
+    items: tuple[tuple[str, str], ...]  # (ref, card) in the zone's order
+
+
+def face_zones(game, full) -> tuple[FaceZone, ...]:
+    """The linked zones of a set-up, as the rules dealt them (empty when
+    the game links none). Call `problem` first."""
+    linked = game.linked_zones(full)
+    if not linked:
+        return ()
+    return tuple(FaceZone(name, full.zones[name].readers[0],
+                          tuple((it.ref, it.card) for it in full.zones[name].items)) for name in linked[0])
+
+
+def problem(game, full, seats: list[str] | None = None) -> str | None:
+    """Why a two-faced deck cannot deal this set-up, if it cannot."""
+    linked = game.linked_zones(full)
+    if not linked:
+        return None
+    if len(linked) != 1 or len(linked[0]) != 2:
+        return "peer dealing deals one pair of linked zones (a two-faced deck), no more"
+    zones = [full.zones.get(name) for name in linked[0]]
+    if any(z is None or z.public or len(z.readers) != 1 for z in zones):
+        return "each linked zone of a two-faced peer deck must be hidden and read by one seat"
+    readers = [z.readers[0] for z in zones]
+    if readers[0] == readers[1] or (seats is not None and sorted(seats) != sorted(readers)):
+        return "a two-faced peer deck is for two seats, each reading one of its linked zones"
+    if len(zones[0].items) != len(zones[1].items) or not all(isinstance(it, Known) for z in zones for it in z.items):
+        return "the linked zones of a two-faced peer deck must hold as many cards each, all dealt at set-up"
+    linked_refs = {it.ref for z in zones for it in z.items}
+    others = [it.ref for z in full.zones.values() for it in z.items if isinstance(it, Known) and it.ref not in linked_refs]
+    if others or game.private_decks(full):
+        return "a game with a two-faced peer deck can have no other hidden cards at set-up"
+    return None
+
+
+@dataclass(frozen=True)
+class Faces:
+    """What every verifier derives of a two-faced deck from the set-up."""
+
+    zones: tuple[FaceZone, FaceZone]
+    #: the standard pairs' cards (face 0, face 1), in their public order
+    pairs: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def of(cls, zones: tuple[FaceZone, ...]) -> "Faces":
+        cards = [tuple(z.items[i][1] for z in zones) for i in range(len(zones[0].items))]
+        return cls(zones=(zones[0], zones[1]), pairs=tuple(sorted(cards)))
+
+    @property
+    def readers(self) -> tuple[str, str]:
+        return self.zones[0].reader, self.zones[1].reader
+
+    @property
+    def order(self) -> list[str]:
+        a, b = self.readers
+        return [a, b, a]
+
+    @property
+    def slots(self) -> list[str]:
+        """Cell i's two refs at flat positions 2i and 2i+1."""
+        return [z.items[i][0] for i in range(len(self.pairs)) for z in self.zones]
+
+    def classes(self, face: int) -> list[str]:
+        """The class (the card of face `face`) of each pair in public order:
+        still each position's class when layers 1 and 2 re-pair, since the
+        pairs are not shuffled before B's layer has re-paired."""
+        return [pair[face] for pair in self.pairs]
+
+
+def install(deck, zones: tuple[FaceZone, ...]) -> None:
+    """A late deck learns it is two-faced: its slots, its card points (one
+    per face of each standard pair) and its layer order."""
+    faces = Faces.of(zones)
+    if set(deck.join_order) != set(faces.readers):
+        raise ProtocolError("a two-faced peer deck is for two seats, each reading one of its linked zones")
+    deck.faces = faces
+    deck.slots = faces.slots
+    deck.table = twofaced.face_table(deck.nonce, faces.pairs, (zones[0].zone, zones[1].zone))
+
+
+def _pairs(deck) -> list[twofaced.Pair]:
+    return twofaced.unflatten([deck.points[ref] for ref in deck.slots] if deck.layers else deck.starting_points())
+
+
+def _scalar(step: int, join_scalar: bytes) -> bytes:
+    """The scalar of layer `step` from its seat's join scalar."""
+    if step == 0:
+        return twofaced.first_scalar(join_scalar)
+    if step == 2:
+        return twofaced.second_scalar(join_scalar, twofaced.first_scalar(join_scalar))
+    return join_scalar
+
+
+def make_layer(deck, seat: str, join_scalar: bytes) -> PokerLayer:
+    """`seat`'s next layer (it is `deck.next_to_layer`)."""
+    step = len(deck.layers)
+    repair, shuffle = PLAN[step]
+    k = _scalar(step, join_scalar)
+    out = twofaced.pair_layer(k, _pairs(deck), repair=repair, shuffle=shuffle,
+                              classes=deck.faces.classes(repair) if repair is not None else None)
+    key = poker.public_key(k) if step == 0 else poker.public_key(join_scalar)
+    return PokerLayer(seat=seat, key=b64e(key), points=[b64e(p) for p in twofaced.flatten(out)])
+
+
+def check_now(deck, layer: PokerLayer) -> None:
+    """What a verifier can check of a pair layer before the audit: its key,
+    and that it shares no point with the deck it received (`_lay` then
+    checks the count and repeats)."""
+    step, seat = len(deck.layers), layer.seat
+    key = poker.check_point(b64d(layer.key, 32), f"the key of {seat}'s shuffle layer")
+    if step == 0:
+        if key in deck.keys.values() or key == poker.BASE:
+            raise ProtocolError(f"{seat}'s first layer of the two-faced deck is not under a fresh key")
+    elif key != deck.keys[seat]:
+        which = "its join (the combined key of its two layers)" if step == 2 else "its join"
+        raise ProtocolError(f"{seat}'s shuffle layer is not under the key of {which}")
+    received = set(twofaced.flatten(_pairs(deck)))
+    if any(b64d(p, 32) in received for p in layer.points):
+        raise ProtocolError(f"{seat}'s shuffle layer repeats a point of the deck it received: it encrypts nothing")
+
+
+def audit(deck, scalars: dict[str, bytes], files: list[str]) -> tuple[int, list[str]]:
+    """Check the three pair layers with the published join scalars (A's
+    first-layer scalar is derived from its join scalar, as A made it);
+    (checks made, failures). The first layer that breaks its rule is
+    blamed on its signer, in its file; later layers are not judged (they
+    received a wrong deck)."""
+    faces = deck.faces
+    k_a = scalars[faces.readers[0]]
+    checks = 1
+    first = deck.layers[0]
+    if poker.public_key(twofaced.first_scalar(k_a)) != b64d(first.key, 32):
+        return checks, [f"{files[0]} (signed by {first.seat}): its first layer's key is not the one its "
+                        "published scalar gives"]
+    before = twofaced.unflatten(deck.starting_points())
+    for step, (layer, where) in enumerate(zip(deck.layers, files)):
+        checks += 1
+        repair, shuffle = PLAN[step]
+        after = twofaced.unflatten([b64d(p, 32) for p in layer.points])
+        try:
+            twofaced.check_pair_layer(_scalar(step, scalars[layer.seat]), before, after, repair=repair, shuffle=shuffle,
+                                      classes=faces.classes(repair) if repair is not None else None)
+        except (CryptoError, FormatError) as exc:
+            return checks, [f"{where} (signed by {layer.seat}): two-faced shuffle layer {step + 1}: {exc.message}"]
+        before = after
+    return checks, []
