@@ -16,6 +16,9 @@ the later games need appears once, in the simplest form that still needs it:
   of three cards (7, 8, 9): `fetch` draws one (`draw_private`); played, they
   go to the seat's own face-up pile, which is reshuffled into its private
   deck at the end of its turn once that deck is empty;
+- with `omen=1`, a roll of 6 also turns the deck's top card face up onto
+  the discard pile: a card every seat must decrypt, in the middle of the
+  roller's turn;
 - with `private=1` and `gift=1`, `gift`: the next seat draws a card of its
   own private deck, and if that deck is empty its own face-up pile is
   shuffled into it first (which then happens only so): a reshuffle and a
@@ -66,6 +69,7 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     private: int = 0
     steal: int = 0
     gift: int = 0
+    omen: int = 0
 
 
 class State(GameState, kw_only=True):
@@ -85,6 +89,7 @@ class State(GameState, kw_only=True):
     private: bool = False
     steal: bool = False
     gift: bool = False
+    omen: bool = False
 
 
 class Roll(msgspec.Struct, frozen=True, tag="lucky.roll"):
@@ -190,6 +195,7 @@ class LuckyDraw(Game[State, Command]):
             zones=zones, next_ref=n, seats=names, turn=chance.public.below(len(names)),
             scores={s: 0 for s in names}, rounds=options.rounds, target=options.target, private=bool(options.private),
             steal=bool(options.steal), gift=bool(options.private and options.gift),
+            omen=bool(options.omen),
         )
 
     def private_decks(self, state: State) -> dict[str, str]:
@@ -246,6 +252,8 @@ class LuckyDraw(Game[State, Command]):
             if value <= 2:
                 return _end_turn(s, chance)
             s.scores[seat] += value
+            if value == 6 and s.omen and s.zones["deck"].items:  # the top card, face up for everyone
+                s.zones["discard"].items.append(s.zones["deck"].items.pop(0))
             return _after_action(s, chance)
         if isinstance(command, Draw):
             deck = s.zones["deck"]

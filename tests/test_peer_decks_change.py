@@ -313,3 +313,28 @@ def test_a_card_that_leaves_the_game_with_a_reshuffle_is_not_counted_in_it(monke
     assert all(len(f.gone) == len(f.refs) for f in _derived(table))
     report = audit(tamper.save(table, tmp_path / "game"))
     assert report.ok, report.failures
+
+
+def test_a_seat_decides_only_once_it_can_see_a_card_just_turned_face_up(monkeypatch):
+    """Three seats: alice's roll of 6 turns the deck's top card face up in
+    bob's answer, and alice, who goes on, owes her decryption of it first
+    in seat order; carol's is still to come. Alice sends hers alone and
+    decides after carol's, so no decision is made with a face-up card its
+    maker could not know (a later seat's layer still on it)."""
+    from pbem.games.base import unrevealed_public
+
+    monkeypatch.setattr(chancegame.LuckyDraw, "demo_bot", "random")
+    seen = 0
+    for seed in range(1, 9):
+        table = tamper.play("lucky", "peer", ["alice", "bob", "carol"], seed, ("target=200", "rounds=6", "omen=1"))
+        records = tamper.replay(table.files).records[1:]
+        for rec in records:
+            if rec.before is None:
+                continue
+            turned = set(unrevealed_public(rec.before))
+            seen += bool(turned)
+            assert not (rec.commands and turned & set(unrevealed_public(rec.after))), \
+                f"seq {rec.seq}: {rec.by} decided with {sorted(turned)} face up and unknown to it"
+        if seen >= 3:
+            break
+    assert seen >= 3, "eight games with fewer than three cards turned face up"

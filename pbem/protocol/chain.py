@@ -414,7 +414,8 @@ class Chain:
 
     def needs(self, party: str) -> str:
         """"decision" if `party`'s next file needs a choice, else "auto"."""
-        owed = [o for o in self.obligations() if o.by == party]
+        obligations = self.obligations()
+        owed = [o for o in obligations if o.by == party]
         if party in self.ballots and self.voters():
             return "auto"  # it has voted: what it owes now needs no choice
         if not owed:
@@ -422,11 +423,26 @@ class Chain:
         if (self.deck is not None and self.public is not None and all(o.what == "deliver" for o in owed)
                 and party in self.game.to_act(self.public)):
             # its answers go at the head of its decision, once it can read its
-            # own cards: with 3+ seats a seat owing first may still wait for
-            # a later seat's decryptions (its answers alone come first then)
-            if not unknown_to(self.public, party, self.knows(party)):
+            # own cards and every card just turned face up: with 3+ seats a
+            # seat owing first may still wait for a later seat's decryptions
+            # (its answers alone come first then)
+            others_owe = any(o.by != party for o in obligations)
+            if not unknown_to(self.public, party, self.knows(party)) and not (others_owe and self._face_up_waits(party)):
                 return "decision"
         return "auto"
+
+    def _face_up_waits(self, party: str) -> bool:
+        """A card in a public zone that `party` cannot know yet: another
+        seat's layer is still on it, or its private deck's owner has not
+        opened it. Whoever decides must see it first, as at a table."""
+        deck = self.deck
+        for ref in unrevealed_public(self.public):
+            if ref in self.revealed:
+                continue
+            owner = deck.private_owner.get(ref)
+            if (owner is not None and owner != party) or (owner is None and deck.remaining.get(ref, set()) - {party}):
+                return True
+        return False
 
     @property
     def over(self) -> bool:
