@@ -194,7 +194,7 @@ class LuckyDraw(Game[State, Command]):
         return State(
             zones=zones, next_ref=n, seats=names, turn=chance.public.below(len(names)),
             scores={s: 0 for s in names}, rounds=options.rounds, target=options.target, private=bool(options.private),
-            steal=bool(options.steal), gift=bool(options.private and options.gift),
+            steal=bool(options.steal), gift=bool(options.gift),
             omen=bool(options.omen),
         )
 
@@ -225,7 +225,7 @@ class LuckyDraw(Game[State, Command]):
             out.append(Fetch())
         if state.steal:
             out += [Steal(i) for i in range(len(state.zones[_hand(_next(state, seat))].items))]
-        if state.gift and (state.zones[_own(_next(state, seat))].items or state.zones[_used(_next(state, seat))].items):
+        if state.private and state.gift and (state.zones[_own(_next(state, seat))].items or state.zones[_used(_next(state, seat))].items):
             out.append(Gift())
         out += [Play(it.ref) for it in state.zones[_hand(seat)].items]
         out.append(Pass())
@@ -282,7 +282,7 @@ class LuckyDraw(Game[State, Command]):
         if isinstance(command, Gift):
             other = _next(s, seat)
             own = s.zones[_own(other)]
-            if not s.gift:
+            if not (s.private and s.gift):
                 raise IllegalCommand("gifts are off in this game (options private=1 gift=1)")
             if not own.items:
                 if not s.zones[_used(other)].items:
