@@ -268,20 +268,12 @@ def _payload(chain: Chain) -> bytes:
     now and then a tail of segments again: each record is pickled again
     about log2(files) times over a whole game, never once per file."""
     records = chain.records
-    segments = None
-    if isinstance(records, LazyRecords):
-        if records.unread:
-            segments = list(zip(records.counts, records.segments))
-            new = records.pending
-        elif len(records) >= len(records.base) and all(
-                a is b for a, b in zip(list.__iter__(records), records.base)):
-            segments = list(zip(records.counts, records.segments))
-            new = list(records)[len(records.base):]
-        if segments is not None and new:
-            segments.append((len(new), _dump_records(new, chain.game)))
-    if segments is None:
-        segments = [(len(records), _dump_records(list(records), chain.game))]
-    segments = _merged(segments, chain.game)
+    kept, new = [], list(records)
+    if isinstance(records, LazyRecords) and (records.unread or (
+            len(records) >= len(records.base) and all(a is b for a, b in zip(list.__iter__(records), records.base)))):
+        kept = list(zip(records.counts, records.segments))
+        new = records.pending if records.unread else list(records)[len(records.base):]
+    segments = _merged(kept + ([(len(new), _dump_records(new, chain.game))] if new else []), chain.game)
     head = object.__new__(type(chain))  # the chain with a mark where its records are
     head.__dict__.update(vars(chain), records=_RecordsMark())
     buf = io.BytesIO()

@@ -426,23 +426,11 @@ class Chain:
             # own cards and every card just turned face up: with 3+ seats a
             # seat owing first may still wait for a later seat's decryptions
             # (its answers alone come first then)
-            others_owe = any(o.by != party for o in obligations)
-            if not unknown_to(self.public, party, self.knows(party)) and not (others_owe and self._face_up_waits(party)):
+            face_up = set(unrevealed_public(self.public))  # whoever decides must see them first, as at a table
+            others = any(o.by != party and face_up & set(o.refs) for o in obligations if o.what == "deliver")
+            if not unknown_to(self.public, party, self.knows(party)) and not others:
                 return "decision"
         return "auto"
-
-    def _face_up_waits(self, party: str) -> bool:
-        """A card in a public zone that `party` cannot know yet: another
-        seat's layer is still on it, or its private deck's owner has not
-        opened it. Whoever decides must see it first, as at a table."""
-        deck = self.deck
-        for ref in unrevealed_public(self.public):
-            if ref in self.revealed:
-                continue
-            owner = deck.private_owner.get(ref)
-            if (owner is not None and owner != party) or (owner is None and deck.remaining.get(ref, set()) - {party}):
-                return True
-        return False
 
     @property
     def over(self) -> bool:

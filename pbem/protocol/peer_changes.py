@@ -38,6 +38,7 @@ from pbem.crypto.encoding import b64d, b64e, canonical
 from pbem.crypto.envelope import check_envelope, seal_ad
 from pbem.crypto.limits import check_limits
 from pbem.crypto.seal import open_envelope, seal
+from pbem.crypto.stream import DeterministicStream, derive
 from pbem.errors import CommitmentError, CryptoError, FormatError, PbemError, ProtocolError, SealError
 from pbem.protocol.formats import Delivery, Obligation, Opening, PeerSecrets, ReshuffleLayer
 
@@ -200,37 +201,38 @@ def _add_layer(deck, pending: Reshuffle, seat: str, layer: ReshuffleLayer, seq: 
 # --- the end of a file: did the rules reshuffle? ----------------------------------
 
 
-def _shuffles(chance, fresh: list[str], before: dict[str, str], after: dict[str, str]) -> list[tuple[list[str], list[str]]]:
-    """The file's reshuffles as ``(fresh refs, refs that went in)``, one per
-    shuffle the rules noted (`ShuffleNotes`). A card can vanish for another
-    reason in the same command (a dead hero leaves the zones) and does not
-    count as reshuffled; two reshuffles in one file (both seats' decks) are
-    two. A ref a shuffle made and a later one took again stands for what
-    went into the first. Without notes: one reshuffle of every ref that
-    vanished."""
+def _shuffles(chance, fresh: list[str], before: dict[str, str],
+              after: dict[str, str]) -> list[tuple[str | None, list[str], list[str]]]:
+    """The file's reshuffles as ``(zone shuffled, fresh refs, refs that went
+    in)``, one per shuffle the rules noted (`ShuffleNotes`). A card can
+    vanish for another reason in the same command (a dead hero leaves the
+    zones) and does not count as reshuffled; two reshuffles in one file
+    (both seats' decks) are two. A ref a shuffle made and a later one took
+    again stands for what went into the first. Without notes: one reshuffle
+    of every ref that vanished, its zone left to `_register` to find."""
     vanished = [r for r in before if r not in after]
     notes = chance.shuffles_noted() if hasattr(chance, "shuffles_noted") else None
     if notes is None:
-        return [(list(fresh), sorted(vanished))]
+        return [(None, list(fresh), sorted(vanished))]
     made_from = {ref: old for _, made, old in notes for ref in made}
 
     def origins(refs):
         for ref in refs:
             if ref in before:
                 yield ref
-            elif ref in made_from:
-                yield from origins(made_from.pop(ref))
+            elif ref in made_from:  # fresh refs are new names: no cycle
+                yield from origins(made_from[ref])
 
     out, covered = [], set()
     fresh_set = set(fresh)
-    for _, made, old in notes:
+    for zone, made, old in notes:
         covered |= set(made)
         refs = sorted(r for r in made if r in fresh_set)
         if refs:
-            out.append((refs, sorted({r for r in origins(old) if r not in after})))
+            out.append((zone, refs, sorted({r for r in origins(old) if r not in after})))
     rest = [r for r in fresh if r not in covered]
     if rest:  # new hidden refs no shuffle made: refused by `_register`
-        out.append((rest, []))
+        out.append((None, rest, []))
     return out
 
 
@@ -247,10 +249,10 @@ def after_run(chain, deck, writer: str, effect, parts, seq: int, chance=None) ->
     if changes.enabled:
         before, after = refs_in(chain.public), refs_in(effect.state)
         fresh = sorted(r for r, z in after.items() if r not in before and not effect.state.zones[z].public)
-        for refs, gone in _shuffles(chance, fresh, before, after) if fresh else ():
+        for zone, refs, gone in _shuffles(chance, fresh, before, after) if fresh else ():
             ahead = next((f for f in changes.refills if f.ahead and f.refs == refs), None)
             if ahead is None:
-                _register(chain, deck, writer, effect, parts, seq, refs, gone, after)
+                _register(chain, deck, writer, effect, parts, seq, zone, refs, gone, after)
             elif ahead.gone != gone:
                 raise ProtocolError(f"{ahead.zone}: the paused command reshuffled other cards than "
                                     f"{ahead.owner} committed to when it paused")
@@ -272,16 +274,19 @@ def after_run(chain, deck, writer: str, effect, parts, seq: int, chance=None) ->
             raise ProtocolError(f"{writer}'s file carries a memo exactly when it commits to reshuffled cards")
 
 
-def _register(chain, deck, writer, effect, parts, seq, fresh, gone, after) -> None:
-    zones = Counter(after[r] for r in fresh)
-    zone = zones.most_common(1)[0][0]
+def _register(chain, deck, writer, effect, parts, seq, zone, fresh, gone, after) -> None:
+    """One reshuffle of the file into `zone` (the zone the rules shuffled;
+    None: the one most of the fresh refs lie in, or a private deck among
+    them), into a private deck or the shared one."""
+    zones = {after[r] for r in fresh}
+    private = chain.game.private_decks(effect.state)
+    if zone is None:
+        zone = next((z for z in sorted(zones) if z in private), None) or Counter(after[r] for r in fresh).most_common(1)[0][0]
     if len(gone) != len(fresh):
         raise ProtocolError(f"{zone}: {len(fresh)} new hidden cards where {len(gone)} went: "
                             "peer games can follow only a reshuffle of cards already in the game")
-    private = chain.game.private_decks(effect.state)
-    decks = [z for z in zones if z in private]
-    if decks:
-        _register_refill(chain, deck, writer, effect, parts, seq, decks[0], private[decks[0]], fresh, gone, set(zones))
+    if zone in private:
+        _register_refill(chain, deck, writer, effect, parts, seq, zone, private[zone], fresh, gone, zones)
     else:
         _register_reshuffle(chain, deck, zone, fresh, gone, seq)
 
@@ -321,11 +326,12 @@ def _commit_ahead(chain, deck, writer: str, effect, parts, seq: int) -> None:
     private = chain.game.private_decks(after_state)
     public = set(chain.revealed) | set(effect.revealed)
     known = deck.knows(writer)
-    for refs, gone in _shuffles(probe, fresh, before, after) if fresh else ():
-        decks = sorted({after[r] for r in refs if private.get(after[r]) == writer})
-        if not decks or len(gone) != len(refs) or any(g not in public and g not in known for g in gone):
+    for zone, refs, gone in _shuffles(probe, fresh, before, after) if fresh else ():
+        if zone is None:
+            zone = next((z for z in sorted({after[r] for r in refs}) if z in private), None)
+        if private.get(zone) != writer or len(gone) != len(refs) or any(g not in public and g not in known for g in gone):
             continue  # left to the answer, which refuses what peer dealing cannot follow
-        refill = Refill(zone=decks[0], owner=writer, refs=refs, gone=gone, seq=seq, ahead=True)
+        refill = Refill(zone=zone, owner=writer, refs=refs, gone=gone, seq=seq, ahead=True)
         deck.changes.refills.append(refill)
         _commit_refill(chain, deck, refill, parts, seq, dict(effect.revealed))
 
@@ -405,8 +411,6 @@ def derived_order(beacon_seed: bytes, game_id: str, refill: Refill, cards: list[
     takes; it cannot change it, and the file carries none of its decisions
     (an answer to chance carries no commands). The other seats cannot
     compute it until the seed is published; then the audit does."""
-    from pbem.crypto.stream import DeterministicStream, derive
-
     label = canonical(["refill order", game_id, refill.seq, refill.zone, list(refill.refs)])
     key = derive(beacon_seed, b"pbem refill order")
     return dict(zip(refill.refs, DeterministicStream(key, label).shuffle(sorted(cards))))
