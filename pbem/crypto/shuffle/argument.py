@@ -87,13 +87,15 @@ def _msm_bases(g: list[bytes], h: list[bytes], m: int) -> tuple[list[bytes], lis
 
 
 def prove(context: bytes, X: Sequence[Sequence[bytes]], Y: Sequence[Sequence[bytes]], sigma: Sequence[int], k: int,
-          base: bytes = BASE) -> bytes:
-    """The proof, for a statement the caller has checked (see `shuffle.prove`)."""
+          base: bytes = BASE, key: bytes | None = None) -> bytes:
+    """The proof, for a statement the caller has checked (see `shuffle.prove`);
+    `key` is ``k·base`` (another key only makes a proof that fails: tests
+    forge with it)."""
     ell, m = len(X[0]), len(X)
     N, blinders = sizes(ell)
     gens = generators(N)
     g, h = gens[:ell], gens[ell:]
-    key = mul(k, base)
+    key = mul(k, base) if key is None else key
     t = Transcript(SHUFFLE_DOMAIN)
     _statement(t, context, base, key, X, Y)
     nonces = _nonces(k, context, X, Y)
