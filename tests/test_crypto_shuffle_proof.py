@@ -162,6 +162,20 @@ def test_a_layer_under_two_scalars_is_refused():
     refused(layer, outputs, layer.order, scalar=other)
 
 
+def test_a_point_made_from_a_card_is_refused(monkeypatch):
+    """``2·card`` in place of a card decrypts to no card. A cheater can
+    satisfy every equation but one, by committing to half that card's weight
+    in place of a permutation of the weights: the grand product refuses it."""
+    layer = Layer(8)
+    outputs = list(layer.outputs)
+    outputs[3] = poker.encrypt(layer.scalar, poker.encrypt((2).to_bytes(32, "little"), layer.inputs[layer.order[3]]))
+    half = pow(2, -1, L)
+    monkeypatch.setattr(argument, "_permuted", lambda a, sigma: [a[s] * (half if i == 3 else 1) % L
+                                                                   for i, s in enumerate(sigma)])
+    with pytest.raises(ShuffleProofError, match="grand-product argument"):
+        layer.verify(outputs, forge(layer.inputs, outputs, layer.order, layer.scalar))
+
+
 def test_a_dropped_point_is_refused():
     layer = Layer(8)
     with pytest.raises(ShuffleProofError, match="7 points, it received 8"):

@@ -104,7 +104,7 @@ def prove(context: bytes, X: Sequence[Sequence[bytes]], Y: Sequence[Sequence[byt
     M = w.point(add(msm(sigma, g), msm(r_M, h)))
     t.absorb(b"M", M)
     a = t.challenges(b"a", ell)
-    a_sigma = [a[s] for s in sigma]
+    a_sigma = _permuted(a, sigma)
     msm_bases, padding, free = _msm_bases(g, h, m)
     r_a = nonces.scalars(free)
     A = w.point(add(msm(a_sigma, g), msm(r_a, h[:free])))
@@ -118,6 +118,11 @@ def prove(context: bytes, X: Sequence[Sequence[bytes]], Y: Sequence[Sequence[byt
     multiscalar.prove(t, w, nonces, msm_bases, [list(column) + pad for column, pad in zip(Y, padding)],
                       a_sigma + r_a + r_T)
     return w.bytes()
+
+
+def _permuted(a: Sequence[int], sigma: Sequence[int]) -> list[int]:
+    """σ(a), the vector A commits to (a cheater's prover commits to another)."""
+    return [a[s] for s in sigma]
 
 
 def _prove_same_scalar(t: Transcript, w: Writer, nonces: Nonces, R: Sequence[bytes], k: int, r_T: Sequence[int],
