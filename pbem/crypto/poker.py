@@ -62,7 +62,9 @@ Honest limits
   every scalar is published (`check_key`, `check_layer`), and is blamed on
   the seat that signed it. During play it can show only as a card that does
   not decrypt to any card of the deck (`identify` fails), or as a duplicate.
-  (A verifiable shuffle proof would close this; it costs far more.)
+  `pbem.crypto.shuffle` proves a layer when it is made (`shuffle_layer_witness`
+  gives the permutation it needs); the protocol does not attach those proofs
+  yet.
 * A card stays hidden while any one seat whose scalar it still carries keeps
   quiet; seats that pool *all* their scalars see everything. The scheme
   protects each seat from the others, not from everybody together.
