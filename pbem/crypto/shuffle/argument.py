@@ -56,10 +56,13 @@ def sizes(ell: int) -> tuple[int, int]:
 
 def proof_length(ell: int, columns: int = 1) -> int:
     """The exact length in bytes of a shuffle proof of ℓ rows of `columns` points."""
-    k = inner_product.rounds(sizes(ell)[0])
-    m = columns
-    points = 2 + 1 + 2 + 4 * k + 2 * m + 2 * m + 1 + (1 + m) + 2 * (1 + m) * k
-    scalars = 1 + 2 + 1 + m + 1
+    k, m = inner_product.rounds(sizes(ell)[0]), columns
+    points = (2  # M, A
+              + 1 + 2 + 4 * k  # the grand product's C; the inner product's B_c, B_d and rounds
+              + 2 * m  # the commitments to k·R
+              + 2 * m + 1  # the same-scalar argument's commitments and E
+              + (1 + m) + 2 * (1 + m) * k)  # the same-multiscalar argument's blinders and rounds
+    scalars = 1 + 2 + (1 + m) + 1  # r_p; the inner product's last c, d; z_k and the z_j; the last x
     return points * POINT_LEN + scalars * SCALAR_LEN
 
 
@@ -81,9 +84,13 @@ def _nonces(k: int, context: bytes, X, Y) -> Nonces:
 
 
 def _msm_bases(g: list[bytes], h: list[bytes], m: int) -> tuple[list[bytes], list[list[bytes]], int]:
-    """The same-multiscalar bases and the padding of each output column."""
+    """The same-multiscalar argument's bases (g, the blinder bases that A
+    uses, then the G_T in place of the last m), what follows each output
+    column (identities, then H in that column's place), and how many
+    blinder bases A uses."""
     free = len(h) - m
-    return g + h[:free] + list(G_T[:m]), [[IDENTITY] * free + [H_POINT if i == j else IDENTITY for i in range(m)] for j in range(m)], free
+    tails = [[IDENTITY] * free + [H_POINT if i == j else IDENTITY for i in range(m)] for j in range(m)]
+    return g + h[:free] + list(G_T[:m]), tails, free
 
 
 def prove(context: bytes, X: Sequence[Sequence[bytes]], Y: Sequence[Sequence[bytes]], sigma: Sequence[int], k: int,
@@ -105,7 +112,7 @@ def prove(context: bytes, X: Sequence[Sequence[bytes]], Y: Sequence[Sequence[byt
     t.absorb(b"M", M)
     a = t.challenges(b"a", ell)
     a_sigma = _permuted(a, sigma)
-    msm_bases, padding, free = _msm_bases(g, h, m)
+    msm_bases, tails, free = _msm_bases(g, h, m)
     r_a = nonces.scalars(free)
     A = w.point(add(msm(a_sigma, g), msm(r_a, h[:free])))
     t.absorb(b"A", A)
@@ -115,7 +122,7 @@ def prove(context: bytes, X: Sequence[Sequence[bytes]], Y: Sequence[Sequence[byt
     committed = [(w.point(mul(r, G_T[j])), w.point(add(mul(k, R[j]), mul(r, H_POINT)))) for j, r in enumerate(r_T)]
     t.absorb_points(b"committed k.R", [p for pair in committed for p in pair])
     _prove_same_scalar(t, w, nonces, R, k, r_T, base)
-    multiscalar.prove(t, w, nonces, msm_bases, [list(column) + pad for column, pad in zip(Y, padding)],
+    multiscalar.prove(t, w, nonces, msm_bases, [list(column) + tail for column, tail in zip(Y, tails)],
                       a_sigma + r_a + r_T)
     return w.bytes()
 
@@ -142,8 +149,7 @@ def verify(checks: Checks, context: bytes, X: Sequence[Sequence[bytes]], Y: Sequ
            key: bytes, base: bytes) -> None:
     """Read a `prove` proof and add its equations to `checks`."""
     ell, m = len(X[0]), len(X)
-    N, blinders = sizes(ell)
-    gens = generators(N)
+    gens = generators(sizes(ell)[0])
     g, h = gens[:ell], gens[ell:]
     t = Transcript(SHUFFLE_DOMAIN)
     _statement(t, context, base, key, X, Y)
@@ -157,11 +163,11 @@ def verify(checks: Checks, context: bytes, X: Sequence[Sequence[bytes]], Y: Sequ
                  for j in range(m)]
     t.absorb_points(b"committed k.R", [p for pair in committed for p in pair])
     _verify_same_scalar(t, reader, checks, X, a, committed, key, base)
-    msm_bases, padding, _ = _msm_bases(g, h, m)
+    msm_bases, tails, _ = _msm_bases(g, h, m)
     A_all = point_lin(A)
     for first, _ in committed:
         A_all.add(first, 1)
-    multiscalar.verify(t, reader, checks, msm_bases, [list(column) + pad for column, pad in zip(Y, padding)], A_all,
+    multiscalar.verify(t, reader, checks, msm_bases, [list(column) + tail for column, tail in zip(Y, tails)], A_all,
                        [point_lin(second) for _, second in committed])
 
 

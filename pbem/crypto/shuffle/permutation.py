@@ -78,20 +78,24 @@ def _prove_grand_product(t: Transcript, w: Writer, nonces: Nonces, g: Sequence[b
 def verify(t: Transcript, r: Reader, checks: Checks, g: Sequence[bytes], h: Sequence[bytes], H: bytes,
            A: bytes, M: bytes, a: Sequence[int]) -> None:
     """Read the same-permutation argument and add its equations to `checks`."""
-    ell = len(g)
     alpha, beta = t.challenge(b"same permutation alpha"), t.challenge(b"same permutation beta")
     p = 1
     for i, x in enumerate(a):
         p = p * (x + alpha * i + beta) % L
-    B = point_lin(A).add(M, alpha).add_all(g, [beta] * ell)
+    B = point_lin(A).add(M, alpha).add_all(g, [beta] * len(g))
+    _verify_grand_product(t, r, checks, g, h, H, B, p)
+
+
+def _verify_grand_product(t: Transcript, r: Reader, checks: Checks, g: Sequence[bytes], h: Sequence[bytes],
+                          H: bytes, B: Lin, p: int) -> None:
+    ell = len(g)
     alpha = t.challenge(b"grand product alpha")
     C = r.point("grand product C")
     r_p = r.scalar("grand product r_p")
     t.absorb(b"grand product C", C)
     t.absorb_scalar(b"grand product r_p", r_p)
     beta = t.challenge(b"grand product beta")
-    beta_inv = inverse(beta)
-    D = B.plus(Lin().add_all(g, [-beta_inv] * ell).add_all(h, [alpha] * len(h)))
+    D = B.plus(Lin().add_all(g, [-inverse(beta)] * ell).add_all(h, [alpha] * len(h)))
     z = (p * pow(beta, ell, L) + r_p * pow(beta, ell + 1, L) - 1) % L
     inner_product.verify(t, r, checks, "the grand-product argument", list(g) + list(h),
                          _rescaling(beta, ell, len(h)), H, point_lin(C), D, z)
