@@ -9,6 +9,12 @@ by running the prover on its false layer (`forge`); proofs refused in
 another context (game, seq, deck) or for other inputs; strict decoding of
 the proof's bytes. The two-faced deck's pair layers: `test_crypto_shuffle_pairs.py`.
 
+Known-answer vectors under tests/vectors/shuffle/ (the format of
+tests/vectors/poker/) freeze the proof's bytes and transcript: once turn
+files hold proofs, a change here would break every game begun before it.
+They were written once (``PYTHONPATH=. python tests/test_crypto_shuffle_proof.py``,
+which keeps existing files) and are read, never regenerated.
+
 Proving a 60-card deck takes a few tenths of a second, so most tests use
 small decks; ``PBEM_LONG=1`` tries many more random decks.
 """
@@ -17,20 +23,25 @@ from __future__ import annotations
 
 import os
 import random
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.crypto import poker, shuffle
-from pbem.crypto.encoding import canonical
+from pbem.crypto import twofaced
+from pbem.crypto.encoding import b64d, b64e, canonical
 from pbem.crypto.shuffle import argument
 from pbem.crypto.shuffle.group import L
 from pbem.errors import CryptoError, FormatError, PbemError, ShuffleProofError
 from test_crypto_poker import NON_CANONICAL, NOT_ON_CURVE, SMALL_ORDER, fixed_scalar, mixed_order
+from vectorfiles import parse, write
 
 LONG = bool(os.environ.get("PBEM_LONG"))
 GAME = "g-shuffle-proof-test"
+VECTORS = Path(__file__).parent / "vectors" / "shuffle"
 
 
 def context(game: str = GAME, seq: int = 7, deck: str = "deck") -> bytes:
@@ -294,3 +305,84 @@ def test_every_field_of_the_proof_is_checked():
 def test_a_proof_that_is_not_bytes_is_refused():
     with pytest.raises(PbemError, match="bytes"):
         Layer(2).verify(proof="not bytes")
+
+
+# --- known-answer vectors ---------------------------------------------------------------
+
+
+def run(v: dict) -> None:
+    """Verify what the vector holds; raise whatever pbem raises."""
+    def points(name: str) -> list[bytes]:
+        return [b64d(p) for p in v[name]]
+
+    def pairs_of(name: str) -> list[tuple[bytes, bytes]]:
+        return twofaced.unflatten(points(name))
+
+    match v["vector"]:
+        case "shuffle":
+            shuffle.verify(v["context"].encode(), points("inputs"), points("outputs"), b64d(v["proof"]),
+                           key=b64d(v["key"]), base=b64d(v["base"]))
+        case "pairs":
+            shuffle.verify_pairs(v["context"].encode(), pairs_of("before"), pairs_of("after"), b64d(v["proof"]),
+                                 key=b64d(v["key"]), base=b64d(v["base"]), repair=v["repair"],
+                                 classes=v["classes"], shuffle=v["shuffle"])
+        case other:
+            raise ValueError(f"unknown vector kind {other!r}")
+
+
+def vector_files() -> list[Path]:
+    return sorted(VECTORS.glob("*.txt"))
+
+
+def test_vectors_exist():
+    found = [parse(p.read_text(encoding="utf-8")) for p in vector_files()]
+    assert {v["vector"] for _, v in found} == {"shuffle", "pairs"}
+    assert {h["expect"] for h, _ in found} == {"ok", "refused"}
+
+
+@pytest.mark.parametrize("path", vector_files(), ids=lambda p: p.stem)
+def test_vector(path: Path):
+    headers, v = parse(path.read_text(encoding="utf-8"))
+    if headers["expect"] == "ok":
+        run(v)
+    else:
+        with pytest.raises(ShuffleProofError):
+            run(v)
+
+
+def generate() -> None:
+    VECTORS.mkdir(parents=True, exist_ok=True)
+    layer = Layer(6, seed=3, scalar=fixed_scalar("vector layer"))
+    ok = {"vector": "shuffle", "context": context().decode(), "base": b64e(shuffle.BASE), "key": b64e(layer.key),
+          "inputs": [b64e(p) for p in layer.inputs], "outputs": [b64e(p) for p in layer.outputs],
+          "proof": b64e(layer.proof)}
+    write(VECTORS, "shuffle-ok", "ok", "a layer of six cards and its proof", ok)
+    write(VECTORS, "shuffle-other-seq", "refused", "the same proof in the context of the next file",
+          {**ok, "context": context(seq=8).decode()})
+    swapped = [ok["outputs"][1], ok["outputs"][0], *ok["outputs"][2:]]
+    write(VECTORS, "shuffle-reordered", "refused", "the layer's first two points swapped after the proof",
+          {**ok, "outputs": swapped})
+    cards = [("x", "p"), ("x", "p"), ("x", "q"), ("y", "p"), ("y", "q"), ("y", "q")]
+    start = twofaced.unflatten(list(twofaced.face_table(GAME, cards, ("a", "b"))))
+    k_a, k_b = fixed_scalar("vector A"), fixed_scalar("vector B")
+    k1 = twofaced.first_scalar(k_a)
+    steps = [(k1, shuffle.BASE, 1, False), (k_b, shuffle.BASE, 0, True),
+             (twofaced.second_scalar(k_a, k1), poker.public_key(k1), None, True)]
+    rng = random.Random(4)
+    before = start
+    for step, (k, base, repair, shuffled) in enumerate(steps):
+        classes = None if repair is None else [c[repair] for c in cards]
+        after = twofaced.pair_layer(k, before, repair=repair, classes=classes, shuffle=shuffled,
+                                    rng=lambda m: rng.randrange(m))
+        proof = shuffle.prove_pairs(b"vector pairs", before, after, k, base=base, repair=repair, classes=classes,
+                                    shuffle=shuffled)
+        write(VECTORS, f"pairs-layer-{step + 1}-ok", "ok", f"layer {step + 1} of a two-faced deck of six pairs", {
+            "vector": "pairs", "context": "vector pairs", "base": b64e(base), "key": b64e(poker.encrypt(k, base)),
+            "repair": repair, "classes": classes, "shuffle": shuffled,
+            "before": [b64e(p) for p in twofaced.flatten(before)], "after": [b64e(p) for p in twofaced.flatten(after)],
+            "proof": b64e(proof)})
+        before = after
+
+
+if __name__ == "__main__":
+    sys.exit(generate())
