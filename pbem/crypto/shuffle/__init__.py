@@ -122,10 +122,10 @@ def verify(context: bytes, inputs: Sequence[bytes], outputs: Sequence[bytes], pr
     `outputs` is a permutation of `inputs` all multiplied by the one scalar
     k with ``key = k·base``, proven for this `context`.
 
-    `inputs` are the points the layer received (already checked by the
-    caller); the outputs, the key and every field of the proof are checked
-    here: the proof must be exactly `proof_length` bytes, its points
-    canonical elements of the prime-order subgroup, its scalars reduced.
+    Every point of the statement must be a point of the prime-order
+    subgroup other than the identity; the proof must be exactly
+    `proof_length` bytes, its points canonical elements of the subgroup, its
+    scalars reduced. The caller names the seat and the file.
     """
     X = statement_points(inputs, "input")
     Y = statement_points(outputs, "output")

@@ -4,10 +4,10 @@ Points are 32-byte encodings of elements of the prime-order subgroup of
 edwards25519, and every operation on them (addition, scalar multiplication,
 the map from bytes to the group) is libsodium's, through PyNaCl's bindings,
 as in `pbem.crypto.poker` (every function needed is wrapped by
-`nacl.bindings`, so nothing reaches into `nacl._sodium`). Scalars are Python ints modulo the group order L:
-arithmetic modulo a prime is not a group implementation, and libsodium's
-own scalar functions would cost a C call for each of the thousands of
-products a prover makes. The prover's secrets pass through that integer
+`nacl.bindings`, so nothing reaches into `nacl._sodium`). Scalars are
+Python ints modulo the group order L: arithmetic modulo a prime is not a
+group implementation, and libsodium's own scalar functions would cost a C
+call for each of the thousands of products a prover makes. The prover's secrets pass through that integer
 arithmetic: it is not constant-time, which matters only to an attacker who
 times the prover's own machine while it proves.
 
