@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbem.crypto import poker
+from pbem.crypto import poker, twofaced
 from pbem.crypto.shuffle import argument
 from pbem.crypto.shuffle.group import BASE, L, POINT_LEN, Checks, mul, statement_points
 from pbem.crypto.shuffle.wire import Reader
@@ -192,7 +192,7 @@ def verify_pairs(context: bytes, before: Sequence[Pair], after: Sequence[Pair], 
     else:
         reader.prefix = "the deck between its two steps: "
         middle_key = statement_points([reader.point("its key")], "the middle key")[0]
-        between = _pairs(list(zip(*[iter(reader.points("point", 2 * n))] * 2)), "the middle deck's pair")
+        between = _pairs(twofaced.unflatten(reader.points("point", 2 * n)), "the middle deck's pair")
         _verify_repair(checks, reader, _part(context, "re-pairing"), before, between, middle_key, base, repair, classes)
         reader.prefix = "the pair shuffle: "
         argument.verify(checks.scoped(reader.prefix), _part(context, "pairs"), _columns(between), _columns(after), reader,
