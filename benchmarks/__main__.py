@@ -17,7 +17,10 @@ side, so that a busy machine slows numerator and denominator alike:
 * turn-file and `state.pbem` sizes; mental-poker figures
   (`benchmarks/bench_poker.py`); bot playouts per second;
 * the referee daemon's time to answer one new file in a tree of 1,000
-  games (`benchmarks/bench_daemon.py`; 100 in the quick mode).
+  games (`benchmarks/bench_daemon.py`; 100 in the quick mode);
+* shuffle proofs (`benchmarks/bench_shuffle_proof.py`): size, proving and
+  verifying CPU time against issue #25's goals (decks of 8 and 60 cards
+  in the quick mode).
 
 Codex: the full mode plays one long hotseat game of more than 300 files
 (`seeded.py` says how: a calm build-up, then the greedy bot), whose
@@ -46,7 +49,7 @@ import time
 from pathlib import Path
 
 import pbem
-from benchmarks import bench_daemon, bench_poker, cryptofloor, seeded
+from benchmarks import bench_daemon, bench_poker, bench_shuffle_proof, cryptofloor, seeded
 from pbem import watching
 from pbem.errors import PbemError
 from pbem.protocol import folder as folder_mod
@@ -434,6 +437,10 @@ def main(argv: list[str] | None = None) -> None:
         print(f"   a seat's file dropped into one game, until the referee's answer is there: "
               f"{daemon['answer s'] * 1000:.0f} ms (median of " + ", ".join(f"{a * 1000:.0f}" for a in daemon["answers"])
               + f"), of which {watching.SETTLE * 1000:.0f} ms is the daemon's settle time")
+    print()
+    print("8. Shuffle proofs (benchmarks/bench_shuffle_proof.py): size, proving and verifying one layer")
+    for line in bench_shuffle_proof.report(1 if args.quick else 5, indent="   ", quick=args.quick):
+        print(line)
     print()
     print(f"done in {time.perf_counter() - started:.0f} s")
 
