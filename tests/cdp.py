@@ -1,7 +1,8 @@
 """A small client of Chromium's DevTools protocol, for tests that click.
 
 Chromium is started headless with ``--remote-debugging-pipe``: it reads
-commands on its fd 3 and writes answers and events on its fd 4, each a
+commands on its fd 3 and writes answers and events on its fd 4 (put there
+by bash: dash takes no fd above 9), each a
 JSON message ended by a NUL byte, so no websocket (and no port) is needed.
 A `Tab` is one page target attached with a flat session; `click` sends
 real mouse events at the centre of an element (scrolled into view), `key`
@@ -45,10 +46,10 @@ class Browser:
         self._r, from_child = os.pipe()
         script = f'exec "$0" "$@" 3<&{to_child} 4>&{from_child}'
         self.proc = subprocess.Popen(
-            ["/bin/sh", "-c", script, CHROMIUM, *FLAGS, "--remote-debugging-pipe", f"--user-data-dir={profile}",
+            [shutil.which("bash") or "/bin/bash", "-c", script, CHROMIUM, *FLAGS, "--remote-debugging-pipe", f"--user-data-dir={profile}",
              "about:blank"],
             pass_fds=(to_child, from_child), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, env={"HOME": str(profile), "PATH": "/usr/bin:/bin"},
+            stderr=open(profile.parent / "chromium.log", "ab"), env={"HOME": str(profile), "PATH": "/usr/bin:/bin"},
         )
         os.close(to_child)
         os.close(from_child)
@@ -106,7 +107,8 @@ class Browser:
         return answer.get("result", {})
 
     def tab(self, url: str = "about:blank", width: int = 1400, height: int = 1000) -> "Tab":
-        target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        # a window each: a page in a background tab is not drawn (no screenshot)
+        target = self.send("Target.createTarget", {"url": "about:blank", "newWindow": True})["targetId"]
         session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         tab = Tab(self, session)
         tab.send("Page.enable")
@@ -195,6 +197,7 @@ class Tab:
         self.send("Input.insertText", {"text": text})
 
     def screenshot(self, path: Path, full: bool = True) -> Path:
+        self.send("Page.bringToFront")
         params: dict[str, Any] = {"format": "png", "captureBeyondViewport": full}
         if full:
             metrics = self.send("Page.getLayoutMetrics")["cssContentSize"]

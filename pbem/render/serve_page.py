@@ -28,7 +28,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import importlib
-import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from html import escape
@@ -112,11 +111,18 @@ def _document(title: str, body_attrs: str, header: str, main: str, token: str, n
         f"<header class=\"top\">{header}<p id=\"live\" class=\"live\" role=\"status\">connecting</p></header>\n"
         f"<div id=\"flash\" class=\"flash\" role=\"status\" aria-live=\"polite\"></div>"
         f"<main id=\"main\" tabindex=\"-1\">{main}</main>\n"
-        f"<footer><ul id=\"notes\" class=\"notes\" aria-label=\"what the watcher said\">"
-        + "".join(f"<li>{_e(n)}</li>" for n in notes)
-        + f"</ul></footer><script>{_asset('serve.js')}</script></body></html>\n"
+        + _notes(notes) + f"<script>{_asset('serve.js')}</script></body></html>\n"
     )
     return Reply(200, html.encode("utf-8"), csp=csp())
+
+
+def _notes(notes: list[str]) -> str:
+    """The last lines of the folders' watchers (a fork, a bad file, an answer written)."""
+    if not notes:
+        return ""
+    items = "".join(f"<li>{_e(n)}</li>" for n in notes)
+    return (f"<footer><details><summary>What the folder watcher said ({len(notes)})</summary>"
+            f"<ul id=\"notes\" class=\"notes\">{items}</ul></details></footer>")
 
 
 # --- the games list -------------------------------------------------------------------------
@@ -169,7 +175,7 @@ def _now(s: Screen) -> str:
     parts = []
     if s.outcome:
         parts.append(f"<p class=\"outcome\">{_e(s.outcome)}</p>")
-    if s.prompt:
+    if s.prompt and not s.outcome:
         parts.append(f"<p class=\"prompt\">{_e(s.prompt)}</p>")
     if s.to_act:
         parts.append("<ul>" + "".join(f"<li>{_e(line)}</li>" for line in s.to_act) + "</ul>")
@@ -183,6 +189,8 @@ def _now(s: Screen) -> str:
 def _moves(s: Screen) -> str:
     if s.viewer is None:
         return "<p class=\"hint\">You have no seat in this game: you see what an observer sees.</p>"
+    if s.outcome:
+        return "<p class=\"owed\">The game is over.</p>"
     if not s.commands:
         words = {"auto": "pbem writes your automatic answer by itself.",
                  "undo": "Answer the undo request below."}.get(s.owes, "")
@@ -196,12 +204,20 @@ def _moves(s: Screen) -> str:
         f"({n} legal move{'s' if n != 1 else ''}).</p>"
         "<div id=\"chooser\" class=\"chooser\"></div>"
         f"<ol id=\"moves\" class=\"moves\" aria-label=\"legal moves\">{buttons}</ol>"
-        "<div class=\"typed\"><label for=\"typed\">Or type a move (a clue: <kbd>clue WORD NUMBER</kbd>); "
-        "it is checked as you type</label>"
+        f"<div class=\"typed\"><label for=\"typed\">Or type a move{_example(s.commands)}; it is checked as you type"
+        "</label>"
         "<div class=\"typed-row\"><input id=\"typed\" type=\"text\" autocomplete=\"off\" spellcheck=\"false\" "
         "aria-describedby=\"verdict\"><button type=\"button\" id=\"typed-go\">Check</button></div>"
         "<p id=\"verdict\" class=\"verdict\" aria-live=\"polite\"></p></div>"
     )
+
+
+def _example(commands: list[str]) -> str:
+    """What to type, from the moves listed: a clue's form where clues are
+    asked (the list holds only a sample of them), else the first move."""
+    if any(c.startswith("clue ") for c in commands):
+        return " (a clue: <kbd>clue WORD NUMBER</kbd>)"
+    return f" (as <kbd>{_e(commands[0])}</kbd>)"
 
 
 def _undo(s: Screen) -> str:
@@ -261,8 +277,3 @@ def launcher(url: str) -> str:
         f"<meta http-equiv=\"refresh\" content=\"0;url={_e(url)}\"><title>pbem</title></head>"
         f"<body><p><a href=\"{_e(url)}\">Open your games</a></p></body></html>\n"
     )
-
-
-def page_json(value: Any) -> str:
-    """JSON safe inside HTML."""
-    return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c")

@@ -114,7 +114,11 @@
     }
     if (list && !left.length) { box.appendChild(el("p", "hint", "No legal move matches: start again.")); }
     moveButtons().forEach(function (b) { b.parentNode.hidden = !(list && shown.has(b)); });
-    document.querySelectorAll(".pickable").forEach(function (p) {
+    document.querySelectorAll(".pick-target").forEach(function (p) {
+      var on = usable(p, left);
+      p.classList.toggle("pickable", on);
+      if (on) { p.setAttribute("tabindex", "0"); } else { p.removeAttribute("tabindex"); }
+      p.setAttribute("aria-disabled", on ? "false" : "true");
       p.classList.toggle("picked", sel.picks.some(function (k) { return k.indexOf(p.dataset.pickAs) >= 0; }));
     });
     if (list && left.length === 1 && (sel.picks.length || sel.words.length)) { choose(left[0].dataset.cmd); }
@@ -135,6 +139,8 @@
     if (d.pick) { return d.pick.split("|"); }
     return [d.card || d.word || d.cell || d.space].filter(Boolean);
   }
+  // every board element that names something a legal move names may be
+  // picked; `draw` keeps only those that still narrow the moves left
   function markPickables() {
     var cmds = moveButtons().map(function (b) { return b.dataset.cmd; });
     if (!cmds.length) { return; }
@@ -142,13 +148,16 @@
       .forEach(function (node) {
         var names = aliases(node).filter(function (a) { return cmds.some(function (c) { return find(norm(c), a, 0) >= 0; }); });
         if (!names.length) { return; }
-        node.classList.add("pickable");
+        node.classList.add("pick-target");
         node.dataset.pickAs = names[0];
-        node.setAttribute("tabindex", "0");
         node.setAttribute("role", "button");
         node.setAttribute("aria-label", "choose " + names[0]);
         node.pickNames = names;
       });
+  }
+  function usable(node, left) {
+    var picks = sel.picks.concat([node.pickNames]);
+    return left.some(function (b) { return matches(b.dataset.cmd, picks, false); });
   }
   function pick(node) {
     sel.picks.push(node.pickNames);
