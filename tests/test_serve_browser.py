@@ -260,3 +260,163 @@ def test_every_game_plays_by_clicking(browser, servers, shots, tmp_path, game, s
     for name, tab in tabs.items():
         tab.screenshot(shots / f"after-{name}.png")
     verified(g)
+
+
+# --- the page itself -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def hotseat_aa(tmp_path, servers, browser):
+    """An Agent Avenue hotseat game in one folder, alice's and bob's pages."""
+    keys = introduced(tmp_path, ["alice", "bob"])
+    g = tmp_path / "aa"
+    actions.new_game("agent-avenue", g, ["alice", "bob"], keys["alice"], dealer="hotseat", seed=11)
+    for name in ("alice", "bob"):
+        servers.append(Served(keys[name].store.home, name, g, log=tmp_path / f"serve-{name}.log"))
+    return g, {name: open_game(browser, s) for name, s in zip(("alice", "bob"), servers)}
+
+
+def test_keyboard_only_play(hotseat_aa, shots):
+    """alice plays with the keyboard alone: Tab to the step "play", Enter,
+    Enter on the first of the moves it leaves, Enter on Send."""
+    g, tabs = hotseat_aa
+    alice = tabs["alice"]
+    for _ in range(60):
+        alice.key("Tab")
+        if alice.eval("document.activeElement.textContent === 'play'"):
+            break
+    else:
+        pytest.fail("the step 'play' is not reached with the Tab key")
+    alice.screenshot(shots / "focus.png")
+    alice.key("Enter")
+    alice.wait("document.activeElement.classList.contains('move')")
+    alice.key("Enter")
+    alice.wait("!document.getElementById('confirm').hidden && document.activeElement.id === 'send'")
+    assert alice.eval("document.getElementById('confirm-text').textContent").startswith("alice will play")
+    alice.key("Enter")
+    alice.wait("+document.querySelector('.layout').dataset.seq >= 1")
+    assert (g / "000001-alice.pbem").exists()
+
+
+def test_undo_by_agreement_on_the_pages(browser, servers, shots, tmp_path):
+    """Dark Agent (a placement reveals nothing, so it may be taken back):
+    a seat asks on its page, the other accepts on its own."""
+    keys = introduced(tmp_path, ["alice", "bob"])
+    g = tmp_path / "da"
+    actions.new_game("dark-agent", g, ["alice", "bob"], keys["alice"], dealer="hotseat", seed=4)
+    for name in ("alice", "bob"):
+        servers.append(Served(keys[name].store.home, name, g, log=tmp_path / f"serve-{name}.log"))
+    tabs = {name: open_game(browser, s) for name, s in zip(("alice", "bob"), servers)}
+    rng = random.Random(1)
+    for _ in range(12):
+        asking = [n for n, t in tabs.items() if t.eval("!!document.querySelector('button.undo[data-undo=request]')")]
+        if asking:
+            break
+        play_by_clicking(tabs, rng, shots, limit=60, stop_after=1)
+    else:
+        pytest.fail("no page offered an undo")
+    me, other = asking[0], next(n for n in tabs if n != asking[0])
+    seq = tabs[me].eval("+document.querySelector('.layout').dataset.seq")
+    tabs[me].click("button.undo[data-undo=request]")
+    tabs[me].wait("!document.getElementById('confirm').hidden")
+    tabs[me].click("#send")
+    tabs[other].wait("document.querySelector('.layout').dataset.owes === 'undo'")
+    tabs[other].screenshot(shots / "undo-asked.png")
+    tabs[other].click("button.undo[data-undo=accept]")
+    tabs[other].wait("!document.getElementById('confirm').hidden")
+    tabs[other].click("#send")
+    tabs[me].wait(f"+document.querySelector('.layout').dataset.seq > {seq + 1} && "
+                  "/accepts the undo/.test(document.getElementById('log').textContent)")
+    assert folder_mod.load(g).undo_pending is None
+
+
+def test_a_refused_move_shows_the_error_and_changes_nothing(hotseat_aa, shots):
+    g, tabs = hotseat_aa
+    alice = tabs["alice"]
+    before = snapshot(g)
+    alice.click("#typed")
+    alice.type("discard Nobody")
+    alice.wait("document.getElementById('verdict').classList.contains('bad')")
+    alice.key("Enter")
+    time.sleep(0.3)
+    assert alice.eval("document.getElementById('confirm').hidden")
+    assert "Nobody" in alice.eval("document.getElementById('verdict').textContent")
+    # a move confirmed on a page the game has since left behind: the server refuses, the page says why
+    alice.click("#chooser button.step")
+    alice.click("#moves li:not([hidden]) button.move")
+    alice.wait("!document.getElementById('confirm').hidden")
+    alice.eval("document.querySelector('.layout').dataset.seq = '7'")
+    alice.click("#send")
+    alice.wait("document.getElementById('flash').classList.contains('bad')")
+    assert "moved on" in alice.eval("document.getElementById('flash').textContent")
+    alice.screenshot(shots / "refused.png")
+    # and the page's own request with an illegal move, as a doctored page would send it
+    answer = alice.eval("fetch(location.pathname + '/submit', {method: 'POST', headers: {'Content-Type': "
+                        "'application/json', 'X-Pbem-Token': document.querySelector('meta[name=pbem-token]').content},"
+                        " body: JSON.stringify({text: 'play Nobody / Nothing', seq: 0})}).then(r => r.json())")
+    assert answer["ok"] is False and answer["error"]
+    assert snapshot(g) == before
+
+
+@pytest.mark.parametrize("size", [(390, 844, 3, True), (700, 500, 2, False)], ids=["phone", "zoom-200"])
+def test_readable_on_a_phone_and_at_200_percent(hotseat_aa, shots, size):
+    """A phone-sized window, and a 1400-pixel window at 200% zoom (700 CSS
+    pixels at twice the density): one column, nothing wider than the window."""
+    _, tabs = hotseat_aa
+    alice = tabs["alice"]
+    width, height, scale, mobile = size
+    alice.size(width, height, scale, mobile)
+    alice.go(alice.eval("location.href"))
+    assert alice.eval("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    side, board = alice.eval("[document.querySelector('.side').getBoundingClientRect().top, "
+                             "document.querySelector('#board').getBoundingClientRect().top]")
+    assert side < board  # one column: what to do first, then the board
+    assert alice.eval("parseFloat(getComputedStyle(document.querySelector('button.move')).fontSize)") >= 14
+    alice.screenshot(shots / f"{width}x{height}.png")
+
+
+class _Evil(BaseHTTPRequestHandler):
+    page = b""
+
+    def do_GET(self):  # noqa: N802
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.end_headers()
+        self.wfile.write(self.page)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_a_page_of_another_origin_cannot_act(hotseat_aa, browser, servers):
+    """Another site (here another local server) that knows even the secret
+    and the token: its requests are refused by origin, nothing is written."""
+    g, tabs = hotseat_aa
+    server = servers[0]
+    token = tabs["alice"].eval("document.querySelector('meta[name=pbem-token]').content")
+    key = tabs["alice"].eval("document.body.dataset.key")
+    target = f"{server.url}g/{key}/submit"
+    body = json.dumps({"text": tabs["alice"].eval("document.querySelector('#moves button.move').dataset.cmd"),
+                       "seq": 0})
+    _Evil.page = (
+        "<!DOCTYPE html><html><body><script>"
+        f"var u = {json.dumps(target)}, b = {json.dumps(body)}, out = [];"
+        "var a = fetch(u, {method: 'POST', mode: 'no-cors', body: b}).then(function () { out.push('no-cors sent'); },"
+        " function (e) { out.push('no-cors failed'); });"
+        f"var c = fetch(u, {{method: 'POST', headers: {{'Content-Type': 'application/json', 'X-Pbem-Token': {json.dumps(token)}}},"
+        " body: b}).then(function (r) { out.push('cors ' + r.status); }, function () { out.push('cors blocked'); });"
+        "Promise.all([a, c]).then(function () { document.title = out.join(', '); document.body.dataset.done = '1'; });"
+        "</script></body></html>"
+    ).encode()
+    before = snapshot(g)
+    evil = ThreadingHTTPServer(("127.0.0.1", 0), _Evil)
+    threading.Thread(target=evil.serve_forever, daemon=True).start()
+    try:
+        tab = browser.tab()
+        tab.go(f"http://127.0.0.1:{evil.server_address[1]}/", ready="document.body && document.body.dataset.done === '1'")
+        said = tab.eval("document.title")
+    finally:
+        evil.shutdown()
+        evil.server_close()
+    assert "cors blocked" in said, said
+    assert snapshot(g) == before
