@@ -55,11 +55,15 @@ def folder_key(folder: Path) -> str:
 @dataclass
 class _Loaded:
     """A folder's chain and the seat's view of it, kept while the folder's
-    chain files stay the same."""
+    chain files stay the same; `seen` holds the chain between two changes
+    (a new file is appended to it, as `pbem watch` does, instead of a
+    replay); `log` the log's lines so far (a file's line never changes)."""
 
     stamp: Any
     chain: Any
+    seen: Any = None
     party: Any = None
+    log: list = field(default_factory=list)
 
 
 @dataclass
@@ -101,12 +105,37 @@ class Session:
         return self._keys.get(key)
 
     def _load(self, folder: Path) -> _Loaded:
-        """The folder's chain, read again only when its files changed."""
+        """The folder's chain, read again only when its files changed: the
+        new files appended to the chain at hand when they only follow it
+        (the watcher's `_read`), else a full read; checked against the
+        address book either way."""
         stamp = tw.signature(folder, watching.chain_file)
         held = self._loaded.get(folder)
         if held is None or held.stamp != stamp:
-            held = self._loaded[folder] = _Loaded(stamp, actions.open_game(folder, self.keys))
+            seen = held.seen if held is not None else watching._Seen()
+            chain = watching.Watch._read(folder, folder_mod.chain_files(folder), seen)
+            self.keys.pin(chain, folder, write=False)
+            log = held.log if held is not None and held.chain.game_id == chain.game_id else []
+            held = self._loaded[folder] = _Loaded(stamp, chain, seen, log=log)
         return held
+
+    def log(self, held: _Loaded) -> list[tuple[int, str, str]]:
+        """Every file in words: only the files not told before are described."""
+        chain = held.chain
+        held.log = [entry for entry in held.log if entry[0] <= chain.seq]
+        since = held.log[-1][0] + 1 if held.log else 0
+        held.log += [(f["seq"], f["by"], "; ".join(f["what"]) or "writes a file")
+                     for f in actions.log_entries(chain, since)["files"]]
+        return held.log
+
+    def warm(self) -> None:
+        """Read every game once (in the background at start), so that the
+        first page opened is drawn from memory."""
+        for folder in self.folders():
+            try:
+                self.screen(folder_key(folder))
+            except PbemError:
+                continue
 
     def _party(self, held: _Loaded):
         chain = held.chain
@@ -142,7 +171,8 @@ class Session:
             return None
         with self.lock:
             held = self._load(folder)
-            return game_screen(held.chain, self._party(held), self.name, key, str(folder), list(self.notes))
+            return game_screen(held.chain, self._party(held), self.name, key, str(folder), list(self.notes),
+                               self.log(held))
 
     def check(self, key: str, text: str) -> dict[str, Any]:
         """`text` parsed and tried against the seat's state: what it would
@@ -311,7 +341,8 @@ class _LiveWatch(watching.Watch):
 # --- one game, as the seat sees it ----------------------------------------------------------
 
 
-def game_screen(chain, me, name: str, key: str, folder: str, notes: list[str]) -> pages.Screen:
+def game_screen(chain, me, name: str, key: str, folder: str, notes: list[str],
+                log: list[tuple[int, str, str]]) -> pages.Screen:
     """What the game page shows `name` (`me`: its party, None when it has
     no seat: an observer's page)."""
     from pbem.protocol import undo as undo_mod
@@ -320,9 +351,7 @@ def game_screen(chain, me, name: str, key: str, folder: str, notes: list[str]) -
     screen = pages.Screen(
         key=key, title=chain.game.title, game=chain.game.name, game_id=chain.game_id, seq=chain.seq,
         folder=folder, viewer=name if me is not None else None, to_act=actions.to_act_lines(info),
-        pending=info["pending"], log=[(f["seq"], f["by"], "; ".join(f["what"]) or "writes a file")
-                                      for f in actions.log_entries(chain)["files"]],
-        outcome=outcome_words(chain), notes=notes,
+        pending=info["pending"], log=log, outcome=outcome_words(chain), notes=notes,
     )
     try:
         seen = actions.view(chain, me)
@@ -385,6 +414,7 @@ def run(roots: list[Path], name: str, keys: actions.Keys, say: Callable[[str], N
 
     def serve(interrupted: threading.Event) -> int:
         session.watchers(stop, watching.settle_time())
+        threading.Thread(target=session.warm, daemon=True, name="pbem serve warm-up").start()
         server.start()
         ready(server.url)
         launcher = _launcher(keys.store.home, server.url) if open_page else None

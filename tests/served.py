@@ -32,8 +32,19 @@ class Served:
         if not line.startswith("http://"):
             self.stop()
             raise AssertionError(f"pbem serve did not start: {line!r} {log.read_text()}")
-        self.url = line
-        parts = urlsplit(line)
+        self._address(line)
+
+    @classmethod
+    def at(cls, url: str) -> "Served":
+        """A server started elsewhere, at `url`."""
+        out = cls.__new__(cls)
+        out.proc = None
+        out._address(url)
+        return out
+
+    def _address(self, url: str) -> None:
+        self.url = url
+        parts = urlsplit(url)
         self.host, self.port, self.secret = parts.hostname, parts.port, parts.path.strip("/")
 
     def stop(self) -> int:
