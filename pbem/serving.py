@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -421,9 +422,13 @@ def run(roots: list[Path], name: str, keys: actions.Keys, say: Callable[[str], N
         try:
             if launcher is not None:
                 _open(launcher, say)
-            while not interrupted.wait(mail_every if mail else 3600):
-                if mail:
+            # short waits: a signal that another thread (the file watcher's)
+            # happens to receive wakes the main thread only between two
+            next_fetch = time.monotonic() + mail_every
+            while not interrupted.wait(0.25):
+                if mail and time.monotonic() >= next_fetch:
                     _fetch_mail(session)
+                    next_fetch = time.monotonic() + mail_every
         finally:
             if launcher is not None:
                 launcher.unlink(missing_ok=True)
