@@ -214,6 +214,8 @@
     var url = body.dataset.page === "game" ? base + "/main" : base + "/list";
     return request("GET", url).then(function (r) {
       if (r.html === undefined) { if (!keepFlash) { flash("bad", r.error); } return; }
+      var open = $("confirm") && !$("confirm").hidden;
+      if (body.dataset.page === "game" && open && String(r.seq) === body.dataset.seq) { return; }  // nothing new: keep the question
       if (body.dataset.page === "game") { $("main").innerHTML = r.html; setUp(); }
       else { $("games").innerHTML = r.html; }
       if (focused && $(focused)) { $(focused).focus(); }
