@@ -853,6 +853,32 @@ def watch(folder: Path, name: str, once: bool, notify_cmd: str | None, poll: boo
     run_watch(folder, name, accept_new, once, poll, interval, notify_cmd, tree=False, remove_copies=remove_copies)
 
 
+@cli.command()
+@click.argument("folders", metavar="[DIR]...", nargs=-1, type=click.Path(file_okay=False, exists=True, path_type=Path))
+@as_name
+@click.option("--no-open", is_flag=True, help="Only print the page's address; do not open a browser.")
+@click.option("--mail", "use_mail", is_flag=True,
+              help="Mail each file written to the other parties, and fetch new mail (config.toml's servers).")
+@click.option("--mail-every", type=click.FloatRange(10), default=60.0, show_default=True, metavar="SECONDS",
+              help="Seconds between two mail fetches (with --mail).")
+@accept_new
+def serve(folders, name: str, no_open: bool, use_mail: bool, mail_every: float, accept_new: bool) -> None:
+    """Play in your browser: a page on this machine alone (127.0.0.1) with
+    NAME's games (DIR: game folders or folders of games; default: every game
+    `pbem status --all` knows), the board, and your moves to click. It
+    follows the folders as `pbem watch` does and writes what `pbem submit`
+    writes. Ctrl-C stops it."""
+    from pbem import serving
+
+    def ready(url: str) -> None:
+        click.echo(url)
+        click.echo(f"pbem: serving {name}'s games at the address above (only you can open it); Ctrl-C stops",
+                   err=True)
+
+    serving.run(list(folders), name, keys(accept_new), click.echo, ready, open_page=not no_open, mail=use_mail,
+                ask_secret=ask_secret, mail_every=mail_every)
+
+
 @cli.group(cls=PbemGroup)
 def referee() -> None:
     """The automated referee: answer every obligation as soon as its input arrives."""

@@ -73,6 +73,10 @@ def _chain_name(name: str) -> bool:
     return name.endswith(".pbem") and name != folder_mod.STATE and not name.startswith("state")
 
 
+#: the files whose stamps say a folder changed (`pbem serve` reads them the same way)
+chain_file = _chain_name
+
+
 def _stamps(files: dict[int, list[Path]]) -> dict[int, list[tuple[str, int, int]]]:
     """(name, size, mtime) of each chain file, by seq: a file replaced under
     its own name (a sync tool's newest-wins) changes its stamp."""
