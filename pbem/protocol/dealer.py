@@ -37,6 +37,7 @@ from pbem.protocol.formats import (
     DealerInfo,
     Delivery,
     GenesisBody,
+    PROTOCOL_VERSION,
     Opening,
     SeatEntry,
     SeedOpening,
@@ -145,7 +146,7 @@ def make_genesis(
         created_at=created_at or _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         nonce=b64e(os.urandom(16)),
         setup_seed=b64e(setup_seed),
-        version=2,
+        version=PROTOCOL_VERSION,
     )
     return codec.encode_signed("genesis", body, dealer)
 
@@ -175,7 +176,7 @@ def _genesis_dealt_after_joins(game: Game, options, seats, dealer: SecretIdentit
         state=state_hash(None),
         created_at=created_at or _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         nonce=b64e(os.urandom(16)),
-        version=2,
+        version=PROTOCOL_VERSION,
     )
     return codec.encode_signed("genesis", body, dealer)
 

@@ -125,6 +125,12 @@ class PeerSetup(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     late: bool = False
 
 
+#: the protocol version pbem writes new games under (`GenesisBody.version`);
+#: pbem writes a seat's first file only into games of this version, unless
+#: its user accepts an older one knowingly (`pbem.actions`)
+PROTOCOL_VERSION = 4
+
+
 class GenesisBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """The first file of a game. `game_id` = SHA-256 of these exact bytes."""
 
@@ -150,8 +156,11 @@ class GenesisBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
     #: before; 2: chance nobody can foresee (issue #14: peer chance paused
     #: for another seat's link, players' entropy in every seed); 3 (peer
     #: games only): the set-up comes after the joins, from every seat's
-    #: first beacon link (`initial` is null)
-    version: Annotated[int, Meta(ge=1, le=3)] = 1
+    #: first beacon link (`initial` is null); 4 (every mode, issue #20):
+    #: a ballot that cannot be tallied is voided by its keeper, and in peer
+    #: games beacon chains have pbem's length and are renewed, and chance a
+    #: file draws waits for a link of every other seat
+    version: Annotated[int, Meta(ge=1, le=4)] = 1
 
 
 class SeedOpening(msgspec.Struct, frozen=True):

@@ -26,7 +26,7 @@ from pbem.protocol import codec
 from pbem.protocol.chain import Chain
 from pbem.protocol.commitments import state_hash
 from pbem.protocol.setup import peer_dealing_problem, peer_setup_chance, peer_shape, probe_seed
-from pbem.protocol.formats import GenesisBody, Join, Partial, PeerSecrets, PeerSetup, SealedPartials, SeatEntry, TurnBody
+from pbem.protocol.formats import PROTOCOL_VERSION, GenesisBody, Join, Partial, PeerSecrets, PeerSetup, SealedPartials, SeatEntry, TurnBody
 from pbem.crypto.committed import secret_order
 from pbem.protocol import peer_changes
 from pbem.protocol.peer import BEACON_LENGTH, PeerDeck, WriterParts, commit_private, new_layer, open_secret_box, run_file, secret_box
@@ -101,7 +101,7 @@ def make_genesis(
         state=state_hash(None),
         created_at=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         nonce=nonce,
-        version=3,
+        version=PROTOCOL_VERSION,
     )
     return codec.encode_signed("genesis", body, creator)
 
