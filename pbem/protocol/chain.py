@@ -47,7 +47,7 @@ if TYPE_CHECKING:  # peer games need PyNaCl: imported only when a game is peer
 #: depends on who writes it and the dealer mode
 _OPTIONAL_PARTS = (
     "commands", "reveals", "deliveries", "commitments", "seed", "join", "partials", "sealed", "beacon", "secrets", "undo",
-    "chance", "memo", "vote", "tally", "contribution", "setup_seed", "reshuffle", "layer",
+    "chance", "memo", "vote", "tally", "contribution", "setup_seed", "reshuffle", "layer", "renewal",
 )
 
 
@@ -70,6 +70,7 @@ def check_envelopes(body: GenesisBody | TurnBody) -> None:
         boxes += [s.envelope for s in body.sealed]
         boxes += [body.join.secret_box] if body.join else []
         boxes += [body.memo] if body.memo else []
+        boxes += [body.renewal.box] if body.renewal else []
     for box in boxes:
         check_envelope(box, readers=1)  # pbem seals every envelope to one reader
 
@@ -496,7 +497,8 @@ class Chain:
             )
         if self.deck is not None:
             allowed = {"commands", "reveals", "join", "partials", "sealed", "beacon", "secrets", "undo", "vote", "tally",
-                       "reshuffle", "commitments", "memo", "deliveries", "layer"}  # reshuffle...deliveries: `peer_changes`
+                       "reshuffle", "commitments", "memo", "deliveries", "layer",  # reshuffle...deliveries: `peer_changes`
+                       "renewal"}
         elif body.by == self.dealer_name:
             allowed = {"reveals", "deliveries", "seed", "commitments", "chance", "memo", "tally"}
         else:
@@ -795,6 +797,10 @@ class Chain:
             if writer not in deck.keys:
                 raise ProtocolError(f"{writer} has not joined the game")
             deck.apply_link(writer, body.beacon)
+        if body.renewal is not None:  # after the file's own link: never a link of the chain it commits
+            from pbem.protocol import peer_renewal
+
+            peer_renewal.take(deck, writer, body.renewal, self.genesis.version)
         state = None if self.dealt else self.stage_setup(deck)
         if not self.dealt and state is None:
             if body.layer is not None:

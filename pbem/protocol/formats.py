@@ -216,6 +216,19 @@ class PeerSecrets(msgspec.Struct, frozen=True, omit_defaults=True):
     #: the scalars of the seat's layers of reshuffled decks, in the order
     #: of the reshuffles (`ReshuffleLayer`): each is fresh
     layers: list[B64] = []
+    #: the seeds of the seat's renewed beacon chains (`BeaconRenewal`), in
+    #: the order it committed to them
+    renewals: list[B64] = []
+
+
+class BeaconRenewal(msgspec.Struct, frozen=True):
+    """A fresh beacon chain for the writer of a peer game (version 4,
+    `pbem.protocol.peer_renewal`): its anchor, committed now, whose links
+    the writer reveals once its current chain is used up, so never in the
+    file that commits it; and its seed, sealed to the writer itself."""
+
+    anchor: B64
+    box: Envelope
 
 
 class ReshuffleLayer(msgspec.Struct, frozen=True):
@@ -289,6 +302,9 @@ class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     #: first file after it (the set-up files) its own: together they seed
     #: the set-up
     beacon: B64 | None = None
+    #: a new beacon chain for the writer, before its current one runs out
+    #: (peer games, version 4)
+    renewal: BeaconRenewal | None = None
     #: a late deck's shuffle layer (see `PeerSetup.late`), under the key of
     #: the writer's join
     layer: PokerLayer | None = None

@@ -195,7 +195,8 @@ class Party:
             from pbem.protocol import peer_writer
 
             secrets = peer_writer.my_secrets(chain, self.secret)
-            beacon = b64e(chain.deck.next_link(self.name, b64d(secrets.beacon_seed, 32)))
+            beacon = b64e(chain.deck.next_link(self.name, b64d(secrets.beacon_seed, 32),
+                                               [b64d(s, 32) for s in secrets.renewals]))
         body = TurnBody(
             game_id=chain.game_id,
             seq=seq,

@@ -470,13 +470,15 @@ def scalar_for(deck, seat: str, ref: str, secrets: PeerSecrets | None, made: dic
 def with_changes(chain, me, secrets: PeerSecrets) -> PeerSecrets:
     """`secrets` (from the seat's join) with what its later files sealed to
     itself: the scalars of its reshuffle layers, the places of the cards
-    reshuffled into its private decks."""
+    reshuffled into its private decks, the seeds of its renewed beacon chains."""
+    from pbem.protocol import peer_renewal
     from pbem.protocol.peer import commit_private
 
     seed = b64d(secrets.beacon_seed, 32)
     if any(chain.deck.private_commitments.get(r) != c for r, c in commit_private(seed, secrets.private).items()):
         raise SealError(f"{me.name}'s commitments to its private decks are not those of the places it sealed to itself")
     layers: list[str] = []
+    renewals: list[str] = []
     private = dict(secrets.private)
     for record in chain.records[1:]:
         body = record.body
@@ -495,11 +497,14 @@ def with_changes(chain, me, secrets: PeerSecrets) -> PeerSecrets:
                 if commit_private(seed, mapping) != dict(body.commitments):
                     raise FormatError("its memo does not open its commitments")
                 private.update(mapping)
-        except (SealError, FormatError, CryptoError, msgspec.DecodeError, msgspec.ValidationError) as exc:
+            if body.renewal is not None:
+                renewals.append(b64e(peer_renewal.opened(body.renewal, me, chain.game_id, record.seq,
+                                                         chain.deck.beacon_length)))
+        except (SealError, FormatError, CryptoError, ProtocolError, msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise SealError(f"{where}: {me.name}'s own sealed secrets cannot be opened: {exc}") from None
-    if not layers and private == secrets.private:
+    if not layers and not renewals and private == secrets.private:
         return secrets
-    return msgspec.structs.replace(secrets, layers=layers, private=private)
+    return msgspec.structs.replace(secrets, layers=layers, private=private, renewals=renewals)
 
 
 def delivered_openings(chain, me) -> dict[str, Opening]:
