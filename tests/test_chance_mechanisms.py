@@ -241,7 +241,7 @@ def test_info_dir_says_once_who_can_know_which_chance(pbem, tmp_path):
     assert "note: rita (the referee) knows every hidden card" in out and "contribution" in out
     pbem("new", "aa", p, "--seat", "alice", "--seat", "bob", "--dealer", "peer", "--as", "alice")
     info = pbem.json("info", p)
-    assert info["protocol_version"] == 4 and any("next seat's answer" in line for line in info["chance"])
+    assert info["protocol_version"] == 4 and any("every other seat" in line for line in info["chance"])
     assert any("every seat's first beacon link" in line for line in info["chance"])
     assert "note:" not in pbem("status", p).stdout  # status no longer repeats it
     assert "options" in pbem.json("info", "aa")  # a game name still describes the game

@@ -194,6 +194,9 @@ class Chain:
         #: the rules' automatic steps wait for chance
         self.chance_blocked = False
         self._chance_writer: str | None = None
+        #: peer games of version 4: the seats that answered the drawn chance
+        #: so far (`chance_answerers`)
+        self.chance_answered: tuple[str, ...] = ()
         #: the ballots of the open vote: seat -> (commitment, seq of its file)
         self.ballots: dict[str, tuple[str, int]] = {}
         #: peer games: the ballots opened so far, in seat order
@@ -295,15 +298,32 @@ class Chain:
             return self._chance_writer
         return None
 
-    def chance_answerer(self) -> str | None:
-        """Peer games: the seat whose next file answers the chance another
-        seat's file drew (the next seat after it in seat order: its link is
-        one the drawer could not know)."""
+    def chance_answerers(self) -> list[str]:
+        """Peer games: the seats whose next file's beacon link the chance
+        another seat's file drew still waits for, in the order they answer;
+        the last one's file runs the paused command. Until version 4 only the
+        next seat after the drawer answered: one seat handing the drawer its
+        beacon seed let it foresee its dice. From version 4 every other seat
+        answers, the next seat last (so the seat a paused command makes draw
+        from its own private deck still runs it: "drawn in the owner's own
+        answer"): each link is revealed after the drawer signed, so the
+        drawer cannot know the chance unless every other seat tells it."""
         by = self.chance_by()
         if self.deck is None or by is None:
-            return None
+            return []
         i = self.seat_order.index(by)
-        return self.seat_order[(i + 1) % len(self.seat_order)]
+        others = self.seat_order[i + 1:] + self.seat_order[:i]
+        order = others[:1] if self.genesis.version < 4 else others[1:] + others[:1]
+        return [s for s in order if s not in self.chance_answered]
+
+    def chance_answerer(self) -> str | None:
+        """The seat whose next file answers the chance another seat's file drew."""
+        return next(iter(self.chance_answerers()), None)
+
+    def resumes_chance(self, writer: str) -> bool:
+        """Whether `writer`'s next file is the last answer to a drawn chance:
+        it supplies the chance and runs what waited for it."""
+        return self.chance_answerers() == [writer]
 
     def voters(self) -> list[str]:
         """The seats of the open vote (`Game.simultaneous`), in seat order;
@@ -764,6 +784,7 @@ class Chain:
         if restore is not None:
             (self.public, self.known, self.revealed, self.blocked_on, self.deck, self.moves,
              self.paused, self.chance_blocked, self.commitments, self.ballots, self.opened) = restore
+            self.chance_answered = ()  # an undo goes back to a decision: no chance was waiting
         self.undo_pending = pending
         before = prior[0]
         self.seq = body.seq
@@ -887,6 +908,7 @@ class Chain:
         elif over and writer not in deck.secrets:
             raise ProtocolError(f"the game is over: {writer} must publish its secrets")
         answered = self.chance_answerer() == writer
+        resumes = self.resumes_chance(writer)
         if not (commands or body.partials or body.reveals or body.sealed or body.join or body.secrets or body.tally
                 or answered or body.reshuffle or body.commitments or body.deliveries or body.layer or sets_up):
             raise ProtocolError("the file does nothing")
@@ -902,10 +924,14 @@ class Chain:
         self.revealed = {**self.revealed, **effect.revealed}
         self.public = effect.state
         self.blocked_on = effect.blocked_on
-        resumed = self.paused if answered else None
-        self.paused = (writer, effect.paused) if effect.paused is not None else None
-        self.chance_blocked = effect.chance_blocked
-        self._chance_writer = writer if effect.chance_blocked else None
+        resumed = self.paused if resumes else None
+        if answered and not resumes:  # one more link the chance waits for: it still waits for the others'
+            self.chance_answered = (*self.chance_answered, writer)
+        else:
+            self.paused = (writer, effect.paused) if effect.paused is not None else None
+            self.chance_blocked = effect.chance_blocked
+            self._chance_writer = writer if effect.chance_blocked else None
+            self.chance_answered = ()
         if body.tally:
             self.opened = opened
             if resume:

@@ -515,8 +515,9 @@ def file_chance(chain, deck: PeerDeck, seq: int, answering: bool):
     harmless to foresee (`Game.immediate_chance`), draw it from every seat's
     latest link at once, the writer's own included: the writer could compute
     it before signing. Otherwise public chance (and which card of a private
-    deck is drawn) pauses the file; the next file of another seat, whose
-    link the writer could not know, answers it (`answering`)."""
+    deck is drawn) pauses the file; the other seats' next files, whose links
+    the writer could not know, answer it, and the last of them draws it
+    (`answering`; `Chain.chance_answerers`)."""
     beacons = deck.chance(seq)
     if chain.genesis.version < 2 or chain.game.immediate_chance:
         return beacons
@@ -588,9 +589,9 @@ def run_file(chain, deck: PeerDeck, writer: str, commands, parts: FileParts, seq
             return chain.revealed[ref]
         return peel(ref, must=False)
 
-    answering = chain.chance_answerer() == writer
-    if answering and commands:
+    if chain.chance_answerer() == writer and commands:
         raise ProtocolError(f"{writer}'s file answers the chance of {chain.chance_by()}'s file: it carries no commands")
+    answering = chain.resumes_chance(writer)  # the last answer: every link the chance waits for is in
     chance = file_chance(chain, deck, seq, answering)
     resume = list(resume) + ([chain.paused] if answering and chain.paused else [])
     effect = transition.run(

@@ -258,7 +258,7 @@ def after_run(chain, deck, writer: str, effect, parts, seq: int, chance=None) ->
                                     f"{ahead.owner} committed to when it paused")
             else:
                 ahead.ahead = False  # its commitments were in the file that paused
-        resumed = (chain.paused is not None or chain.chance_blocked) and chain.chance_answerer() == writer
+        resumed = (chain.paused is not None or chain.chance_blocked) and chain.resumes_chance(writer)
         left = [f for f in changes.refills if f.ahead and resumed]
         if left:
             raise ProtocolError(f"{left[0].zone}: the paused command did not reshuffle the cards {left[0].owner} "
