@@ -299,6 +299,7 @@ class PeerDeck:
         if opening.ref not in self.private_owner or not self.may_open(seat, opening.ref):
             raise ProtocolError(f"{seat} opens {opening.ref}, which is not a card of its private decks")
         check_openings([opening], self.private_commitments, f"{seat}'s private deck")
+        peer_changes.check_opening(self, opening.ref, opening.card)
         return opening.card
 
     def card_of(self, ref: str, scalar: bytes | None = None) -> str:
