@@ -17,7 +17,7 @@ import msgspec
 import pytest
 
 import tamper
-from conftest import play_to_end
+from conftest import Pbem, play_to_end
 from pbem import games
 from pbem.crypto import beacon
 from pbem.crypto.encoding import b64e
@@ -75,27 +75,28 @@ def _game(short_chains):
     return table, bodies
 
 
-def _refused(pbem, tmp_path, table, k, body, match):
+def _refused(tmp_path, table, k, body, match):
     """Files 0..k-1 honest and a doctored file k, re-signed by its writer:
-    the real CLI refuses the folder."""
+    the real CLI refuses the folder (of a user who knows none of its keys)."""
+    pbem = Pbem(tmp_path / "home")
     g = tmp_path / f"g{len(list(tmp_path.iterdir()))}"
     tamper.save(tamper.Table(table.game, table.mode, table.files[:k] + [tamper.resign(table, body)], table.secrets), g)
     result = pbem.fails("verify", g)
     assert match in result.stderr, result.stderr
 
 
-def test_renewals_that_break_the_rules_are_refused(pbem, tmp_path, short_chains):
+def test_renewals_that_break_the_rules_are_refused(tmp_path, short_chains):
     table, bodies = _game(short_chains)
     k = next(i for i, b in enumerate(bodies, 1) if b.renewal is not None)
     body = bodies[k - 1]
     # a second renewal while the first is still to be started
     j = next(i for i, b in enumerate(bodies, 1) if i > k and b.by == body.by)
     again = msgspec.structs.replace(bodies[j - 1], renewal=body.renewal)
-    _refused(pbem, tmp_path, table, j, again, "renews its beacon chain again")
+    _refused(tmp_path, table, j, again, "renews its beacon chain again")
     # the first link after the chain ran out is not of the renewed chain
     first = next(i for i, b in enumerate(bodies, 1) if i > k and b.by == body.by and _starts_renewed(table, i))
     wrong = msgspec.structs.replace(bodies[first - 1], beacon=b64e(beacon.link(bytes(32), 5, 1)))
-    _refused(pbem, tmp_path, table, first, wrong, "does not hash to the previous one")
+    _refused(tmp_path, table, first, wrong, "does not hash to the previous one")
     # its box must hold the seed of its anchor: the writer's own client finds out
     seed, anchor = beacon.new_chain(5)
     other = msgspec.structs.replace(body.renewal, anchor=b64e(anchor))
@@ -107,10 +108,10 @@ def test_renewals_that_break_the_rules_are_refused(pbem, tmp_path, short_chains)
     end = next(i for i, b in enumerate(bodies, 1) if b.secrets is not None and b.secrets.renewals)
     secrets = bodies[end - 1].secrets
     forged = msgspec.structs.replace(secrets, renewals=[b64e(seed), *secrets.renewals[1:]])
-    _refused(pbem, tmp_path, table, end, msgspec.structs.replace(bodies[end - 1], secrets=forged),
+    _refused(tmp_path, table, end, msgspec.structs.replace(bodies[end - 1], secrets=forged),
              "does not lead to its anchor")
     dropped = msgspec.structs.replace(secrets, renewals=secrets.renewals[:-1])
-    _refused(pbem, tmp_path, table, end, msgspec.structs.replace(bodies[end - 1], secrets=dropped),
+    _refused(tmp_path, table, end, msgspec.structs.replace(bodies[end - 1], secrets=dropped),
              "renewed beacon seeds")
 
 
@@ -121,7 +122,7 @@ def _starts_renewed(table, k: int) -> bool:
     return before.deck.links_used[by] >= before.deck.beacon_length
 
 
-def test_a_game_of_an_older_version_cannot_renew(pbem, tmp_path, short_chains, monkeypatch):
+def test_a_game_of_an_older_version_cannot_renew(tmp_path, short_chains, monkeypatch):
     """A renewal in a game begun before version 4 is refused: a version-3
     game played until alice's third file, which she re-signs with a renewal."""
     from pbem.crypto.seal import seal
@@ -151,7 +152,7 @@ def test_a_game_of_an_older_version_cannot_renew(pbem, tmp_path, short_chains, m
     g.mkdir()
     for k, data in enumerate(files):
         (g / ("000000-genesis.pbem" if k == 0 else f"{k:06d}-{codec.read_envelope(data).by}.pbem")).write_bytes(data)
-    assert "games begun before protocol version 4 cannot do" in pbem.fails("verify", g).stderr
+    assert "games begun before protocol version 4 cannot do" in Pbem(tmp_path / "home").fails("verify", g).stderr
 
 
 def test_without_a_renewal_a_used_up_chain_stops_its_seat_with_a_true_hint(short_chains):
