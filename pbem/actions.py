@@ -364,7 +364,10 @@ def status(chain: Chain) -> dict[str, Any]:
         # answered with `pbem join` into one's own folder, or with `pbem sync`
         # in a folder everyone shares (joining in place)
         to_act[0]["join"] = True
-    pending = [_pending_line(o) for o in owed]
+    pending = [_pending_line(o, peer=chain.deck is not None) for o in owed]
+    for seat, (ballot, _, why) in chain.voided.items():  # the voter, never an honest keeper, is named
+        if seat not in chain.ballots:
+            pending.append(f"{seat}'s ballot (seq {ballot}) was void: {why}; {seat} votes again")
     undo = chain.pending_undo()
     if undo is not None:
         for who in to_act:
@@ -411,7 +414,7 @@ def to_act_lines(info: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _pending_line(o) -> str:
+def _pending_line(o, peer: bool = False) -> str:
     """An obligation in words (refs are opaque labels, not cards)."""
     n = len(o.refs)
     cards = f"{n} card{'s' if n != 1 else ''}"
@@ -426,7 +429,8 @@ def _pending_line(o) -> str:
         "layer": f"{o.by} must add its shuffle layer to the deck the set-up dealt",
         "chance": f"{o.by} must draw the chance of {o.to}'s last command" if o.to else f"{o.by} must draw chance",
         "commit": f"{o.by} must commit to the order of {cards} shuffled",
-        "tally": f"{o.by} must open the vote's ballots it keeps",
+        "tally": f"{o.by} must open its own ballot" if peer else
+                 f"{o.by} must open the vote's ballots it keeps, or void those it cannot tally",
         "reshuffle": f"{o.by} must add its layer to {cards} reshuffled",
     }[o.what]
 
@@ -548,6 +552,8 @@ def log_entries(chain: Chain, since: int = 0) -> dict[str, Any]:
             parts.append("votes (a sealed ballot)")
         if body.tally:
             parts.append("opens the ballots of " + ", ".join(o.seat for o in body.tally))
+        for void in body.void:
+            parts.append(f"voids {void.seat}'s ballot: " + ("no vote" if void.opening else "it cannot be opened"))
         if body.commitments and rec.seq and body.setup_seed is None:
             parts.append(f"commits to the order of {_cards(len(body.commitments))} shuffled")
         for d in body.deliveries:

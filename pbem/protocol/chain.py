@@ -47,7 +47,7 @@ if TYPE_CHECKING:  # peer games need PyNaCl: imported only when a game is peer
 #: depends on who writes it and the dealer mode
 _OPTIONAL_PARTS = (
     "commands", "reveals", "deliveries", "commitments", "seed", "join", "partials", "sealed", "beacon", "secrets", "undo",
-    "chance", "memo", "vote", "tally", "contribution", "setup_seed", "reshuffle", "layer", "renewal",
+    "chance", "memo", "vote", "tally", "contribution", "setup_seed", "reshuffle", "layer", "renewal", "void",
 )
 
 
@@ -201,6 +201,9 @@ class Chain:
         self.ballots: dict[str, tuple[str, int]] = {}
         #: peer games: the ballots opened so far, in seat order
         self.opened: list[tuple[str, Any]] = []
+        #: the ballots of the open vote its dealer voided: seat -> (seq of
+        #: the ballot, seq of the void file, why); the seat votes again
+        self.voided: dict[str, tuple[int, int, str]] = {}
         self.seed: bytes | None = None
         self.seq = 0
         self.head = self.game_id
@@ -520,11 +523,13 @@ class Chain:
                        "reshuffle", "commitments", "memo", "deliveries", "layer",  # reshuffle...deliveries: `peer_changes`
                        "renewal"}
         elif body.by == self.dealer_name:
-            allowed = {"reveals", "deliveries", "seed", "commitments", "chance", "memo", "tally"}
+            allowed = {"reveals", "deliveries", "seed", "commitments", "chance", "memo", "tally", "void"}
         else:
             allowed = {"commands", "reveals", "undo", "vote"}
         if body.undo is not None and "undo" in allowed:
             allowed = {"undo"}  # an undo file carries nothing else
+        if body.void and "void" in allowed:
+            allowed = {"void"}  # nor does a file voiding ballots
         if body.vote is not None:
             allowed = {"vote", "beacon"} if self.deck is not None else {"vote"}
         if not self.dealt and self.deck is None:
@@ -541,6 +546,8 @@ class Chain:
             return self._append_undo(outer, body, where)
         if body.vote is not None:
             return self._append_ballot(outer, body, where)
+        if body.void:
+            return self._append_void(outer, body, where)
         if self.voters() and body.by != self.dealer_name and self.deck is None:
             raise ProtocolError(f"a vote is open: {body.by}'s file must carry its ballot, not commands")
         if self.undo_pending is not None:
@@ -635,7 +642,7 @@ class Chain:
         record.chance = body.chance is not None
         record.resumed = prior[6] if is_dealer else None
         if body.tally:
-            self.ballots = {}
+            self.ballots, self.voided = {}, {}
         self.records.append(record)
         return record
 
@@ -655,7 +662,7 @@ class Chain:
     def _tally_commands(self, tally, seats: list[str]) -> list[tuple[str, Any]]:
         """Check openings of the ballots of `seats` (in seat order, each
         once) against their commitments; their commands."""
-        from pbem.protocol.votes import check_ballot
+        from pbem.protocol.votes import check_ballot, opening_problem
 
         expected = [s for s in self.seat_order if s in seats]
         if [o.seat for o in tally] != expected:
@@ -663,10 +670,10 @@ class Chain:
         out = []
         for opening in tally:
             check_ballot(self.ballots[opening.seat][0], opening)
-            try:
-                out.append((opening.seat, self.decode_command(opening.command)))
-            except PbemError as exc:
-                raise ProtocolError(f"{opening.seat}'s ballot is not a command: {exc.message}") from None
+            problem = opening_problem(self, opening)
+            if problem is not None:  # refused here, in the file that opens it, never in a later opener's
+                raise ProtocolError(f"{opening.seat}'s ballot is no vote: {problem}")
+            out.append((opening.seat, self.decode_command(opening.command)))
         return out
 
     def _append_before_deal(self, outer: SignedFile, body: TurnBody, where: str) -> Record:
@@ -730,6 +737,24 @@ class Chain:
         self.ballots = {**self.ballots, body.by: (body.vote.commitment, body.seq)}
         if deck is not None:
             self.deck = deck
+        self.seq = body.seq
+        self.head = codec.file_hash(outer)
+        record = Record(body.seq, body.by, self.head, outer, body, [], self.public, self.public, where if where != "file" else "")
+        record.prior = prior
+        self.records.append(record)
+        return record
+
+    def _append_void(self, outer: SignedFile, body: TurnBody, where: str) -> Record:
+        """The dealer voids the ballots it cannot tally (`votes.take_void`):
+        their voters vote again; nothing else changes, nothing is opened."""
+        from pbem.protocol.votes import take_void
+
+        voided = take_void(self, body)
+        if state_hash(self.public) != body.state:
+            raise ProtocolError("a void file changes nothing: its state must be the head's")
+        prior = self._snapshot()
+        self.ballots = {s: v for s, v in self.ballots.items() if s not in voided}
+        self.voided = {**self.voided, **voided}
         self.seq = body.seq
         self.head = codec.file_hash(outer)
         record = Record(body.seq, body.by, self.head, outer, body, [], self.public, self.public, where if where != "file" else "")

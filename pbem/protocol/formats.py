@@ -276,6 +276,19 @@ class BallotOpening(msgspec.Struct, frozen=True):
     salt: B64
 
 
+class VoidBallot(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A ballot its keeper (the dealer) cannot tally, from protocol version
+    4 on: sealed to another party, holding garbage, or committing to a
+    command that is not a vote. Its voter votes again; nothing else of the
+    vote is opened. With `opening` (the ballot opens to what its voter
+    committed to, which is no vote) every verifier checks the claim; without
+    it (the ballot does not open) only the keeper can tell, and the audit
+    names the voter on its word."""
+
+    seat: Name
+    opening: BallotOpening | None = None
+
+
 class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One file of the chain after the genesis, written by one party.
 
@@ -324,6 +337,9 @@ class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     #: ballots opened: by the dealer, every ballot of the vote in seat
     #: order; in a peer game, the writer's own
     tally: list[BallotOpening] = []
+    #: the dealer's file voiding the ballots it cannot tally (version 4):
+    #: their voters vote again; a file carrying it carries nothing else
+    void: list[VoidBallot] = []
     #: peer games: this seat's layer over a reshuffled part of the shared deck
     reshuffle: ReshuffleLayer | None = None
     #: a seat's fresh random contribution to the seed of a game dealt after
