@@ -664,6 +664,7 @@ class _Staged:
 
     def write(self, notes: list[str] | None) -> list[Path]:
         private = self.dealer_cards is not None  # each file checked as the dealer checks
+        _say(notes, folder_mod.move_aside(self.folder, self.chain))
         written = folder_mod.write_files(self.folder, self.chain, self.files, private) if self.files else []
         _say(notes, folder_mod.tidy(self.folder, self.chain))
         return written
@@ -987,7 +988,7 @@ def receive(folder: Path, paths: list[Path], keys: Keys | None = None, notes: li
     with folder_mod.writing(folder):
         chain = open_game(folder, keys, write=True)
         result = delivery.receive(folder, chain, items, notes)
-        _say(notes, folder_mod.tidy(folder, chain))
+        _say(notes, folder_mod.tidy(folder, result.chain or chain))
     return result
 
 

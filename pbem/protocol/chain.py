@@ -96,6 +96,9 @@ class Record:
     undone: int | None = None  # an accepted undo: the seq it took back
     #: (seat, command): the paused command this file ran with its chance
     resumed: tuple[str, Any] | None = None
+    #: an undo request written out of turn: the seats that were to write,
+    #: whose file on the same predecessor stands over it (`undo.set_aside`)
+    out_of_turn: tuple[str, ...] | None = None
 
 
 class Chain:
@@ -105,6 +108,9 @@ class Chain:
         #: what a reader should be told that stops nothing (copies of a
         #: file, repaired line endings): `pbem.protocol.folder.load` fills it
         self.notes: list[str] = []
+        #: files of the folder that the rule of out-of-turn undo requests set
+        #: aside (`undo.set_aside`): `folder.load` fills it, writers move them
+        self.set_aside: list = []
         try:
             self._start(genesis_bytes, name)
         except PbemError as exc:
@@ -543,7 +549,10 @@ class Chain:
         if not self.dealt and self.deck is None:
             return self._append_before_deal(outer, body, where)
         if body.undo is not None:
-            return self._append_undo(outer, body, where)
+            record = self._append_undo(outer, body, where)
+            if requesting and body.by not in writers:
+                record.out_of_turn = tuple(writers)
+            return record
         if body.vote is not None:
             return self._append_ballot(outer, body, where)
         if body.void:

@@ -117,6 +117,7 @@ def load(
     before_each: Callable[[Chain], None] | None = None,
     full: bool = False,
     save: bool = False,
+    stop: int | None = None,
 ) -> Chain:
     """Check the chain in `folder`: every file, or (from this user's
     verified checkpoint, `pbem.checkpoint`) every file not checked before.
@@ -141,7 +142,7 @@ def load(
     it covers was checked that way too.
     `before_each(chain)` sees the chain before each file is appended (the
     audit recomputes there what the dealer owed at that point): it implies
-    `full`.
+    `full`. `stop` ends the load at that seq, from genesis, and saves nothing.
     """
     folder = Path(folder)
     if not folder.is_dir():
@@ -151,7 +152,7 @@ def load(
         raise PbemError(f"{folder} has no {GENESIS}", hint="is this a game folder?")
     chain, verified, private_through, changed = None, [], -1, None
     notes: list[str] = []
-    full = full or before_each is not None
+    full = full or before_each is not None or stop is not None
     # the dealer's cards are known once the game is dealt: at the genesis,
     # or (a referee game dealt after its joins) at the deal
     ask = openings_at_genesis if private_openings is None else None
@@ -174,14 +175,16 @@ def load(
             raise FormatError(f"{folder} holds more than one genesis: {', '.join(p.name for p, _ in genesis)}")
         chain = Chain(genesis[0][1], GENESIS)
         verified.append((genesis[0][0].name, checkpoint.digest(genesis[0][1])))
-    last = max(files)
+    last = max(files) if stop is None else stop
+    aside = _Aside()
     for seq in range(chain.seq + 1, last + 1):
-        paths = files.get(seq)
-        if not paths:
-            raise ProtocolError(f"{folder}: the file for seq {seq} is missing (the folder has files up to {last})")
-        candidates = _one_file(paths, notes)
+        candidates = aside.drop_followers(_one_file(files.get(seq, []), notes), notes)
+        if not candidates and aside.hashes:
+            continue  # the set-aside branch runs further than the one that stands
+        if not candidates or chain.seq != seq - 1:
+            raise ProtocolError(f"{folder}: the file for seq {chain.seq + 1} is missing (the folder has files up to {last})")
         if len(candidates) > 1:
-            _report_fork(chain, candidates)
+            candidates = aside.settle(chain, candidates, notes)
         path, data = candidates[0]
         m = _TURN.match(path.name)
         if before_each is not None:
@@ -194,6 +197,11 @@ def load(
         verified.append((path.name, checkpoint.digest(data)))
     if ask is not None and chain.dealt:  # no file after the genesis or the checkpoint: ask all the same
         private_openings = ask(chain)
+    chain.set_aside = aside.paths
+    if changed is not None:  # the first verified file that is not what it was, unless the undo rule set it aside
+        now = [digest for _, digest in verified]
+        changed = next((seq for seq, (_, digest) in enumerate(saved.header.files)
+                        if (seq >= len(now) or now[seq] != digest) and digest not in aside.digests), None)
     if changed is not None:
         name = saved.header.files[changed][0]
         raise ProtocolError(
@@ -206,6 +214,8 @@ def load(
     if private_openings is not None:
         private_through = chain.seq
     _VERIFIED[chain] = _Verified(Path(os.path.abspath(folder)), verified, private_through)
+    if stop is not None:
+        return chain
     # a read that checked a file or two saves nothing: writing the
     # checkpoint costs more than checking them again (writers always save)
     if not restored or len(verified) - len(saved.header.files) >= (1 if save else SAVE_AFTER):
@@ -269,6 +279,62 @@ def _one_file(paths: list[Path], notes: list[str]) -> list[tuple[Path, bytes]]:
         if kept is not path:
             notes.append(f"{path.name} is a copy of {kept.name} (the same file): ignored, and safe to delete")
     return [(path, data) for data, path in distinct.items()]
+
+
+class _Aside:
+    """Files the rule of out-of-turn undo requests sets aside (`undo.set_aside`),
+    and every file that follows one: read over, named in a note, moved to
+    ``DIR/set-aside/`` by the next writer (`tidy`)."""
+
+    def __init__(self) -> None:
+        self.hashes: set[str] = set()
+        self.digests: set[str] = set()
+        self.paths: list[Path] = []
+
+    def _add(self, path: Path, outer, data: bytes) -> None:
+        self.hashes.add(codec.file_hash(outer))
+        self.digests.add(checkpoint.digest(data))
+        self.paths.append(path)
+
+    def drop_followers(self, candidates: list[tuple[Path, bytes]], notes: list[str]) -> list[tuple[Path, bytes]]:
+        if not self.hashes:
+            return candidates
+        out = []
+        for path, data in candidates:
+            try:
+                outer = codec.read_envelope(data, "turn")
+                prev = codec.decode_body(outer, TurnBody).prev
+            except PbemError:
+                prev = None  # read (and refused) as any file
+            if prev in self.hashes:
+                self._add(path, outer, data)
+                notes.append(f"{path.name} follows a file set aside: set aside too")
+            else:
+                out.append((path, data))
+        return out
+
+    def settle(self, chain: Chain, candidates: list[tuple[Path, bytes]], notes: list[str]) -> list[tuple[Path, bytes]]:
+        """The one file that stands when the rule settles the fork; else the fork is reported."""
+        from pbem.protocol import undo
+
+        try:
+            decoded = []
+            for _, data in candidates:
+                outer = codec.read_envelope(data, "turn")
+                codec.check_signature(outer, chain.identity(outer.by))
+                decoded.append((outer, codec.decode_body(outer, TurnBody)))
+        except PbemError:
+            decoded = None
+        losers = undo.set_aside(chain, decoded) if decoded else None
+        if losers is None:
+            _report_fork(chain, candidates)
+        (path, data), = [c for i, c in enumerate(candidates) if i not in losers]
+        for i in losers:
+            lost, (outer, body) = candidates[i][0], decoded[i]
+            self._add(lost, outer, candidates[i][1])
+            notes.append(f"{lost.name}: {body.by}'s undo request, written out of turn, is set aside: {path.name} by "
+                         f"{codec.read_envelope(data).by}, who was to write, stands over it on seq {chain.seq}")
+        return [(path, data)]
 
 
 def _report_fork(chain: Chain, candidates: list[tuple[Path, bytes]]) -> None:
@@ -344,7 +410,29 @@ def _ours(target: str) -> bool:
 
 
 def needs_tidy(folder: Path, chain: Chain) -> bool:
-    return not state_cache_ok(folder, chain) or bool(stray_temp_files(folder, _ours))
+    return not state_cache_ok(folder, chain) or bool(stray_temp_files(folder, _ours)) or bool(chain.set_aside)
+
+
+SET_ASIDE = "set-aside"
+
+
+def move_aside(folder: Path, chain: Chain) -> list[str]:
+    """Move the files the undo rule set aside out of the chain's names
+    (kept, never lost: a file of the standing branch may need the name)."""
+    from pbem.fsio import make_folder
+
+    notes = []
+    for path in chain.set_aside:
+        if path.parent != folder or not path.is_file():
+            continue
+        make_folder(folder / SET_ASIDE)
+        target = folder / SET_ASIDE / path.name
+        if target.exists():
+            target = target.with_name(f"{path.stem}.{os.urandom(4).hex()}.pbem")
+        os.replace(path, target)
+        notes.append(f"moved {path.name} to {SET_ASIDE}/ (set aside by the rule of out-of-turn undo requests)")
+    chain.set_aside = []
+    return notes
 
 
 def tidy(folder: Path, chain: Chain) -> list[str]:
@@ -352,7 +440,7 @@ def tidy(folder: Path, chain: Chain) -> list[str]:
     stale, missing or damaged `state.pbem` (only a cache: rebuilt from the
     chain). Call while holding the folder's lock; returns one note for each
     thing done, for the user (library code does not print)."""
-    notes = []
+    notes = move_aside(folder, chain)
     strays = stray_temp_files(folder, _ours)
     for path in strays:
         with contextlib.suppress(FileNotFoundError):
@@ -414,6 +502,7 @@ def write_files(folder: Path, chain: Chain, staged: list[tuple[Record, bytes]], 
     with the dealer's openings too). Each write is atomic and exclusive; a
     writer killed halfway leaves a shorter valid chain, which the next
     command continues."""
+    move_aside(folder, chain)  # their names may be the ones these files take
     written = []
     for record, data in staged:
         path = folder / turn_name(record.seq, record.by)
