@@ -26,7 +26,7 @@ from pathlib import Path
 
 import msgspec
 
-from pbem import checkpoint
+from pbem import checkpoint, checkpoint_seen
 
 from pbem.crypto.encoding import FORMAT, canonical
 from pbem.crypto.limits import MAX_FILE_BYTES, check_limits, check_size
@@ -157,8 +157,13 @@ def load(
     # or (a referee game dealt after its joins) at the deal
     ask = openings_at_genesis if private_openings is None else None
     saved = None if full else checkpoint.read(folder)
+    remembered: list[tuple[str, str]] = []  # every file this user verified here, by seq
     if saved is not None:
         chain, verified, changed = _resume(saved, files, notes)
+        remembered = list(saved.header.files) + checkpoint_seen.read(folder, saved.header.game_id, saved.header.files[-1])
+        if chain is not None:  # the files a look verified since: still the same bytes?
+            changed = _first_changed(remembered, len(verified), files)
+            chain = None if changed is not None else chain
         if chain is not None:
             private_through = saved.header.private_through
             if ask is not None and chain.dealt:
@@ -200,10 +205,10 @@ def load(
     chain.set_aside = aside.paths
     if changed is not None:  # the first verified file that is not what it was, unless the undo rule set it aside
         now = [digest for _, digest in verified]
-        changed = next((seq for seq, (_, digest) in enumerate(saved.header.files)
+        changed = next((seq for seq, (_, digest) in enumerate(remembered)
                         if (seq >= len(now) or now[seq] != digest) and digest not in aside.digests), None)
     if changed is not None:
-        name = saved.header.files[changed][0]
+        name = remembered[changed][0]
         raise ProtocolError(
             f"{name} is not the file you verified at seq {changed}: it was changed, removed or replaced "
             "by another valid file (a second version by its writer, or a rollback)",
@@ -220,7 +225,22 @@ def load(
     # checkpoint costs more than checking them again (writers always save)
     if not restored or len(verified) - len(saved.header.files) >= (1 if save else SAVE_AFTER):
         checkpoint.write(folder, chain, verified, private_through)
+    elif len(verified) > len(remembered):  # but what it verified is remembered, cheaply
+        checkpoint_seen.write(folder, chain.game_id, saved.header.files[-1], verified[len(saved.header.files):])
     return chain
+
+
+def _first_changed(remembered: list[tuple[str, str]], start: int, files: dict[int, list[Path]]) -> int | None:
+    """The first seq from `start` whose remembered file is not, alone, the
+    same bytes in the folder now."""
+    for seq in range(start, len(remembered)):
+        try:
+            candidates = _one_file(files.get(seq, []), [])
+        except PbemError:
+            return seq
+        if len(candidates) != 1 or checkpoint.digest(candidates[0][1]) != remembered[seq][1]:
+            return seq
+    return None
 
 
 @dataclass
