@@ -663,8 +663,10 @@ class _Staged:
         return [data for _, data in self.files]
 
     def write(self, notes: list[str] | None) -> list[Path]:
+        from pbem.protocol import set_aside
+
         private = self.dealer_cards is not None  # each file checked as the dealer checks
-        _say(notes, folder_mod.move_aside(self.folder, self.chain))
+        _say(notes, set_aside.move_aside(self.folder, self.chain))
         written = folder_mod.write_files(self.folder, self.chain, self.files, private) if self.files else []
         _say(notes, folder_mod.tidy(self.folder, self.chain))
         return written

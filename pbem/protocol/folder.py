@@ -33,7 +33,7 @@ from pbem.crypto.limits import MAX_FILE_BYTES, check_limits, check_size
 from pbem.errors import FolderBusy, FormatError, ForkError, PbemError, ProtocolError, StaleTurn
 from pbem.fsio import atomic_write, stray_temp_files
 from pbem.lock import LOCK, folder_lock
-from pbem.protocol import codec
+from pbem.protocol import codec, set_aside
 from pbem.protocol.chain import Chain, Record
 from pbem.protocol.formats import OutcomeData, StateFile, TurnBody
 
@@ -181,7 +181,7 @@ def load(
         chain = Chain(genesis[0][1], GENESIS)
         verified.append((genesis[0][0].name, checkpoint.digest(genesis[0][1])))
     last = max(files) if stop is None else stop
-    aside = _Aside()
+    aside = set_aside.Aside()
     for seq in range(chain.seq + 1, last + 1):
         candidates = aside.drop_followers(_one_file(files.get(seq, []), notes), notes)
         if not candidates and aside.hashes:
@@ -189,7 +189,10 @@ def load(
         if not candidates or chain.seq != seq - 1:
             raise ProtocolError(f"{folder}: the file for seq {chain.seq + 1} is missing (the folder has files up to {last})")
         if len(candidates) > 1:
-            candidates = aside.settle(chain, candidates, notes)
+            settled = aside.settle(chain, candidates, notes)
+            if settled is None:
+                _report_fork(chain, candidates)  # raises: a fork no rule settles
+            candidates = settled
         path, data = candidates[0]
         m = _TURN.match(path.name)
         if before_each is not None:
@@ -301,62 +304,6 @@ def _one_file(paths: list[Path], notes: list[str]) -> list[tuple[Path, bytes]]:
     return [(path, data) for data, path in distinct.items()]
 
 
-class _Aside:
-    """Files the rule of out-of-turn undo requests sets aside (`undo.set_aside`),
-    and every file that follows one: read over, named in a note, moved to
-    ``DIR/set-aside/`` by the next writer (`tidy`)."""
-
-    def __init__(self) -> None:
-        self.hashes: set[str] = set()
-        self.digests: set[str] = set()
-        self.paths: list[Path] = []
-
-    def _add(self, path: Path, outer, data: bytes) -> None:
-        self.hashes.add(codec.file_hash(outer))
-        self.digests.add(checkpoint.digest(data))
-        self.paths.append(path)
-
-    def drop_followers(self, candidates: list[tuple[Path, bytes]], notes: list[str]) -> list[tuple[Path, bytes]]:
-        if not self.hashes:
-            return candidates
-        out = []
-        for path, data in candidates:
-            try:
-                outer = codec.read_envelope(data, "turn")
-                prev = codec.decode_body(outer, TurnBody).prev
-            except PbemError:
-                prev = None  # read (and refused) as any file
-            if prev in self.hashes:
-                self._add(path, outer, data)
-                notes.append(f"{path.name} follows a file set aside: set aside too")
-            else:
-                out.append((path, data))
-        return out
-
-    def settle(self, chain: Chain, candidates: list[tuple[Path, bytes]], notes: list[str]) -> list[tuple[Path, bytes]]:
-        """The one file that stands when the rule settles the fork; else the fork is reported."""
-        from pbem.protocol import undo
-
-        try:
-            decoded = []
-            for _, data in candidates:
-                outer = codec.read_envelope(data, "turn")
-                codec.check_signature(outer, chain.identity(outer.by))
-                decoded.append((outer, codec.decode_body(outer, TurnBody)))
-        except PbemError:
-            decoded = None
-        losers = undo.set_aside(chain, decoded) if decoded else None
-        if losers is None:
-            _report_fork(chain, candidates)
-        (path, data), = [c for i, c in enumerate(candidates) if i not in losers]
-        for i in losers:
-            lost, (outer, body) = candidates[i][0], decoded[i]
-            self._add(lost, outer, candidates[i][1])
-            notes.append(f"{lost.name}: {body.by}'s undo request, written out of turn, is set aside: {path.name} by "
-                         f"{codec.read_envelope(data).by}, who was to write, stands over it on seq {chain.seq}")
-        return [(path, data)]
-
-
 def _report_fork(chain: Chain, candidates: list[tuple[Path, bytes]]) -> None:
     """Name the signers of two different files that both claim the next place."""
     signers = []
@@ -433,34 +380,12 @@ def needs_tidy(folder: Path, chain: Chain) -> bool:
     return not state_cache_ok(folder, chain) or bool(stray_temp_files(folder, _ours)) or bool(chain.set_aside)
 
 
-SET_ASIDE = "set-aside"
-
-
-def move_aside(folder: Path, chain: Chain) -> list[str]:
-    """Move the files the undo rule set aside out of the chain's names
-    (kept, never lost: a file of the standing branch may need the name)."""
-    from pbem.fsio import make_folder
-
-    notes = []
-    for path in chain.set_aside:
-        if path.parent != folder or not path.is_file():
-            continue
-        make_folder(folder / SET_ASIDE)
-        target = folder / SET_ASIDE / path.name
-        if target.exists():
-            target = target.with_name(f"{path.stem}.{os.urandom(4).hex()}.pbem")
-        os.replace(path, target)
-        notes.append(f"moved {path.name} to {SET_ASIDE}/ (set aside by the rule of out-of-turn undo requests)")
-    chain.set_aside = []
-    return notes
-
-
 def tidy(folder: Path, chain: Chain) -> list[str]:
     """Undo what a killed writer may have left: stray temporary files and a
     stale, missing or damaged `state.pbem` (only a cache: rebuilt from the
     chain). Call while holding the folder's lock; returns one note for each
     thing done, for the user (library code does not print)."""
-    notes = move_aside(folder, chain)
+    notes = set_aside.move_aside(folder, chain)
     strays = stray_temp_files(folder, _ours)
     for path in strays:
         with contextlib.suppress(FileNotFoundError):
@@ -522,7 +447,7 @@ def write_files(folder: Path, chain: Chain, staged: list[tuple[Record, bytes]], 
     with the dealer's openings too). Each write is atomic and exclusive; a
     writer killed halfway leaves a shorter valid chain, which the next
     command continues."""
-    move_aside(folder, chain)  # their names may be the ones these files take
+    set_aside.move_aside(folder, chain)  # their names may be the ones these files take
     written = []
     for record, data in staged:
         path = folder / turn_name(record.seq, record.by)
