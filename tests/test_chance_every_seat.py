@@ -38,7 +38,8 @@ def _until_alice_may_roll(pbem, g):
 def test_the_writer_and_one_colluder_cannot_foresee_a_roll(pbem, tmp_path):
     pbem("id", "new", "carol", "--no-passphrase")
     g = tmp_path / "g"
-    pbem("new", "lucky", g, "--seat", "alice", "--seat", "bob", "--seat", "carol", "--dealer", "peer", "--as", "alice")
+    pbem("new", "lucky", g, "--seat", "alice", "--seat", "bob", "--seat", "carol", "--dealer", "peer", "--as", "alice",
+         "--option", "rounds=3")
     _until_alice_may_roll(pbem, g)
     store = KeyStore(pbem.home)
     before = folder.load(g)
