@@ -65,18 +65,8 @@ def test_the_writer_and_one_colluder_cannot_foresee_a_roll(pbem, tmp_path):
     resolved = next(r for r in after.records if r.resumed is not None and r.resumed[0] == "alice" and r.seq > roll_seq)
     answers = [r.by for r in after.records[roll_seq + 1:resolved.seq + 1]]
     assert set(answers) == {"bob", "carol"} and answers[-1] == "bob", answers  # every other seat, the next one last
-    drawn = _chain_upto(g, resolved.seq)  # the links as they stood after the answer that drew the roll
+    drawn = folder.load(g, stop=resolved.seq)  # the links as they stood after the answer that drew the roll
     assert drawn.deck.latest["carol"] != deck.latest["carol"]  # a link carol revealed after alice signed
     assert beacon.chance_key(dict(drawn.deck.latest), after.game_id, resolved.seq) not in foreseen
     assert play_to_end(pbem, g)["over"]
     pbem("audit", g)
-
-
-def _chain_upto(g, seq):
-    from pbem.protocol.chain import Chain
-
-    files = sorted(g.glob("0*.pbem"))
-    chain = Chain(files[0].read_bytes())
-    for path in files[1:seq + 1]:
-        chain.append(path.read_bytes(), path.name)
-    return chain

@@ -18,26 +18,14 @@ import pytest
 from pbem import actions, checkpoint
 from pbem.crypto.store import KeyStore
 from pbem.protocol import folder
-from pbem.protocol.chain import Chain
 from pbem.protocol.party import Party
-from test_undo import NAMES, SEATS
-
-
-@pytest.fixture
-def cli(pbem):
-    for name in NAMES:
-        if name not in ("alice", "bob"):
-            pbem("id", "new", name, "--no-passphrase")
-    return pbem
+from test_undo import SEATS, cli  # noqa: F401 - cli: every seat's key
 
 
 def _second_version(g, home, seq: int, skip: str) -> bytes:
     """The writer of file `seq`, again, with another command on the same
     predecessor: another valid file, signed with its real key."""
-    files = sorted(g.glob("0*.pbem"))
-    chain = Chain(files[0].read_bytes())
-    for path in files[1:seq]:
-        chain.append(path.read_bytes(), path.name)
+    chain = folder.load(g, stop=seq - 1)
     writer = chain.writers()[0]
     me = Party(chain, KeyStore(home).secret(writer, lambda: ""))
     other = next(c for c in actions.legal(chain, me) if c != skip)
@@ -70,10 +58,7 @@ def test_a_file_a_look_verified_is_not_swapped_unseen(cli, tmp_path, looks):
 
 
 def _clue_of(g, seq: int, data: bytes) -> str:
-    files = sorted(g.glob("0*.pbem"))
-    chain = Chain(files[0].read_bytes())
-    for path in files[1:seq]:
-        chain.append(path.read_bytes(), path.name)
+    chain = folder.load(g, stop=seq - 1)
     record = chain.append(data)
     return chain.game.format(record.commands[0], record.before, record.by)
 

@@ -14,23 +14,12 @@ victim is the real CLI.
 
 from __future__ import annotations
 
-import pytest
-
 from conftest import play_to_end
 from pbem import actions
 from pbem.crypto.store import KeyStore
 from pbem.protocol import codec, folder
-from pbem.protocol.chain import Chain
 from pbem.protocol.party import Party
-from test_undo import NAMES, SEATS, referee_table
-
-
-@pytest.fixture
-def cli(pbem):
-    for name in NAMES:
-        if name not in ("alice", "bob"):
-            pbem("id", "new", name, "--no-passphrase")
-    return pbem
+from test_undo import SEATS, cli, referee_table  # noqa: F401 - cli: every seat's key
 
 
 def _reply(cli, g, op) -> str:
@@ -38,20 +27,11 @@ def _reply(cli, g, op) -> str:
     return "pass" if "pass" in cmds else cmds[0]
 
 
-def _chain_upto(g, seq: int) -> Chain:
-    """The chain of the folder's files up to `seq`, as a writer had it then."""
-    files = sorted(g.glob("0*.pbem"))
-    chain = Chain(files[0].read_bytes())
-    for path in files[1:seq + 1]:
-        chain.append(path.read_bytes(), path.name)
-    return chain
-
-
 def _request_on(g, seq: int, sp: str, home, accept: bool = False) -> list[str]:
     """sp's undo request on seq `seq` of the folder (and, with `accept`,
     the first answer to it), signed with real keys, written as their files."""
     store = KeyStore(home)
-    chain = _chain_upto(g, seq)
+    chain = folder.load(g, stop=seq)
     request = Party(chain, store.secret(sp, lambda: "")).undo("request")
     chain.append(request)
     names = [folder.turn_name(seq + 1, sp)]
@@ -98,7 +78,7 @@ def test_a_verified_request_is_set_aside_when_the_reply_turns_up(cli, tmp_path):
     cli("undo", "request", g, "--as", sp)  # out of turn, through the CLI
     cli("verify", g)
     assert cli.json("status", g)["undo"]["by"] == sp
-    chain = _chain_upto(g, folder.load(g).seq - 1)
+    chain = folder.load(g, stop=folder.load(g).seq - 1)
     me = Party(chain, KeyStore(cli.home).secret(op, lambda: ""))
     legal = actions.legal(chain, me)
     reply = me.turn(actions.parse_commands(chain, me, ["pass" if "pass" in legal else legal[0]]))

@@ -746,6 +746,10 @@ class Chain:
         self.ballots = {**self.ballots, body.by: (body.vote.commitment, body.seq)}
         if deck is not None:
             self.deck = deck
+        return self._take_unchanged(outer, body, where, prior)
+
+    def _take_unchanged(self, outer: SignedFile, body: TurnBody, where: str, prior: tuple) -> Record:
+        """Take a file that leaves the public state as it was (a ballot, a void)."""
         self.seq = body.seq
         self.head = codec.file_hash(outer)
         record = Record(body.seq, body.by, self.head, outer, body, [], self.public, self.public, where if where != "file" else "")
@@ -764,12 +768,7 @@ class Chain:
         prior = self._snapshot()
         self.ballots = {s: v for s, v in self.ballots.items() if s not in voided}
         self.voided = {**self.voided, **voided}
-        self.seq = body.seq
-        self.head = codec.file_hash(outer)
-        record = Record(body.seq, body.by, self.head, outer, body, [], self.public, self.public, where if where != "file" else "")
-        record.prior = prior
-        self.records.append(record)
-        return record
+        return self._take_unchanged(outer, body, where, prior)
 
     def _check_dealer_chance(self, body: TurnBody, effect, commitments: dict[str, str]) -> None:
         """The dealer supplies exactly the chance the rules draw in its file,
