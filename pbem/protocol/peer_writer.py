@@ -28,8 +28,7 @@ from pbem.protocol.commitments import state_hash
 from pbem.protocol.setup import peer_dealing_problem, peer_setup_chance, peer_shape, probe_seed
 from pbem.protocol.formats import PROTOCOL_VERSION, GenesisBody, Join, Partial, PeerSecrets, PeerSetup, SealedPartials, SeatEntry, TurnBody
 from pbem.crypto.committed import secret_order
-from pbem.protocol import peer_changes, peer_renewal
-from pbem.protocol import peer
+from pbem.protocol import peer, peer_changes, peer_renewal
 from pbem.protocol.peer import PeerDeck, WriterParts, commit_private, new_layer, open_secret_box, run_file, secret_box
 
 
@@ -178,7 +177,7 @@ def turn(chain: Chain, me: SecretIdentity, commands: list[Any], private_check=No
         peer_renewal.take(staged, me.name, renewal[0], chain.genesis.version)
         secrets = msgspec.structs.replace(secrets, renewals=[*secrets.renewals, b64e(renewal[1])])
     return _write(chain, staged, me, b64d(secrets.scalar, 32), commands, beacon_link=b64e(link), secrets=secrets,
-                  private_check=private_check, tally=list(tally), renewal=renewal and renewal[0])
+                  private_check=private_check, tally=list(tally), renewal=renewal[0] if renewal else None)
 
 
 def _write(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: bytes, commands, *, join=None, beacon_link=None,
