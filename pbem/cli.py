@@ -99,6 +99,12 @@ accept_new = click.option(
     "a known name with another key is refused all the same.",
 )
 
+allow_old = click.option(
+    "--allow-old-protocol", "allow_old", is_flag=True,
+    help="Enter a game begun under an older protocol version, accepting what it lacks (pbem info DIR says "
+    "what its chance allows); without it your first file in such a game is refused.",
+)
+
 
 def ask_passphrase(name: str = "", confirm: bool = False) -> str:
     env = os.environ.get("PBEM_PASSPHRASE")
@@ -119,11 +125,12 @@ def warn(line: str) -> None:
     click.echo(f"pbem: warning: {line}", err=True)
 
 
-def keys(accept_new: bool = False) -> "Keys":
+def keys(accept_new: bool = False, allow_old: bool = False) -> "Keys":
     from pbem.actions import Keys
     from pbem.agent import AgentKeyStore  # asks `pbem agent` before asking for a passphrase
 
-    return Keys(store=AgentKeyStore(), passphrase=ask_passphrase, named=True, accept_new=accept_new, warn=warn)
+    return Keys(store=AgentKeyStore(), passphrase=ask_passphrase, named=True, accept_new=accept_new,
+                old_protocol=allow_old, warn=warn)
 
 
 def write_output(path: Path, text: str) -> None:
@@ -315,13 +322,14 @@ def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options)
 @click.argument("received", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
 @as_name
 @accept_new
-def join(folder: Path, received, name: str, accept_new: bool) -> None:
+@allow_old
+def join(folder: Path, received, name: str, accept_new: bool, allow_old: bool) -> None:
     """Join a game: make your folder DIR from the GENESIS (and any later
     files) you received, checked first. In a peer game it also writes your
     join file and prints its path: send it to the other players."""
     from pbem import actions
 
-    mine = actions.join(folder, list(received), name, keys(accept_new))
+    mine = actions.join(folder, list(received), name, keys(accept_new, allow_old))
     if mine is None:
         chain = actions.open_game(folder)
         if not chain.dealt and name in chain.seat_order:
@@ -427,12 +435,13 @@ def legal(folder: Path, name: str, as_json: bool) -> None:
 @as_name
 @click.option("--cmd", "cmds", multiple=True, required=True, help="A command in the game's notation.")
 @accept_new
-def submit(folder: Path, name: str, cmds, accept_new: bool) -> None:
+@allow_old
+def submit(folder: Path, name: str, cmds, accept_new: bool, allow_old: bool) -> None:
     """Check and write your turn into DIR; prints the files written."""
     from pbem import actions
 
     said: list[str] = []
-    written = actions.submit(folder, name, list(cmds), keys(accept_new), said)
+    written = actions.submit(folder, name, list(cmds), keys(accept_new, allow_old), said)
     for path in written:
         click.echo(str(path))
     notes(said)
@@ -443,12 +452,13 @@ def submit(folder: Path, name: str, cmds, accept_new: bool) -> None:
 @game_dir
 @as_name
 @accept_new
-def sync(folder: Path, name: str, accept_new: bool) -> None:
+@allow_old
+def sync(folder: Path, name: str, accept_new: bool, allow_old: bool) -> None:
     """Write every file NAME owes that needs no decision."""
     from pbem import actions
 
     said: list[str] = []
-    written = actions.sync(folder, name, keys(accept_new), said)
+    written = actions.sync(folder, name, keys(accept_new, allow_old), said)
     notes(said)
     if not written:
         from pbem import actions as a, turns
@@ -476,11 +486,12 @@ def _undo_command(what: str, text: str) -> None:
     @game_dir
     @as_name
     @accept_new
-    def step(folder: Path, name: str, accept_new: bool) -> None:
+    @allow_old
+    def step(folder: Path, name: str, accept_new: bool, allow_old: bool) -> None:
         from pbem import actions
 
         said: list[str] = []
-        for path in actions.undo(folder, name, what, keys(accept_new), said):
+        for path in actions.undo(folder, name, what, keys(accept_new, allow_old), said):
             click.echo(str(path))
         notes(said)
 
@@ -554,7 +565,8 @@ def page(folder: Path, name: str | None, output: Path) -> None:
 @plain_option
 @click.option("--yes", "-y", is_flag=True, help="Write each chosen command without asking.")
 @accept_new
-def play(folder: Path, name: str, plain: bool, yes: bool, accept_new: bool) -> None:
+@allow_old
+def play(folder: Path, name: str, plain: bool, yes: bool, accept_new: bool, allow_old: bool) -> None:
     """Interactive: the board and your legal commands as a numbered menu.
 
     Type a number or a command in the game's notation; it is shown in
@@ -564,7 +576,7 @@ def play(folder: Path, name: str, plain: bool, yes: bool, accept_new: bool) -> N
     from pbem import play as playing
     from pbem.render import terminal
 
-    playing.run(folder, name, keys(accept_new), terminal.Screen(ask_line, plain=plain), yes=yes)
+    playing.run(folder, name, keys(accept_new, allow_old), terminal.Screen(ask_line, plain=plain), yes=yes)
 
 
 @cli.command()

@@ -455,7 +455,7 @@ def _take(folder: Path, gid: str, name: str, keys, messages, report: Fetched, no
             items.append(delivery.Incoming(f.label, data=f.data))
         result = delivery.receive(folder, chain, items, notes)
         if notes is not None:
-            notes.extend(folder_mod.tidy(folder, chain))
+            notes.extend(folder_mod.tidy(folder, result.chain or chain))
     report.written += result.written
     report.pending += result.pending
     report.bad += result.bad
