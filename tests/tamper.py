@@ -375,7 +375,7 @@ def readers_refuse(chain: Chain, secrets: dict[str, SecretIdentity]) -> str | No
             me.state()
         except PbemError as exc:
             return f"{name}: {exc}"
-        if me.is_dealer and chain.genesis.version >= votes.VOID_VERSION:
+        if me.is_dealer and chain.version.void_ballots:
             void = votes.voids(chain, secret)
             if void:
                 return f"{name}: voids the ballot of {void[0].seat}"

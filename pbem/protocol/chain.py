@@ -33,7 +33,7 @@ from pbem.errors import (
     WrongWriter,
 )
 from pbem.games.base import Game, GameState, Hidden, SeatSpec, overlay, refs_in, unknown_to, unrevealed_public
-from pbem.protocol import codec, transition, undo as undo_mod
+from pbem.protocol import codec, transition, undo as undo_mod, versions
 from pbem.protocol.commitments import check_openings, item_bytes, state_hash  # noqa: F401 - re-exported
 from pbem.protocol.chance import PlayChance, Tape
 from pbem.protocol.formats import GenesisBody, Obligation, PendingUndo, SignedFile, TurnBody
@@ -133,6 +133,8 @@ class Chain:
         codec.check_signature(outer, signer)
         check_envelopes(genesis)
         self.genesis = genesis
+        #: what the protocol version the game was begun under has
+        self.version = versions.of(genesis.version)
         self.game_id = codec.file_hash(outer)
         # the rules the game was begun under, so old games keep verifying
         self.game: Game = games.get(genesis.game, genesis.rules_version)
@@ -312,7 +314,8 @@ class Chain:
         another seat's file drew still waits for, in the order they answer;
         the last one's file runs the paused command. Until version 4 only the
         next seat after the drawer answered: one seat handing the drawer its
-        beacon seed let it foresee its dice. From version 4 every other seat
+        beacon seed let it foresee its dice. From version 4
+        (`Version.chance_from_every_seat`) every other seat
         answers, the next seat last (so the seat a paused command makes draw
         from its own private deck still runs it: "drawn in the owner's own
         answer"): each link is revealed after the drawer signed, so the
@@ -322,7 +325,7 @@ class Chain:
             return []
         i = self.seat_order.index(by)
         others = self.seat_order[i + 1:] + self.seat_order[:i]
-        order = others[:1] if self.genesis.version < 4 else others[1:] + others[:1]
+        order = others[1:] + others[:1] if self.version.chance_from_every_seat else others[:1]
         return [s for s in order if s not in self.chance_answered]
 
     def chance_answerer(self) -> str | None:
@@ -839,7 +842,7 @@ class Chain:
         if body.join is not None:
             # from version 3 on, the last seat to join opens its first link
             # at once: every anchor is fixed, and no other link is open
-            opens_link = self.genesis.version >= 3 and deck.join_order[-1] == writer
+            opens_link = self.version.setup_from_links and deck.join_order[-1] == writer
             if commands or (body.beacon is not None and not opens_link):
                 raise ProtocolError("a join file carries no commands and no beacon link (it commits the anchor)")
             if body.join.layer.seat != writer:
@@ -854,7 +857,7 @@ class Chain:
         if body.renewal is not None:  # after the file's own link: never a link of the chain it commits
             from pbem.protocol import peer_renewal
 
-            peer_renewal.take(deck, writer, body.renewal, self.genesis.version)
+            peer_renewal.take(deck, writer, body.renewal, self.version)
         state = None if self.dealt else self.stage_setup(deck)
         if not self.dealt and state is None:
             if body.layer is not None:

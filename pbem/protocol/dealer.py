@@ -254,7 +254,7 @@ def game_seed(chain: Chain, master_seed: bytes) -> bytes:
     """The seed every chance result derives from: in a game dealt after
     its joins, the master seed and every seat's contribution; otherwise the
     master seed itself (hotseat, and referee games of version 1)."""
-    if chain.genesis.dealer.mode == "referee" and chain.genesis.version >= 2:
+    if chain.genesis.dealer.mode == "referee" and chain.version.contributions:
         return setup_game_seed(master_seed, [chain.contributions[s] for s in chain.seat_order])
     return master_seed
 
@@ -313,9 +313,9 @@ def open_ballots(chain: Chain, dealer: SecretIdentity):
 def _void_file(chain: Chain, dealer: SecretIdentity) -> bytes | None:
     """From protocol version 4, before a tally: the file voiding the
     ballots the dealer cannot tally, if any (`votes.voids`)."""
-    from pbem.protocol.votes import VOID_VERSION, voids
+    from pbem.protocol.votes import voids
 
-    if chain.genesis.version < VOID_VERSION or not chain.tally_due() or chain.paused is not None:
+    if not chain.version.void_ballots or not chain.tally_due() or chain.paused is not None:
         return None
     void = voids(chain, dealer)
     if not void:

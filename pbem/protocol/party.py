@@ -62,11 +62,11 @@ class Party:
         """The ballots this party keeps must open to what their voters
         committed to, as commands of the game: checked when they arrive, so a
         bad one is named with its signer's file, not found at the tally."""
-        from pbem.protocol.votes import VOID_VERSION, check_ballot, open_ballot
+        from pbem.protocol.votes import check_ballot, open_ballot
 
         chain = self.chain
         keeper = chain.dealer_name if chain.genesis.dealer is not None else None
-        if keeper == self.name and chain.genesis.version >= VOID_VERSION:
+        if keeper == self.name and chain.version.void_ballots:
             return  # it voids what it cannot tally (`votes.voids`), naming the voter
         for seat, (commitment, seq) in chain.ballots.items():
             if (keeper or seat) != self.name:

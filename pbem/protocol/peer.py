@@ -33,7 +33,7 @@ from pbem.protocol.commitments import check_openings, item_bytes
 from pbem.crypto.stream import DeterministicStream, derive
 from pbem.errors import CryptoError, FormatError, ProtocolError
 from pbem.protocol.formats import Partial, PeerSecrets, PokerLayer
-from pbem.protocol import peer_changes, peer_faces, peer_renewal
+from pbem.protocol import peer_changes, peer_faces, peer_renewal, versions
 
 SECRET_BOX_AD = b"pbem/1 peer secrets\n"
 BEACON_LENGTH = 1000
@@ -415,15 +415,17 @@ def start_deck(genesis, game_id: str, private_refs: dict[str, tuple[str, str]] |
         raise FormatError("the peer deck and its slots do not match")
     if setup.creator not in {s.name for s in genesis.seats} or setup.layer.seat != setup.creator:
         raise ProtocolError("the creator of a peer game must be one of its seats, and its layer is the first")
-    deck.renewable = genesis.version >= peer_renewal.VERSION
+    version = versions.of(genesis.version)
+    deck.renewable = version.renewed_beacons
     if deck.renewable and setup.beacon_length != BEACON_LENGTH:
         raise ProtocolError(f"the beacon chains have {setup.beacon_length} links: from protocol version "
-                            f"{peer_renewal.VERSION} on they have pbem's {BEACON_LENGTH}, renewed as they run out")
+                            f"{versions.first('renewed_beacons')} on they have pbem's {BEACON_LENGTH}, renewed as "
+                            "they run out")
     for ref, (zone, owner) in (private_refs or {}).items():
         deck.private_owner[ref] = owner
         deck.private_zone[ref] = zone
     deck.private_contents = {z: list(c) for z, c in setup.private_contents.items()}
-    deck.changes = peer_changes.DeckChanges(enabled=genesis.version >= 2)
+    deck.changes = peer_changes.DeckChanges(enabled=version.deck_changes)
     deck.late = setup.late
     deck.add_layer(setup.layer, setup.anchor, setup.private)
     return deck
@@ -512,7 +514,7 @@ class PeerEffect:
 def file_chance(chain, deck: PeerDeck, seq: int, answering: bool):
     """The chance of one peer file.
 
-    Games begun before version 2, and games that declare their chance
+    Games begun before version 2 (`Version.unforeseen_chance`), and games that declare their chance
     harmless to foresee (`Game.immediate_chance`), draw it from every seat's
     latest link at once, the writer's own included: the writer could compute
     it before signing. Otherwise public chance (and which card of a private
@@ -520,7 +522,7 @@ def file_chance(chain, deck: PeerDeck, seq: int, answering: bool):
     the writer could not know, answer it, and the last of them draws it
     (`answering`; `Chain.chance_answerers`)."""
     beacons = deck.chance(seq)
-    if chain.genesis.version < 2 or chain.game.immediate_chance:
+    if not chain.version.unforeseen_chance or chain.game.immediate_chance:
         return beacons
     from pbem.crypto import beacon
     from pbem.protocol.chance import PlayChance, Tape

@@ -31,14 +31,13 @@ from pbem.crypto import beacon
 from pbem.crypto.encoding import b64d, b64e
 from pbem.crypto.envelope import seal_ad
 from pbem.errors import CryptoError, ProtocolError
+from pbem.protocol import versions
 
 if TYPE_CHECKING:
     from pbem.crypto.keys import SecretIdentity
     from pbem.protocol.formats import BeaconRenewal, PeerSecrets
     from pbem.protocol.peer import PeerDeck
 
-#: the first protocol version whose beacon chains have pbem's length and renew
-VERSION = 4
 #: a writer renews its chain once fewer links than this are left
 RENEW_WHEN_LEFT = 100
 
@@ -54,11 +53,11 @@ def pending(deck: "PeerDeck", seat: str) -> bytes | None:
     return anchors[used] if len(anchors) > used else None
 
 
-def take(deck: "PeerDeck", seat: str, renewal: "BeaconRenewal", version: int) -> None:
+def take(deck: "PeerDeck", seat: str, renewal: "BeaconRenewal", version: versions.Version) -> None:
     """A verifier takes `seat`'s renewal (after the file's own link)."""
-    if version < VERSION:
-        raise ProtocolError(f"{seat} renews its beacon chain, which games begun before protocol version {VERSION} "
-                            "cannot do")
+    if not version.renewed_beacons:
+        raise ProtocolError(f"{seat} renews its beacon chain, which games begun before protocol version "
+                            f"{versions.first('renewed_beacons')} cannot do")
     if pending(deck, seat) is not None:
         raise ProtocolError(f"{seat} renews its beacon chain again before it used the renewed one")
     deck.renewals[seat] = [*deck.renewals.get(seat, []), b64d(renewal.anchor, 32)]
@@ -87,7 +86,8 @@ def next_link(deck: "PeerDeck", seat: str, seed: bytes, renewed: list[bytes]) ->
     if k + 1 >= len(seeds):
         raise CryptoError(
             f"{seat}'s beacon chain is used up ({deck.beacon_length} links)",
-            hint=f"games begun before protocol version {VERSION} cannot renew a beacon chain" if not deck.renewable
+            hint=f"games begun before protocol version {versions.first('renewed_beacons')} cannot renew a beacon "
+                 "chain" if not deck.renewable
             else "pbem renews a chain before it runs out; this seat's earlier files did not (written by hand?)",
         )
     return beacon.link(seeds[k + 1], deck.beacon_length, 1)

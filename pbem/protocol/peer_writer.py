@@ -156,7 +156,7 @@ def join(chain: Chain, me: SecretIdentity) -> bytes:
     )
     staged.add_layer(layer, join_info.anchor, join_info.private)
     link = None
-    if chain.genesis.version >= 3 and deck.join_order[-1] == me.name:  # the last to join opens its first link
+    if chain.version.setup_from_links and deck.join_order[-1] == me.name:  # the last to join opens its first link
         link = b64e(staged.next_link(me.name, seed))
         staged.apply_link(me.name, link)
     return _write(chain, staged, me, scalar, [], join=join_info, beacon_link=link)
@@ -174,7 +174,7 @@ def turn(chain: Chain, me: SecretIdentity, commands: list[Any], private_check=No
     staged.apply_link(me.name, b64e(link))
     renewal = peer_renewal.due(staged, me, chain.game_id, chain.seq + 1) if chain.dealt else None
     if renewal is not None:  # after this file's own link, which is still of the old chain
-        peer_renewal.take(staged, me.name, renewal[0], chain.genesis.version)
+        peer_renewal.take(staged, me.name, renewal[0], chain.version)
         secrets = msgspec.structs.replace(secrets, renewals=[*secrets.renewals, b64e(renewal[1])])
     return _write(chain, staged, me, b64d(secrets.scalar, 32), commands, beacon_link=b64e(link), secrets=secrets,
                   private_check=private_check, tally=list(tally), renewal=renewal[0] if renewal else None)

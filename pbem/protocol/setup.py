@@ -46,6 +46,7 @@ from pbem.crypto.stream import derive
 from pbem.errors import PbemError, ProtocolError
 from pbem.games.base import Game, GameState, Known, SeatSpec, project
 from pbem.protocol.chance import DealerChance, NoPublicChance, SetupChance, StandInChance
+from pbem.protocol import versions
 from pbem.protocol.formats import GenesisBody
 
 #: how many seats may read one zone in a peer game (the deck's two-reader
@@ -107,7 +108,7 @@ def peer_setup_chance(seed: bytes) -> DealerChance:
 
 
 def peer_sets_up_after_joins(genesis: GenesisBody) -> bool:
-    return genesis.version >= 3 and genesis.dealer is None
+    return genesis.dealer is None and versions.of(genesis.version).setup_from_links
 
 
 def probe_seed(nonce: str, n: int = 0) -> bytes:
@@ -232,16 +233,20 @@ def derive_setup(game: Game, genesis: GenesisBody) -> DerivedSetup:
         raise ProtocolError(
             f"option {', '.join(scenario)} fixes hidden cards, which only a hotseat game may do (this is a {mode} game)"
         )
-    if genesis.version == 3 and mode != "peer":
-        raise ProtocolError(f"protocol version 3 is a peer game's: a {mode} game is of version 2 or 4")
+    version = versions.of(genesis.version)
+    if mode not in version.modes:
+        others = [str(n) for n, v in versions.VERSIONS.items() if mode in v.modes]
+        raise ProtocolError(f"protocol version {version.number} is a {' or '.join(version.modes)} game's: "
+                            f"a {mode} game is of version {', '.join(others[:-1])} or {others[-1]}")
     if deals_after_joins(genesis):
         if bytes(genesis.initial) != b"null" or genesis.setup_seed is not None:
             raise ProtocolError("this game is dealt once every seat has joined: its genesis holds no set-up")
         return DerivedSetup(options=options, seats=seats, hidden=None, full=None)
     if mode == "peer" and genesis.setup_seed is not None:
         raise ProtocolError("a peer game's set-up chance comes from its seats, not a setup seed")
-    if genesis.peer is not None and genesis.peer.late and not peer_sets_up_after_joins(genesis):
-        raise ProtocolError("only a peer game of version 3 may leave its deck to after the set-up")
+    if genesis.peer is not None and genesis.peer.late and not (peer_sets_up_after_joins(genesis) and version.late_decks):
+        raise ProtocolError(f"only a peer game of version {versions.first('late_decks')} may leave its deck to "
+                            "after the set-up")
     if peer_sets_up_after_joins(genesis):
         if bytes(genesis.initial) != b"null":
             raise ProtocolError("this game is set up once every seat has joined: its genesis holds no set-up")
@@ -290,7 +295,8 @@ def deals_after_joins(genesis: GenesisBody) -> bool:
     """Referee games from version 2 on are set up once every seat has
     joined, from the referee's committed seed and every seat's contribution
     (`game_seed`), so that neither the referee nor any seat can aim the deal."""
-    return genesis.version >= 2 and genesis.dealer is not None and genesis.dealer.mode == "referee"
+    referee = genesis.dealer is not None and genesis.dealer.mode == "referee"
+    return referee and versions.of(genesis.version).contributions
 
 
 def game_seed(master_seed: bytes, contributions: list[bytes]) -> bytes:

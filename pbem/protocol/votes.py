@@ -73,10 +73,6 @@ def check_ballot(commitment: str, opening: BallotOpening) -> None:
         raise CommitmentError(f"the opening of {opening.seat}'s ballot is not what {opening.seat} committed to") from None
 
 
-#: the first protocol version in which a dealer voids a ballot it cannot tally
-VOID_VERSION = 4
-
-
 def ballot_problem(game, state, seat: str, command) -> str | None:
     """Why `command` cannot be `seat`'s vote on the public `state` (None: it
     can, as far as the public state tells): the check its voter's own pbem
@@ -129,10 +125,11 @@ def take_void(chain, body) -> dict[str, tuple[int, int, str]]:
     """Check a dealer's void file; what it voids: seat -> (its ballot's seq,
     this file's seq, why), for `pbem status` and the audit."""
     from pbem.errors import ProtocolError
+    from pbem.protocol.versions import first
 
-    if chain.genesis.version < VOID_VERSION:
-        raise ProtocolError(f"the dealer voids a ballot, which games begun before protocol version {VOID_VERSION} "
-                            "cannot do")
+    if not chain.version.void_ballots:
+        raise ProtocolError(f"the dealer voids a ballot, which games begun before protocol version "
+                            f"{first('void_ballots')} cannot do")
     if not chain.tally_due() or chain.paused is not None:
         raise ProtocolError("the dealer voids a ballot, but no complete vote waits for its tally")
     seats = [v.seat for v in body.void]
