@@ -163,7 +163,7 @@ def new_game(
             raise InvalidOption("a peer game has no referee and no fixed seed")
         if not creator:
             raise InvalidOption("a peer game is created by one of its seats: add --as NAME")
-        from pbem.protocol import peer_writer
+        from pbem.protocol.peer import writer as peer_writer
 
         data = peer_writer.make_genesis(game, opts, idents, keys.secret(creator))
         chain = Chain(data)
@@ -920,7 +920,7 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path | No
                 return written[-1] if mine else None
             folder_mod.write_state(folder, chain)
         return None
-    from pbem.protocol import peer_writer
+    from pbem.protocol.peer import writer as peer_writer
 
     mine = peer_writer.join(chain, secret)
     with _new_folder(folder):

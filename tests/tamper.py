@@ -39,7 +39,8 @@ from pbem.crypto.keys import SecretIdentity
 from pbem.crypto.sign import domain, sign
 from pbem.errors import PbemError
 from pbem.protocol import chain as chain_mod
-from pbem.protocol import codec, dealer as dealer_mod, folder as folder_mod, peer_writer
+from pbem.protocol import codec, dealer as dealer_mod, folder as folder_mod
+from pbem.protocol.peer import writer as peer_writer
 from pbem.protocol.chain import Chain
 from pbem.protocol.formats import SignedFile
 from pbem.protocol.party import Party

@@ -21,7 +21,8 @@ from conftest import Pbem, play_to_end
 from pbem import games
 from pbem.crypto import beacon
 from pbem.crypto.encoding import b64e
-from pbem.protocol import codec, peer, peer_renewal, peer_writer
+from pbem.protocol import codec
+from pbem.protocol.peer import deck as peer, renewal as peer_renewal, writer as peer_writer
 from pbem.protocol.formats import BeaconRenewal, TurnBody
 from test_downgrade import _keys, _resigned, _seats, _shared
 

@@ -17,7 +17,8 @@ from pbem import games
 from pbem.crypto import beacon
 from pbem.crypto.encoding import b64d
 from pbem.crypto.store import KeyStore
-from pbem.protocol import folder, peer_writer
+from pbem.protocol import folder
+from pbem.protocol.peer import writer as peer_writer
 
 games._REGISTRY.setdefault("lucky", ("tests.chancegame", "GAME", ()))
 

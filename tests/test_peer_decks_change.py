@@ -18,11 +18,12 @@ from pbem.crypto.seal import seal
 from pbem.demo import run_demo
 from pbem.errors import CommitmentError, PbemError, ProtocolError
 from pbem.games.base import refs_in
-from pbem.protocol import codec, folder as folder_mod, peer_changes, peer_writer
+from pbem.protocol import codec, folder as folder_mod
+from pbem.protocol.peer import changes as peer_changes, writer as peer_writer
 from pbem.protocol.audit import audit
 from pbem.protocol.formats import Delivery, Opening, ReshuffleLayer, TurnBody
 from pbem.protocol.party import Party
-from pbem.protocol.peer import private_salt
+from pbem.protocol.peer.secrets import private_salt
 from tests import chancegame, tamper
 
 LUCKY = ("target=200", "rounds=9", "private=1", "steal=1")

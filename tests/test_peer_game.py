@@ -105,7 +105,8 @@ def test_each_seat_sees_its_own_hand_only(players, tmp_path):
     from pbem.crypto.encoding import b64d
     from pbem.crypto.store import KeyStore
     from pbem.errors import CryptoError
-    from pbem.protocol import folder, peer_writer
+    from pbem.protocol import folder
+    from pbem.protocol.peer import writer as peer_writer
 
     dirs = start(players, tmp_path)
     rng = random.Random(3)

@@ -21,7 +21,8 @@ import pytest
 import tamper
 from pbem import actions, checkpoint, games
 from pbem.errors import PbemError
-from pbem.protocol import codec, folder, peer, peer_renewal
+from pbem.protocol import codec, folder
+from pbem.protocol.peer import deck as peer, renewal as peer_renewal
 
 LONG = os.environ.get("PBEM_LONG") == "1"
 CONFIGS = [(g, m) for g in ("agent-avenue", "codenames", "lucky") for m in ("hotseat", "referee", "peer")]

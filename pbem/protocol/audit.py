@@ -176,8 +176,8 @@ def _audit_peer(folder: Path, chain) -> AuditReport:
     else:
         files = [layer_file[layer.seat] for layer in deck.layers]
     before = deck.starting_points()
-    if deck.faces is not None:  # the two-faced deck's pair layers (`peer_faces`)
-        from pbem.protocol import peer_faces
+    if deck.faces is not None:  # the two-faced deck's pair layers (`peer.faces`)
+        from pbem.protocol.peer import faces as peer_faces
 
         done, found = peer_faces.audit(deck, scalars, files)
         checks += done
@@ -202,7 +202,7 @@ def _audit_peer(folder: Path, chain) -> AuditReport:
     for seat in chain.seat_order:  # private decks: checked when published
         cards.update(deck.secrets[seat].private)
         checks += len(deck.secrets[seat].private)
-    from pbem.protocol import peer_changes  # reshuffles and refilled private decks
+    from pbem.protocol.peer import changes as peer_changes  # reshuffles and refilled private decks
 
     checks += peer_changes.audit(chain, deck, cards, failures,
                                  lambda seq, by: chain.records[seq].name or folder_mod.turn_name(seq, by))

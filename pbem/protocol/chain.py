@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -37,10 +36,11 @@ from pbem.protocol import codec, transition, undo as undo_mod, versions
 from pbem.protocol.commitments import check_openings, item_bytes, state_hash  # noqa: F401 - re-exported
 from pbem.protocol.chance import PlayChance, Tape
 from pbem.protocol.formats import GenesisBody, Obligation, PendingUndo, SignedFile, TurnBody
+from pbem.protocol.head import Record  # noqa: F401 - re-exported
 from pbem.protocol.setup import derive_setup
 
 if TYPE_CHECKING:  # peer games need PyNaCl: imported only when a game is peer
-    from pbem.protocol.peer import PeerDeck
+    from pbem.protocol.peer.deck import PeerDeck
 
 
 #: the parts of a turn body besides its header; which a file may carry
@@ -73,32 +73,6 @@ def check_envelopes(body: GenesisBody | TurnBody) -> None:
         boxes += [body.renewal.box] if body.renewal else []
     for box in boxes:
         check_envelope(box, readers=1)  # pbem seals every envelope to one reader
-
-
-@dataclass
-class Record:
-    """One accepted file, with what a log needs to describe it."""
-
-    seq: int
-    by: str
-    hash: str
-    outer: SignedFile
-    body: GenesisBody | TurnBody
-    commands: list[Any] = field(default_factory=list)
-    before: GameState | None = None
-    after: GameState | None = None
-    name: str = ""
-    revealed: dict[str, str] = field(default_factory=dict)  # cards this file made public
-    #: the chain's state before this file (public, known, revealed,
-    #: blocked_on, deck, moves): what an accepted undo of it returns to
-    prior: tuple | None = None
-    chance: bool = False  # the file drew chance (peer games)
-    undone: int | None = None  # an accepted undo: the seq it took back
-    #: (seat, command): the paused command this file ran with its chance
-    resumed: tuple[str, Any] | None = None
-    #: an undo request written out of turn: the seats that were to write,
-    #: whose file on the same predecessor stands over it (`undo.set_aside`)
-    out_of_turn: tuple[str, ...] | None = None
 
 
 class Chain:
@@ -159,7 +133,7 @@ class Chain:
         if genesis.peer is not None:
             if genesis.commitments or genesis.reveals or genesis.deliveries:
                 raise FormatError("a peer genesis carries no commitments, reveals or deliveries")
-            from pbem.protocol.peer import start_deck
+            from pbem.protocol.peer.deck import start_deck
 
             shape = public if public is not None else derived.probe
 
@@ -362,8 +336,8 @@ class Chain:
         ]
 
     def _peer_obligations(self) -> list[Obligation]:
-        from pbem.protocol import peer_changes
-        from pbem.protocol.peer import owed_refs
+        from pbem.protocol.peer import changes as peer_changes
+        from pbem.protocol.peer.files import owed_refs
 
         deck = self.deck
         if not deck.all_joined:
@@ -529,7 +503,7 @@ class Chain:
             )
         if self.deck is not None:
             allowed = {"commands", "reveals", "join", "partials", "sealed", "beacon", "secrets", "undo", "vote", "tally",
-                       "reshuffle", "commitments", "memo", "deliveries", "layer",  # reshuffle...deliveries: `peer_changes`
+                       "reshuffle", "commitments", "memo", "deliveries", "layer",  # reshuffle...deliveries: `peer.changes`
                        "renewal"}
         elif body.by == self.dealer_name:
             allowed = {"reveals", "deliveries", "seed", "commitments", "chance", "memo", "tally", "void"}
@@ -834,8 +808,6 @@ class Chain:
     def _append_peer(self, outer: SignedFile, body: TurnBody, where: str, private_openings) -> Record:
         """A file of a peer game: beacon link, join, partial decryptions,
         commands, and at the end the seat's secrets."""
-        from pbem.protocol.peer import FileReader, run_file
-
         writer = body.by
         commands = [self._decode_command(raw) for raw in body.commands]
         deck = self.deck.copy()
@@ -855,7 +827,7 @@ class Chain:
                 raise ProtocolError(f"{writer} has not joined the game")
             deck.apply_link(writer, body.beacon)
         if body.renewal is not None:  # after the file's own link: never a link of the chain it commits
-            from pbem.protocol import peer_renewal
+            from pbem.protocol.peer import renewal as peer_renewal
 
             peer_renewal.take(deck, writer, body.renewal, self.version)
         state = None if self.dealt else self.stage_setup(deck)
@@ -905,7 +877,7 @@ class Chain:
 
     def _append_peer_file(self, outer: SignedFile, body: TurnBody, where: str, private_openings, deck: "PeerDeck",
                           commands, sets_up: bool = False) -> Record:
-        from pbem.protocol.peer import FileReader, run_file
+        from pbem.protocol.peer.files import FileReader, run_file
 
         writer = body.by
         for box in body.sealed:

@@ -226,7 +226,7 @@ class PeerSecrets(msgspec.Struct, frozen=True, omit_defaults=True):
 
 class BeaconRenewal(msgspec.Struct, frozen=True):
     """A fresh beacon chain for the writer of a peer game (version 4,
-    `pbem.protocol.peer_renewal`): its anchor, committed now, whose links
+    `pbem.protocol.peer.renewal`): its anchor, committed now, whose links
     the writer reveals once its current chain is used up, so never in the
     file that commits it; and its seed, sealed to the writer itself."""
 

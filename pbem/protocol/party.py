@@ -48,7 +48,7 @@ class Party:
         self.peer_secrets = None
         self._peer_cards: tuple[int, dict[str, str]] | None = None  # (seq, cards)
         if chain.deck is not None:
-            from pbem.protocol import peer_writer  # PyNaCl only for peer games
+            from pbem.protocol.peer import writer as peer_writer  # PyNaCl only for peer games
 
             self.peer_secrets = peer_writer.my_secrets(chain, secret)
         elif self.is_dealer:
@@ -106,7 +106,7 @@ class Party:
     def cards(self) -> dict[str, str]:
         """ref -> card for everything this party may know now."""
         if self.chain.deck is not None:
-            from pbem.protocol import peer_writer
+            from pbem.protocol.peer import writer as peer_writer
 
             if self.peer_secrets is None:
                 return dict(self.chain.revealed)
@@ -151,7 +151,7 @@ class Party:
         cards = self.cards
         private = transition.private_checker(chain.game, self.name, cards)
         if chain.deck is not None:
-            from pbem.protocol import peer_writer
+            from pbem.protocol.peer import writer as peer_writer
 
             return peer_writer.turn(chain, self.secret, commands, private)
         effect = transition.run(
@@ -191,7 +191,7 @@ class Party:
         beacon = None
         if chain.deck is not None:
             from pbem.crypto.encoding import b64e
-            from pbem.protocol import peer_writer
+            from pbem.protocol.peer import writer as peer_writer
 
             secrets = peer_writer.my_secrets(chain, self.secret)
             beacon = b64e(chain.deck.next_link(self.name, b64d(secrets.beacon_seed, 32),
@@ -265,13 +265,13 @@ class Party:
         if chain.deck is None and not chain.dealt and chain.writers() == [self.name]:
             return dealer_mod.contribution(chain, self.secret)  # joining a game dealt after its joins
         if chain.deck is not None and not chain.deck.all_joined and chain.deck.next_to_join == self.name:
-            from pbem.protocol import peer_writer  # joining in place (one shared folder)
+            from pbem.protocol.peer import writer as peer_writer  # joining in place (one shared folder)
 
             return peer_writer.join(chain, self.secret)
         if chain.deck is not None and chain.deck.all_joined and chain.writers() == [self.name]:
             owed = [o for o in chain.obligations() if o.by == self.name]
             if owed:
-                from pbem.protocol import peer_writer
+                from pbem.protocol.peer import writer as peer_writer
 
                 tally = []
                 if owed[0].what == "tally":

@@ -27,7 +27,7 @@ the set-up that no chance may change, the cards of the shared deck and of
 each private deck (`PeerShape`, from a run of the rules with a probe seed),
 so that the shuffle layers can go on at the joins; the set-up's own run is
 checked against that shape (`derive_peer_setup`). Linked zones (the
-Duet key) make a two-faced deck (`peer_faces`), always left to after the
+Duet key) make a two-faced deck (`peer.faces`), always left to after the
 set-up, whose pairs every verifier takes from the set-up's own run
 (`PeerShape.faces`). Version 2 peer games took
 their public set-up chance from the creator's nonce, which the creator
@@ -127,7 +127,7 @@ class PeerShape:
     private_refs: tuple[tuple[str, str], ...]  # (ref, zone)
     private_contents: tuple[tuple[str, tuple[str, ...]], ...]
     #: linked zones (`Game.linked_zones`): the two faces of a two-faced
-    #: deck, as the set-up dealt them (`peer_faces`); empty otherwise
+    #: deck, as the set-up dealt them (`peer.faces`); empty otherwise
     faces: tuple = ()
 
     @property
@@ -136,7 +136,7 @@ class PeerShape:
 
 
 def peer_shape(game: Game, full: GameState) -> PeerShape:
-    from pbem.protocol import peer_faces  # PyNaCl: peer games only
+    from pbem.protocol.peer import faces as peer_faces  # PyNaCl: peer games only
 
     cards = {it.ref: it.card for z in full.zones.values() for it in z.items if isinstance(it, Known)}
     private = game.private_decks(full)
@@ -153,8 +153,8 @@ def peer_shape(game: Game, full: GameState) -> PeerShape:
 
 def peer_dealing_problem(game: Game, full: GameState, seats: list[str] | None = None) -> str | None:
     """Why peer dealing cannot deal this set-up, if it cannot (linked zones
-    need the two-faced deck's shape: `peer_faces.problem`)."""
-    from pbem.protocol import peer_faces  # PyNaCl: peer games only
+    need the two-faced deck's shape: `peer.faces.problem`)."""
+    from pbem.protocol.peer import faces as peer_faces  # PyNaCl: peer games only
 
     return peer_faces.problem(game, full, seats) or _zone_problem(full)
 

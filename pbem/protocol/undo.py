@@ -23,10 +23,8 @@ and any file that follows it, is set aside.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from pbem.protocol.chain import Chain, Record
+from pbem.protocol.head import ChainView, Record
 
 
 @dataclass(frozen=True)
@@ -38,7 +36,7 @@ class Pending:
     accepted: tuple[str, ...] = ()
 
 
-def answerers(chain: Chain, pending: Pending) -> list[str]:
+def answerers(chain: ChainView, pending: Pending) -> list[str]:
     """The seats that still have to answer, in seat order."""
     return [s for s in chain.seat_order if s != pending.by and s not in pending.accepted]
 
@@ -57,7 +55,7 @@ def leaks(record: Record) -> str | None:
     return None
 
 
-def refusal(chain: Chain, by: str, target: int | None = None) -> str | None:
+def refusal(chain: ChainView, by: str, target: int | None = None) -> str | None:
     """Why `by` may not ask to take back seq `target` now (None: it may).
     `target` None asks about its last decision file, whatever its seq."""
     if by not in chain.seats:
@@ -85,7 +83,7 @@ def refusal(chain: Chain, by: str, target: int | None = None) -> str | None:
     return None
 
 
-def set_aside(chain: Chain, candidates: list[tuple[object, object]]) -> list[int] | None:
+def set_aside(chain: ChainView, candidates: list[tuple[object, object]]) -> list[int] | None:
     """Of several signed files `(outer, body)` that claim the place after
     the head, the indices the rule sets aside: every undo request written
     out of turn, when exactly one other file is by a seat that was to

@@ -16,13 +16,13 @@ Two things a peer game's deck did not do at first:
   join, in its next file (or the same one if it wrote it).
 * **Cards that change hands.** A card of seat A's hidden hand that goes to
   seat B: when only A's layer is still on it, A seals its partial
-  decryption to B instead of publishing it (`peer.owed`); a card of A's
+  decryption to B instead of publishing it (`files.owed`); a card of A's
   private deck is opened to B by A, sealed (a `Delivery`), and B checks the
   opening against A's commitment.
 
 Games begun before version 2 keep their old behaviour (`DeckChanges.enabled`).
 `PeerDeck.changes` holds the bookkeeping; every function here is called
-from `peer.run_file`, so writers and verifiers run the same code.
+from `files.run_file`, so writers and verifiers run the same code.
 """
 
 from __future__ import annotations
@@ -41,6 +41,8 @@ from pbem.crypto.seal import open_envelope, seal
 from pbem.crypto.stream import DeterministicStream, derive
 from pbem.errors import CommitmentError, CryptoError, FormatError, PbemError, ProtocolError, SealError
 from pbem.protocol.formats import Delivery, Obligation, Opening, PeerSecrets, ReshuffleLayer
+from pbem.protocol.peer import renewal as peer_renewal
+from pbem.protocol.peer.secrets import commit_private
 
 
 @dataclass
@@ -446,10 +448,7 @@ def derived_order(beacon_seed: bytes, game_id: str, refill: Refill, cards: list[
 
 
 def _make_commitments(chain, refill: Refill, parts, revealed: dict[str, str]) -> dict[str, str]:
-    from pbem.protocol.peer import commit_private
-    from pbem.protocol.peer_writer import cards_known
-
-    known = {**cards_known(chain, parts.identity, parts.secrets), **revealed}
+    known = {**parts.cards_known(parts.secrets), **revealed}
     cards = [known[g] for g in refill.gone]
     if refill.derived:
         mapping = derived_order(b64d(parts.secrets.beacon_seed, 32), chain.game_id, refill, cards)
@@ -500,9 +499,6 @@ def with_changes(chain, me, secrets: PeerSecrets) -> PeerSecrets:
     """`secrets` (from the seat's join) with what its later files sealed to
     itself: the scalars of its reshuffle layers, the places of the cards
     reshuffled into its private decks, the seeds of its renewed beacon chains."""
-    from pbem.protocol import peer_renewal
-    from pbem.protocol.peer import commit_private
-
     seed = b64d(secrets.beacon_seed, 32)
     if any(chain.deck.private_commitments.get(r) != c for r, c in commit_private(seed, secrets.private).items()):
         raise SealError(f"{me.name}'s commitments to its private decks are not those of the places it sealed to itself")

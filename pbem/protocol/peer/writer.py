@@ -1,6 +1,6 @@
 """Writing the files of a peer game: the genesis, a join, a turn, an answer.
 
-Every file is built by running `peer.run_file` on a staged copy of the
+Every file is built by running `files.run_file` on a staged copy of the
 deck, the same function verifiers run, with a partial source that makes
 this seat's decryptions on demand. What the verifier will accept is
 therefore exactly what the writer wrote.
@@ -16,20 +16,24 @@ from typing import Any
 import msgspec
 
 from pbem.crypto import beacon, poker
-from pbem.crypto.encoding import b64d, b64e, canonical, sha256
+from pbem.crypto.encoding import b64d, b64e, canonical
 from pbem.crypto.keys import PublicIdentity, SecretIdentity
 from pbem.crypto.limits import check_limits
 from pbem.crypto.seal import open_envelope, seal, seal_ad
 from pbem.errors import CryptoError, FormatError, InvalidOption, ProofError, ProtocolError, SealError, WrongWriter
-from pbem.games.base import Game, Known, SeatSpec, project, unrevealed_public
-from pbem.protocol import codec
-from pbem.protocol.chain import Chain
-from pbem.protocol.commitments import state_hash
-from pbem.protocol.setup import peer_dealing_problem, peer_setup_chance, peer_shape, probe_seed
-from pbem.protocol.formats import PROTOCOL_VERSION, GenesisBody, Join, Partial, PeerSecrets, PeerSetup, SealedPartials, SeatEntry, TurnBody
+from pbem.games.base import Game, SeatSpec, project
 from pbem.crypto.committed import secret_order
-from pbem.protocol import peer, peer_changes, peer_renewal
-from pbem.protocol.peer import PeerDeck, WriterParts, commit_private, new_layer, open_secret_box, run_file, secret_box
+from pbem.protocol import codec
+from pbem.protocol.commitments import state_hash
+from pbem.protocol.formats import (
+    PROTOCOL_VERSION, GenesisBody, Join, Partial, PeerSecrets, PeerSetup, SealedPartials, SeatEntry, TurnBody,
+)
+from pbem.protocol.head import ChainView
+from pbem.protocol.peer import changes as peer_changes, deck as peer_deck, renewal as peer_renewal
+from pbem.protocol.peer.deck import PeerDeck, new_layer
+from pbem.protocol.peer.files import WriterParts, run_file
+from pbem.protocol.peer.secrets import commit_private, open_secret_box, secret_box
+from pbem.protocol.setup import peer_dealing_problem, peer_setup_chance, peer_shape, probe_seed
 
 
 def make_genesis(
@@ -77,7 +81,7 @@ def make_genesis(
         shape = dataclasses.replace(shape, slots=(), deck=())
     probe = project(full, set())
     scalar, layer = new_layer(creator.name, [] if late else list(poker.card_table(nonce, list(shape.deck))))
-    beacon_length = beacon_length or peer.BEACON_LENGTH  # another length: only for tests and attacks
+    beacon_length = beacon_length or peer_deck.BEACON_LENGTH  # another length: only for tests and attacks
     seed, anchor = beacon.new_chain(beacon_length)
     mapping = place_private(probe, game.private_decks(full), shape.contents, creator.name)
     body = GenesisBody(
@@ -118,7 +122,7 @@ def place_private(state, private_decks: dict[str, str], contents: dict[str, list
     return mapping
 
 
-def my_secrets(chain: Chain, me: SecretIdentity) -> PeerSecrets | None:
+def my_secrets(chain: ChainView, me: SecretIdentity) -> PeerSecrets | None:
     """This seat's scalar and beacon seed, from the box it sealed to itself."""
     genesis = chain.genesis
     if genesis.peer.creator == me.name:
@@ -129,7 +133,7 @@ def my_secrets(chain: Chain, me: SecretIdentity) -> PeerSecrets | None:
     return None
 
 
-def join(chain: Chain, me: SecretIdentity) -> bytes:
+def join(chain: ChainView, me: SecretIdentity) -> bytes:
     """This seat's join file: beacon anchor, shuffle layer, and the partial
     decryptions it owes once the deck is complete."""
     deck = chain.deck
@@ -138,10 +142,10 @@ def join(chain: Chain, me: SecretIdentity) -> bytes:
             f"{me.name} cannot join now",
             hint=f"next to join: {deck.next_to_join}" if deck.next_to_join else "everyone has joined",
         )
-    if deck.beacon_length != peer.BEACON_LENGTH:  # the creator's choice, whatever the version: a short one kills the game
+    if deck.beacon_length != peer_deck.BEACON_LENGTH:  # the creator's choice, whatever the version: a short one kills the game
         raise ProtocolError(
             f"this game's beacon chains have {deck.beacon_length} links, which its creator chose: pbem joins only "
-            f"games whose chains have its {peer.BEACON_LENGTH} (renewed as they run out)",
+            f"games whose chains have its {peer_deck.BEACON_LENGTH} (renewed as they run out)",
             hint="ask its creator to make the game again with this pbem",
         )
     staged = deck.copy()
@@ -162,7 +166,7 @@ def join(chain: Chain, me: SecretIdentity) -> bytes:
     return _write(chain, staged, me, scalar, [], join=join_info, beacon_link=link)
 
 
-def turn(chain: Chain, me: SecretIdentity, commands: list[Any], private_check=None, tally=()) -> bytes:
+def turn(chain: ChainView, me: SecretIdentity, commands: list[Any], private_check=None, tally=()) -> bytes:
     """A peer file by `me`: owed decryptions first, then `commands` (or the
     opening of its own ballot, `tally`)."""
     secrets = my_secrets(chain, me)
@@ -180,7 +184,7 @@ def turn(chain: Chain, me: SecretIdentity, commands: list[Any], private_check=No
                   private_check=private_check, tally=list(tally), renewal=renewal[0] if renewal else None)
 
 
-def _write(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: bytes, commands, *, join=None, beacon_link=None,
+def _write(chain: ChainView, staged: PeerDeck, me: SecretIdentity, scalar: bytes, commands, *, join=None, beacon_link=None,
            secrets=None, private_check=None, tally=(), renewal=None) -> bytes:
     """A peer file: before the set-up only a join or a link; the file whose
     link completes the set-up is checked against it (`Chain.set_up_as`)."""
@@ -201,11 +205,11 @@ def _write(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: bytes, co
                             private_check=private_check, tally=tally, layer=layer, renewal=renewal)
 
 
-def _write_dealt(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: bytes, commands, *, join=None,
+def _write_dealt(chain: ChainView, staged: PeerDeck, me: SecretIdentity, scalar: bytes, commands, *, join=None,
                  beacon_link=None, secrets=None, private_check=None, tally=(), layer=None, renewal=None) -> bytes:
     seq = chain.seq + 1
-    parts = WriterParts(staged, me.name, scalar, held_partials(chain, me) if join is None else {}, secrets)
-    parts.identity = me
+    parts = WriterParts(staged, me, scalar, held_partials(chain, me) if join is None else {}, secrets,
+                        cards_known=lambda secrets: cards_known(chain, me, secrets))
     if join is None:
         parts.delivered = peer_changes.delivered_openings(chain, me)
     resume, _ = chain.tally_resume(me.name, tally, commands)
@@ -244,7 +248,7 @@ def sealed_ad(game_id: str, seq: int, to: str) -> bytes:
     return seal_ad(game_id, seq, f"partials:{to}")
 
 
-def held_partials(chain: Chain, me: SecretIdentity) -> dict[str, dict[str, Partial]]:
+def held_partials(chain: ChainView, me: SecretIdentity) -> dict[str, dict[str, Partial]]:
     """Partials fellow readers sealed to `me` for cards still hidden, each
     checked against the card's public point (a bad one names its sender)."""
     deck = chain.deck
@@ -273,7 +277,7 @@ def held_partials(chain: Chain, me: SecretIdentity) -> dict[str, dict[str, Parti
     return held
 
 
-def cards_known(chain: Chain, me: SecretIdentity, secrets: PeerSecrets) -> dict[str, str]:
+def cards_known(chain: ChainView, me: SecretIdentity, secrets: PeerSecrets) -> dict[str, str]:
     """ref -> card for every card `me` can read: the public ones, and those
     on which only its own layer, and layers whose partials were sealed to it,
     remain (removed here, in private)."""

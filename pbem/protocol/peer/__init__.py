@@ -1,0 +1,20 @@
+"""Peer games: dealing with no third party (DESIGN.md section 5, "peer").
+
+The shared deck is a mental-poker deck (`pbem.crypto.poker`), chance comes
+from hash-chain beacons (`pbem.crypto.beacon`). The modules, lowest first
+(each imports only those above it in this list, never the chain: what they
+read of it is `pbem.protocol.head.ChainView`):
+
+* `secrets`: a seat's own secrets, sealed to itself; its commitments to the
+  cards of its private decks.
+* `renewal`: beacon chains that outlast their length (version 4).
+* `faces`: the two-faced deck of linked zones (the Codenames Duet key).
+* `changes`: reshuffles and cards that change hands during play.
+* `deck`: `PeerDeck`, the public bookkeeping of the deck and the beacons
+  every verifier keeps; the deck as the genesis leaves it (`start_deck`).
+* `files`: one file of a peer game, run alike by writers and verifiers
+  (`run_file`), with its owed decryptions (`owed`) and chance.
+* `writer`: writing a peer game's files: the genesis, a join, a turn.
+
+Everything here needs PyNaCl: import it only for a peer game.
+"""
