@@ -9,11 +9,12 @@ and leaves the chain as it was; nothing in it touches the filesystem.
 
 from __future__ import annotations
 
-import contextlib
-
+import copy
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 import msgspec
+from msgspec.structs import replace
 
 from pbem import games
 from pbem.crypto.commit import check_opening
@@ -36,7 +37,7 @@ from pbem.protocol import codec, transition, undo as undo_mod, versions
 from pbem.protocol.commitments import check_openings, item_bytes, state_hash  # noqa: F401 - re-exported
 from pbem.protocol.chance import PlayChance, Tape
 from pbem.protocol.formats import GenesisBody, Obligation, PendingUndo, SignedFile, TurnBody
-from pbem.protocol.head import Record  # noqa: F401 - re-exported
+from pbem.protocol.head import Head, Record, UndoPending
 from pbem.protocol.setup import derive_setup
 
 if TYPE_CHECKING:  # peer games need PyNaCl: imported only when a game is peer
@@ -75,8 +76,28 @@ def check_envelopes(body: GenesisBody | TurnBody) -> None:
         check_envelope(box, readers=1)  # pbem seals every envelope to one reader
 
 
+def _check_deal(public: GameState, commitments: dict[str, str], reveals, where: str) -> None:
+    """A dealer's set-up: a commitment to every item, and exactly the
+    cards dealt face up revealed, each opening its commitment."""
+    items = set(refs_in(public))
+    missing = items - set(commitments)
+    if missing:
+        raise ProtocolError(f"items without a commitment: {', '.join(sorted(missing))}")
+    extra = set(commitments) - items
+    if extra:
+        raise ProtocolError(f"commitments to items the set-up does not have: {', '.join(sorted(extra))}")
+    check_openings(reveals, commitments, "reveals")
+    if [o.ref for o in reveals] != unrevealed_public(public):
+        raise ProtocolError(f"{where} must reveal exactly the cards dealt face up")
+
+
+def _of_head(name: str, doc: str | None = None) -> property:
+    """A read-only attribute of the chain that is its head's (`Chain.now`)."""
+    return property(attrgetter(f"now.{name}"), doc=doc or f"`Head.{name}` of the head")
+
+
 class Chain:
-    """The checked state of a game at its head."""
+    """The checked state of a game at its head (`now`), and its records."""
 
     def __init__(self, genesis_bytes: bytes, name: str = "000000-genesis.pbem") -> None:
         #: what a reader should be told that stops nothing (copies of a
@@ -121,15 +142,13 @@ class Chain:
         # derive, never trust: the set-up is the rules' own, not the file's
         derived = derive_setup(self.game, genesis)
         self.options = derived.options
-        self.setup_seed: bytes | None = b64d(genesis.setup_seed, 32) if genesis.setup_seed is not None else None
         public = derived.hidden
         self.seats = {s.name: s for s in genesis.seats}
         self.seat_order = [s.name for s in genesis.seats]
         self.dealer_name: str | None = genesis.dealer.identity.name if genesis.dealer else None
         if self.dealer_name in self.seats:
             raise FormatError(f"the dealer {self.dealer_name!r} is also a seat")
-        self.commitments: dict[str, str] = dict(genesis.commitments)
-        self.deck: PeerDeck | None = None
+        deck: PeerDeck | None = None
         if genesis.peer is not None:
             if genesis.commitments or genesis.reveals or genesis.deliveries:
                 raise FormatError("a peer genesis carries no commitments, reveals or deliveries")
@@ -142,74 +161,71 @@ class Chain:
                 for zone, owner in self.game.private_decks(shape).items()
                 for it in shape.zones[zone].items
             }
-            self.deck = start_deck(genesis, self.game_id, private)
+            deck = start_deck(genesis, self.game_id, private)
             # a late deck learns its cards at the set-up (`stage_setup`)
-            if not self.deck.late and (set(refs_in(shape)) != set(self.deck.slots) | set(private)
-                                       or set(private) & set(self.deck.slots)):
+            if not deck.late and (set(refs_in(shape)) != set(deck.slots) | set(private)
+                                  or set(private) & set(deck.slots)):
                 raise ProtocolError("the peer deck's slots and private decks are not the game's hidden items")
         elif public is None:
             if genesis.commitments or genesis.reveals or genesis.deliveries:
                 raise FormatError("a genesis dealt after the joins carries no commitments, reveals or deliveries")
         else:
-            self._check_deal(public, genesis.commitments, genesis.reveals, "the genesis")
+            _check_deal(public, genesis.commitments, genesis.reveals, "the genesis")
         #: peer games set up after their joins (version 3): the set-up's
         #: shape (which refs are hidden, in which zones), from a probe seed
         self.shape: GameState | None = public if public is not None else derived.probe
         self.peer_shape = derived.shape
-        #: referee games dealt after the joins (version 2): each seat's
-        #: contribution to the game seed, and whether the deal (or a peer
-        #: game's set-up) is in
-        self.contributions: dict[str, bytes] = {}
-        self.dealt = public is not None
-        self.deal_commitments: dict[str, str] = dict(genesis.commitments)
-        self.revealed: dict[str, str] = {o.ref: o.card for o in genesis.reveals}
-        self.public: GameState = overlay(public, self.revealed) if public is not None else None
-        self.known: dict[str, set[str]] = {s: set() for s in self.seats}
-        if self.deck is None and self.dealt:
-            self._record_deliveries(genesis.deliveries, "genesis")
-        if state_hash(self.public) != genesis.state:
+        revealed = {o.ref: o.card for o in genesis.reveals}
+        state = overlay(public, revealed) if public is not None else None
+        known = {s: frozenset() for s in self.seats}
+        if deck is None and public is not None:
+            known = self._dealt_knowledge(state, revealed, known, genesis.deliveries, "genesis")
+        if state_hash(state) != genesis.state:
             raise ProtocolError("the initial state does not match its hash")
-        self.blocked_on: str | None = None
-        #: (seat, command): a seat's last command, which drew chance that
-        #: its file could not have; not applied until the chance is supplied
-        self.paused: tuple[str, Any] | None = None
-        #: the rules' automatic steps wait for chance
-        self.chance_blocked = False
-        self._chance_writer: str | None = None
-        #: peer games of version 4: the seats that answered the drawn chance
-        #: so far (`chance_answerers`)
-        self.chance_answered: tuple[str, ...] = ()
-        #: the ballots of the open vote: seat -> (commitment, seq of its file)
-        self.ballots: dict[str, tuple[str, int]] = {}
-        #: peer games: the ballots opened so far, in seat order
-        self.opened: list[tuple[str, Any]] = []
-        #: the ballots of the open vote its dealer voided: seat -> (seq of
-        #: the ballot, seq of the void file, why); the seat votes again
-        self.voided: dict[str, tuple[int, int, str]] = {}
-        self.seed: bytes | None = None
-        self.seq = 0
-        self.head = self.game_id
-        #: the seqs of the decision files (with commands) that stand: an
-        #: accepted undo drops the last one
-        self.moves: tuple[int, ...] = ()
-        self.undo_pending: undo_mod.Pending | None = None
-        self.records: list[Record] = [Record(0, signer.name, self.game_id, outer, genesis, after=self.public, name=name)]
+        #: the head: everything that judges the next file (`head.Head`)
+        self.now = Head(
+            seq=0, hash=self.game_id, public=state, revealed=revealed, known=known, deck=deck,
+            commitments=dict(genesis.commitments), deal_commitments=dict(genesis.commitments),
+            dealt=public is not None,
+            setup_seed=b64d(genesis.setup_seed, 32) if genesis.setup_seed is not None else None,
+        )
+        self.records: list[Record] = [Record(0, signer.name, self.game_id, outer, genesis, after=state, name=name)]
         if self.dealt and unrevealed_public(self.public):
             raise ProtocolError("public items are not revealed")
 
-    def _check_deal(self, public: GameState, commitments: dict[str, str], reveals, where: str) -> None:
-        """A dealer's set-up: a commitment to every item, and exactly the
-        cards dealt face up revealed, each opening its commitment."""
-        items = set(refs_in(public))
-        missing = items - set(commitments)
-        if missing:
-            raise ProtocolError(f"items without a commitment: {', '.join(sorted(missing))}")
-        extra = set(commitments) - items
-        if extra:
-            raise ProtocolError(f"commitments to items the set-up does not have: {', '.join(sorted(extra))}")
-        check_openings(reveals, commitments, "reveals")
-        if [o.ref for o in reveals] != unrevealed_public(public):
-            raise ProtocolError(f"{where} must reveal exactly the cards dealt face up")
+    # -- the head, read as the chain's own attributes -------------------------
+
+    public = _of_head("public")
+    revealed = _of_head("revealed")
+    known = _of_head("known")
+    blocked_on = _of_head("blocked_on")
+    deck = _of_head("deck")
+    moves = _of_head("moves")
+    paused = _of_head("paused")
+    chance_blocked = _of_head("chance_blocked")
+    chance_answered = _of_head("chance_answered")
+    commitments = _of_head("commitments")
+    deal_commitments = _of_head("deal_commitments")
+    ballots = _of_head("ballots")
+    opened = _of_head("opened")
+    voided = _of_head("voided")
+    contributions = _of_head("contributions")
+    dealt = _of_head("dealt")
+    seed = _of_head("seed")
+    setup_seed = _of_head("setup_seed")
+    undo_pending = _of_head("undo_pending")
+    seq = _of_head("seq")
+    head = _of_head("hash", "the hash of the last file (the genesis's: the game id)")
+
+    def set_up_as(self, state: GameState | None) -> "Chain":
+        """The chain with `state` as its public state: a peer file whose
+        link completes the set-up is checked against that set-up (writers
+        and verifiers alike). The chain itself is unchanged."""
+        if state is None:
+            return self
+        view = copy.copy(self)
+        view.now = replace(self.now, public=state)
+        return view
 
     # -- who is who ---------------------------------------------------------
 
@@ -231,7 +247,7 @@ class Chain:
         """Refs whose card `seat` can know now."""
         if self.deck is not None:
             return self.deck.knows(seat) | set(self.revealed)
-        return self.known[seat] | set(self.revealed)
+        return set(self.revealed).union(self.known[seat])
 
     # -- what is owed ---------------------------------------------------------
 
@@ -280,7 +296,7 @@ class Chain:
         if self.paused is not None:
             return self.paused[0]
         if self.chance_blocked:
-            return self._chance_writer
+            return self.now.chance_writer
         return None
 
     def chance_answerers(self) -> list[str]:
@@ -381,18 +397,6 @@ class Chain:
             deck.install(list(shape.slots), list(shape.deck), shape.faces)
         return state
 
-    @contextlib.contextmanager
-    def set_up_as(self, state: GameState | None):
-        """Check a peer file whose link completes the set-up against that
-        set-up (writers and verifiers alike); the chain is unchanged after."""
-        before = self.public
-        if state is not None:
-            self.public = state
-        try:
-            yield
-        finally:
-            self.public = before
-
     def writers(self) -> list[str]:
         """Who may write the next file. Whoever owes an answer comes first
         (one party at a time), so two parties never race for one place in
@@ -413,11 +417,6 @@ class Chain:
         if p is None:
             return None
         return PendingUndo(by=p.by, target=p.target, accepted=list(p.accepted), waiting=undo_mod.answerers(self, p))
-
-    def _snapshot(self) -> tuple:
-        # the containers are replaced, never changed in place, once a file is in
-        return (self.public, self.known, self.revealed, self.blocked_on, self.deck, self.moves,
-                self.paused, self.chance_blocked, self.commitments, self.ballots, self.opened)
 
     def needs(self, party: str) -> str:
         """"decision" if `party`'s next file needs a choice, else "auto"."""
@@ -460,11 +459,21 @@ class Chain:
         Any error names the file; the chain is unchanged unless this returns.
         """
         try:
-            return self._append(data, name or "file", private_openings)
+            head, record = self._append(data, name or "file", private_openings)
         except PbemError as exc:
             raise with_place(exc, name or "file") from None
+        self.now = head
+        self.records.append(record)
+        return record
 
-    def _append(self, data: bytes, where: str, private_openings: dict[str, str] | None) -> Record:
+    def _accepted(self, outer: SignedFile, body: TurnBody, where: str, head: Head, **record: Any) -> tuple[Head, Record]:
+        """The head after an accepted file (`head`, at its seq and hash), and
+        its record, which keeps the head before it (an undo returns to it)."""
+        head = replace(head, seq=body.seq, hash=codec.file_hash(outer))
+        name = where if where != "file" else ""
+        return head, Record(body.seq, body.by, head.hash, outer, body, name=name, prior=self.now, **record)
+
+    def _append(self, data: bytes, where: str, private_openings: dict[str, str] | None) -> tuple[Head, Record]:
         outer = codec.read_envelope(data)
         if outer.kind == "genesis":
             raise StaleTurn(f"a genesis cannot follow seq {self.seq}")
@@ -526,10 +535,10 @@ class Chain:
         if not self.dealt and self.deck is None:
             return self._append_before_deal(outer, body, where)
         if body.undo is not None:
-            record = self._append_undo(outer, body, where)
+            head, record = self._append_undo(outer, body, where)
             if requesting and body.by not in writers:
                 record.out_of_turn = tuple(writers)
-            return record
+            return head, record
         if body.vote is not None:
             return self._append_ballot(outer, body, where)
         if body.void:
@@ -597,40 +606,34 @@ class Chain:
             exc.message = f"by {body.by}: {exc.message}"
             raise
         # From here on the file is valid except for its claims about the result.
-        staged_known = {s: set(v) for s, v in self.known.items()}
         staged_revealed = {**self.revealed, **effect.revealed}
+        given: dict[str, list[str]] = {}
         for d in body.deliveries:
-            if d.to not in staged_known:
+            if d.to not in self.known:
                 raise ProtocolError(f"delivers to {d.to!r}, who is not a seat")
-            staged_known[d.to].update(d.refs)
+            given.setdefault(d.to, []).extend(d.refs)
+        staged_known = {s: v | frozenset(given[s]) if s in given else v for s, v in self.known.items()}
         if body.by == self.dealer_name:
             self._check_dealer_complete(body, effect, staged_known, staged_revealed, where)
         if state_hash(effect.state) != body.state:
             raise ProtocolError("the state it claims is not the state its commands produce")
-        # Commit.
-        prior = self._snapshot()
-        if commands and body.by != self.dealer_name:
-            self.moves = (*self.moves, body.seq)
-        self.commitments = commitments
-        self.paused = (body.by, effect.paused) if effect.paused is not None else None
-        self.chance_blocked = effect.chance_blocked
-        self.known = staged_known
-        self.revealed = staged_revealed
-        self.public = effect.state
-        self.blocked_on = effect.blocked_on
-        if body.seed is not None:
-            self.seed = b64d(body.seed.seed, 32)
-        self.seq = body.seq
-        self.head = codec.file_hash(outer)
-        record = Record(body.seq, body.by, self.head, outer, body, commands, before, effect.state, where if where != "file" else "")
-        record.revealed = dict(effect.revealed)
-        record.prior = prior
-        record.chance = body.chance is not None
-        record.resumed = prior[6] if is_dealer else None
-        if body.tally:
-            self.ballots, self.voided = {}, {}
-        self.records.append(record)
-        return record
+        prior = self.now
+        head = replace(
+            prior,
+            moves=(*prior.moves, body.seq) if commands and not is_dealer else prior.moves,
+            commitments=commitments,
+            paused=(body.by, effect.paused) if effect.paused is not None else None,
+            chance_blocked=effect.chance_blocked,
+            known=staged_known,
+            revealed=staged_revealed,
+            public=effect.state,
+            blocked_on=effect.blocked_on,
+            seed=b64d(body.seed.seed, 32) if body.seed is not None else prior.seed,
+            **({"ballots": {}, "voided": {}} if body.tally else {}),
+        )
+        return self._accepted(outer, body, where, head, commands=commands, before=before, after=effect.state,
+                              revealed=dict(effect.revealed), chance=body.chance is not None,
+                              resumed=prior.paused if is_dealer else None)
 
     def _resume_for(self, body: TurnBody) -> list[tuple[str, Any]]:
         """What the dealer's file runs first: the paused command, or the
@@ -662,47 +665,34 @@ class Chain:
             out.append((opening.seat, self.decode_command(opening.command)))
         return out
 
-    def _append_before_deal(self, outer: SignedFile, body: TurnBody, where: str) -> Record:
+    def _append_before_deal(self, outer: SignedFile, body: TurnBody, where: str) -> tuple[Head, Record]:
         """A seat's contribution to the game seed, or the referee's deal once
         every seat has given one (games dealt after their joins)."""
         from pbem.protocol.setup import derive_deal
 
-        prior = self._snapshot()
+        prior = self.now
         if body.by in self.seats:
             if body.contribution is None:
                 raise ProtocolError(f"{body.by} joins with no contribution to the game seed")
             contribution = b64d(body.contribution, 32)
             if state_hash(None) != body.state:
                 raise ProtocolError("a join changes no state: its state must be the empty one")
-            self.contributions = {**self.contributions, body.by: contribution}
+            head = replace(prior, contributions={**prior.contributions, body.by: contribution})
         else:
             if body.setup_seed is None:
                 raise ProtocolError("the referee's deal carries no public set-up seed")
             hidden = derive_deal(self.game, self.options, self.seat_specs(), b64d(body.setup_seed, 32))
-            self._check_deal(hidden, body.commitments, body.reveals, "the deal")
+            _check_deal(hidden, body.commitments, body.reveals, "the deal")
             revealed = {o.ref: o.card for o in body.reveals}
             public = overlay(hidden, revealed)
             if state_hash(public) != body.state:
                 raise ProtocolError("the state it claims is not the state the deal gives")
-            self.public, self.revealed, self.commitments = public, revealed, dict(body.commitments)
-            self.known = {s: set(v) for s, v in self.known.items()}
-            try:
-                self._record_deliveries(body.deliveries, "the deal")
-            except PbemError:
-                self.public, self.revealed, self.commitments = prior[0], prior[2], prior[8]
-                self.known = {s: set() for s in self.seats}
-                raise
-            self.deal_commitments = dict(body.commitments)
-            self.setup_seed = b64d(body.setup_seed, 32)
-            self.dealt = True
-        self.seq = body.seq
-        self.head = codec.file_hash(outer)
-        record = Record(body.seq, body.by, self.head, outer, body, [], prior[0], self.public, where if where != "file" else "")
-        record.prior = prior
-        self.records.append(record)
-        return record
+            known = self._dealt_knowledge(public, revealed, prior.known, body.deliveries, "the deal")
+            head = replace(prior, public=public, revealed=revealed, commitments=dict(body.commitments), known=known,
+                           deal_commitments=dict(body.commitments), setup_seed=b64d(body.setup_seed, 32), dealt=True)
+        return self._accepted(outer, body, where, head, before=prior.public, after=head.public)
 
-    def _append_ballot(self, outer: SignedFile, body: TurnBody, where: str) -> Record:
+    def _append_ballot(self, outer: SignedFile, body: TurnBody, where: str) -> tuple[Head, Record]:
         """A seat's ballot: nothing changes but that it has voted."""
         voters = self.voters()
         if not voters:
@@ -713,28 +703,16 @@ class Chain:
             raise WrongWriter(f"{body.by} does not vote now (voters: {', '.join(voters)})")
         b64d(body.vote.commitment, 32)
         check_envelope(body.vote.envelope, readers=1)
-        deck = None
-        if self.deck is not None:
-            deck = self.deck.copy()
+        deck = self.deck
+        if deck is not None:
+            deck = deck.copy()
             deck.apply_link(body.by, body.beacon)
         if state_hash(self.public) != body.state:
             raise ProtocolError("a ballot changes nothing: its state must be the head's")
-        prior = self._snapshot()
-        self.ballots = {**self.ballots, body.by: (body.vote.commitment, body.seq)}
-        if deck is not None:
-            self.deck = deck
-        return self._take_unchanged(outer, body, where, prior)
+        head = replace(self.now, ballots={**self.ballots, body.by: (body.vote.commitment, body.seq)}, deck=deck)
+        return self._accepted(outer, body, where, head, before=self.public, after=self.public)
 
-    def _take_unchanged(self, outer: SignedFile, body: TurnBody, where: str, prior: tuple) -> Record:
-        """Take a file that leaves the public state as it was (a ballot, a void)."""
-        self.seq = body.seq
-        self.head = codec.file_hash(outer)
-        record = Record(body.seq, body.by, self.head, outer, body, [], self.public, self.public, where if where != "file" else "")
-        record.prior = prior
-        self.records.append(record)
-        return record
-
-    def _append_void(self, outer: SignedFile, body: TurnBody, where: str) -> Record:
+    def _append_void(self, outer: SignedFile, body: TurnBody, where: str) -> tuple[Head, Record]:
         """The dealer voids the ballots it cannot tally (`votes.take_void`):
         their voters vote again; nothing else changes, nothing is opened."""
         from pbem.protocol.votes import take_void
@@ -742,10 +720,9 @@ class Chain:
         voided = take_void(self, body)
         if state_hash(self.public) != body.state:
             raise ProtocolError("a void file changes nothing: its state must be the head's")
-        prior = self._snapshot()
-        self.ballots = {s: v for s, v in self.ballots.items() if s not in voided}
-        self.voided = {**self.voided, **voided}
-        return self._take_unchanged(outer, body, where, prior)
+        head = replace(self.now, ballots={s: v for s, v in self.ballots.items() if s not in voided},
+                       voided={**self.voided, **voided})
+        return self._accepted(outer, body, where, head, before=self.public, after=self.public)
 
     def _check_dealer_chance(self, body: TurnBody, effect, commitments: dict[str, str]) -> None:
         """The dealer supplies exactly the chance the rules draw in its file,
@@ -762,9 +739,9 @@ class Chain:
         if (body.memo is None) != (not body.commitments):
             raise ProtocolError("the dealer's file carries a memo exactly when it commits to new items")
 
-    def _append_undo(self, outer: SignedFile, body: TurnBody, where: str) -> Record:
+    def _append_undo(self, outer: SignedFile, body: TurnBody, where: str) -> tuple[Head, Record]:
         """An undo request or answer: it changes no card and no seat's
-        knowledge; the last acceptance returns to the state before the target."""
+        knowledge; the last acceptance returns to the head before the target."""
         u = body.undo
         pending = self.undo_pending
         restore = None
@@ -772,7 +749,7 @@ class Chain:
             why = undo_mod.refusal(self, body.by, u.target)
             if why is not None:
                 raise ProtocolError(f"{body.by} may not ask to take back seq {u.target}: {why}")
-            pending = undo_mod.Pending(body.by, u.target)
+            pending = UndoPending(body.by, u.target)
         else:
             if pending is None:
                 raise ProtocolError(f"{body.by} answers an undo request, but none is pending")
@@ -783,29 +760,19 @@ class Chain:
             if u.what == "refuse":
                 pending = None
             else:
-                pending = undo_mod.Pending(pending.by, pending.target, (*pending.accepted, body.by))
+                pending = UndoPending(pending.by, pending.target, (*pending.accepted, body.by))
                 if not undo_mod.answerers(self, pending):
                     restore, pending = self.records[u.target].prior, None
-        after = restore[0] if restore is not None else self.public
+        after = restore.public if restore is not None else self.public
         if state_hash(after) != body.state:
             raise ProtocolError("the state it claims is not the state the undo leaves")
-        # Commit.
-        prior = self._snapshot()
-        if restore is not None:
-            (self.public, self.known, self.revealed, self.blocked_on, self.deck, self.moves,
-             self.paused, self.chance_blocked, self.commitments, self.ballots, self.opened) = restore
-            self.chance_answered = ()  # an undo goes back to a decision: no chance was waiting
-        self.undo_pending = pending
-        before = prior[0]
-        self.seq = body.seq
-        self.head = codec.file_hash(outer)
-        record = Record(body.seq, body.by, self.head, outer, body, [], before, self.public, where if where != "file" else "")
-        record.prior = prior
-        record.undone = u.target if restore is not None else None
-        self.records.append(record)
-        return record
+        # an undo goes back to a decision: no chance was waiting, no vote was open
+        head = replace(restore, undo_pending=None, chance_answered=()) if restore is not None else \
+            replace(self.now, undo_pending=pending)
+        return self._accepted(outer, body, where, head, before=self.public, after=head.public,
+                              undone=u.target if restore is not None else None)
 
-    def _append_peer(self, outer: SignedFile, body: TurnBody, where: str, private_openings) -> Record:
+    def _append_peer(self, outer: SignedFile, body: TurnBody, where: str, private_openings) -> tuple[Head, Record]:
         """A file of a peer game: beacon link, join, partial decryptions,
         commands, and at the end the seat's secrets."""
         writer = body.by
@@ -841,11 +808,12 @@ class Chain:
             raise ProtocolError(f"{writer} adds a shuffle layer, which nobody owes now")
         if self.dealt:
             return self._append_peer_file(outer, body, where, private_openings, deck, commands)
-        with self.set_up_as(state):
-            record = self._append_peer_file(outer, body, where, private_openings, deck, commands, sets_up=True)
-        self.public, self.dealt = record.after, True
-        record.before = None
-        return record
+        # the file whose link completes the set-up: checked against that set-up
+        head, record = self.set_up_as(state)._append_peer_file(outer, body, where, private_openings, deck, commands,
+                                                               sets_up=True)
+        # an undo of its commands returns to the set-up (`Record.prior`)
+        record.prior, record.before = replace(record.prior, dealt=True), None
+        return replace(head, dealt=True), record
 
     def _take_late_layer(self, deck: "PeerDeck", body: TurnBody, commands) -> None:
         """A late deck: its next seat's file adds its layer, and nothing is
@@ -859,24 +827,18 @@ class Chain:
         elif body.layer is not None:
             raise ProtocolError(f"{body.by} adds a shuffle layer out of turn (next: {deck.next_to_layer})")
 
-    def _append_before_setup(self, outer: SignedFile, body: TurnBody, where: str, deck: "PeerDeck") -> Record:
+    def _append_before_setup(self, outer: SignedFile, body: TurnBody, where: str,
+                             deck: "PeerDeck") -> tuple[Head, Record]:
         """A join or a set-up link of a peer game whose set-up is not known
         yet: nothing else may come with it."""
         if body.partials or body.sealed:
             raise ProtocolError("nothing is dealt before the set-up: there is nothing to decrypt")
         if state_hash(None) != body.state:
             raise ProtocolError("a file before the set-up changes no state: its state must be the empty one")
-        prior = self._snapshot()
-        self.deck = deck
-        self.seq = body.seq
-        self.head = codec.file_hash(outer)
-        record = Record(body.seq, body.by, self.head, outer, body, [], None, None, where if where != "file" else "")
-        record.prior = prior
-        self.records.append(record)
-        return record
+        return self._accepted(outer, body, where, replace(self.now, deck=deck))
 
     def _append_peer_file(self, outer: SignedFile, body: TurnBody, where: str, private_openings, deck: "PeerDeck",
-                          commands, sets_up: bool = False) -> Record:
+                          commands, sets_up: bool = False) -> tuple[Head, Record]:
         from pbem.protocol.peer.files import FileReader, run_file
 
         writer = body.by
@@ -924,35 +886,22 @@ class Chain:
             raise ProtocolError("a game of one seat cannot pause for another seat's link")
         if state_hash(effect.state) != body.state:
             raise ProtocolError("the state it claims is not the state its commands produce")
-        before = self.public
-        prior = self._snapshot()
-        if commands:
-            self.moves = (*self.moves, body.seq)
-        self.deck = deck
-        self.revealed = {**self.revealed, **effect.revealed}
-        self.public = effect.state
-        self.blocked_on = effect.blocked_on
-        resumed = self.paused if resumes else None
+        prior = self.now
         if answered and not resumes:  # one more link the chance waits for: it still waits for the others'
-            self.chance_answered = (*self.chance_answered, writer)
+            chance: dict[str, Any] = {"chance_answered": (*prior.chance_answered, writer)}
         else:
-            self.paused = (writer, effect.paused) if effect.paused is not None else None
-            self.chance_blocked = effect.chance_blocked
-            self._chance_writer = writer if effect.chance_blocked else None
-            self.chance_answered = ()
+            chance = {"paused": (writer, effect.paused) if effect.paused is not None else None,
+                      "chance_blocked": effect.chance_blocked,
+                      "chance_writer": writer if effect.chance_blocked else None, "chance_answered": ()}
+        votes: dict[str, Any] = {}
         if body.tally:
-            self.opened = opened
-            if resume:
-                self.ballots, self.opened = {}, []
-        self.seq = body.seq
-        self.head = codec.file_hash(outer)
-        record = Record(body.seq, writer, self.head, outer, body, commands, before, effect.state, where if where != "file" else "")
-        record.revealed = dict(effect.revealed)
-        record.prior = prior
-        record.chance = result.chance_used
-        record.resumed = resumed
-        self.records.append(record)
-        return record
+            votes = {"ballots": {}, "opened": ()} if resume else {"opened": tuple(opened)}
+        head = replace(prior, moves=(*prior.moves, body.seq) if commands else prior.moves, deck=deck,
+                       revealed={**prior.revealed, **effect.revealed}, public=effect.state,
+                       blocked_on=effect.blocked_on, **chance, **votes)
+        return self._accepted(outer, body, where, head, commands=commands, before=prior.public, after=effect.state,
+                              revealed=dict(effect.revealed), chance=result.chance_used,
+                              resumed=prior.paused if resumes else None)
 
     def _peer_tally(self, body: TurnBody, commands) -> tuple[list, list]:
         return self.tally_resume(body.by, body.tally, commands)
@@ -975,7 +924,7 @@ class Chain:
         waiting = [s for s in self.voters() if s not in opened]
         if len(tally) != 1 or tally[0].seat != by or waiting[:1] != [by]:
             raise ProtocolError(f"each voter opens its own ballot, in seat order: next is {waiting[0]}")
-        now = self.opened + self._tally_commands(tally, [by])
+        now = list(self.opened) + self._tally_commands(tally, [by])
         return (now if len(now) == len(self.voters()) else []), now
 
     # -- helpers ------------------------------------------------------------------
@@ -993,15 +942,17 @@ class Chain:
             raise FormatError("a command is not in canonical form")
         return command
 
-    def _record_deliveries(self, deliveries, where: str) -> None:
+    def _dealt_knowledge(self, public: GameState, revealed: dict[str, str], known: dict[str, frozenset[str]],
+                         deliveries, where: str) -> dict[str, frozenset[str]]:
         """The deal: each seat gets exactly the cards it may see, in seat
-        order (a dealer that hands a seat someone else's card is refused)."""
-        expected = [(seat, unknown_to(self.public, seat, set(self.revealed))) for seat in self.seat_order]
+        order (a dealer that hands a seat someone else's card is refused).
+        What each seat knows after it."""
+        expected = [(seat, unknown_to(public, seat, set(revealed))) for seat in self.seat_order]
         expected = [(seat, refs) for seat, refs in expected if refs]
         if [(d.to, list(d.refs)) for d in deliveries] != expected:
             raise ProtocolError(f"{where}: the deal does not give each seat exactly the cards it may see")
-        for d in deliveries:
-            self.known[d.to].update(d.refs)
+        given = {d.to: frozenset(d.refs) for d in deliveries}
+        return {s: v | given[s] if s in given else v for s, v in known.items()}
 
     def _check_dealer_complete(self, body, effect, known, revealed, where) -> None:
         """The dealer answers everything it owes in one file, and only that."""

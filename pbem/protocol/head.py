@@ -1,16 +1,25 @@
-"""The chain's records, and what the modules below the chain read of it.
+"""The head of a chain, its records, and what the modules below the chain read of it.
 
-`pbem.protocol.chain.Chain` holds the records of a game and its head, and
-dispatches each file to the modules that judge it: the dealer modes, the
-peer package, ballots, undo. Those never import the chain (that would make
-a circle); they are handed the chain itself and read it through
-`ChainView`, the interface defined here, below both.
+`pbem.protocol.chain.Chain` holds the records of a game and its `Head`: a
+frozen value with everything that judges the next file (the public state,
+what each seat knows, the commitments, the peer deck, the open vote, the
+pending undo ...). Accepting a file makes a new Head (`msgspec.structs.replace`)
+and a `Record` that keeps the Head before it; an accepted undo returns to
+the Head recorded before the file it takes back. Nothing is changed in
+place, so a file that is refused halfway leaves the chain as it was.
+
+The chain dispatches each file to the modules that judge it (the dealer
+modes, the peer package, ballots, undo). Those never import the chain
+(that would make a circle): they are handed the chain itself and read it
+through `ChainView`, the interface defined here, below both.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
+
+import msgspec
 
 from pbem.games.base import GameState
 from pbem.protocol.formats import GenesisBody, SignedFile, TurnBody
@@ -21,6 +30,73 @@ if TYPE_CHECKING:
     from pbem.protocol.formats import Obligation, SeatEntry
     from pbem.protocol.peer.deck import PeerDeck
     from pbem.protocol.versions import Version
+
+
+@dataclass(frozen=True)
+class UndoPending:
+    """An undo request waiting for answers (`pbem.protocol.undo`)."""
+
+    by: str
+    target: int
+    accepted: tuple[str, ...] = ()
+
+
+class Head(msgspec.Struct, frozen=True, kw_only=True):
+    """The chain at one file: everything that judges the next one.
+
+    Frozen, and so are its containers by rule: a dict or a set in a Head is
+    never changed once the Head exists (a new Head gets new containers).
+    The peer deck is the one mutable value: it is changed only on a copy
+    (`PeerDeck.copy`), staged while a file is checked, and the copy becomes
+    the next Head's deck only if the file is accepted.
+    """
+
+    seq: int
+    #: the hash of the last file (the genesis's: the game id)
+    hash: str
+    #: the public state (None before a game dealt after its joins is dealt,
+    #: or a peer game set up after its joins is set up)
+    public: GameState | None
+    #: cards made public: ref -> card
+    revealed: dict[str, str] = {}
+    #: dealer modes: the refs each seat was dealt (peer games: `deck.knows`)
+    known: dict[str, frozenset[str]] = {}
+    #: a ref the rules' automatic steps wait for
+    blocked_on: str | None = None
+    #: peer games: the deck and the beacons (`pbem.protocol.peer.deck`)
+    deck: Any = None
+    #: the seqs of the decision files (with commands) that stand: an
+    #: accepted undo drops the last one
+    moves: tuple[int, ...] = ()
+    #: (seat, command): a seat's last command, which drew chance that its
+    #: file could not have; not applied until the chance is supplied
+    paused: tuple[str, Any] | None = None
+    #: the rules' automatic steps wait for chance, drawn by `chance_writer`'s file
+    chance_blocked: bool = False
+    chance_writer: str | None = None
+    #: peer games of version 4: the seats that answered the drawn chance so
+    #: far (`Chain.chance_answerers`)
+    chance_answered: tuple[str, ...] = ()
+    #: dealer modes: ref -> commitment, of every item (`deal_commitments`: the deal's)
+    commitments: dict[str, str] = {}
+    deal_commitments: dict[str, str] = {}
+    #: the ballots of the open vote: seat -> (commitment, seq of its file)
+    ballots: dict[str, tuple[str, int]] = {}
+    #: peer games: the ballots opened so far, in seat order: (seat, command)
+    opened: tuple[tuple[str, Any], ...] = ()
+    #: the ballots of the open vote its dealer voided: seat -> (seq of the
+    #: ballot, seq of the void file, why); the seat votes again
+    voided: dict[str, tuple[int, int, str]] = {}
+    #: referee games dealt after the joins (version 2): each seat's
+    #: contribution to the game seed
+    contributions: dict[str, bytes] = {}
+    #: the deal (or a peer game's set-up) is in
+    dealt: bool = False
+    #: dealer modes: the master seed, once published at the end
+    seed: bytes | None = None
+    #: dealer modes: the public set-up seed (the genesis's or the deal's)
+    setup_seed: bytes | None = None
+    undo_pending: UndoPending | None = None
 
 
 @dataclass
@@ -37,9 +113,8 @@ class Record:
     after: GameState | None = None
     name: str = ""
     revealed: dict[str, str] = field(default_factory=dict)  # cards this file made public
-    #: the chain's state before this file (public, known, revealed,
-    #: blocked_on, deck, moves): what an accepted undo of it returns to
-    prior: tuple | None = None
+    #: the head before this file: what an accepted undo of it returns to
+    prior: Head | None = None
     chance: bool = False  # the file drew chance (peer games)
     undone: int | None = None  # an accepted undo: the seq it took back
     #: (seat, command): the paused command this file ran with its chance

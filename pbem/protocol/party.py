@@ -241,7 +241,7 @@ class Party:
                 raise WrongWriter(f"it is not {self.name}'s turn to answer the undo (waiting for {', '.join(chain.writers())})")
             target = pending.target
             if what == "accept" and waiting == [self.name]:
-                after = chain.records[target].prior[0]
+                after = chain.records[target].prior.public
         body = TurnBody(
             game_id=chain.game_id,
             seq=chain.seq + 1,

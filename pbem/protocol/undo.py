@@ -22,21 +22,10 @@ and any file that follows it, is set aside.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from pbem.protocol.head import ChainView, Record
+from pbem.protocol.head import ChainView, Record, UndoPending
 
 
-@dataclass(frozen=True)
-class Pending:
-    """A request waiting for answers."""
-
-    by: str
-    target: int
-    accepted: tuple[str, ...] = ()
-
-
-def answerers(chain: ChainView, pending: Pending) -> list[str]:
+def answerers(chain: ChainView, pending: UndoPending) -> list[str]:
     """The seats that still have to answer, in seat order."""
     return [s for s in chain.seat_order if s != pending.by and s not in pending.accepted]
 

@@ -11,8 +11,15 @@ comes off in a file. Chance comes from hash-chain beacons
 
 `PeerDeck` is the public bookkeeping of all that, kept by every verifier:
 the current point of each slot, which seats' layers remain on it, each
-seat's key and latest beacon link. It is a value (`copy()` before staging a
-file) so a rejected file changes nothing.
+seat's key and latest beacon link.
+
+It lives in the chain's frozen head (`pbem.protocol.head.Head.deck`) but is
+itself mutable, for speed (a file changes a few of its hundreds of
+entries): copy on write. The deck of a head is never changed; whoever
+stages a file (a verifier, a writer, a ballot's link) changes a `copy()`,
+which becomes the next head's deck only if the file is accepted, so a
+rejected file changes nothing and an undo returns to a deck as it was.
+`tests/test_head.py` checks that no head's deck changes once made.
 """
 
 from __future__ import annotations

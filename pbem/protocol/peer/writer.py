@@ -200,9 +200,8 @@ def _write(chain: ChainView, staged: PeerDeck, me: SecretIdentity, scalar: bytes
     if staged.late and staged.next_to_layer == me.name:  # a late deck: this seat's layer is due
         layer = staged.late_layer(me.name, scalar)
         staged.add_late_layer(layer)
-    with chain.set_up_as(setup):
-        return _write_dealt(chain, staged, me, scalar, commands, join=join, beacon_link=beacon_link, secrets=secrets,
-                            private_check=private_check, tally=tally, layer=layer, renewal=renewal)
+    return _write_dealt(chain.set_up_as(setup), staged, me, scalar, commands, join=join, beacon_link=beacon_link,
+                        secrets=secrets, private_check=private_check, tally=tally, layer=layer, renewal=renewal)
 
 
 def _write_dealt(chain: ChainView, staged: PeerDeck, me: SecretIdentity, scalar: bytes, commands, *, join=None,
