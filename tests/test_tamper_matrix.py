@@ -39,7 +39,7 @@ def _bad_first_ballot(chain, data, secrets):
     voids it, naming her, and she votes again."""
     import msgspec
 
-    from pbem.protocol import votes
+    from pbem.protocol import ballots
     from pbem.protocol.formats import TurnBody
 
     outer = codec.read_envelope(data)
@@ -47,7 +47,7 @@ def _bad_first_ballot(chain, data, secrets):
     if body.vote is None or outer.by != "alice" or any(r.by == "alice" and r.body.vote for r in chain.records):
         return data
     command = chain.decode_command(msgspec.Raw(b'{"stop":false,"type":"lucky.vote"}'))
-    ballot = votes.make_ballot(command, secrets["bob"].public, chain.game_id, body.seq, "alice")
+    ballot = ballots.make_ballot(command, secrets["bob"].public, chain.game_id, body.seq, "alice")
     return codec.encode_signed("turn", msgspec.structs.replace(body, vote=ballot), secrets["alice"])
 
 

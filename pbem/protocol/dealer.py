@@ -300,7 +300,7 @@ def dealer_effects(chain: Chain, seed: bytes, cards: dict[str, str], seq: int, r
 
 def open_ballots(chain: Chain, dealer: SecretIdentity):
     """Every ballot of the vote, opened, in seat order, once all are in."""
-    from pbem.protocol.votes import open_ballot
+    from pbem.protocol.ballots import open_ballot
 
     if not chain.tally_due():
         return []
@@ -312,8 +312,8 @@ def open_ballots(chain: Chain, dealer: SecretIdentity):
 
 def _void_file(chain: Chain, dealer: SecretIdentity) -> bytes | None:
     """From protocol version 4, before a tally: the file voiding the
-    ballots the dealer cannot tally, if any (`votes.voids`)."""
-    from pbem.protocol.votes import voids
+    ballots the dealer cannot tally, if any (`ballots.voids`)."""
+    from pbem.protocol.ballots import voids
 
     if not chain.version.void_ballots or not chain.tally_due() or chain.paused is not None:
         return None

@@ -62,12 +62,12 @@ class Party:
         """The ballots this party keeps must open to what their voters
         committed to, as commands of the game: checked when they arrive, so a
         bad one is named with its signer's file, not found at the tally."""
-        from pbem.protocol.votes import check_ballot, open_ballot
+        from pbem.protocol.ballots import check_ballot, open_ballot
 
         chain = self.chain
         keeper = chain.dealer_name if chain.genesis.dealer is not None else None
         if keeper == self.name and chain.version.void_ballots:
-            return  # it voids what it cannot tally (`votes.voids`), naming the voter
+            return  # it voids what it cannot tally (`ballots.voids`), naming the voter
         for seat, (commitment, seq) in chain.ballots.items():
             if (keeper or seat) != self.name:
                 continue
@@ -177,8 +177,8 @@ class Party:
 
     def _ballot(self, commands: list[Any]) -> bytes:
         """This seat's secret choice in the open vote, checked here as every
-        verifier checks its opening (`votes.ballot_problem`)."""
-        from pbem.protocol.votes import ballot_problem, make_ballot
+        verifier checks its opening (`ballots.ballot_problem`)."""
+        from pbem.protocol.ballots import ballot_problem, make_ballot
 
         chain = self.chain
         if len(commands) != 1:
@@ -275,7 +275,7 @@ class Party:
 
                 tally = []
                 if owed[0].what == "tally":
-                    from pbem.protocol.votes import open_ballot
+                    from pbem.protocol.ballots import open_ballot
 
                     seq = chain.ballots[self.name][1]
                     tally = [open_ballot(chain.records[seq].body.vote, self.secret, chain.game_id, seq, self.name)]

@@ -23,7 +23,7 @@ from pbem.crypto.seal import open_envelope, seal, seal_ad
 from pbem.errors import CryptoError, FormatError, InvalidOption, ProofError, ProtocolError, SealError, WrongWriter
 from pbem.games.base import Game, SeatSpec, project
 from pbem.crypto.committed import secret_order
-from pbem.protocol import codec
+from pbem.protocol import ballots, codec
 from pbem.protocol.commitments import state_hash
 from pbem.protocol.formats import (
     PROTOCOL_VERSION, GenesisBody, Join, Partial, PeerSecrets, PeerSetup, SealedPartials, SeatEntry, TurnBody,
@@ -32,6 +32,7 @@ from pbem.protocol.head import ChainView
 from pbem.protocol.peer import changes as peer_changes, deck as peer_deck, renewal as peer_renewal
 from pbem.protocol.peer.deck import PeerDeck, new_layer
 from pbem.protocol.peer.files import WriterParts, run_file
+from pbem.protocol.peer.first_links import stage_setup
 from pbem.protocol.peer.secrets import commit_private, open_secret_box, secret_box
 from pbem.protocol.setup import peer_dealing_problem, peer_setup_chance, peer_shape, probe_seed
 
@@ -189,7 +190,7 @@ def _write(chain: ChainView, staged: PeerDeck, me: SecretIdentity, scalar: bytes
     """A peer file: before the set-up only a join or a link; the file whose
     link completes the set-up is checked against it (`Chain.set_up_as`)."""
     seq = chain.seq + 1
-    setup = None if chain.dealt else chain.stage_setup(staged)
+    setup = None if chain.dealt else stage_setup(chain, staged)
     if not chain.dealt and setup is None:  # a join or a set-up link, with nothing dealt yet
         if commands:
             raise ProtocolError("the game is not set up yet: no command can be played")
@@ -211,7 +212,7 @@ def _write_dealt(chain: ChainView, staged: PeerDeck, me: SecretIdentity, scalar:
                         cards_known=lambda secrets: cards_known(chain, me, secrets))
     if join is None:
         parts.delivered = peer_changes.delivered_openings(chain, me)
-    resume, _ = chain.tally_resume(me.name, tally, commands)
+    resume, _ = ballots.tally_resume(chain, me.name, tally, commands)
     result = run_file(chain, staged, me.name, commands, parts, seq, private_check, resume=resume)
     over = chain.game.outcome(result.effect.state) is not None
     sealed = [
