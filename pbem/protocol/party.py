@@ -48,9 +48,9 @@ class Party:
         self.peer_secrets = None
         self._peer_cards: tuple[int, dict[str, str]] | None = None  # (seq, cards)
         if chain.deck is not None:
-            from pbem.protocol.peer import writer as peer_writer  # PyNaCl only for peer games
+            from pbem.protocol.peer import knowledge as peer_knowledge  # PyNaCl only for peer games
 
-            self.peer_secrets = peer_writer.my_secrets(chain, secret)
+            self.peer_secrets = peer_knowledge.my_secrets(chain, secret)
         elif self.is_dealer:
             seed = b64d(dealer_mod.open_seed_box(chain, secret).seed, 32)
             self.openings = dealer_mod.dealer_openings(chain, seed, secret)
@@ -106,13 +106,13 @@ class Party:
     def cards(self) -> dict[str, str]:
         """ref -> card for everything this party may know now."""
         if self.chain.deck is not None:
-            from pbem.protocol.peer import writer as peer_writer
+            from pbem.protocol.peer import knowledge as peer_knowledge
 
             if self.peer_secrets is None:
                 return dict(self.chain.revealed)
             # opening every sealed partial is work: once per head
             if self._peer_cards is None or self._peer_cards[0] != self.chain.seq:
-                self._peer_cards = (self.chain.seq, peer_writer.cards_known(self.chain, self.secret, self.peer_secrets))
+                self._peer_cards = (self.chain.seq, peer_knowledge.cards_known(self.chain, self.secret, self.peer_secrets))
             return dict(self._peer_cards[1])
         out = {ref: o.card for ref, o in self.openings.items()}
         out.update(self.chain.revealed)
@@ -191,9 +191,9 @@ class Party:
         beacon = None
         if chain.deck is not None:
             from pbem.crypto.encoding import b64e
-            from pbem.protocol.peer import writer as peer_writer
+            from pbem.protocol.peer import knowledge as peer_knowledge
 
-            secrets = peer_writer.my_secrets(chain, self.secret)
+            secrets = peer_knowledge.my_secrets(chain, self.secret)
             beacon = b64e(chain.deck.next_link(self.name, b64d(secrets.beacon_seed, 32),
                                                [b64d(s, 32) for s in secrets.renewals]))
         body = TurnBody(

@@ -1,4 +1,5 @@
 """Writing the files of a peer game: the genesis, a join, a turn, an answer.
+(What the writing seat knows, its secrets and its cards, is `knowledge`'s.)
 
 Every file is built by running `files.run_file` on a staged copy of the
 deck, the same function verifiers run, with a partial source that makes
@@ -16,24 +17,24 @@ from typing import Any
 import msgspec
 
 from pbem.crypto import beacon, poker
+from pbem.crypto.committed import secret_order
 from pbem.crypto.encoding import b64d, b64e, canonical
 from pbem.crypto.keys import PublicIdentity, SecretIdentity
-from pbem.crypto.limits import check_limits
-from pbem.crypto.seal import open_envelope, seal, seal_ad
-from pbem.errors import CryptoError, FormatError, InvalidOption, ProofError, ProtocolError, SealError, WrongWriter
+from pbem.crypto.seal import seal
+from pbem.errors import InvalidOption, ProtocolError, WrongWriter
 from pbem.games.base import Game, SeatSpec, project
-from pbem.crypto.committed import secret_order
 from pbem.protocol import ballots, codec
 from pbem.protocol.commitments import state_hash
 from pbem.protocol.formats import (
-    PROTOCOL_VERSION, GenesisBody, Join, Partial, PeerSecrets, PeerSetup, SealedPartials, SeatEntry, TurnBody,
+    PROTOCOL_VERSION, GenesisBody, Join, PeerSetup, SealedPartials, SeatEntry, TurnBody,
 )
 from pbem.protocol.head import ChainView
 from pbem.protocol.peer import changes as peer_changes, deck as peer_deck, renewal as peer_renewal
 from pbem.protocol.peer.deck import PeerDeck, new_layer
 from pbem.protocol.peer.files import WriterParts, run_file
 from pbem.protocol.peer.first_links import stage_setup
-from pbem.protocol.peer.secrets import commit_private, open_secret_box, secret_box
+from pbem.protocol.peer.knowledge import cards_known, delivered_openings, held_partials, my_secrets, sealed_ad
+from pbem.protocol.peer.secrets import commit_private, secret_box
 from pbem.protocol.setup import peer_dealing_problem, peer_setup_chance, peer_shape, probe_seed
 
 
@@ -123,17 +124,6 @@ def place_private(state, private_decks: dict[str, str], contents: dict[str, list
     return mapping
 
 
-def my_secrets(chain: ChainView, me: SecretIdentity) -> PeerSecrets | None:
-    """This seat's scalar and beacon seed, from the box it sealed to itself."""
-    genesis = chain.genesis
-    if genesis.peer.creator == me.name:
-        return peer_changes.with_changes(chain, me, open_secret_box(genesis.peer.secret_box, me, genesis.nonce))
-    for record in chain.records[1:]:
-        if record.by == me.name and record.body.join is not None:
-            return peer_changes.with_changes(chain, me, open_secret_box(record.body.join.secret_box, me, genesis.nonce))
-    return None
-
-
 def join(chain: ChainView, me: SecretIdentity) -> bytes:
     """This seat's join file: beacon anchor, shuffle layer, and the partial
     decryptions it owes once the deck is complete."""
@@ -211,7 +201,7 @@ def _write_dealt(chain: ChainView, staged: PeerDeck, me: SecretIdentity, scalar:
     parts = WriterParts(staged, me, scalar, held_partials(chain, me) if join is None else {}, secrets,
                         cards_known=lambda secrets: cards_known(chain, me, secrets))
     if join is None:
-        parts.delivered = peer_changes.delivered_openings(chain, me)
+        parts.delivered = delivered_openings(chain, me)
     resume, _ = ballots.tally_resume(chain, me.name, tally, commands)
     result = run_file(chain, staged, me.name, commands, parts, seq, private_check, resume=resume)
     over = chain.game.outcome(result.effect.state) is not None
@@ -242,67 +232,3 @@ def _write_dealt(chain: ChainView, staged: PeerDeck, me: SecretIdentity, scalar:
         **peer_changes.body_parts(chain, parts, seq),
     )
     return codec.encode_signed("turn", body, me)
-
-
-def sealed_ad(game_id: str, seq: int, to: str) -> bytes:
-    return seal_ad(game_id, seq, f"partials:{to}")
-
-
-def held_partials(chain: ChainView, me: SecretIdentity) -> dict[str, dict[str, Partial]]:
-    """Partials fellow readers sealed to `me` for cards still hidden, each
-    checked against the card's public point (a bad one names its sender)."""
-    deck = chain.deck
-    held: dict[str, dict[str, Partial]] = {}
-    for record in chain.records[1:]:
-        for box in record.body.sealed:
-            if box.to != me.name:
-                continue
-            where = record.name or f"seq {record.seq}"
-            try:
-                payload = open_envelope(box.envelope, me, sealed_ad(chain.game_id, record.seq, box.to))
-                check_limits(payload, "sealed partials")
-                partials = msgspec.json.decode(payload, type=list[Partial])
-            except (SealError, FormatError, msgspec.DecodeError, msgspec.ValidationError) as exc:
-                raise SealError(f"{where}: {record.by}'s sealed partials to {me.name} cannot be opened: {exc}") from None
-            if sorted(p.ref for p in partials) != sorted(box.refs):
-                raise ProtocolError(f"{where}: {record.by}'s sealed partials hold other cards than they say")
-            for partial in partials:
-                if record.by not in deck.remaining.get(partial.ref, ()):
-                    continue  # that layer is off in public by now
-                try:
-                    deck.check_private(record.by, partial)
-                except (CryptoError, FormatError):
-                    raise ProofError(f"{where}: {record.by}'s sealed partial of {partial.ref} does not verify") from None
-                held.setdefault(partial.ref, {})[record.by] = partial
-    return held
-
-
-def cards_known(chain: ChainView, me: SecretIdentity, secrets: PeerSecrets) -> dict[str, str]:
-    """ref -> card for every card `me` can read: the public ones, and those
-    on which only its own layer, and layers whose partials were sealed to it,
-    remain (removed here, in private)."""
-    deck = chain.deck
-    scalar = b64d(secrets.scalar, 32)
-    held = held_partials(chain, me)
-    out = dict(chain.revealed)
-    for ref, card in secrets.private.items():
-        out.setdefault(ref, card)
-    for ref, opening in peer_changes.delivered_openings(chain, me).items():
-        out.setdefault(ref, opening.card)
-    for ref in deck.knows(me.name):
-        if ref in out:
-            continue
-        point = deck.points[ref]
-        others = deck.remaining[ref] - {me.name}
-        if len(others) > 1:
-            raise ProtocolError(f"{ref}: more than two readers are not supported")
-        for seat in others:
-            point = b64d(held[ref][seat].point, 32)
-        if me.name in deck.remaining[ref]:
-            point = poker.decrypt(peer_changes.scalar_for(deck, me.name, ref, secrets, {}) or scalar, point)
-        try:
-            out[ref] = poker.identify(point, deck.table)[0]
-        except CryptoError:
-            raise ProtocolError(f"{ref} decrypts to no card: a shuffle layer is wrong",
-                                hint="pbem audit names the seat once every secret is out") from None
-    return out
