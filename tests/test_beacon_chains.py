@@ -1,5 +1,5 @@
 """Beacon chains of pbem's length, renewed before they run out (issue #20,
-class 9; `pbem.protocol.peer_renewal`).
+class 9; `pbem.protocol.peer.renewal`).
 
 The creator chose the chains' length and no joiner was told: with four links
 a game died at seq 8 ("the beacon chain is used up"), never to be audited;

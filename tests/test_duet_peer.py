@@ -1,7 +1,7 @@
 """Codenames Duet under the peer dealer: the two-faced deck (issue #10 part 6).
 
 The key's cells are pairs of points shuffled as one (`pbem.crypto.twofaced`,
-`pbem.protocol.peer_faces`): seat a lays two layers, seat b one, each face
+`pbem.protocol.peer.faces`): seat a lays two layers, seat b one, each face
 is read by its own seat only, and the audit checks the re-pairings. Doctored
 layers are signed again with their writer's real key, so only the new checks
 can refuse them."""
