@@ -26,7 +26,7 @@ from pbem.crypto.encoding import canonical
 from pbem.crypto.keys import PublicIdentity
 from pbem.errors import FormatError, InvalidCommand, PbemError, ProtocolError, StaleTurn, WrongGame, WrongWriter
 from pbem.games.base import GameState, Hidden, SeatSpec
-from pbem.protocol import ballots, codec, genesis as genesis_mod, undo as undo_mod
+from pbem.protocol import ballots as ballots_mod, codec, genesis as genesis_mod, undo as undo_mod
 from pbem.protocol.commitments import item_bytes, state_hash  # noqa: F401 - re-exported
 from pbem.protocol.formats import Obligation, PendingUndo, SignedFile, TurnBody
 from pbem.protocol.head import Head, Record
@@ -309,9 +309,9 @@ class Chain:
                 record.out_of_turn = tuple(writers)
             return head, record
         if body.vote is not None:
-            return ballots.accept_ballot(self, outer, body, where, self.mode.cast)
+            return ballots_mod.accept_ballot(self, outer, body, where, self.mode.cast)
         if body.void:
-            return ballots.accept_void(self, outer, body, where)
+            return ballots_mod.accept_void(self, outer, body, where)
         return self.mode.accept(self, outer, body, where, private_openings)
 
     # -- helpers ------------------------------------------------------------------
