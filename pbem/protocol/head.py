@@ -65,7 +65,7 @@ class Head(msgspec.Struct, frozen=True, kw_only=True):
     #: a ref the rules' automatic steps wait for
     blocked_on: str | None = None
     #: peer games: the deck and the beacons (`pbem.protocol.peer.deck`)
-    deck: Any = None
+    deck: PeerDeck | None = None
     #: the seqs of the decision files (with commands) that stand: an
     #: accepted undo drops the last one
     moves: tuple[int, ...] = ()
