@@ -23,7 +23,7 @@ from pbem.crypto.seal import open_envelope, seal_ad
 from pbem.errors import CommitmentError, CryptoError, FormatError, ProofError, ProtocolError, SealError
 from pbem.protocol.commitments import check_openings
 from pbem.protocol.formats import Opening, Partial, PeerSecrets
-from pbem.protocol.head import ChainView
+from pbem.protocol.head import ChainView, Record
 from pbem.protocol.peer import changes as peer_changes, renewal as peer_renewal
 from pbem.protocol.peer.secrets import commit_private, open_secret_box
 
@@ -87,20 +87,29 @@ def delivered_openings(chain: ChainView, me: SecretIdentity) -> dict[str, Openin
         for box in record.body.deliveries:
             if box.to != me.name:
                 continue
-            try:
-                payload = open_envelope(box.envelope, me, peer_changes.openings_ad(chain.game_id, record.seq, box.to))
-                check_limits(payload, "sealed openings")
-                openings = msgspec.json.decode(payload, type=list[Opening])
-            except (SealError, FormatError, msgspec.DecodeError, msgspec.ValidationError) as exc:
-                raise SealError(f"{where}: {record.by}'s sealed openings to {me.name} cannot be opened: {exc}") from None
-            if sorted(o.ref for o in openings) != sorted(box.refs):
-                raise ProtocolError(f"{where}: {record.by}'s sealed openings hold other cards than they say")
+            openings = _opened(record, box, me, peer_changes.openings_ad(chain.game_id, record.seq, box.to), Opening,
+                               "openings")
             try:
                 check_openings(openings, chain.deck.private_commitments, f"{where} (signed by {record.by})")
             except CommitmentError as exc:
                 raise CommitmentError(f"{where}: {record.by}'s opening sealed to {me.name} is false: {exc.message}") from None
             out.update({o.ref: o for o in openings})
     return out
+
+
+def _opened(record: Record, box, me: SecretIdentity, ad: bytes, kind: type, what: str) -> list:
+    """The items (openings, partials) another seat's file sealed to `me` in
+    `box`, exactly those it names; a box that does not open names the file."""
+    where = record.name or f"seq {record.seq}"
+    try:
+        payload = open_envelope(box.envelope, me, ad)
+        check_limits(payload, f"sealed {what}")
+        items = msgspec.json.decode(payload, type=list[kind])
+    except (SealError, FormatError, msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise SealError(f"{where}: {record.by}'s sealed {what} to {me.name} cannot be opened: {exc}") from None
+    if sorted(item.ref for item in items) != sorted(box.refs):
+        raise ProtocolError(f"{where}: {record.by}'s sealed {what} hold other cards than they say")
+    return items
 
 
 def sealed_ad(game_id: str, seq: int, to: str) -> bytes:
@@ -117,14 +126,7 @@ def held_partials(chain: ChainView, me: SecretIdentity) -> dict[str, dict[str, P
             if box.to != me.name:
                 continue
             where = record.name or f"seq {record.seq}"
-            try:
-                payload = open_envelope(box.envelope, me, sealed_ad(chain.game_id, record.seq, box.to))
-                check_limits(payload, "sealed partials")
-                partials = msgspec.json.decode(payload, type=list[Partial])
-            except (SealError, FormatError, msgspec.DecodeError, msgspec.ValidationError) as exc:
-                raise SealError(f"{where}: {record.by}'s sealed partials to {me.name} cannot be opened: {exc}") from None
-            if sorted(p.ref for p in partials) != sorted(box.refs):
-                raise ProtocolError(f"{where}: {record.by}'s sealed partials hold other cards than they say")
+            partials = _opened(record, box, me, sealed_ad(chain.game_id, record.seq, box.to), Partial, "partials")
             for partial in partials:
                 if record.by not in deck.remaining.get(partial.ref, ()):
                     continue  # that layer is off in public by now
