@@ -42,11 +42,10 @@ from pbem.protocol import codec
 from pbem.protocol import folder as folder_mod
 from pbem.protocol.chain import Chain
 from pbem.protocol.formats import GenesisBody, TurnBody
+from pbem.transport import MAX_TEXT_BYTES
 
 PENDING = "pending"
 REFUSED = "refused"
-#: the most a text or mail file given to `apply`/`dearmor` may hold
-MAX_TEXT_BYTES = 32 << 20
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 
 
