@@ -125,7 +125,6 @@ document.querySelectorAll("button.copy").forEach(function (button) {
 """
 
 
-
 def _hash_source(text: str) -> str:
     """A CSP source that allows exactly the inline element holding `text`."""
     digest = hashlib.sha256(text.encode("utf-8")).digest()

@@ -74,8 +74,6 @@ _HEADER_VALUE = re.compile(r"^[^\s]{1,40}$")
 #: an HTML tag: it ends at the first ``>`` and never spans another ``<``,
 #: so a text of many ``<`` and no ``>`` is read in one pass
 _TAG = re.compile(r"<[^<>]*>")
-#: what opens a MIME container (a part holding parts), in any case
-_CONTAINERS = (b"multipart/", b"message/")
 
 _CRC24_INIT = 0xB704CE
 _CRC24_POLY = 0x1864CFB
@@ -243,6 +241,8 @@ def _describe(headers: dict[str, str]) -> str:
 #: of nesting, so a mail nested 2,000 deep would exhaust Python's stack. A
 #: mail pbem sends holds one; mail clients add a few.
 MAX_MIME_CONTAINERS = 100
+#: what opens a MIME container (a part holding parts), in any case
+_CONTAINERS = (b"multipart/", b"message/")
 
 
 def read_message(data: bytes, source: str) -> email.message.Message:
@@ -264,6 +264,8 @@ def read_message(data: bytes, source: str) -> email.message.Message:
 
 #: a mail address inside a From header (the first one)
 _ADDRESS = re.compile(r"[^\s<>()\[\],;:\"@]+@[^\s<>()\[\],;:\"@]+")
+#: headers are read from the first 256 KiB of a mail (they come first)
+_HEAD_BYTES = 256 << 10
 
 
 def sender_and_subject(data: bytes) -> tuple[str, str]:
@@ -277,10 +279,6 @@ def sender_and_subject(data: bytes) -> tuple[str, str]:
     found = _ADDRESS.search(raw)
     sender = found.group() if found else raw[:80] or "an unknown sender"
     return sender, " ".join(str(head.get("Subject", "")).split())[:80]
-
-
-#: headers are read from the first 256 KiB of a mail (they come first)
-_HEAD_BYTES = 256 << 10
 
 
 def looks_like_mail(data: bytes) -> bool:
