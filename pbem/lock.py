@@ -47,9 +47,8 @@ STALE_AFTER = 120.0
 
 _held: dict[tuple[str, int], int] = {}  # (folder, thread) -> depth: re-entrant
 _POLL = 0.02
-#: set while a long-running caller (a watcher) wants waits for a lock to end
-#: as soon as it is asked to stop (`abandoned_when`)
-_abandon: list[threading.Event] = []
+#: per thread, the event that ends its waits for a lock (`abandoned_when`)
+_abandon = threading.local()
 
 
 def timeout() -> float:
@@ -89,18 +88,21 @@ def folder_lock(folder: Path | str, wait: float | None = None) -> Iterator[None]
 
 @contextlib.contextmanager
 def abandoned_when(stop: threading.Event) -> Iterator[None]:
-    """Within this block, a wait for a folder's lock gives up (`FolderBusy`)
-    as soon as `stop` is set: a watcher asked to stop does not first wait
-    out another writer (or whoever holds the lock on purpose)."""
-    _abandon.append(stop)
+    """Within this block (in this thread), a wait for a folder's lock gives
+    up (`FolderBusy`) as soon as `stop` is set: a watcher asked to stop
+    does not first wait out another writer (or whoever holds the lock on
+    purpose)."""
+    before = getattr(_abandon, "stop", None)
+    _abandon.stop = stop
     try:
         yield
     finally:
-        _abandon.remove(stop)
+        _abandon.stop = before
 
 
 def _give_up(deadline: float) -> bool:
-    return time.monotonic() >= deadline or any(e.is_set() for e in _abandon)
+    stop = getattr(_abandon, "stop", None)
+    return time.monotonic() >= deadline or (stop is not None and stop.is_set())
 
 
 def _busy(folder: Path, wait: float) -> FolderBusy:

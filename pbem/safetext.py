@@ -103,6 +103,33 @@ class SafeText(io.TextIOBase):
     def errors(self) -> str | None:  # type: ignore[override]
         return self.unfiltered.errors
 
+    @property
+    def buffer(self) -> "SafeBytes":
+        """The binary side, cleaned too (click writes bytes there)."""
+        return SafeBytes(self.unfiltered.buffer)
+
+
+class SafeBytes(io.RawIOBase):
+    """The binary side of a `SafeText`: bytes are cleaned as UTF-8 text
+    (bytes that are not UTF-8 pass as they are)."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.unfiltered = stream
+
+    def write(self, data: bytes) -> int:  # type: ignore[override]
+        text = bytes(data).decode("utf-8", "surrogateescape")
+        self.unfiltered.write(clean(text).encode("utf-8", "surrogateescape"))
+        return len(data)
+
+    def writable(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        """Nothing: the stream beneath is not this one's to close."""
+
+    def flush(self) -> None:
+        self.unfiltered.flush()
+
 
 def unfiltered(stream: IO[str]) -> IO[str]:
     """The stream beneath a `SafeText` (any other stream as it is)."""

@@ -209,3 +209,16 @@ def test_the_colour_picture_is_cleaned_and_keeps_its_colours(monkeypatch):
     text = out.getvalue()
     assert "\x1b[1m" in text  # rich's own bold
     assert "]52;c;" in text and not re.search("\x1b[]]|\x07|\u202e", text)
+
+
+def test_the_output_filter_cleans_text_and_bytes():
+    """What click writes as text or as bytes (shell completion), cleaned alike;
+    bytes that are not UTF-8 pass as they are."""
+    from pbem.safetext import SafeText
+
+    raw = io.BytesIO()
+    out = SafeText(io.TextIOWrapper(raw, encoding="utf-8", write_through=True))
+    out.write("a" + ATTACKS[1] + "b\n")
+    out.buffer.write(("c" + ATTACKS[0] + "d\n").encode() + b"\xff\n")
+    out.flush()
+    assert raw.getvalue() == b"a]52;c;cGJlbQ==b\nc[2J[Hd\n\xff\n"

@@ -114,7 +114,10 @@ def check_texts(data: bytes, what: str = "file") -> None:
     passes), written as it is or as an escape: no text a game file
     carries may clear a screen, write a clipboard or reorder a line when
     it is shown (issue #20). One pass over the bytes; escapes of a
-    backslash are read as such, never as the start of another escape."""
+    backslash are read as such, never as the start of another escape. A
+    byte-order mark before the object is damage that `codec.normalise`
+    repairs, not a text."""
+    data = data.removeprefix(b"\xef\xbb\xbf")
     if data.isascii() and b"\\" not in data and b"\x7f" not in data:
         return  # the common case (base64 and plain words), at the speed of memchr
     for m in _SUSPECT_TEXT.finditer(data):
