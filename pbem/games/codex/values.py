@@ -1,0 +1,284 @@
+"""Current values: the continuous-effects pass.
+
+Nothing here is stored in the state. A thing's ATK, HP, armor, keywords,
+what it may not do (``cant``) and the abilities others grant it are
+computed, in this order, from:
+
+1. its face (printed values and keywords; a hero's band),
+2. its +1/+1 and -1/-1 runes,
+3. its own modifiers (`Mod`: "this turn", "until your next upkeep" ...),
+4. every continuous effect in play (``static`` abilities, declared in the
+   card data with a selector ``to`` and a condition ``while``),
+5. the patrol slot it holds (squad leader: 1 armor, elite: +1 ATK,
+   lookout: resist 1) and frenzy on its controller's turn,
+6. ATK never below 0.
+
+No card is named here: every effect comes from data. A selector or
+condition that asks for a value of the very thing being computed (a
+continuous effect "units with 3 ATK or less ...") reads that thing's values
+without the continuous effects of other cards (layer 0), so nothing loops.
+
+Costs (`play_cost`, `hire_cost`) come the same way from ``static``
+abilities with ``plays`` / ``hire``.
+
+Speed: `get` computes one thing (one pass over the continuous effects in
+play). Inside ``with frozen(state):`` (used by `legal`, the bots and the
+views, which never change the state) every value is computed once and kept.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+from pbem.games.codex import board, cards, select
+from pbem.games.codex.cards import Ability
+from pbem.games.codex.state import State
+
+
+class V:
+    """A thing's current values."""
+
+    __slots__ = ("atk", "hp", "armor", "kw", "cant", "grants")
+
+    def __init__(self, atk: int, hp: int, armor: int, kw: dict[str, int], cant: set[str],
+                 grants: list[tuple[str, str]]) -> None:
+        self.atk, self.hp, self.armor, self.kw, self.cant, self.grants = atk, hp, armor, kw, cant, grants
+
+    def has(self, key: str) -> bool:
+        return self.kw.get(key, 0) > 0
+
+
+class _Local(threading.local):
+    frozen: tuple[State, dict[str, V]] | None = None
+    computing: set[str] | None = None
+
+
+_local = _Local()
+
+
+@contextlib.contextmanager
+def frozen(state: State) -> Iterator[None]:
+    """Keep every value computed while `state` is not changed (callers promise not to)."""
+    before = _local.frozen
+    if before is not None and before[0] is state:
+        yield
+        return
+    _local.frozen = (state, {})
+    try:
+        yield
+    finally:
+        _local.frozen = before
+
+
+def statics(state: State) -> list[tuple[str, str, Ability]]:
+    """(source ref, controller, ability) of every continuous effect in play."""
+    out = []
+    for ref in board.all_in_play(state):
+        f = board.face(state, ref)
+        if f.statics:
+            ctrl = state.things[ref].controller
+            out.extend((ref, ctrl, ab) for ab in f.statics)
+    return out
+
+
+def get(state: State, ref: str) -> V:
+    cache = _local.frozen
+    if cache is not None and cache[0] is state:
+        v = cache[1].get(ref)
+        if v is None:
+            v = cache[1][ref] = _compute(state, ref, statics(state))
+        return v
+    return _compute(state, ref, statics(state))
+
+
+def board_values(state: State) -> dict[str, V]:
+    """Every fighter's and building card's values in one pass (no change may happen meanwhile)."""
+    effects = statics(state)
+    return {r: _compute(state, r, effects) for r in board.all_in_play(state)}
+
+
+def _applies(state: State, src: str, ctrl: str, st: dict[str, Any], ref: str) -> bool:
+    to = st.get("to")
+    if to is None:
+        return False
+    if to == "self":
+        ok = src == ref
+    elif to == "linked":
+        ok = ref in state.things[src].links
+    elif to == "attached":
+        ok = state.things[src].attached == ref
+    else:
+        ok = select.matches(state, ctrl, src, to, ref)
+    return ok and select.holds(state, ctrl, src, st.get("while"))
+
+
+def _compute(state: State, ref: str, effects: list[tuple[str, str, Ability]]) -> V:
+    t = state.things[ref]
+    computing = _local.computing
+    if computing is not None and ref in computing:
+        return _layer0(state, ref)
+    f = board.face(state, ref)
+    atk, hp = f.atk + t.runes, f.hp + t.runes
+    kw = dict(f.keywords)
+    armor = kw.pop("armor", 0)
+    cant: set[str] = set()
+    grants: list[tuple[str, str]] = []
+    for m in t.mods:
+        atk += m.atk
+        hp += m.hp
+        for k, v in m.keywords.items():
+            kw[k] = kw.get(k, 0) + v
+        for k in m.lose:
+            kw.pop(k, None)
+        cant.update(m.cant)
+    if effects:
+        outer = computing is None
+        if outer:
+            _local.computing = set()
+        _local.computing.add(ref)
+        try:
+            for src, ctrl, ab in effects:
+                st = ab.static
+                if not _applies(state, src, ctrl, st, ref):
+                    continue
+                atk += st.get("atk", 0)
+                hp += st.get("hp", 0)
+                armor += st.get("armor", 0)
+                for k, v in st.get("keywords", {}).items():
+                    kw[k] = kw.get(k, 0) + v if cards.KEYWORDS.get(k, False) else max(kw.get(k, 0), v)
+                for k in st.get("lose", ()):
+                    kw.pop(k, None)
+                cant.update(st.get("cant", ()))
+                per = st.get("atk_per")
+                if per == "damage":
+                    atk += t.damage
+                for name in st.get("grant", ()):
+                    grants.append((state.things[src].card, name))
+        finally:
+            _local.computing.discard(ref)
+            if outer:
+                _local.computing = None
+    armor += kw.pop("armor", 0)
+    slot = board.slot_of(state, ref)
+    if slot == "squad-leader":
+        armor += 1
+    elif slot == "elite":
+        atk += 1
+    elif slot == "lookout":
+        kw["resist"] = kw.get("resist", 0) + 1
+    if t.controller == state.active:
+        atk += kw.get("frenzy", 0)
+    return V(max(0, atk), hp, armor, kw, cant, grants)
+
+
+def _layer0(state: State, ref: str) -> V:
+    t = state.things[ref]
+    f = board.face(state, ref)
+    kw = board.layer0_keywords(state, ref)
+    atk = f.atk + t.runes + sum(m.atk for m in t.mods)
+    hp = f.hp + t.runes + sum(m.hp for m in t.mods)
+    return V(max(0, atk), hp, kw.pop("armor", 0), kw, set(), [])
+
+
+def _read(state: State, ref: str) -> tuple[int, dict[str, int]]:
+    v = get(state, ref)
+    return v.atk, v.kw
+
+
+select.VALUE_READER = _read
+
+
+# --- the usual questions ---------------------------------------------------------------
+
+
+def keywords(state: State, ref: str) -> dict[str, int]:
+    return get(state, ref).kw
+
+
+def has(state: State, ref: str, key: str) -> bool:
+    return get(state, ref).kw.get(key, 0) > 0
+
+
+def atk(state: State, ref: str) -> int:
+    return get(state, ref).atk
+
+
+def hp(state: State, ref: str) -> int:
+    return get(state, ref).hp
+
+
+def cant(state: State, ref: str, what: str) -> bool:
+    return what in get(state, ref).cant
+
+
+def armor_left(state: State, ref: str) -> int:
+    """Armor that would absorb damage now: the continuous armor (squad
+    leader, static effects) less what it absorbed this turn, plus what is
+    left of armor modifiers (Rampant Growth's 2 armor this turn)."""
+    t = state.things[ref]
+    used = t.armor_used if t.armor_turn == state.turn else 0
+    return max(0, get(state, ref).armor - used) + sum(m.armor for m in t.mods)
+
+
+def fatigued(state: State, ref: str) -> bool:
+    """Arrival fatigue: came under its controller's control this turn, no haste."""
+    t = state.things[ref]
+    return t.since >= state.turn and not has(state, ref, "haste")
+
+
+# --- costs -------------------------------------------------------------------------------
+
+
+_CARD_KEYS = {"types", "tech", "subtype", "spec", "colour", "name"}
+
+
+def card_matches(plays: dict[str, Any], name: str) -> bool:
+    """Whether a card (by name, not in play) matches a ``plays`` selector."""
+    c = cards.CARDS[name]
+    if "types" in plays and c.type not in plays["types"] and not (c.type == "token" and "unit" in plays["types"]):
+        return False
+    if "tech" in plays and (c.type not in ("unit", "token", "upgrade", "building") or c.tech not in plays["tech"]):
+        return False
+    if "subtype" in plays and plays["subtype"] not in c.subtypes:
+        return False
+    if "spec" in plays and c.spec != plays["spec"]:
+        return False
+    if "colour" in plays and c.colour != plays["colour"]:
+        return False
+    return "name" not in plays or plays["name"] == name
+
+
+def _player_statics(state: State, seat: str, key: str) -> list[tuple[str, dict[str, Any]]]:
+    out = []
+    for ref in board.things_of(state, seat) + board.spells_of(state, seat):
+        for ab in board.face(state, ref).statics:
+            if key in ab.static and select.holds(state, seat, ref, ab.static.get("while")):
+                out.append((ref, ab.static))
+    return out
+
+
+def play_cost(state: State, seat: str, name: str) -> int:
+    """What playing `name` costs `seat` now (before boost and off-colour extras)."""
+    cost = cards.CARDS[name].cost
+    setting = None
+    for _, st in _player_statics(state, seat, "plays"):
+        if not card_matches(st["plays"], name):
+            continue
+        change = st.get("cost", 0)
+        if isinstance(change, dict):
+            setting = change["set"] if setting is None else min(setting, change["set"])
+        else:
+            cost += change
+    if setting is not None:
+        cost = setting
+    return max(0, cost)
+
+
+def hire_cost(state: State, seat: str) -> int:
+    """1 gold, or none with a "hire for free" effect; increases still count (ruling)."""
+    found = _player_statics(state, seat, "hire")
+    base = 0 if any(st["hire"] == "free" for _, st in found) else 1
+    return max(0, base + sum(st.get("hire_cost", 0) for _, st in _player_statics(state, seat, "hire_cost")))
