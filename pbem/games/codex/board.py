@@ -84,7 +84,9 @@ def band(state: State, ref: str) -> int:
 def face(state: State, ref: str) -> Face:
     t = state.things[ref]
     c = cards.CARDS[t.card]
-    return c.faces[cards.band(t.card, t.level)] if c.bands else c.face
+    if not c.bands:
+        return c.face
+    return c.faces[c.band_at[min(t.level, len(c.band_at) - 1)]]
 
 
 def things_of(state: State, seat: str) -> list[str]:

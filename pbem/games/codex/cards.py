@@ -132,7 +132,7 @@ class Card:
 
     __slots__ = ("name", "type", "colour", "spec", "tech", "cost", "atk", "hp", "subtypes", "keywords", "legendary",
                  "ultimate", "ongoing", "channeling", "text", "targets", "do", "face", "faces", "bands", "title",
-                 "limit_as", "may_top", "boost", "attach", "raw")
+                 "limit_as", "may_top", "boost", "attach", "raw", "has_statics", "band_at")
 
     def __init__(self, name: str, raw: dict[str, Any], colour: str, hero: bool = False) -> None:
         self.name, self.raw, self.colour = name, raw, colour
@@ -172,6 +172,10 @@ class Card:
             self.hp: int = int(raw.get("hp", 0))
             self.face = Face(name, self.atk, self.hp, self.keywords, abilities)
             self.faces = [self.face]
+        self.has_statics = any(f.statics for f in self.faces)
+        #: level -> band (heroes)
+        self.band_at = tuple(max((i for i, b in enumerate(self.bands) if lv >= b["from"]), default=0)
+                             for lv in range(self.bands[-1]["from"] + 1)) if self.bands else (0,)
 
     @property
     def is_spell(self) -> bool:
@@ -265,8 +269,8 @@ def face(name: str, band: int = 0) -> Face:
 
 def band(hero: str, level: int) -> int:
     """0, 1 or 2: the hero's band at `level`."""
-    bands = CARDS[hero].bands
-    return max(i for i, b in enumerate(bands) if level >= b["from"])
+    table = CARDS[hero].band_at
+    return table[min(level, len(table) - 1)]
 
 
 def max_level(hero: str) -> int:

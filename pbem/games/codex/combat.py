@@ -225,24 +225,30 @@ def check_spill(state: State, a: str, target: str, spark: str, over: str) -> Non
         raise IllegalCommand("overpower: there is no excess damage")
 
 
-def declare(state: State, a: str, target: str, extra: list[str], spark: str, over: str, then: str,
-            doomed: list[str], chance: Chance) -> None:
-    """Declare an attack (checked here) and queue its triggers and combat."""
+def _check_attack(state: State, a: str, target: str, extra: list[str], spark: str, over: str, then: str,
+                  doomed: list[str]) -> list[str]:
+    """Refuse an illegal attack (naming the rule); return what obliterate takes."""
     why = can_attack_now(state, a)
     if why:
         raise IllegalCommand(why)
     if target not in targets_of(state, a):
         raise IllegalCommand(refusal(state, a, target))
-    seat = state.active
-    t = state.things[a]
-    own = [ab for ab in board.face(state, a).triggers.get("attacks", ())]
-    parts = [p for ab in own for p in ab.targets]
-    cost = targets.check(state, seat, a, parts, extra, state.players[seat].gold)
+    parts = [p for ab in board.face(state, a).triggers.get("attacks", ()) for p in ab.targets]
+    targets.check(state, state.active, a, parts, extra, state.players[state.active].gold)  # resist is paid later
     check_spill(state, a, target, spark, over)
     doomed_now = obliterated(state, a, doomed)
     if then and not doomed_now:
         raise IllegalCommand("then= only when obliterate removed what was attacked")
-    del cost  # resist is paid when each trigger resolves
+    return doomed_now
+
+
+def declare(state: State, a: str, target: str, extra: list[str], spark: str, over: str, then: str,
+            doomed: list[str], chance: Chance) -> None:
+    """Declare an attack (checked here) and queue its triggers and combat."""
+    with values.frozen(state):
+        doomed_now = _check_attack(state, a, target, extra, spark, over, then, doomed)
+    seat = state.active
+    t = state.things[a]
     defender = other(state, seat)
     if _sneaky(state, a) and not state.detected.get(defender) and board.building_done(state, defender, "tower"):
         state.detected[defender] = a
@@ -295,6 +301,20 @@ def combat_step(state: State, item: Pending, chance: Chance | None) -> None:
 
 
 def _damage(state: State, a: str, target: str, spark: str, over: str, chance: Chance | None) -> None:
+    for swift in (True, False):
+        with values.frozen(state):
+            packets = _packets(state, a, target, spark, over, swift)
+        for where, n, src in packets:
+            engine.damage(state, where, n, src=src, combat=True)
+        engine.settle(state, chance)
+        if state.outcome is not None:
+            return
+
+
+def _packets(state: State, a: str, target: str, spark: str, over: str, swift: bool) -> list[tuple[str, int, str]]:
+    """The combat damage dealt in one strike (swift strikers, or the rest)."""
+    if a not in state.things:
+        return []  # a swift striker already killed the attacker
     seat = state.things[a].controller
     defender = other(state, seat)
     sources: list[tuple[str, bool]] = [(a, _has(state, a, "swift_strike"))]
@@ -304,33 +324,28 @@ def _damage(state: State, a: str, target: str, spark: str, over: str, chance: Ch
         sources.append((p, _has(state, p, "swift_strike")))
     tower = board.building_done(state, defender, "tower") and (
         not _sneaky(state, a) or state.detected.get(defender) == a)
-    for swift in (True, False):
-        packets: list[tuple[str, int, str]] = []
-        for src, fast in sources:
-            if fast != swift or src not in state.things or a not in state.things:
+    packets: list[tuple[str, int, str]] = []
+    for src, fast in sources:
+        if fast != swift or src not in state.things:
+            continue
+        if src == a:
+            if target not in state.things and not board.is_structure(target):
                 continue
-            if src == a:
-                if target not in state.things and not board.is_structure(target):
-                    continue
-                n = values.atk(state, a)
-                spill = excess(state, a, target)
-                packets.append((target, n - spill, a))
-                if spill and over:
-                    packets.append((over, spill, a))
-                if spark:
-                    packets.append((spark, values.get(state, a).kw.get("sparkshot", 0), a))
-                if tower:
-                    packets.append((a, 1, ""))
-            elif src == target:
-                if _has(state, a, "flying") and not (_has(state, src, "flying") or _has(state, src, "anti_air")):
-                    continue
-                if _has(state, a, "long_range") and not _has(state, src, "long_range"):
-                    continue
-                packets.append((a, values.atk(state, src), src))
-            else:
-                packets.append((a, values.atk(state, src), src))
-        for where, n, src in packets:
-            engine.damage(state, where, n, src=src, combat=True)
-        engine.settle(state, chance)
-        if state.outcome is not None:
-            return
+            n = values.atk(state, a)
+            spill = excess(state, a, target)
+            packets.append((target, n - spill, a))
+            if spill and over:
+                packets.append((over, spill, a))
+            if spark:
+                packets.append((spark, values.get(state, a).kw.get("sparkshot", 0), a))
+            if tower:
+                packets.append((a, 1, ""))
+        elif src == target:
+            if _has(state, a, "flying") and not (_has(state, src, "flying") or _has(state, src, "anti_air")):
+                continue
+            if _has(state, a, "long_range") and not _has(state, src, "long_range"):
+                continue
+            packets.append((a, values.atk(state, src), src))
+        else:
+            packets.append((a, values.atk(state, src), src))
+    return packets

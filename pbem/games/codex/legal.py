@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import itertools
 
+import msgspec
+
 from pbem.errors import IllegalCommand
-from pbem.games.base import Known, copy_struct, identity
+from pbem.games.base import Known, Zone, copy_struct, identity
 from pbem.games.codex import activated, board, cards, combat, engine, events, play, resolve, rules
 from pbem.games.codex import targets as targeting
 from pbem.games.codex import turn, values
@@ -170,11 +172,16 @@ def _arrival_targets(state: State, seat: str, name: str, ref: str, gold: int) ->
     parts = [part for ab in cards.CARDS[name].face.triggers.get("arrives", ()) for part in ab.targets]
     if not parts:
         return [[]]
-    trial = copy_struct(state)
-    engine.take_item(trial, hand(seat), ref)
-    trial.zones[play_zone(seat)].items.append(Known(ref, name))
-    trial.things[ref] = Thing(card=name, owner=seat, controller=seat, since=state.turn, arrived=state.turn)
-    return targeting.options(trial, seat, ref, parts, gold)
+    # the unit as if it had arrived (it may target itself): a new state
+    # sharing everything else with `state`, which nothing here changes
+    zone = state.zones[play_zone(seat)]
+    trial = msgspec.structs.replace(
+        state, things={**state.things, ref: Thing(card=name, owner=seat, controller=seat, since=state.turn,
+                                                  arrived=state.turn)},
+        zones={**state.zones, play_zone(seat): Zone(items=zone.items + [Known(ref, name)], readers=zone.readers,
+                                                     public=zone.public)})
+    with values.frozen(trial):
+        return targeting.options(trial, seat, ref, parts, gold)
 
 
 def _legal_use(state: State, seat: str, ref: str) -> list[Command]:

@@ -85,11 +85,15 @@ def choose_targets(state: State, seat: str, src: str, ab: Ability, item: Pending
     """The ability's targets, part by part, each checked with `targets.check`."""
     chosen: list[str] = []
     gold = state.players[seat].gold
+    pools = [targets.candidates(state, seat, src, part) for part in ab.targets]
     for i, part in enumerate(ab.targets):
         opts = []
-        for combo in targets.options(state, seat, src, ab.targets[: i + 1], gold, prune=False):
-            if combo[:i] == chosen and combo[i] not in opts:
-                opts.append(combo[i])
+        for x in (pools[i] + [""]) if part.optional or not pools[i] else pools[i]:
+            try:
+                targets.check(state, seat, src, ab.targets[: i + 1], chosen + [x], gold, pools)
+            except IllegalCommand:
+                continue
+            opts.append(x)
         if not opts:
             chosen.append("")
             continue

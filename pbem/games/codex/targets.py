@@ -75,7 +75,14 @@ def resist(state: State, seat: str, target: str) -> int:
 
 
 def candidates(state: State, seat: str, src: str, part: Part) -> list[str]:
-    return [c for c in select.candidates(state, seat, src, part.pick) if untargetable_reason(state, seat, c) is None]
+    cache = values.memo(state)
+    key = ("targets", id(part), seat, src)
+    if cache is not None and key in cache:
+        return cache[key]
+    out = [c for c in select.candidates(state, seat, src, part.pick) if untargetable_reason(state, seat, c) is None]
+    if cache is not None:
+        cache[key] = out
+    return out
 
 
 def why_not(state: State, seat: str, src: str, part: Part, target: str) -> str:
@@ -92,17 +99,20 @@ def _flagbearer(state: State, seat: str, ref: str) -> bool:
     return t is not None and t.controller != seat and values.has(state, ref, "flagbearer")
 
 
-def check(state: State, seat: str, src: str, parts: list[Part], chosen: list[str], gold: int) -> int:
+def check(state: State, seat: str, src: str, parts: list[Part], chosen: list[str], gold: int,
+          pools: list[list[str]] | None = None) -> int:
     """Raise `IllegalCommand` (naming the rule) unless `chosen` are legal
-    targets for `parts`; return the resist to pay."""
+    targets for `parts`; return the resist to pay. `pools`: each part's
+    candidates, when the caller has them already."""
     if len(chosen) != len(parts):
         want = "; ".join(p.what for p in parts) or "no target"
         raise IllegalCommand(f"this needs {len(parts)} target(s) ({want}), got {len(chosen)}")
+    if pools is None:
+        pools = [candidates(state, seat, src, part) for part in parts]
     flag_done = False
     cost = 0
     picked: list[str] = []
-    for part, target in zip(parts, chosen):
-        cands = candidates(state, seat, src, part)
+    for part, target, cands in zip(parts, chosen, pools):
         if part.distinct:
             cands = [c for c in cands if c not in picked]
         if not target:
@@ -128,9 +138,9 @@ def check(state: State, seat: str, src: str, parts: list[Part], chosen: list[str
 
 def options(state: State, seat: str, src: str, parts: list[Part], gold: int, prune: bool = True) -> list[list[str]]:
     """Target lists `legal` offers (each passes `check`)."""
+    full = [candidates(state, seat, src, part) for part in parts]
     pools = []
-    for part in parts:
-        cands = candidates(state, seat, src, part)
+    for part, cands in zip(parts, full):
         if prune and part.prune:
             cands = registry.get("prune", part.prune)(state, cands)
         pools.append((cands + [""]) if part.optional or not cands else cands)
@@ -145,7 +155,7 @@ def options(state: State, seat: str, src: str, parts: list[Part], gold: int, pru
                 continue
             seen.add(key)
         try:
-            check(state, seat, src, parts, chosen, gold)
+            check(state, seat, src, parts, chosen, gold, full)
         except IllegalCommand:
             continue
         out.append(chosen)

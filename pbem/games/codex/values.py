@@ -52,7 +52,7 @@ class V:
 
 
 class _Local(threading.local):
-    frozen: tuple[State, dict[str, V]] | None = None
+    frozen: tuple[State, dict[str, V], dict[Any, Any]] | None = None
     computing: set[str] | None = None
 
 
@@ -66,7 +66,7 @@ def frozen(state: State) -> Iterator[None]:
     if before is not None and before[0] is state:
         yield
         return
-    _local.frozen = (state, {})
+    _local.frozen = (state, {}, {})
     try:
         yield
     finally:
@@ -76,12 +76,17 @@ def frozen(state: State) -> Iterator[None]:
 def statics(state: State) -> list[tuple[str, str, Ability]]:
     """(source ref, controller, ability) of every continuous effect in play."""
     out = []
-    for ref in board.all_in_play(state):
-        f = board.face(state, ref)
-        if f.statics:
-            ctrl = state.things[ref].controller
-            out.extend((ref, ctrl, ab) for ab in f.statics)
+    table = cards.CARDS
+    for ref, t in state.things.items():
+        if table[t.card].has_statics:
+            out.extend((ref, t.controller, ab) for ab in board.face(state, ref).statics)
     return out
+
+
+def memo(state: State) -> dict[Any, Any] | None:
+    """A dict for other read-only results while `state` is frozen (else None)."""
+    cache = _local.frozen
+    return cache[2] if cache is not None and cache[0] is state else None
 
 
 def get(state: State, ref: str) -> V:
@@ -89,7 +94,10 @@ def get(state: State, ref: str) -> V:
     if cache is not None and cache[0] is state:
         v = cache[1].get(ref)
         if v is None:
-            v = cache[1][ref] = _compute(state, ref, statics(state))
+            effects = cache[2].get("statics")
+            if effects is None:
+                effects = cache[2]["statics"] = statics(state)
+            v = cache[1][ref] = _compute(state, ref, effects)
         return v
     return _compute(state, ref, statics(state))
 
@@ -97,7 +105,9 @@ def get(state: State, ref: str) -> V:
 def board_values(state: State) -> dict[str, V]:
     """Every fighter's and building card's values in one pass (no change may happen meanwhile)."""
     effects = statics(state)
-    return {r: _compute(state, r, effects) for r in board.all_in_play(state)}
+    table = cards.CARDS
+    return {r: _compute(state, r, effects) for r, t in state.things.items()
+            if table[t.card].type in ("unit", "token", "hero", "building")}
 
 
 def _applies(state: State, src: str, ctrl: str, st: dict[str, Any], ref: str) -> bool:
