@@ -375,9 +375,9 @@ def _choices(state: State, seat: str, opts: dict[str, str], flags: set[str],
             else:
                 pay.append(_thing(state, seat, v))
         fields["pay"] = pay
-    if "by" in opts:
+    if "by" in opts and alts is not None:
         by = opts["by"].lower()
-        ways = alts or []
+        ways = alts
         if by.isdigit() and 1 <= int(by) <= len(ways):
             fields["alt"] = int(by) - 1
         elif by in ways:
@@ -411,6 +411,8 @@ def parse_command(text: str, state: State, seat: str) -> Command:
             raise InvalidCommand(f"{verb}: unknown option {key}=")
     if "top" in flags and verb != "play":
         raise InvalidCommand(f"{verb}: unexpected word 'top'")
+    if "by" in opts and verb != "use":
+        raise InvalidCommand(f"{verb}: by= chooses how to pay an ability's cost (use ... by=gold)")
     if verb == "choose":
         if not args:
             raise InvalidCommand("choose ANSWER (pbem legal lists the answers)")
