@@ -130,5 +130,5 @@ def use(state: State, seat: str, ref: str, name: str, chosen: list[str], alt: in
     if cost.get("sacrifice") == "self":
         engine.destroy(state, [ref], chance)
     if any(chosen):
-        resolve.pay_targeting(state, seat, chosen)
+        resolve.pay_targeting(state, seat, ab.targets, chosen)
     run(Ctx(state, seat, ref, chosen, chance), ab.do)

@@ -30,7 +30,7 @@ KEYWORDS: dict[str, bool] = {
     "ephemeral": False, "fading": True, "flagbearer": False, "flying": False, "forecast": True,
     "frenzy": True, "haste": False, "healing": True, "illusion": False, "indestructible": False,
     "invisible": False, "long_range": False, "obliterate": True, "overpower": False, "readiness": False,
-    "resist": True, "sparkshot": True, "stealth": False, "swift_strike": False, "two_lives": False,
+    "resist": True, "sparkshot": True, "stealth": False, "swift_strike": False,
     "unattackable": False, "unstoppable": False, "untargetable": False,
 }
 #: what a trigger (``"on"``) may listen to. The first group happens to the
@@ -67,7 +67,7 @@ class CardDataError(ValueError):
 class Part:
     """One target of a targeting ability: what it may pick and how."""
 
-    __slots__ = ("what", "pick", "distinct", "unordered", "optional", "prune")
+    __slots__ = ("what", "pick", "distinct", "unordered", "optional", "prune", "aim")
 
     def __init__(self, raw: dict[str, Any]) -> None:
         self.what: str = raw.get("what", "a target")
@@ -76,6 +76,10 @@ class Part:
         self.unordered: bool = raw.get("unordered", False)
         self.optional: bool = raw.get("optional", False)
         self.prune: str = raw.get("prune", "")
+        #: False: a choice that does not target (no target icon on the card):
+        #: untargetable and invisible things may be chosen, no resist is
+        #: paid, illusions do not die and flagbearers do not matter
+        self.aim: bool = raw.get("aim", True)
 
 
 class Ability:
@@ -83,7 +87,7 @@ class Ability:
     effect, a state check or a replacement (its `kind`)."""
 
     __slots__ = ("card", "key", "kind", "on", "cond", "who", "targets", "do", "cost", "name", "granted",
-                 "once", "static", "check", "replace", "raw")
+                 "once", "static", "check", "replace", "raw", "attack_context")
 
     def __init__(self, card: str, key: str, raw: dict[str, Any]) -> None:
         self.card, self.key, self.raw = card, key, raw
@@ -98,6 +102,9 @@ class Ability:
         self.static: dict[str, Any] = raw.get("static", {})
         self.check: str = raw.get("check", "")
         self.replace: str = raw.get("replace", "")
+        #: a continuous effect that depends on what is being attacked: who
+        #: may attack what is then worked out target by target
+        self.attack_context = '"attacking"' in _json.dumps(self.static.get("while", {}))
         on = raw.get("on", [])
         self.on: tuple[str, ...] = tuple([on] if isinstance(on, str) else on)
         self.kind = ("use" if "use" in raw else "static" if "static" in raw else "check" if "check" in raw
@@ -216,6 +223,27 @@ STARTER: list[str] = list(STARTERS["neutral"])
 
 def card(name: str) -> Card:
     return CARDS[name]
+
+
+def add(colour: str, cards_: dict[str, Any], heroes: dict[str, Any] | None = None) -> list[str]:
+    """Add cards at run time (tests of engine features no written card has
+    yet); returns their names, for `remove`."""
+    names = []
+    for name, raw in cards_.items():
+        CARDS[name] = Card(name, raw, colour)
+        names.append(name)
+    for name, raw in (heroes or {}).items():
+        CARDS[name] = Card(name, raw, colour, hero=True)
+        names.append(name)
+    for name in names:
+        _BY_SLUG[slug(name)] = name
+    return names
+
+
+def remove(names: list[str]) -> None:
+    for name in names:
+        CARDS.pop(name, None)
+        _BY_SLUG.pop(slug(name), None)
 
 
 def playable_specs() -> list[str]:

@@ -27,9 +27,11 @@ flown over its ATK, and the defender's tower 1 to an attacker it sees.
 
 from __future__ import annotations
 
+import msgspec
+
 from pbem.errors import IllegalCommand
 from pbem.games.base import Chance
-from pbem.games.codex import board, cards, engine, events, registry, targets, values
+from pbem.games.codex import board, cards, engine, events, registry, select, targets, values
 from pbem.games.codex.board import log
 from pbem.games.codex.state import Combat, Pending, State, other
 
@@ -61,6 +63,9 @@ def attack_problem(state: State, a: str, x: str) -> str | None:
     v = values.get(state, x)
     if v.has("unattackable") or "be_attacked" in v.cant:
         return f"{t.card} is unattackable"
+    for ctrl, src, sel in v.unattackable_by:
+        if select.matches(state, ctrl, src, sel, a):
+            return f"{t.card} is unattackable by the likes of {state.things[a].card}"
     if kind != "building" and v.has("flying") and not (_has(state, a, "flying") or _has(state, a, "anti_air")):
         return f"{t.card} is flying and {state.things[a].card} has neither flying nor anti-air"
     if v.has("invisible") and not board.slot_of(state, x) and not targets.detects(state, state.things[a].controller, x):
@@ -75,8 +80,12 @@ def can_attack(state: State, a: str, x: str) -> bool:
 def can_ignore(state: State, a: str, p: str, flying: bool | None = None) -> bool:
     if not can_attack(state, a, p):
         return True
-    if _has(state, a, "unstoppable"):
+    av = values.get(state, a)
+    if av.has("unstoppable"):
         return True
+    for ctrl, src, sel in av.unstoppable_by:
+        if select.matches(state, ctrl, src, sel, p):
+            return True
     if _sneaky(state, a) and not _defender_detects(state, a):
         return True
     fly = _has(state, a, "flying") if flying is None else flying
@@ -93,7 +102,23 @@ def _binding(state: State, a: str, flying: bool | None = None) -> list[str]:
 
 
 def targets_of(state: State, a: str, gone: str = "") -> list[str]:
-    """What attacker `a` may attack now (`gone`: leave that one out)."""
+    """What attacker `a` may attack now (`gone`: leave that one out). Where
+    a continuous effect depends on what is attacked ("unstoppable when
+    attacking a building"), each target is judged as if it were attacked."""
+    if not any(ab.attack_context for _, _, ab in values.statics(state)):
+        return _targets(state, a, gone)
+    opp = other(state, state.things[a].controller)
+    out = []
+    for x in board.patrollers(state, opp) + board.things_of(state, opp) + board.structures(state, opp):
+        if x == gone or x in out:
+            continue
+        hypothetical = msgspec.structs.replace(state, combat=Combat(attacker=a, target=x))
+        if x in _targets(hypothetical, a, gone):
+            out.append(x)
+    return out
+
+
+def _targets(state: State, a: str, gone: str) -> list[str]:
     opp = other(state, state.things[a].controller)
     pats = [p for p in board.patrollers(state, opp) if p != gone]
     binding = [p for p in _binding(state, a) if p != gone]
@@ -109,6 +134,9 @@ def targets_of(state: State, a: str, gone: str = "") -> list[str]:
 def refusal(state: State, a: str, x: str) -> str:
     """Why `a` may not attack `x` now, naming the rule."""
     name = state.things[a].card
+    if board.is_structure(x) and x.split(":")[0] == state.things[a].controller or \
+            x in state.things and state.things[x].controller == state.things[a].controller:
+        return f"{name} cannot attack {board.name_of(state, x)}: it is yours"
     why = attack_problem(state, a, x)
     if why:
         return f"{name} cannot attack {board.name_of(state, x)}: {why}"

@@ -13,7 +13,8 @@ acts (``to``) is one of:
 ``{"each": SELECTOR}``  everything that matches, without targeting
 
 and a player (``who``, ``from``, ``for``) is ``me``, ``opp`` (each
-opponent), ``t0`` (whoever controls target 0), ``subject`` or ``attacked``.
+opponent), ``active`` (whose turn it is), ``t0`` (whoever controls target
+0), ``subject`` or ``attacked``.
 
 Effects: ``damage`` (a number, or ``{"unit": n, "building": m}`` by what is
 hit), ``split_damage`` (the command's split among ``among``), ``runes``
@@ -26,7 +27,7 @@ modifier: ``atk`` ``hp`` ``armor`` ``keywords`` ``lose`` ``cant``, with
 ``until``: ``turn``, ``next_upkeep`` or ``""`` for as long as it stays in
 play), ``level``, ``flip`` (a token to another face), ``link`` (the targets
 this card binds), ``player`` (a flag on the player ``until`` the end of the
-turn), ``if`` / ``then`` / ``else`` (a condition, `select.holds`), and
+turn), ``trash_worker`` (``from`` a player), ``if`` / ``then`` / ``else`` (a condition, `select.holds`), and
 ``call``: a function registered in ``abilities/`` (`registry`).
 """
 
@@ -42,7 +43,7 @@ from pbem.games.codex.state import Mod, State, opponents
 
 EFFECT_KEYS = ("damage", "split_damage", "runes", "counter", "remove_counter", "draw", "gold", "steal", "token",
                "destroy", "sacrifice", "bounce", "trash", "take", "sideline", "exhaust", "ready", "disable", "heal",
-               "repair", "give", "level", "flip", "link", "player", "if", "call")
+               "repair", "give", "level", "flip", "link", "player", "trash_worker", "if", "call")
 
 
 class Ctx:
@@ -96,6 +97,8 @@ class Ctx:
         st = self.state
         if who == "me":
             return [self.seat]
+        if who == "active":
+            return [st.active]
         if who == "opp":
             return opponents(st, self.seat)
         if who == "attacked":
@@ -217,6 +220,10 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
     elif name == "player":
         for p in ctx.players(e.get("who", "me")):
             st.players[p].flags[e["player"]] = st.turn
+    elif name == "trash_worker":
+        for p in ctx.players(e.get("from", "opp")):
+            for _ in range(e["trash_worker"]):
+                engine.trash_worker(st, p)
     elif name == "if":
         branch = "then" if select.holds(st, seat, ctx.src, e["if"], ctx.ev) else "else"
         run(ctx, e.get(branch, []))

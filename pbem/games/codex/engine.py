@@ -20,6 +20,7 @@ from pbem.games.codex.state import (
     OVER,
     Future,
     Mod,
+    Pending,
     State,
     Thing,
     deck,
@@ -29,6 +30,7 @@ from pbem.games.codex.state import (
     ongoing,
     play,
     trash,
+    workers,
 )
 
 # --- gold and cards ----------------------------------------------------------------------
@@ -84,6 +86,19 @@ def to_discard(state: State, seat: str, item: Item, name: str) -> None:
     """A card everyone saw goes face down to its owner's discard pile."""
     state.zones[discard(seat)].items.append(Known(item.ref, name) if isinstance(item, Hidden) else item)
     state.shown[item.ref] = name
+
+
+def trash_worker(state: State, seat: str) -> None:
+    """A worker of `seat` leaves the game: its last hired worker card (face
+    down still), else one of the worker card's own workers."""
+    hired = state.zones[workers(seat)].items
+    if hired:
+        to_trash(state, seat, hired.pop(), None)
+    elif state.players[seat].base_workers:
+        state.players[seat].base_workers -= 1
+    else:
+        return
+    log(state, f"{seat} loses a worker (trashed)")
 
 
 def to_trash(state: State, seat: str, item: Item, name: str | None) -> None:
@@ -269,7 +284,7 @@ def level_up(state: State, ref: str, n: int) -> int:
 
 
 def new_thing(state: State, seat: str, item: Item, name: str, owner: str | None = None,
-              played: bool = False) -> str:
+              played: bool = False, ev: dict[str, str] | None = None) -> str:
     """Put a card (or token) into play under `seat`. Forecast sends it to
     the future instead, legendary copies to the discard pile. Returns the
     ref ("" if it did not arrive)."""
@@ -293,18 +308,15 @@ def new_thing(state: State, seat: str, item: Item, name: str, owner: str | None 
     if c.keywords.get("fading"):
         t.counters["time"] = c.keywords["fading"]
     if c.type != "spell":
-        arrive(state, item.ref)
+        arrive(state, item.ref, ev)
     return item.ref
 
 
-def arrive(state: State, ref: str, given: list[str] | None = None) -> None:
-    """The arrival event: its own arrives triggers (with the targets its
-    command gave), then others' "whenever another ... arrives"."""
+def arrive(state: State, ref: str, ev: dict[str, str] | None = None) -> None:
+    """The arrival event: its own arrives triggers (`ev`: how it was
+    played, ``boosted``), then others' "whenever another ... arrives"."""
     t = state.things[ref]
-    mine = events.own(state, "arrives", ref, t.card, t.controller, 0, {"subject": ref})
-    if given is not None:
-        for p in mine:
-            p.given = list(given)
+    mine = events.own(state, "arrives", ref, t.card, t.controller, 0, {"subject": ref, **(ev or {})})
     events.emit(state, mine + events.whenever(state, "other_arrives", ref, {"subject": ref, "controller": t.controller}))
 
 
@@ -436,14 +448,11 @@ def die(state: State, refs: list[str], chance: Chance | None) -> bool:
         elif chance is not None:
             got = draw(state, seat, 1, chance)
             log(state, f"{seat}'s technician draws {got} card")
+    events.emit(state, triggers)
     for seat in dead_heroes:
         for s in state.seats:
-            if s == seat:
-                continue
-            up = [h for h in board.heroes_in_play(state, s) if state.things[h].level < cards.max_level(state.things[h].card)]
-            if up and level_up(state, up[0], 2):
-                log(state, f"{state.things[up[0]].card} levels up twice (an opposing hero died)")
-    events.emit(state, triggers)
+            if s != seat:
+                state.fresh.append(Pending(kind="step", key="hero_died", ctrl=s))
     return changed
 
 

@@ -51,7 +51,7 @@ def own(state: State, name: str, ref: str, card: str, ctrl: str, band: int, ev: 
     f = cards.CARDS[card].faces[band]
     out = []
     for ab in f.triggers.get(name, ()):
-        if ab.cond and ref in state.things and not select.holds(state, ctrl, ref, ab.cond, ev):
+        if ab.cond and not select.holds(state, ctrl, ref, ab.cond, ev):
             continue
         out.append(_trigger(ab, ref, card, ctrl, ev))
     return out

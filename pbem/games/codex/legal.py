@@ -169,9 +169,11 @@ def _legal_play(state: State, seat: str, name: str, ref: str) -> list[Command]:
 
 
 def _arrival_targets(state: State, seat: str, name: str, ref: str, gold: int) -> list[list[str]]:
-    parts = [part for ab in cards.CARDS[name].face.triggers.get("arrives", ()) for part in ab.targets]
+    abilities = [ab for ab in cards.CARDS[name].face.triggers.get("arrives", ()) if ab.targets]
+    parts = [part for ab in abilities for part in ab.targets]
     if not parts:
         return [[]]
+    declined = [[""] * len(parts)] if len(abilities) == 1 and abilities[0].raw.get("may") else []
     # the unit as if it had arrived (it may target itself): a new state
     # sharing everything else with `state`, which nothing here changes
     zone = state.zones[play_zone(seat)]
@@ -181,7 +183,7 @@ def _arrival_targets(state: State, seat: str, name: str, ref: str, gold: int) ->
         zones={**state.zones, play_zone(seat): Zone(items=zone.items + [Known(ref, name)], readers=zone.readers,
                                                      public=zone.public)})
     with values.frozen(trial):
-        return targeting.options(trial, seat, ref, parts, gold)
+        return declined + targeting.options(trial, seat, ref, parts, gold)
 
 
 def _legal_use(state: State, seat: str, ref: str) -> list[Command]:

@@ -151,7 +151,7 @@ def play(state: State, seat: str, cmd: Play, chance: Chance) -> None:
     if c.ongoing:
         engine.new_thing(state, seat, item, name)
     if any(chosen):
-        resolve.pay_targeting(state, seat, chosen)
+        resolve.pay_targeting(state, seat, c.targets, chosen)
     run(Ctx(state, seat, cmd.ref, chosen, chance, ev, split=list(ch.split), x=ch.x, modes=list(ch.modes)),
         _effects(c, ch))
     if c.ongoing:
@@ -167,22 +167,30 @@ def play(state: State, seat: str, cmd: Play, chance: Chance) -> None:
 
 
 def _arrive(state: State, seat: str, item: Any, name: str, chosen: list[str], ev: dict[str, str]) -> None:
-    """A unit, upgrade or building arrives; its own arrives triggers get the targets."""
+    """A unit, upgrade or building arrives; its own arrives triggers get the
+    command's targets, in order (a "you may" ability whose targets are all
+    ``none`` is declined)."""
     before = len(state.fresh)
-    ref = engine.new_thing(state, seat, item, name, played=True)
+    ref = engine.new_thing(state, seat, item, name, played=True, ev=ev)
     mine = [p for p in state.fresh[before:] if p.src == ref and p.kind == "trigger"
-            and events.ability(p.card, p.key).on and "arrives" in events.ability(p.card, p.key).on]
-    parts = [part for p in mine for part in events.ability(p.card, p.key).targets]
+            and "arrives" in events.ability(p.card, p.key).on]
     if not ref:
         if chosen:
             raise IllegalCommand(f"{name} did not arrive: it takes no targets now")
         return
-    targets.check(state, seat, ref, parts, chosen, state.players[seat].gold)
+    wanted = sum(len(events.ability(p.card, p.key).targets) for p in mine)
+    if len(chosen) != wanted:
+        parts = [part.what for p in mine for part in events.ability(p.card, p.key).targets]
+        raise IllegalCommand(f"this needs {wanted} target(s) ({'; '.join(parts) or 'no target'}), got {len(chosen)}")
+    gold = state.players[seat].gold
     given = list(chosen)
     for p in mine:
         ab = events.ability(p.card, p.key)
         n = len(ab.targets)
         p.given, given = given[:n], given[n:]
-        if ab.raw.get("may") and p.given:
-            p.given = (["yes"] + p.given) if any(p.given) else ["no"]
-        p.ev.update(ev)
+        if ab.raw.get("may") and n:
+            if not any(p.given):
+                p.given = ["no"]
+                continue
+            p.given = ["yes"] + p.given
+        gold -= targets.check(state, seat, ref, ab.targets, p.given[-n:] if n else [], gold)

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from pbem.errors import IllegalCommand
 from pbem.games.base import Chance
-from pbem.games.codex import board, effects, engine, events, registry, targets, values
+from pbem.games.codex import board, cards, effects, engine, events, registry, targets, values
 from pbem.games.codex.board import log
-from pbem.games.codex.cards import Ability
+from pbem.games.codex.cards import Ability, Part
 from pbem.games.codex.state import OVER, Pending, Prompt, State
 
 YES, NO = "yes", "no"
@@ -48,20 +48,20 @@ def run(state: State, chance: Chance | None, stop_at: str = "") -> None:
         if stop_at and state.queue[0].key == stop_at:
             return
         item = state.queue.pop(0)
-        if item.kind == "step":
-            registry.get("step", item.key)(state, item, chance)
-        else:
-            try:
+        try:
+            if item.kind == "step":
+                registry.get("step", item.key)(state, item, chance)
+            else:
                 resolve_trigger(state, item, chance)
-            except _Pause:
-                state.queue.insert(0, item)
-                state.fresh = []
-                return
+        except _Pause:
+            state.queue.insert(0, item)
+            state.fresh = []
+            return
         engine.settle(state, chance)
         flush(state)
 
 
-def _answer(state: State, item: Pending, used: int, kind: str, what: str, options: list[str]) -> str:
+def ask(state: State, item: Pending, used: int, kind: str, what: str, options: list[str]) -> str:
     """The `used`-th decision of `item`: given, then the command's answers,
     then the only option; else a prompt (raises `_Pause`)."""
     if used < len(item.given):
@@ -97,19 +97,20 @@ def choose_targets(state: State, seat: str, src: str, ab: Ability, item: Pending
         if not opts:
             chosen.append("")
             continue
-        chosen.append(_answer(state, item, used + i, "target", part.what, opts))
+        chosen.append(ask(state, item, used + i, "target", part.what, opts))
     return chosen
 
 
-def pay_targeting(state: State, seat: str, chosen: list[str]) -> None:
-    """Resist is paid; an illusion dies when targeted; the tower reveals."""
+def pay_targeting(state: State, seat: str, parts: list[Part], chosen: list[str]) -> None:
+    """For each part that targets: resist is paid, an illusion dies when
+    targeted, the tower reveals what it aims at."""
+    aimed = [t for part, t in zip(parts, chosen) if part.aim and t and not board.is_structure(t) and t in state.things]
     cost = 0
-    for t in chosen:
-        if t and not board.is_structure(t) and t in state.things:
-            cost += targets.resist(state, seat, t)
-            targets.use_tower(state, seat, t)
+    for t in aimed:
+        cost += targets.resist(state, seat, t)
+        targets.use_tower(state, seat, t)
     state.players[seat].gold -= cost
-    dying = [t for t in chosen if t in state.things and _illusion(state, t)]
+    dying = [t for t in aimed if t in state.things and _illusion(state, t)]
     if dying:
         log(state, "an illusion is targeted and dies: " + ", ".join(state.things[t].card for t in dying))
         engine.die(state, dying, None)
@@ -124,12 +125,12 @@ def resolve_trigger(state: State, item: Pending, chance: Chance | None) -> None:
     seat = item.ctrl
     used = 0
     if ab.raw.get("may"):
-        if _answer(state, item, 0, "may", f"{item.card}: {ab.raw.get('ask', 'use this ability')}?", [YES, NO]) == NO:
+        if ask(state, item, 0, "may", f"{item.card}: {ab.raw.get('ask', 'use this ability')}?", [YES, NO]) == NO:
             return
         used = 1
     chosen = choose_targets(state, seat, item.src, ab, item, used) if ab.targets else []
     if any(chosen):
-        pay_targeting(state, seat, chosen)
+        pay_targeting(state, seat, ab.targets, chosen)
     log(state, f"{item.card}: {ab.raw.get('log', _what(ab))}")
     effects.run(effects.Ctx(state, seat, item.src, chosen, chance, item.ev), ab.do)
 
@@ -138,6 +139,19 @@ def _what(ab: Ability) -> str:
     if ab.on:
         return ab.on[0].replace("_", " ")
     return ab.name or "ability"
+
+
+@registry.register("step", "hero_died")
+def _hero_died(state: State, item: Pending, chance: Chance | None) -> None:
+    """An opposing hero died: one of `ctrl`'s heroes in play that can still
+    level up levels up twice, the active player's pick (rulebook)."""
+    up = [h for h in board.heroes_in_play(state, item.ctrl)
+          if state.things[h].level < cards.max_level(state.things[h].card)]
+    if not up:
+        return
+    hero = ask(state, item, 0, "hero", "which hero levels up twice (an opposing hero died)", up)
+    if engine.level_up(state, hero, 2):
+        log(state, f"{state.things[hero].card} levels up twice (an opposing hero died)")
 
 
 def answer_prompt(state: State, answers: list[str]) -> None:

@@ -14,6 +14,8 @@ order (``p1.``, ``p2.``):
   card): numbers.
 * ``buildings``: ``tech1, tech2, tower`` (finished).
 * ``hero``: ``LEVEL`` (in play at that level) or ``home``.
+* ``heroes``: other heroes in play for a test, ``NAME LEVEL, ...`` (written
+  heroes of any spec; they join the seat's heroes).
 * ``units``: comma-separated cards in play (units, tokens, upgrades and
   building cards): ``NAME [dmg=N] [runes=N] [RUNE=N ...] [exhausted]
   [new]``; ``RUNE`` is any other rune kind (``time=2``, ``blood=1``).
@@ -37,6 +39,7 @@ from pbem.games.codex.state import (
     UPKEEP,
     Building,
     Future,
+    Hero,
     State,
     codex,
     deck,
@@ -46,7 +49,7 @@ from pbem.games.codex.state import (
     workers,
 )
 
-LIST_KEYS = ("hand", "deck", "discard", "workers", "codex", "units", "buildings", "ongoing", "future")
+LIST_KEYS = ("hand", "deck", "discard", "workers", "codex", "units", "buildings", "ongoing", "future", "heroes")
 NUM_KEYS = ("gold", "base", "base_workers")
 _FLAGS = ("exhausted", "new")
 
@@ -186,6 +189,18 @@ def apply_scenario(state: State, sc: dict[str, str], chance: Chance) -> None:
             t.since = t.arrived = 0
             engine.level_up(state, hero_ref, _number(hero, key + "hero") - 1)
             t.max_since = 0 if t.level < cards.max_level(name) else max(0, turn - 1)
+        for entry in _names(sc.get(key + "heroes", "")):
+            words = entry.split()
+            name = cards.lookup(" ".join(words[:-1]))
+            if name is None or not cards.is_hero(name) or not words[-1].isdigit():
+                raise InvalidOption(f"scenario: {key}heroes: write NAME LEVEL for a written hero ({entry!r})")
+            ref = f"h{state.next_ref:03d}"
+            state.next_ref += 1
+            p.heroes[name] = Hero(home=False, ref=ref)
+            engine.new_thing(state, seat, Known(ref, name), name)
+            state.things[ref].since = state.things[ref].arrived = 0
+            engine.level_up(state, ref, int(words[-1]) - 1)
+            units.append(ref)
         p.gold = int(sc.get(key + "gold", "0"))
         if key + "base_workers" in sc:
             p.base_workers = int(sc[key + "base_workers"])

@@ -11,7 +11,8 @@ A *selector* picks things (and structures): ``{"kinds": ["unit"], "side":
 ``legendary``  printed facts
 ``patrolling`` ``slot`` ``damaged`` ``exhausted`` ``other`` (not the source)
 ``plus_runes`` ``minus_runes`` (has such runes or not) ``atk_max`` ``atk_min``
-``has`` ``lacks`` (a keyword) ``no_abilities`` ``test`` (a registered test)
+``has`` ``lacks`` (a keyword) ``counter`` (has a rune of that kind)
+``no_abilities`` ``test`` (a registered test)
 
 A *condition* (``if`` of an ability or effect, ``while`` of a continuous
 effect) is about the ability's source and controller: ``turn`` (mine or
@@ -42,7 +43,7 @@ VALUE_READER: Callable[[State, str], tuple[int, dict[str, int]]] | None = None
 _KINDS = ("unit", "hero", "building", "base", "upgrade", "ongoing")
 _SEL_KEYS = {"kinds", "side", "tech", "subtype", "not_subtype", "card", "colour", "spec", "token", "legendary",
              "patrolling", "slot", "damaged", "exhausted", "other", "plus_runes", "minus_runes", "atk_max",
-             "atk_min", "has", "lacks", "no_abilities", "test"}
+             "atk_min", "has", "lacks", "no_abilities", "test", "counter"}
 _COND_KEYS = {"turn", "patrolling", "attacking", "arrived", "attacked", "you_control", "count", "boosted",
               "hand_empty", "test", "not", "all", "any"}
 
@@ -123,6 +124,9 @@ def _thing_checks(sel: dict[str, Any]) -> list[Pred]:
     if "lacks" in sel:
         key = sel["lacks"]
         add(lambda st, seat, src, x: _values(st, x)[1].get(key, 0) <= 0)
+    if "counter" in sel:
+        rune = sel["counter"]
+        add(lambda st, seat, src, x: st.things[x].counters.get(rune, 0) > 0)
     if "no_abilities" in sel:
         none = sel["no_abilities"]
         add(lambda st, seat, src, x: (not board.face(st, x).abilities and not board.face(st, x).keywords) == none)
@@ -132,7 +136,7 @@ def _thing_checks(sel: dict[str, Any]) -> list[Pred]:
 def _structure_ok(sel: dict[str, Any]) -> bool:
     """Whether a structure can ever match `sel` (its thing-only keys rule it out)."""
     only_things = {"tech", "subtype", "card", "colour", "spec", "token", "legendary", "patrolling", "slot",
-                   "exhausted", "plus_runes", "minus_runes", "atk_max", "atk_min", "has", "no_abilities"}
+                   "exhausted", "plus_runes", "minus_runes", "atk_max", "atk_min", "has", "no_abilities", "counter"}
     return not (only_things & set(sel))
 
 

@@ -79,7 +79,9 @@ def candidates(state: State, seat: str, src: str, part: Part) -> list[str]:
     key = ("targets", id(part), seat, src)
     if cache is not None and key in cache:
         return cache[key]
-    out = [c for c in select.candidates(state, seat, src, part.pick) if untargetable_reason(state, seat, c) is None]
+    out = select.candidates(state, seat, src, part.pick)
+    if part.aim:
+        out = [c for c in out if untargetable_reason(state, seat, c) is None]
     if cache is not None:
         cache[key] = out
     return out
@@ -91,6 +93,8 @@ def why_not(state: State, seat: str, src: str, part: Part, target: str) -> str:
         return "that is not in play"
     if not select.matches(state, seat, src, part.pick, target):
         return f"{board.name_of(state, target)} is not {part.what}"
+    if not part.aim:
+        return f"{board.name_of(state, target)} cannot be chosen"
     return untargetable_reason(state, seat, target) or f"{board.name_of(state, target)} cannot be targeted"
 
 
@@ -124,12 +128,13 @@ def check(state: State, seat: str, src: str, parts: list[Part], chosen: list[str
             if part.distinct and target in picked:
                 raise IllegalCommand(f"choose {part.what}: another target than the one before")
             raise IllegalCommand(f"cannot target {board.name_of(state, target)}: {why_not(state, seat, src, part, target)}")
-        flags = [c for c in cands if _flagbearer(state, seat, c) and cost + resist(state, seat, c) <= gold]
-        if flags and not flag_done and target not in flags:
-            raise IllegalCommand(f"flagbearer: {board.name_of(state, flags[0])} must be targeted first")
-        if target in flags:
-            flag_done = True
-        cost += resist(state, seat, target)
+        if part.aim:
+            flags = [c for c in cands if _flagbearer(state, seat, c) and cost + resist(state, seat, c) <= gold]
+            if flags and not flag_done and target not in flags:
+                raise IllegalCommand(f"flagbearer: {board.name_of(state, flags[0])} must be targeted first")
+            if target in flags:
+                flag_done = True
+            cost += resist(state, seat, target)
         picked.append(target)
     if cost > gold:
         raise IllegalCommand(f"resist: targeting needs {cost} gold, you have {gold}")

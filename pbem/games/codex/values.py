@@ -8,7 +8,11 @@ computed, in this order, from:
 2. its +1/+1 and -1/-1 runes,
 3. its own modifiers (`Mod`: "this turn", "until your next upkeep" ...),
 4. every continuous effect in play (``static`` abilities, declared in the
-   card data with a selector ``to`` and a condition ``while``),
+   card data with a selector ``to`` and a condition ``while``: ``atk``,
+   ``hp``, ``armor``, ``keywords``, ``lose``, ``cant``, ``grant`` (another
+   card's activated ability), ``atk_per`` (``damage``: +1 ATK per damage on
+   it), ``unattackable_by`` / ``unstoppable_by`` (a selector of the
+   attackers that may not attack it / the patrollers it may ignore)),
 5. the patrol slot it holds (squad leader: 1 armor, elite: +1 ATK,
    lookout: resist 1) and frenzy on its controller's turn,
 6. ATK never below 0.
@@ -41,11 +45,15 @@ from pbem.games.codex.state import State
 class V:
     """A thing's current values."""
 
-    __slots__ = ("atk", "hp", "armor", "kw", "cant", "grants")
+    __slots__ = ("atk", "hp", "armor", "kw", "cant", "grants", "unattackable_by", "unstoppable_by")
 
     def __init__(self, atk: int, hp: int, armor: int, kw: dict[str, int], cant: set[str],
-                 grants: list[tuple[str, str]]) -> None:
+                 grants: list[tuple[str, str]], unattackable_by: list[tuple[str, str, Any]] | None = None,
+                 unstoppable_by: list[tuple[str, str, Any]] | None = None) -> None:
         self.atk, self.hp, self.armor, self.kw, self.cant, self.grants = atk, hp, armor, kw, cant, grants
+        #: (controller, source, selector) of what may not attack it / what it may ignore
+        self.unattackable_by = unattackable_by or []
+        self.unstoppable_by = unstoppable_by or []
 
     def has(self, key: str) -> bool:
         return self.kw.get(key, 0) > 0
@@ -136,6 +144,7 @@ def _compute(state: State, ref: str, effects: list[tuple[str, str, Ability]]) ->
     armor = kw.pop("armor", 0)
     cant: set[str] = set()
     grants: list[tuple[str, str]] = []
+    by: dict[str, list[tuple[str, str, Any]]] = {"unattackable_by": [], "unstoppable_by": []}
     for m in t.mods:
         atk += m.atk
         hp += m.hp
@@ -167,6 +176,9 @@ def _compute(state: State, ref: str, effects: list[tuple[str, str, Ability]]) ->
                     atk += t.damage
                 for name in st.get("grant", ()):
                     grants.append((state.things[src].card, name))
+                for key in ("unattackable_by", "unstoppable_by"):
+                    if key in st:
+                        by[key].append((ctrl, src, st[key]))
         finally:
             _local.computing.discard(ref)
             if outer:
@@ -181,7 +193,7 @@ def _compute(state: State, ref: str, effects: list[tuple[str, str, Ability]]) ->
         kw["resist"] = kw.get("resist", 0) + 1
     if t.controller == state.active:
         atk += kw.get("frenzy", 0)
-    return V(max(0, atk), hp, armor, kw, cant, grants)
+    return V(max(0, atk), hp, armor, kw, cant, grants, by["unattackable_by"], by["unstoppable_by"])
 
 
 def _layer0(state: State, ref: str) -> V:
