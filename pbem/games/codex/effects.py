@@ -16,8 +16,8 @@ and a player (``who``, ``from``, ``for``) is ``me``, ``opp`` (each
 opponent), ``active`` (whose turn it is), ``t0`` (whoever controls target
 0), ``subject`` or ``attacked``.
 
-Effects: ``damage`` (a number, or ``{"unit": n, "building": m}`` by what is
-hit), ``split_damage`` (the command's split among ``among``), ``runes``
+Effects: ``damage`` (a number, ``"x"`` for the command's X, or ``{"unit":
+n, "building": m}`` by what is hit), ``split_damage`` (the command's split among ``among``), ``runes``
 (+1/+1, negative for -1/-1), ``counter`` / ``remove_counter`` (other runes,
 with ``limit``), ``draw``, ``gold``, ``steal``, ``token`` (``n``,
 ``limit``, ``for``), ``destroy``, ``sacrifice``, ``bounce`` (to its owner's
@@ -120,6 +120,11 @@ def run(ctx: Ctx, effects: list[dict[str, Any]]) -> None:
         one(ctx, e)
 
 
+def amount(ctx: Ctx, n: Any) -> int:
+    """A number of the data, or ``"x"``: the X the command chose."""
+    return ctx.x if n == "x" else int(n)
+
+
 def _until(ctx: Ctx, until: str) -> str:
     return f"upkeep:{ctx.seat}" if until == "next_upkeep" else until
 
@@ -128,10 +133,10 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
     st, seat = ctx.state, ctx.seat
     name = next(iter(e))
     if name == "damage":
-        amount = e["damage"]
+        dmg = e["damage"]
         for x in ctx.where(e["to"]):
-            n = amount if isinstance(amount, int) else amount.get(
-                "building" if board.kind_of(st, x) in ("base", "structure", "building") else "unit", 0)
+            n = dmg.get("building" if board.kind_of(st, x) in ("base", "structure", "building") else "unit", 0) \
+                if isinstance(dmg, dict) else amount(ctx, dmg)
             engine.damage(st, x, n, src=ctx.src)
     elif name == "split_damage":
         for part, n in zip(e["among"], ctx.split):

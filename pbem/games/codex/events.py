@@ -106,6 +106,9 @@ def emit(state: State, items: list[Pending]) -> None:
 def order(state: State, items: list[Pending]) -> list[Pending]:
     first = state.first
     rank = {src: i for i, src in enumerate(first)}
+    for it in items:
+        if it.src in rank and it.src not in state.ordered:
+            state.ordered.append(it.src)
 
     def key(it: Pending) -> tuple[int, int]:
         if it.src in rank:

@@ -17,7 +17,7 @@ import msgspec
 
 from pbem.errors import IllegalCommand
 from pbem.games.base import Known, Zone, copy_struct, identity
-from pbem.games.codex import activated, board, cards, combat, engine, events, play, resolve, rules
+from pbem.games.codex import activated, board, cards, combat, engine, events, play, resolve, rules, select
 from pbem.games.codex import targets as targeting
 from pbem.games.codex import turn, values
 from pbem.games.codex.commands import (
@@ -157,7 +157,7 @@ def _legal_play(state: State, seat: str, name: str, ref: str) -> list[Command]:
         if price > gold:
             continue
         if c.type != "spell":
-            out += [Play(ref, t, False, ch) for t in _arrival_targets(state, seat, name, ref, gold - price)]
+            out += [Play(ref, t, False, ch) for t in _arrival_targets(state, seat, name, ref, gold - price, ch.boost)]
             continue
         for chosen in targeting.options(state, seat, ref, c.targets, gold - price):
             for split in _splits(c, chosen):
@@ -168,8 +168,10 @@ def _legal_play(state: State, seat: str, name: str, ref: str) -> list[Command]:
     return out
 
 
-def _arrival_targets(state: State, seat: str, name: str, ref: str, gold: int) -> list[list[str]]:
-    abilities = [ab for ab in cards.CARDS[name].face.triggers.get("arrives", ()) if ab.targets]
+def _arrival_targets(state: State, seat: str, name: str, ref: str, gold: int, boosted: bool) -> list[list[str]]:
+    ev = {"boosted": "1"} if boosted else {}
+    abilities = [ab for ab in cards.CARDS[name].face.triggers.get("arrives", ())
+                 if ab.targets and select.holds(state, seat, ref, ab.cond, ev)]
     parts = [part for ab in abilities for part in ab.targets]
     if not parts:
         return [[]]

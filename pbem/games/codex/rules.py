@@ -245,9 +245,27 @@ def summon_problem(state: State, seat: str, name: str) -> str | None:
 # --- apply -------------------------------------------------------------------------------
 
 
+#: the choices each command may carry (beyond `first` and `answers`, which all take but ``tech``)
+_TAKES = {Play: {"boost", "x", "modes", "split", "pay"}, Use: {"alt", "pay"}, Attack: {"doomed"}}
+_WORDS = {"boost": "boost", "x": "x=", "modes": "mode=", "split": "split=", "pay": "pay=", "alt": "by=",
+          "doomed": "doomed=", "first": "first=", "answers": "choose="}
+
+
+def _check_choices(cmd: Command) -> None:
+    """Refuse a choice the command has no place for."""
+    if isinstance(cmd, Choose):
+        return
+    takes = _TAKES.get(type(cmd), set()) | ({"first"} if isinstance(cmd, Tech) else {"first", "answers"})
+    for name in cmd.choices.__struct_fields__:
+        if name not in takes and getattr(cmd.choices, name):
+            verb = type(cmd).__name__.lower()
+            raise IllegalCommand(f"{_WORDS[name]}: {verb} takes no such choice")
+
+
 def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
     if seat not in state.seats:
         raise IllegalCommand(f"{seat!r} is not a seat of this game")
+    _check_choices(cmd)
     if isinstance(cmd, Choose):
         if state.prompt is None or seat != state.prompt.seat:
             raise IllegalCommand("nothing waits for your choice (choose answers a question the game asked)")
@@ -261,7 +279,7 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
     if isinstance(cmd, Choose):
         resolve.answer_prompt(state, list(cmd.answers))
     else:
-        state.first = list(cmd.choices.first)
+        state.first, state.ordered = list(cmd.choices.first), []
         state.answers = list(cmd.choices.answers)
     p = state.players[seat]
     match cmd:
@@ -269,8 +287,6 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
             pass
         case Tech(cards=refs, choices=ch):
             _tech(state, seat, refs, ch.first)
-            if ch.answers:
-                raise IllegalCommand("tech takes no choose= (answer upkeep questions with choose)")
             return state
         case Hire(ref=ref):
             if p.hired == state.turn:
@@ -324,7 +340,11 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
     if state.answers:
         raise IllegalCommand(f"choose={state.answers[0] or 'none'}: no question was left for this answer")
     if state.prompt is None:
-        state.first = []
+        idle = [f for f in state.first if f not in state.ordered]
+        if idle:
+            raise IllegalCommand(f"first={board.name_of(state, idle[0])}: it has no trigger waiting to be ordered "
+                                 "in this command")
+        state.first, state.ordered = [], []
     return state
 
 
@@ -340,7 +360,7 @@ def _tech(state: State, seat: str, refs: list[str], first: list[str]) -> None:
     sources = [it.src for it in turn.upkeep_items(state, seat)]
     if len(set(first)) != len(first) or any(f not in sources for f in first):
         raise IllegalCommand("first= names only what acts in your upkeep (healing, upkeep abilities, surplus ...)")
-    state.first = list(first)
+    state.first, state.ordered = list(first), []
     state.players[seat].tech_due = False
     log(state, f"{seat} techs {len(refs)} card(s)")
     state.phase = UPKEEP

@@ -208,8 +208,10 @@ class State(GameState, kw_only=True):
     future: dict[str, Future] = {}
     #: locked patrol zones: seat -> 5 slots (ref or "")
     patrol: dict[str, list[str]] = {}
-    #: the active player's trigger order: sources to resolve first
+    #: the active player's trigger order: sources to resolve first, and
+    #: those of them that have had a trigger to order so far
     first: list[str] = []
+    ordered: list[str] = []
     #: answers the current command gave for later choices, not yet used
     answers: list[str] = []
     queue: list[Pending] = []

@@ -65,7 +65,7 @@ def start_turn(state: State, chance: Chance) -> None:
 
 @registry.register("step", "main")
 def _main(state: State, item: Pending, chance: Chance | None) -> None:
-    state.first = []
+    state.first, state.ordered = [], []
     for s in state.seats:
         state.players[s].reshuffled = False
     state.phase = MAIN
