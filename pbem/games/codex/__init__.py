@@ -98,6 +98,22 @@ class Codex(Game[State, Command]):
             raise InvalidOption(f"bad option for codex: {exc}") from None
         return rules.check_options(options)
 
+    def catalogue(self) -> list[str]:
+        """The specs (and their heroes) new games may pick, those still being
+        written, and the starter decks: from the card data."""
+        from pbem.games.codex import cards
+
+        playable = cards.playable_specs()
+        lines = ["specs new games may pick (p1=, p2=):"]
+        lines += [f"  {s.lower():<12} hero {cards.HERO_OF[s]} ({cards.colour_of(s)})" for s in playable]
+        later = [s for s in cards.SPECS if s not in playable]
+        if later:
+            lines.append("specs not written whole yet (not offered): " + ", ".join(s.lower() for s in later))
+        ready = [c for c in cards.COLOURS if cards.starter_ready(c)]
+        lines.append("starter decks (p1_starter=, p2_starter=; default: the spec's colour): " + ", ".join(ready))
+        lines.append("heroes written: " + ", ".join(f"{n} ({c.spec})" for n, c in cards.HEROES.items()))
+        return lines
+
     def setup(self, options: Any, seats: list[Any], chance: Chance) -> State:
         if options is None:
             options = Options()
