@@ -369,3 +369,29 @@ def test_every_glossary_keyword_has_a_test_here():
     tested = {name[5:] for name in globals() if name.startswith("test_")}
     assert glossary <= tested, sorted(glossary - tested)
     assert set(cards.KEYWORDS) - {"flagbearer"} <= glossary
+
+
+# --- replacement and prevention ------------------------------------------------------------------
+
+
+def test_a_replacement_instead_of_dying():
+    st = start("turn = 2", "p2.units = Regular-sized Rhinoceros", "p1.units = Brave Knight")
+    st = do(st, "attack regular-sized-rhinoceros opp:brave-knight")
+    assert gone(st, "alice", "Brave Knight") and "Brave Knight" in hand_names(st, "alice"), "combat damage: to hand"
+    assert "Brave Knight" not in [it.card for it in st.zones["discard:alice"].items]
+    st = start("turn = 2", "p2.hand = Wither", "p2.hero = 1", "p1.units = Brave Knight dmg=2")
+    st = do(st, "play wither target=opp:brave-knight")
+    assert "Brave Knight" in [it.card for it in st.zones["discard:alice"].items], "not combat damage: it dies"
+
+
+def test_damage_prevention():
+    st = start("turn = 2", "p2.hand = Spark, Spark", "p2.hero = 1", "p2.gold = 5",
+               "p1.units = Sentry, Older Brother", "p1.patrol = sl=sentry elite=older-brother")
+    st = do(st, "play spark target=opp:elite")
+    assert stats(st, "alice", "Older Brother")[2] == 0, "the first damage from a spell this turn is prevented"
+    st = do(st, "play spark target=opp:elite")
+    assert stats(st, "alice", "Older Brother")[2] == 1
+    st = start("turn = 2", "p2.units = Iron Man", "p1.units = Sentry, Older Brother",
+               "p1.patrol = sl=sentry elite=older-brother")
+    st = do(st, "attack iron-man opp:sl")
+    assert gone(st, "alice", "Sentry"), "combat damage is not prevented"

@@ -21,9 +21,9 @@ _CARD_KEYS = {"type", "spec", "tech", "cost", "atk", "hp", "subtypes", "keywords
 _HERO_KEYS = {"spec", "cost", "title", "bands"}
 _BAND_KEYS = {"from", "atk", "hp", "text", "keywords", "abilities"}
 _ABILITY_KEYS = {"on", "if", "who", "targets", "do", "use", "cost", "granted", "per_turn", "static", "check",
-                 "replace", "key", "may", "ask", "log", "targets_icon", "if_text"}
+                 "replace", "key", "may", "ask", "log", "targets_icon", "if_text", "to"}
 _STATIC_KEYS = {"to", "while", "atk", "hp", "armor", "keywords", "lose", "cant", "grant", "atk_per", "plays", "cost",
-                "hire", "hire_cost", "unattackable_by", "unstoppable_by"}
+                "hire", "hire_cost", "unattackable_by", "unstoppable_by", "prevent", "from", "per_turn"}
 _PART_KEYS = {"what", "pick", "distinct", "unordered", "optional", "prune", "aim"}
 _COST_KEYS = {"exhaust", "gold", "sacrifice", "remove", "discard", "alt"}
 _TYPES = {"unit", "token", "spell", "upgrade", "building"}
@@ -94,6 +94,8 @@ def _ability(where: str, ab: Ability) -> None:
                 raise CardDataError(f"{where}: unknown keyword {k!r}")
     if ab.kind == "check":
         registry.get("check", ab.check)
+    if ab.kind == "replace" and ab.replace != "dies":
+        raise CardDataError(f"{where}: replace {ab.replace!r}: only dies is replaced (prevent damage with a static)")
 
 
 def check_card(c: Card) -> None:

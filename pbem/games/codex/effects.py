@@ -236,3 +236,10 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
         registry.get("effect", e["call"])(ctx, e)
     else:
         raise CardDataError(f"unknown effect {name!r}")
+
+
+@registry.register("runner", "effects")
+def run_for(state: State, seat: str, src: str, do: list[dict[str, Any]], chance: Chance | None,
+            ev: dict[str, str]) -> None:
+    """Effects of a replacement the engine applies (no choices: no targets)."""
+    run(Ctx(state, seat, src, [], chance, ev), do)

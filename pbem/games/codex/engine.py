@@ -13,7 +13,7 @@ instead), a token that would leave play ceases to exist.
 from __future__ import annotations
 
 from pbem.games.base import Chance, Hidden, Item, Known, Outcome, draw_private, shuffle_zone
-from pbem.games.codex import board, cards, events, registry, values
+from pbem.games.codex import board, cards, events, registry, select, values
 from pbem.games.codex.board import log
 from pbem.games.codex.state import (
     MAIN,
@@ -115,6 +115,7 @@ def damage(state: State, target: str, n: int, src: str = "", combat: bool = Fals
     """Deal `n` damage to a thing or a structure; returns what got through
     armor. Combat damage from a deathtouch source kills a unit or hero it
     reaches, even through armor; armor piercing ignores armor."""
+    n = _prevented(state, target, n, combat) if n > 0 else 0
     if n <= 0:
         return 0
     if board.is_structure(target):
@@ -132,6 +133,7 @@ def damage(state: State, target: str, n: int, src: str = "", combat: bool = Fals
     t = state.things.get(target)
     if t is None:
         return 0
+    t.hit_by = "combat" if combat else "effect"
     lethal = False
     pierce = False
     if combat and src in state.things:
@@ -145,6 +147,32 @@ def damage(state: State, target: str, n: int, src: str = "", combat: bool = Fals
         t.damage = max(t.damage, values.hp(state, target))
     if board.kind_of(state, target) == "building":
         _source_hit(state, src, "damages_building", target)
+    return n
+
+
+def _prevented(state: State, target: str, n: int, combat: bool) -> int:
+    """What is left of `n` damage to `target` after prevention effects
+    (continuous ``prevent``: ``all`` or a number, ``from`` ``combat`` /
+    ``effects`` / ``any``, ``per_turn`` uses of the effect's card)."""
+    for src, ctrl, ab in values.statics(state):
+        st = ab.static
+        if "prevent" not in st or n <= 0:
+            continue
+        source = st.get("from", "any")
+        if source == "combat" and not combat or source == "effects" and combat:
+            continue
+        if not select.matches(state, ctrl, src, st["to"], target) or not select.holds(state, ctrl, src, st.get("while")):
+            continue
+        t = state.things[src]
+        if st.get("per_turn"):
+            if t.used_turn != state.turn:
+                t.used_turn, t.used = state.turn, {}
+            if t.used.get("prevent", 0) >= st["per_turn"]:
+                continue
+            t.used["prevent"] = t.used.get("prevent", 0) + 1
+        stop = n if st["prevent"] == "all" else min(n, int(st["prevent"]))
+        n -= stop
+        log(state, f"{t.card} prevents {stop} damage to {board.name_of(state, target)}")
     return n
 
 
@@ -394,7 +422,7 @@ def _leaves(state: State, ref: str, t: Thing, band: int) -> list:
     return events.own(state, "leaves", ref, t.card, t.controller, band, {"subject": ref, "controller": t.controller})
 
 
-def die(state: State, refs: list[str], chance: Chance | None) -> bool:
+def die(state: State, refs: list[str], chance: Chance | None, cause: str = "") -> bool:
     """Things that die (or are destroyed, or sacrificed) together: to the
     discard pile (tokens cease to exist, heroes go to the command zone),
     then the patrol-slot bonuses, a dead hero's levels for the other side,
@@ -409,6 +437,9 @@ def die(state: State, refs: list[str], chance: Chance | None) -> bool:
         if ref not in state.things:
             continue
         t = state.things[ref]
+        if _replaced(state, ref, cause, chance):
+            changed = True
+            continue
         if values.has(state, ref, "indestructible"):
             if t.damage or not t.exhausted or _attachments(state, ref):
                 t.damage, t.exhausted = 0, True
@@ -456,6 +487,27 @@ def die(state: State, refs: list[str], chance: Chance | None) -> bool:
     return changed
 
 
+def _replaced(state: State, ref: str, cause: str, chance: Chance | None) -> bool:
+    """A ``replace: dies`` ability of the dying thing, or of something
+    attached to it (``to: attached``), happens instead of the death (its
+    ``if`` may ask ``{"cause": "combat"}``: killed by combat damage)."""
+    t = state.things[ref]
+    ev = {"subject": ref, "cause": cause or (t.hit_by if t.damage else "effect")}
+    holders = [(ref, "self")] + [(a, "attached") for a in _attachments(state, ref)]
+    for holder, to in holders:
+        for ab in board.face(state, holder).replacements:
+            if ab.replace != "dies" or ab.raw.get("to", "self") != to:
+                continue
+            ctrl = state.things[holder].controller
+            if not select.holds(state, ctrl, holder, ab.cond, ev):
+                continue
+            log(state, f"{state.things[holder].card}: instead of dying")
+            run = registry.get("runner", "effects")
+            run(state, ctrl, holder, ab.do, chance, ev)
+            return True
+    return False
+
+
 def _attachments(state: State, ref: str) -> list[str]:
     return [r for r, t in state.things.items() if t.attached == ref]
 
@@ -474,7 +526,7 @@ def sacrifice_card(state: State, ref: str) -> None:
 def destroy(state: State, refs: list[str], chance: Chance | None) -> None:
     """Destroy things: units and heroes die; other cards go to the discard pile."""
     fighters = [r for r in refs if r in state.things and board.is_fighter(state, r)]
-    die(state, fighters, chance)
+    die(state, fighters, chance, cause="destroyed")
     for r in refs:
         if r in state.things and not board.is_fighter(state, r):
             if not values.has(state, r, "indestructible"):

@@ -33,8 +33,11 @@ TESTS: dict[str, Callable[..., bool]] = {}
 CHECKS: dict[str, Callable[..., bool]] = {}
 PRUNES: dict[str, Callable[..., list[str]]] = {}
 STEPS: dict[str, Callable[..., None]] = {}
+#: ``effects``: the runner of data effects, for replacements the engine
+#: applies (`effects` imports the engine, so the engine finds it here)
+RUNNERS: dict[str, Callable[..., None]] = {}
 
-_TABLES = {"effect": EFFECTS, "test": TESTS, "check": CHECKS, "prune": PRUNES, "step": STEPS}
+_TABLES = {"effect": EFFECTS, "test": TESTS, "check": CHECKS, "prune": PRUNES, "step": STEPS, "runner": RUNNERS}
 
 
 def register(kind: str, name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
