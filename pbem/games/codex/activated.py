@@ -122,10 +122,7 @@ def use(state: State, seat: str, ref: str, name: str, chosen: list[str], alt: in
             engine.add_runes(state, ref, -n)
         else:
             engine.remove_counter(state, ref, kind, n, chance)
-    for r in pay:
-        item = engine.take_item(state, hand(seat), r)
-        assert item is not None
-        state.zones[f"discard:{seat}"].items.append(item)
+    engine.discard_from_hand(state, seat, pay)
     log(state, f"{t.card} uses {ab.name}")
     if cost.get("sacrifice") == "self":
         engine.destroy(state, [ref], chance)

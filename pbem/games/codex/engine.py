@@ -23,6 +23,7 @@ from pbem.games.codex.resources import (  # noqa: F401 (offered to the rules fro
     add_runes,
     damage,
     disable,
+    discard_from_hand,
     draw,
     exhaust,
     expire,
@@ -211,6 +212,11 @@ def die(state: State, refs: list[str], chance: Chance | None, cause: str = "") -
         slot = board.slot_of(state, ref)
         if slot in ("scavenger", "technician"):
             bonuses.append((t.controller, slot))
+        killer = state.things.get(t.hit_src) if t.damage and cause != "destroyed" else None
+        if killer is not None and t.hit_src != ref:
+            triggers += events.own(state, "kills", t.hit_src, killer.card, killer.controller,
+                                   board.band(state, t.hit_src) if killer.level else 0,
+                                   {"subject": t.hit_src, "victim": ref, "slot": slot or "", "player": t.controller})
         kind = cards.CARDS[t.card].type
         t, item = _take_from_play(state, ref)
         ev = {"subject": ref, "controller": t.controller, "card": t.card}

@@ -91,7 +91,7 @@ def _who(state: State, seat: str, src: str, who: dict, subject: str, ev: dict[st
         return select.matches(state, seat, src, who, subject)
     # the subject has left play (it died): judge it by what the event recorded
     side = who.get("side", "any")
-    owner = ev.get("controller", "")
+    owner = ev.get("controller") or ev.get("player", "")
     if side in ("mine", "friendly") and owner != seat or side == "theirs" and owner == seat:
         return False
     return True

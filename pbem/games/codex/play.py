@@ -31,7 +31,7 @@ from pbem.games.codex.board import log
 from pbem.games.codex.cards import Card
 from pbem.games.codex.commands import Choices, Play
 from pbem.games.codex.effects import Ctx, run
-from pbem.games.codex.state import State, deck, discard, hand
+from pbem.games.codex.state import State, deck, hand
 
 hire_cost = values.hire_cost
 
@@ -133,10 +133,7 @@ def play(state: State, seat: str, cmd: Play, chance: Chance) -> None:
     if price > p.gold:
         raise IllegalCommand(f"{name} costs {price} gold, you have {p.gold}")
     p.gold -= price
-    for r in ch.pay:
-        got = engine.take_item(state, hand(seat), r)
-        assert got is not None
-        state.zones[discard(seat)].items.append(got)
+    engine.discard_from_hand(state, seat, list(ch.pay))
     ev = {"boosted": "1"} if ch.boost else {}
     log(state, f"{seat} plays {name}" + (" (boosted)" if ch.boost else ""))
     if c.type != "spell":

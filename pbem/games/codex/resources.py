@@ -62,6 +62,16 @@ def draw(state: State, seat: str, n: int, chance: Chance) -> int:
     return got
 
 
+def discard_from_hand(state: State, seat: str, refs: list[str]) -> None:
+    """Cards go from `seat`'s hand to its discard pile (face down: not shown)."""
+    for r in refs:
+        item = take_item(state, hand(seat), r)
+        assert item is not None
+        state.zones[discard(seat)].items.append(item)
+    if refs:
+        events.emit(state, events.whenever(state, "card_discarded", "", {"player": seat, "n": str(len(refs))}))
+
+
 def to_discard(state: State, seat: str, item: Item, name: str) -> None:
     """A card everyone saw goes face down to its owner's discard pile."""
     state.zones[discard(seat)].items.append(Known(item.ref, name) if isinstance(item, Hidden) else item)
@@ -113,7 +123,7 @@ def damage(state: State, target: str, n: int, src: str = "", combat: bool = Fals
     t = state.things.get(target)
     if t is None:
         return 0
-    t.hit_by = "combat" if combat else "effect"
+    t.hit_by, t.hit_src = ("combat" if combat else "effect"), src
     lethal = False
     pierce = False
     if combat and src in state.things:

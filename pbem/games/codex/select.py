@@ -19,7 +19,9 @@ effect) is about the ability's source and controller: ``turn`` (mine or
 theirs), ``patrolling``, ``attacking`` (true, unit, hero, building, base),
 ``arrived`` / ``attacked`` (``this_turn``), ``you_control`` (a selector),
 ``count`` (``{"of": selector, "min": n}``), ``boosted``, ``hand_empty``,
-``cause`` (of a death: ``combat``, ``effect``, ``destroyed``), ``test``, and ``not`` / ``all`` / ``any`` of conditions.
+``cause`` (of a death: ``combat``, ``effect``, ``destroyed``), ``slot``
+(the patrol slot the victim of a ``kills`` event held, or true for any),
+``test``, and ``not`` / ``all`` / ``any`` of conditions.
 
 Values a selector reads (ATK, keywords) come from `values` through
 `VALUE_READER`, which `values` sets on import (so that this module, which
@@ -45,7 +47,7 @@ _SEL_KEYS = {"kinds", "side", "tech", "subtype", "not_subtype", "card", "colour"
              "patrolling", "slot", "damaged", "exhausted", "other", "plus_runes", "minus_runes", "atk_max",
              "atk_min", "has", "lacks", "no_abilities", "test", "counter"}
 _COND_KEYS = {"turn", "patrolling", "attacking", "arrived", "attacked", "you_control", "count", "boosted",
-              "hand_empty", "cause", "test", "not", "all", "any"}
+              "hand_empty", "cause", "slot", "test", "not", "all", "any"}
 
 _compiled: dict[int, tuple[Any, Pred, tuple[str, ...]]] = {}
 
@@ -258,6 +260,8 @@ def _holds1(state: State, seat: str, src: str, key: str, want: Any, ev: dict[str
         return (ev.get("boosted") == "1") == want
     if key == "cause":
         return ev.get("cause") == want
+    if key == "slot":  # of what an event was about ("kills" a patroller): a slot name or true
+        return ev.get("slot", "") == want if isinstance(want, str) else bool(ev.get("slot")) == want
     if key == "hand_empty":
         return (not state.zones[hand(seat)].items) == want
     if key == "test":

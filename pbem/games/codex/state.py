@@ -137,7 +137,8 @@ class Thing(msgspec.Struct, kw_only=True, omit_defaults=True):
     since: int                # turn it came under its controller's control
     arrived: int = 0          # turn it arrived in play
     damage: int = 0
-    hit_by: str = ""          # what its last damage was: combat or effect
+    hit_by: str = ""          # what its last damage was: combat or effect ...
+    hit_src: str = ""         # ... and what dealt it
     runes: int = 0            # net +1/+1 runes (negative: -1/-1 runes)
     counters: dict[str, int] = {}   # other runes: time, blood, sword ...
     exhausted: bool = False

@@ -21,7 +21,7 @@ from __future__ import annotations
 from pbem.games.base import Chance, Known
 from pbem.games.codex import board, cards, engine, events, registry, resolve, values
 from pbem.games.codex.board import log
-from pbem.games.codex.state import ENDING, MAIN, OVER, TECH, UPKEEP, Pending, State, discard, future, hand, other
+from pbem.games.codex.state import ENDING, MAIN, OVER, TECH, UPKEEP, Pending, State, future, hand, other
 
 
 def upkeep_items(state: State, seat: str) -> list[Pending]:
@@ -113,8 +113,7 @@ def end_turn(state: State, seat: str, slots: list[str], chance: Chance) -> None:
     log(state, f"{seat} ends the main phase")
     state.phase = ENDING
     n = len(state.zones[hand(seat)].items)
-    state.zones[discard(seat)].items.extend(state.zones[hand(seat)].items)
-    state.zones[hand(seat)].items = []
+    engine.discard_from_hand(state, seat, [it.ref for it in state.zones[hand(seat)].items])
     got = engine.draw(state, seat, min(n + 2, cards.HAND_MAX), chance)
     log(state, f"{seat} discards {n} and draws {got}")
     events.emit(state, events.seat_turn(state, "end_of_turn", seat))
