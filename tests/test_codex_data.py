@@ -85,3 +85,24 @@ def test_no_card_copies_the_printed_words():
         m = difflib.SequenceMatcher(None, printed, ours, autojunk=False).find_longest_match()
         # a short plain phrase ("a tech 0 or tech I unit") may match; a sentence may not
         assert m.size < 28, f"{name}: {ours[m.b:m.b + m.size]!r} is the printed wording"
+
+
+def test_no_card_is_named_in_the_core():
+    """The engine, combat and rules read what cards do from their data: no
+    string in the core modules is a card's name (per-colour modules in
+    ``abilities/`` may name the cards they serve)."""
+    import ast
+
+    import pbem.games.codex as package
+
+    core = Path(package.__file__).parent
+    names = set(cards.CARDS) | {s["hero"] for s in cards.SPECS.values()} | {n for s in cards.SPECS.values()
+                                                                             for n in s["cards"]}
+    for path in sorted(core.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        doc_nodes = {id(n.body[0].value) for n in ast.walk(tree)
+                     if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef)) and n.body
+                     and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in doc_nodes:
+                assert node.value not in names, f"{path.name}:{node.lineno} names the card {node.value!r}"
