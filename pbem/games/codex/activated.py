@@ -103,14 +103,15 @@ def use(state: State, seat: str, ref: str, name: str, chosen: list[str], alt: in
     if ab is None:
         known = ", ".join(names(state, ref)) or "none now"
         raise IllegalCommand(f"{t.card} has no ability {name!r} (it has: {known})")
-    why = cost_problem(state, seat, ref, ab, alt, pay)
-    if why:
-        raise IllegalCommand(why)
-    cost = _costs(ab, alt)
+    cost = _costs(ab, alt) if not (ab.cost.get("alt") and not 0 <= alt < len(ab.cost["alt"])) else {}
     gold_after = state.players[seat].gold - cost.get("gold", 0)
-    targets.check(state, seat, ref, ab.targets, chosen, gold_after)
-    if not select.holds(state, seat, ref, ab.cond):
-        raise IllegalCommand(f"{ab.name}: {ab.raw.get('if_text', 'its condition does not hold now')}")
+    with values.frozen(state):
+        why = cost_problem(state, seat, ref, ab, alt, pay)
+        if why:
+            raise IllegalCommand(why)
+        targets.check(state, seat, ref, ab.targets, chosen, gold_after)
+        if not select.holds(state, seat, ref, ab.cond):
+            raise IllegalCommand(f"{ab.name}: {ab.raw.get('if_text', 'its condition does not hold now')}")
     state.players[seat].gold = gold_after
     if t.used_turn != state.turn:
         t.used_turn, t.used = state.turn, {}

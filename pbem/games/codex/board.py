@@ -9,9 +9,43 @@ A *structure* is a base, tech building or add-on, named ``SEAT:KIND``
 
 from __future__ import annotations
 
+import contextlib
+import threading
+from collections.abc import Iterator
+from typing import Any
+
 from pbem.games.codex import cards
 from pbem.games.codex.cards import Face
 from pbem.games.codex.state import Building, State, Thing, ongoing, play, workers
+
+
+class _Frozen(threading.local):
+    state: State | None = None
+    cache: dict[Any, Any] | None = None
+
+
+_frozen = _Frozen()
+
+
+@contextlib.contextmanager
+def frozen(state: State) -> Iterator[None]:
+    """While `state` is not changed (callers promise not to: `legal`, the
+    bots, the views), what is read from it is kept (`memo`): current values,
+    candidate lists, the lists of things in play."""
+    if _frozen.state is state:
+        yield
+        return
+    before = (_frozen.state, _frozen.cache)
+    _frozen.state, _frozen.cache = state, {}
+    try:
+        yield
+    finally:
+        _frozen.state, _frozen.cache = before
+
+
+def memo(state: State) -> dict[Any, Any] | None:
+    """The cache of a frozen `state` (None when it is not frozen)."""
+    return _frozen.cache if _frozen.state is state else None
 
 
 def log(state: State, text: str) -> None:
@@ -90,8 +124,16 @@ def face(state: State, ref: str) -> Face:
 
 
 def things_of(state: State, seat: str) -> list[str]:
-    """Refs of the units, heroes, upgrades and buildings `seat` controls, in play-zone order."""
-    return [it.ref for it in state.zones[play(seat)].items]
+    """Refs of the units, heroes, upgrades and buildings `seat` controls, in
+    play-zone order (a new list: callers may change it)."""
+    cache = _frozen.cache if _frozen.state is state else None
+    if cache is None:
+        return [it.ref for it in state.zones[play(seat)].items]
+    key = ("things", seat)
+    got = cache.get(key)
+    if got is None:
+        got = cache[key] = [it.ref for it in state.zones[play(seat)].items]
+    return list(got)
 
 
 def spells_of(state: State, seat: str) -> list[str]:

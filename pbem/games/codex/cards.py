@@ -60,6 +60,9 @@ SLOT_SHORT = {"sl": "squad-leader", "squad-leader": "squad-leader", "elite": "el
               "tech": "technician", "lookout": "lookout"}
 
 
+_VALUE_KEYS = {"atk", "hp", "armor", "keywords", "lose", "cant", "grant", "atk_per", "unattackable_by", "unstoppable_by"}
+
+
 class CardDataError(ValueError):
     """A card file says something the engine cannot read (raised at import)."""
 
@@ -87,7 +90,7 @@ class Ability:
     effect, a state check or a replacement (its `kind`)."""
 
     __slots__ = ("card", "key", "kind", "on", "cond", "who", "targets", "do", "cost", "name", "granted",
-                 "once", "static", "check", "replace", "raw", "attack_context")
+                 "once", "static", "check", "replace", "raw", "attack_context", "values_thing")
 
     def __init__(self, card: str, key: str, raw: dict[str, Any]) -> None:
         self.card, self.key, self.raw = card, key, raw
@@ -105,6 +108,8 @@ class Ability:
         #: a continuous effect that depends on what is being attacked: who
         #: may attack what is then worked out target by target
         self.attack_context = '"attacking"' in _json.dumps(self.static.get("while", {}))
+        #: a continuous effect on things' values (not only on costs or damage)
+        self.values_thing = "to" in self.static and bool(set(self.static) & _VALUE_KEYS)
         on = raw.get("on", [])
         self.on: tuple[str, ...] = tuple([on] if isinstance(on, str) else on)
         self.kind = ("use" if "use" in raw else "static" if "static" in raw else "check" if "check" in raw
@@ -139,7 +144,7 @@ class Card:
 
     __slots__ = ("name", "type", "colour", "spec", "tech", "cost", "atk", "hp", "subtypes", "keywords", "legendary",
                  "ultimate", "ongoing", "channeling", "text", "targets", "do", "face", "faces", "bands", "title",
-                 "limit_as", "may_top", "boost", "attach", "raw", "has_statics", "band_at")
+                 "limit_as", "may_top", "boost", "attach", "raw", "has_statics", "band_at", "checked")
 
     def __init__(self, name: str, raw: dict[str, Any], colour: str, hero: bool = False) -> None:
         self.name, self.raw, self.colour = name, raw, colour
@@ -180,6 +185,8 @@ class Card:
             self.face = Face(name, self.atk, self.hp, self.keywords, abilities)
             self.faces = [self.face]
         self.has_statics = any(f.statics for f in self.faces)
+        #: the state-based checks must look at it (channeling, a check of its own)
+        self.checked = self.channeling or any(f.checks for f in self.faces)
         #: level -> band (heroes)
         self.band_at = tuple(max((i for i, b in enumerate(self.bands) if lv >= b["from"]), default=0)
                              for lv in range(self.bands[-1]["from"] + 1)) if self.bands else (0,)

@@ -271,10 +271,14 @@ def _check_attack(state: State, a: str, target: str, extra: list[str], spark: st
 
 
 def declare(state: State, a: str, target: str, extra: list[str], spark: str, over: str, then: str,
-            doomed: list[str], chance: Chance) -> None:
-    """Declare an attack (checked here) and queue its triggers and combat."""
-    with values.frozen(state):
-        doomed_now = _check_attack(state, a, target, extra, spark, over, then, doomed)
+            doomed: list[str], chance: Chance | None, checked: bool = False) -> None:
+    """Declare an attack (checked here, unless the caller `checked` it) and
+    queue its triggers and combat."""
+    if checked:
+        doomed_now = obliterated(state, a, doomed)
+    else:
+        with values.frozen(state):
+            doomed_now = _check_attack(state, a, target, extra, spark, over, then, doomed)
     seat = state.active
     t = state.things[a]
     defender = other(state, seat)

@@ -323,15 +323,14 @@ def settle(state: State, chance: Chance | None) -> None:
     or lethal damage, destroyed buildings (2 damage to the base for a tech
     building or add-on), attachments without their host, channeling spells
     without their hero, cards whose `check` fails, fading at 0 time runes,
-    the end of the game."""
+    the end of the game. Only cards that may be at lethal damage have their
+    values computed (`values.lethal`)."""
     while state.phase != OVER:
-        vals = values.board_values(state)
-        dying = [r for r, v in vals.items() if board.is_fighter(state, r) and
-                 (v.hp <= 0 or state.things[r].damage >= v.hp)]
+        vals = values.lethal(state)
+        dying = [r for r, v in vals.items() if board.is_fighter(state, r)]
         if dying and die(state, dying, chance):
             continue
-        wrecked = [r for r, v in vals.items() if board.kind_of(state, r) == "building" and
-                   state.things[r].damage >= v.hp]
+        wrecked = [r for r in vals if board.kind_of(state, r) == "building"]
         if wrecked:
             destroy(state, wrecked, chance)
             continue
@@ -344,7 +343,7 @@ def settle(state: State, chance: Chance | None) -> None:
                     p.base_damage += 2
                     log(state, f"{seat}'s {cards.BUILDINGS[kind]['name']} is destroyed (2 damage to the base)")
                     changed = True
-        for ref in list(state.things):
+        for ref in [r for r, t in state.things.items() if t.attached or cards.CARDS[t.card].checked]:
             if ref in state.things and _must_go(state, ref):
                 if board.is_fighter(state, ref):
                     die(state, [ref], chance)

@@ -232,7 +232,7 @@ def _thens(state: State, a: str, target: str, extra: list[str], doomed: list[str
     obliterated are gone, and so is what its attack triggers destroy."""
     trial = copy_struct(state)
     try:
-        combat.declare(trial, a, target, list(extra), "", "", "", list(doomed), None)
+        combat.declare(trial, a, target, list(extra), "", "", "", list(doomed), None, checked=True)
         resolve.run(trial, None, stop_at="combat")
     except IllegalCommand:
         return [""]

@@ -124,14 +124,17 @@ def play(state: State, seat: str, cmd: Play, chance: Chance) -> None:
     c = cards.CARDS[name]
     if cmd.top and not c.may_top:
         raise IllegalCommand(f"top: {name} does not go back on your draw pile")
-    why = requirement(state, seat, name)
-    if why:
-        raise IllegalCommand(why)
     ch = cmd.choices
-    check_choices(state, seat, c, cmd.ref, list(cmd.targets), ch)
-    price = cost(state, seat, name, ch)
-    if price > p.gold:
-        raise IllegalCommand(f"{name} costs {price} gold, you have {p.gold}")
+    with values.frozen(state):
+        why = requirement(state, seat, name)
+        if why:
+            raise IllegalCommand(why)
+        check_choices(state, seat, c, cmd.ref, list(cmd.targets), ch)
+        price = cost(state, seat, name, ch)
+        if price > p.gold:
+            raise IllegalCommand(f"{name} costs {price} gold, you have {p.gold}")
+        if c.type == "spell":
+            targets.check(state, seat, cmd.ref, c.targets, list(cmd.targets), p.gold - price)
     p.gold -= price
     engine.discard_from_hand(state, seat, list(ch.pay))
     ev = {"boosted": "1"} if ch.boost else {}
@@ -141,9 +144,7 @@ def play(state: State, seat: str, cmd: Play, chance: Chance) -> None:
         events.emit(state, events.whenever(state, "unit_played", cmd.ref, {"subject": cmd.ref, "controller": seat})
                     if c.type == "unit" else [])
         return
-    chosen = list(cmd.targets)
-    resist = targets.check(state, seat, cmd.ref, c.targets, chosen, p.gold)
-    del resist  # paid by pay_targeting
+    chosen = list(cmd.targets)  # checked above; resist is paid by pay_targeting
     state.shown[item.ref] = name
     if c.ongoing:
         engine.new_thing(state, seat, item, name)

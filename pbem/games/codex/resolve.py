@@ -128,7 +128,11 @@ def resolve_trigger(state: State, item: Pending, chance: Chance | None) -> None:
         if ask(state, item, 0, "may", f"{item.card}: {ab.raw.get('ask', 'use this ability')}?", [YES, NO]) == NO:
             return
         used = 1
-    chosen = choose_targets(state, seat, item.src, ab, item, used) if ab.targets else []
+    if ab.targets:
+        with values.frozen(state):  # choosing changes nothing values read
+            chosen = choose_targets(state, seat, item.src, ab, item, used)
+    else:
+        chosen = []
     if any(chosen):
         pay_targeting(state, seat, ab.targets, chosen)
     log(state, f"{item.card}: {ab.raw.get('log', _what(ab))}")

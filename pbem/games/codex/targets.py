@@ -141,6 +141,15 @@ def check(state: State, seat: str, src: str, parts: list[Part], chosen: list[str
     return cost
 
 
+def _single(state: State, seat: str, part: Part, cands: list[str], pool: list[str], gold: int) -> list[str]:
+    """`check` for one part, for every candidate at once (the common case)."""
+    if not part.aim:
+        return pool
+    cost = {c: resist(state, seat, c) for c in cands}
+    flags = [c for c in cands if cost[c] <= gold and _flagbearer(state, seat, c)]
+    return [c for c in pool if c == "" or cost[c] <= gold and (not flags or c in flags)]
+
+
 def options(state: State, seat: str, src: str, parts: list[Part], gold: int, prune: bool = True) -> list[list[str]]:
     """Target lists `legal` offers (each passes `check`)."""
     full = [candidates(state, seat, src, part) for part in parts]
@@ -149,6 +158,8 @@ def options(state: State, seat: str, src: str, parts: list[Part], gold: int, pru
         if prune and part.prune:
             cands = registry.get("prune", part.prune)(state, cands)
         pools.append((cands + [""]) if part.optional or not cands else cands)
+    if len(parts) == 1:
+        return [[c] for c in _single(state, seat, parts[0], full[0], pools[0], gold)]
     out: list[list[str]] = []
     seen = set()
     unordered = any(p.unordered for p in parts)

@@ -59,7 +59,9 @@ def start_turn(state: State, chance: Chance) -> None:
     workers_now = board.worker_count(state, seat)
     engine.gain_gold(state, seat, workers_now)
     log(state, f"{seat} gets {workers_now} gold")
-    state.queue = events.order(state, upkeep_items(state, seat)) + [Pending(kind="step", key="main")]
+    with values.frozen(state):
+        items = upkeep_items(state, seat)
+    state.queue = events.order(state, items) + [Pending(kind="step", key="main")]
     resolve.run(state, chance)
 
 

@@ -32,9 +32,7 @@ views, which never change the state) every value is computed once and kept.
 
 from __future__ import annotations
 
-import contextlib
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 from pbem.games.codex import board, cards, select
@@ -43,7 +41,7 @@ from pbem.games.codex.state import State
 
 
 class V:
-    """A thing's current values."""
+    """A thing's current values (read only: `kw` may be the card's own dict)."""
 
     __slots__ = ("atk", "hp", "armor", "kw", "cant", "grants", "unattackable_by", "unstoppable_by")
 
@@ -60,25 +58,12 @@ class V:
 
 
 class _Local(threading.local):
-    frozen: tuple[State, dict[str, V], dict[Any, Any]] | None = None
     computing: set[str] | None = None
 
 
 _local = _Local()
-
-
-@contextlib.contextmanager
-def frozen(state: State) -> Iterator[None]:
-    """Keep every value computed while `state` is not changed (callers promise not to)."""
-    before = _local.frozen
-    if before is not None and before[0] is state:
-        yield
-        return
-    _local.frozen = (state, {}, {})
-    try:
-        yield
-    finally:
-        _local.frozen = before
+frozen = board.frozen
+memo = board.memo
 
 
 def statics(state: State) -> list[tuple[str, str, Ability]]:
@@ -91,31 +76,41 @@ def statics(state: State) -> list[tuple[str, str, Ability]]:
     return out
 
 
-def memo(state: State) -> dict[Any, Any] | None:
-    """A dict for other read-only results while `state` is frozen (else None)."""
-    cache = _local.frozen
-    return cache[2] if cache is not None and cache[0] is state else None
-
-
 def get(state: State, ref: str) -> V:
-    cache = _local.frozen
-    if cache is not None and cache[0] is state:
-        v = cache[1].get(ref)
+    cache = board.memo(state)
+    if cache is not None:
+        v = cache.get(ref)
         if v is None:
-            effects = cache[2].get("statics")
+            effects = cache.get("statics")
             if effects is None:
-                effects = cache[2]["statics"] = statics(state)
-            v = cache[1][ref] = _compute(state, ref, effects)
+                effects = cache["statics"] = statics(state)
+            v = cache[ref] = _compute(state, ref, effects)
         return v
     return _compute(state, ref, statics(state))
 
 
-def board_values(state: State) -> dict[str, V]:
-    """Every fighter's and building card's values in one pass (no change may happen meanwhile)."""
+def lethal(state: State) -> dict[str, V]:
+    """The fighters and building cards whose damage reaches their HP (or
+    whose HP is 0 or less). A card whose own HP (printed, runes and its own
+    modifiers) is above its damage is alive whatever continuous effects
+    add, unless one in play takes HP away: only the others are computed."""
     effects = statics(state)
+    shrinking = any(ab.static.get("hp", 0) < 0 for _, _, ab in effects)
     table = cards.CARDS
-    return {r: _compute(state, r, effects) for r, t in state.things.items()
-            if table[t.card].type in ("unit", "token", "hero", "building")}
+    out: dict[str, V] = {}
+    for r, t in state.things.items():
+        c = table[t.card]
+        if c.type not in ("unit", "token", "hero", "building"):
+            continue
+        if not shrinking:
+            f = c.face if not c.bands else c.faces[c.band_at[min(t.level, len(c.band_at) - 1)]]
+            own = f.hp + t.runes + sum(m.hp for m in t.mods)
+            if own > t.damage:
+                continue
+        v = _compute(state, r, effects)
+        if v.hp <= 0 or t.damage >= v.hp:
+            out[r] = v
+    return out
 
 
 def _applies(state: State, src: str, ctrl: str, st: dict[str, Any], ref: str) -> bool:
@@ -140,60 +135,73 @@ def _compute(state: State, ref: str, effects: list[tuple[str, str, Ability]]) ->
         return _layer0(state, ref)
     f = board.face(state, ref)
     atk, hp = f.atk + t.runes, f.hp + t.runes
-    kw = dict(f.keywords)
-    armor = kw.pop("armor", 0)
+    kw = f.keywords
+    copied = False
     cant: set[str] = set()
     grants: list[tuple[str, str]] = []
-    by: dict[str, list[tuple[str, str, Any]]] = {"unattackable_by": [], "unstoppable_by": []}
-    for m in t.mods:
-        atk += m.atk
-        hp += m.hp
-        for k, v in m.keywords.items():
-            kw[k] = kw.get(k, 0) + v
-        for k in m.lose:
-            kw.pop(k, None)
-        cant.update(m.cant)
+    unattackable_by: list[tuple[str, str, Any]] = []
+    unstoppable_by: list[tuple[str, str, Any]] = []
+    if t.mods:
+        kw, copied = dict(kw), True
+        for m in t.mods:
+            atk += m.atk
+            hp += m.hp
+            for k, v in m.keywords.items():
+                kw[k] = kw.get(k, 0) + v
+            for k in m.lose:
+                kw.pop(k, None)
+            cant.update(m.cant)
+    armor = 0
     if effects:
         outer = computing is None
         if outer:
-            _local.computing = set()
-        _local.computing.add(ref)
+            computing = _local.computing = set()
+        computing.add(ref)
         try:
             for src, ctrl, ab in effects:
                 st = ab.static
-                if not _applies(state, src, ctrl, st, ref):
+                if not ab.values_thing or not _applies(state, src, ctrl, st, ref):
                     continue
                 atk += st.get("atk", 0)
                 hp += st.get("hp", 0)
                 armor += st.get("armor", 0)
-                for k, v in st.get("keywords", {}).items():
-                    kw[k] = kw.get(k, 0) + v if cards.KEYWORDS.get(k, False) else max(kw.get(k, 0), v)
-                for k in st.get("lose", ()):
-                    kw.pop(k, None)
-                cant.update(st.get("cant", ()))
-                per = st.get("atk_per")
-                if per == "damage":
+                if "keywords" in st or "lose" in st:
+                    if not copied:
+                        kw, copied = dict(kw), True
+                    for k, v in st.get("keywords", {}).items():
+                        kw[k] = kw.get(k, 0) + v if cards.KEYWORDS.get(k, False) else max(kw.get(k, 0), v)
+                    for k in st.get("lose", ()):
+                        kw.pop(k, None)
+                if "cant" in st:
+                    cant.update(st["cant"])
+                if st.get("atk_per") == "damage":
                     atk += t.damage
                 for name in st.get("grant", ()):
                     grants.append((state.things[src].card, name))
-                for key in ("unattackable_by", "unstoppable_by"):
-                    if key in st:
-                        by[key].append((ctrl, src, st[key]))
+                if "unattackable_by" in st:
+                    unattackable_by.append((ctrl, src, st["unattackable_by"]))
+                if "unstoppable_by" in st:
+                    unstoppable_by.append((ctrl, src, st["unstoppable_by"]))
         finally:
-            _local.computing.discard(ref)
+            computing.discard(ref)
             if outer:
                 _local.computing = None
-    armor += kw.pop("armor", 0)
+    if "armor" in kw:
+        if not copied:
+            kw, copied = dict(kw), True
+        armor += kw.pop("armor")
     slot = board.slot_of(state, ref)
     if slot == "squad-leader":
         armor += 1
     elif slot == "elite":
         atk += 1
     elif slot == "lookout":
+        if not copied:
+            kw, copied = dict(kw), True
         kw["resist"] = kw.get("resist", 0) + 1
-    if t.controller == state.active:
-        atk += kw.get("frenzy", 0)
-    return V(max(0, atk), hp, armor, kw, cant, grants, by["unattackable_by"], by["unstoppable_by"])
+    if t.controller == state.active and "frenzy" in kw:
+        atk += kw["frenzy"]
+    return V(max(0, atk), hp, armor, kw, cant, grants, unattackable_by, unstoppable_by)
 
 
 def _layer0(state: State, ref: str) -> V:
@@ -274,11 +282,18 @@ def card_matches(plays: dict[str, Any], name: str) -> bool:
 
 
 def _player_statics(state: State, seat: str, key: str) -> list[tuple[str, dict[str, Any]]]:
-    out = []
-    for ref in board.things_of(state, seat) + board.spells_of(state, seat):
-        for ab in board.face(state, ref).statics:
-            if key in ab.static and select.holds(state, seat, ref, ab.static.get("while")):
-                out.append((ref, ab.static))
+    cache = memo(state)
+    if cache is not None and (key, seat) in cache:
+        return cache[(key, seat)]
+    effects = cache.get("statics") if cache is not None else None
+    if effects is None:
+        effects = statics(state)
+        if cache is not None:
+            cache["statics"] = effects
+    out = [(ref, ab.static) for ref, ctrl, ab in effects
+           if ctrl == seat and key in ab.static and select.holds(state, seat, ref, ab.static.get("while"))]
+    if cache is not None:
+        cache[(key, seat)] = out
     return out
 
 
