@@ -395,3 +395,55 @@ def test_damage_prevention():
                "p1.patrol = sl=sentry elite=older-brother")
     st = do(st, "attack iron-man opp:sl")
     assert gone(st, "alice", "Sentry"), "combat damage is not prevented"
+
+
+# --- attachments, once-per-turn abilities, extra turns, legendary non-units ------------------------
+
+MORE_CARDS = {
+    "Test Aura": {"type": "spell", "ongoing": True, "cost": 0, "text": "A test spell: attached to a unit, +1/+1.",
+                  "targets": [{"what": "a unit", "pick": {"kinds": ["unit"]}}], "do": [{"attach": "t0"}],
+                  "abilities": [{"static": {"to": "attached", "atk": 1, "hp": 1}}]},
+    "Test Clock": {"type": "spell", "cost": 0, "text": "A test spell: you take a turn after this one.",
+                   "do": [{"extra_turn": True}]},
+    "Test Mill": {"type": "upgrade", "tech": 0, "cost": 0, "legendary": True, "text": "A test legendary upgrade.",
+                  "abilities": [{"use": "grind", "per_turn": 2, "do": [{"gold": 1}]}]},
+}
+
+
+@pytest.fixture(scope="module")
+def more_cards():
+    names = cards.add("neutral", MORE_CARDS)
+    yield
+    cards.remove(names)
+
+
+def test_attachments_follow_their_host(more_cards):
+    st = start("p1.hand = Test Aura, Test Aura", "p1.hero = 1", "p1.units = Older Brother, Immortal")
+    st = do(st, "play test-aura target=me:older-brother")
+    assert stats(st, "alice", "Older Brother")[:2] == (3, 3)
+    engine.destroy(st, [thing(st, "alice", "Older Brother")], CH)
+    engine.settle(st, CH)
+    assert not engine.spells_of(st, "alice") and "Test Aura" in [it.card for it in st.zones["discard:alice"].items]
+    st = do(st, "play test-aura target=me:immortal")
+    st.things[thing(st, "alice", "Immortal")].damage = 9
+    engine.settle(st, CH)
+    assert not engine.spells_of(st, "alice"), "indestructible: it loses its attachments instead of dying"
+
+
+def test_once_per_turn_limits_and_legendary_upgrades(more_cards):
+    st = start("turn = 3", "p1.units = Test Mill", "p1.hand = Test Mill")
+    st = do(st, "use test-mill grind")
+    st = do(st, "use test-mill grind")
+    with pytest.raises(IllegalCommand, match="2 time"):
+        do(st, "use test-mill grind")
+    st = do(st, "play test-mill")
+    assert len(engine.controls(st, "alice", "Test Mill")) == 1, "a second legendary copy is discarded"
+
+
+def test_an_extra_turn(more_cards):
+    st = start("p1.hand = Test Clock", "p1.hero = 1")
+    st = do(st, "play test-clock")
+    st = next_turn(st)
+    assert st.active == "alice" and st.turn == 2
+    st = next_turn(st)
+    assert st.active == "bob"

@@ -26,7 +26,9 @@ hand), ``trash``, ``take`` (control; ``until``), ``sideline``,
 modifier: ``atk`` ``hp`` ``armor`` ``keywords`` ``lose`` ``cant``, with
 ``until``: ``turn``, ``next_upkeep`` or ``""`` for as long as it stays in
 play), ``level``, ``flip`` (a token to another face), ``link`` (the targets
-this card binds), ``player`` (a flag on the player ``until`` the end of the
+this card binds), ``attach`` (this ongoing spell to a target; it goes to
+the discard pile when its host leaves play), ``extra_turn`` (``who`` takes
+a turn after this one), ``player`` (a flag on the player ``until`` the end of the
 turn), ``trash_worker`` (``from`` a player), ``if`` / ``then`` / ``else`` (a condition, `select.holds`), and
 ``call``: a function registered in ``abilities/`` (`registry`).
 """
@@ -43,7 +45,8 @@ from pbem.games.codex.state import Mod, State, opponents
 
 EFFECT_KEYS = ("damage", "split_damage", "runes", "counter", "remove_counter", "draw", "gold", "steal", "token",
                "destroy", "sacrifice", "bounce", "trash", "take", "sideline", "exhaust", "ready", "disable", "heal",
-               "repair", "give", "level", "flip", "link", "player", "trash_worker", "if", "call")
+               "repair", "give", "level", "flip", "link", "attach", "player", "trash_worker", "extra_turn", "if",
+               "call")
 
 
 class Ctx:
@@ -222,6 +225,15 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
         if ctx.src in st.things:
             refs = [r for part in e["link"] for r in ctx.where(part)]
             st.things[ctx.src].links = refs if len(refs) == len(e["link"]) else []
+    elif name == "attach":
+        hosts = ctx.where(e["attach"])
+        if ctx.src in st.things and hosts and not board.is_structure(hosts[0]):
+            st.things[ctx.src].attached = hosts[0]
+            log(st, f"{st.things[ctx.src].card} is attached to {st.things[hosts[0]].card}")
+    elif name == "extra_turn":
+        for p in ctx.players(e.get("who", "me")):
+            st.extra_turns.append(p)
+            log(st, f"{p} will take an extra turn after this one")
     elif name == "player":
         for p in ctx.players(e.get("who", "me")):
             st.players[p].flags[e["player"]] = st.turn
