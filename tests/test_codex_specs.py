@@ -78,3 +78,18 @@ def test_bot_games_with_the_red_and_green_starters_conform_and_end(seed, bot):
     options = GAME.options({"p1": p1, "p1_starter": s1, "p2": p2, "p2_starter": s2})
     outcome = check_game(GAME, options, SEATS, seed, bot=bot, max_steps=4000)
     assert outcome.reason.startswith("base destroyed")
+
+
+@pytest.mark.parametrize("mode, starters", [("peer", ("red", "green")), ("referee", ("green", "red"))])
+def test_red_and_green_starters_under_the_peer_and_referee_dealers(mode, starters, tmp_path):
+    """A whole bot game through the real writers verifies from its files and audits."""
+    from pbem import actions
+    from pbem.protocol.audit import audit
+    from tests import tamper
+
+    table = tamper.play("codex", mode, ["alice", "bob"], 3,
+                        options=(f"p1_starter={starters[0]}", f"p2_starter={starters[1]}"))
+    folder = tamper.save(table, tmp_path / "game")
+    chain = actions.verify(folder)
+    assert chain.over and chain.outcome().reason.startswith("base destroyed")
+    assert audit(folder).ok
