@@ -84,10 +84,6 @@ def is_unit(state: State, ref: str) -> bool:
     return t is not None and cards.CARDS[t.card].type in ("unit", "token")
 
 
-def is_token(state: State, ref: str) -> bool:
-    return cards.CARDS[state.things[ref].card].type == "token"
-
-
 def is_fighter(state: State, ref: str) -> bool:
     """Units and heroes: what attacks, patrols and has ATK."""
     t = state.things.get(ref)

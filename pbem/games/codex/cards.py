@@ -192,10 +192,6 @@ class Card:
                              for lv in range(self.bands[-1]["from"] + 1)) if self.bands else (0,)
 
     @property
-    def is_spell(self) -> bool:
-        return self.type == "spell"
-
-    @property
     def minor(self) -> bool:
         """Starter-deck spells: any hero of their colour casts them."""
         return self.type == "spell" and not self.spec
@@ -226,10 +222,6 @@ HERO_OF: dict[str, str] = {spec: s["hero"] for spec, s in SPECS.items()}
 #: game's first decks, as the neutral tests name them)
 HEROES: dict[str, Card] = {n: c for n, c in CARDS.items() if c.type == "hero"}
 STARTER: list[str] = list(STARTERS["neutral"])
-
-
-def card(name: str) -> Card:
-    return CARDS[name]
 
 
 def add(colour: str, cards_: dict[str, Any], heroes: dict[str, Any] | None = None) -> list[str]:
@@ -284,22 +276,6 @@ def is_hero(name: str) -> bool:
 def kind(name: str) -> str:
     """``hero``, ``unit``, ``token``, ``spell``, ``upgrade`` or ``building``."""
     return CARDS[name].type
-
-
-def is_spell(name: str) -> bool:
-    return CARDS[name].type == "spell"
-
-
-def is_unit_card(name: str) -> bool:
-    return CARDS[name].type in ("unit", "token")
-
-
-def tech(name: str) -> int:
-    return CARDS[name].tech
-
-
-def face(name: str, band: int = 0) -> Face:
-    return CARDS[name].faces[band]
 
 
 def band(hero: str, level: int) -> int:

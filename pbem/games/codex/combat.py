@@ -261,8 +261,9 @@ def _check_attack(state: State, a: str, target: str, extra: list[str], spark: st
         raise IllegalCommand(why)
     if target not in targets_of(state, a):
         raise IllegalCommand(refusal(state, a, target))
-    parts = [p for ab in board.face(state, a).triggers.get("attacks", ()) for p in ab.targets]
-    targets.check(state, state.active, a, parts, extra, state.players[state.active].gold)  # resist is paid later
+    own = [ab for ab in board.face(state, a).triggers.get("attacks", ())
+           if select.holds(state, state.active, a, ab.cond, {"subject": a, "attacked": target})]
+    targets.check_own(state, state.active, a, own, extra, state.players[state.active].gold)  # resist paid later
     check_spill(state, a, target, spark, over)
     doomed_now = obliterated(state, a, doomed)
     if then and not doomed_now:
@@ -297,10 +298,7 @@ def declare(state: State, a: str, target: str, extra: list[str], spark: str, ove
         engine.die(state, doomed_now, chance)
     ev = {"subject": a, "attacked": target, "defender": defender}
     mine = events.own(state, "attacks", a, t.card, seat, board.band(state, a) if t.level else 0, ev)
-    given = list(extra)
-    for p in mine:
-        n = len(events.ability(p.card, p.key).targets)
-        p.given, given = given[:n], given[n:]
+    events.distribute(mine, extra)
     events.emit(state, mine + events.whenever(state, "other_attacks", a, ev))
     state.fresh.append(Pending(kind="step", key="combat", src=a))
 

@@ -97,6 +97,20 @@ def _who(state: State, seat: str, src: str, who: dict, subject: str, ev: dict[st
     return True
 
 
+def distribute(items: list[Pending], answers: list[str]) -> None:
+    """A command's targets for its own triggers (a played unit's ``arrives``,
+    an attacker's ``attacks``), in order: each takes as many as its ability
+    has parts. A "you may" ability given only ``none`` declines; given
+    targets, it accepts."""
+    rest = list(answers)
+    for p in items:
+        ab = ability(p.card, p.key)
+        n = len(ab.targets)
+        p.given, rest = rest[:n], rest[n:]
+        if ab.raw.get("may") and n:
+            p.given = (["yes"] + p.given) if any(p.given) else ["no"]
+
+
 def emit(state: State, items: list[Pending]) -> None:
     """Queue simultaneous triggers (ordered by the active player) as fresh."""
     if items:

@@ -168,14 +168,22 @@ def _legal_play(state: State, seat: str, name: str, ref: str) -> list[Command]:
     return out
 
 
-def _arrival_targets(state: State, seat: str, name: str, ref: str, gold: int, boosted: bool) -> list[list[str]]:
-    ev = {"boosted": "1"} if boosted else {}
-    abilities = [ab for ab in cards.CARDS[name].face.triggers.get("arrives", ())
-                 if ab.targets and select.holds(state, seat, ref, ab.cond, ev)]
+def _own_options(state: State, seat: str, src: str, abilities: list, gold: int) -> list[list[str]]:
+    """Target lists for a command's own triggers (`targets.check_own`)."""
+    abilities = [ab for ab in abilities if ab.targets]
     parts = [part for ab in abilities for part in ab.targets]
     if not parts:
         return [[]]
     declined = [[""] * len(parts)] if len(abilities) == 1 and abilities[0].raw.get("may") else []
+    return declined + targeting.options(state, seat, src, parts, gold)
+
+
+def _arrival_targets(state: State, seat: str, name: str, ref: str, gold: int, boosted: bool) -> list[list[str]]:
+    ev = {"boosted": "1"} if boosted else {}
+    abilities = [ab for ab in cards.CARDS[name].face.triggers.get("arrives", ())
+                 if ab.targets and select.holds(state, seat, ref, ab.cond, ev)]
+    if not abilities:
+        return [[]]
     # the unit as if it had arrived (it may target itself): a new state
     # sharing everything else with `state`, which nothing here changes
     zone = state.zones[play_zone(seat)]
@@ -185,7 +193,7 @@ def _arrival_targets(state: State, seat: str, name: str, ref: str, gold: int, bo
         zones={**state.zones, play_zone(seat): Zone(items=zone.items + [Known(ref, name)], readers=zone.readers,
                                                      public=zone.public)})
     with values.frozen(trial):
-        return declined + targeting.options(trial, seat, ref, parts, gold)
+        return _own_options(trial, seat, ref, abilities, gold)
 
 
 def _legal_use(state: State, seat: str, ref: str) -> list[Command]:
@@ -206,13 +214,18 @@ def _legal_attacks(state: State, a: str) -> list[Command]:
         return []
     seat = state.things[a].controller
     gold = state.players[seat].gold
-    parts = [p for ab in board.face(state, a).triggers.get("attacks", ()) for p in ab.targets]
-    extras = targeting.options(state, seat, a, parts, gold) if parts else [[]]
+    own = board.face(state, a).triggers.get("attacks", [])
     sure, tied = combat.lowest_units(state, a)
     need = values.get(state, a).kw.get("obliterate", 0) - len(sure)
     dooms = [list(d) for d in itertools.combinations(tied, need)] if tied else [[]]
     out: list[Command] = []
+    extras_for: dict[tuple[str, ...], list[list[str]]] = {}
     for target in combat.targets_of(state, a):
+        mine = [ab for ab in own if select.holds(state, seat, a, ab.cond, {"subject": a, "attacked": target})]
+        key = tuple(ab.key for ab in mine)
+        if key not in extras_for:
+            extras_for[key] = _own_options(state, seat, a, mine, gold)
+        extras = extras_for[key]
         for doomed in dooms:
             gone = sure + doomed
             for extra in extras:

@@ -176,19 +176,6 @@ def _arrive(state: State, seat: str, item: Any, name: str, chosen: list[str], ev
         if chosen:
             raise IllegalCommand(f"{name} did not arrive: it takes no targets now")
         return
-    wanted = sum(len(events.ability(p.card, p.key).targets) for p in mine)
-    if len(chosen) != wanted:
-        parts = [part.what for p in mine for part in events.ability(p.card, p.key).targets]
-        raise IllegalCommand(f"this needs {wanted} target(s) ({'; '.join(parts) or 'no target'}), got {len(chosen)}")
-    gold = state.players[seat].gold
-    given = list(chosen)
-    for p in mine:
-        ab = events.ability(p.card, p.key)
-        n = len(ab.targets)
-        p.given, given = given[:n], given[n:]
-        if ab.raw.get("may") and n:
-            if not any(p.given):
-                p.given = ["no"]
-                continue
-            p.given = ["yes"] + p.given
-        gold -= targets.check(state, seat, ref, ab.targets, p.given[-n:] if n else [], gold)
+    targets.check_own(state, seat, ref, [events.ability(p.card, p.key) for p in mine], chosen,
+                      state.players[seat].gold)
+    events.distribute(mine, chosen)

@@ -23,7 +23,7 @@ import itertools
 
 from pbem.errors import IllegalCommand
 from pbem.games.codex import board, registry, select, values
-from pbem.games.codex.cards import Part
+from pbem.games.codex.cards import Ability, Part
 from pbem.games.codex.state import State
 
 
@@ -148,6 +148,24 @@ def _single(state: State, seat: str, part: Part, cands: list[str], pool: list[st
     cost = {c: resist(state, seat, c) for c in cands}
     flags = [c for c in cands if cost[c] <= gold and _flagbearer(state, seat, c)]
     return [c for c in pool if c == "" or cost[c] <= gold and (not flags or c in flags)]
+
+
+def check_own(state: State, seat: str, src: str, abilities: list[Ability], chosen: list[str], gold: int) -> int:
+    """Check a command's targets for the triggers of its own card (a played
+    unit's arrival, an attacker's attack), given in order: each ability
+    takes as many as it has parts; a "you may" one given only ``none``
+    declines. Returns the resist to pay."""
+    wanted = sum(len(ab.targets) for ab in abilities)
+    if len(chosen) != wanted:
+        want = "; ".join(p.what for ab in abilities for p in ab.targets) or "no target"
+        raise IllegalCommand(f"this needs {wanted} target(s) ({want}), got {len(chosen)}")
+    total = 0
+    for ab in abilities:
+        n = len(ab.targets)
+        mine, chosen = chosen[:n], chosen[n:]
+        if n and not (ab.raw.get("may") and not any(mine)):
+            total += check(state, seat, src, ab.targets, mine, gold - total)
+    return total
 
 
 def options(state: State, seat: str, src: str, parts: list[Part], gold: int, prune: bool = True) -> list[list[str]]:
