@@ -178,6 +178,9 @@ def options(state: State, seat: str, src: str, parts: list[Part], gold: int, pru
         pools.append((cands + [""]) if part.optional or not cands else cands)
     if len(parts) == 1:
         return [[c] for c in _single(state, seat, parts[0], full[0], pools[0], gold)]
+    # no resist and no flagbearer among the candidates: only the order rules matter
+    free = all(not part.aim or all(not resist(state, seat, c) and not _flagbearer(state, seat, c) for c in cands)
+               for part, cands in zip(parts, full))
     out: list[list[str]] = []
     seen = set()
     unordered = any(p.unordered for p in parts)
@@ -188,9 +191,27 @@ def options(state: State, seat: str, src: str, parts: list[Part], gold: int, pru
             if key in seen:
                 continue
             seen.add(key)
+        if free:
+            if _distinct_ok(parts, chosen, full):
+                out.append(chosen)
+            continue
         try:
             check(state, seat, src, parts, chosen, gold, full)
         except IllegalCommand:
             continue
         out.append(chosen)
     return out
+
+
+def _distinct_ok(parts: list[Part], chosen: list[str], full: list[list[str]]) -> bool:
+    """`check`'s rules of ``distinct`` and of ``none``, where nothing costs."""
+    picked: list[str] = []
+    for part, target, cands in zip(parts, chosen, full):
+        left = [c for c in cands if c not in picked] if part.distinct else cands
+        if not target:
+            if left and not part.optional:
+                return False
+        elif target not in left:
+            return False
+        picked.append(target)
+    return True

@@ -76,8 +76,11 @@ def statics(state: State) -> list[tuple[str, str, Ability]]:
     return out
 
 
+_frozen = board._frozen
+
+
 def get(state: State, ref: str) -> V:
-    cache = board.memo(state)
+    cache = _frozen.cache if _frozen.state is state else None
     if cache is not None:
         v = cache.get(ref)
         if v is None:
