@@ -93,3 +93,30 @@ def test_red_and_green_starters_under_the_peer_and_referee_dealers(mode, starter
     chain = actions.verify(folder)
     assert chain.over and chain.outcome().reason.startswith("base destroyed")
     assert audit(folder).ok
+
+
+QUESTIONS = """\
+# cards whose triggers ask questions (targets after a death, you may, a hero to level), for the bots
+p1.deck = Crash Bomber, Potent Basilisk, Crash Bomber, Marauder, Time Spiral, Bloodburn
+p1.buildings = tech1, tech2
+p1.heroes = Jaina Stormborne 2
+p2.deck = Crash Bomber, Crash Bomber, Fading Argonaut, Spectral Hound, Sentry, Brave Knight
+p2.buildings = tech1, tech2
+p2.heroes = Argagarg Garg 1
+"""
+
+
+def test_bot_games_that_answer_questions_conform_and_end():
+    """The harness checks every prompt like any state: legal answers the same
+    on every seat's knowledge, views equal, replay exact."""
+    options = GAME.options({"scenario": QUESTIONS, "p1_starter": "red", "p2_starter": "green"})
+    asked: list[str] = []
+
+    def watch(state):
+        if state.prompt is not None:
+            asked.append(state.prompt.kind)
+
+    for seed in range(12 if LONG else 4):
+        outcome = check_game(GAME, options, SEATS, seed, bot="random", max_steps=4000, invariant=watch)
+        assert outcome.reason.startswith("base destroyed")
+    assert asked, "the bots met no question: the position no longer tests prompts"
