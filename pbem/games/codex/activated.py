@@ -29,14 +29,10 @@ def usable(state: State, ref: str) -> list[Ability]:
     out = [ab for ab in board.face(state, ref).uses.values() if not ab.granted]
     if board.is_fighter(state, ref):
         for card, name in values.get(state, ref).grants:
-            ab = next((a for f in _faces(card) for a in f.uses.values() if a.name == name), None)
+            ab = next((a for f in cards.CARDS[card].faces for a in f.uses.values() if a.name == name), None)
             if ab is not None and ab not in out:
                 out.append(ab)
     return out
-
-
-def _faces(card: str) -> list[Any]:
-    return cards.CARDS[card].faces
 
 
 def names(state: State, ref: str) -> list[str]:
@@ -103,12 +99,12 @@ def use(state: State, seat: str, ref: str, name: str, chosen: list[str], alt: in
     if ab is None:
         known = ", ".join(names(state, ref)) or "none now"
         raise IllegalCommand(f"{t.card} has no ability {name!r} (it has: {known})")
-    cost = _costs(ab, alt) if not (ab.cost.get("alt") and not 0 <= alt < len(ab.cost["alt"])) else {}
-    gold_after = state.players[seat].gold - cost.get("gold", 0)
     with values.frozen(state):
         why = cost_problem(state, seat, ref, ab, alt, pay)
         if why:
             raise IllegalCommand(why)
+        cost = _costs(ab, alt)
+        gold_after = state.players[seat].gold - cost.get("gold", 0)
         targets.check(state, seat, ref, ab.targets, chosen, gold_after)
         if not select.holds(state, seat, ref, ab.cond):
             raise IllegalCommand(f"{ab.name}: {ab.raw.get('if_text', 'its condition does not hold now')}")
