@@ -34,6 +34,7 @@ from pbem.lock import LOCK
 from pbem.games.base import Known, NeedsReveal, SeatSpec, overlay, unknown_to
 from pbem.protocol import folder as folder_mod
 from pbem.protocol.chain import Chain
+from pbem.safetext import text_problem
 from pbem.protocol.chance import NeedsChance, PlayChance, Tape
 
 # What only writers and seats need (the dealer, sealing and its AEAD, the
@@ -102,17 +103,26 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise InvalidOption(f"bad option {pair!r}: expected KEY=VALUE")
+        problem = text_problem(pair)
+        if problem is not None:
+            raise InvalidOption(f"option {key.strip()!r} holds {problem}: options are plain text")
         out[key.strip()] = value.strip()
     return out
 
 
 def read_option_file(key: str, value: str) -> list[str]:
-    """The lines of the file an option names (``--option words=FILE``)."""
+    """The lines of the file an option names (``--option words=FILE``):
+    plain text, where a line may hold tabs but no other control character."""
     try:
-        return Path(value).read_text(encoding="utf-8").splitlines()
+        lines = Path(value).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise InvalidOption(f"option {key}: cannot read {value}: {reason}") from None
+    for number, line in enumerate(lines, 1):
+        problem = text_problem(line, allow="\t")
+        if problem is not None:
+            raise InvalidOption(f"option {key}: line {number} of {value} holds {problem}: options are plain text")
+    return lines
 
 
 def dealer_for(game_name: str, dealer: str | None, referee: str | None = None) -> str:

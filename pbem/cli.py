@@ -24,7 +24,21 @@ if TYPE_CHECKING:
 
 
 class PbemGroup(click.Group):
-    """A group whose commands turn library errors into one clear line."""
+    """A group whose commands turn library errors into one clear line, and
+    whose output cannot command the terminal: everything written to
+    standard output and error, click's own messages included, has its
+    control and format characters taken out (`pbem.safetext`), whatever a
+    game file, a file name or a mail put into it."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        from pbem.safetext import SafeText
+
+        out, err = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = SafeText(out), SafeText(err)
+        try:
+            return super().main(*args, **kwargs)
+        finally:
+            sys.stdout, sys.stderr = out, err
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -139,9 +153,10 @@ def write_output(path: Path, text: str) -> None:
         click.echo(text, nl=False)
         return
     from pbem.fsio import atomic_write
+    from pbem.safetext import clean
 
     try:
-        atomic_write(path, text.encode("utf-8"))
+        atomic_write(path, clean(text).encode("utf-8"))
     except OSError as exc:
         raise PbemError(f"cannot write {path}: {exc.strerror or exc}") from None
     click.echo(f"wrote {path}")
@@ -678,9 +693,12 @@ def dearmor(files, into: Path | None) -> None:
     found = delivery.dearmor(list(files), into, said)
     notes(said)
     if into is None:
+        from pbem.safetext import unfiltered
+
+        stdout = unfiltered(sys.stdout)  # the files' exact bytes (their texts were checked when read)
         for _, data in found:
-            sys.stdout.buffer.write(data)
-        sys.stdout.flush()
+            stdout.buffer.write(data)
+        stdout.flush()
     else:
         for name, _ in found:
             click.echo(str(into / name))

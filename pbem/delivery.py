@@ -42,11 +42,10 @@ from pbem.protocol import codec
 from pbem.protocol import folder as folder_mod
 from pbem.protocol.chain import Chain
 from pbem.protocol.formats import GenesisBody, TurnBody
+from pbem.transport import MAX_TEXT_BYTES
 
 PENDING = "pending"
 REFUSED = "refused"
-#: the most a text or mail file given to `apply`/`dearmor` may hold
-MAX_TEXT_BYTES = 32 << 20
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 
 
@@ -216,10 +215,7 @@ def _read_text_source(path: Path) -> bytes:
     if str(path) == "-":
         return sys.stdin.buffer.read(MAX_TEXT_BYTES + 1)[:MAX_TEXT_BYTES + 1]
     try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_TEXT_BYTES + 1)
-    except IsADirectoryError:
-        raise PbemError(f"{path} is a folder, not a file") from None
+        data = folder_mod.read_at_most(path, MAX_TEXT_BYTES + 1, follow=True)
     except OSError as exc:
         raise PbemError(f"cannot read {path}: {exc.strerror}") from None
     if len(data) > MAX_TEXT_BYTES:
@@ -296,7 +292,7 @@ def dearmor(paths: list[Path], into: Path | None, notes: list[str] | None = None
         except PbemError as exc:
             _raise_bad([Incoming(item.label, error=_named(exc, item.label))])
     if into is not None:
-        clash = [n for n, d in files if (into / n).exists() and (into / n).read_bytes() != d]
+        clash = [n for n, d in files if (into / n).exists() and folder_mod.read(into / n) != d]
         if clash:
             raise PbemError(f"{into / clash[0]} exists and holds another file", hint="dearmor into an empty folder")
         make_folder(into)

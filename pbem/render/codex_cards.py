@@ -44,21 +44,23 @@ def _kind(name: str) -> str:
 
 def _facts(name: str) -> tuple[str, str, str]:
     """(cost, the card's type line, what it does) from the card data."""
-    if name in cards.HEROES:
-        h = cards.HEROES[name]
-        band = h["bands"][0]
-        return str(h["cost"]), f"{h['spec']} hero", f"{band['atk']}/{band['hp']} at level 1"
     c = cards.CARDS.get(name)
     if c is None:
         return "", "", ""
-    kind = c["type"]
-    line = {"unit": f"tech {c.get('tech', 0)} unit", "minor": "minor spell", "ultimate": "ultimate spell"}.get(kind, kind)
-    if c.get("subtypes"):
-        line += " · " + " ".join(c["subtypes"])
-    text = c.get("text", "")
-    if kind in ("unit", "token"):
-        text = f"{c.get('atk', 0)}/{c.get('hp', 0)} · {text}"
-    return str(c.get("cost", "")), line, text
+    if c.type == "hero":
+        band = c.bands[0]
+        return str(c.cost), f"{c.spec} hero", f"{band['atk']}/{band['hp']} at level 1"
+    kind = c.type
+    if kind == "spell":
+        kind = "minor spell" if c.minor else ("ultimate spell" if c.ultimate else
+                                              "ongoing spell" if c.ongoing else "spell")
+    line = f"tech {c.tech} {kind}" if kind in ("unit", "building", "upgrade") and c.tech else kind
+    if c.subtypes:
+        line += " · " + " ".join(c.subtypes)
+    text = c.text
+    if c.type in ("unit", "token"):
+        text = f"{c.atk}/{c.hp} · {text}"
+    return str(c.cost), line, text
 
 
 def card_in_hand(name: str, *, pick: bool = True) -> str:
