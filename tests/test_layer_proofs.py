@@ -108,6 +108,24 @@ def test_a_doctored_join_layer_is_refused_by_the_victims_apply(players, tmp_path
     players["alice"]("apply", dirs["alice"], joined)  # the honest join still goes in
 
 
+def test_a_creators_doctored_layer_is_refused_by_the_joiner(players, tmp_path):
+    """The creator's layer sits in the genesis: the joiner's `pbem join`
+    refuses a card substituted in it before writing anything."""
+    made = tmp_path / "made"
+    players["alice"]("new", "aa", made, "--dealer", "peer", "--seat", "alice", "--seat", "bob", "--as", "alice")
+    envelope = codec.read_envelope((made / "000000-genesis.pbem").read_bytes(), "genesis")
+    body = codec.decode_body(envelope, GenesisBody)
+    alice = Keys(KeyStore(tmp_path / "home-alice"), lambda: "").secret("alice")
+    doctored = msgspec.structs.replace(body, peer=msgspec.structs.replace(
+        body.peer, layer=_substituted(None, body.peer.layer)))
+    forged = tmp_path / "mail" / "000000-genesis.pbem"
+    forged.parent.mkdir()
+    forged.write_bytes(codec.encode_signed("genesis", doctored, alice))
+    result = players["bob"].fails("join", tmp_path / "bob-game", forged, "--as", "bob")
+    assert "alice's shuffle layer is not a shuffle of the deck it received" in result.stderr, result.stderr
+    assert not (tmp_path / "bob-game").exists()
+
+
 def _layers(table: tamper.Table) -> list:
     """Every shuffle layer of a game's files that has points."""
     genesis = codec.decode_body(codec.read_envelope(table.files[0]), GenesisBody)
