@@ -95,8 +95,10 @@ def required(deck, layer, what: str) -> bytes | None:
 
 def check(deck, seq: int, name: str, layer, before: Sequence[bytes], after: Sequence[bytes], what: str,
           *, base: bytes = poker.BASE) -> None:
-    """Refuse `layer` (of `after` over `before`) unless its proof holds."""
-    proof = required(deck, layer, what)
+    """Refuse `layer` (of `after` over `before`) unless its proof holds. A
+    deck of no cards (a game whose hidden cards are all in private decks)
+    has nothing to prove."""
+    proof = required(deck, layer, what) if before else None
     if proof is None:
         return
     ctx, key = context(deck, seq, name), b64d(layer.key, 32)
