@@ -11,12 +11,16 @@ without proofs (`tests/vectors`, `test_peer_cheats`).
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import msgspec
 import pytest
 
+from click.testing import CliRunner
+
 from conftest import Pbem, snapshot
+from pbem.cli import cli
 from pbem.actions import Keys
 from pbem.crypto import poker
 from pbem.crypto.encoding import b64d, b64e
@@ -27,6 +31,8 @@ from pbem.protocol.formats import GenesisBody, TurnBody
 from pbem.protocol.peer import proofs
 from pbem.protocol.peer.deck import new_layer
 from tests import tamper
+
+VECTORS = Path(__file__).resolve().parent / "vectors" / "peer-v5"
 
 
 @pytest.fixture
@@ -149,3 +155,20 @@ def test_every_layer_of_a_new_peer_game_is_proven_and_the_game_audits(game, seat
     layers = _layers(table)
     assert len(layers) >= len(seats) and all(layer.proof for layer in layers)
     assert audit(tamper.save(table, tmp_path / "g")).ok
+
+
+@pytest.mark.parametrize("name, layers", [("agent-avenue", 2), ("duet", 3)])
+def test_games_begun_under_version_5_keep_verifying_with_their_proofs(name, layers, tmp_path):
+    """Files written once by `vectors/peer-v5/make.sh`: the format of version
+    5's proofs cannot change under them."""
+    work = tmp_path / "game"
+    shutil.copytree(VECTORS / name / "game", work)
+    files = [p.read_bytes() for p in sorted(work.glob("0*.pbem"))]
+    chain = tamper.replay(files)
+    assert chain.genesis.version == 5 and chain.over
+    proven = _layers(tamper.Table(name, "peer", files, {}))
+    assert len(proven) == layers and all(layer.proof for layer in proven)
+    runner = CliRunner()
+    for command in ("verify", "audit"):
+        result = runner.invoke(cli, [command, str(work)])
+        assert result.exit_code == 0, result.output
