@@ -128,7 +128,7 @@ def test_a_creators_doctored_layer_is_refused_by_the_joiner(players, tmp_path):
     forged.parent.mkdir()
     forged.write_bytes(codec.encode_signed("genesis", doctored, alice))
     result = players["bob"].fails("join", tmp_path / "bob-game", forged, "--as", "bob")
-    assert "alice's shuffle layer is not a shuffle of the deck it received" in result.stderr, result.stderr
+    assert "000000-genesis.pbem: alice's shuffle layer is not a shuffle of the deck it received" in result.stderr, result.stderr
     assert not (tmp_path / "bob-game").exists()
 
 
