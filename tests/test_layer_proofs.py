@@ -19,7 +19,7 @@ import pytest
 
 from click.testing import CliRunner
 
-from conftest import Pbem, snapshot
+from conftest import snapshot
 from pbem.cli import cli
 from pbem.actions import Keys
 from pbem.crypto import poker
@@ -30,20 +30,10 @@ from pbem.protocol.audit import audit
 from pbem.protocol.formats import GenesisBody, TurnBody
 from pbem.protocol.peer import proofs
 from pbem.protocol.peer.deck import new_layer
+from test_peer_game import players  # noqa: F401 - a fixture: alice and bob, each with their own home
 from tests import tamper
 
 VECTORS = Path(__file__).resolve().parent / "vectors" / "peer-v5"
-
-
-@pytest.fixture
-def players(tmp_path) -> dict[str, Pbem]:
-    people = {n: Pbem(tmp_path / f"home-{n}") for n in ("alice", "bob")}
-    for name, p in people.items():
-        p("id", "new", name, "--no-passphrase")
-        p("id", "export", name, "-o", tmp_path / f"{name}.id")
-    people["alice"]("id", "import", tmp_path / "bob.id")
-    people["bob"]("id", "import", tmp_path / "alice.id")
-    return people
 
 
 def _substituted(chain, layer):
