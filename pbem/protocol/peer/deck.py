@@ -231,7 +231,7 @@ class PeerDeck:
         the deck is late) layer."""
         if layer.seat != self.next_to_join:
             raise ProtocolError(f"{layer.seat} cannot join now (next to join: {self.next_to_join or 'nobody'})")
-        if self.late and layer.points:
+        if self.late and (layer.points or (self.proven and layer.proof is not None)):
             raise ProtocolError(f"{layer.seat} joins with a shuffle layer before the set-up: it comes after it")
         key = poker.check_point(b64d(layer.key, 32), f"{layer.seat}'s key")
         if not self.late:

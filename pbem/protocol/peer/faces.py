@@ -38,8 +38,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbem.crypto import poker, twofaced
-from pbem.crypto.shuffle import prove_pairs
 from pbem.crypto.encoding import b64d, b64e
+from pbem.crypto.shuffle import prove_pairs
 from pbem.errors import CryptoError, FormatError, ProtocolError
 from pbem.games.base import Known
 from pbem.protocol.formats import PokerLayer

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 
 from pbem.crypto import poker, shuffle
 from pbem.crypto.encoding import b64d, b64e, canonical
-from pbem.errors import FormatError, ShuffleProofError, ProtocolError
+from pbem.errors import FormatError, ProtocolError, ShuffleProofError
 
 DOMAIN = "pbem/1 shuffle layer"
 #: the shared deck's layers (the joins', a late deck's)
@@ -97,8 +97,12 @@ def check(deck, seq: int, name: str, layer, before: Sequence[bytes], after: Sequ
           *, base: bytes = poker.BASE) -> None:
     """Refuse `layer` (of `after` over `before`) unless its proof holds. A
     deck of no cards (a game whose hidden cards are all in private decks)
-    has nothing to prove."""
-    proof = required(deck, layer, what) if before else None
+    has nothing to prove, and so carries no proof."""
+    if not before:
+        if deck.proven and layer.proof is not None:
+            raise ProtocolError(f"{what} is of no cards and carries a shuffle proof")
+        return
+    proof = required(deck, layer, what)
     if proof is None:
         return
     ctx, key = context(deck, seq, name), b64d(layer.key, 32)
