@@ -104,6 +104,24 @@ def test_a_doctored_join_layer_is_refused_by_the_victims_apply(players, tmp_path
     players["alice"]("apply", dirs["alice"], joined)  # the honest join still goes in
 
 
+def test_a_watcher_names_a_doctored_layer_in_a_shared_folder(players, tmp_path):
+    """One shared folder: bob's doctored join lands in it; alice's watcher
+    names it and writes nothing (her set-up link included)."""
+    shared = tmp_path / "shared"
+    players["alice"]("new", "aa", shared, "--dealer", "peer", "--seat", "alice", "--seat", "bob", "--as", "alice")
+    joined = Path(players["bob"]("join", tmp_path / "bob-game", shared / "000000-genesis.pbem", "--as", "bob")
+                  .stdout.split()[0])
+    body = codec.decode_body(codec.read_envelope(joined.read_bytes()), TurnBody)
+    bob = Keys(KeyStore(tmp_path / "home-bob"), lambda: "").secret("bob")
+    (shared / joined.name).write_bytes(codec.encode_signed("turn", msgspec.structs.replace(
+        body, join=msgspec.structs.replace(body.join, layer=_substituted(None, body.join.layer))), bob))
+    before = snapshot(shared)
+    out = players["alice"]("watch", shared, "--as", "alice", "--once", ok=False,
+                           env={"PBEM_WATCH_SETTLE": "0.05"}).output
+    assert "000001-bob.pbem" in out and "bob's shuffle layer is not a shuffle of the deck it received" in out, out
+    assert snapshot(shared) == before
+
+
 def test_a_creators_doctored_layer_is_refused_by_the_joiner(players, tmp_path):
     """The creator's layer sits in the genesis: the joiner's `pbem join`
     refuses a card substituted in it before writing anything."""
