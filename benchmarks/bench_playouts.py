@@ -1,0 +1,174 @@
+"""Random playouts in process, per game and variant (issue #26, part 4).
+
+A playout goes through the Game API only: `setup`, `advance`, `to_act`,
+the game's bot (which calls `legal`), `apply`, `advance`, `outcome`, with
+a seeded `RandomChance`; no protocol, no views. The figure is playouts
+per second of **CPU time** (`time.process_time`, this process only),
+the best of a few repetitions: a machine shared with other work slows
+wall time far more than CPU time, and the best repetition is the one the
+others disturbed least.
+
+Each case's target is ten times its figure on `main` before the rules
+were made faster (`BEFORE`, recorded in benchmarks/README.md with the date
+and the machine): a searching bot needs playouts at least that cheap.
+
+    python -m benchmarks.bench_playouts             # every case, 3 repetitions
+    python -m benchmarks.bench_playouts --quick     # fewer playouts
+    python -m benchmarks.bench_playouts --bot greedy
+
+`playout` is also what tests/test_playout_golden.py replays: the final
+state of each seeded playout must keep its canonical encoding, so a
+speed-up that changes what the rules do fails there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import random
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from pbem import games
+from pbem.games.base import Game, RandomChance, SeatSpec
+
+
+@dataclass(frozen=True)
+class Case:
+    """One game and variant: options as `--option` strings, seats as NAME[:ROLE]."""
+
+    game: str
+    variant: str
+    options: dict[str, str] = field(default_factory=dict)
+    seats: tuple[str, ...] = ("alice", "bob")
+
+    @property
+    def title(self) -> str:
+        return f"{games.get(self.game).title}, {self.variant}"
+
+
+CASES = [
+    Case("agent-avenue", "simple"),
+    Case("agent-avenue", "black market", {"mode": "advanced"}),
+    Case("agent-avenue", "teams 2v2", {}, ("ann:green", "bob:blue", "cat:green", "dan:blue")),
+    Case("agent-avenue", "teams 2v1", {}, ("ann:green", "bob:blue", "cat:green")),
+    Case("agent-avenue", "teams 2v2, black market", {"mode": "advanced"},
+         ("ann:green", "bob:blue", "cat:green", "dan:blue")),
+    Case("codenames", "standard", {}, ("ann:red-spymaster", "bob:red", "cat:blue-spymaster", "dan:blue")),
+    Case("codenames", "standard, review", {"clue_review": "opponent"},
+         ("ann:red-spymaster", "bob:red", "cat:blue-spymaster", "dan:blue")),
+    Case("codenames", "coop", {"variant": "coop"}, ("ann:red-spymaster", "bob:red")),
+    Case("codenames", "three", {"variant": "three"}, ("ann:red-spymaster", "cat:blue-spymaster", "bob:shared")),
+    Case("codenames", "duet", {"variant": "duet"}, ("ann:a", "bob:b")),
+    # a random Dark Agent game runs to hundreds of rounds (the greedy bot's,
+    # 10 to 25): 20 at most (a solo game ends after 10 + aims anyway)
+    *(Case("dark-agent", f"{n} seat{'s' * (n > 1)}", {"rounds": "20"}, ("ann", "bob", "cat", "dan", "eve", "fay")[:n])
+      for n in range(1, 7)),
+]
+
+#: playouts per CPU second of the random bot on main before issue #26's
+#: part 4 (benchmarks/README.md: the date, the machine, how measured)
+BEFORE: dict[str, float] = {}
+#: how many times faster than BEFORE each case must be
+TARGET = 10
+
+
+def prepared(case: Case) -> tuple[Game, Any, list[SeatSpec]]:
+    game = games.get(case.game)
+    options = game.options(dict(case.options))
+    specs = game.seats(options, [SeatSpec(*(s.split(":") + [None])[:2]) for s in case.seats])
+    return game, options, specs
+
+
+def playout(game: Game, options: Any, specs: list[SeatSpec], seed: int, bot: str = "random",
+            limit: int = 20000) -> tuple[Any, int]:
+    """One whole game from `seed` by `bot` for every seat: (final state, commands)."""
+    chance = RandomChance(random.Random(f"{seed}:chance"))
+    rng = random.Random(f"{seed}:bot")
+    choose: Callable[..., Any] = game.bots[bot]
+    state = game.advance(game.setup(options, specs, chance), chance)
+    moves = 0
+    while game.outcome(state) is None:
+        if moves >= limit:
+            raise RuntimeError(f"{game.name}: no outcome after {limit} commands (seed {seed})")
+        who = game.to_act(state)
+        if not who:
+            raise RuntimeError(f"{game.name}: nobody to act and no outcome (seed {seed})")
+        seat = who[0]
+        state = game.advance(game.apply(state, seat, choose(game, state, seat, rng), chance), chance)
+        moves += 1
+    return state, moves
+
+
+def digest(state: Any) -> str:
+    """SHA-256 of the state's canonical encoding (sorted keys), in hex."""
+    return hashlib.sha256(msgspec.json.encode(state, order="sorted")).hexdigest()
+
+
+def measure(case: Case, n: int, reps: int, bot: str = "random") -> tuple[float, float, float]:
+    """(best playouts per CPU second, median, commands per playout) over
+    `reps` runs of `n` playouts (seeds 0..n-1 each time)."""
+    game, options, specs = prepared(case)
+    warm = game.advance(game.setup(options, specs, RandomChance(0)), RandomChance(0))
+    game.bots[bot](game, warm, game.to_act(warm)[0], random.Random(0))  # imports, caches, the catalogue
+    rates, moves = [], 0
+    for _ in range(reps):
+        moves = 0
+        start = time.process_time()
+        for seed in range(n):
+            moves += playout(game, options, specs, seed, bot)[1]
+        took = time.process_time() - start
+        rates.append(n / took if took > 0 else float("inf"))
+    return max(rates), statistics.median(rates), moves / n
+
+
+def figures(quick: bool = False, reps: int | None = None, bot: str = "random",
+            only: str = "") -> list[tuple[Case, float, float, float]]:
+    """(case, best, median, commands per playout) for every case whose title contains `only`."""
+    out = []
+    for case in CASES:
+        if only.lower() not in case.title.lower():
+            continue
+        n = _playouts(case, quick)
+        out.append((case, *measure(case, n, reps or (2 if quick else 3), bot)))
+    return out
+
+
+def _playouts(case: Case, quick: bool) -> int:
+    """Playouts per repetition: about a second on main (a tenth quick)."""
+    base = {"agent-avenue": 60, "codenames": 20, "dark-agent": 10}[case.game]
+    return max(1, base // 10) if quick else base
+
+
+def print_table(rows: list[tuple[Case, float, float, float]], bot: str = "random", indent: str = "   ") -> None:
+    print(f"{indent}{'game, variant':<38} {'cmds':>5} {'best/s':>9} {'median/s':>9} "
+          f"{'before/s':>9} {'target/s':>9}  result")
+    for case, best, median, moves in rows:
+        before = BEFORE.get(case.title) if bot == "random" else None
+        if before is None:
+            tail = f"{'-':>9} {'-':>9}  (no figure from before)"
+        else:
+            target = before * TARGET
+            tail = (f"{before:9.1f} {target:9.1f}  {'pass' if best >= target else 'miss'} "
+                    f"({best / before:.1f}x)")
+        print(f"{indent}{case.title:<38} {moves:5.0f} {best:9.1f} {median:9.1f} {tail}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.bench_playouts", description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="a tenth of the playouts, 2 repetitions")
+    ap.add_argument("--reps", type=int, help="repetitions per case (best and median are printed)")
+    ap.add_argument("--bot", default="random", help="the bot every seat plays (default random)")
+    ap.add_argument("--only", default="", help="only cases whose title contains this text")
+    args = ap.parse_args(argv)
+    print(f"Random playouts in process, playouts per CPU second ({args.bot} bot; target {TARGET}x before)")
+    print_table(figures(args.quick, args.reps, args.bot, args.only), args.bot)
+
+
+if __name__ == "__main__":
+    main()
