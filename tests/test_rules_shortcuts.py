@@ -129,9 +129,10 @@ def test_uses_are_the_candidates_use_problem_passes(seats):
     for st, who in _states(DA, {"rounds": "12"}, ["ann", "bob", "cat", "dan"][:seats], range(3)):
         if who is None or st.phase != "act":
             continue
-        for seat in st.seats:  # the seat to act and the others, whatever their hands
-            assert da._uses(st, seat) == _uses_by_definition(st, seat)
-            checked += bool(st.zones[f"hand:{seat}"].items)
+        doctored = [st, msgspec.structs.replace(st, adrenaline=list(st.spy_cell)[::2], star_used=not st.star_used)]
+        for seat, state in product(st.seats, doctored):  # every seat, whatever its hand
+            assert da._uses(state, seat) == _uses_by_definition(state, seat)
+            checked += bool(state.zones[f"hand:{seat}"].items)
     assert checked > 50
 
 
