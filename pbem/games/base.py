@@ -36,7 +36,7 @@ from __future__ import annotations
 import contextlib
 import random
 import textwrap
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import msgspec
@@ -144,18 +144,25 @@ def identity(item: Item) -> str:
     raise NeedsReveal(item.ref)
 
 
-@contextlib.contextmanager
-def checked_if_visible() -> Iterator[None]:
+class _SkippedIfHidden(contextlib.AbstractContextManager):
+    """`checked_if_visible`'s context: a `NeedsReveal` inside ends the check
+    quietly. A class, not a generator: the rules enter it on every command."""
+
+    def __exit__(self, kind: Any, exc: Any, tb: Any) -> bool:
+        return kind is not None and issubclass(kind, NeedsReveal)
+
+
+_SKIPPED_IF_HIDDEN = _SkippedIfHidden()
+
+
+def checked_if_visible() -> contextlib.AbstractContextManager[None]:
     """Run a legality check only where the identities it reads are known.
 
     On the public state the check is skipped; the writer, the dealer and the
     end-of-game audit (which hold the identities) still make it, so a cheat
     is caught there with the cheater's signature as evidence.
     """
-    try:
-        yield
-    except NeedsReveal:
-        pass
+    return _SKIPPED_IF_HIDDEN
 
 
 # --- chance ----------------------------------------------------------------
