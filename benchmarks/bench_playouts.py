@@ -15,6 +15,7 @@ and the machine): a searching bot needs playouts at least that cheap.
     python -m benchmarks.bench_playouts             # every case, 3 repetitions
     python -m benchmarks.bench_playouts --quick     # fewer playouts
     python -m benchmarks.bench_playouts --bot greedy
+    python -m benchmarks.bench_playouts --before main~5   # against older rules, same run
 
 `playout` is also what tests/test_playout_golden.py replays: the final
 state of each seeded playout must keep its canonical encoding, so a
@@ -25,9 +26,16 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import io
 import random
+import shutil
 import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
+from pathlib import Path
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -76,6 +84,7 @@ CASES = [
 BEFORE: dict[str, float] = {}
 #: how many times faster than BEFORE each case must be
 TARGET = 10
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def prepared(case: Case) -> tuple[Game, Any, list[SeatSpec]]:
@@ -127,16 +136,50 @@ def measure(case: Case, n: int, reps: int, bot: str = "random") -> tuple[float, 
     return max(rates), statistics.median(rates), moves / n
 
 
-def figures(quick: bool = False, reps: int | None = None, bot: str = "random",
-            only: str = "") -> list[tuple[Case, float, float, float]]:
-    """(case, best, median, commands per playout) for every case whose title contains `only`."""
+def figures(quick: bool = False, reps: int | None = None, bot: str = "random", only: str = "",
+            before: str | None = None) -> list[tuple[Case, float, float, float, float | None]]:
+    """(case, best, median, commands per playout, the figure before) for
+    every case whose title contains `only`. The figure before is `BEFORE`
+    (random bot), or with `before` (a git revision of this repository) the
+    best of the same playouts by the rules of that revision, measured in
+    turn with each case (a loaded machine slows both alike)."""
+    reps = reps or (2 if quick else 3)
+    old = _Elsewhere(before) if before else None
     out = []
-    for case in CASES:
-        if only.lower() not in case.title.lower():
-            continue
-        n = _playouts(case, quick)
-        out.append((case, *measure(case, n, reps or (2 if quick else 3), bot)))
+    try:
+        for i, case in enumerate(CASES):
+            if only.lower() not in case.title.lower():
+                continue
+            n = _playouts(case, quick)
+            then = old.best(i, n, reps, bot) if old else (BEFORE.get(case.title) if bot == "random" else None)
+            out.append((case, *measure(case, n, reps, bot), then))
+    finally:
+        if old:
+            old.close()
     return out
+
+
+class _Elsewhere:
+    """The pbem package of another revision, in a temporary folder beside a
+    copy of this module, measured in a process of its own."""
+
+    def __init__(self, rev: str) -> None:
+        self.dir = Path(tempfile.mkdtemp(prefix="pbem-before-"))
+        tar = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "pbem"], capture_output=True, check=True)
+        with tarfile.open(fileobj=io.BytesIO(tar.stdout)) as archive:
+            archive.extractall(self.dir, filter="data")
+        (self.dir / "benchmarks").mkdir()
+        for name in ("__init__.py", "bench_playouts.py"):
+            shutil.copy(Path(__file__).with_name(name), self.dir / "benchmarks" / name)
+
+    def best(self, index: int, n: int, reps: int, bot: str) -> float:
+        out = subprocess.run([sys.executable, "-m", "benchmarks.bench_playouts", "--case", str(index), "--playouts",
+                              str(n), "--reps", str(reps), "--bot", bot], cwd=self.dir, capture_output=True,
+                             text=True, check=True)
+        return float(out.stdout)
+
+    def close(self) -> None:
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def _playouts(case: Case, quick: bool) -> int:
@@ -145,11 +188,10 @@ def _playouts(case: Case, quick: bool) -> int:
     return max(1, base // 10) if quick else base
 
 
-def print_table(rows: list[tuple[Case, float, float, float]], bot: str = "random", indent: str = "   ") -> None:
+def print_table(rows: list[tuple[Case, float, float, float, float | None]], indent: str = "   ") -> None:
     print(f"{indent}{'game, variant':<38} {'cmds':>5} {'best/s':>9} {'median/s':>9} "
           f"{'before/s':>9} {'target/s':>9}  result")
-    for case, best, median, moves in rows:
-        before = BEFORE.get(case.title) if bot == "random" else None
+    for case, best, median, moves, before in rows:
         if before is None:
             tail = f"{'-':>9} {'-':>9}  (no figure from before)"
         else:
@@ -165,9 +207,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--reps", type=int, help="repetitions per case (best and median are printed)")
     ap.add_argument("--bot", default="random", help="the bot every seat plays (default random)")
     ap.add_argument("--only", default="", help="only cases whose title contains this text")
+    ap.add_argument("--before", metavar="REV", help="measure the rules of git revision REV too, case by case "
+                    "(instead of the recorded figures)")
+    ap.add_argument("--case", type=int, help=argparse.SUPPRESS)  # with --playouts: one case, its best alone
+    ap.add_argument("--playouts", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    print(f"Random playouts in process, playouts per CPU second ({args.bot} bot; target {TARGET}x before)")
-    print_table(figures(args.quick, args.reps, args.bot, args.only), args.bot)
+    if args.case is not None:
+        print(measure(CASES[args.case], args.playouts, args.reps or 3, args.bot)[0])
+        return
+    print(f"Random playouts in process, playouts per CPU second ({args.bot} bot; target {TARGET}x before"
+          + (f", measured at {args.before})" if args.before else ")"))
+    print_table(figures(args.quick, args.reps, args.bot, args.only, args.before))
 
 
 if __name__ == "__main__":
