@@ -464,7 +464,7 @@ def _check_team_names(held: list[Item], down: str, up_name: str) -> None:
 
 def in_play_counts(state: State, seat: str) -> Counter[str]:
     """Agents of each name in the seat's play area (reads identities)."""
-    return Counter(identity(it) for it in state.zones[play_area(seat)].items)
+    return Counter(map(identity, state.zones[play_area(seat)].items))
 
 
 def advance(state: State, chance: Chance) -> State:
