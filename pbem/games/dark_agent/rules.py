@@ -411,16 +411,17 @@ def moves(state: State, seat: str) -> list[Command]:
     sats = state.sats
     own = [line.count(seat) for line in sats]
     size = [len(line) for line in sats]
+    mine = {line for line in range(LINES) if own[line]}
+    free = {line for line in range(LINES) if size[line] < SLOTS}
     twos: list[Command] = []
     for a, b in _singles(own, size):
-        # after moving one from a to b: the seat's lines and the lines with room
-        mine = [c for c in range(LINES) if c == b or own[c] > (c == a)]
-        free = [d for d in range(LINES) if size[d] < SLOTS + (d == a) - (d == b)]
+        # after one satellite moved from a to b: the seat's lines, the lines with room
+        mine2 = mine | {b} if own[a] > 1 else (mine | {b}) - {a}
+        free2 = sorted(free | {a} if size[b] + 1 < SLOTS else (free | {a}) - {b})
         row = _TWO_MOVES[a][b]
-        for c in mine:
+        for c in sorted(mine2):
             if c != b or own[b] >= 1:  # the second move must move another satellite
-                to = row[c]
-                twos += [to[d] for d in free if d != c]
+                twos += filter(None, map(row[c].__getitem__, free2))  # None: from c to c
     out = twos or [_MOVES[a, b] for a, b in _singles(own, size)]
     owners = [[o for o in sorted(set(line) - {seat}) if _swappable(sats, b, o)] for b, line in enumerate(sats)]
     for a in range(LINES):
@@ -440,7 +441,7 @@ def _singles(own: list[int], size: list[int]) -> list[tuple[int, int]]:
 #: every `Move` there can be, made once (a search asks for the moves again
 #: and again): one satellite's by (from, to), two by [a][b][c][d]
 _MOVES: dict[tuple[int, int], Move] = {(a, b): Move([(a, b)]) for a in range(LINES) for b in range(LINES)}
-_TWO_MOVES = [[[[Move([(a, b), (c, d)]) for d in range(LINES)] for c in range(LINES)]
+_TWO_MOVES = [[[[Move([(a, b), (c, d)]) if c != d else None for d in range(LINES)] for c in range(LINES)]
                for b in range(LINES)] for a in range(LINES)]
 
 
@@ -515,6 +516,7 @@ def _swappable(sats: list[list[str]], line: int, owner: str) -> bool:
 def act_commands(state: State, seat: str) -> list[Command]:
     out: list[Command] = []
     full = len(state.zones[hand(seat)].items) >= hand_limit(state, seat)
+    fams = area_families(state) if full else []
     far = bool(far_sources(state, seat))
     neutral = turn_has(state, "use_neutral")
     for line in range(LINES):
@@ -525,7 +527,7 @@ def act_commands(state: State, seat: str) -> list[Command]:
             cell = line * CELLS_PER_LINE + pos
             if cell in state.selected:
                 continue
-            if full and family(state, cell_card(state, cell) or "") == "equipment":
+            if full and fams[cell] == "equipment":
                 continue
             if pos < r:
                 out.append(Spot(cell))
@@ -585,6 +587,7 @@ def _uses(state: State, seat: str) -> list[Command]:
         return []
     ix = idx(state)
     first = spies_by_cell(state)
+    fams = area_families(state)
     mine = sorted(c for s, c in state.spy_cell.items() if c >= 0 and spy_owner(s) == seat)
     own = [c for c in mine if (s := first.get(c)) and spy_owner(s) == seat]
     out: list[Command] = []
@@ -601,9 +604,9 @@ def _uses(state: State, seat: str) -> list[Command]:
         if kind == "adrenaline":
             out += [Use(it.ref, [c]) for c in own if first[c] not in state.adrenaline]
         elif kind == "investigate":
-            out += [Use(it.ref, [c]) for c in range(CELLS) if family(state, cell_card(state, c) or "") == "aim"]
+            out += [Use(it.ref, [c]) for c in range(CELLS) if fams[c] == "aim"]
         elif kind == "jetpack":
-            hits = [c for c in range(CELLS) if _jetpack_target(state, seat, c, first.get(c))]
+            hits = [c for c in range(CELLS) if _jetpack_target(state, seat, first.get(c), fams[c])]
             out += [Use(it.ref, [m, o]) for m in own for o in hits if o != m]
         else:
             out.append(Use(it.ref, []))
@@ -618,10 +621,18 @@ def spies_by_cell(state: State) -> dict[int, str]:
     return out
 
 
-def _jetpack_target(state: State, seat: str, cell: int, other: str | None) -> bool:
-    """An enemy spy (`other`, the spy in `cell`) or a sentry: where a jet-pack may go."""
-    return ((other is not None and spy_owner(other) != seat and other != state.turned)
-            or family(state, cell_card(state, cell) or "") == "sentry")
+def area_families(state: State) -> list[str]:
+    """The family of the card in each cell ("" where there is none):
+    ``family(state, cell_card(state, cell) or "")`` for every cell at once."""
+    fam = idx(state).family
+    zones = state.zones
+    return [fam.get(identity(items[0]), "") if (items := zones[name].items) else "" for name in CELL_ZONES]
+
+
+def _jetpack_target(state: State, seat: str, other: str | None, fam: str) -> bool:
+    """Where a jet-pack may go: a cell holding an enemy spy (`other`, the
+    spy there) or a sentry (`fam`, the family of its card)."""
+    return (other is not None and spy_owner(other) != seat and other != state.turned) or fam == "sentry"
 
 
 # --- problems (None: legal) -----------------------------------------------------------
@@ -755,7 +766,7 @@ def _use_problem(state: State, seat: str, cmd: Use) -> str | None:
     elif kind == "jetpack":
         if len(cells) != 2 or not ((s := spy_at(state, cells[0])) and spy_owner(s) == seat):
             return "jet-pack: name your spy's cell, then an enemy spy's or a sentry's"
-        if not _jetpack_target(state, seat, cells[1], spy_at(state, cells[1])):
+        if not _jetpack_target(state, seat, spy_at(state, cells[1]), family(state, cell_card(state, cells[1]) or "")):
             return "jet-pack: the second cell must hold an enemy spy or a sentry"
     elif cells:
         return f"{ix.name(card)} takes no cell"
