@@ -25,6 +25,7 @@ equipment only (used once, then discarded):
 
 from __future__ import annotations
 
+import functools
 import json
 import pkgutil
 import tomllib
@@ -175,8 +176,11 @@ def problems(cat: Catalogue) -> str | None:
     return None
 
 
+@functools.cache
 def reference() -> Catalogue:
-    """The catalogue shipped with the package (read through its loader)."""
+    """The catalogue shipped with the package (read through its loader),
+    read once: a frozen value, the same object for every game (so its
+    `index` is built once too; every set-up and seat check asks for it)."""
     data = pkgutil.get_data("pbem.games.dark_agent", "data/catalogue.json")
     assert data is not None
     return parse(data.decode("utf-8"), "data/catalogue.json")
