@@ -454,7 +454,10 @@ class Game(Generic[St, Cmd]):
     implement the methods (see DESIGN.md section 3).
 
     `state` arguments are never mutated: implementations copy first
-    (`copy_struct`) and return the new state.
+    (`copy_struct`, or a quicker copy of their own that shares what it does
+    not change: `share_zones` and `own_zone`) and return the new state. A
+    state may so share parts with the states before it: a caller that
+    wants to change one copies it first (`copy_struct`).
     """
 
     name: ClassVar[str]
