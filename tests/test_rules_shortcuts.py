@@ -20,12 +20,15 @@ from itertools import product
 
 import msgspec
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from pbem.games import agent_avenue, codenames, dark_agent
 from pbem.games.base import RandomChance, SeatSpec, Zone, own_zone, settle_zones, share_zones
+from pbem.games.codenames import clues
 from pbem.games.codenames import state as cn_state
 from pbem.games.codenames.clues import Checker
-from pbem.games.codenames.words import deck
+from pbem.games.codenames.words import deck, normalise
 from pbem.games.dark_agent import rules as da
 from pbem.games.dark_agent.commands import Move, Swap, Use
 from pbem.games.dark_agent.state import CELLS, LINES, SLOTS
@@ -58,6 +61,11 @@ TRICKY = {
 }
 
 
+#: visible words that are parts of the tricky clues (tests/test_codenames_clue_verdicts.py)
+COMPOUNDS = {"en": ["hat", "cow", "lizard", "lemon", "sunflower", "firetruck", "horse", "ox", "ice", "sea"],
+             "sv": ["ek", "ko", "ost", "mus", "fotboll", "flicka", "kyrka", "häst", "segelbåt", "källa", "skola"]}
+
+
 @pytest.mark.parametrize("language", ["en", "sv"])
 @pytest.mark.parametrize("hyphen", [False, True])
 def test_clean_is_judge_finding_nothing(language, hyphen):
@@ -66,11 +74,42 @@ def test_clean_is_judge_finding_nothing(language, hyphen):
     rng = random.Random(f"{language}{hyphen}")
     clues = list(d.categories) + rng.sample(words, 60) + TRICKY[language]
     for _ in range(6):  # several visible sets, so remembered pairs are reused across checkers
-        visible = rng.sample(words, 25) + TRICKY[language][:3]
+        visible = rng.sample(words, 25) + TRICKY[language][:3] + COMPOUNDS[language]
         for shown in (visible, visible[:9]):
             checker = Checker(shown, language, hyphen)
             for clue in clues + shown[:5]:
                 assert checker.clean(clue) == (checker.judge(clue) is None), (clue, shown)
+
+
+@pytest.mark.parametrize("language", ["en", "sv"])
+def test_the_compound_prefilter_lets_every_compound_through(language):
+    """`_may_compound` is False only where `_compound` finds nothing: over
+    every pair of a deck word (or a tricky clue) and a deck word."""
+    d = deck(language)
+    visible = list(d.words) + COMPOUNDS[language]
+    found = 0
+    for clue in list(d.words) + TRICKY[language] + COMPOUNDS[language]:
+        _, flat, flat_stem, parts = clues._read(normalise(clue), language)
+        for v in visible:
+            _, fv, sv, _ = clues._read(v, language)
+            if clues._compound(flat, flat_stem, parts, v, fv, sv, language):
+                found += 1
+                assert clues._may_compound(flat, flat_stem, parts, fv, sv), (clue, v)
+    assert found > 20
+
+
+_letters = st.text("abeo", max_size=7)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(["en", "sv"]), _letters, _letters, _letters, _letters)
+@example("en", "aaa", "bb", "bbeee", "oo")  # the visible word starts as the clue's stem, not as the clue
+def test_the_compound_prefilter_holds_for_any_words_and_stems(language, flat, flat_stem, fv, sv):
+    """The same over arbitrary strings: a real stem keeps its word's first
+    letters, so over deck words the prefilter's two tests of first letters
+    stand in for each other; here a stem may be any string."""
+    if clues._compound(flat, flat_stem, (), "v", fv, sv, language):
+        assert clues._may_compound(flat, flat_stem, (), fv, sv)
 
 
 # --- Dark Agent: moves without listing them, uses by kind -----------------------------
