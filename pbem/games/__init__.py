@@ -62,7 +62,9 @@ def canonical(name: str) -> str:
 #: (name, rules version) -> (module, attribute) of earlier rules kept so
 #: that games begun under them still verify: when a game's rules change,
 #: bump its `rules_version` and keep the old package here.
-_EARLIER: dict[tuple[str, str], tuple[str, str]] = {}
+_EARLIER: dict[tuple[str, str], tuple[str, str]] = {
+    ("codex", "1"): ("pbem.games.codex_v1", "GAME"),
+}
 
 
 def get(name: str, rules_version: str | None = None) -> "Game":
