@@ -22,8 +22,9 @@ one folder and kept in its ``dealer.key``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from pbem.errors import IdentityMismatch, UnknownIdentity
 
@@ -35,16 +36,14 @@ if TYPE_CHECKING:
 __all__ = ["Party", "New", "parties", "check"]
 
 
-@dataclass(frozen=True)
-class Party:
+class Party(msgspec.Struct, frozen=True):
     """One identity a game holds, and the role it plays there ("seat alice")."""
 
     label: str
     identity: PublicIdentity
 
 
-@dataclass(frozen=True)
-class New:
+class New(msgspec.Struct, frozen=True):
     """A key the address book had never seen; `accepted` if it is now recorded."""
 
     party: Party
