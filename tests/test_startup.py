@@ -109,3 +109,21 @@ def test_status_from_a_checkpoint_loads_no_crypto_of_writers_and_no_game_extras(
     loaded = loaded_by(pbem.home, "status", folder)
     assert "pbem.checkpoint" in loaded and "pbem.protocol.chain" in loaded
     assert offending(loaded, WRITERS_ONLY + GAME_EXTRAS + OTHER_STEMMERS + ("_pbem_snowball",)) == []
+
+
+def test_dark_agent_status_loads_no_toml_reader_and_makes_no_move_table(pbem: Pbem, tmp_path: Path):
+    """The reference catalogue is JSON: the TOML reader is for a user's own
+    catalogue; the table of every two-satellite move is for `legal`."""
+    folder = tmp_path / "da"
+    pbem("new", "da", folder, "--seat", "alice", "--seat", "bob", "--seed", "3", "--dealer", "hotseat")
+    code = (
+        "import sys\n"
+        "from pbem.cli import cli\n"
+        f"cli.main(['status', {str(folder)!r}], standalone_mode=False)\n"
+        "from pbem.games.dark_agent import rules\n"
+        "print('tomllib' in sys.modules, len(rules._TWO_MOVES))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={"PBEM_HOME": str(pbem.home), "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[-1] == "False 0"

@@ -414,11 +414,12 @@ def moves(state: State, seat: str) -> list[Command]:
     mine = {line for line in range(LINES) if own[line]}
     free = {line for line in range(LINES) if size[line] < SLOTS}
     twos: list[Command] = []
+    table = _TWO_MOVES or _two_moves()
     for a, b in _singles(own, size):
         # after one satellite moved from a to b: the seat's lines, the lines with room
         mine2 = mine | {b} if own[a] > 1 else (mine | {b}) - {a}
         free2 = sorted(free | {a} if size[b] + 1 < SLOTS else (free | {a}) - {b})
-        row = _TWO_MOVES[a][b]
+        row = table[a][b]
         for c in sorted(mine2):
             if c != b or own[b] >= 1:  # the second move must move another satellite
                 twos += filter(None, map(row[c].__getitem__, free2))  # None: from c to c
@@ -439,10 +440,18 @@ def _singles(own: list[int], size: list[int]) -> list[tuple[int, int]]:
 
 
 #: every `Move` there can be, made once (a search asks for the moves again
-#: and again): one satellite's by (from, to), two by [a][b][c][d]
+#: and again): one satellite's by (from, to), two by [a][b][c][d], the
+#: latter on the first `moves` (2,401 of them: a command that lists no
+#: moves, as `status`, does not pay for them)
 _MOVES: dict[tuple[int, int], Move] = {(a, b): Move([(a, b)]) for a in range(LINES) for b in range(LINES)}
-_TWO_MOVES = [[[[Move([(a, b), (c, d)]) if c != d else None for d in range(LINES)] for c in range(LINES)]
-               for b in range(LINES)] for a in range(LINES)]
+_TWO_MOVES: list[list[list[list[Move | None]]]] = []
+
+
+def _two_moves() -> list[list[list[list[Move | None]]]]:
+    if not _TWO_MOVES:
+        _TWO_MOVES[:] = [[[[Move([(a, b), (c, d)]) if c != d else None for d in range(LINES)] for c in range(LINES)]
+                          for b in range(LINES)] for a in range(LINES)]
+    return _TWO_MOVES
 
 
 def is_move(state: State, seat: str, cmd: Command) -> bool:
