@@ -41,10 +41,12 @@ OTHER_STEMMERS = ("snowballstemmer", "_pbem_snowball.swedish_stemmer", "_pbem_sn
 
 def loaded_by(home: Path, *args: str) -> set[str]:
     code = (
-        "import json, sys\n"
+        "import sys\n"
         "from pbem.cli import cli\n"
         f"cli.main({[str(a) for a in args]!r}, standalone_mode=False)\n"
-        "print(json.dumps(sorted(sys.modules)))\n"
+        "loaded = sorted(sys.modules)\n"
+        "import json\n"
+        "print(json.dumps(loaded))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env={"PBEM_HOME": str(home), "PATH": "/usr/bin:/bin"})
@@ -82,6 +84,15 @@ def test_status_of_a_game_loads_no_writer_module(pbem: Pbem, aa_game: Path, comm
     loaded = loaded_by(pbem.home, command[0], aa_game, *command[1:])
     assert "pbem.protocol.chain" in loaded  # the check is real: the chain was loaded
     assert offending(loaded, WRITERS_ONLY + GAME_EXTRAS) == []
+
+
+def test_status_loads_neither_json_nor_random(pbem: Pbem, aa_game: Path):
+    """Each costs every command a millisecond or more: the list of known
+    games is read with msgspec, JSON is printed only with --json, and
+    `random` is for bots and tests."""
+    loaded = loaded_by(pbem.home, "status", aa_game)
+    assert "pbem.games.agent_avenue.rules" in loaded
+    assert offending(loaded, ("json", "random")) == []
 
 
 def test_show_and_legal_load_no_bots_and_no_other_picture(pbem: Pbem, aa_game: Path):

@@ -34,14 +34,16 @@ simply retries after the next reveal.
 from __future__ import annotations
 
 import contextlib
-import random
 import textwrap
 from collections.abc import Sequence
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 import msgspec
 
 from pbem.errors import IllegalCommand, InvalidCommand, InvalidOption, NoPicture, PbemError
+
+if TYPE_CHECKING:
+    import random
 
 __all__ = [
     "Known", "Hidden", "Item", "Zone", "GameState", "SeatSpec", "Outcome",
@@ -211,6 +213,8 @@ class RandomChance:
     """A `Chance` over `random.Random`, for bots, tests and playouts."""
 
     def __init__(self, rng: random.Random | int | None = None) -> None:
+        import random  # here: a command's chance is the protocol's, and `random` costs every command 1 ms
+
         self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
 
     @property
