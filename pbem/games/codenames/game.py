@@ -164,6 +164,12 @@ class Codenames(Game[State, Command]):
         return rendering.render(v)
 
     def svg(self, v: Any) -> str:
+        from pbem.games.codenames import duet_view
+
+        if isinstance(v, duet_view.DuetView):
+            from pbem.games.codenames.duet_svg import render_svg as render_duet
+
+            return render_duet(v)
         from pbem.games.codenames.svg import render_svg
 
         return render_svg(v)

@@ -12,7 +12,7 @@ from collections import Counter
 
 import msgspec
 
-from pbem.games.base import Outcome, fit_lines, identity
+from pbem.games.base import Known, Outcome, fit_lines
 from pbem.games.codex import cards, engine
 from pbem.games.codex.commands import handle
 from pbem.games.codex.state import State, codex, deck, discard, hand, ongoing, workers
@@ -66,8 +66,13 @@ class View(msgspec.Struct, frozen=True):
     prompt: str = ""
 
 
+#: a card of the seat's own zone it cannot read yet: drawn, and the dealer's
+#: file that shows it has not arrived (a referee or peer game)
+ON_ITS_WAY = "(a card on its way)"
+
+
 def _names(state: State, zone: str) -> list[str]:
-    return sorted(identity(it) for it in state.zones[zone].items)
+    return sorted(it.card if isinstance(it, Known) else ON_ITS_WAY for it in state.zones[zone].items)
 
 
 def view(state: State, seat: str | None) -> View:
