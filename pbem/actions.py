@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from pbem import games, pinning
+from pbem import games, journal, pinning
 from pbem.crypto.keys import SecretIdentity, read_secret_key_file
 from pbem.errors import InvalidCommand, InvalidOption, KeyStoreError, PbemError, ProtocolError
 from pbem.fsio import atomic_write, make_folder
@@ -666,9 +666,14 @@ def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[st
     answers (or not the report of success), it writes what is missing and
     says the turn is already in, instead of failing: the same commands as
     `name`'s last file, followed only by files with no decision, are taken
-    for that turn when answers were still owed, when `name` is not to act,
-    or when they are not legal now. (A command that is legal again after
-    the whole turn was written cannot be told from a new one: it is played.)
+    for that finished turn when answers were still owed or when `name` is
+    no longer to act. While `name` is still to act and nothing is owed (a
+    turn of several files: Codex, Dark Agent, a recruit before one's own
+    play), they are that run repeated only if it never reported what it
+    wrote (`pbem.journal`: the caller calls `reported` once it has); else
+    they are a new command: played when legal, refused with the rule's
+    error (exit 1) when not, with a hint naming the last file that already
+    holds them.
     """
     from pbem.protocol.party import Party
     from pbem.turns import check_turn
@@ -686,24 +691,35 @@ def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[st
         _auto_dealer(staged, dealer)
         me = Party(chain, me.secret) if staged.files else me
         # answers owed after `name`'s own last file, or `name` not to act:
-        # the marks of an interrupted submit being run again
-        rerun = bool(staged.files) or name not in chain.writers()
-        done = _turn_already_in(chain, me, texts) if rerun else None
+        # the turn is over, so the same commands are that turn run again;
+        # else only if a run of them never reported (killed)
+        finished = bool(staged.files) or name not in chain.writers()
+        same = _turn_already_in(chain, me, texts)
+        killed = same is not None and journal.interrupted(keys.store.home, folder, name, texts)
+        done = same if finished or killed else None
         if done is None:
             try:
                 me.check_no_undo_pending()
                 check_turn(chain, name)  # whose turn it is, before any rule about cards
                 data = me.turn(parse_commands(chain, me, texts))
-            except PbemError:
-                done = _turn_already_in(chain, me, texts)  # refused now: was it the last turn?
-                if done is None:
-                    raise
+            except PbemError as exc:
+                if same is not None and exc.hint is None:
+                    exc.hint = (f"your last file, {same.name or folder_mod.turn_name(same.seq, same.by)}, holds these "
+                                "very commands: if that was this command run before, it is in the game")
+                raise
             else:
                 staged.add(data)
                 _auto_dealer(staged, dealer)
         if done is not None:
             _say(notes, [f"{name}'s turn is already in the chain as {done.name or folder_mod.turn_name(done.seq, done.by)}"])
+        journal.begin(keys.store.home, folder, name, texts)
         return staged.write(notes)
+
+
+def reported(folder: Path, name: str, keys: Keys) -> None:
+    """`name`'s submit in `folder` has told the user what it wrote: the same
+    commands again are a new command from now on (`pbem.journal`)."""
+    journal.end(keys.store.home, folder, name)
 
 
 def _turn_already_in(chain: Chain, me: Party, texts: list[str]):

@@ -432,11 +432,13 @@ def submit(folder: Path, name: str, cmds, accept_new: bool) -> None:
     from pbem import actions
 
     said: list[str] = []
-    written = actions.submit(folder, name, list(cmds), keys(accept_new), said)
+    k = keys(accept_new)
+    written = actions.submit(folder, name, list(cmds), k, said)
     for path in written:
         click.echo(str(path))
     notes(said)
     send(folder, written, name)
+    actions.reported(folder, name, k)  # reported: the same commands again are a new command
 
 
 @cli.command()

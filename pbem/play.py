@@ -206,5 +206,6 @@ def _prompt(folder, name, keys, chain, me, menu: Menu, screen: Screen, yes: bool
             written = actions.submit(folder, name, [text], keys, said)
         except PbemError as exc:
             return Message(exc.message, "error", exc.hint)
+        actions.reported(folder, name, keys)
         return Message(f"wrote {_names(written)}: {name} chose to {words}", hint="; ".join(said) or None)
 
