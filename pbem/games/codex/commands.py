@@ -29,6 +29,8 @@ with no legal target.
 
 from __future__ import annotations
 
+import difflib
+
 import msgspec
 
 from pbem.errors import InvalidCommand
@@ -126,7 +128,7 @@ def parse_target(state: State, seat: str, text: str) -> str:
     if side not in ("me", "opp", "my", "their") or not rest:
         raise InvalidCommand(f"target {text!r}: write me:NAME or opp:NAME (opp:base, opp:sl, me:tech1 ...)")
     owner = seat if side in ("me", "my") else other(state, seat)
-    rest = rest.removeprefix("patrol:")
+    rest = _handle_key(rest.removeprefix("patrol:").strip())
     if rest in ("base",) + cards.TECH_BUILDINGS + cards.ADDONS:
         return f"{owner}:{rest}"
     if rest in cards.SLOT_SHORT:
@@ -143,7 +145,20 @@ def parse_target(state: State, seat: str, text: str) -> str:
         for ref in engine.things_of(state, owner):
             if state.things[ref].card == name:
                 return ref
-    raise InvalidCommand(f"nothing called {rest!r} on {'your' if owner == seat else 'the opposing'} side")
+    there = sorted(handle(state, r) for r in engine.things_of(state, owner))
+    where = "your" if owner == seat else "the opposing"
+    raise InvalidCommand(f"nothing called {rest!r} on {where} side",
+                         hint=f"{where} side has in play: {', '.join(there)}; and the base" if there
+                         else f"{where} side has nothing in play but its base and buildings")
+
+
+def _handle_key(text: str) -> str:
+    """A typed name of a thing in play as `handle` writes it: ``Iron Man``,
+    ``iron man.2`` -> ``iron-man``, ``iron-man.2``."""
+    base, dot, index = text.rpartition(".")
+    if dot and index.isdigit():
+        return f"{cards.slug(base)}.{index}"
+    return cards.slug(text)
 
 
 def _targets(state: State, seat: str, targets: list[str]) -> str:
@@ -161,15 +176,31 @@ def known_card(state: State, ref: str, seat: str | None) -> str | None:
     return state.shown.get(ref)
 
 
-def _by_name(state: State, zone: str, text: str, what: str) -> str:
-    name = cards.lookup(text)
-    if name is None:
-        raise InvalidCommand(f"unknown card {text!r}")
+def _by_name(state: State, zone: str, name: str, what: str) -> str:
+    """A representative copy of card `name` in `zone` (refchoice re-chooses it)."""
     refs = sorted((it.ref for it in state.zones[zone].items if isinstance(it, Known) and it.card == name),
                   key=ref_key)
     if not refs:
-        raise InvalidCommand(f"there is no {name} in your {what}")
+        held = sorted({it.card for it in state.zones[zone].items if isinstance(it, Known)})
+        raise InvalidCommand(f"there is no {name} in your {what}",
+                             hint=f"your {what}: {', '.join(held)}" if held else f"your {what} is empty")
     return refs[0]
+
+
+def card_name(words: list[str]) -> str:
+    """The card or hero that `words` name (any case; spaces or hyphens)."""
+    text = " ".join(words)
+    name = cards.lookup(text)
+    if name is None:
+        raise InvalidCommand(f"no card called {text!r}", hint=_did_you_mean(text))
+    return name
+
+
+def _did_you_mean(text: str) -> str | None:
+    key = cards.slug(text)
+    slugs = [cards.slug(n) for n in (*cards.CARDS, *cards.HEROES)]
+    close = [s for s in slugs if key and key in s] or difflib.get_close_matches(key, slugs, n=3, cutoff=0.6)
+    return f"did you mean {' or '.join(close[:3])}?" if close else "pbem legal DIR --as NAME lists your commands"
 
 
 # --- format ------------------------------------------------------------------------
@@ -224,20 +255,48 @@ def format_command(cmd: Command, state: State, seat: str) -> str:
 # --- parse ---------------------------------------------------------------------------
 
 
+#: each command's shape, for the error that says what was expected
+FORMS = {
+    "tech": "tech NAME NAME (the cards teched after your last turn), tech NAME or tech none",
+    "hire": "hire NAME (a card in your hand)",
+    "build": "build tech1|tech2|tech3|surplus|tower",
+    "summon": "summon HERO",
+    "level": "level [N]",
+    "play": "play NAME [target=T,...] [top] (a card in your hand)",
+    "use": "use THING ABILITY [target=T]",
+    "attack": "attack THING TARGET, e.g. attack troq-bashar opp:base",
+    "end": "end [sl=X] [elite=X] [scavenger=X] [technician=X] [lookout=X]",
+}
+OPTIONS = {"tech": {"first"}, "play": {"target"}, "use": {"target"},
+           "attack": {"with", "spark", "over", "then"},
+           "end": set(SLOT_WORDS) | {"squad-leader", "scav", "tech"}}
+VERBS_HINT = "Codex commands: " + ", ".join(FORMS) + " (pbem legal DIR --as NAME lists yours)"
+
+
 def _split(text: str) -> tuple[list[str], dict[str, str], set[str]]:
-    words, opts, flags = [], {}, set()
+    """The words before the first option, the options (``KEY=VALUE``; a
+    value goes on over the next words up to the next option, so a name may
+    hold spaces: ``sl=Older Brother``) and the flag ``top``."""
+    words: list[str] = []
+    opts: dict[str, str] = {}
+    flags: set[str] = set()
+    key = None
     for tok in text.split():
         if "=" in tok:
             k, _, v = tok.partition("=")
-            opts[k.lower()] = v
-        elif tok.lower() in ("top",):
+            key = k.lower()
+            opts[key] = v
+        elif tok.lower() == "top":
             flags.add("top")
+        elif key is not None:
+            opts[key] += " " + tok
         else:
             words.append(tok)
     return words, opts, flags
 
 
 def _thing(state: State, seat: str, text: str) -> str:
+    text = text.strip()
     if ":" not in text:
         text = "me:" + text
     ref = parse_target(state, seat, text)
@@ -250,49 +309,97 @@ def _list(state: State, seat: str, value: str) -> list[str]:
     return [parse_target(state, seat, v) for v in value.split(",")] if value else []
 
 
+def _tech_names(words: list[str]) -> list[str]:
+    """One or two card names from `words` (each any case, spaces or hyphens)."""
+    if [w.lower() for w in words] == ["none"]:
+        return []
+    for cut in range(len(words), 0, -1):  # the longest first name that is a card
+        first = cards.lookup(" ".join(words[:cut]))
+        if first is None:
+            continue
+        rest = words[cut:]
+        return [first] if not rest else [first, card_name(rest)]
+    raise InvalidCommand(f"no card called {' '.join(words)!r}", hint=_did_you_mean(" ".join(words)))
+
+
+def _attacker_and_target(state: State, seat: str, args: list[str]) -> tuple[str, str]:
+    """``THING TARGET``: the target is the words from the first one with a
+    side (``opp:``); without one, the first split whose start is a thing of yours."""
+    cut = next((i for i, w in enumerate(args) if ":" in w and i > 0), None)
+    if cut is None:
+        for i in range(1, len(args)):
+            try:
+                _thing(state, seat, " ".join(args[:i]))
+            except InvalidCommand:
+                continue
+            cut = i
+            break
+    if cut is None:
+        raise InvalidCommand(f"attack: no unit or hero of yours called {' '.join(args[:-1])!r}",
+                             hint=f"expected {FORMS['attack']}")
+    target = " ".join(args[cut:])
+    return _thing(state, seat, " ".join(args[:cut])), parse_target(state, seat, target if ":" in target else "opp:" + target)
+
+
+def _hand_card(state: State, seat: str, words: list[str]) -> str:
+    name = card_name(words)
+    if cards.is_hero(name):
+        raise _not_a_card(state, seat, name)
+    return _by_name(state, hand(seat), name, "hand")
+
+
+def _not_a_card(state: State, seat: str, hero: str) -> InvalidCommand:
+    mine = state.players[seat].hero
+    if hero == mine:
+        return InvalidCommand(f"{hero} is a hero: a hero is summoned: summon {cards.slug(hero)}")
+    return InvalidCommand(f"{hero} is a hero of the other side", hint=f"yours is {mine}: summon {cards.slug(mine)}")
+
+
 def parse_command(text: str, state: State, seat: str) -> Command:
+    """Read the notation (module docstring). Names may be typed in any case,
+    with spaces or hyphens (``play Timely Messenger``); an error says what
+    is wrong (no such card, not in your hand, a hero to summon ...)."""
     words, opts, flags = _split(text.strip())
     if not words:
-        raise InvalidCommand("empty command (try: tech, hire, build, summon, level, play, use, attack, end)")
+        raise InvalidCommand("empty command", hint=VERBS_HINT)
     verb, args = words[0].lower(), words[1:]
-    allowed = {"tech": {"first"}, "play": {"target"}, "use": {"target"},
-               "attack": {"with", "spark", "over", "then"},
-               "end": set(SLOT_WORDS) | {"squad-leader", "scav", "tech"}}.get(verb, set())
+    if verb not in FORMS:
+        raise InvalidCommand(f"unknown command {words[0]!r}", hint=VERBS_HINT)
     for key in opts:
-        if key not in allowed:
-            raise InvalidCommand(f"{verb}: unknown option {key}=")
+        if key not in OPTIONS.get(verb, set()):
+            raise InvalidCommand(f"{verb}: unknown option {key}=", hint=f"expected {FORMS[verb]}")
     if flags and verb != "play":
-        raise InvalidCommand(f"{verb}: unexpected word 'top'")
+        raise InvalidCommand(f"{verb}: unexpected word 'top'", hint=f"expected {FORMS[verb]}")
     if verb == "tech":
-        refs: list[str] = []
         zone = state.zones[codex(seat)]
-        if args != ["none"]:
-            taken: set[str] = set()
-            for a in args:
-                name = cards.lookup(a)
-                ref = next((it.ref for it in sorted(zone.items, key=lambda i: ref_key(i.ref))
-                            if isinstance(it, Known) and it.card == name and it.ref not in taken), None)
-                if ref is None:
-                    raise InvalidCommand(f"no {a} left in your codex")
-                taken.add(ref)
-                refs.append(ref)
+        refs: list[str] = []
+        for name in _tech_names(args) if args else []:
+            ref = next((it.ref for it in sorted(zone.items, key=lambda i: ref_key(i.ref))
+                        if isinstance(it, Known) and it.card == name and it.ref not in refs), None)
+            if ref is None:
+                raise InvalidCommand(f"no {name} left in your codex")
+            refs.append(ref)
         first = []
         for f in opts.get("first", "").split(",") if opts.get("first") else []:
-            if f.lower() in ("me:surplus", "surplus"):
+            if f.strip().lower() in ("me:surplus", "surplus"):
                 first.append(f"{seat}:surplus")
             else:
                 first.append(_thing(state, seat, f))
         return Tech(cards=refs, first=first)
-    if verb == "hire" and len(args) == 1:
-        return Hire(_by_name(state, hand(seat), args[0], "hand"))
-    if verb == "build" and len(args) == 1:
-        b = args[0].lower().replace("-", "")
+    if verb in ("hire", "play", "summon") and not args:
+        raise InvalidCommand(f"{verb}: which card? expected {FORMS[verb]}")
+    if verb == "hire":
+        return Hire(_hand_card(state, seat, args))
+    if verb == "build":
+        b = "".join(args).lower().replace("-", "")
         b = {"techi": "tech1", "techii": "tech2", "techiii": "tech3"}.get(b, b)
+        if b not in cards.TECH_BUILDINGS + cards.ADDONS:
+            raise InvalidCommand(f"build: no building called {' '.join(args)!r}", hint=f"expected {FORMS['build']}")
         return Build(b)
-    if verb == "summon" and len(args) == 1:
-        name = cards.lookup(args[0])
-        if name is None or name not in cards.HEROES:
-            raise InvalidCommand(f"unknown hero {args[0]!r}")
+    if verb == "summon":
+        name = card_name(args)
+        if not cards.is_hero(name):
+            raise InvalidCommand(f"{name} is not a hero: a card from your hand is played: play {cards.slug(name)}")
         return Summon(name)
     if verb == "level" and len(args) <= 1:
         hero = engine.hero_in_play(state, seat)
@@ -303,14 +410,14 @@ def parse_command(text: str, state: State, seat: str) -> Command:
         except ValueError:
             raise InvalidCommand(f"level N: {args[0]!r} is not a number") from None
         return Level(hero, n)
-    if verb == "play" and len(args) == 1:
-        ref = _by_name(state, hand(seat), args[0], "hand")
+    if verb == "play":
+        ref = _hand_card(state, seat, args)
         value = opts.get("target", "")
         targets = [ref if v.strip().lower() == "self" else parse_target(state, seat, v)
                    for v in value.split(",")] if value else []
         return Play(ref, targets, "top" in flags)
-    if verb == "use" and len(args) == 2:
-        src = args[0]
+    if verb == "use" and len(args) >= 2:
+        src = " ".join(args[:-1])
         try:
             ref = _thing(state, seat, src)
         except InvalidCommand:
@@ -318,10 +425,9 @@ def parse_command(text: str, state: State, seat: str) -> Command:
             ref = next((it.ref for it in state.zones[f"ongoing:{seat}"].items if it.card == name), "")
             if not ref:
                 raise
-        return Use(ref, args[1].lower(), _list(state, seat, opts.get("target", "")))
-    if verb == "attack" and len(args) == 2:
-        a = _thing(state, seat, args[0])
-        t = parse_target(state, seat, args[1] if ":" in args[1] else "opp:" + args[1])
+        return Use(ref, args[-1].lower(), _list(state, seat, opts.get("target", "")))
+    if verb == "attack" and len(args) >= 2:
+        a, t = _attacker_and_target(state, seat, args)
         return Attack(a, t, _list(state, seat, opts.get("with", "")),
                       *(parse_target(state, seat, opts[k]) if opts.get(k) else "" for k in ("spark", "over", "then")))
     if verb == "end" and not args:
@@ -330,7 +436,7 @@ def parse_command(text: str, state: State, seat: str) -> Command:
             i = SLOT_WORDS.index({"squad-leader": "sl", "scav": "scavenger", "tech": "technician"}.get(key, key))
             slots[i] = _thing(state, seat, value)
         return End(slots if any(slots) else [])
-    raise InvalidCommand(f"cannot read {text!r} (try: tech, hire, build, summon, level, play, use, attack, end)")
+    raise InvalidCommand(f"cannot read {text.strip()!r}: expected {FORMS[verb]}")
 
 
 # --- words for logs ------------------------------------------------------------------
