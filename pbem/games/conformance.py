@@ -27,8 +27,9 @@ clear message at the first broken property:
    what that reader knows; so it cannot name a card the reader may not see.
    `render` works on every view. At several points of the game (the set-up,
    steps 1, 2, 4, 8 ..., and the end) every picture of every reader's view
-   is drawn: the SVG (`Game.svg`, well-formed XML; `NoPicture` only for a
-   game without one) and the colour terminal picture (`Game.rich_view`,
+   is drawn: the compact board of `pbem play` (`Game.compact`, at most
+   `COMPACT_ROWS` lines of 80 columns), the SVG (`Game.svg`, well-formed
+   XML; `NoPicture` only for a game without one) and the colour terminal picture (`Game.rich_view`,
    drawn 80 columns wide), so no variant's view crashes a picture.
 4. **Encoding.** Full, public and partial states round-trip through
    ``msgspec.json`` as `game.State`.
@@ -56,6 +57,8 @@ from typing import Any
 import msgspec
 
 from pbem.games.base import (
+    COMPACT_ROWS,
+    TERMINAL_WIDTH,
     Game,
     GameState,
     Hidden,
@@ -107,6 +110,10 @@ def draw_pictures(game: Game[Any, Any], view: Any, where: str) -> None:
         text = game.render(view)
         if not isinstance(text, str) or not text:
             raise AssertionError(f"render returned {text!r}")
+        small = game.compact(view).splitlines()
+        if not small or len(small) > COMPACT_ROWS or max(len(line) for line in small) > TERMINAL_WIDTH:
+            raise AssertionError(f"the compact board is {len(small)} lines (at most {COMPACT_ROWS} of "
+                                 f"{TERMINAL_WIDTH} columns):\n" + "\n".join(small))
         try:
             ET.fromstring(game.svg(view))
         except NoPicture:

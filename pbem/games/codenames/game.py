@@ -163,6 +163,14 @@ class Codenames(Game[State, Command]):
             return duet_view.render(v)
         return rendering.render(v)
 
+    def compact(self, v: Any) -> str:
+        from pbem.games.codenames import duet_view
+        from pbem.games.codenames import render as rendering
+
+        if isinstance(v, duet_view.DuetView):
+            return duet_view.compact(v)
+        return rendering.compact(v)
+
     def svg(self, v: Any) -> str:
         from pbem.games.codenames import duet_view
 

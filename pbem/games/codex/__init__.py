@@ -144,6 +144,11 @@ class Codex(Game[State, Command]):
 
         return render(view)
 
+    def compact(self, view: Any) -> str:
+        from pbem.games.codex.view import compact
+
+        return compact(view)
+
     def svg(self, view: Any) -> str:
         from pbem.games.codex.svg import render_svg
 

@@ -12,7 +12,7 @@ from collections import Counter
 
 import msgspec
 
-from pbem.games.base import Known, Outcome, fit_lines
+from pbem.games.base import Known, Outcome, compact_lines, fit_lines
 from pbem.games.codex import cards, engine
 from pbem.games.codex.commands import handle
 from pbem.games.codex.state import State, codex, deck, discard, hand, ongoing, workers
@@ -164,3 +164,33 @@ def render(v: View) -> str:
         for text in (v.log or v.last_log)[-8:]:
             lines.append(f"  {text}")
     return "\n".join(fit_lines(lines))
+
+
+def _thing_text(t: ThingView) -> str:
+    marks = [m for m in (f"L{t.level}" if t.level else "", f"{t.damage} dmg" if t.damage else "",
+                         f"{t.runes:+d} runes" if t.runes else "", "exhausted" if t.exhausted else "") if m]
+    return f"{t.handle} {t.atk}/{t.hp - t.damage}" + (f" ({', '.join(marks)})" if marks else "")
+
+
+def compact(v: View) -> str:
+    """Each side in three lines or so (base, gold, workers, piles; hero,
+    buildings, patrol; what is in play), the viewer's hand, the last event:
+    at most a dozen lines for `pbem play` (the full picture: `render`)."""
+    parts: list[tuple[list[str], bool]] = []
+    if v.outcome is not None:
+        parts.append(([f"Game over: {v.outcome.reason}; winner: {', '.join(v.outcome.winners) or 'nobody'}"], False))
+    for side in v.sides:
+        me = " (you)" if side.seat == v.seat else ""
+        parts.append(([f"{side.seat}{me} {side.spec}: base {side.base_hp}/20, gold {side.gold}, workers "
+                       f"{side.workers}; hand {side.hand}, deck {side.deck}, discard {side.discard}"], False))
+        hero = side.hero + (" (command zone)" if side.hero_home else "")
+        slots = [f"{w}={h}" for w, h in zip(("SL", "elite", "scav", "tech", "look"), side.patrol) if h]
+        parts.append(([f"  hero {hero}; buildings: {', '.join(side.buildings) or '-'}; "
+                       f"patrol: {' '.join(slots) or '-'}"], side.seat != v.seat))
+        if side.things:
+            parts.append((["  in play: " + "; ".join(_thing_text(t) for t in side.things)], False))
+        if side.my_hand is not None:
+            parts.append(([f"  your hand: {_counted(side.my_hand)}"], False))
+    if v.log or v.last_log:
+        parts.append((["last: " + (v.log or v.last_log)[-1]], True))
+    return compact_lines(parts)

@@ -176,6 +176,11 @@ class DarkAgent(Game[State, Command]):
 
         return render_view(view)
 
+    def compact(self, view: Any) -> str:
+        from pbem.games.dark_agent.render import compact
+
+        return compact(view)
+
     def svg(self, view: Any) -> str:
         from pbem.games.dark_agent.svg import render_svg
 
