@@ -224,10 +224,21 @@ def _new_folder(folder: Path):
 
 def after_new(chain: Chain, folder: Path) -> list[str]:
     """What the writer of a new game sends to whom, and what each player runs."""
+    from pbem.transport.shared import shared_by
+
     genesis = folder / folder_mod.GENESIS
     others = [n for n in chain.seat_order if n != chain.records[0].by]
     if chain.dealer_mode == "hotseat":
         return [f"hotseat: everyone plays in {folder}; next: {', '.join(chain.writers())}"]
+    tool = shared_by(folder)
+    if tool is not None:  # nothing to send: each party's watcher joins, answers and calls its player
+        lines = [f"{tool} shares {folder}: nothing to send. Each player runs pbem watch {folder} --as NAME "
+                 f"({', '.join(chain.seat_order)}): it joins, writes what needs no decision, and says when "
+                 "a decision is theirs (then pbem play)"]
+        if chain.dealer_mode == "referee":
+            lines.append(f"{chain.dealer_name} runs pbem referee watch {folder.parent} --as {chain.dealer_name} "
+                         "(it answers every game under that folder)")
+        return lines + [f"next: {', '.join(chain.writers())}"]
     lines = [f"send {genesis} to {', '.join(others)}; each runs: pbem join THEIR-DIR GENESIS-FILE --as THEIR-NAME"]
     if chain.deck is not None:
         order = chain.deck.join_order

@@ -360,7 +360,8 @@ def status(folder: Path | None, every: bool, as_json: bool) -> None:
         click.echo(line)
     for line in info["pending"]:
         click.echo(f"pending: {line}")
-    notes(info.get("notes", []))
+    # copies of a file and repaired line endings (info["notes"]) are harmless: `pbem verify`
+    # and the watcher say so, once; status, run at every turn, does not repeat it
 
 
 def status_all(tree: Path | None, as_json: bool) -> None:
