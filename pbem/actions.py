@@ -28,7 +28,7 @@ import msgspec
 
 from pbem import games, journal, pinning
 from pbem.crypto.keys import SecretIdentity, read_secret_key_file
-from pbem.errors import InvalidCommand, InvalidOption, KeyStoreError, PbemError, ProtocolError
+from pbem.errors import InvalidCommand, InvalidOption, KeyStoreError, PassphraseError, PbemError, ProtocolError
 from pbem.fsio import atomic_write, make_folder
 from pbem.lock import LOCK
 from pbem.games.base import Known, NeedsReveal, SeatSpec, overlay, unknown_to
@@ -58,11 +58,22 @@ class Keys:
     named: bool = False
     accept_new: bool = False
     warn: Callable[[str], None] | None = None
+    #: how many times a wrong passphrase may be typed again (a person at a
+    #: terminal: 3; a script's $PBEM_PASSPHRASE: once)
+    tries: int = 1
     _warned: set[str] = field(default_factory=set, repr=False)
 
     def secret(self, name: str) -> SecretIdentity:
         ask = (lambda: self.passphrase(name)) if self.named else self.passphrase
-        secret = self.store.secret(name, ask)
+        for left in range(self.tries - 1, -1, -1):
+            try:
+                secret = self.store.secret(name, ask)
+                break
+            except PassphraseError:
+                if not left:
+                    raise
+                if self.warn is not None:
+                    self.warn(f"wrong passphrase for {name}; try again ({left} more {'try' if left == 1 else 'tries'})")
         self._warn(self.store.loose_permissions(name))
         return secret
 
@@ -270,6 +281,29 @@ def open_game(folder: Path, keys: Keys | None = None, write: bool = False) -> Ch
     if keys is not None:
         keys.pin(chain, folder, write)
     return chain
+
+
+def my_name(folder: Path, store: "KeyStore") -> str:
+    """The identity to act as in `folder` when ``--as`` is left out: the only
+    one of the user's own keys that is a party of the game (a seat, or the
+    referee). None, or several: an error that says which to give."""
+    from pbem.delivery import folder_genesis
+
+    if not (folder / folder_mod.GENESIS).is_file():
+        raise PbemError(f"{folder} holds no game ({folder_mod.GENESIS} is missing)",
+                        hint="give --as NAME, or the folder of a game")
+    genesis = folder_genesis(folder)
+    parties = [s.identity for s in genesis.seats]
+    if genesis.dealer is not None and genesis.dealer.mode == "referee":
+        parties.append(genesis.dealer.identity)
+    mine = [p.name for p in parties if store.has_secret(p.name) and store.public(p.name) == p]
+    if len(mine) == 1:
+        return mine[0]
+    if not mine:
+        raise PbemError(f"none of your own identities is a party of this game (its parties: "
+                        f"{', '.join(p.name for p in parties)})", hint="give --as NAME (pbem id list shows yours)")
+    raise PbemError(f"several of your identities are parties of this game ({', '.join(mine)})",
+                    hint="say which with --as NAME")
 
 
 def hotseat_dealer(folder: Path, chain: Chain) -> SecretIdentity:
@@ -670,7 +704,8 @@ class _Staged:
         return written
 
 
-def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[str] | None = None) -> list[Path]:
+def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[str] | None = None, *,
+           until_reported: bool = False) -> list[Path]:
     """Write `name`'s turn (and, in hotseat, the dealer's answers).
 
     Rerun after a kill that left the turn written but not the dealer's
@@ -681,7 +716,8 @@ def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[st
     no longer to act. While `name` is still to act and nothing is owed (a
     turn of several files: Codex, Dark Agent, a recruit before one's own
     play), they are that run repeated only if it never reported what it
-    wrote (`pbem.journal`: the caller calls `reported` once it has); else
+    wrote (`pbem.journal`: with `until_reported`, a note is kept until the
+    caller calls `reported`, as the CLI and `pbem play` do); else
     they are a new command: played when legal, refused with the rule's
     error (exit 1) when not, with a hint naming the last file that already
     holds them.
@@ -723,7 +759,8 @@ def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[st
                 _auto_dealer(staged, dealer)
         if done is not None:
             _say(notes, [f"{name}'s turn is already in the chain as {done.name or folder_mod.turn_name(done.seq, done.by)}"])
-        journal.begin(keys.store.home, folder, name, texts)
+        if until_reported:
+            journal.begin(keys.store.home, folder, name, texts)
         return staged.write(notes)
 
 

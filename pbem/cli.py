@@ -92,6 +92,19 @@ game_dir = click.argument("folder", metavar="DIR", type=click.Path(file_okay=Fal
                           callback=_remember_dir)
 as_name = click.option("--as", "name", required=True, metavar="NAME", help="Your identity in $PBEM_HOME.",
                        shell_complete=complete_identity)
+#: --as on a command about one game: left out, the only identity of yours that is a party of it
+as_party = click.option("--as", "name", metavar="NAME", shell_complete=complete_identity,
+                        help="Your identity in $PBEM_HOME [default: the only one of yours in the game].")
+
+
+def party_name(folder: Path, name: str | None) -> str:
+    """`name`, or the only identity of the user's that is a party of the game in `folder`."""
+    if name:
+        return name
+    from pbem import actions
+    from pbem.crypto.store import KeyStore
+
+    return actions.my_name(folder, KeyStore())
 as_json = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 accept_new = click.option(
     "--accept-new", is_flag=True,
@@ -123,7 +136,9 @@ def keys(accept_new: bool = False) -> "Keys":
     from pbem.actions import Keys
     from pbem.agent import AgentKeyStore  # asks `pbem agent` before asking for a passphrase
 
-    return Keys(store=AgentKeyStore(), passphrase=ask_passphrase, named=True, accept_new=accept_new, warn=warn)
+    typed = os.environ.get("PBEM_PASSPHRASE") is None and sys.stdin.isatty()  # a person, who may mistype
+    return Keys(store=AgentKeyStore(), passphrase=ask_passphrase, named=True, accept_new=accept_new, warn=warn,
+                tries=3 if typed else 1)
 
 
 def write_output(path: Path, text: str) -> None:
@@ -403,10 +418,11 @@ def status_all(tree: Path | None, as_json: bool) -> None:
 
 @cli.command()
 @game_dir
-@as_name
+@as_party
 @as_json
 def legal(folder: Path, name: str, as_json: bool) -> None:
     """Your legal commands now, in the game's notation."""
+    name = party_name(folder, name)
     from pbem import actions
 
     k = keys()
@@ -425,16 +441,17 @@ def legal(folder: Path, name: str, as_json: bool) -> None:
 
 @cli.command()
 @game_dir
-@as_name
+@as_party
 @click.option("--cmd", "cmds", multiple=True, required=True, help="A command in the game's notation.")
 @accept_new
 def submit(folder: Path, name: str, cmds, accept_new: bool) -> None:
     """Check and write your turn into DIR; prints the files written."""
+    name = party_name(folder, name)
     from pbem import actions
 
     said: list[str] = []
     k = keys(accept_new)
-    written = actions.submit(folder, name, list(cmds), k, said)
+    written = actions.submit(folder, name, list(cmds), k, said, until_reported=True)
     for path in written:
         click.echo(str(path))
     notes(said)
@@ -444,10 +461,11 @@ def submit(folder: Path, name: str, cmds, accept_new: bool) -> None:
 
 @cli.command()
 @game_dir
-@as_name
+@as_party
 @accept_new
 def sync(folder: Path, name: str, accept_new: bool) -> None:
     """Write every file NAME owes that needs no decision."""
+    name = party_name(folder, name)
     from pbem import actions
 
     said: list[str] = []
@@ -477,10 +495,12 @@ def undo() -> None:
 def _undo_command(what: str, text: str) -> None:
     @undo.command(what, help=text)
     @game_dir
-    @as_name
+    @as_party
     @accept_new
-    def step(folder: Path, name: str, accept_new: bool) -> None:
+    def step(folder: Path, name: str | None, accept_new: bool) -> None:
         from pbem import actions
+
+        name = party_name(folder, name)
 
         said: list[str] = []
         for path in actions.undo(folder, name, what, keys(accept_new), said):
@@ -553,7 +573,7 @@ def page(folder: Path, name: str | None, output: Path) -> None:
 
 @cli.command()
 @game_dir
-@as_name
+@as_party
 @plain_option
 @click.option("--yes", "-y", is_flag=True, help="Write each chosen command without asking.")
 @accept_new
@@ -566,6 +586,8 @@ def play(folder: Path, name: str, plain: bool, yes: bool, accept_new: bool) -> N
     """
     from pbem import play as playing
     from pbem.render import terminal
+
+    name = party_name(folder, name)
 
     playing.run(folder, name, keys(accept_new), terminal.Screen(ask_line, plain=plain), yes=yes)
 
@@ -679,12 +701,14 @@ def dearmor(files, into: Path | None) -> None:
 
 @cli.command()
 @game_dir
-@as_name
+@as_party
 @click.option("--to", "to", metavar="SEAT", help="Only what this party lacks.")
 @click.option("--armor", "as_armor", is_flag=True, help="Print the files as one armored bundle to paste into a mail.")
 def outbox(folder: Path, name: str, to: str | None, as_armor: bool) -> None:
     """The files each other party may still lack (after the last file it wrote)."""
     from pbem import actions, delivery
+
+    name = party_name(folder, name)
 
     chain = actions.open_game(folder, keys())
     owed = delivery.outbox(folder, chain, name, to)
@@ -835,7 +859,7 @@ def run_watch(root: Path, name: str, accept_new: bool, once: bool, poll: bool, i
 @cli.command()
 @click.argument("folder", metavar="DIR", type=click.Path(file_okay=False, exists=True, path_type=Path),
                 callback=_remember_dir)
-@as_name
+@as_party
 @click.option("--once", is_flag=True, help="Do what is due now, then stop (exit 1 if a fork or bad file was found).")
 @notify_option
 @poll_option
@@ -853,7 +877,8 @@ def watch(folder: Path, name: str, once: bool, notify_cmd: str | None, poll: boo
     holding the same file are ignored, and two different files for one place
     are reported as a fork with both signers (both kept).
     """
-    run_watch(folder, name, accept_new, once, poll, interval, notify_cmd, tree=False, remove_copies=remove_copies)
+    run_watch(folder, party_name(folder, name), accept_new, once, poll, interval, notify_cmd, tree=False,
+              remove_copies=remove_copies)
 
 
 @cli.group(cls=PbemGroup)
@@ -922,11 +947,13 @@ def mail() -> None:
 
 @mail.command("send")
 @game_dir
-@as_name
+@as_party
 @click.option("--again", is_flag=True, help="Mail every file each party lacks, even those mailed before.")
 def mail_send(folder: Path, name: str, again: bool) -> None:
     """Mail each other party of DIR the files it lacks (attached, and armored in the text)."""
     from pbem import mailing
+
+    name = party_name(folder, name)
 
     said: list[str] = []
     sent = mailing.send(folder, name, keys(), ask_secret, again, said)
@@ -948,7 +975,7 @@ def _fetched_lines(report) -> list[str]:
 
 @mail.command("fetch")
 @game_dir
-@as_name
+@as_party
 @click.option("--from", "source", metavar="PATH", type=click.Path(path_type=Path),
               help="Read this maildir or mbox instead of the mailbox config.toml names.")
 @click.option("--game", metavar="ID", help="Which game to join when DIR is new and several invitations wait.")
@@ -960,6 +987,8 @@ def mail_fetch(folder: Path, name: str, source: Path | None, game: str | None, n
     """Apply this game's files from new mail (as pbem apply does); a new DIR
     joins the game you were invited to. Mail is read, never changed."""
     from pbem import actions, mailing
+
+    name = party_name(folder, name)
 
     said: list[str] = []
     k = keys(accept_new)

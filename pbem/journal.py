@@ -23,7 +23,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from pbem.fsio import atomic_write, make_folder
+from pbem.fsio import make_folder
 
 __all__ = ["begin", "interrupted", "end"]
 
@@ -36,9 +36,13 @@ def _path(home: Path, folder: Path, seat: str) -> Path:
 
 
 def begin(home: Path, folder: Path, seat: str, texts: list[str]) -> None:
-    """Note that `seat`'s submit of `texts` in `folder` is about to write."""
+    """Note that `seat`'s submit of `texts` in `folder` is about to write.
+
+    A plain write, not synced to disk: a note lost in a crash of the whole
+    machine only makes that rerun a new command (refused with a hint that
+    names the file already in), never a wrong game."""
     make_folder(home / FOLDER)
-    atomic_write(_path(home, folder, seat), json.dumps(texts).encode())
+    _path(home, folder, seat).write_bytes(json.dumps(texts).encode())
 
 
 def interrupted(home: Path, folder: Path, seat: str, texts: list[str]) -> bool:

@@ -319,7 +319,7 @@ def _prompt(folder, name, keys, chain, me, view, menu: Menu, screen: Screen, yes
                 return Message(f"not written: {text}")
         said: list[str] = []
         try:
-            written = actions.submit(folder, name, [text], keys, said)
+            written = actions.submit(folder, name, [text], keys, said, until_reported=True)
         except PbemError as exc:
             return Message(exc.message, "error", exc.hint)
         actions.reported(folder, name, keys)
