@@ -538,7 +538,9 @@ def page(chain: Chain, me: Party | None, folder_text: str) -> str:
             viewer=None if me is None or me.is_dealer else me.name,
             svg=picture,
             board_text=board_text,
-            prompt=getattr(seen, "prompt", None),
+            # the rules' prompt ("your main phase") only while a decision is what is awaited:
+            # while a seat or the dealer owes an automatic file, the page says that instead
+            prompt=getattr(seen, "prompt", None) if all(w["needs"] == "decision" for w in info["to_act"]) else None,
             to_act=to_act_lines(info),
             pending=info["pending"],
             commands=legal(chain, me) if me is not None else [],

@@ -80,6 +80,8 @@ def draw_everything(chain, me, where: str) -> None:
     ET.fromstring(actions.svg(chain, me))
     page = actions.page(chain, me, "game")
     assert page.startswith("<!DOCTYPE html>") and "<svg" in page, where
+    if any(chain.needs(w) != "decision" for w in chain.writers()):  # a file owed that needs no decision:
+        assert 'class="prompt"' not in page, where  # "Now" says who owes it, not "your main phase"
 
 
 def readers(chain, dirs, keys):

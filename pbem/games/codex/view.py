@@ -31,6 +31,16 @@ class ThingView(msgspec.Struct, frozen=True):
     keywords: list[str]
 
 
+class BuildingView(msgspec.Struct, frozen=True):
+    """A building other than the base, for the card picture."""
+
+    kind: str  # tech1, tech2, tech3, surplus, tower
+    name: str
+    hp: int  # left
+    max_hp: int
+    done: bool  # False while it is being built this turn
+
+
 class SideView(msgspec.Struct, frozen=True):
     seat: str
     spec: str
@@ -52,6 +62,7 @@ class SideView(msgspec.Struct, frozen=True):
     my_discard: list[str] | None = None
     my_workers: list[str] | None = None
     my_codex: list[str] | None = None
+    building_cards: list[BuildingView] = []
 
 
 class View(msgspec.Struct, frozen=True):
@@ -85,10 +96,11 @@ def view(state: State, seat: str | None) -> View:
             kw = sorted(k for k, v in engine.keywords(state, r).items() if v)
             things.append(ThingView(handle(state, r), t.card, engine.atk(state, r), engine.hp(state, r),
                                     t.damage, t.runes, t.exhausted, t.since >= state.turn, t.level, kw))
-        blds = []
+        blds, cards_of = [], []
         for kind, b in p.buildings.items():
             info = cards.BUILDINGS[kind]
             blds.append(f"{info['name']} {info['hp'] - b.damage}/{info['hp']}" + ("" if b.done else " (building)"))
+            cards_of.append(BuildingView(kind, info["name"], info["hp"] - b.damage, info["hp"], b.done))
         own = seat == s
         sides.append(SideView(
             seat=s, spec=p.spec, hero=p.hero, hero_home=p.hero_home,
@@ -102,6 +114,7 @@ def view(state: State, seat: str | None) -> View:
             my_discard=_names(state, discard(s)) if own else None,
             my_workers=_names(state, workers(s)) if own else None,
             my_codex=_names(state, codex(s)) if own else None,
+            building_cards=cards_of,
         ))
     return View(seat=seat, turn=state.turn, active=state.active, phase=state.phase, sides=sides,
                 log=list(state.log), last_log=list(state.last_log), outcome=state.outcome,
