@@ -308,13 +308,15 @@ def id_import(file: Path) -> None:
 def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options) -> None:
     """Create a new GAME in the empty folder DIR.
 
-    GAME is agent-avenue (aa) or codenames (cn). Seats are given in turn
-    order as identity names, with a role where the game has roles
-    (codenames: red-spymaster, red, blue-spymaster, blue; agent-avenue
-    with 3-4 seats, the team variant: a team name each, e.g. --seat
-    alice:green --seat bob:blue --seat carol:green, or none to alternate
-    green and blue). `pbem info GAME` lists the game's options and their
-    defaults.
+    GAME is agent-avenue (aa), codenames (cn), codex (cx) or dark-agent
+    (da). Seats are given in turn order as identity names, with a role
+    where the game has roles (codenames: red-spymaster, red,
+    blue-spymaster, blue; with --option variant=duet the sides a and b;
+    agent-avenue with 3-4 seats, the team variant: a team name each, e.g.
+    --seat alice:green --seat bob:blue --seat carol:green, or none to
+    alternate green and blue). A referee game is made by its referee, a
+    peer game by one of its seats (--as). `pbem info GAME` lists the
+    game's options and their defaults.
     """
     from pbem import actions
 
@@ -327,7 +329,8 @@ def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options)
 
 @cli.command()
 @game_dir
-@click.argument("received", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("received", metavar="GENESIS [FILE]...", nargs=-1, required=True,
+                type=click.Path(dir_okay=False, path_type=Path))
 @as_name
 @accept_new
 def join(folder: Path, received, name: str, accept_new: bool) -> None:
@@ -578,10 +581,12 @@ def page(folder: Path, name: str | None, output: Path) -> None:
 @click.option("--yes", "-y", is_flag=True, help="Write each chosen command without asking.")
 @accept_new
 def play(folder: Path, name: str, plain: bool, yes: bool, accept_new: bool) -> None:
-    """Interactive: the board and your legal commands as a numbered menu.
+    """Interactive: a compact board, whose turn it is, and your legal
+    commands as a numbered menu, fitted to an 80x24 terminal.
 
     Type a number or a command in the game's notation; it is shown in
-    words and written after you confirm. m shows the whole menu, ? the
+    words and written after you confirm. A big choice (Codex's tech step)
+    is made in two steps. b shows the whole board, m the whole menu, ? the
     rules in brief, q quits.
     """
     from pbem import play as playing
@@ -903,7 +908,7 @@ def referee_watch(tree: Path, name: str, once: bool, notify_cmd: str | None, pol
 
 
 @cli.command()
-@click.argument("game", default="agent-avenue")
+@click.argument("game", default="agent-avenue", shell_complete=complete_game)
 @click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path), help="Keep the game here.")
 @click.option("--seed", type=int, help="Reproducible deal and bot choices.")
 @click.option("--dealer", type=click.Choice(["hotseat", "referee", "peer"]),
@@ -915,7 +920,9 @@ def demo(
     game: str, folder: Path | None, seed: int | None, dealer: str, bot: str | None, keys_dir: Path | None,
     options: tuple[str, ...],
 ) -> None:
-    """Bots play a complete game through the real file protocol."""
+    """Bots play a complete GAME (agent-avenue, codenames, codex,
+    dark-agent) through the real file protocol, in a throw-away key store
+    and folder (unless --keys and --dir keep them), then verify and audit it."""
     from pbem import games
     from pbem.demo import run_demo
 

@@ -242,6 +242,11 @@ def run(folder: Path, name: str, keys: "actions.Keys", screen: Screen, *, yes: b
                 _show_message(screen, message)
                 return
             continue
+        if chain.public is None:  # joins still to come: nothing to show or play yet
+            _show_message(screen, message)
+            screen.line(f"waiting for {', '.join(chain.writers()) or 'nobody'}: {chain.game.title} is set up "
+                        "once every seat has joined", "heading")
+            return
         view = actions.view(chain, me)
         screen.line("")
         screen.board(chain.game, view)
