@@ -283,16 +283,18 @@ def open_game(folder: Path, keys: Keys | None = None, write: bool = False) -> Ch
     return chain
 
 
-def my_name(folder: Path, store: "KeyStore") -> str:
-    """The identity to act as in `folder` when ``--as`` is left out: the only
-    one of the user's own keys that is a party of the game (a seat, or the
-    referee). None, or several: an error that says which to give."""
-    from pbem.delivery import folder_genesis
+def my_name(genesis_file: Path, store: "KeyStore") -> str:
+    """The identity to act as in the game `genesis_file` begins (a folder's
+    or one received) when ``--as`` is left out: the only one of the user's
+    own keys that is a party of the game (a seat, or the referee). None,
+    or several: an error that says which to give."""
+    from pbem.protocol import codec
+    from pbem.protocol.formats import GenesisBody
 
-    if not (folder / folder_mod.GENESIS).is_file():
-        raise PbemError(f"{folder} holds no game ({folder_mod.GENESIS} is missing)",
+    if not genesis_file.is_file():
+        raise PbemError(f"{genesis_file.parent} holds no game ({genesis_file.name} is missing)",
                         hint="give --as NAME, or the folder of a game")
-    genesis = folder_genesis(folder)
+    genesis = codec.decode_body(codec.read_envelope(folder_mod.read(genesis_file), "genesis"), GenesisBody)
     parties = [s.identity for s in genesis.seats]
     if genesis.dealer is not None and genesis.dealer.mode == "referee":
         parties.append(genesis.dealer.identity)

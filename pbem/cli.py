@@ -103,8 +103,9 @@ def party_name(folder: Path, name: str | None) -> str:
         return name
     from pbem import actions
     from pbem.crypto.store import KeyStore
+    from pbem.protocol.folder import GENESIS
 
-    return actions.my_name(folder, KeyStore())
+    return actions.my_name(folder / GENESIS, KeyStore())
 as_json = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 accept_new = click.option(
     "--accept-new", is_flag=True,
@@ -331,13 +332,16 @@ def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options)
 @game_dir
 @click.argument("received", metavar="GENESIS [FILE]...", nargs=-1, required=True,
                 type=click.Path(dir_okay=False, path_type=Path))
-@as_name
+@as_party
 @accept_new
-def join(folder: Path, received, name: str, accept_new: bool) -> None:
+def join(folder: Path, received, name: str | None, accept_new: bool) -> None:
     """Join a game: make your folder DIR from the GENESIS (and any later
     files) you received, checked first. In a peer game it also writes your
     join file and prints its path: send it to the other players."""
     from pbem import actions
+    from pbem.crypto.store import KeyStore
+
+    name = name or actions.my_name(Path(received[0]), KeyStore())
 
     mine = actions.join(folder, list(received), name, keys(accept_new))
     if mine is None:

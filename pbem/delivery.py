@@ -351,6 +351,24 @@ class Received:
     written: list[Path] = field(default_factory=list)
     pending: list[Path] = field(default_factory=list)
     bad: list[PbemError] = field(default_factory=list)
+    #: files given that were already in the chain: (label, its name there)
+    known: list[tuple[str, str]] = field(default_factory=list)
+    #: other folders' state caches given, skipped
+    caches: list[str] = field(default_factory=list)
+
+    def skipped(self) -> str | None:
+        """One note for what was passed over (`pbem apply mine theirs/*.pbem`
+        gives every file again, and the other folder's state.pbem)."""
+        if len(self.known) == 1 and not self.caches:
+            label, name = self.known[0]
+            return f"{label} is already in the chain as {name}"
+        parts = []
+        if self.known:
+            parts.append(f"{len(self.known)} file{'s' if len(self.known) != 1 else ''} already in the chain")
+        if self.caches:
+            parts.append(f"{', '.join(self.caches)}: a folder's cache of its state, not a file of the chain "
+                         "(each folder rebuilds its own)")
+        return ("skipped " + "; and ".join(parts)) if parts else None
 
 
 @dataclass
@@ -372,8 +390,7 @@ def receive(folder: Path, chain: Chain, items: list[Incoming], notes: list[str] 
             result.bad.append(item.error)
             continue
         if item.cache:  # `pbem apply mine theirs/*.pbem` catches the other folder's state.pbem
-            _say(notes, f"skipped {item.label}: a folder's cache of its state, not a file of the chain "
-                        "(each folder rebuilds its own)")
+            result.caches.append(item.label)
             continue
         try:
             seq = _place(chain, item.data)
@@ -381,13 +398,15 @@ def receive(folder: Path, chain: Chain, items: list[Incoming], notes: list[str] 
             result.bad.append(_named(exc, item.label))
             continue
         if seq is None:
-            _say(notes, f"{item.label} is already in the chain as {folder_mod.GENESIS}")
+            result.known.append((item.label, folder_mod.GENESIS))
         elif item.data in pending_data:
             _say(notes, f"{item.label} is already waiting in {PENDING}/")
         else:
             waiting.append(_Waiting(item.label, item.data, seq))
     waiting += _pending_files(folder)
     _settle(folder, chain, waiting, result, notes)
+    if (line := result.skipped()) is not None:
+        _say(notes, line)
     return result
 
 
@@ -457,7 +476,7 @@ def _settle(folder: Path, chain: Chain, waiting: list[_Waiting], result: Receive
             progress = True
             known = folder_mod.already_in(chain, item.data)
             if known is not None:
-                _say(notes, f"{item.label} is already in the chain as {known}")
+                result.known.append((item.label, known))
                 _drop(item)
                 continue
             try:

@@ -34,6 +34,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -165,6 +166,8 @@ class Sandbox:
         shutil.copytree(ROOT / "examples", self.work / "examples")
         (base / "Sync" / ".stfolder").mkdir(parents=True)  # a folder Syncthing shares (README: the shared folder)
         self.stores = {p: base / "stores" / p for p in PEOPLE}
+        # a short folder for the key agents' sockets: a pytest tmp path is too long for a unix socket
+        self.runtime = Path(tempfile.mkdtemp(prefix="pbem-rt-"))
         for p in PEOPLE:
             if p != "alice":
                 self.run(f"pbem id new {p} --no-passphrase && pbem id export {p} -o {p}.id", p)
@@ -174,12 +177,20 @@ class Sandbox:
     def env(self, who: str) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PBEM_", "NO_COLOR", "FORCE_COLOR"))}
         env.update(HOME=str(self.home), PBEM_HOME=str(self.stores[who]), PBEM_PASSPHRASE=PASSPHRASE,
+                   XDG_RUNTIME_DIR=str(self.runtime),
                    PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}")
         return env
 
     def run(self, text: str, who: str) -> subprocess.CompletedProcess:
         return subprocess.run(["bash", "-c", text], cwd=self.work, env=self.env(who), capture_output=True,
                               text=True, stdin=subprocess.DEVNULL, timeout=600)
+
+    def close(self) -> None:
+        """Stop any key agent a command line started, and drop the sockets' folder."""
+        for p in PEOPLE:
+            if self.stores[p].exists():
+                self.run("pbem agent stop", p)
+        shutil.rmtree(self.runtime, ignore_errors=True)
 
     def introduce(self) -> None:
         """Each identity file new in the work folder, imported by the others
@@ -214,6 +225,15 @@ def test_the_readme_shows_command_lines():
 
 
 def test_every_command_line_the_readme_shows_runs(tmp_path):
+    sandboxes: list[Sandbox] = []
+    try:
+        run_every_line(tmp_path, sandboxes)
+    finally:
+        for sandbox in sandboxes:
+            sandbox.close()
+
+
+def run_every_line(tmp_path: Path, sandboxes: list) -> None:
     sandbox, section, n = None, None, 0
     for line, reason in PLAN:
         if reason is not None:
@@ -221,6 +241,7 @@ def test_every_command_line_the_readme_shows_runs(tmp_path):
         if sandbox is None or (line.section != section and starts_a_story(line.section)):
             n += 1
             sandbox = Sandbox(tmp_path / f"story{n}")
+            sandboxes.append(sandbox)
         section = line.section
         who = person(line)
         r = sandbox.run(runnable(line.text), who)
