@@ -17,7 +17,10 @@ side, so that a busy machine slows numerator and denominator alike:
 * turn-file and `state.pbem` sizes; mental-poker figures
   (`benchmarks/bench_poker.py`); bot playouts per second;
 * the referee daemon's time to answer one new file in a tree of 1,000
-  games (`benchmarks/bench_daemon.py`; 100 in the quick mode).
+  games (`benchmarks/bench_daemon.py`; 100 in the quick mode);
+* shuffle proofs (`benchmarks/bench_shuffle_proof.py`): size, proving and
+  verifying CPU time against issue #25's goals (decks of 8 and 60 cards
+  in the quick mode).
 
 Codex: the full mode plays one long hotseat game of more than 300 files
 (`seeded.py` says how: a calm build-up, then the greedy bot), whose
@@ -46,7 +49,7 @@ import time
 from pathlib import Path
 
 import pbem
-from benchmarks import bench_daemon, bench_poker, cryptofloor, seeded
+from benchmarks import bench_daemon, bench_poker, bench_serve, bench_shuffle_proof, cryptofloor, seeded
 from pbem import watching
 from pbem.errors import PbemError
 from pbem.protocol import folder as folder_mod
@@ -185,6 +188,20 @@ def command_rows(game: seeded.Seeded, lengths: list[int], timer: Timer, work: Pa
         if full and game.over:
             rows.append((game.title, files, "audit", timer.pbem(home, ["audit", str(here)])))
     return rows
+
+
+def serve_figures(made: list[seeded.Seeded], work: Path, runs: int) -> list[str]:
+    """The page of the Codex hotseat game at CODEX_FILES files (or as long as it is), as its seat to act sees it."""
+    game = next((g for g in made if (g.game, g.mode) == ("cx", "hotseat")), None)
+    if game is None:
+        return ["   not measured: no Codex hotseat game was made"]
+    n = seeded.decision_point(game.folder(), min(CODEX_FILES, game.files)) or game.files
+    here = seeded.prefix(game.folder(), work / "serve" / "cx", n)
+    chain = folder_mod.load(here)
+    seat = (chain.writers() or chain.seat_order)[0]
+    run(status_cmd(here), {**os.environ, "PBEM_HOME": str(game.home())})  # this user's checkpoint, warm
+    m = bench_serve.measure(here, game.home(), seat, runs, work / "serve" / "profile")
+    return bench_serve.lines(game.title, len(chain.records), m)
 
 
 def status_cmd(folder: Path) -> list[str]:
@@ -414,6 +431,9 @@ def main(argv: list[str] | None = None) -> None:
         daemon = None if referee is None else bench_daemon.measure(
             referee.folder(), referee.home(), "rita", trees, work / "daemon", tries=2 if args.quick else 3)
 
+        # --- the local page (pbem serve) ---------------------------------------------------------
+        served = serve_figures(made, work, 2 if args.quick else 5)
+
     # --- mental poker, bots, daemon ------------------------------------------------
     print()
     print(f"5. Mental poker (benchmarks/bench_poker.py, {5 if args.quick else 30} runs)")
@@ -434,6 +454,15 @@ def main(argv: list[str] | None = None) -> None:
         print(f"   a seat's file dropped into one game, until the referee's answer is there: "
               f"{daemon['answer s'] * 1000:.0f} ms (median of " + ", ".join(f"{a * 1000:.0f}" for a in daemon["answers"])
               + f"), of which {watching.SETTLE * 1000:.0f} ms is the daemon's settle time")
+    print()
+    print("8. Shuffle proofs (benchmarks/bench_shuffle_proof.py): size, proving and verifying one layer")
+    for line in bench_shuffle_proof.report(1 if args.quick else 5, indent="   ", quick=args.quick):
+        print(line)
+    print()
+    print("9. pbem serve: a game's page opened on a fresh server (benchmarks/bench_serve.py); goal: first paint")
+    print(f"   under {bench_serve.GOAL_MS} ms for a 300-file Codex game")
+    for line in served:
+        print(line)
     print()
     print(f"done in {time.perf_counter() - started:.0f} s")
 

@@ -34,6 +34,7 @@ from pbem.lock import LOCK
 from pbem.games.base import Known, NeedsReveal, SeatSpec, overlay, unknown_to
 from pbem.protocol import folder as folder_mod
 from pbem.protocol.chain import Chain
+from pbem.safetext import text_problem
 from pbem.protocol.chance import NeedsChance, PlayChance, Tape
 
 # What only writers and seats need (the dealer, sealing and its AEAD, the
@@ -49,14 +50,18 @@ class Keys:
     (given the key's name when `named`, so a prompt can say which).
 
     `accept_new` records keys a game holds that the address book has never
-    seen (``--accept-new``); `warn` receives warnings (unknown keys in a
-    read-only command, a private key others may read), each once.
+    seen (``--accept-new``); `old_protocol` lets a seat write its first file
+    into a game begun under an older protocol version
+    (``--allow-old-protocol``, `check_protocol`); `warn` receives warnings
+    (unknown keys in a read-only command, a private key others may read),
+    each once.
     """
 
     store: KeyStore
     passphrase: Callable[..., str]
     named: bool = False
     accept_new: bool = False
+    old_protocol: bool = False
     warn: Callable[[str], None] | None = None
     #: how many times a wrong passphrase may be typed again (a person at a
     #: terminal: 3; a script's $PBEM_PASSPHRASE: once)
@@ -109,17 +114,26 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise InvalidOption(f"bad option {pair!r}: expected KEY=VALUE")
+        problem = text_problem(pair)
+        if problem is not None:
+            raise InvalidOption(f"option {key.strip()!r} holds {problem}: options are plain text")
         out[key.strip()] = value.strip()
     return out
 
 
 def read_option_file(key: str, value: str) -> list[str]:
-    """The lines of the file an option names (``--option words=FILE``)."""
+    """The lines of the file an option names (``--option words=FILE``):
+    plain text, where a line may hold tabs but no other control character."""
     try:
-        return Path(value).read_text(encoding="utf-8").splitlines()
+        lines = Path(value).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise InvalidOption(f"option {key}: cannot read {value}: {reason}") from None
+    for number, line in enumerate(lines, 1):
+        problem = text_problem(line, allow="\t")
+        if problem is not None:
+            raise InvalidOption(f"option {key}: line {number} of {value} holds {problem}: options are plain text")
+    return lines
 
 
 def dealer_for(game_name: str, dealer: str | None, referee: str | None = None) -> str:
@@ -407,7 +421,10 @@ def status(chain: Chain) -> dict[str, Any]:
         # answered with `pbem join` into one's own folder, or with `pbem sync`
         # in a folder everyone shares (joining in place)
         to_act[0]["join"] = True
-    pending = [_pending_line(o) for o in owed]
+    pending = [_pending_line(o, peer=chain.deck is not None) for o in owed]
+    for seat, (ballot, _, why) in chain.voided.items():  # the voter, never an honest keeper, is named
+        if seat not in chain.ballots:
+            pending.append(f"{seat}'s ballot (seq {ballot}) was void: {why}; {seat} votes again")
     undo = chain.pending_undo()
     if undo is not None:
         for who in to_act:
@@ -454,7 +471,7 @@ def to_act_lines(info: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _pending_line(o) -> str:
+def _pending_line(o, peer: bool = False) -> str:
     """An obligation in words (refs are opaque labels, not cards)."""
     n = len(o.refs)
     cards = f"{n} card{'s' if n != 1 else ''}"
@@ -469,7 +486,8 @@ def _pending_line(o) -> str:
         "layer": f"{o.by} must add its shuffle layer to the deck the set-up dealt",
         "chance": f"{o.by} must draw the chance of {o.to}'s last command" if o.to else f"{o.by} must draw chance",
         "commit": f"{o.by} must commit to the order of {cards} shuffled",
-        "tally": f"{o.by} must open the vote's ballots it keeps",
+        "tally": f"{o.by} must open its own ballot" if peer else
+                 f"{o.by} must open the vote's ballots it keeps, or void those it cannot tally",
         "reshuffle": f"{o.by} must add its layer to {cards} reshuffled",
     }[o.what]
 
@@ -593,6 +611,8 @@ def log_entries(chain: Chain, since: int = 0) -> dict[str, Any]:
             parts.append("votes (a sealed ballot)")
         if body.tally:
             parts.append("opens the ballots of " + ", ".join(o.seat for o in body.tally))
+        for void in body.void:
+            parts.append(f"voids {void.seat}'s ballot: " + ("no vote" if void.opening else "it cannot be opened"))
         if body.commitments and rec.seq and body.setup_seed is None:
             parts.append(f"commits to the order of {_cards(len(body.commitments))} shuffled")
         for d in body.deliveries:
@@ -702,7 +722,10 @@ class _Staged:
         return [data for _, data in self.files]
 
     def write(self, notes: list[str] | None) -> list[Path]:
+        from pbem.protocol import set_aside
+
         private = self.dealer_cards is not None  # each file checked as the dealer checks
+        _say(notes, set_aside.move_aside(self.folder, self.chain))
         written = folder_mod.write_files(self.folder, self.chain, self.files, private) if self.files else []
         _say(notes, folder_mod.tidy(self.folder, self.chain))
         return written
@@ -752,6 +775,7 @@ def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[st
             try:
                 me.check_no_undo_pending()
                 check_turn(chain, name)  # whose turn it is, before any rule about cards
+                check_protocol(chain, name, keys)
                 data = me.turn(parse_commands(chain, me, texts))
             except PbemError as exc:
                 if same is not None and exc.hint is None:
@@ -821,6 +845,7 @@ def sync(folder: Path, name: str, keys: Keys, notes: list[str] | None = None) ->
             data = me.answer()
             if data is None:
                 return staged.write(notes)
+            check_protocol(chain, name, keys)
             staged.add(data)
 
 
@@ -837,6 +862,7 @@ def undo(folder: Path, name: str, what: str, keys: Keys, notes: list[str] | None
         chain = open_game(folder, keys, write=True)
         me = party(chain, name, keys)
         staged = _Staged(folder, chain)
+        check_protocol(chain, name, keys)
         staged.add(me.undo(what))
         return staged.write(notes)
 
@@ -946,21 +972,10 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path | No
         raise PbemError(f"{folder} exists and is not an empty folder")
     genesis = folder_mod.received(received[0])
     chain = Chain(genesis, received[0].name)
-    if chain.genesis.version < 2 and chain.dealer_mode != "hotseat":
-        raise ProtocolError(
-            f"{received[0].name} begins a game under protocol version 1, whose chance its writers could foresee "
-            "or its referee choose: this pbem joins only games of version 2",
-            hint="ask its writer to make the game again with this pbem",
-        )
-    if chain.genesis.version < 3 and chain.dealer_mode == "peer":
-        raise ProtocolError(
-            f"{received[0].name} begins a peer game under protocol version {chain.genesis.version}, whose set-up "
-            "chance its creator chose: this pbem joins only peer games of version 3",
-            hint="ask its writer to make the game again with this pbem",
-        )
     rest = [folder_mod.received(p) for p in received[1:]]
     for data, path in zip(rest, received[1:]):
         chain.append(data, path.name)
+    check_protocol(chain, name, keys, received[0].name)
     keys.pin(chain, folder, write=True)
     _check_seat(chain, name, keys)
     secret = keys.secret(name)
@@ -991,6 +1006,49 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path | No
         return folder_mod.add_files(folder, Chain(genesis), [*rest, mine])[-1]
 
 
+#: what a game begun under each older protocol version lacks, by dealer
+#: mode: why a seat should not enter one unawares
+_OLD_PROTOCOL = {
+    (1, "referee"): "whose referee chose its seed alone (it could try seeds until the deal suited someone)",
+    (1, "peer"): "whose writers could foresee the chance of their own files",
+    (2, "peer"): "whose creator chose its set-up chance (who starts, the words on the table)",
+}
+_LATER = {
+    "referee": "in which a ballot that cannot be tallied stops the game for good",
+    "peer": "in which its creator chose the length of the beacon chains (which cannot be renewed), and a writer "
+            "helped by one other seat could foresee its dice",
+}
+
+
+def check_protocol(chain: Chain, name: str, keys: Keys, what: str | None = None) -> None:
+    """Refuse `name`'s first file (a join, a contribution, a first move)
+    in a game begun under an older protocol version than this pbem's,
+    unless its user allows it knowingly (`Keys.old_protocol`).
+
+    Verifiers still read old games, so that games begun under them keep
+    verifying; but a creator could otherwise downgrade a new game to an
+    older version's weaker rules (a referee trying seeds until the deal
+    suits a friend), and in a shared folder nobody runs `pbem join`, so
+    every seat's first file is checked, whichever command writes it. A
+    hotseat game lives on one machine: nothing to refuse."""
+    from pbem.protocol.formats import PROTOCOL_VERSION
+
+    version, mode = chain.genesis.version, chain.dealer_mode
+    if version >= PROTOCOL_VERSION or mode == "hotseat" or keys.old_protocol or name not in chain.seats:
+        return
+    if chain.deck is not None and chain.genesis.peer.creator == name:
+        return  # its own genesis: it chose the version itself
+    if any(r.by == name for r in chain.records[1:]):
+        return  # it entered the game already, knowingly or before this pbem
+    why = _OLD_PROTOCOL.get((version, mode)) or _LATER[mode]
+    raise ProtocolError(
+        f"{f'{what} begins a game' if what else 'this game was begun'} under protocol version {version}, {why}: "
+        f"this pbem enters only games of version {PROTOCOL_VERSION}",
+        hint="ask its creator to make the game again with this pbem, or, accepting what that version lacks, "
+             "add --allow-old-protocol",
+    )
+
+
 def apply_file(folder: Path, path: Path) -> Path | None:
     """Add one received file; None when it was already in the chain (or is
     kept pending until its predecessor arrives)."""
@@ -1010,7 +1068,7 @@ def receive(folder: Path, paths: list[Path], keys: Keys | None = None, notes: li
     with folder_mod.writing(folder):
         chain = open_game(folder, keys, write=True)
         result = delivery.receive(folder, chain, items, notes)
-        _say(notes, folder_mod.tidy(folder, chain))
+        _say(notes, folder_mod.tidy(folder, result.chain or chain))
     return result
 
 

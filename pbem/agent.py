@@ -4,7 +4,8 @@ is asked once, not at every command (like ssh-agent).
 The agent is a small process listening on a unix socket that only its
 user can reach: the socket is 0600 in a 0700 folder of the user's own
 (``$XDG_RUNTIME_DIR/pbem/``, else ``$PBEM_HOME/agent/``), and on Linux each
-connection's peer is checked to be the same user (SO_PEERCRED). One JSON
+connection's peer is checked to be the same user (SO_PEERCRED). The client
+checks the same of the agent before it sends anything (`Client`). One JSON
 line asks, one JSON line answers:
 
 * ``add`` a key a command has just unlocked (kept `timeout` seconds from
@@ -73,12 +74,26 @@ def _own_folder(folder: Path) -> None:
     """Make `folder` 0700 and check nobody else may enter it."""
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        os.chmod(folder, 0o700)
-        st = folder.stat()
+        st = os.lstat(folder)
+        if stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid():  # ours: closed to others now
+            os.chmod(folder, 0o700)
+        problem = _folder_problem(os.lstat(folder))
     except OSError as exc:
         raise AgentError(f"cannot make the agent's folder {folder}: {exc.strerror}") from None
-    if st.st_uid != os.getuid() or stat.S_IMODE(st.st_mode) & 0o077:
-        raise AgentError(f"{folder} belongs to someone else or is open to others: the agent will not use it")
+    if problem:
+        raise AgentError(f"{folder} {problem}: the agent will not use it")
+
+
+def _folder_problem(st: os.stat_result) -> str | None:
+    """Why a folder (its `lstat`) may not hold the agent's socket: it must be
+    a real folder (not a symbolic link), the user's own, closed to others."""
+    if not stat.S_ISDIR(st.st_mode):
+        return "is not a folder (a symbolic link or a file)"
+    if st.st_uid != os.getuid():
+        return f"belongs to another user (uid {st.st_uid})"
+    if stat.S_IMODE(st.st_mode) & 0o077:
+        return f"is open to others (mode {stat.S_IMODE(st.st_mode):04o})"
+    return None
 
 
 # --- the server ----------------------------------------------------------------------------
@@ -136,15 +151,21 @@ def serve(path: Path, timeout: float) -> None:
 
 
 def _same_user(conn) -> bool:
+    uid = _peer_uid(conn)
+    return uid is None or uid == os.getuid()  # None: elsewhere the socket's permissions are the check
+
+
+def _peer_uid(conn) -> int | None:
+    """The user id of the process at the other end (Linux: SO_PEERCRED)."""
     import socket
     import struct
 
     opt = getattr(socket, "SO_PEERCRED", None)
     if opt is None:
-        return True  # elsewhere the socket's permissions are the check
+        return None
     creds = conn.getsockopt(socket.SOL_SOCKET, opt, struct.calcsize("3i"))
     _pid, uid, _gid = struct.unpack("3i", creds)
-    return uid == os.getuid()
+    return uid
 
 
 def _read_line(conn) -> bytes:
@@ -188,14 +209,22 @@ def _handle(req: dict, keys: dict, timeout: float) -> tuple[dict, bool]:
 
 class Client:
     """Talks to the agent of a key store; every method returns None (or
-    False) when no agent answers, so a command simply goes on without it."""
+    False) when no agent answers, so a command simply goes on without it.
+
+    A socket is trusted as the agent's only when it lies in a folder of the
+    user's own that nobody else may enter, is the user's own, and the
+    process listening on it runs as the user (checked once connected, where
+    the system tells): otherwise another local user who made the socket
+    (say, in an ``$XDG_RUNTIME_DIR`` others can write) would be handed
+    every key this command unlocks. Such a socket raises `AgentError`, so
+    the command stops and says so, rather than quietly going on."""
 
     def __init__(self, home: Path) -> None:
         self.home = Path(home)
         self.path = socket_path(self.home)
 
     def ask(self, request: dict) -> dict | None:
-        if not self.path.exists():
+        if not self._socket_is_there():
             return None
         import socket  # only when there is an agent to talk to (start-up time)
 
@@ -203,11 +232,42 @@ class Client:
             with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
                 s.settimeout(5)
                 s.connect(str(self.path))
+                uid = _peer_uid(s)
+                if uid is not None and uid != os.getuid():
+                    raise self._untrusted(f"the process listening on it runs as another user (uid {uid})")
                 s.sendall(json.dumps(request).encode() + b"\n")
                 answer = json.loads(_read_line(s))
         except (OSError, ValueError):
             return None
         return answer if isinstance(answer, dict) else None
+
+    def _socket_is_there(self) -> bool:
+        """Whether a socket waits at `path` (False: no agent runs), checked
+        before anything is sent to it."""
+        try:
+            folder = os.lstat(self.path.parent)
+        except FileNotFoundError:
+            return False
+        except OSError as exc:
+            raise self._untrusted(f"its folder cannot be looked at ({exc.strerror})") from None
+        problem = _folder_problem(folder)
+        if problem is not None:
+            raise self._untrusted(f"its folder {problem}")
+        try:
+            st = os.lstat(self.path)
+        except FileNotFoundError:
+            return False
+        if not stat.S_ISSOCK(st.st_mode):
+            raise self._untrusted("it is not a socket")
+        if st.st_uid != os.getuid():
+            raise self._untrusted(f"it belongs to another user (uid {st.st_uid})")
+        return True
+
+    def _untrusted(self, why: str) -> AgentError:
+        return AgentError(
+            f"the agent's socket {self.path} is not trusted: {why}; pbem sends it nothing",
+            hint="remove it; the agent's socket must be in a 0700 folder of your own "
+                 "(unset XDG_RUNTIME_DIR, or point it at such a folder)")
 
     def running(self) -> bool:
         return self.ask({"op": "list"}) is not None

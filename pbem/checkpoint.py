@@ -115,6 +115,11 @@ def path_for(folder: Path) -> Path:
     return home() / (digest(str(_where(folder)).encode()) [:32] + ".ckpt")
 
 
+def seen_path(folder: Path) -> Path:
+    """Where `pbem.checkpoint_seen` remembers the files a look verified after the checkpoint."""
+    return path_for(folder).with_suffix(".seen")
+
+
 def _where(folder: Path) -> Path:
     return Path(os.path.abspath(folder))
 
@@ -168,17 +173,47 @@ def _key(create: bool) -> bytes | None:
     return key
 
 
-def read(folder: Path) -> Saved | None:
-    """The checkpoint of `folder`, when it is authentic and made by this code for this folder."""
+def authentic(path: Path, magic: bytes) -> bytes | None:
+    """The bytes of a file this user's pbem wrote with `sealed_write` (its
+    MAC checked), or None."""
     try:
-        data = path_for(folder).read_bytes()
+        data = path.read_bytes()
     except OSError:
         return None
     key = _key(create=False)
-    if key is None or not data.startswith(MAGIC) or len(data) < len(MAGIC) + 4 + _MAC:
+    if key is None or not data.startswith(magic) or len(data) < len(magic) + 4 + _MAC:
         return None
     signed, mac = data[:-_MAC], data[-_MAC:]
     if not hmac.compare_digest(hmac.new(key, signed, hashlib.sha256).digest(), mac):
+        return None
+    return signed
+
+
+def sealed_write(target: Path, signed: bytes) -> bool:
+    """Write `signed` and its MAC under the user's key to `target`,
+    atomically and 0600 (best effort: returns whether it was written)."""
+    key = _key(create=True)
+    if key is None:
+        return False
+    data = signed + hmac.new(key, signed, hashlib.sha256).digest()
+    tmp = target.with_name(f".{target.name}.{os.urandom(6).hex()}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, target)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        return False
+    _remove_stale_temps(target)
+    return True
+
+
+def read(folder: Path) -> Saved | None:
+    """The checkpoint of `folder`, when it is authentic and made by this code for this folder."""
+    signed = authentic(path_for(folder), MAGIC)
+    if signed is None:
         return None
     at = len(MAGIC)
     size = int.from_bytes(signed[at:at + 4], "big")
@@ -207,9 +242,6 @@ def write(folder: Path, chain: Chain, files: list[tuple[str, str]], private_thro
     """
     if len(files) != chain.seq + 1:
         return False
-    key = _key(create=True)
-    if key is None:
-        return False
     header = Header(
         code=code_version(), folder=str(_where(folder)), game_id=chain.game_id, game=chain.game.name,
         rules_version=chain.game.rules_version, seq=chain.seq, files=files, private_through=private_through,
@@ -219,20 +251,10 @@ def write(folder: Path, chain: Chain, files: list[tuple[str, str]], private_thro
     except Exception:  # noqa: BLE001 - e.g. an attribute that does not pickle: no checkpoint
         return False
     head = msgspec.json.encode(header)
-    signed = MAGIC + len(head).to_bytes(4, "big") + head + payload
-    data = signed + hmac.new(key, signed, hashlib.sha256).digest()
-    target = path_for(folder)
-    tmp = target.with_name(f".{target.name}.{os.urandom(6).hex()}.tmp")
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, target)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+    if not sealed_write(path_for(folder), MAGIC + len(head).to_bytes(4, "big") + head + payload):
         return False
-    _remove_stale_temps(target)
+    with contextlib.suppress(OSError):  # the checkpoint covers what a look remembered (`pbem.checkpoint_seen`)
+        seen_path(folder).unlink()
     return True
 
 

@@ -24,7 +24,21 @@ if TYPE_CHECKING:
 
 
 class PbemGroup(click.Group):
-    """A group whose commands turn library errors into one clear line."""
+    """A group whose commands turn library errors into one clear line, and
+    whose output cannot command the terminal: everything written to
+    standard output and error, click's own messages included, has its
+    control and format characters taken out (`pbem.safetext`), whatever a
+    game file, a file name or a mail put into it."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        from pbem.safetext import SafeText
+
+        out, err = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = SafeText(out), SafeText(err)
+        try:
+            return super().main(*args, **kwargs)
+        finally:
+            sys.stdout, sys.stderr = out, err
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -113,6 +127,12 @@ accept_new = click.option(
     "a known name with another key is refused all the same.",
 )
 
+allow_old = click.option(
+    "--allow-old-protocol", "allow_old", is_flag=True,
+    help="Enter a game begun under an older protocol version, accepting what it lacks (pbem info DIR says "
+    "what its chance allows); without it your first file in such a game is refused.",
+)
+
 
 def ask_passphrase(name: str = "", confirm: bool = False) -> str:
     env = os.environ.get("PBEM_PASSPHRASE")
@@ -133,13 +153,13 @@ def warn(line: str) -> None:
     click.echo(f"pbem: warning: {line}", err=True)
 
 
-def keys(accept_new: bool = False) -> "Keys":
+def keys(accept_new: bool = False, allow_old: bool = False) -> "Keys":
     from pbem.actions import Keys
     from pbem.agent import AgentKeyStore  # asks `pbem agent` before asking for a passphrase
 
     typed = os.environ.get("PBEM_PASSPHRASE") is None and sys.stdin.isatty()  # a person, who may mistype
-    return Keys(store=AgentKeyStore(), passphrase=ask_passphrase, named=True, accept_new=accept_new, warn=warn,
-                tries=3 if typed else 1)
+    return Keys(store=AgentKeyStore(), passphrase=ask_passphrase, named=True, accept_new=accept_new,
+                old_protocol=allow_old, warn=warn, tries=3 if typed else 1)
 
 
 def write_output(path: Path, text: str) -> None:
@@ -148,9 +168,10 @@ def write_output(path: Path, text: str) -> None:
         click.echo(text, nl=False)
         return
     from pbem.fsio import atomic_write
+    from pbem.safetext import clean
 
     try:
-        atomic_write(path, text.encode("utf-8"))
+        atomic_write(path, clean(text).encode("utf-8"))
     except OSError as exc:
         raise PbemError(f"cannot write {path}: {exc.strerror or exc}") from None
     click.echo(f"wrote {path}")
@@ -334,7 +355,8 @@ def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options)
                 type=click.Path(dir_okay=False, path_type=Path))
 @as_party
 @accept_new
-def join(folder: Path, received, name: str | None, accept_new: bool) -> None:
+@allow_old
+def join(folder: Path, received, name: str | None, accept_new: bool, allow_old: bool) -> None:
     """Join a game: make your folder DIR from the GENESIS (and any later
     files) you received, checked first. In a peer game it also writes your
     join file and prints its path: send it to the other players."""
@@ -343,7 +365,7 @@ def join(folder: Path, received, name: str | None, accept_new: bool) -> None:
 
     name = name or actions.my_name(Path(received[0]), KeyStore())
 
-    mine = actions.join(folder, list(received), name, keys(accept_new))
+    mine = actions.join(folder, list(received), name, keys(accept_new, allow_old))
     if mine is None:
         chain = actions.open_game(folder)
         if not chain.dealt and name in chain.seat_order:
@@ -451,13 +473,14 @@ def legal(folder: Path, name: str, as_json: bool) -> None:
 @as_party
 @click.option("--cmd", "cmds", multiple=True, required=True, help="A command in the game's notation.")
 @accept_new
-def submit(folder: Path, name: str, cmds, accept_new: bool) -> None:
+@allow_old
+def submit(folder: Path, name: str, cmds, accept_new: bool, allow_old: bool) -> None:
     """Check and write your turn into DIR; prints the files written."""
     name = party_name(folder, name)
     from pbem import actions
 
     said: list[str] = []
-    k = keys(accept_new)
+    k = keys(accept_new, allow_old)
     written = actions.submit(folder, name, list(cmds), k, said, until_reported=True)
     for path in written:
         click.echo(str(path))
@@ -470,13 +493,14 @@ def submit(folder: Path, name: str, cmds, accept_new: bool) -> None:
 @game_dir
 @as_party
 @accept_new
-def sync(folder: Path, name: str, accept_new: bool) -> None:
+@allow_old
+def sync(folder: Path, name: str, accept_new: bool, allow_old: bool) -> None:
     """Write every file NAME owes that needs no decision."""
     name = party_name(folder, name)
     from pbem import actions
 
     said: list[str] = []
-    written = actions.sync(folder, name, keys(accept_new), said)
+    written = actions.sync(folder, name, keys(accept_new, allow_old), said)
     notes(said)
     if not written:
         from pbem import actions as a, turns
@@ -504,13 +528,14 @@ def _undo_command(what: str, text: str) -> None:
     @game_dir
     @as_party
     @accept_new
-    def step(folder: Path, name: str | None, accept_new: bool) -> None:
+    @allow_old
+    def step(folder: Path, name: str | None, accept_new: bool, allow_old: bool) -> None:
         from pbem import actions
 
         name = party_name(folder, name)
 
         said: list[str] = []
-        for path in actions.undo(folder, name, what, keys(accept_new), said):
+        for path in actions.undo(folder, name, what, keys(accept_new, allow_old), said):
             click.echo(str(path))
         notes(said)
 
@@ -584,7 +609,8 @@ def page(folder: Path, name: str | None, output: Path) -> None:
 @plain_option
 @click.option("--yes", "-y", is_flag=True, help="Write each chosen command without asking.")
 @accept_new
-def play(folder: Path, name: str, plain: bool, yes: bool, accept_new: bool) -> None:
+@allow_old
+def play(folder: Path, name: str, plain: bool, yes: bool, accept_new: bool, allow_old: bool) -> None:
     """Interactive: a compact board, whose turn it is, and your legal
     commands as a numbered menu, fitted to an 80x24 terminal.
 
@@ -598,7 +624,7 @@ def play(folder: Path, name: str, plain: bool, yes: bool, accept_new: bool) -> N
 
     name = party_name(folder, name)
 
-    playing.run(folder, name, keys(accept_new), terminal.Screen(ask_line, plain=plain), yes=yes)
+    playing.run(folder, name, keys(accept_new, allow_old), terminal.Screen(ask_line, plain=plain), yes=yes)
 
 
 @cli.command()
@@ -700,9 +726,12 @@ def dearmor(files, into: Path | None) -> None:
     found = delivery.dearmor(list(files), into, said)
     notes(said)
     if into is None:
+        from pbem.safetext import unfiltered
+
+        stdout = unfiltered(sys.stdout)  # the files' exact bytes (their texts were checked when read)
         for _, data in found:
-            sys.stdout.buffer.write(data)
-        sys.stdout.flush()
+            stdout.buffer.write(data)
+        stdout.flush()
     else:
         for name, _ in found:
             click.echo(str(into / name))
@@ -888,6 +917,32 @@ def watch(folder: Path, name: str, once: bool, notify_cmd: str | None, poll: boo
     """
     run_watch(folder, party_name(folder, name), accept_new, once, poll, interval, notify_cmd, tree=False,
               remove_copies=remove_copies)
+
+
+@cli.command()
+@click.argument("folders", metavar="[DIR]...", nargs=-1, type=click.Path(file_okay=False, exists=True, path_type=Path))
+@as_name
+@click.option("--no-open", is_flag=True, help="Only print the page's address; do not open a browser.")
+@click.option("--mail", "use_mail", is_flag=True,
+              help="Mail each file written to the other parties, and fetch new mail (config.toml's servers).")
+@click.option("--mail-every", type=click.FloatRange(10), default=60.0, show_default=True, metavar="SECONDS",
+              help="Seconds between two mail fetches (with --mail).")
+@accept_new
+def serve(folders, name: str, no_open: bool, use_mail: bool, mail_every: float, accept_new: bool) -> None:
+    """Play in your browser: a page on this machine alone (127.0.0.1) with
+    NAME's games (DIR: game folders or folders of games; default: every game
+    `pbem status --all` knows), the board, and your moves to click. It
+    follows the folders as `pbem watch` does and writes what `pbem submit`
+    writes. Ctrl-C stops it."""
+    from pbem import serving
+
+    def ready(url: str) -> None:
+        click.echo(url)
+        click.echo(f"pbem: serving {name}'s games at the address above (only you can open it); Ctrl-C stops",
+                   err=True)
+
+    serving.run(list(folders), name, keys(accept_new), click.echo, ready, open_page=not no_open, mail=use_mail,
+                ask_secret=ask_secret, mail_every=mail_every)
 
 
 @cli.group(cls=PbemGroup)

@@ -46,11 +46,10 @@ from pbem.protocol import codec
 from pbem.protocol import folder as folder_mod
 from pbem.protocol.chain import Chain
 from pbem.protocol.formats import GenesisBody, TurnBody
+from pbem.transport import MAX_TEXT_BYTES
 
 PENDING = "pending"
 REFUSED = "refused"
-#: the most a text or mail file given to `apply`/`dearmor` may hold
-MAX_TEXT_BYTES = 32 << 20
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 
 
@@ -234,10 +233,7 @@ def _read_text_source(path: Path) -> bytes:
     if str(path) == "-":
         return sys.stdin.buffer.read(MAX_TEXT_BYTES + 1)[:MAX_TEXT_BYTES + 1]
     try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_TEXT_BYTES + 1)
-    except IsADirectoryError:
-        raise PbemError(f"{path} is a folder, not a file") from None
+        data = folder_mod.read_at_most(path, MAX_TEXT_BYTES + 1, follow=True)
     except OSError as exc:
         raise PbemError(f"cannot read {path}: {exc.strerror}") from None
     if len(data) > MAX_TEXT_BYTES:
@@ -323,7 +319,7 @@ def dearmor(paths: list[Path], into: Path | None, notes: list[str] | None = None
         except PbemError as exc:
             _raise_bad([Incoming(item.label, error=_named(exc, item.label))])
     if into is not None:
-        clash = [n for n, d in files if (into / n).exists() and (into / n).read_bytes() != d]
+        clash = [n for n, d in files if (into / n).exists() and folder_mod.read(into / n) != d]
         if clash:
             raise PbemError(f"{into / clash[0]} exists and holds another file", hint="dearmor into an empty folder")
         make_folder(into)
@@ -351,6 +347,9 @@ class Received:
     written: list[Path] = field(default_factory=list)
     pending: list[Path] = field(default_factory=list)
     bad: list[PbemError] = field(default_factory=list)
+    #: the folder's chain when a received file took the place of one in it
+    #: (`_by_the_undo_rule`): the caller's chain is stale then
+    chain: Chain | None = None
     #: files given that were already in the chain: (label, its name there)
     known: list[tuple[str, str]] = field(default_factory=list)
     #: other folders' state caches given, skipped
@@ -481,6 +480,11 @@ def _settle(folder: Path, chain: Chain, waiting: list[_Waiting], result: Receive
                 continue
             try:
                 if item.seq <= chain.seq:
+                    now = _by_the_undo_rule(folder, chain, item, result, notes)
+                    if now is not None:
+                        if now is not chain:
+                            chain = result.chain = now
+                        continue
                     folder_mod.check_not_known(chain, item.data)
                     raise StaleTurn(f"seq {item.seq} is already in the chain (the head is seq {chain.seq})")
                 record = chain.append(item.data, item.label)
@@ -502,6 +506,46 @@ def _settle(folder: Path, chain: Chain, waiting: list[_Waiting], result: Receive
             continue
         _say(notes, f"{item.label} (seq {item.seq}) is kept in {PENDING}/ until seq "
                     f"{chain.seq + 1} arrives (the folder has up to seq {chain.seq})")
+
+
+def _by_the_undo_rule(folder: Path, chain: Chain, item: _Waiting, result: Received,
+                      notes: list[str] | None) -> Chain | None:
+    """A received file for a place the chain holds, settled by the rule of
+    out-of-turn undo requests (`undo.set_aside`): the seat that was to
+    write stands over an undo request written out of turn on the same
+    predecessor. When the received file stands, it is checked on that
+    predecessor and written beside the request, and the folder, loaded
+    again, sets the request (and what followed it) aside; when it is such a
+    request, it is set aside with a note. Returns the chain to go on with,
+    or None when the rule does not apply."""
+    from pbem.fsio import atomic_write
+    from pbem.protocol import undo
+
+    mine = chain.records[item.seq]
+    outer = codec.read_envelope(item.data)
+    body = codec.decode_body(outer, TurnBody)
+    if body.prev != chain.records[item.seq - 1].hash or outer.by == mine.by:
+        return None
+    name = mine.name or folder_mod.turn_name(mine.seq, mine.by)
+    if undo.stands_over(mine, outer.by):
+        base = folder_mod.load(folder, stop=item.seq - 1)
+        record = base.append(item.data, item.label)
+        path = folder / folder_mod.turn_name(record.seq, record.by)
+        atomic_write(path, item.data, exclusive=True)
+        result.written.append(path)
+        _drop(item)
+        _say(notes, f"{item.label} stands over {name}, {mine.by}'s undo request written out of turn: "
+                    "the request, and any file after it, is set aside")
+        return folder_mod.load(folder)
+    if body.undo is not None and body.undo.what == "request":
+        base = folder_mod.load(folder, stop=item.seq - 1)
+        codec.check_signature(outer, base.identity(outer.by))
+        if undo.set_aside(base, [(mine.outer, mine.body), (outer, body)]) == [1]:
+            _drop(item)
+            _say(notes, f"{item.label}: {outer.by}'s undo request was written out of turn, and {name} by {mine.by}, "
+                        "who was to write, stands over it: set aside")
+            return chain
+    return None
 
 
 def _keep(folder: Path, chain: Chain, item: _Waiting) -> Path:

@@ -66,6 +66,11 @@ class ProofError(CryptoError):
     """A zero-knowledge proof (a Chaum-Pedersen proof of a decryption) does not verify."""
 
 
+class ShuffleProofError(ProofError):
+    """A shuffle layer's proof (`pbem.crypto.shuffle`) is malformed or does not
+    verify: the layer is not the permutation of its input times one scalar."""
+
+
 class KeyStoreError(PbemError):
     """A key or identity is missing from the store, or cannot be unlocked."""
 

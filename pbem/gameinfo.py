@@ -46,6 +46,7 @@ def describe(name: str) -> dict[str, Any]:
         "default_dealer": game.default_dealer,
         "options": options,
         "about_options": inspect.cleandoc(game.Options.__doc__ or ""),
+        "catalogue": game.catalogue(),
         "summary": game.summary.strip(),
     }
 
@@ -68,4 +69,7 @@ def lines(info: dict[str, Any]) -> list[str]:
     if info["about_options"]:
         out.append("")
         out += [line.rstrip() for line in info["about_options"].splitlines()]
+    if info.get("catalogue"):
+        out.append("")
+        out += info["catalogue"]
     return out

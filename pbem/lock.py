@@ -24,7 +24,9 @@ the exclusive creation of each chain file and fork reporting.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 import threading
 import time
 from collections.abc import Iterator
@@ -45,6 +47,8 @@ STALE_AFTER = 120.0
 
 _held: dict[tuple[str, int], int] = {}  # (folder, thread) -> depth: re-entrant
 _POLL = 0.02
+#: per thread, the event that ends its waits for a lock (`abandoned_when`)
+_abandon = threading.local()
 
 
 def timeout() -> float:
@@ -82,6 +86,25 @@ def folder_lock(folder: Path | str, wait: float | None = None) -> Iterator[None]
         release()
 
 
+@contextlib.contextmanager
+def abandoned_when(stop: threading.Event) -> Iterator[None]:
+    """Within this block (in this thread), a wait for a folder's lock gives
+    up (`FolderBusy`) as soon as `stop` is set: a watcher asked to stop
+    does not first wait out another writer (or whoever holds the lock on
+    purpose)."""
+    before = getattr(_abandon, "stop", None)
+    _abandon.stop = stop
+    try:
+        yield
+    finally:
+        _abandon.stop = before
+
+
+def _give_up(deadline: float) -> bool:
+    stop = getattr(_abandon, "stop", None)
+    return time.monotonic() >= deadline or (stop is not None and stop.is_set())
+
+
 def _busy(folder: Path, wait: float) -> FolderBusy:
     return FolderBusy(
         f"another pbem command is writing to {folder} (waited {wait:g} s)",
@@ -90,14 +113,19 @@ def _busy(folder: Path, wait: float) -> FolderBusy:
 
 
 def _acquire_flock(folder: Path, wait: float):
-    fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    # never through a symbolic link, never blocking on a named pipe; a
+    # lock file that is not a regular file is refused like a chain file
+    fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(errno.EINVAL, "it is not a regular file", str(folder / LOCK))
     deadline = time.monotonic() + wait
     while True:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             break
         except BlockingIOError:
-            if time.monotonic() >= deadline:
+            if _give_up(deadline):
                 os.close(fd)
                 raise _busy(folder, wait) from None
             time.sleep(_POLL)
@@ -126,7 +154,7 @@ def _acquire_exclusive(folder: Path, wait: float):
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(path)
                 continue
-            if time.monotonic() >= deadline:
+            if _give_up(deadline):
                 raise _busy(folder, wait) from None
             time.sleep(_POLL)
             continue

@@ -29,14 +29,11 @@ The mailbox itself is never changed (see `pbem.transport.imap`).
 
 from __future__ import annotations
 
-import email
-import email.policy
 import json
 import os
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
@@ -387,16 +384,20 @@ class _File:
 
 def _files(m) -> list[_File]:
     """Every pbem file of one message, with the message's sender and
-    subject, and the game each claims to belong to."""
+    subject, and the game each claims to belong to. A message that cannot
+    be read (too large, nested too deep) is one bad file, named with its
+    sender: reported, and recorded as read like any other."""
     from pbem import delivery
     from pbem.protocol import codec
     from pbem.protocol.formats import TurnBody
     from pbem.transport import armor
 
-    msg = email.message_from_bytes(m.data, policy=email.policy.compat32)
-    sender = parseaddr(str(msg.get("From", "")))[1] or str(msg.get("From", "")) or "an unknown sender"
-    subject = " ".join(str(msg.get("Subject", "")).split())[:80]
+    sender, subject = armor.sender_and_subject(m.data)
     label = f"the mail from {sender}" + (f" ({subject!r})" if subject else "")
+    try:
+        msg = armor.read_message(m.data, label)
+    except armor.BadBlock as exc:
+        return [_File(label, sender, subject, error=exc)]
     found, bad = armor.find_in_message(msg, label)
     out = [_File(b.message.split(":", 1)[0], sender, subject, error=b) for b in bad]
     for f in found:
@@ -455,7 +456,7 @@ def _take(folder: Path, gid: str, name: str, keys, messages, report: Fetched, no
             items.append(delivery.Incoming(f.label, data=f.data))
         result = delivery.receive(folder, chain, items, notes)
         if notes is not None:
-            notes.extend(folder_mod.tidy(folder, chain))
+            notes.extend(folder_mod.tidy(folder, result.chain or chain))
     report.written += result.written
     report.pending += result.pending
     report.bad += result.bad

@@ -24,6 +24,11 @@ had (``--poll``), it looks at them all. So a referee hosting a thousand
 games answers a new file in one of them at the cost of that folder alone:
 its chain, kept from the last visit, is extended by the new file.
 
+One folder's trouble (a bad file, a named pipe where a file should be, a
+folder that cannot be read) is told once and never stops the others;
+SIGINT and SIGTERM end the loop between two folders, and end a wait for a
+folder's lock (`until_interrupted`).
+
 Nothing is remembered between runs: the chain itself shows what has been
 answered, so a watcher killed and started again writes exactly what is
 still owed (each write holds the folder's lock and is atomic). A restarted
@@ -42,6 +47,7 @@ from pathlib import Path
 
 from pbem.actions import Keys
 from pbem.errors import FolderBusy, ForkError, PbemError
+from pbem.lock import abandoned_when
 from pbem.protocol import codec
 from pbem.protocol import folder as folder_mod
 from pbem.transport import watch as tw
@@ -71,6 +77,10 @@ def cached(keys: Keys) -> Keys:
 
 def _chain_name(name: str) -> bool:
     return name.endswith(".pbem") and name != folder_mod.STATE and not name.startswith("state")
+
+
+#: the files whose stamps say a folder changed (`pbem serve` reads them the same way)
+chain_file = _chain_name
 
 
 def _stamps(files: dict[int, list[Path]]) -> dict[int, list[tuple[str, int, int]]]:
@@ -126,10 +136,13 @@ class Watch:
             raise PbemError(f"{self.root} has no {folder_mod.GENESIS}", hint="is this a game folder?")
         return [self.root]
 
-    def step(self, only: set[Path] | None = None) -> bool:
+    def step(self, only: set[Path] | None = None, stop: threading.Event | None = None) -> bool:
         """Look at every folder once (or, given `only`, at those game
         folders alone); act on those that have settled. True while some
-        folder is still changing (look again soon: `pending` names them)."""
+        folder is still changing (look again soon: `pending` names them).
+        A folder's trouble is told and counted, and the next folder is
+        looked at all the same; a set `stop` ends the look between two
+        folders."""
         busy = False
         pending: set[Path] = set()
         if only is None:
@@ -138,24 +151,38 @@ class Watch:
         else:
             folders = sorted(f for f in only if (f / folder_mod.GENESIS).exists())
         for folder in folders:
+            if stop is not None and stop.is_set():
+                break
             seen = self.folders_seen.setdefault(folder, _Seen())
-            sig = tw.signature(folder, _chain_name)
-            if sig == seen.done:
-                continue
-            if sig != seen.last:  # changed since the last look: let it settle
-                seen.last = sig
-                busy = True
-                pending.add(folder)
-                continue
-            # what was read is what was there before the visit: a file that
-            # arrives meanwhile (or one this visit writes) is looked at next
-            seen.done = sig
-            self.visit(folder, seen)
-            if seen.done is None:  # asked to look again (a busy lock, a race)
+            try:
+                changing = self._look(folder, seen)
+            except Exception as exc:  # noqa: BLE001 - one folder's trouble never stops the others
+                self.errors += 1
+                why = exc.message if isinstance(exc, PbemError) else \
+                    f"{exc.strerror} ({exc.filename})" if isinstance(exc, OSError) and exc.strerror else \
+                    f"internal error ({type(exc).__name__}: {exc})"
+                self._tell(seen, f"{folder}: {why}")
+                changing = False
+            if changing:
                 busy = True
                 pending.add(folder)
         self.pending = pending
         return busy
+
+    def _look(self, folder: Path, seen: _Seen) -> bool:
+        """Act on one folder if it has settled; True when it is still
+        changing (or asks to be looked at again)."""
+        sig = tw.signature(folder, _chain_name)
+        if sig == seen.done:
+            return False
+        if sig != seen.last:  # changed since the last look: let it settle
+            seen.last = sig
+            return True
+        # what was read is what was there before the visit: a file that
+        # arrives meanwhile (or one this visit writes) is looked at next
+        seen.done = sig
+        self.visit(folder, seen)
+        return seen.done is None  # asked to look again (a busy lock, a race)
 
     def game_folders_of(self, paths: set[Path]) -> set[Path] | None:
         """The game folders under the tree that hold (or are) `paths`: where
@@ -356,7 +383,8 @@ class Watch:
         only: set[Path] | None = None  # None: look at every folder
         try:
             while not stop.is_set():
-                busy = self.step(only)
+                with abandoned_when(stop):
+                    busy = self.step(only, stop)
                 if once:
                     if not busy:
                         break
@@ -385,7 +413,9 @@ class Watch:
 
 def until_interrupted(run: Callable[[threading.Event], int]) -> tuple[int, bool]:
     """Run `run(stop)` with SIGINT and SIGTERM setting `stop` (so the loop
-    ends between two steps, never halfway through writing a file).
+    ends between two folders, never halfway through writing a file; a wait
+    for a folder's lock gives up). A second signal stops at once, as a kill
+    would (every write is atomic, so that too loses nothing).
     Returns (its result, whether a signal stopped it)."""
     import signal
 
@@ -393,6 +423,8 @@ def until_interrupted(run: Callable[[threading.Event], int]) -> tuple[int, bool]
     got: list[int] = []
 
     def handler(signum, frame) -> None:  # noqa: ARG001
+        if got:
+            raise KeyboardInterrupt
         got.append(signum)
         stop.set()
 

@@ -22,10 +22,18 @@ class TopChance(RandomChance):
 CH = TopChance(0)
 
 
-def start(*lines: str, first: str = "bashing") -> State:
-    options = GAME.options({"scenario": "\n".join(lines), "first": first})
+def start(*lines: str, first: str = "bashing", **decks: str) -> State:
+    """A fixed position; `decks` are further options (``p1="bashing",
+    p1_starter="red"`` ...), given instead of `first`."""
+    raw = {"scenario": "\n".join(lines), **decks} if decks else {"scenario": "\n".join(lines), "first": first}
+    options = GAME.options(raw)
     state = GAME.setup(options, SEATS, CH)
     return GAME.advance(state, CH)
+
+
+def red_green(*lines: str) -> State:
+    """Alice (Bashing's hero) with the red starter deck, Bob (Finesse's) with the green one."""
+    return start(*lines, p1="bashing", p2="finesse", p1_starter="red", p2_starter="green")
 
 
 def do(state: State, text: str, seat: str | None = None) -> State:
@@ -40,6 +48,24 @@ def thing(state: State, seat: str, name: str) -> str:
     refs = engine.controls(state, seat, name)
     assert refs, f"{seat} controls no {name}"
     return refs[0]
+
+
+def next_turn(state: State) -> State:
+    """End the active seat's turn; the next seat techs its first codex cards if it must."""
+    state = do(state, "end")
+    if state.phase == "tech":
+        cmd = next(c for c in GAME.legal(state, state.active) if not c.choices.first)
+        state = GAME.advance(GAME.apply(state, state.active, cmd, CH), CH)
+    return state
+
+
+def hand_names(state: State, seat: str) -> list[str]:
+    return sorted(it.card for it in state.zones[f"hand:{seat}"].items)
+
+
+def legal_texts(state: State, seat: str | None = None) -> list[str]:
+    seat = seat or GAME.to_act(state)[0]
+    return [GAME.format(c, state, seat) for c in GAME.legal(state, seat)]
 
 
 def stats(state: State, seat: str, name: str) -> tuple[int, int, int]:

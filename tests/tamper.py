@@ -364,13 +364,21 @@ class Tally:
 
 
 def readers_refuse(chain: Chain, secrets: dict[str, SecretIdentity]) -> str | None:
-    """The first party whose own reading of the chain refuses it, with why."""
+    """The first party whose own reading of the chain refuses it, with why
+    (a dealer of protocol version 4 refuses a ballot by voiding it, naming
+    its voter, once the vote is complete: `votes.voids`)."""
+    from pbem.protocol import votes
+
     for name, secret in secrets.items():
         try:
             me = Party(chain, secret)
             me.state()
         except PbemError as exc:
             return f"{name}: {exc}"
+        if me.is_dealer and chain.genesis.version >= votes.VOID_VERSION:
+            void = votes.voids(chain, secret)
+            if void:
+                return f"{name}: voids the ballot of {void[0].seat}"
     return None
 
 

@@ -105,3 +105,122 @@ def test_another_user_cannot_reach_the_agent(locked):
     os.chmod(home, 0o755)  # the store's own folder is open; the agent's is not
     r = subprocess.run([sys.executable, "-c", code, str(path)], timeout=30)
     assert r.returncode == 3
+
+
+# --- a socket the agent did not make -----------------------------------------------------------
+
+#: a stranger's listener at the agent's socket path: it writes down every
+#: request line it receives (a key handed to `add` among them) and answers ok
+LISTENER = r"""
+import os, socket, sys
+path, log, how = sys.argv[1], sys.argv[2], sys.argv[3]
+def drop():
+    os.setgid(65534); os.setuid(65534)
+if how == "stranger":  # another user makes the folder (open to all) and the socket
+    drop()
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    os.chmod(os.path.dirname(path), 0o777)
+s = socket.socket(socket.AF_UNIX)
+s.bind(path)
+os.chmod(path, 0o777)
+if how == "listens-as-stranger":  # the socket is the user's, the process behind it is not
+    drop()
+s.listen(8)
+print("ready", flush=True)
+while True:
+    conn, _ = s.accept()
+    with conn:
+        try:
+            line = conn.makefile("rb").readline()
+            with open(log, "ab") as fh:
+                fh.write(line)
+            conn.sendall(b'{"ok": true}\n')
+        except OSError:  # the client hung up first
+            pass
+"""
+
+
+@pytest.fixture
+def runtime(monkeypatch):
+    """An $XDG_RUNTIME_DIR that others may write (mode 1777, like /tmp), in
+    a short folder everyone may enter (another user's process must reach it)."""
+    import shutil
+    import tempfile
+
+    base = Path(tempfile.mkdtemp(prefix="pbem-rt-"))
+    os.chmod(base, 0o755)
+    run = base / "run"
+    run.mkdir()
+    os.chmod(run, 0o1777)
+    log = base / "received"
+    log.touch()
+    os.chmod(log, 0o666)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(run))
+    monkeypatch.delenv("PBEM_PASSPHRASE", raising=False)
+    procs = []
+    yield base, log, procs
+    for p in procs:
+        p.kill()
+        p.wait(10)
+    shutil.rmtree(base, ignore_errors=True)
+
+
+def listen(procs: list, path: Path, log: Path, how: str) -> None:
+    proc = subprocess.Popen([sys.executable, "-c", LISTENER, str(path), str(log), how], stdout=subprocess.PIPE,
+                            text=True)
+    procs.append(proc)
+    assert proc.stdout.readline().strip() == "ready"
+
+
+def victim(base: Path) -> tuple[Path, Path]:
+    home = base / "h"
+    KeyStore(home).create("alice", "pass-alice")
+    KeyStore(home).create("bob", None)
+    run = Pbem(home)
+    g = base / "g"
+    run("new", "aa", g, "--seat", "alice", "--seat", "bob", "--seed", "1")
+    return home, g
+
+
+def refused_and_nothing_sent(home: Path, g: Path, log: Path, why: str) -> None:
+    """A real `pbem legal` that unlocks alice's key: it stops, says why, and
+    the listener has received nothing."""
+    r = pbem_cmd(home, "legal", g, "--as", "alice", env={"PBEM_PASSPHRASE": "pass-alice"})
+    assert log.read_bytes() == b""  # not even a request, let alone the key
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "is not trusted" in r.stderr and why in r.stderr and "sends it nothing" in r.stderr, r.stderr
+    assert "is not trusted" in pbem_cmd(home, "agent", "list").stderr
+
+
+def test_the_client_refuses_a_socket_in_a_folder_others_may_write(runtime):
+    """The user's own listener, but in a folder open to all: anyone could
+    have put it there, so nothing is sent to it (no root needed)."""
+    base, log, procs = runtime
+    home, g = victim(base)
+    path = socket_path(home)
+    path.parent.mkdir()
+    os.chmod(path.parent, 0o777)
+    listen(procs, path, log, "mine")
+    refused_and_nothing_sent(home, g, log, "is open to others (mode 0777)")
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to act as another user")
+def test_the_client_refuses_a_socket_another_user_made_first(runtime):
+    """Another local user creates the agent's folder and socket before the
+    user's first command: the key it unlocks must not reach them."""
+    base, log, procs = runtime
+    home, g = victim(base)
+    listen(procs, socket_path(home), log, "stranger")
+    refused_and_nothing_sent(home, g, log, "belongs to another user (uid 65534)")
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to act as another user")
+def test_the_client_refuses_a_listener_of_another_user(runtime):
+    """The folder and the socket file are the user's own, but the process
+    listening on it is another user's: the peer's uid gives it away."""
+    base, log, procs = runtime
+    home, g = victim(base)
+    path = socket_path(home)
+    path.parent.mkdir(mode=0o700)
+    listen(procs, path, log, "listens-as-stranger")
+    refused_and_nothing_sent(home, g, log, "runs as another user (uid 65534)")

@@ -7,11 +7,13 @@ import base64
 import mailbox
 import shutil
 import textwrap
+import time
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 
+import hostile_mail
 from conftest import snapshot
 from pbem.transport import armor
 
@@ -213,3 +215,38 @@ def test_armor_refuses_what_is_not_a_pbem_file(pbem, tmp_path):
     junk.write_text("hello\n")
     err = pbem.fails("armor", junk).stderr
     assert "x.pbem" in err
+
+
+# --- what a stranger's text or mail can do (issue #20) ---------------------------------------------
+
+
+def cpu_seconds(work) -> float:
+    start = time.process_time()
+    work()
+    return time.process_time() - start
+
+
+def test_the_text_readers_take_one_pass():
+    """512 KiB of unclosed BEGIN lines took 7 s of CPU, an HTML part of
+    200,000 ``<`` 37 s (each doubling of the text quadrupled it); one pass
+    over each takes a tenth of a second."""
+    text = hostile_mail.unclosed_begins(512 << 10)
+    assert cpu_seconds(lambda: armor.find_blocks(text, "x")) < 2
+    mail = hostile_mail.html_of_lt(200_000)
+    assert cpu_seconds(lambda: armor.find_in_bytes(mail, "x.eml")) < 2
+
+
+def test_a_mail_nested_too_deep_is_named_and_the_mails_beside_it_read(pbem, game, tmp_path):
+    a, b, files = game
+    path = tmp_path / "saved.mbox"
+    box = mailbox.mbox(str(path))
+    box.add(hostile_mail.nested(2000))
+    box.add(_mail("my turn\n\n" + pbem("armor", *files).stdout))
+    box.close()
+    r = pbem("apply", b, path, ok=False)
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert "saved.mbox, message 1 holds more than 100 nested MIME parts: not read" in r.stderr, r.stderr
+    assert snapshot(a) == snapshot(b)  # the honest mail beside it is applied
+    deep = tmp_path / "deep.eml"
+    deep.write_bytes(hostile_mail.nested(2000))
+    assert "deep.eml holds more than 100 nested MIME parts" in pbem.fails("dearmor", deep).stderr

@@ -237,11 +237,11 @@ def test_info_dir_says_once_who_can_know_which_chance(pbem, tmp_path):
     g, p = tmp_path / "g", tmp_path / "p"
     pbem("new", "aa", g, "--seat", "alice", "--seat", "bob", "--dealer", "referee", "--referee", "rita")
     out = pbem("info", g).stdout
-    assert "protocol version 2, dealer referee (rita)" in out
+    assert "protocol version 4, dealer referee (rita)" in out
     assert "note: rita (the referee) knows every hidden card" in out and "contribution" in out
     pbem("new", "aa", p, "--seat", "alice", "--seat", "bob", "--dealer", "peer", "--as", "alice")
     info = pbem.json("info", p)
-    assert info["protocol_version"] == 3 and any("next seat's answer" in line for line in info["chance"])
+    assert info["protocol_version"] == 4 and any("every other seat" in line for line in info["chance"])
     assert any("every seat's first beacon link" in line for line in info["chance"])
     assert "note:" not in pbem("status", p).stdout  # status no longer repeats it
     assert "options" in pbem.json("info", "aa")  # a game name still describes the game

@@ -9,7 +9,7 @@ import pytest
 from codex_helpers import CH, GAME, base, do, gone, start, stats, thing
 from pbem.errors import IllegalCommand
 from pbem.games.codex import engine
-from pbem.games.codex.state import Ongoing
+from pbem.games.codex.state import Thing
 
 
 def hp_left(st, seat, name):
@@ -244,7 +244,7 @@ def test_harmony_is_sacrificed_without_flipping_when_the_hero_goes():
     river = thing(st, "bob", "River Montoya")
     engine.die(st, [river], CH)
     engine.settle(st, CH)
-    assert not st.spells and engine.controls(st, "bob", "Dancer")
+    assert not engine.spells_of(st, "bob") and engine.controls(st, "bob", "Dancer")
 
 
 def test_discord_gives_minus_2_minus_1_to_low_tech_units():
@@ -265,7 +265,7 @@ def test_two_step_partners_and_losing_one():
         do(st, "play two-step target=me:tenderfoot,me:leaping-lizard")  # already a partner
     engine.die(st, [thing(st, "bob", "Older Brother")], CH)
     engine.settle(st, CH)
-    assert not st.spells and stats(st, "bob", "Tenderfoot")[:2] == (1, 2)
+    assert not engine.spells_of(st, "bob") and stats(st, "bob", "Tenderfoot")[:2] == (1, 2)
 
 
 def test_appel_stomp_sidelines_draws_and_may_go_on_top():
@@ -396,10 +396,10 @@ def test_tower_lets_its_owner_attack_one_invisible_thing_a_turn():
 def test_two_step_is_sacrificed_when_a_partner_changes_control():
     st = start("turn = 3", "p1.hand = Final Smash", "p1.hero = 8", "p1.gold = 2", "p2.units = Maestro, Leaping Lizard",
                "p2.hero = 1")
-    st.spells["x1"] = Ongoing(card="Two Step", owner="bob", caster=thing(st, "bob", "River Montoya"),
-                                     partners=[thing(st, "bob", "Maestro"), thing(st, "bob", "Leaping Lizard")])
+    st.things["x1"] = Thing(card="Two Step", owner="bob", controller="bob", since=0,
+                            links=[thing(st, "bob", "Maestro"), thing(st, "bob", "Leaping Lizard")])
     st.zones["ongoing:bob"].items.append(type(st.zones["play:bob"].items[0])("x1", "Two Step"))
     assert stats(st, "bob", "Maestro")[:2] == (5, 7)
     st = do(st, "play final-smash target=none,none,opp:leaping-lizard")
-    assert not st.spells and stats(st, "bob", "Maestro")[:2] == (3, 5)
+    assert not engine.spells_of(st, "bob") and stats(st, "bob", "Maestro")[:2] == (3, 5)
     assert [it.card for it in st.zones["discard:bob"].items] == ["Two Step"]

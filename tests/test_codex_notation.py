@@ -86,6 +86,6 @@ def test_names_with_spaces_in_options_and_the_tech_step():
     seat = GAME.to_act(st)[0]
     assert GAME.parse("Play Brick Thief target=opp:Base,me:base", st, seat) == \
         GAME.parse("play brick-thief target=opp:base,me:base", st, seat)
-    names = [n for n in cards.CODEX[st.players[seat].spec] if " " in n][:2]
+    names = [n for n in cards.codex_cards(st.players[seat].spec) if " " in n][:2]
     tech = GAME.parse("tech " + " ".join(names), st, seat)
     assert [c for c in (GAME.format(tech, st, seat).split()[1:])] == [cards.slug(n) for n in names]

@@ -23,12 +23,10 @@ def owned(state, seat):
     for name, zone in state.zones.items():
         kind, _, who = name.partition(":")
         for it in zone.items:
-            if kind == "play":
+            if kind in ("play", "ongoing"):
                 t = state.things[it.ref]
                 if t.owner == seat and cards.kind(t.card) not in ("token", "hero"):
                     out[it.card] += 1
-            elif who == seat and kind != "ongoing":
-                out[it.card] += 1
             elif who == seat:
                 out[it.card] += 1
     return out
@@ -37,7 +35,7 @@ def owned(state, seat):
 def check(state):
     for seat in state.seats:
         p = state.players[seat]
-        want = Counter(cards.STARTER) + Counter(cards.codex_cards(p.spec))
+        want = Counter(cards.starter(p.colour)) + Counter(cards.codex_cards(p.spec))
         assert owned(state, seat) == want, seat
         assert 0 <= p.gold <= cards.GOLD_CAP
         assert p.base_damage >= 0
@@ -50,7 +48,8 @@ def check(state):
             assert not ref or state.things[ref].controller == seat
         if seat != state.active and state.phase != OVER:
             assert len(state.zones[f"hand:{seat}"].items) <= cards.HAND_MAX
-    assert set(state.things) == {it.ref for s in state.seats for it in state.zones[f"play:{s}"].items}
+    assert set(state.things) == {it.ref for s in state.seats for z in ("play", "ongoing")
+                                 for it in state.zones[f"{z}:{s}"].items}
     over = any(state.players[s].base_damage >= 20 for s in state.seats)
     assert over == (state.phase == OVER) == (GAME.outcome(state) is not None)
 

@@ -46,7 +46,8 @@ def _played(mode: str, n: int, seed: int, tmp_path, options=("aims=2",)):
 
 def _check_peer(chain) -> None:
     """The area comes from the first file of play, and every attack's dice
-    from another seat's file, written after the attack was signed."""
+    from a file of every other seat, written after the attack was signed
+    (the next seat's last: it draws them)."""
     order = chain.seat_order
     assert not GAME.immediate_chance
     decisions = [r for r in chain.records[1:] if r.commands]
@@ -57,9 +58,12 @@ def _check_peer(chain) -> None:
         if r.commands and isinstance(r.commands[-1], Attack):
             attacks += 1
             assert canonical(r.after) == canonical(r.before), "the attack waits for its dice"
-            nxt = chain.records[i + 1]
-            assert nxt.by == order[(order.index(r.by) + 1) % len(order)] and not nxt.commands
-            assert nxt.resumed == (r.by, r.commands[-1]) and nxt.body.beacon is not None  # a link the attacker could not know
+            others = len(order) - 1
+            answers = chain.records[i + 1:i + 1 + others]
+            assert sorted(a.by for a in answers) == sorted(set(order) - {r.by}) and not any(a.commands for a in answers)
+            nxt = answers[-1]
+            assert nxt.by == order[(order.index(r.by) + 1) % len(order)]
+            assert nxt.resumed == (r.by, r.commands[-1]) and all(a.body.beacon for a in answers)  # links the attacker could not know
     assert attacks, "a game with no attack checks nothing"
 
 

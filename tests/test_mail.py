@@ -495,3 +495,46 @@ def test_password_from_env_keyring_or_nowhere(tmp_path, monkeypatch):
         assert mailing.password(server, None) == "kept"
     finally:
         keyring.set_keyring(old)
+
+
+def test_imap_strangers_mail_is_named_and_the_honest_turn_applied(tmp_path, dovecot, monkeypatch):
+    """A stranger mails the referee and a player a MIME message nested 2,000
+    deep, one whose From is 20,000 ``(`` and one larger than pbem reads,
+    beside the honest files. `pbem referee mail` and `pbem mail fetch`
+    name each with its sender, apply the honest files, and do not report
+    them again (they are recorded as read)."""
+    import hostile_mail
+
+    monkeypatch.setenv("PBEM_IMAP_PASSWORD", Dovecot.PASSWORD)
+    server, keys = imap_people(tmp_path, tmp_path / "spool", dovecot)
+    try:
+        g = new_referee_game(tmp_path, keys)
+        folder = {n: _folder_of(keys[n]) for n in ("alice", "bob", "rita")}
+        hostile = [hostile_mail.nested(2000, ADDR["mallory"]), hostile_mail.parenthesised_sender(20000),
+                   hostile_mail.huge((32 << 20) + 4096)]
+        for raw in hostile:
+            for who in ("bob", "rita"):
+                dovecot.append(who, raw, folder[who])
+        mailing.send(g, "rita", keys["rita"])  # the invitations, after the stranger's mail
+        ga, gb = tmp_path / "alice" / "g", tmp_path / "bob" / "g"
+        mailing.fetch([ga], "alice", keys["alice"])
+        mailing.send(ga, "alice", keys["alice"])  # alice's join, to rita and bob
+        run = {n: Pbem(keys[n].store.home) for n in ("bob", "rita")}
+
+        r = run["bob"]("mail", "fetch", gb, "--as", "bob", ok=False)  # joins beside the stranger's mail
+        assert r.exit_code == 1 and "Traceback" not in r.output and "internal error" not in r.output, r.output
+        assert "joined the game" in r.stdout and (gb / "000002-bob.pbem").exists(), r.output
+        said = r.stderr
+        assert f"the mail from {ADDR['mallory']} ('[pbem] hello') holds more than 100 nested MIME parts" in said
+        assert "the mail from ((((" in said and "('[pbem] hi')" in said
+        assert "the mail from huge@example.org ('[pbem] big') is larger than 32 MiB: not read" in said
+        assert run["bob"]("mail", "fetch", gb, "--as", "bob").stderr == ""  # each is told once
+
+        r = run["rita"]("referee", "mail", tmp_path / "rita", "--as", "rita")  # strangers' mail is no error here
+        assert "Traceback" not in r.output and "internal error" not in r.output, r.output
+        assert "more than 100 nested MIME parts" in r.stderr and "larger than 32 MiB" in r.stderr
+        assert (g / "000001-alice.pbem").exists()  # the honest join beside it is applied
+        r = run["rita"]("referee", "mail", tmp_path / "rita", "--as", "rita")
+        assert "nested" not in r.stderr and "larger" not in r.stderr
+    finally:
+        server.stop()

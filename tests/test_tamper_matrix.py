@@ -21,13 +21,45 @@ import pytest
 import tamper
 from pbem import actions, checkpoint, games
 from pbem.errors import PbemError
-from pbem.protocol import codec, folder
+from pbem.protocol import codec, folder, peer, peer_renewal
 
 LONG = os.environ.get("PBEM_LONG") == "1"
 CONFIGS = [(g, m) for g in ("agent-avenue", "codenames", "lucky") for m in ("hotseat", "referee", "peer")]
 #: game variants played by the matrix under a name of their own: (game, seats, options)
 VARIANTS = {"duet": ("codenames", ["alice", "bob"], ("variant=duet", "timer=2"))}
 CONFIGS.append(("duet", "peer"))  # the two-faced deck
+#: a ballot its keeper cannot tally, voided (issue #20): the void file and the vote cast again
+VARIANTS["lucky-void"] = ("lucky", ["alice", "bob"], ())
+CONFIGS += [("lucky-void", "referee"), ("lucky-void", "hotseat")]
+
+
+def _bad_first_ballot(chain, data, secrets):
+    """alice's first ballot sealed to bob instead of its keeper: the dealer
+    voids it, naming her, and she votes again."""
+    import msgspec
+
+    from pbem.protocol import votes
+    from pbem.protocol.formats import TurnBody
+
+    outer = codec.read_envelope(data)
+    body = codec.decode_body(outer, TurnBody)
+    if body.vote is None or outer.by != "alice" or any(r.by == "alice" and r.body.vote for r in chain.records):
+        return data
+    command = chain.decode_command(msgspec.Raw(b'{"stop":false,"type":"lucky.vote"}'))
+    ballot = votes.make_ballot(command, secrets["bob"].public, chain.game_id, body.seq, "alice")
+    return codec.encode_signed("turn", msgspec.structs.replace(body, vote=ballot), secrets["alice"])
+
+
+#: games played with a cheater's file in them, so that what answers it is mutated too
+EDITS = {"lucky-void": _bad_first_ballot}
+
+
+@pytest.fixture(autouse=True)
+def _short_beacon_chains(monkeypatch):
+    """Beacon chains of eight links in every peer game here, renewed when
+    four are left, so that renewals (`peer_renewal`) are mutated too."""
+    monkeypatch.setattr(peer, "BEACON_LENGTH", 8)
+    monkeypatch.setattr(peer_renewal, "RENEW_WHEN_LEFT", 4)
 #: the test game of issue #14 (pauses for chance, reshuffles, votes)
 games._REGISTRY.setdefault("lucky", ("tests.chancegame", "GAME", ()))
 
@@ -67,12 +99,16 @@ BY_DESIGN = {
     (r"turn/referee/dealer\[commitments,deliveries,setup_seed\]", r"setup_seed", "change"):
         "the public set-up seed of the referee's deal: every verifier rebuilds the set-up from it (a change that "
         "still matches the state decides nothing), and the audit checks it is the one the game seed gives",
-    (r"genesis/peer", r"version", "delete"):
-        "a genesis of protocol version 1 is an older game's (its writers could foresee their own chance): "
-        "every verifier still reads it, but pbem join refuses to join one (tests/test_chance_mechanisms.py)",
+    (r"genesis/peer", r"version", "delete|change"):
+        "a genesis of an older protocol version is an older game's (version 1: its writers could foresee their "
+        "own chance; 3: beacon chains that do not renew, chance one colluder can show): every verifier still "
+        "reads it, but pbem refuses a seat's first file in it (tests/test_downgrade.py)",
     (r"genesis/hotseat", r"version", "delete"):
-        "protocol version 1 and 2 run a hotseat game alike (version 2 changes referee deals and peer chance); "
-        "another version is another game id",
+        "protocol versions 1 and 4 run an honest hotseat game alike (later versions change referee deals, "
+        "peer chance and void ballots); another version is another game id",
+    (r"turn/peer/seat\[.*renewal.*\]", r"renewal", "delete"):
+        "a beacon renewal is its writer's to make when it likes before its chain runs out: left out, it renews "
+        "in a later file (and if its chain ran out first, only its own next file would stop)",
     (r"turn/peer/seat\[.*reshuffle.*\]", r"reshuffle\.points", "swap"):
         "another order of a reshuffled deck: a reshuffle layer is a secret permutation by design",
     (r"turn/peer/seat\[.*reshuffle.*\]", r"reshuffle\.points\.\*", "change"):
@@ -81,9 +117,6 @@ BY_DESIGN = {
     (r"turn/peer/seat\[beacon,layer\]", r"layer\.key", "change"):
         "the fresh key of seat a's first layer of a two-faced deck (Duet): nothing during play is proven "
         "against it (a's partials use its join key); the audit checks it against the scalar a's published one gives",
-    (r"genesis/peer", r"peer\.beacon_length", "change"):
-        "the length of every seat's beacon chain, public before anyone joins: within the format's "
-        "bounds any value is a working game (a short one ends the game early for everyone)",
 }
 
 _CACHE: dict[tuple[str, str], tamper.Matrix] = {}
@@ -93,8 +126,8 @@ def matrix(game: str, mode: str) -> tamper.Matrix:
     """The matrix of one game and dealer mode, run once per session."""
     if (game, mode) not in _CACHE:
         name, seats, options = VARIANTS[game] if game in VARIANTS else (game, list(games.get(game).demo_seats), ())
-        table = tamper.play(name, mode, seats, seed=1, options=options)
-        other = tamper.play(name, mode, seats, seed=2, options=options)
+        table = tamper.play(name, mode, seats, seed=1, options=options, edit=EDITS.get(game))
+        other = tamper.play(name, mode, seats, seed=2, options=options, edit=EDITS.get(game))
         table.game = other.game = game  # its label: "duet/peer"
         assert tamper.readers_refuse(tamper.replay(table.files), table.secrets) is None
         with pytest.MonkeyPatch.context() as mp:
@@ -121,7 +154,7 @@ def why(what: str) -> str | None:
         return None
     field, op = rest[0], rest[1]
     for (k, f, o), reason in BY_DESIGN.items():
-        if re.fullmatch(k, kind) and re.fullmatch(f, field) and op == o:
+        if re.fullmatch(k, kind) and re.fullmatch(f, field) and re.fullmatch(o, op):
             return reason
     return None
 
@@ -133,6 +166,9 @@ def test_every_tampered_file_is_refused(game, mode):
     assert [a for a in m.main.accepted if why(a) is None] == []
     # the sample reached every kind of file and many fields of each
     assert m.main.kinds >= {f"genesis/{mode}"} and len(m.main.kinds) >= 4
+    # the parts of issue #20: a dealer's void ballots, peer beacon renewals
+    assert game not in EDITS or any(k.endswith("dealer[void]") for k in m.main.kinds), m.main.kinds
+    assert mode != "peer" or any("renewal" in k for k in m.main.kinds), m.main.kinds
     assert m.main.tried > 250 and m.main.by_chain > 0.9 * m.main.tried
 
 

@@ -102,7 +102,7 @@ def link(seed: bytes, length: int, index: int) -> bytes:
     if index > length:
         raise CryptoError(
             f"the beacon chain is used up ({length} links)",
-            hint="a seat needs a new chain, committed before its old one runs out",
+            hint="a seat needs a new chain, committed in an earlier file, before its old one runs out",
         )
     return _forward(_check_bytes(seed, "seed"), length - index)
 

@@ -10,6 +10,9 @@ refuses, with a `FormatError` naming the limit, anything outside the bounds
 below. The bounds are part of the format `pbem/1` (docs/protocol.md,
 "Limits"): far above what any game writes, far below what hurts.
 
+It also refuses a control or format character in any string (`check_texts`):
+a text that reaches a terminal must not be able to command it.
+
 The scan is cheap (regular expressions over the bytes, a loop over the
 brackets and commas that remain outside strings) and deliberately shallow: it knows JSON's lexical structure only,
 never a file's meaning, so it holds for every file kind and every game,
@@ -22,8 +25,10 @@ from __future__ import annotations
 import re
 
 from pbem.errors import FormatError
+from pbem.safetext import text_problem
 
-__all__ = ["MAX_FILE_BYTES", "MAX_DEPTH", "MAX_ITEMS", "MAX_STRING", "MAX_INT", "check_limits", "check_size"]
+__all__ = ["MAX_FILE_BYTES", "MAX_DEPTH", "MAX_ITEMS", "MAX_STRING", "MAX_INT", "check_limits", "check_size",
+           "check_texts"]
 
 MAX_FILE_BYTES = 1 << 20
 """A pbem file is at most 1 MiB (the largest real files are tens of KiB)."""
@@ -68,6 +73,7 @@ def check_limits(data: bytes, what: str = "file") -> None:
     """
     data = bytes(data)
     check_size(len(data), what)
+    check_texts(data, what)
     if _within_at_a_glance(data):
         return
     for m in _STRING.finditer(data):
@@ -93,6 +99,38 @@ def check_limits(data: bytes, what: str = "file") -> None:
                 raise FormatError(f"{what} is nested more than {MAX_DEPTH} levels deep")
         elif commas:
             commas.pop()
+
+
+#: where a control or format character can hide in JSON text: an escape,
+#: or a run of bytes past ASCII (whole UTF-8 sequences; raw C0 bytes are
+#: no JSON inside a string, and whitespace outside one)
+_SUSPECT_TEXT = re.compile(rb"\\u[0-9a-fA-F]{4}|\\[^u]|[\x7f-\xff]+")
+_ESCAPED = {b"b": "\b", b"f": "\f", b"n": "\n", b"r": "\r", b"t": "\t"}
+
+
+def check_texts(data: bytes, what: str = "file") -> None:
+    """Refuse a file whose strings hold a character a terminal would obey
+    (`pbem.safetext`: controls, format characters, line separators; a tab
+    passes), written as it is or as an escape: no text a game file
+    carries may clear a screen, write a clipboard or reorder a line when
+    it is shown (issue #20). One pass over the bytes; escapes of a
+    backslash are read as such, never as the start of another escape. A
+    byte-order mark before the object is damage that `codec.normalise`
+    repairs, not a text."""
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    if data.isascii() and b"\\" not in data and b"\x7f" not in data:
+        return  # the common case (base64 and plain words), at the speed of memchr
+    for m in _SUSPECT_TEXT.finditer(data):
+        token = m.group()
+        if token[:1] == b"\\":
+            kind = token[1:2]
+            text = chr(int(token[2:], 16)) if kind == b"u" else _ESCAPED.get(kind, "")
+        else:
+            text = token.decode("utf-8", "replace")
+        problem = text_problem(text, allow="\t")
+        if problem is not None:
+            raise FormatError(f"{what} has {problem} in a text",
+                              hint="pbem never writes one: the file was made by other means")
 
 
 _SUSPECT_NUMBER = re.compile(rb"[0-9][.eE+-]|[0-9]{%d}" % _INT_DIGITS)

@@ -62,7 +62,9 @@ Honest limits
   every scalar is published (`check_key`, `check_layer`), and is blamed on
   the seat that signed it. During play it can show only as a card that does
   not decrypt to any card of the deck (`identify` fails), or as a duplicate.
-  (A verifiable shuffle proof would close this; it costs far more.)
+  `pbem.crypto.shuffle` proves a layer when it is made (`shuffle_layer_witness`
+  gives the permutation it needs); the protocol does not attach those proofs
+  yet.
 * A card stays hidden while any one seat whose scalar it still carries keeps
   quiet; seats that pool *all* their scalars see everything. The scheme
   protects each seat from the others, not from everybody together.
@@ -90,7 +92,7 @@ __all__ = [
     "check_point", "check_scalar",
     "card_point", "card_table", "identify",
     "new_scalar", "public_key", "check_key",
-    "encrypt", "decrypt", "shuffle_layer", "check_layer",
+    "encrypt", "decrypt", "shuffle_layer", "shuffle_layer_witness", "check_layer",
     "prove_dleq", "verify_dleq", "partial_decrypt", "check_partial",
 ]
 
@@ -263,15 +265,22 @@ def shuffle_layer(k: bytes, points: list[bytes], rng: Rng | None = None) -> list
     e.g. ``DeterministicStream.below``). Nobody, not even the seat, needs to
     keep the permutation: the audit checks the layer with `check_layer`.
     """
+    return shuffle_layer_witness(k, points, rng)[0]
+
+
+def shuffle_layer_witness(k: bytes, points: list[bytes], rng: Rng | None = None) -> tuple[list[bytes], list[int]]:
+    """`shuffle_layer`, with its permutation: ``layer[i] = k·points[order[i]]``
+    (the witness `pbem.crypto.shuffle.prove` needs to prove the layer)."""
     k = check_scalar(k)
-    out = [_mul(k, check_point(p, f"card {i}")) for i, p in enumerate(points)]
+    encrypted = [_mul(k, check_point(p, f"card {i}")) for i, p in enumerate(points)]
+    order = list(range(len(points)))
     draw = rng or secrets.randbelow
-    for i in range(len(out) - 1, 0, -1):
+    for i in range(len(order) - 1, 0, -1):
         j = draw(i + 1)
         if not isinstance(j, int) or not 0 <= j <= i:
             raise ValueError(f"rng({i + 1}) returned {j!r}, not an int in range({i + 1})")
-        out[i], out[j] = out[j], out[i]
-    return out
+        order[i], order[j] = order[j], order[i]
+    return [encrypted[i] for i in order], order
 
 
 def check_layer(k: bytes, before: list[bytes], after: list[bytes]) -> None:

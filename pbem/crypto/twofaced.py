@@ -48,6 +48,8 @@ made: a re-pairing across classes, a moved fixed face or a layer under
 another scalar is found by `check_pair_layer` only at the audit, once the
 scalars are published. During play a duplicated point is visible at once,
 and a wrong scalar shows when a card decrypts to nothing.
+`pbem.crypto.shuffle.prove_pairs` proves each of the three layers when it
+is made; the protocol does not attach those proofs yet.
 """
 
 from __future__ import annotations

@@ -65,6 +65,7 @@ def canonical(name: str) -> str:
 #: package, or, for a few changed readings, a game object that passes them
 #: to the rules, as Dark Agent's `editions` do).
 _EARLIER: dict[tuple[str, str], tuple[str, str]] = {
+    ("codex", "1"): ("pbem.games.codex_v1", "GAME"),
     ("dark-agent", "1"): ("pbem.games.dark_agent", "GAME_RULES_1"),
 }
 

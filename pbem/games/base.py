@@ -497,6 +497,12 @@ class Game(Generic[St, Cmd]):
                 raise InvalidOption(f"{self.name} has no roles (seat {s.name}:{s.role})")
         return requested
 
+    def catalogue(self) -> list[str]:
+        """Lines `pbem info GAME` adds after the options: what the options
+        may name (a game with many decks, sides or variants lists them
+        here, from its data). Default: nothing."""
+        return []
+
     def check_dealer(self, options: Any, seats: list[SeatSpec], dealer: str) -> None:
         """Refuse (`InvalidOption`) a dealer mode these options and seats
         cannot be played under, before any file is written. Default: any."""

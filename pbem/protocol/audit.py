@@ -76,7 +76,25 @@ def audit(folder: Path) -> AuditReport:
         if canonical(project(full, set())) != bytes(chain.genesis.initial):
             failures.append(f"{who}: the initial public state is not the seed's deal")
     checks += _audit_play_chance(folder, chain, seed, cards, failures)
+    failures += _void_ballots(chain)
     return _replay_knowing(folder, chain, cards, checks, failures)
+
+
+def _void_ballots(chain) -> list[str]:
+    """Each ballot the dealer voided, blamed on its voter's signed file: a
+    ballot no keeper could tally was the voter's doing (or, where it did not
+    open, the dealer's word against it: named as such)."""
+    def name(rec):
+        return rec.name or folder_mod.turn_name(rec.seq, rec.by)
+
+    out = []
+    for rec in chain.records[1:]:
+        for void in rec.body.void:
+            ballot = next(r for r in reversed(chain.records[:rec.seq]) if r.by == void.seat and r.body.vote is not None)
+            why = "it opens to no vote" if void.opening is not None else f"{rec.by} could not open it"
+            out.append(f"{name(ballot)} (signed by {void.seat}): its ballot could not be tallied ({why}); "
+                       f"{rec.by} voided it in {name(rec)} and {void.seat} voted again")
+    return out
 
 
 def _audit_play_chance(folder: Path, chain, master: bytes, cards: dict[str, str], failures: list[str]) -> int:

@@ -47,7 +47,7 @@ if TYPE_CHECKING:  # peer games need PyNaCl: imported only when a game is peer
 #: depends on who writes it and the dealer mode
 _OPTIONAL_PARTS = (
     "commands", "reveals", "deliveries", "commitments", "seed", "join", "partials", "sealed", "beacon", "secrets", "undo",
-    "chance", "memo", "vote", "tally", "contribution", "setup_seed", "reshuffle", "layer",
+    "chance", "memo", "vote", "tally", "contribution", "setup_seed", "reshuffle", "layer", "renewal", "void",
 )
 
 
@@ -70,6 +70,7 @@ def check_envelopes(body: GenesisBody | TurnBody) -> None:
         boxes += [s.envelope for s in body.sealed]
         boxes += [body.join.secret_box] if body.join else []
         boxes += [body.memo] if body.memo else []
+        boxes += [body.renewal.box] if body.renewal else []
     for box in boxes:
         check_envelope(box, readers=1)  # pbem seals every envelope to one reader
 
@@ -95,6 +96,9 @@ class Record:
     undone: int | None = None  # an accepted undo: the seq it took back
     #: (seat, command): the paused command this file ran with its chance
     resumed: tuple[str, Any] | None = None
+    #: an undo request written out of turn: the seats that were to write,
+    #: whose file on the same predecessor stands over it (`undo.set_aside`)
+    out_of_turn: tuple[str, ...] | None = None
 
 
 class Chain:
@@ -104,6 +108,9 @@ class Chain:
         #: what a reader should be told that stops nothing (copies of a
         #: file, repaired line endings): `pbem.protocol.folder.load` fills it
         self.notes: list[str] = []
+        #: files of the folder that the rule of out-of-turn undo requests set
+        #: aside (`undo.set_aside`): `folder.load` fills it, writers move them
+        self.set_aside: list = []
         try:
             self._start(genesis_bytes, name)
         except PbemError as exc:
@@ -193,10 +200,16 @@ class Chain:
         #: the rules' automatic steps wait for chance
         self.chance_blocked = False
         self._chance_writer: str | None = None
+        #: peer games of version 4: the seats that answered the drawn chance
+        #: so far (`chance_answerers`)
+        self.chance_answered: tuple[str, ...] = ()
         #: the ballots of the open vote: seat -> (commitment, seq of its file)
         self.ballots: dict[str, tuple[str, int]] = {}
         #: peer games: the ballots opened so far, in seat order
         self.opened: list[tuple[str, Any]] = []
+        #: the ballots of the open vote its dealer voided: seat -> (seq of
+        #: the ballot, seq of the void file, why); the seat votes again
+        self.voided: dict[str, tuple[int, int, str]] = {}
         self.seed: bytes | None = None
         self.seq = 0
         self.head = self.game_id
@@ -294,15 +307,32 @@ class Chain:
             return self._chance_writer
         return None
 
-    def chance_answerer(self) -> str | None:
-        """Peer games: the seat whose next file answers the chance another
-        seat's file drew (the next seat after it in seat order: its link is
-        one the drawer could not know)."""
+    def chance_answerers(self) -> list[str]:
+        """Peer games: the seats whose next file's beacon link the chance
+        another seat's file drew still waits for, in the order they answer;
+        the last one's file runs the paused command. Until version 4 only the
+        next seat after the drawer answered: one seat handing the drawer its
+        beacon seed let it foresee its dice. From version 4 every other seat
+        answers, the next seat last (so the seat a paused command makes draw
+        from its own private deck still runs it: "drawn in the owner's own
+        answer"): each link is revealed after the drawer signed, so the
+        drawer cannot know the chance unless every other seat tells it."""
         by = self.chance_by()
         if self.deck is None or by is None:
-            return None
+            return []
         i = self.seat_order.index(by)
-        return self.seat_order[(i + 1) % len(self.seat_order)]
+        others = self.seat_order[i + 1:] + self.seat_order[:i]
+        order = others[:1] if self.genesis.version < 4 else others[1:] + others[:1]
+        return [s for s in order if s not in self.chance_answered]
+
+    def chance_answerer(self) -> str | None:
+        """The seat whose next file answers the chance another seat's file drew."""
+        return next(iter(self.chance_answerers()), None)
+
+    def resumes_chance(self, writer: str) -> bool:
+        """Whether `writer`'s next file is the last answer to a drawn chance:
+        it supplies the chance and runs what waited for it."""
+        return self.chance_answerers() == [writer]
 
     def voters(self) -> list[str]:
         """The seats of the open vote (`Game.simultaneous`), in seat order;
@@ -496,13 +526,16 @@ class Chain:
             )
         if self.deck is not None:
             allowed = {"commands", "reveals", "join", "partials", "sealed", "beacon", "secrets", "undo", "vote", "tally",
-                       "reshuffle", "commitments", "memo", "deliveries", "layer"}  # reshuffle...deliveries: `peer_changes`
+                       "reshuffle", "commitments", "memo", "deliveries", "layer",  # reshuffle...deliveries: `peer_changes`
+                       "renewal"}
         elif body.by == self.dealer_name:
-            allowed = {"reveals", "deliveries", "seed", "commitments", "chance", "memo", "tally"}
+            allowed = {"reveals", "deliveries", "seed", "commitments", "chance", "memo", "tally", "void"}
         else:
             allowed = {"commands", "reveals", "undo", "vote"}
         if body.undo is not None and "undo" in allowed:
             allowed = {"undo"}  # an undo file carries nothing else
+        if body.void and "void" in allowed:
+            allowed = {"void"}  # nor does a file voiding ballots
         if body.vote is not None:
             allowed = {"vote", "beacon"} if self.deck is not None else {"vote"}
         if not self.dealt and self.deck is None:
@@ -516,9 +549,14 @@ class Chain:
         if not self.dealt and self.deck is None:
             return self._append_before_deal(outer, body, where)
         if body.undo is not None:
-            return self._append_undo(outer, body, where)
+            record = self._append_undo(outer, body, where)
+            if requesting and body.by not in writers:
+                record.out_of_turn = tuple(writers)
+            return record
         if body.vote is not None:
             return self._append_ballot(outer, body, where)
+        if body.void:
+            return self._append_void(outer, body, where)
         if self.voters() and body.by != self.dealer_name and self.deck is None:
             raise ProtocolError(f"a vote is open: {body.by}'s file must carry its ballot, not commands")
         if self.undo_pending is not None:
@@ -613,7 +651,7 @@ class Chain:
         record.chance = body.chance is not None
         record.resumed = prior[6] if is_dealer else None
         if body.tally:
-            self.ballots = {}
+            self.ballots, self.voided = {}, {}
         self.records.append(record)
         return record
 
@@ -633,7 +671,7 @@ class Chain:
     def _tally_commands(self, tally, seats: list[str]) -> list[tuple[str, Any]]:
         """Check openings of the ballots of `seats` (in seat order, each
         once) against their commitments; their commands."""
-        from pbem.protocol.votes import check_ballot
+        from pbem.protocol.votes import check_ballot, opening_problem
 
         expected = [s for s in self.seat_order if s in seats]
         if [o.seat for o in tally] != expected:
@@ -641,10 +679,10 @@ class Chain:
         out = []
         for opening in tally:
             check_ballot(self.ballots[opening.seat][0], opening)
-            try:
-                out.append((opening.seat, self.decode_command(opening.command)))
-            except PbemError as exc:
-                raise ProtocolError(f"{opening.seat}'s ballot is not a command: {exc.message}") from None
+            problem = opening_problem(self, opening)
+            if problem is not None:  # refused here, in the file that opens it, never in a later opener's
+                raise ProtocolError(f"{opening.seat}'s ballot is no vote: {problem}")
+            out.append((opening.seat, self.decode_command(opening.command)))
         return out
 
     def _append_before_deal(self, outer: SignedFile, body: TurnBody, where: str) -> Record:
@@ -708,12 +746,29 @@ class Chain:
         self.ballots = {**self.ballots, body.by: (body.vote.commitment, body.seq)}
         if deck is not None:
             self.deck = deck
+        return self._take_unchanged(outer, body, where, prior)
+
+    def _take_unchanged(self, outer: SignedFile, body: TurnBody, where: str, prior: tuple) -> Record:
+        """Take a file that leaves the public state as it was (a ballot, a void)."""
         self.seq = body.seq
         self.head = codec.file_hash(outer)
         record = Record(body.seq, body.by, self.head, outer, body, [], self.public, self.public, where if where != "file" else "")
         record.prior = prior
         self.records.append(record)
         return record
+
+    def _append_void(self, outer: SignedFile, body: TurnBody, where: str) -> Record:
+        """The dealer voids the ballots it cannot tally (`votes.take_void`):
+        their voters vote again; nothing else changes, nothing is opened."""
+        from pbem.protocol.votes import take_void
+
+        voided = take_void(self, body)
+        if state_hash(self.public) != body.state:
+            raise ProtocolError("a void file changes nothing: its state must be the head's")
+        prior = self._snapshot()
+        self.ballots = {s: v for s, v in self.ballots.items() if s not in voided}
+        self.voided = {**self.voided, **voided}
+        return self._take_unchanged(outer, body, where, prior)
 
     def _check_dealer_chance(self, body: TurnBody, effect, commitments: dict[str, str]) -> None:
         """The dealer supplies exactly the chance the rules draw in its file,
@@ -762,6 +817,7 @@ class Chain:
         if restore is not None:
             (self.public, self.known, self.revealed, self.blocked_on, self.deck, self.moves,
              self.paused, self.chance_blocked, self.commitments, self.ballots, self.opened) = restore
+            self.chance_answered = ()  # an undo goes back to a decision: no chance was waiting
         self.undo_pending = pending
         before = prior[0]
         self.seq = body.seq
@@ -795,6 +851,10 @@ class Chain:
             if writer not in deck.keys:
                 raise ProtocolError(f"{writer} has not joined the game")
             deck.apply_link(writer, body.beacon)
+        if body.renewal is not None:  # after the file's own link: never a link of the chain it commits
+            from pbem.protocol import peer_renewal
+
+            peer_renewal.take(deck, writer, body.renewal, self.genesis.version)
         state = None if self.dealt else self.stage_setup(deck)
         if not self.dealt and state is None:
             if body.layer is not None:
@@ -881,6 +941,7 @@ class Chain:
         elif over and writer not in deck.secrets:
             raise ProtocolError(f"the game is over: {writer} must publish its secrets")
         answered = self.chance_answerer() == writer
+        resumes = self.resumes_chance(writer)
         if not (commands or body.partials or body.reveals or body.sealed or body.join or body.secrets or body.tally
                 or answered or body.reshuffle or body.commitments or body.deliveries or body.layer or sets_up):
             raise ProtocolError("the file does nothing")
@@ -896,10 +957,14 @@ class Chain:
         self.revealed = {**self.revealed, **effect.revealed}
         self.public = effect.state
         self.blocked_on = effect.blocked_on
-        resumed = self.paused if answered else None
-        self.paused = (writer, effect.paused) if effect.paused is not None else None
-        self.chance_blocked = effect.chance_blocked
-        self._chance_writer = writer if effect.chance_blocked else None
+        resumed = self.paused if resumes else None
+        if answered and not resumes:  # one more link the chance waits for: it still waits for the others'
+            self.chance_answered = (*self.chance_answered, writer)
+        else:
+            self.paused = (writer, effect.paused) if effect.paused is not None else None
+            self.chance_blocked = effect.chance_blocked
+            self._chance_writer = writer if effect.chance_blocked else None
+            self.chance_answered = ()
         if body.tally:
             self.opened = opened
             if resume:

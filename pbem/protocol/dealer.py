@@ -37,6 +37,7 @@ from pbem.protocol.formats import (
     DealerInfo,
     Delivery,
     GenesisBody,
+    PROTOCOL_VERSION,
     Opening,
     SeatEntry,
     SeedOpening,
@@ -145,7 +146,7 @@ def make_genesis(
         created_at=created_at or _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         nonce=b64e(os.urandom(16)),
         setup_seed=b64e(setup_seed),
-        version=2,
+        version=PROTOCOL_VERSION,
     )
     return codec.encode_signed("genesis", body, dealer)
 
@@ -175,7 +176,7 @@ def _genesis_dealt_after_joins(game: Game, options, seats, dealer: SecretIdentit
         state=state_hash(None),
         created_at=created_at or _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         nonce=b64e(os.urandom(16)),
-        version=2,
+        version=PROTOCOL_VERSION,
     )
     return codec.encode_signed("genesis", body, dealer)
 
@@ -309,6 +310,21 @@ def open_ballots(chain: Chain, dealer: SecretIdentity):
     ]
 
 
+def _void_file(chain: Chain, dealer: SecretIdentity) -> bytes | None:
+    """From protocol version 4, before a tally: the file voiding the
+    ballots the dealer cannot tally, if any (`votes.voids`)."""
+    from pbem.protocol.votes import VOID_VERSION, voids
+
+    if chain.genesis.version < VOID_VERSION or not chain.tally_due() or chain.paused is not None:
+        return None
+    void = voids(chain, dealer)
+    if not void:
+        return None
+    body = TurnBody(game_id=chain.game_id, seq=chain.seq + 1, prev=chain.head, by=dealer.name, void=void,
+                    state=state_hash(chain.public))
+    return codec.encode_signed("turn", body, dealer)
+
+
 def answer(chain: Chain, dealer: SecretIdentity) -> bytes | None:
     """The dealer's next file, or None when it owes nothing."""
     if chain.dealer_name != dealer.name or chain.dealer_name not in chain.writers():
@@ -323,6 +339,9 @@ def answer(chain: Chain, dealer: SecretIdentity) -> bytes | None:
     seq = chain.seq + 1
     if chain.uncommitted():  # the last file shuffled: learn what it dealt
         cards.update(cards_of(replay_full(chain, chain.records[-1], cards, seed)))
+    void = _void_file(chain, dealer)
+    if void is not None:
+        return void
     tally = open_ballots(chain, dealer)
     resume = [chain.paused] if chain.paused else [(o.seat, chain.decode_command(o.command)) for o in tally]
     effect, cards = dealer_effects(chain, seed, cards, seq, resume)

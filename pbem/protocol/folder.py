@@ -26,14 +26,14 @@ from pathlib import Path
 
 import msgspec
 
-from pbem import checkpoint
+from pbem import checkpoint, checkpoint_seen
 
 from pbem.crypto.encoding import FORMAT, canonical
 from pbem.crypto.limits import MAX_FILE_BYTES, check_limits, check_size
 from pbem.errors import FolderBusy, FormatError, ForkError, PbemError, ProtocolError, StaleTurn
 from pbem.fsio import atomic_write, stray_temp_files
 from pbem.lock import LOCK, folder_lock
-from pbem.protocol import codec
+from pbem.protocol import codec, set_aside
 from pbem.protocol.chain import Chain, Record
 from pbem.protocol.formats import OutcomeData, StateFile, TurnBody
 
@@ -66,30 +66,56 @@ def chain_files(folder: Path) -> dict[int, list[Path]]:
     return out
 
 
-def read(path: Path) -> bytes:
+def read(path: Path, follow: bool = False) -> bytes:
     """The bytes of a file we are given, never more than a pbem file may
-    hold (a huge file is refused before it is read into memory)."""
+    hold (a huge file is refused before it is read into memory).
+
+    Only a regular file is ever opened (`regular`): a named pipe that
+    someone put into a shared game folder under a chain file's name would
+    otherwise hang every command that reads the folder. A symbolic link in
+    a game folder is refused too; `follow` (a path the user typed) follows
+    it to the file it names."""
     try:
-        data = _read_at_most(path, MAX_FILE_BYTES + 1)
-    except IsADirectoryError:
-        raise PbemError(f"{path} is a folder, not a pbem file") from None
+        data = read_at_most(path, MAX_FILE_BYTES + 1, follow)
     except OSError as exc:
         raise PbemError(f"cannot read {path}: {exc.strerror}") from None
     check_size(len(data), path.name)
     return data
 
 
-def _read_at_most(path: Path, limit: int) -> bytes:
-    """Up to `limit` bytes of a file, asking for its size first: a buffered
-    ``read(limit)`` allocates `limit` bytes for every small file (and every
-    command reads every chain file)."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+def regular(path: Path, st: os.stat_result) -> None:
+    """Refuse (`PbemError`) anything but a regular file, by the `lstat` (or
+    `stat`) taken before opening it: a folder, a named pipe, a socket, a
+    device or a symbolic link is named and never opened."""
+    if stat.S_ISREG(st.st_mode):
+        return
+    if stat.S_ISDIR(st.st_mode):
+        raise PbemError(f"{path} is a folder, not a file")
+    kind = next((what for test, what in _KINDS if test(st.st_mode)), "not a regular file")
+    raise PbemError(f"{path} is {kind}, not a regular file: pbem does not open it",
+                    hint="remove it (pbem only ever writes regular files)")
+
+
+_KINDS = ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+          (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
+#: open flags that keep a swapped file from blocking (a pipe) or being followed (a link)
+_OPEN = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def read_at_most(path: Path, limit: int, follow: bool) -> bytes:
+    """Up to `limit` bytes of a regular file, asking for its size first: a
+    buffered ``read(limit)`` allocates `limit` bytes for every small file
+    (and every command reads every chain file). The file's kind is checked
+    before it is opened and again on what was opened (it may have been
+    swapped meanwhile, which the flags keep from blocking)."""
+    regular(path, os.stat(path) if follow else os.lstat(path))
+    fd = os.open(path, _OPEN | (0 if follow else _NOFOLLOW))
     try:
         st = os.fstat(fd)
-        if stat.S_ISDIR(st.st_mode):
-            raise IsADirectoryError(path)
+        regular(path, st)
         chunks, got = [], 0
-        want = min(limit, st.st_size + 1) if stat.S_ISREG(st.st_mode) else min(limit, 1 << 16)
+        want = min(limit, st.st_size + 1)
         while got < limit:
             chunk = os.read(fd, max(1, min(want, limit - got)))
             if not chunk:
@@ -105,7 +131,7 @@ def _read_at_most(path: Path, limit: int) -> bytes:
 def received(path: Path) -> bytes:
     """A file given to us (`pbem apply`, `pbem join`): read, and checked
     against the limits of the format, so any error names the file."""
-    data = read(path)
+    data = read(path, follow=True)
     check_limits(data, path.name)
     return codec.normalise(data)[0]  # stored as pbem writes it
 
@@ -117,6 +143,7 @@ def load(
     before_each: Callable[[Chain], None] | None = None,
     full: bool = False,
     save: bool = False,
+    stop: int | None = None,
 ) -> Chain:
     """Check the chain in `folder`: every file, or (from this user's
     verified checkpoint, `pbem.checkpoint`) every file not checked before.
@@ -141,7 +168,7 @@ def load(
     it covers was checked that way too.
     `before_each(chain)` sees the chain before each file is appended (the
     audit recomputes there what the dealer owed at that point): it implies
-    `full`.
+    `full`. `stop` ends the load at that seq, from genesis, and saves nothing.
     """
     folder = Path(folder)
     if not folder.is_dir():
@@ -151,13 +178,18 @@ def load(
         raise PbemError(f"{folder} has no {GENESIS}", hint="is this a game folder?")
     chain, verified, private_through, changed = None, [], -1, None
     notes: list[str] = []
-    full = full or before_each is not None
+    full = full or before_each is not None or stop is not None
     # the dealer's cards are known once the game is dealt: at the genesis,
     # or (a referee game dealt after its joins) at the deal
     ask = openings_at_genesis if private_openings is None else None
     saved = None if full else checkpoint.read(folder)
+    remembered: list[tuple[str, str]] = []  # every file this user verified here, by seq
     if saved is not None:
         chain, verified, changed = _resume(saved, files, notes)
+        remembered = list(saved.header.files) + checkpoint_seen.read(folder, saved.header.game_id, saved.header.files[-1])
+        if chain is not None:  # the files a look verified since: still the same bytes?
+            changed = _first_changed(remembered, len(verified), files)
+            chain = None if changed is not None else chain
         if chain is not None:
             private_through = saved.header.private_through
             if ask is not None and chain.dealt:
@@ -174,14 +206,19 @@ def load(
             raise FormatError(f"{folder} holds more than one genesis: {', '.join(p.name for p, _ in genesis)}")
         chain = Chain(genesis[0][1], GENESIS)
         verified.append((genesis[0][0].name, checkpoint.digest(genesis[0][1])))
-    last = max(files)
+    last = max(files) if stop is None else stop
+    aside = set_aside.Aside()
     for seq in range(chain.seq + 1, last + 1):
-        paths = files.get(seq)
-        if not paths:
-            raise ProtocolError(f"{folder}: the file for seq {seq} is missing (the folder has files up to {last})")
-        candidates = _one_file(paths, notes)
+        candidates = aside.drop_followers(_one_file(files.get(seq, []), notes), notes)
+        if not candidates and aside.hashes:
+            continue  # the set-aside branch runs further than the one that stands
+        if not candidates or chain.seq != seq - 1:
+            raise ProtocolError(f"{folder}: the file for seq {chain.seq + 1} is missing (the folder has files up to {last})")
         if len(candidates) > 1:
-            _report_fork(chain, candidates)
+            settled = aside.settle(chain, candidates, notes)
+            if settled is None:
+                _report_fork(chain, candidates)  # raises: a fork no rule settles
+            candidates = settled
         path, data = candidates[0]
         m = _TURN.match(path.name)
         if before_each is not None:
@@ -194,8 +231,13 @@ def load(
         verified.append((path.name, checkpoint.digest(data)))
     if ask is not None and chain.dealt:  # no file after the genesis or the checkpoint: ask all the same
         private_openings = ask(chain)
+    chain.set_aside = aside.paths
+    if changed is not None:  # the first verified file that is not what it was, unless the undo rule set it aside
+        now = [digest for _, digest in verified]
+        changed = next((seq for seq, (_, digest) in enumerate(remembered)
+                        if (seq >= len(now) or now[seq] != digest) and digest not in aside.digests), None)
     if changed is not None:
-        name = saved.header.files[changed][0]
+        name = remembered[changed][0]
         raise ProtocolError(
             f"{name} is not the file you verified at seq {changed}: it was changed, removed or replaced "
             "by another valid file (a second version by its writer, or a rollback)",
@@ -206,11 +248,28 @@ def load(
     if private_openings is not None:
         private_through = chain.seq
     _VERIFIED[chain] = _Verified(Path(os.path.abspath(folder)), verified, private_through)
+    if stop is not None:
+        return chain
     # a read that checked a file or two saves nothing: writing the
     # checkpoint costs more than checking them again (writers always save)
     if not restored or len(verified) - len(saved.header.files) >= (1 if save else SAVE_AFTER):
         checkpoint.write(folder, chain, verified, private_through)
+    elif len(verified) > len(remembered):  # but what it verified is remembered, cheaply
+        checkpoint_seen.write(folder, chain.game_id, saved.header.files[-1], verified[len(saved.header.files):])
     return chain
+
+
+def _first_changed(remembered: list[tuple[str, str]], start: int, files: dict[int, list[Path]]) -> int | None:
+    """The first seq from `start` whose remembered file is not, alone, the
+    same bytes in the folder now."""
+    for seq in range(start, len(remembered)):
+        try:
+            candidates = _one_file(files.get(seq, []), [])
+        except PbemError:
+            return seq
+        if len(candidates) != 1 or checkpoint.digest(candidates[0][1]) != remembered[seq][1]:
+            return seq
+    return None
 
 
 @dataclass
@@ -321,9 +380,10 @@ def write_state(folder: Path, chain: Chain) -> None:
 
 def state_cache_ok(folder: Path, chain: Chain) -> bool:
     """Whether `state.pbem` is exactly the cache of the chain's head."""
+    expected = state_file(chain)
     try:
-        return (folder / STATE).read_bytes() == state_file(chain)
-    except OSError:  # missing, a folder, unreadable
+        return read_at_most(folder / STATE, len(expected) + 1, follow=False) == expected
+    except (OSError, PbemError):  # missing, unreadable, not a regular file
         return False
 
 
@@ -344,7 +404,7 @@ def _ours(target: str) -> bool:
 
 
 def needs_tidy(folder: Path, chain: Chain) -> bool:
-    return not state_cache_ok(folder, chain) or bool(stray_temp_files(folder, _ours))
+    return not state_cache_ok(folder, chain) or bool(stray_temp_files(folder, _ours)) or bool(chain.set_aside)
 
 
 def tidy(folder: Path, chain: Chain) -> list[str]:
@@ -352,7 +412,7 @@ def tidy(folder: Path, chain: Chain) -> list[str]:
     stale, missing or damaged `state.pbem` (only a cache: rebuilt from the
     chain). Call while holding the folder's lock; returns one note for each
     thing done, for the user (library code does not print)."""
-    notes = []
+    notes = set_aside.move_aside(folder, chain)
     strays = stray_temp_files(folder, _ours)
     for path in strays:
         with contextlib.suppress(FileNotFoundError):
@@ -414,6 +474,7 @@ def write_files(folder: Path, chain: Chain, staged: list[tuple[Record, bytes]], 
     with the dealer's openings too). Each write is atomic and exclusive; a
     writer killed halfway leaves a shorter valid chain, which the next
     command continues."""
+    set_aside.move_aside(folder, chain)  # their names may be the ones these files take
     written = []
     for record, data in staged:
         path = folder / turn_name(record.seq, record.by)

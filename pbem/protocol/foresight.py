@@ -38,11 +38,17 @@ def chance_knowledge(chain: "Chain") -> list[str]:
                        "its seed alone, so it could have tried seeds until the deal suited someone.")
         return out
     out = []
-    if version >= 2 and not game.immediate_chance:
+    if version >= 4 and not game.immediate_chance:
+        out.append("Chance a file draws (a die, which card of a private deck is drawn) waits for a new beacon link "
+                   "of every other seat, each revealed in an answer after the file is signed: its writer cannot know "
+                   "it before deciding, even with the help of every other seat but one. The last seat to answer can "
+                   "compute it as it writes its answer; it cannot change it, only fail to answer, which status names.")
+    elif version >= 2 and not game.immediate_chance:
         out.append("Chance a file draws (a die, which card of a private deck is drawn) comes from the beacon links "
                    "of the next seat's answer, revealed after the file is signed: its writer cannot know it before "
-                   "deciding. The answering seat can compute it as it writes its answer; it cannot change it, only "
-                   "fail to answer, which status names.")
+                   "deciding, unless that seat tells it its beacon seed (this game was begun before protocol "
+                   "version 4, which waits for every other seat's link). The answering seat can compute it as it "
+                   "writes its answer; it cannot change it, only fail to answer, which status names.")
     else:
         why = (f"{game.title} declares its chance harmless to foresee" if game.immediate_chance
                else "this game was begun under protocol version 1")

@@ -125,6 +125,12 @@ class PeerSetup(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     late: bool = False
 
 
+#: the protocol version pbem writes new games under (`GenesisBody.version`);
+#: pbem writes a seat's first file only into games of this version, unless
+#: its user accepts an older one knowingly (`pbem.actions`)
+PROTOCOL_VERSION = 4
+
+
 class GenesisBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """The first file of a game. `game_id` = SHA-256 of these exact bytes."""
 
@@ -150,8 +156,11 @@ class GenesisBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
     #: before; 2: chance nobody can foresee (issue #14: peer chance paused
     #: for another seat's link, players' entropy in every seed); 3 (peer
     #: games only): the set-up comes after the joins, from every seat's
-    #: first beacon link (`initial` is null)
-    version: Annotated[int, Meta(ge=1, le=3)] = 1
+    #: first beacon link (`initial` is null); 4 (every mode, issue #20):
+    #: a ballot that cannot be tallied is voided by its keeper, and in peer
+    #: games beacon chains have pbem's length and are renewed, and chance a
+    #: file draws waits for a link of every other seat
+    version: Annotated[int, Meta(ge=1, le=4)] = 1
 
 
 class SeedOpening(msgspec.Struct, frozen=True):
@@ -207,6 +216,19 @@ class PeerSecrets(msgspec.Struct, frozen=True, omit_defaults=True):
     #: the scalars of the seat's layers of reshuffled decks, in the order
     #: of the reshuffles (`ReshuffleLayer`): each is fresh
     layers: list[B64] = []
+    #: the seeds of the seat's renewed beacon chains (`BeaconRenewal`), in
+    #: the order it committed to them
+    renewals: list[B64] = []
+
+
+class BeaconRenewal(msgspec.Struct, frozen=True):
+    """A fresh beacon chain for the writer of a peer game (version 4,
+    `pbem.protocol.peer_renewal`): its anchor, committed now, whose links
+    the writer reveals once its current chain is used up, so never in the
+    file that commits it; and its seed, sealed to the writer itself."""
+
+    anchor: B64
+    box: Envelope
 
 
 class ReshuffleLayer(msgspec.Struct, frozen=True):
@@ -254,6 +276,19 @@ class BallotOpening(msgspec.Struct, frozen=True):
     salt: B64
 
 
+class VoidBallot(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A ballot its keeper (the dealer) cannot tally, from protocol version
+    4 on: sealed to another party, holding garbage, or committing to a
+    command that is not a vote. Its voter votes again; nothing else of the
+    vote is opened. With `opening` (the ballot opens to what its voter
+    committed to, which is no vote) every verifier checks the claim; without
+    it (the ballot does not open) only the keeper can tell, and the audit
+    names the voter on its word."""
+
+    seat: Name
+    opening: BallotOpening | None = None
+
+
 class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One file of the chain after the genesis, written by one party.
 
@@ -280,6 +315,9 @@ class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     #: first file after it (the set-up files) its own: together they seed
     #: the set-up
     beacon: B64 | None = None
+    #: a new beacon chain for the writer, before its current one runs out
+    #: (peer games, version 4)
+    renewal: BeaconRenewal | None = None
     #: a late deck's shuffle layer (see `PeerSetup.late`), under the key of
     #: the writer's join
     layer: PokerLayer | None = None
@@ -299,6 +337,9 @@ class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     #: ballots opened: by the dealer, every ballot of the vote in seat
     #: order; in a peer game, the writer's own
     tally: list[BallotOpening] = []
+    #: the dealer's file voiding the ballots it cannot tally (version 4):
+    #: their voters vote again; a file carrying it carries nothing else
+    void: list[VoidBallot] = []
     #: peer games: this seat's layer over a reshuffled part of the shared deck
     reshuffle: ReshuffleLayer | None = None
     #: a seat's fresh random contribution to the seed of a game dealt after

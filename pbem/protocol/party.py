@@ -62,10 +62,12 @@ class Party:
         """The ballots this party keeps must open to what their voters
         committed to, as commands of the game: checked when they arrive, so a
         bad one is named with its signer's file, not found at the tally."""
-        from pbem.protocol.votes import check_ballot, open_ballot
+        from pbem.protocol.votes import VOID_VERSION, check_ballot, open_ballot
 
         chain = self.chain
         keeper = chain.dealer_name if chain.genesis.dealer is not None else None
+        if keeper == self.name and chain.genesis.version >= VOID_VERSION:
+            return  # it voids what it cannot tally (`votes.voids`), naming the voter
         for seat, (commitment, seq) in chain.ballots.items():
             if (keeper or seat) != self.name:
                 continue
@@ -174,19 +176,16 @@ class Party:
         return codec.encode_signed("turn", body, self.secret)
 
     def _ballot(self, commands: list[Any]) -> bytes:
-        """This seat's secret choice in the open vote, checked here as the
-        rules will check it once every ballot is open."""
-        from pbem.protocol.chance import NeedsChance, PlayChance, Tape
-        from pbem.protocol.votes import make_ballot
-        from pbem.games.base import NeedsReveal
+        """This seat's secret choice in the open vote, checked here as every
+        verifier checks its opening (`votes.ballot_problem`)."""
+        from pbem.protocol.votes import ballot_problem, make_ballot
 
         chain = self.chain
         if len(commands) != 1:
             raise ProtocolError(f"a vote is open: {self.name} sends exactly one choice, its ballot")
-        try:
-            chain.game.apply(self.state(), self.name, commands[0], PlayChance(Tape(None, "")))
-        except (NeedsReveal, NeedsChance):
-            pass
+        problem = ballot_problem(chain.game, self.state(), self.name, commands[0])
+        if problem is not None:
+            raise IllegalCommand(problem)
         seq = chain.seq + 1
         keeper = chain.genesis.dealer.identity if chain.genesis.dealer is not None else self.secret.public
         beacon = None
@@ -195,7 +194,8 @@ class Party:
             from pbem.protocol import peer_writer
 
             secrets = peer_writer.my_secrets(chain, self.secret)
-            beacon = b64e(chain.deck.next_link(self.name, b64d(secrets.beacon_seed, 32)))
+            beacon = b64e(chain.deck.next_link(self.name, b64d(secrets.beacon_seed, 32),
+                                               [b64d(s, 32) for s in secrets.renewals]))
         body = TurnBody(
             game_id=chain.game_id,
             seq=seq,

@@ -33,7 +33,7 @@ from pbem.protocol.commitments import check_openings, item_bytes
 from pbem.crypto.stream import DeterministicStream, derive
 from pbem.errors import CryptoError, FormatError, ProtocolError
 from pbem.protocol.formats import Partial, PeerSecrets, PokerLayer
-from pbem.protocol import peer_changes, peer_faces
+from pbem.protocol import peer_changes, peer_faces, peer_renewal
 
 SECRET_BOX_AD = b"pbem/1 peer secrets\n"
 BEACON_LENGTH = 1000
@@ -132,6 +132,11 @@ class PeerDeck:
     #: a late deck of linked zones (the Duet key): its pairs of faces
     #: (`peer_faces`), derived from the set-up
     faces: "peer_faces.Faces | None" = None
+    #: version 4: beacon chains are renewed (`peer_renewal`): each seat's
+    #: committed renewal anchors in order, and how many it has started
+    renewable: bool = False
+    renewals: dict[str, list[bytes]] = field(default_factory=dict)
+    chain_in_use: dict[str, int] = field(default_factory=dict)
 
     def copy(self) -> "PeerDeck":
         """A copy to stage a file on. Points, keys, links and layers are
@@ -155,6 +160,8 @@ class PeerDeck:
             private_contents={zone: list(cards) for zone, cards in self.private_contents.items()},
             private_zone=dict(self.private_zone),
             changes=self.changes.copy(),
+            renewals={seat: list(anchors) for seat, anchors in self.renewals.items()},
+            chain_in_use=dict(self.chain_in_use),
         )
 
     # -- joining -----------------------------------------------------------
@@ -292,6 +299,7 @@ class PeerDeck:
         if opening.ref not in self.private_owner or not self.may_open(seat, opening.ref):
             raise ProtocolError(f"{seat} opens {opening.ref}, which is not a card of its private decks")
         check_openings([opening], self.private_commitments, f"{seat}'s private deck")
+        peer_changes.check_opening(self, opening.ref, opening.card)
         return opening.card
 
     def card_of(self, ref: str, scalar: bytes | None = None) -> str:
@@ -339,13 +347,18 @@ class PeerDeck:
 
     # -- beacons ---------------------------------------------------------------
 
-    def next_link(self, seat: str, seed: bytes) -> bytes:
-        return beacon.link(seed, self.beacon_length, self.links_used[seat] + 1)
+    def next_link(self, seat: str, seed: bytes, renewed: list[bytes] = ()) -> bytes:
+        """The link `seat` reveals next, from its first chain's `seed` and
+        the seeds of the chains it `renewed` (`peer_renewal`)."""
+        return peer_renewal.next_link(self, seat, seed, list(renewed))
 
     def apply_link(self, seat: str, link: str | None) -> None:
         if link is None:
             raise ProtocolError(f"{seat}'s file reveals no beacon link")
         value = b64d(link, 32)
+        if self.links_used[seat] >= self.beacon_length:
+            peer_renewal.link_of_renewed(self, seat, value)
+            return
         beacon.check_link(self.latest[seat], value)
         self.latest[seat] = value
         self.links_used[seat] += 1
@@ -366,6 +379,7 @@ class PeerDeck:
             raise ProtocolError(f"{seat}'s published beacon seed does not lead to its anchor")
         self._check_published_private(seat, secrets)
         peer_changes.check_published(self, seat, secrets)
+        peer_renewal.check_published(self, seat, secrets)
         self.secrets[seat] = secrets
 
     def _check_published_private(self, seat: str, secrets: PeerSecrets) -> None:
@@ -401,6 +415,10 @@ def start_deck(genesis, game_id: str, private_refs: dict[str, tuple[str, str]] |
         raise FormatError("the peer deck and its slots do not match")
     if setup.creator not in {s.name for s in genesis.seats} or setup.layer.seat != setup.creator:
         raise ProtocolError("the creator of a peer game must be one of its seats, and its layer is the first")
+    deck.renewable = genesis.version >= peer_renewal.VERSION
+    if deck.renewable and setup.beacon_length != BEACON_LENGTH:
+        raise ProtocolError(f"the beacon chains have {setup.beacon_length} links: from protocol version "
+                            f"{peer_renewal.VERSION} on they have pbem's {BEACON_LENGTH}, renewed as they run out")
     for ref, (zone, owner) in (private_refs or {}).items():
         deck.private_owner[ref] = owner
         deck.private_zone[ref] = zone
@@ -498,8 +516,9 @@ def file_chance(chain, deck: PeerDeck, seq: int, answering: bool):
     harmless to foresee (`Game.immediate_chance`), draw it from every seat's
     latest link at once, the writer's own included: the writer could compute
     it before signing. Otherwise public chance (and which card of a private
-    deck is drawn) pauses the file; the next file of another seat, whose
-    link the writer could not know, answers it (`answering`)."""
+    deck is drawn) pauses the file; the other seats' next files, whose links
+    the writer could not know, answer it, and the last of them draws it
+    (`answering`; `Chain.chance_answerers`)."""
     beacons = deck.chance(seq)
     if chain.genesis.version < 2 or chain.game.immediate_chance:
         return beacons
@@ -571,9 +590,9 @@ def run_file(chain, deck: PeerDeck, writer: str, commands, parts: FileParts, seq
             return chain.revealed[ref]
         return peel(ref, must=False)
 
-    answering = chain.chance_answerer() == writer
-    if answering and commands:
+    if chain.chance_answerer() == writer and commands:
         raise ProtocolError(f"{writer}'s file answers the chance of {chain.chance_by()}'s file: it carries no commands")
+    answering = chain.resumes_chance(writer)  # the last answer: every link the chance waits for is in
     chance = file_chance(chain, deck, seq, answering)
     resume = list(resume) + ([chain.paused] if answering and chain.paused else [])
     effect = transition.run(

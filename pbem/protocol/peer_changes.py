@@ -84,6 +84,11 @@ class Refill:
     #: draws from it: the places follow from its beacon seed
     #: (`derived_order`) instead of being chosen, and the audit checks them
     derived: bool = False
+    #: the cards that went in, when every one was face up (a multiset
+    #: everyone knows), and the cards of the refill opened since: each
+    #: opening is checked at once against what is left (`check_opening`)
+    cards: list[str] | None = None
+    opened: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -99,7 +104,7 @@ class DeckChanges:
         return DeckChanges(
             enabled=self.enabled,
             reshuffles=[dataclasses.replace(r, layers=list(r.layers), files=list(r.files)) for r in self.reshuffles],
-            refills=[dataclasses.replace(f) for f in self.refills],
+            refills=[dataclasses.replace(f, opened=list(f.opened)) for f in self.refills],
             keys={ref: dict(v) for ref, v in self.keys.items()},
             index=dict(self.index),
         )
@@ -258,7 +263,7 @@ def after_run(chain, deck, writer: str, effect, parts, seq: int, chance=None) ->
                                     f"{ahead.owner} committed to when it paused")
             else:
                 ahead.ahead = False  # its commitments were in the file that paused
-        resumed = (chain.paused is not None or chain.chance_blocked) and chain.chance_answerer() == writer
+        resumed = (chain.paused is not None or chain.chance_blocked) and chain.resumes_chance(writer)
         left = [f for f in changes.refills if f.ahead and resumed]
         if left:
             raise ProtocolError(f"{left[0].zone}: the paused command did not reshuffle the cards {left[0].owner} "
@@ -331,7 +336,8 @@ def _commit_ahead(chain, deck, writer: str, effect, parts, seq: int) -> None:
             zone = next((z for z in sorted({after[r] for r in refs}) if z in private), None)
         if private.get(zone) != writer or len(gone) != len(refs) or any(g not in public and g not in known for g in gone):
             continue  # left to the answer, which refuses what peer dealing cannot follow
-        refill = Refill(zone=zone, owner=writer, refs=refs, gone=gone, seq=seq, ahead=True)
+        refill = Refill(zone=zone, owner=writer, refs=refs, gone=gone, seq=seq, ahead=True,
+                        cards=_public_cards(gone, {**chain.revealed, **effect.revealed}))
         deck.changes.refills.append(refill)
         _commit_refill(chain, deck, refill, parts, seq, dict(effect.revealed))
 
@@ -368,10 +374,33 @@ def _register_refill(chain, deck, writer, effect, parts, seq, zone, owner, fresh
                 f"{zone}: cards reshuffled into {owner}'s private deck must stay in it until {owner} commits "
                 f"to them (in its next file): the rules draw from it too early"
                 + (f", into {', '.join(elsewhere)}" if elsewhere else ""))
-    refill = Refill(zone=zone, owner=owner, refs=fresh, gone=gone, seq=seq, derived=bool(drawn))
+    refill = Refill(zone=zone, owner=owner, refs=fresh, gone=gone, seq=seq, derived=bool(drawn),
+                    cards=_public_cards(gone, {**chain.revealed, **effect.revealed}))
     deck.changes.refills.append(refill)
     if writer == owner:
         _commit_refill(chain, deck, refill, parts, seq, dict(effect.revealed))
+
+
+def _public_cards(gone: list[str], revealed: dict[str, str]) -> list[str] | None:
+    """The cards that went into a refill, when every one of them was face up."""
+    return sorted(revealed[g] for g in gone) if all(g in revealed for g in gone) else None
+
+
+def check_opening(deck, ref: str, card: str) -> None:
+    """A card of a refill whose cards all went in face up, opened by its
+    owner (or the seat it went to): everyone knows the multiset that went
+    in, so the card must be one still left of it. A refill committed to
+    other cards is caught at the first opening that cannot be, not only by
+    the audit at the end (a second Wither where one went in)."""
+    refill = next((f for f in deck.changes.refills if ref in f.refs and f.cards is not None), None)
+    if refill is None:
+        return
+    left = Counter(refill.cards) - Counter(refill.opened)
+    if left[card] <= 0:
+        raise ProtocolError(
+            f"{ref} opens as {card}, but the cards {refill.owner} reshuffled into {refill.zone} at seq {refill.seq} "
+            f"were all face up, and no {card} is left of them: {refill.owner}'s commitments to them are false")
+    refill.opened.append(card)
 
 
 def _commit_refill(chain, deck, refill: Refill, parts, seq: int, revealed: dict[str, str]) -> None:
@@ -470,13 +499,15 @@ def scalar_for(deck, seat: str, ref: str, secrets: PeerSecrets | None, made: dic
 def with_changes(chain, me, secrets: PeerSecrets) -> PeerSecrets:
     """`secrets` (from the seat's join) with what its later files sealed to
     itself: the scalars of its reshuffle layers, the places of the cards
-    reshuffled into its private decks."""
+    reshuffled into its private decks, the seeds of its renewed beacon chains."""
+    from pbem.protocol import peer_renewal
     from pbem.protocol.peer import commit_private
 
     seed = b64d(secrets.beacon_seed, 32)
     if any(chain.deck.private_commitments.get(r) != c for r, c in commit_private(seed, secrets.private).items()):
         raise SealError(f"{me.name}'s commitments to its private decks are not those of the places it sealed to itself")
     layers: list[str] = []
+    renewals: list[str] = []
     private = dict(secrets.private)
     for record in chain.records[1:]:
         body = record.body
@@ -495,11 +526,14 @@ def with_changes(chain, me, secrets: PeerSecrets) -> PeerSecrets:
                 if commit_private(seed, mapping) != dict(body.commitments):
                     raise FormatError("its memo does not open its commitments")
                 private.update(mapping)
-        except (SealError, FormatError, CryptoError, msgspec.DecodeError, msgspec.ValidationError) as exc:
+            if body.renewal is not None:
+                renewals.append(b64e(peer_renewal.opened(body.renewal, me, chain.game_id, record.seq,
+                                                         chain.deck.beacon_length)))
+        except (SealError, FormatError, CryptoError, ProtocolError, msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise SealError(f"{where}: {me.name}'s own sealed secrets cannot be opened: {exc}") from None
-    if not layers and private == secrets.private:
+    if not layers and not renewals and private == secrets.private:
         return secrets
-    return msgspec.structs.replace(secrets, layers=layers, private=private)
+    return msgspec.structs.replace(secrets, layers=layers, private=private, renewals=renewals)
 
 
 def delivered_openings(chain, me) -> dict[str, Opening]:

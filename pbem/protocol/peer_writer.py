@@ -26,10 +26,10 @@ from pbem.protocol import codec
 from pbem.protocol.chain import Chain
 from pbem.protocol.commitments import state_hash
 from pbem.protocol.setup import peer_dealing_problem, peer_setup_chance, peer_shape, probe_seed
-from pbem.protocol.formats import GenesisBody, Join, Partial, PeerSecrets, PeerSetup, SealedPartials, SeatEntry, TurnBody
+from pbem.protocol.formats import PROTOCOL_VERSION, GenesisBody, Join, Partial, PeerSecrets, PeerSetup, SealedPartials, SeatEntry, TurnBody
 from pbem.crypto.committed import secret_order
-from pbem.protocol import peer_changes
-from pbem.protocol.peer import BEACON_LENGTH, PeerDeck, WriterParts, commit_private, new_layer, open_secret_box, run_file, secret_box
+from pbem.protocol import peer, peer_changes, peer_renewal
+from pbem.protocol.peer import PeerDeck, WriterParts, commit_private, new_layer, open_secret_box, run_file, secret_box
 
 
 def make_genesis(
@@ -37,7 +37,7 @@ def make_genesis(
     options,
     seats: list[tuple[SeatSpec, PublicIdentity]],
     creator: SecretIdentity,
-    beacon_length: int = BEACON_LENGTH,
+    beacon_length: int | None = None,
 ) -> bytes:
     """The genesis of a peer game, with the creator's beacon anchor and layer.
 
@@ -77,6 +77,7 @@ def make_genesis(
         shape = dataclasses.replace(shape, slots=(), deck=())
     probe = project(full, set())
     scalar, layer = new_layer(creator.name, [] if late else list(poker.card_table(nonce, list(shape.deck))))
+    beacon_length = beacon_length or peer.BEACON_LENGTH  # another length: only for tests and attacks
     seed, anchor = beacon.new_chain(beacon_length)
     mapping = place_private(probe, game.private_decks(full), shape.contents, creator.name)
     body = GenesisBody(
@@ -101,7 +102,7 @@ def make_genesis(
         state=state_hash(None),
         created_at=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         nonce=nonce,
-        version=3,
+        version=PROTOCOL_VERSION,
     )
     return codec.encode_signed("genesis", body, creator)
 
@@ -137,6 +138,12 @@ def join(chain: Chain, me: SecretIdentity) -> bytes:
             f"{me.name} cannot join now",
             hint=f"next to join: {deck.next_to_join}" if deck.next_to_join else "everyone has joined",
         )
+    if deck.beacon_length != peer.BEACON_LENGTH:  # the creator's choice, whatever the version: a short one kills the game
+        raise ProtocolError(
+            f"this game's beacon chains have {deck.beacon_length} links, which its creator chose: pbem joins only "
+            f"games whose chains have its {peer.BEACON_LENGTH} (renewed as they run out)",
+            hint="ask its creator to make the game again with this pbem",
+        )
     staged = deck.copy()
     scalar, layer = new_layer(me.name, [b64d(p, 32) for p in deck.layers[-1].points] if deck.layers else [])
     seed, anchor = beacon.new_chain(deck.beacon_length)
@@ -163,14 +170,18 @@ def turn(chain: Chain, me: SecretIdentity, commands: list[Any], private_check=No
         raise ProtocolError(f"{me.name} has not joined this game", hint="pbem join DIR GENESIS --as NAME")
     staged = chain.deck.copy()
     seed = b64d(secrets.beacon_seed, 32)
-    link = staged.next_link(me.name, seed)
+    link = staged.next_link(me.name, seed, [b64d(s, 32) for s in secrets.renewals])
     staged.apply_link(me.name, b64e(link))
+    renewal = peer_renewal.due(staged, me, chain.game_id, chain.seq + 1) if chain.dealt else None
+    if renewal is not None:  # after this file's own link, which is still of the old chain
+        peer_renewal.take(staged, me.name, renewal[0], chain.genesis.version)
+        secrets = msgspec.structs.replace(secrets, renewals=[*secrets.renewals, b64e(renewal[1])])
     return _write(chain, staged, me, b64d(secrets.scalar, 32), commands, beacon_link=b64e(link), secrets=secrets,
-                  private_check=private_check, tally=list(tally))
+                  private_check=private_check, tally=list(tally), renewal=renewal[0] if renewal else None)
 
 
 def _write(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: bytes, commands, *, join=None, beacon_link=None,
-           secrets=None, private_check=None, tally=()) -> bytes:
+           secrets=None, private_check=None, tally=(), renewal=None) -> bytes:
     """A peer file: before the set-up only a join or a link; the file whose
     link completes the set-up is checked against it (`Chain.set_up_as`)."""
     seq = chain.seq + 1
@@ -187,11 +198,11 @@ def _write(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: bytes, co
         staged.add_late_layer(layer)
     with chain.set_up_as(setup):
         return _write_dealt(chain, staged, me, scalar, commands, join=join, beacon_link=beacon_link, secrets=secrets,
-                            private_check=private_check, tally=tally, layer=layer)
+                            private_check=private_check, tally=tally, layer=layer, renewal=renewal)
 
 
 def _write_dealt(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: bytes, commands, *, join=None,
-                 beacon_link=None, secrets=None, private_check=None, tally=(), layer=None) -> bytes:
+                 beacon_link=None, secrets=None, private_check=None, tally=(), layer=None, renewal=None) -> bytes:
     seq = chain.seq + 1
     parts = WriterParts(staged, me.name, scalar, held_partials(chain, me) if join is None else {}, secrets)
     parts.identity = me
@@ -219,6 +230,7 @@ def _write_dealt(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: byt
         partials=result.partials,
         sealed=sealed,
         beacon=beacon_link,
+        renewal=renewal,
         layer=layer,
         secrets=parts.secrets if over and join is None else None,  # with what this file committed to
         tally=list(tally),

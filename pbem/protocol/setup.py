@@ -232,8 +232,8 @@ def derive_setup(game: Game, genesis: GenesisBody) -> DerivedSetup:
         raise ProtocolError(
             f"option {', '.join(scenario)} fixes hidden cards, which only a hotseat game may do (this is a {mode} game)"
         )
-    if genesis.version >= 3 and mode != "peer":
-        raise ProtocolError(f"protocol version {genesis.version} is a peer game's: a {mode} game is of version 2")
+    if genesis.version == 3 and mode != "peer":
+        raise ProtocolError(f"protocol version 3 is a peer game's: a {mode} game is of version 2 or 4")
     if deals_after_joins(genesis):
         if bytes(genesis.initial) != b"null" or genesis.setup_seed is not None:
             raise ProtocolError("this game is dealt once every seat has joined: its genesis holds no set-up")

@@ -11,6 +11,13 @@ cannot be un-learnt, and in a peer game chance drawn from the beacons was
 seen by everyone. The same checks run for the writer (to refuse at once,
 with a clear reason) and for every verifier (so a doctored request is
 refused whoever signed it).
+
+A request may be written out of turn (its writer's move was the last, and
+another seat is to write), so it can meet that seat's file on the same
+predecessor: a fork its writer could make at will, after seeing the reply.
+The rule every verifier applies (`set_aside`): **the seat that was to write
+stands over an out-of-turn request on the same predecessor**; the request,
+and any file that follows it, is set aside.
 """
 
 from __future__ import annotations
@@ -76,3 +83,29 @@ def refusal(chain: Chain, by: str, target: int | None = None) -> str | None:
         if why is not None:
             return f"seq {record.seq} {why}: taking back seq {last} would leak it"
     return None
+
+
+def set_aside(chain: Chain, candidates: list[tuple[object, object]]) -> list[int] | None:
+    """Of several signed files `(outer, body)` that claim the place after
+    the head, the indices the rule sets aside: every undo request written
+    out of turn, when exactly one other file is by a seat that was to
+    write. None when the rule does not settle them (a fork, as before)."""
+    writers = chain.writers()
+    requests, others = [], []
+    for i, (outer, body) in enumerate(candidates):
+        if body.prev != chain.head:
+            return None
+        u = body.undo
+        if u is not None and u.what == "request" and body.by not in writers and chain.undo_pending is None:
+            requests.append(i)
+        else:
+            others.append(i)
+    if not requests or len(others) != 1 or candidates[others[0]][1].by not in writers:
+        return None
+    return requests
+
+
+def stands_over(record: Record, by: str) -> bool:
+    """Whether a file by `by` on the predecessor of `record` stands over it:
+    `record` is an undo request written out of turn and `by` was to write."""
+    return by in (record.out_of_turn or ())

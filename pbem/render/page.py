@@ -4,7 +4,8 @@
 is inside the file (the board picture inline as SVG, the CSS inline, one
 small inline script for the copy buttons), and a Content-Security-Policy
 forbids every fetch, so it opens the same with no network and can be
-mailed as an attachment.
+mailed as an attachment. The policy allows that style sheet and that
+script by their hashes only, and no form or ``<base>`` (`CSP`).
 
 This module knows nothing of chains or keys: `Page` holds what the caller
 (`pbem.actions.page`) gathered from the seat's view, `status`, `legal` and
@@ -16,6 +17,8 @@ shell's quoting (`submit_line`), selectable as text and with a copy button.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -121,7 +124,24 @@ document.querySelectorAll("button.copy").forEach(function (button) {
 });
 """
 
-CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
+
+def _hash_source(text: str) -> str:
+    """A CSP source that allows exactly the inline element holding `text`."""
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(digest).decode()}'"
+
+
+#: The page's Content-Security-Policy. No fetch of any kind (`default-src
+#: 'none'`, pictures only as data: URLs); the one style sheet and the one
+#: script run because their hashes are listed, so an injected ``<script>``,
+#: ``<style>`` or event handler (``onload=``) does not run; no form may be
+#: sent anywhere and no ``<base>`` may move the page's links. What a policy
+#: cannot stop (a ``<meta http-equiv="refresh">``, a link the reader clicks)
+#: is left to the escaping of every text.
+CSP = (
+    f"default-src 'none'; style-src {_hash_source(CSS)}; script-src {_hash_source(SCRIPT)}; img-src data:; "
+    "form-action 'none'; base-uri 'none'"
+)
 
 
 def _e(text: object) -> str:

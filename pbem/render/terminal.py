@@ -18,6 +18,7 @@ import sys
 from typing import IO, Any, Callable
 
 from pbem.games.base import TERMINAL_WIDTH, Game
+from pbem.safetext import clean, unfiltered
 
 
 def wants_rich(plain: bool, stream: IO[str] | None = None) -> bool:
@@ -31,24 +32,45 @@ def wants_rich(plain: bool, stream: IO[str] | None = None) -> bool:
 
 def console(stream: IO[str] | None = None, width: int | None = None) -> Any:
     """A rich Console on `stream` at most 80 columns wide. No markup, no
-    automatic highlighting: words from the game are printed as they are."""
+    automatic highlighting: words from the game are printed as they are.
+    It writes beneath the CLI's filter (`pbem.safetext.SafeText`), which
+    would take rich's own colour codes out: what it prints is cleaned
+    instead (`renderable`, `Screen.line`)."""
     from rich.console import Console
 
-    con = Console(file=stream, markup=False, highlight=False, emoji=False)
+    con = Console(file=unfiltered(sys.stdout if stream is None else stream), markup=False, highlight=False, emoji=False)
     con.width = min(width or con.width, TERMINAL_WIDTH)
     return con
 
 
 def renderable(game: Game, view: Any) -> Any:
     """The game's rich picture of `view` (its text picture when it has none),
-    held to 80 columns even on a wider terminal (free text wraps there)."""
+    held to 80 columns even on a wider terminal (free text wraps there),
+    its text cleaned of control characters."""
     from rich.constrain import Constrain
 
     if game.rich_view is None:
         from rich.text import Text
 
-        return Constrain(Text(game.render(view)), TERMINAL_WIDTH)
-    return Constrain(importlib.import_module(game.rich_view).render(view), TERMINAL_WIDTH)
+        return _Cleaned(Constrain(Text(game.render(view)), TERMINAL_WIDTH))
+    return _Cleaned(Constrain(importlib.import_module(game.rich_view).render(view), TERMINAL_WIDTH))
+
+
+class _Cleaned:
+    """A rich renderable whose text is `clean`ed segment by segment, after
+    layout: rich keeps a segment's text apart from its style, so the colour
+    codes it writes for the style stay while the text loses whatever
+    control characters a game's data put in it (they take no columns, so
+    the layout holds)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        from rich.segment import Segment
+
+        for seg in console.render(self.inner, options):
+            yield seg if seg.control else Segment(clean(seg.text), seg.style)
 
 
 def compact_renderable(game: Game, view: Any) -> Any:
@@ -126,7 +148,7 @@ class Screen:
         if self.rich:
             from rich.text import Text
 
-            self._console("err" if to_err else "out").print(Text(text, style=self.STYLES.get(kind, "")))
+            self._console("err" if to_err else "out").print(Text(clean(text), style=self.STYLES.get(kind, "")))
         else:
             stream = self.err if to_err else self.out
             stream.write(text + "\n")

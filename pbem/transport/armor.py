@@ -34,7 +34,10 @@ trailing spaces or indent it, and the same bytes come out. Mail files
 (`.eml`, `.mbox`) are read with the standard library's `email` and
 `mailbox` packages: quoted-printable and base64 bodies are decoded, text and
 HTML parts are searched for blocks, and an attachment holding a raw pbem
-file is taken as it is.
+file is taken as it is. A mail is parsed only when it is within the size
+and nesting limits the parser can take (`read_message`); every reader
+here is one pass over its text, so its work grows with the text's length
+and no faster.
 
 This module moves bytes: it knows no game rules and no crypto beyond the
 checksum.
@@ -46,6 +49,7 @@ import base64
 import binascii
 import email
 import email.message
+import email.parser
 import email.policy
 import html
 import mailbox
@@ -55,18 +59,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem.errors import FormatError
+from pbem.transport import MAX_TEXT_BYTES
 
 BEGIN = "-----BEGIN PBEM FILE-----"
 END = "-----END PBEM FILE-----"
 WIDTH = 64
 
-_BEGIN = re.compile(r"-----BEGIN\s+PBEM\s+FILE-----")
-_END = re.compile(r"-----END\s+PBEM\s+FILE-----")
+_MARKER = re.compile(r"-----(BEGIN|END)\s+PBEM\s+FILE-----")
 _QUOTE = re.compile(r"^[ \t]*(?:>[ \t]*)+", re.MULTILINE)
 _HEADER_KEY = re.compile(r"^[A-Za-z][A-Za-z-]*:$")
 _CHECKSUM = re.compile(r"^=([A-Za-z0-9+/]{4})$")
 _BASE64 = re.compile(r"^(?:[A-Za-z0-9+/]+=*|=+)$")
 _HEADER_VALUE = re.compile(r"^[^\s]{1,40}$")
+#: an HTML tag: it ends at the first ``>`` and never spans another ``<``,
+#: so a text of many ``<`` and no ``>`` is read in one pass
+_TAG = re.compile(r"<[^<>]*>")
 
 _CRC24_INIT = 0xB704CE
 _CRC24_POLY = 0x1864CFB
@@ -142,29 +149,30 @@ def unquote(text: str) -> str:
 
 def find_blocks(text: str, source: str) -> tuple[list[Found], list[BadBlock]]:
     """Every armored block in `text`: the files read, and the blocks that
-    are damaged (each error names `source` and the block's number)."""
+    are damaged (each error names `source` and the block's number).
+
+    One pass over the markers, in order: a BEGIN pairs with the marker
+    after it when that is an END; when it is another BEGIN (or nothing),
+    the block is cut short. So the work is linear in the text, however
+    many markers it holds and however they are (mis)matched."""
     plain = unquote(text)
     found: list[Found] = []
     bad: list[BadBlock] = []
-    pos, number = 0, 0
-    while True:
-        begin = _BEGIN.search(plain, pos)
-        if begin is None:
-            return found, bad
+    markers = [(m.group(1) == "BEGIN", m) for m in _MARKER.finditer(plain)]
+    number = 0
+    for i, (is_begin, begin) in enumerate(markers):
+        if not is_begin:
+            continue  # an END with no BEGIN before it: not a block
         number += 1
-        end = _END.search(plain, begin.end())
-        nxt = _BEGIN.search(plain, begin.end())
-        if end is None or (nxt is not None and nxt.start() < end.start()):
+        after = markers[i + 1] if i + 1 < len(markers) else None
+        if after is None or after[0]:
             bad.append(BadBlock(f"{source}, block {number}: no {END} line (the block is cut short)"))
-            if nxt is None:
-                return found, bad
-            pos = nxt.start()
             continue
-        pos = end.end()
         try:
-            found.append(_read_block(plain[begin.end():end.start()], f"{source}, block {number}"))
+            found.append(_read_block(plain[begin.end():after[1].start()], f"{source}, block {number}"))
         except BadBlock as exc:
             bad.append(exc)
+    return found, bad
 
 
 def _read_block(inner: str, where: str) -> Found:
@@ -228,6 +236,50 @@ def _describe(headers: dict[str, str]) -> str:
 
 # --- reading mail ----------------------------------------------------------------------
 
+#: the most MIME containers (multipart and message parts) a mail may hold:
+#: the standard library's parser and `Message.walk` recurse once per level
+#: of nesting, so a mail nested 2,000 deep would exhaust Python's stack. A
+#: mail pbem sends holds one; mail clients add a few.
+MAX_MIME_CONTAINERS = 100
+#: what opens a MIME container (a part holding parts), in any case
+_CONTAINERS = (b"multipart/", b"message/")
+
+
+def read_message(data: bytes, source: str) -> email.message.Message:
+    """A mail, parsed by the standard library once it is known to be
+    within `MAX_MIME_CONTAINERS` and `MAX_TEXT_BYTES` (`BadBlock`
+    otherwise, naming `source`).
+
+    Every container is declared by a content type ``multipart/...`` or
+    ``message/...``, so counting those words in the mail's bytes (in any
+    case, wherever they stand) bounds the nesting of any structure the
+    parser could build, in one pass and before it runs."""
+    if len(data) > MAX_TEXT_BYTES:
+        raise BadBlock(f"{source} is larger than {MAX_TEXT_BYTES >> 20} MiB: not read")
+    lowered = data.lower()
+    if sum(lowered.count(word) for word in _CONTAINERS) > MAX_MIME_CONTAINERS:
+        raise BadBlock(f"{source} holds more than {MAX_MIME_CONTAINERS} nested MIME parts: not read")
+    return email.message_from_bytes(data, policy=email.policy.compat32)
+
+
+#: a mail address inside a From header (the first one)
+_ADDRESS = re.compile(r"[^\s<>()\[\],;:\"@]+@[^\s<>()\[\],;:\"@]+")
+#: headers are read from the first 256 KiB of a mail (they come first)
+_HEAD_BYTES = 256 << 10
+
+
+def sender_and_subject(data: bytes) -> tuple[str, str]:
+    """Who a mail says it is from and its subject (the first 80
+    characters), read from its headers alone, so that even a mail that
+    cannot be read is reported with them. The standard library's address
+    parser recurses on nested comments and groups (a From of many ``(``
+    exhausts the stack), so the address is found with a plain pattern."""
+    head = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(data[:_HEAD_BYTES])
+    raw = " ".join(str(head.get("From", "")).split())[:1000]
+    found = _ADDRESS.search(raw)
+    sender = found.group() if found else raw[:80] or "an unknown sender"
+    return sender, " ".join(str(head.get("Subject", "")).split())[:80]
+
 
 def looks_like_mail(data: bytes) -> bool:
     """An RFC 5322 message: header lines first, and at least one that mail has."""
@@ -258,7 +310,7 @@ def find_in_message(message: email.message.Message, source: str) -> tuple[list[F
         text = payload.decode(part.get_content_charset() or "utf-8", errors="replace")
         if part.get_content_subtype() == "html":
             text = html.unescape(re.sub(r"(?:<br\s*/?>|</p>|</div>)[ \t]*\r?\n?", "\n", text, flags=re.I))
-            text = re.sub(r"<[^>]*>", "", text)
+            text = _TAG.sub("", text)
         more, wrong = find_blocks(text, label)
         found += more
         bad += wrong
@@ -271,7 +323,7 @@ def find_in_bytes(data: bytes, source: str) -> tuple[list[Found], list[BadBlock]
     if data.startswith(b"From "):
         return _find_in_mbox_bytes(data, source)
     if looks_like_mail(data):
-        return find_in_message(email.message_from_bytes(data, policy=email.policy.compat32), source)
+        return _find_in_mail(data, source)
     return find_blocks(data.decode("utf-8", errors="replace"), source)
 
 
@@ -282,8 +334,8 @@ def find_in_file(path: Path, data: bytes) -> tuple[list[Found], list[BadBlock]]:
         bad: list[BadBlock] = []
         box = mailbox.mbox(str(path), create=False)
         try:
-            for i, message in enumerate(box, 1):
-                more, wrong = find_in_message(message, f"{path.name}, message {i}")
+            for i, key in enumerate(box.keys(), 1):
+                more, wrong = _find_in_mail(box.get_bytes(key), f"{path.name}, message {i}")
                 found += more
                 bad += wrong
         finally:
@@ -292,14 +344,23 @@ def find_in_file(path: Path, data: bytes) -> tuple[list[Found], list[BadBlock]]:
     return find_in_bytes(data, path.name)
 
 
+def _find_in_mail(data: bytes, source: str) -> tuple[list[Found], list[BadBlock]]:
+    """`find_in_message` of one mail's bytes; a mail that cannot be read is
+    one bad block, and the mails beside it are still read."""
+    try:
+        message = read_message(data, source)
+    except BadBlock as exc:
+        return [], [exc]
+    return find_in_message(message, source)
+
+
 def _find_in_mbox_bytes(data: bytes, source: str) -> tuple[list[Found], list[BadBlock]]:
     """An mbox read from a pipe: split at its ``From `` lines."""
     found: list[Found] = []
     bad: list[BadBlock] = []
     chunks = re.split(rb"(?:^|\r?\n)From [^\n]*\n", data)
     for i, chunk in enumerate((c for c in chunks if c.strip()), 1):
-        message = email.message_from_bytes(chunk, policy=email.policy.compat32)
-        more, wrong = find_in_message(message, f"{source}, message {i}")
+        more, wrong = _find_in_mail(chunk, f"{source}, message {i}")
         found += more
         bad += wrong
     return found, bad

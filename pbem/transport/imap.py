@@ -12,7 +12,9 @@ and the caller records it only once its files are applied.
 
 Only messages that mention pbem are looked at (``SEARCH OR SUBJECT pbem
 BODY pbem``: every armored block, every attachment named ``*.pbem`` and
-every mail pbem sends matches), so a big inbox is not downloaded.
+every mail pbem sends matches), so a big inbox is not downloaded; of each,
+at most one byte more than `MAX_TEXT_BYTES` is read (a partial fetch), so
+a huge mail is named as too large rather than downloaded.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from pbem.transport import MAX_TEXT_BYTES
 from pbem.transport.mail import MailError, _why, tls_context
 
 
@@ -108,7 +111,8 @@ class Imap:
         for i in range(0, len(uids), self.BATCH):
             batch = uids[i:i + self.BATCH]
             try:
-                typ, data = self.conn.uid("FETCH", ",".join(batch), "(UID BODY.PEEK[])")
+                # at most one byte past the limit of each: a larger mail is named, never downloaded whole
+                typ, data = self.conn.uid("FETCH", ",".join(batch), f"(UID BODY.PEEK[]<0.{MAX_TEXT_BYTES + 1}>)")
             except (imaplib.IMAP4.error, OSError) as exc:
                 raise self._lost(f"fetching message {batch[0]}", exc) from None
             if typ != "OK":
@@ -184,7 +188,7 @@ class Local:
                 keys = sorted(box.keys())
                 for key in keys:
                     try:
-                        data = box.get_bytes(key)
+                        data = _head(box, key)
                     except KeyError:
                         continue  # taken away meanwhile
                     yield Incoming(_digest(data), data)
@@ -192,12 +196,19 @@ class Local:
                 box = mailbox.mbox(str(self.path), create=False)
                 try:
                     for key in box.keys():
-                        data = box.get_bytes(key)
+                        data = _head(box, key)
                         yield Incoming(_digest(data), data)
                 finally:
                     box.close()
         except OSError as exc:
             raise MailError(f"cannot read {self.path}: {exc.strerror or exc}") from None
+
+
+def _head(box: mailbox.Mailbox, key: str) -> bytes:
+    """A message's bytes, at most one past `MAX_TEXT_BYTES` (a larger one
+    is named as such by the reader, never read whole)."""
+    with box.get_file(key) as fh:
+        return fh.read(MAX_TEXT_BYTES + 1)
 
 
 def _digest(data: bytes) -> str:

@@ -1,35 +1,24 @@
-"""Codex: Card-Time Strategy (Sirlin Games), 1-hero mode with the neutral
-starter set: Bashing (Troq Bashar) against Finesse (River Montoya).
+"""Codex: Card-Time Strategy (Sirlin Games), 1-hero mode, rules version 2:
+an effects engine into which the whole Deluxe set fits; the playable specs
+are those whose cards are all written (`pbem info codex` lists them).
 
-Modules, one job each: `cards` (the card data of ``data/neutral.json``),
-`state` (options, state Structs, zones), `engine` (current values, damage,
-deaths, draws, the state-based checks), `abilities` (what each card's hook
-targets and does), `combat` (attack targets and combat damage), `rules`
-(set-up, the turn, `legal`, `apply`), `commands` (command Structs and the
-notation), `scenario` (fixed positions for tests, hotseat only), `view`
-(what a seat sees, the text picture), `bots`.
+Modules, one job each, in the order they depend on each other:
+`cards` (the card files of ``data/``, compiled), `state` (options and
+state Structs, zones), `board` (reading the board), `registry` (Python
+card behaviour by name), `select` (selectors and conditions of the data),
+`values` (current values: the continuous-effects pass), `events`
+(triggers an event wakes), `engine` (damage, runes, arrival, death, the
+state-based checks), `targets` (targeting rules), `effects` (the common
+effects of the data), `resolve` (the queue of triggers and steps, and the
+questions it asks), `activated` (``use``), `combat` (attacks), `turn`
+(the turn's phases), `commands` (command Structs and the notation),
+`play` (playing cards), `rules` (options, set-up, `apply`), `legal`,
+`abilities/` (per-colour functions), `scenario` (fixed positions for
+tests, hotseat only), `view`, `explain`, `bots`.
 
-Rules notes: ``shared/rules/codex.md`` and ``codex-cards.md``. Decisions:
-
-* The tech choice is the first command of the player's next file
-  (``tech A B``), after the draw phase its own previous file ended with:
-  the rulebook lets the opponent start meanwhile, and drawing is the end
-  of a file. The same command orders the upkeep triggers (``first=``).
-* ``end`` carries the patrol layout (locking it is what ends the main
-  phase); `legal` lists a selection of layouts (none, each ready thing as
-  squad leader alone, and each as squad leader with the others by HP),
-  `apply` accepts any.
-* Simultaneous triggers: only upkeep triggers are ordered by the player
-  (the one place in this set where the order changes the result); attack
-  triggers resolve in a fixed order (obliterate, the card's own, Troq's
-  band), which gives the same result whatever the order.
-* A hero that dies may be summoned again from the player's second turn
-  after its death ("not until after your next turn").
-* Obliterate takes the defender's lowest-tech units, lowest refs on ties.
-* The tower's detection: the first stealthy or invisible attacker on its
-  owner's things each turn; on its owner's turn the first invisible thing
-  the owner attacks or targets.
-* Both bases destroyed at once: a draw (no winner).
+Rules notes: ``shared/rules/codex.md`` and ``codex-cards.md``; decisions in
+README.md ("Rules decisions"). Games begun under rules "1" use the frozen
+`pbem.games.codex_v1`.
 """
 
 from __future__ import annotations
@@ -40,7 +29,7 @@ import msgspec
 
 from pbem.errors import InvalidOption
 from pbem.games.base import Bot, Chance, Game, Outcome, SeatSpec, loaded_on_use
-from pbem.games.codex import commands, rules
+from pbem.games.codex import abilities, commands, legal, rules  # noqa: F401 (abilities registers)
 from pbem.games.codex.commands import Command
 from pbem.games.codex.state import Options, State, deck
 
@@ -55,6 +44,8 @@ the squad leader first, then other patrollers, then anything.
 `end sl=X elite=Y ...` locks your patrol zone; you discard your hand and
 draw that many + 2 (at most 5).
 Targets: me:NAME, opp:NAME, opp:base, opp:tech1, opp:sl (a patrol slot).
+When an effect needs a decision the command did not give (a trigger's
+target, "you may"), the game asks and you answer: `choose opp:NAME`.
 """
 
 __all__ = ["Codex", "GAME", "Options", "State", "Command"]
@@ -69,7 +60,7 @@ def _bots() -> dict[str, Bot]:
 class Codex(Game[State, Command]):
     name = "codex"
     title = "Codex: Card-Time Strategy"
-    rules_version = "1"
+    rules_version = "2"
     fixed_hidden_cards = True  # the set-up's hidden cards never depend on its chance
     aliases = ("cx",)
     min_seats = 2
@@ -96,8 +87,9 @@ class Codex(Game[State, Command]):
             if key not in fields:
                 raise InvalidOption(f"unknown option {key!r} for codex (options: {', '.join(sorted(fields))})")
         raw = dict(raw)
-        if isinstance(raw.get("first"), str):
-            raw["first"] = raw["first"].strip().lower()
+        for key in ("first", "p1", "p2", "p1_starter", "p2_starter"):
+            if isinstance(raw.get(key), str):
+                raw[key] = raw[key].strip().lower()
         if isinstance(raw.get("scenario"), str):
             raw["scenario"] = raw["scenario"].splitlines()
         try:
@@ -105,6 +97,22 @@ class Codex(Game[State, Command]):
         except msgspec.ValidationError as exc:
             raise InvalidOption(f"bad option for codex: {exc}") from None
         return rules.check_options(options)
+
+    def catalogue(self) -> list[str]:
+        """The specs (and their heroes) new games may pick, those still being
+        written, and the starter decks: from the card data."""
+        from pbem.games.codex import cards
+
+        playable = cards.playable_specs()
+        lines = ["specs new games may pick (p1=, p2=):"]
+        lines += [f"  {s.lower():<12} hero {cards.HERO_OF[s]} ({cards.colour_of(s)})" for s in playable]
+        later = [s for s in cards.SPECS if s not in playable]
+        if later:
+            lines.append("specs not written whole yet (not offered): " + ", ".join(s.lower() for s in later))
+        ready = [c for c in cards.COLOURS if cards.starter_ready(c)]
+        lines.append("starter decks (p1_starter=, p2_starter=; default: the spec's colour): " + ", ".join(ready))
+        lines.append("heroes written: " + ", ".join(f"{n} ({c.spec})" for n, c in cards.HEROES.items()))
+        return lines
 
     def setup(self, options: Any, seats: list[Any], chance: Chance) -> State:
         if options is None:
@@ -123,7 +131,7 @@ class Codex(Game[State, Command]):
         return rules.to_act(state)
 
     def legal(self, state: State, seat: str) -> list[Command]:
-        return rules.legal(state, seat)
+        return legal.legal(state, seat)
 
     def apply(self, state: State, seat: str, command: Command, chance: Chance) -> State:
         return rules.apply(state, seat, command, chance)
@@ -158,7 +166,9 @@ class Codex(Game[State, Command]):
         return commands.format_command(command, state, seat)
 
     def parse(self, text: str, state: State, seat: str) -> Command:
-        return commands.parse_command(text, state, seat)
+        from pbem.games.codex.parse import parse_command
+
+        return parse_command(text, state, seat)
 
     def describe(self, command: Command, state: State, seat: str | None) -> str:
         return commands.describe_command(command, state, seat)

@@ -8,14 +8,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pbem.games.codex import cards, engine
+from pbem.games.codex import activated, board, cards, values
 from pbem.games.codex.commands import Attack, Build, End, Hire, Level, Play, Summon, Tech, Use
 from pbem.games.codex.state import TECH
 
 
 def random_bot(game: Any, state: Any, seat: str, rng: random.Random) -> Any:
     legal = game.legal(state, seat)
-    if state.phase == TECH:
+    if state.phase == TECH or state.prompt is not None:
         return rng.choice(legal)
     attacks = [c for c in legal if isinstance(c, Attack)]
     if attacks and rng.random() < 0.6:
@@ -28,13 +28,20 @@ def random_bot(game: Any, state: Any, seat: str, rng: random.Random) -> Any:
 
 
 def _value(state: Any, target: str) -> tuple[int, int]:
-    if engine.is_building(target):
+    if board.is_building(target):
         return (0 if target.endswith(":base") else 1, 0)
-    return (2, engine.hp(state, target) - state.things[target].damage)
+    return (2, values.hp(state, target) - state.things[target].damage)
 
 
 def greedy_bot(game: Any, state: Any, seat: str, rng: random.Random) -> Any:
+    with values.frozen(state):
+        return _greedy(game, state, seat, rng)
+
+
+def _greedy(game: Any, state: Any, seat: str, rng: random.Random) -> Any:
     legal = game.legal(state, seat)
+    if state.prompt is not None:
+        return legal[0]
     if state.phase == TECH:
         techs = [c for c in legal if isinstance(c, Tech)]
         units = [c for c in techs if all(cards.kind(state_card(state, r)) == "unit" for r in c.cards)]
@@ -49,19 +56,19 @@ def greedy_bot(game: Any, state: Any, seat: str, rng: random.Random) -> Any:
         return builds[0]
     plays = [c for c in legal if isinstance(c, Play)]
     if plays:
-        best = max(plays, key=lambda c: (cards.CARDS[state_card(state, c.ref)]["cost"], rng.random()))
+        best = max(plays, key=lambda c: (cards.CARDS[state_card(state, c.ref)].cost, rng.random()))
         return best
     attacks = [c for c in legal if isinstance(c, Attack)]
     good = []
     for c in attacks:
         a = c.attacker
-        if engine.is_building(c.target):
+        if board.is_building(c.target):
             good.append(c)
             continue
-        mine = engine.atk(state, a)
-        left = engine.hp(state, c.target) - state.things[c.target].damage
-        theirs = engine.atk(state, c.target)
-        hp_left = engine.hp(state, a) - state.things[a].damage
+        mine = values.atk(state, a)
+        left = values.hp(state, c.target) - state.things[c.target].damage
+        theirs = values.atk(state, c.target)
+        hp_left = values.hp(state, a) - state.things[a].damage
         if mine >= left or theirs < hp_left:
             good.append(c)
     if good:
@@ -69,11 +76,16 @@ def greedy_bot(game: Any, state: Any, seat: str, rng: random.Random) -> Any:
     levels = [c for c in legal if isinstance(c, Level)]
     if levels and p.gold >= 3:
         return levels[0]
-    uses = [c for c in legal if isinstance(c, Use) and c.ability != "stop-the-music"]
+    uses = [c for c in legal if isinstance(c, Use) and not _sacrifices_itself(state, c)]
     if uses:
         return uses[0]
     ends = [c for c in legal if isinstance(c, End)]
     return max(ends, key=lambda c: (sum(1 for r in c.patrol if r), rng.random()))
+
+
+def _sacrifices_itself(state: Any, c: Use) -> bool:
+    ab = activated.find(state, c.source, c.ability)
+    return ab is not None and ab.cost.get("sacrifice") == "self"
 
 
 def state_card(state: Any, ref: str) -> str:

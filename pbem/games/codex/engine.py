@@ -1,445 +1,129 @@
-"""Current values and the effects every card uses.
+"""Changes to the board that every card uses: arrival, tokens, control,
+death and leaving play, and the state-based checks (`settle`) that follow
+every step; with `resources` (gold, draws, damage and armor, runes and
+counters, modifiers, levels), whose functions it also offers, this is the
+one module the rules call to change the board.
 
-Values are recomputed from printed values and what is in play, never
-stored: ATK and HP (`atk`, `hp`), keywords (`keywords`), costs
-(`play_cost`). Effects mutate a state the caller has copied: damage
-(`damage`), the state-based checks that follow every step (`settle`:
-deaths, destroyed buildings, channeling, Two Step, the end of the game),
-draws with the one reshuffle per main phase (`draw`), arrivals, leaving
-play. All functions take the state first.
+Every function takes the state first and changes it in place (callers work
+on a copy). Events are emitted here (`events.emit`) as they happen; the
+queue runner resolves the triggers they wake. Replacements apply here:
+``replace: dies`` abilities and indestructible ("instead exhaust it and
+remove its damage"), forecast (arrives in the future instead), legendary (a
+second copy is discarded instead), a token that would leave play ceases to
+exist; prevention applies in `resources.damage`.
 """
 
 from __future__ import annotations
 
-from pbem.games.base import Chance, Hidden, Item, Known, Outcome, draw_private, shuffle_zone
-from pbem.games.codex import cards
+from pbem.games.base import Chance, Item, Known, Outcome
+from pbem.games.codex import board, cards, events, registry, select, values
+from pbem.games.codex.board import log
+from pbem.games.codex.resources import (  # noqa: F401 (offered to the rules from here)
+    add_counter,
+    add_runes,
+    damage,
+    disable,
+    discard_from_hand,
+    draw,
+    exhaust,
+    expire,
+    gain_gold,
+    give,
+    heal,
+    level_up,
+    repair,
+    take_item,
+    to_discard,
+    to_trash,
+    trash_worker,
+    unpatrol,
+)
 from pbem.games.codex.state import (
-    MAIN,
     OVER,
-    Building,
+    Future,
+    Pending,
     State,
     Thing,
-    deck,
-    discard,
+    future,
     hand,
     ongoing,
-    other,
     play,
-    workers,
 )
 
-# --- reading the board ---------------------------------------------------------
-
-
-def log(state: State, text: str) -> None:
-    state.log.append(text)
-
-
-def is_hero(state: State, ref: str) -> bool:
-    return cards.is_hero(state.things[ref].card)
-
-
-def is_unit(state: State, ref: str) -> bool:
-    return not is_hero(state, ref)
-
-
-def subtypes(state: State, ref: str) -> list[str]:
-    name = state.things[ref].card
-    return [] if cards.is_hero(name) else cards.CARDS[name].get("subtypes", [])
-
-
-def tech_of(state: State, ref: str) -> int:
-    name = state.things[ref].card
-    return 0 if cards.is_hero(name) else cards.tech(name)
-
-
-def things_of(state: State, seat: str) -> list[str]:
-    """Refs of the things `seat` controls, in play-zone order."""
-    return [it.ref for it in state.zones[play(seat)].items]
-
-
-def controls(state: State, seat: str, name: str) -> list[str]:
-    return [r for r in things_of(state, seat) if state.things[r].card == name]
-
-
-def hero_in_play(state: State, seat: str) -> str | None:
-    for r in things_of(state, seat):
-        if is_hero(state, r):
-            return r
-    return None
-
-
-def band(state: State, ref: str) -> int:
+def remove_counter(state: State, ref: str, name: str, n: int, chance: Chance | None = None) -> int:
+    """Take up to `n` runes of a kind off a thing; returns how many. A
+    fading thing whose last time rune goes is sacrificed, whatever removed
+    it (ruling on fading)."""
     t = state.things[ref]
-    return cards.band(t.card, t.level)
-
-
-def slot_of(state: State, ref: str) -> str | None:
-    """The patrol slot `ref` holds (patrols count only once locked)."""
-    t = state.things.get(ref)
-    if t is None:
-        return None
-    slots = state.patrol.get(t.controller, [])
-    if ref in slots:
-        return cards.SLOTS[slots.index(ref)]
-    return None
-
-
-def patrollers(state: State, seat: str) -> list[str]:
-    return [r for r in state.patrol.get(seat, []) if r]
-
-
-def worker_count(state: State, seat: str) -> int:
-    return state.players[seat].base_workers + len(state.zones[workers(seat)].items)
-
-
-def building_done(state: State, seat: str, kind: str) -> bool:
-    b = state.players[seat].buildings.get(kind)
-    return b is not None and b.done
-
-
-def building_hp(kind: str) -> int:
-    return cards.BASE_HP if kind == "base" else int(cards.BUILDINGS[kind]["hp"])
-
-
-def addon(state: State, seat: str) -> Building | None:
-    for k in cards.ADDONS:
-        if k in state.players[seat].buildings:
-            return state.players[seat].buildings[k]
-    return None
-
-
-def buildings_in_play(state: State, seat: str) -> list[str]:
-    """Building ids (``SEAT:base``, ``SEAT:tech1`` ...) that can be hit."""
-    out = [f"{seat}:base"]
-    for kind in cards.TECH_BUILDINGS + cards.ADDONS:
-        if building_done(state, seat, kind):
-            out.append(f"{seat}:{kind}")
-    return out
-
-
-def is_building(target: str) -> bool:
-    return ":" in target
-
-
-# --- keywords and stats ---------------------------------------------------------
-
-
-def keywords(state: State, ref: str) -> dict[str, int]:
-    t = state.things[ref]
-    seat = t.controller
-    if cards.is_hero(t.card):
-        kw: dict[str, int] = {}
-        if t.card == "Troq Bashar" and band(state, ref) >= 2:
-            kw["readiness"] = 1
-    else:
-        kw = dict(cards.CARDS[t.card].get("keywords", {}))
-    for k in t.temp_kw:
-        kw[k] = kw.get(k, 0) + 1
-    mine = things_of(state, seat)
-    names = [state.things[r].card for r in mine]
-    if "Virtuoso" in subtypes(state, ref) and "Nimble Fencer" in names:
-        kw["haste"] = 1
-    if "Blademaster" in names:
-        kw["swift_strike"] = 1
-    if slot_of(state, ref) == "lookout":
-        kw["resist"] = kw.get("resist", 0) + 1
-    return kw
-
-
-def has(state: State, ref: str, key: str) -> bool:
-    return keywords(state, ref).get(key, 0) > 0
-
-
-def _printed(state: State, ref: str) -> tuple[int, int]:
-    t = state.things[ref]
-    if cards.is_hero(t.card):
-        b = cards.HEROES[t.card]["bands"][band(state, ref)]
-        return b["atk"], b["hp"]
-    c = cards.CARDS[t.card]
-    return c["atk"], c["hp"]
-
-
-def _partnered(state: State, ref: str) -> int:
-    """How many live Two Steps give `ref` +2/+2."""
-    t = state.things[ref]
-    n = 0
-    for sp in state.spells.values():
-        if ref in sp.partners and sp.owner == t.controller and all(
-            p in state.things and state.things[p].controller == sp.owner for p in sp.partners
-        ):
-            n += 1
+    have = t.counters.get(name, 0)
+    n = min(n, have)
+    if n:
+        if have - n:
+            t.counters[name] = have - n
+        else:
+            del t.counters[name]
+            if name == "time" and values.has(state, ref, "fading"):
+                log(state, f"{t.card} fades away")
+                die(state, [ref], chance)
     return n
 
 
-def _guides(state: State, ref: str) -> tuple[int, int]:
-    t = state.things[ref]
-    if cards.is_hero(t.card):
-        return 0, 0
-    virtuoso = "Virtuoso" in subtypes(state, ref)
-    a = h = 0
-    for r in things_of(state, t.controller):
-        if r != ref and state.things[r].card == "Grounded Guide":
-            if virtuoso:
-                a, h = a + 2, h + 1
-            else:
-                a += 1
-    return a, h
+# --- arriving ------------------------------------------------------------------------------------
 
 
-def atk(state: State, ref: str) -> int:
-    t = state.things[ref]
-    base, _ = _printed(state, ref)
-    value = base + t.runes + t.temp_atk
-    kw = keywords(state, ref)
-    if t.controller == state.active:
-        value += kw.get("frenzy", 0)
-    if slot_of(state, ref) == "elite":
-        value += 1
-    if t.card == "Star-Crossed Starlet":
-        value += t.damage
-    value += _guides(state, ref)[0] + 2 * _partnered(state, ref)
-    return max(0, value)
-
-
-def hp(state: State, ref: str) -> int:
-    t = state.things[ref]
-    _, base = _printed(state, ref)
-    return base + t.runes + t.temp_hp + _guides(state, ref)[1] + 2 * _partnered(state, ref)
-
-
-def play_cost(state: State, seat: str, name: str) -> int:
-    cost = int(cards.CARDS[name]["cost"])
-    if cards.kind(name) == "unit":
-        mine = [state.things[r] for r in things_of(state, seat)]
-        if "Virtuoso" in cards.CARDS[name].get("subtypes", []) and any(t.card == "Maestro" for t in mine):
-            return 0
-        for t in mine:
-            if t.card == "River Montoya" and cards.band(t.card, t.level) >= 2 and cards.tech(name) == 0:
-                cost = max(0, cost - 1)
-    return cost
-
-
-def fatigued(state: State, ref: str) -> bool:
-    """Arrival fatigue: came under its controller's control this turn, no haste."""
-    t = state.things[ref]
-    return t.since >= state.turn and not has(state, ref, "haste")
-
-
-# --- zones -------------------------------------------------------------------------
-
-
-def take(state: State, zone: str, ref: str) -> Item | None:
-    items = state.zones[zone].items
-    for i, it in enumerate(items):
-        if it.ref == ref:
-            return items.pop(i)
-    return None
-
-
-def zone_of(state: State, ref: str) -> str | None:
-    for name, zone in state.zones.items():
-        if any(it.ref == ref for it in zone.items):
-            return name
-    return None
-
-
-def gain_gold(state: State, seat: str, n: int) -> None:
-    p = state.players[seat]
-    p.gold = min(cards.GOLD_CAP, p.gold + n)
-
-
-def draw(state: State, seat: str, n: int, chance: Chance) -> int:
-    """Draw up to `n` cards; an empty deck takes the discard pile, shuffled
-    (once per main phase). Returns how many were drawn."""
-    p = state.players[seat]
-    got = 0
-    for _ in range(n):
-        pile = state.zones[deck(seat)]
-        if not pile.items:
-            if state.phase == MAIN and p.reshuffled:
-                break
-            used = state.zones[discard(seat)]
-            if not used.items:
-                break
-            pile.items, used.items = used.items, []
-            for it in pile.items:
-                state.shown.pop(it.ref, None)
-            shuffle_zone(state, deck(seat), chance, prefix="r")
-            p.on_top = 0
-            if state.phase == MAIN:
-                p.reshuffled = True
-            log(state, f"{seat} shuffles the discard pile into a new draw pile")
-        if p.on_top > 0:
-            item = pile.items.pop(0)
-            p.on_top -= 1
-        else:
-            item = draw_private(state, deck(seat), chance)
-        state.zones[hand(seat)].items.append(item)
-        got += 1
-    return got
-
-
-def to_discard(state: State, seat: str, item: Item, name: str) -> None:
-    """A card everyone saw goes face down to its owner's discard pile."""
-    state.zones[discard(seat)].items.append(Known(item.ref, name) if isinstance(item, Hidden) else item)
-    state.shown[item.ref] = name
-
-
-# --- damage, death, arrival ---------------------------------------------------------
-
-
-def damage(state: State, target: str, n: int) -> int:
-    """Deal `n` damage to a thing or a building; returns what got through."""
-    if n <= 0:
-        return 0
-    if is_building(target):
-        seat, kind = target.split(":")
-        p = state.players[seat]
-        if kind == "base":
-            p.base_damage += n
-        elif kind in p.buildings:
-            p.buildings[kind].damage += n
-        return n
-    t = state.things.get(target)
-    if t is None:
-        return 0
-    if slot_of(state, target) == "squad-leader" and t.armor_used != state.turn:
-        t.armor_used = state.turn
-        n -= 1
-    t.damage += max(0, n)
-    return max(0, n)
-
-
-def repair(state: State, target: str, n: int) -> None:
-    seat, kind = target.split(":")
-    p = state.players[seat]
-    if kind == "base":
-        p.base_damage = max(0, p.base_damage - n)
-    elif kind in p.buildings:
-        p.buildings[kind].damage = max(0, p.buildings[kind].damage - n)
-
-
-def heal(state: State, ref: str, n: int) -> None:
-    t = state.things[ref]
-    t.damage = max(0, t.damage - n)
-
-
-def unpatrol(state: State, ref: str) -> None:
-    for slots in state.patrol.values():
-        for i, r in enumerate(slots):
-            if r == ref:
-                slots[i] = ""
-
-
-def _remove(state: State, ref: str) -> Thing:
-    t = state.things.pop(ref)
-    unpatrol(state, ref)
-    return t
-
-
-def level_up(state: State, ref: str, n: int) -> int:
-    """Level a hero up to `n` times (not past max), healing at a new band."""
-    t = state.things[ref]
-    top = cards.max_level(t.card)
-    done = 0
-    while done < n and t.level < top:
-        before = cards.band(t.card, t.level)
-        t.level += 1
-        done += 1
-        if cards.band(t.card, t.level) != before:
-            t.damage = 0
-        if t.level == top:
-            t.max_since = state.turn
-    return done
-
-
-def die(state: State, refs: list[str], chance: Chance) -> None:
-    """Things that die together: to the discard pile (tokens vanish, heroes
-    go home), then the patrol-slot bonuses and a dead hero's free levels."""
-    bonuses: list[tuple[str, str]] = []
-    heroes: list[str] = []
-    for ref in refs:
-        t = state.things[ref]
-        slot = slot_of(state, ref)
-        if slot in ("scavenger", "technician"):
-            bonuses.append((t.controller, slot))
-        _remove(state, ref)
-        item = take(state, play(t.controller), ref)
-        assert item is not None
-        if t.card in cards.HEROES:
-            p = state.players[t.owner]
-            p.hero_home = True
-            nxt = state.turn + (2 if t.owner == state.active else 1)
-            p.hero_back = nxt + 2
-            heroes.append(t.controller)
-            log(state, f"{t.card} dies and returns to {t.owner}'s command zone")
-        elif cards.kind(t.card) == "token":
-            log(state, f"a {t.card} token dies")
-        else:
-            to_discard(state, t.owner, item, t.card)
-            log(state, f"{t.card} dies")
-    for seat, slot in bonuses:
-        if slot == "scavenger":
-            gain_gold(state, seat, 1)
-            log(state, f"{seat}'s scavenger finds 1 gold")
-        else:
-            got = draw(state, seat, 1, chance)
-            log(state, f"{seat}'s technician draws {got} card")
-    for seat in heroes:
-        h = hero_in_play(state, other(state, seat))
-        if h is not None and level_up(state, h, 2):
-            log(state, f"{state.things[h].card} levels up twice (an opposing hero died)")
-
-
-def leave_play(state: State, ref: str, to: str) -> None:
-    """Bounce (`to` = ``hand``) or destroy-without-dying moves."""
-    t = _remove(state, ref)
-    item = take(state, play(t.controller), ref)
-    assert item is not None
-    if cards.kind(t.card) == "token":
-        return
-    if to == "hand":
-        state.zones[hand(t.owner)].items.append(item)
-        state.shown[ref] = t.card
-
-
-def change_control(state: State, ref: str, seat: str) -> None:
-    t = state.things[ref]
-    if t.controller == seat:
-        return
-    unpatrol(state, ref)
-    item = take(state, play(t.controller), ref)
-    assert item is not None
-    state.zones[play(seat)].items.append(item)
-    t.controller = seat
-    t.since = state.turn
-
-
-def new_thing(state: State, seat: str, item: Item, name: str, owner: str | None = None) -> str:
-    """Put a card (or token) into play under `seat`; legendary copies go to
-    the discard pile instead. Returns the ref ("" if it did not arrive)."""
-    legendary = cards.CARDS.get(name, {}).get("legendary", False)
-    if legendary and controls(state, seat, name):
-        to_discard(state, owner or seat, item, name)
+def new_thing(state: State, seat: str, item: Item, name: str, owner: str | None = None,
+              played: bool = False, ev: dict[str, str] | None = None) -> str:
+    """Put a card (or token) into play under `seat`. Forecast sends it to
+    the future instead, legendary copies to the discard pile. Returns the
+    ref ("" if it did not arrive)."""
+    owner = owner or seat
+    c = cards.CARDS[name]
+    forecast = c.keywords.get("forecast", 0)
+    if forecast and played:
+        state.zones[future(owner)].items.append(Known(item.ref, name))
+        state.future[item.ref] = Future(card=name, owner=owner, time=forecast)
+        log(state, f"{name} goes {forecast} turns into the future")
         return ""
-    state.zones[play(seat)].items.append(Known(item.ref, name))
-    state.things[item.ref] = Thing(card=name, owner=owner or seat, controller=seat, since=state.turn,
-                                   level=1 if name in cards.HEROES else 0)
+    if c.legendary and board.controls(state, seat, name):
+        to_discard(state, owner, item, name)
+        log(state, f"a second {name} is discarded (legendary)")
+        return ""
+    zone = ongoing(seat) if c.type == "spell" else play(seat)
+    state.zones[zone].items.append(Known(item.ref, name))
+    t = Thing(card=name, owner=owner, controller=seat, since=state.turn, arrived=state.turn,
+              level=1 if c.type == "hero" else 0)
+    state.things[item.ref] = t
+    if c.keywords.get("fading"):
+        t.counters["time"] = c.keywords["fading"]
+    if c.type != "spell":
+        arrive(state, item.ref, ev)
     return item.ref
 
 
-def make_token(state: State, seat: str, name: str) -> str:
+def arrive(state: State, ref: str, ev: dict[str, str] | None = None) -> None:
+    """The arrival event: its own arrives triggers (`ev`: how it was
+    played, ``boosted``), then others' "whenever another ... arrives"."""
+    t = state.things[ref]
+    mine = events.own(state, "arrives", ref, t.card, t.controller, 0, {"subject": ref, **(ev or {})})
+    events.emit(state, mine + events.whenever(state, "other_arrives", ref, {"subject": ref, "controller": t.controller}))
+
+
+def make_token(state: State, seat: str, name: str, limit: int = 0) -> str:
+    """A token arrives for `seat` unless it already has `limit` of its kind."""
+    if limit:
+        kind = set(cards.CARDS[name].limit_as)
+        have = sum(1 for r in board.things_of(state, seat) if state.things[r].card in kind)
+        if have >= limit:
+            return ""
     ref = f"k{state.next_ref:03d}"
     state.next_ref += 1
-    new_thing(state, seat, Known(ref, name), name)
-    return ref
+    return new_thing(state, seat, Known(ref, name), name)
 
 
-def flip_token(state: State, ref: str, name: str) -> str:
-    """Flip a token to its other face: not an arrival; damage, runes, patrol
-    slot and partners stay. A token's ref names one face, so the flipped
-    token gets a fresh ref in the same place."""
+def flip(state: State, ref: str, name: str) -> str:
+    """Flip a token to its other face: not an arrival; damage, runes,
+    counters, modifiers and patrol slot stay. A token's ref names one face,
+    so the flipped token gets a fresh ref in the same place."""
     t = state.things.pop(ref)
     new = f"k{state.next_ref:03d}"
     state.next_ref += 1
@@ -451,45 +135,220 @@ def flip_token(state: State, ref: str, name: str) -> str:
         for i, r in enumerate(slots):
             if r == ref:
                 slots[i] = new
-    for sp in state.spells.values():
-        sp.partners = [new if p == ref else p for p in sp.partners]
+    for other in state.things.values():
+        if ref in other.links:
+            other.links = [new if p == ref else p for p in other.links]
+        if other.attached == ref:
+            other.attached = new
     return new
 
 
-def sacrifice_spell(state: State, ref: str) -> None:
-    sp = state.spells.pop(ref)
-    item = take(state, ongoing(sp.owner), ref)
+def change_control(state: State, ref: str, seat: str) -> None:
+    t = state.things[ref]
+    if t.controller == seat:
+        return
+    unpatrol(state, ref)
+    zone = ongoing if cards.CARDS[t.card].type == "spell" else play
+    item = take_item(state, zone(t.controller), ref)
     assert item is not None
-    to_discard(state, sp.owner, item, sp.card)
-    log(state, f"{sp.owner}'s {sp.card} is sacrificed")
+    if cards.CARDS[t.card].legendary and board.controls(state, seat, t.card):
+        _gone(state, ref)
+        to_discard(state, t.owner, item, t.card)
+        return
+    state.zones[zone(seat)].items.append(item)
+    t.controller = seat
+    t.since = state.turn
 
 
-def settle(state: State, chance: Chance) -> None:
-    """State-based checks, repeated until nothing changes."""
+# --- leaving play ------------------------------------------------------------------------------------
+
+
+def _gone(state: State, ref: str) -> Thing:
+    """Remove a thing from the things and the patrol zones (its item is the caller's)."""
+    t = state.things.pop(ref)
+    unpatrol(state, ref)
+    return t
+
+
+def _take_from_play(state: State, ref: str) -> tuple[Thing, Item]:
+    t = state.things[ref]
+    zone = ongoing if cards.CARDS[t.card].type == "spell" else play
+    item = take_item(state, zone(t.controller), ref)
+    assert item is not None
+    return _gone(state, ref), item
+
+
+def _leaves(state: State, ref: str, t: Thing, band: int) -> list:
+    return events.own(state, "leaves", ref, t.card, t.controller, band, {"subject": ref, "controller": t.controller})
+
+
+def die(state: State, refs: list[str], chance: Chance | None, cause: str = "") -> bool:
+    """Things that die (or are destroyed, or sacrificed) together: to the
+    discard pile (tokens cease to exist, heroes go to the command zone),
+    then the patrol-slot bonuses, a dead hero's levels for the other side,
+    and their dies / leaves / unit_dies triggers. Indestructible ones are
+    exhausted and lose their damage and attachments instead. Returns
+    whether anything changed."""
+    changed = False
+    triggers: list = []
+    bonuses: list[tuple[str, str]] = []
+    dead_heroes: list[str] = []
+    for ref in refs:
+        if ref not in state.things:
+            continue
+        t = state.things[ref]
+        if _replaced(state, ref, cause, chance):
+            changed = True
+            continue
+        if values.has(state, ref, "indestructible"):
+            if t.damage or not t.exhausted or _attachments(state, ref):
+                t.damage, t.exhausted = 0, True
+                for a in _attachments(state, ref):
+                    sacrifice_card(state, a)
+                changed = True
+            continue
+        changed = True
+        band = board.band(state, ref) if t.level else 0
+        slot = board.slot_of(state, ref)
+        if slot in ("scavenger", "technician"):
+            bonuses.append((t.controller, slot))
+        killer = state.things.get(t.hit_src) if t.damage and cause != "destroyed" else None
+        if killer is not None and t.hit_src != ref:
+            triggers += events.own(state, "kills", t.hit_src, killer.card, killer.controller,
+                                   board.band(state, t.hit_src) if killer.level else 0,
+                                   {"subject": t.hit_src, "victim": ref, "slot": slot or "", "player": t.controller})
+        kind = cards.CARDS[t.card].type
+        t, item = _take_from_play(state, ref)
+        ev = {"subject": ref, "controller": t.controller, "card": t.card}
+        if kind == "hero":
+            h = state.players[t.owner].heroes[t.card]
+            h.home, h.ref = True, ""
+            h.back = state.turn + (4 if t.owner == state.active else 3)
+            dead_heroes.append(t.controller)
+            log(state, f"{t.card} dies and returns to {t.owner}'s command zone")
+        elif kind == "token":
+            log(state, f"a {t.card} token dies")
+        else:
+            to_discard(state, t.owner, item, t.card)
+            log(state, f"{t.card} dies")
+        triggers += events.own(state, "dies", ref, t.card, t.controller, band, ev)
+        triggers += _leaves(state, ref, t, band)
+        if kind in ("unit", "token"):
+            triggers += events.whenever(state, "unit_dies", ref, ev)
+        elif kind == "hero":
+            triggers += events.whenever(state, "hero_dies", ref, ev)
+    for seat, slot in bonuses:
+        if slot == "scavenger":
+            gain_gold(state, seat, 1)
+            log(state, f"{seat}'s scavenger finds 1 gold")
+        elif chance is not None:
+            got = draw(state, seat, 1, chance)
+            log(state, f"{seat}'s technician draws {got} card")
+    events.emit(state, triggers)
+    for seat in dead_heroes:
+        for s in state.seats:
+            if s != seat:
+                state.fresh.append(Pending(kind="step", key="hero_died", ctrl=s))
+    return changed
+
+
+def _replaced(state: State, ref: str, cause: str, chance: Chance | None) -> bool:
+    """A ``replace: dies`` ability of the dying thing, or of something
+    attached to it (``to: attached``), happens instead of the death (its
+    ``if`` may ask ``{"cause": "combat"}``: killed by combat damage)."""
+    t = state.things[ref]
+    ev = {"subject": ref, "cause": cause or (t.hit_by if t.damage else "effect")}
+    holders = [(ref, "self")] + [(a, "attached") for a in _attachments(state, ref)]
+    for holder, to in holders:
+        for ab in board.face(state, holder).replacements:
+            if ab.replace != "dies" or ab.raw.get("to", "self") != to:
+                continue
+            ctrl = state.things[holder].controller
+            if not select.holds(state, ctrl, holder, ab.cond, ev):
+                continue
+            log(state, f"{state.things[holder].card}: instead of dying")
+            run = registry.get("runner", "effects")
+            run(state, ctrl, holder, ab.do, chance, ev)
+            return True
+    return False
+
+
+def _attachments(state: State, ref: str) -> list[str]:
+    return [r for r, t in state.things.items() if t.attached == ref]
+
+
+def sacrifice_card(state: State, ref: str) -> None:
+    """An ongoing spell, upgrade or building card goes from play to its owner's discard pile."""
+    t = state.things[ref]
+    band = 0
+    t, item = _take_from_play(state, ref)
+    to_discard(state, t.owner, item, t.card)
+    log(state, f"{t.owner}'s {t.card} goes to the discard pile")
+    events.emit(state, events.own(state, "dies", ref, t.card, t.controller, band, {"subject": ref})
+                + _leaves(state, ref, t, band))
+
+
+def destroy(state: State, refs: list[str], chance: Chance | None) -> None:
+    """Destroy things: units and heroes die; other cards go to the discard pile."""
+    fighters = [r for r in refs if r in state.things and board.is_fighter(state, r)]
+    die(state, fighters, chance, cause="destroyed")
+    for r in refs:
+        if r in state.things and not board.is_fighter(state, r):
+            if not values.has(state, r, "indestructible"):
+                sacrifice_card(state, r)
+
+
+def leave_play(state: State, ref: str, to: str) -> None:
+    """A thing goes back to its owner's hand (``hand``) or out of the game
+    (``trash``); a token simply ceases to exist. No death."""
+    band = board.band(state, ref) if state.things[ref].level else 0
+    t, item = _take_from_play(state, ref)
+    if cards.CARDS[t.card].type == "hero":
+        h = state.players[t.owner].heroes[t.card]
+        h.home, h.ref = True, ""
+    elif cards.CARDS[t.card].type != "token":
+        if to == "hand":
+            state.zones[hand(t.owner)].items.append(item)
+            state.shown[ref] = t.card
+        else:
+            to_trash(state, t.owner, item, t.card)
+    events.emit(state, _leaves(state, ref, t, band))
+
+
+# --- state-based checks ------------------------------------------------------------------------------
+
+
+def settle(state: State, chance: Chance | None) -> None:
+    """State-based checks, repeated until nothing changes: deaths at 0 HP
+    or lethal damage, destroyed buildings (2 damage to the base for a tech
+    building or add-on), attachments without their host, channeling spells
+    without their hero, cards whose `check` fails, fading at 0 time runes,
+    the end of the game. Only cards that may be at lethal damage have their
+    values computed (`values.lethal`)."""
     while state.phase != OVER:
-        dying = [r for r in state.things if hp(state, r) <= 0 or state.things[r].damage >= hp(state, r)]
-        if dying:
-            die(state, dying, chance)
+        vals = values.lethal(state)
+        dying = [r for r, v in vals.items() if board.is_fighter(state, r)]
+        if dying and die(state, dying, chance):
+            continue
+        wrecked = [r for r in vals if board.kind_of(state, r) == "building"]
+        if wrecked:
+            destroy(state, wrecked, chance)
             continue
         changed = False
         for seat in state.seats:
             p = state.players[seat]
             for kind, b in list(p.buildings.items()):
-                if b.done and b.damage >= building_hp(kind):
+                if b.done and b.damage >= board.building_hp(kind):
                     del p.buildings[kind]
                     p.base_damage += 2
                     log(state, f"{seat}'s {cards.BUILDINGS[kind]['name']} is destroyed (2 damage to the base)")
                     changed = True
-        for ref, sp in list(state.spells.items()):
-            gone = False
-            if sp.caster and (sp.caster not in state.things or state.things[sp.caster].controller != sp.owner):
-                gone = True
-            if sp.partners and not all(
-                p in state.things and state.things[p].controller == sp.owner for p in sp.partners
-            ):
-                gone = True
-            if gone:
-                sacrifice_spell(state, ref)
+        for ref in [r for r, t in state.things.items() if t.attached or cards.CARDS[t.card].checked]:
+            if ref in state.things and _must_go(state, ref):
+                if board.is_fighter(state, ref):
+                    die(state, [ref], chance)
+                else:
+                    sacrifice_card(state, ref)
                 changed = True
         if changed:
             continue
@@ -497,7 +356,29 @@ def settle(state: State, chance: Chance) -> None:
         if dead:
             state.phase = OVER
             winners = [s for s in state.seats if s not in dead]
-            reason = "base destroyed: " + ", ".join(dead)
-            state.outcome = Outcome(winners=winners, reason=reason)
+            state.outcome = Outcome(winners=winners, reason="base destroyed: " + ", ".join(dead))
             log(state, f"{' and '.join(dead)}'s base is destroyed")
+            state.queue, state.fresh, state.prompt = [], [], None
         break
+
+
+def _must_go(state: State, ref: str) -> bool:
+    t = state.things[ref]
+    c = cards.CARDS[t.card]
+    if t.attached and t.attached not in state.things:
+        return True
+    if c.channeling and c.spec and not any(cards.CARDS[state.things[h].card].spec == c.spec
+                                            for h in board.heroes_in_play(state, t.controller)):
+        return True
+    for ab in board.face(state, ref).checks:
+        if not registry.get("check", ab.check)(state, ref):
+            return True
+    return False
+
+
+# --- readers, under the names the tests and bots have always used ----------------------
+
+atk, hp, has, keywords, fatigued = values.atk, values.hp, values.has, values.keywords, values.fatigued
+things_of, spells_of, controls, worker_count = board.things_of, board.spells_of, board.controls, board.worker_count
+is_building, hero_in_play, slot_of, patrollers = board.is_building, board.hero_in_play, board.slot_of, board.patrollers
+building_done = board.building_done

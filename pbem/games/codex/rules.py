@@ -1,4 +1,4 @@
-"""Codex rules, 1-hero mode: set-up, the turn, legality and `apply`.
+"""Codex rules, 1-hero mode: options, set-up, the turn, and `apply`.
 
 The set-up leaves every hand empty, each whole starter deck in its
 owner's draw pile (phase ``opening``); `advance` draws the opening hands
@@ -9,31 +9,40 @@ A turn of the active seat A:
 
 1. phase ``tech`` (from A's second turn on): ``tech`` puts the cards A
    chose from its codex face down into its discard pile (two, mandatory
-   below 10 workers; 0-2 from 10 on) and orders A's upkeep triggers. The
+   below 10 workers; 0-2 from 10 on) and orders A's upkeep effects. The
    rulebook lets A choose while the opponent plays; pbem records the choice
-   as the first command of A's next file, after A has seen its new hand,
-   as the rulebook's timing allows.
-2. ``upkeep`` (`advance`, no decision): ready A's cards, gold per worker
-   (cap 20), upkeep triggers in A's order; A's patrol zone empties (its
-   patrollers count only on the opponent's turns).
+   as the first command of A's next file, after A has seen its new hand.
+2. ``upkeep`` (`advance`, no decision): `turn.start_turn`.
 3. ``main``: hire (once), build, summon, level, play, use, attack, in any
    order; ``end`` locks the patrol zone and ends the main phase.
-4. ``end`` goes on without decision: draw phase (discard the hand, draw
-   that many + 2, at most 5), construction finishes, "this turn" effects
-   end, and the opponent's turn begins.
+4. ``end`` goes on without decision (`turn.end_turn`) to the opponent's turn.
+
+Every command runs the queue after its own action (`resolve.run`); when a
+trigger needs a decision the command did not give, the state keeps a
+`Prompt` and the active player's next command is ``choose``.
 
 The game ends when a base has taken 20 damage (`engine.settle`).
 """
 
 from __future__ import annotations
 
-import itertools
-
 from pbem.errors import IllegalCommand, InvalidOption
-from pbem.games.base import Chance, Known, copy_struct, identity
-from pbem.games.codex import abilities, cards, combat, engine
-from pbem.games.codex.commands import Attack, Build, Command, End, Hire, Level, Play, Summon, Tech, Use
-from pbem.games.codex.engine import log
+from pbem.games.base import Chance, Known, Zone, copy_struct
+from pbem.games.codex import activated, board, cards, combat, engine, play, resolve, turn
+from pbem.games.codex.board import log
+from pbem.games.codex.commands import (
+    Attack,
+    Build,
+    Choose,
+    Command,
+    End,
+    Hire,
+    Level,
+    Play,
+    Summon,
+    Tech,
+    Use,
+)
 from pbem.games.codex.state import (
     MAIN,
     OPENING,
@@ -41,34 +50,63 @@ from pbem.games.codex.state import (
     TECH,
     UPKEEP,
     Building,
+    Hero,
     Options,
     Player,
     State,
     codex,
     deck,
     discard,
+    future,
     hand,
     ongoing,
-    other,
-    play,
-    ref_key,
+    trash,
     workers,
 )
-from pbem.games.base import Zone
+from pbem.games.codex.state import play as play_zone
+
+DEFAULT_SPECS = ("Bashing", "Finesse")
+
+
+def _spec(value: str, key: str) -> str:
+    for s in cards.SPECS:
+        if s.lower() == value.strip().lower():
+            if s not in cards.playable_specs():
+                raise InvalidOption(f"{key}={value}: the {s} spec is not playable yet "
+                                    f"(playable: {', '.join(cards.playable_specs())})")
+            return s
+    raise InvalidOption(f"{key}={value}: no such spec (playable: {', '.join(cards.playable_specs())})")
+
+
+def seat_decks(options: Options) -> list[tuple[str, str]]:
+    """(spec, starter colour) of each seat, from the options."""
+    p1, p2 = options.p1, options.p2
+    if options.first:
+        if options.first.lower() not in ("bashing", "finesse") or p1 or p2:
+            raise InvalidOption(f"first={options.first}: the first seat plays bashing or finesse "
+                                "(or give p1= and p2= instead)")
+        p1, p2 = ("Bashing", "Finesse") if options.first.lower() == "bashing" else ("Finesse", "Bashing")
+    specs = [_spec(p1 or DEFAULT_SPECS[0], "p1"), _spec(p2 or DEFAULT_SPECS[1], "p2")]
+    out = []
+    for i, (spec, colour) in enumerate(zip(specs, (options.p1_starter, options.p2_starter))):
+        colour = colour.strip().lower() or cards.colour_of(spec)
+        if colour not in cards.STARTERS:
+            raise InvalidOption(f"p{i + 1}_starter={colour}: no such colour ({', '.join(cards.COLOURS)})")
+        if not cards.starter_ready(colour):
+            ready = [c for c in cards.COLOURS if cards.starter_ready(c)]
+            raise InvalidOption(f"p{i + 1}_starter={colour}: the {colour} starter deck is not written yet "
+                                f"(ready: {', '.join(ready)})")
+        out.append((spec, colour))
+    return out
 
 
 def check_options(options: Options) -> Options:
-    if options.first not in ("bashing", "finesse"):
-        raise InvalidOption(f"first={options.first!r}: the first seat plays bashing or finesse")
+    seat_decks(options)
     if options.scenario is not None:
         from pbem.games.codex import scenario
 
         scenario.parse(options.scenario)  # raises InvalidOption
     return options
-
-
-def specs_for(options: Options) -> tuple[str, str]:
-    return ("Bashing", "Finesse") if options.first == "bashing" else ("Finesse", "Bashing")
 
 
 def _zone(readers: list[str] | None = None, public: bool = False) -> Zone:
@@ -79,118 +117,65 @@ def setup(options: Options, seats: list[str], chance: Chance) -> State:
     options = check_options(options)
     state = State(seats=list(seats), active=seats[0])
     zones: dict[str, Zone] = {}
-    for i, (seat, spec) in enumerate(zip(seats, specs_for(options))):
+    for i, (seat, (spec, colour)) in enumerate(zip(seats, seat_decks(options))):
         hero = cards.HERO_OF[spec]
-        state.players[seat] = Player(spec=spec, hero=hero, base_workers=4 if i == 0 else 5)
+        state.players[seat] = Player(spec=spec, colour=colour, heroes={hero: Hero()},
+                                     base_workers=cards.START_WORKERS[min(i, len(cards.START_WORKERS) - 1)])
         state.patrol[seat] = [""] * 5
         zones[deck(seat)] = _zone()
-        zones[hand(seat)] = _zone([seat])
-        zones[discard(seat)] = _zone([seat])
-        zones[codex(seat)] = _zone([seat])
-        zones[workers(seat)] = _zone([seat])
-        zones[play(seat)] = _zone(public=True)
-        zones[ongoing(seat)] = _zone(public=True)
+        for name in (hand(seat), discard(seat), codex(seat), workers(seat), trash(seat)):
+            zones[name] = _zone([seat])
+        for name in (play_zone(seat), ongoing(seat), future(seat)):
+            zones[name] = _zone(public=True)
     state.zones = zones
     if options.scenario is not None:
         from pbem.games.codex import scenario
 
         scenario.apply_scenario(state, scenario.parse(options.scenario), chance)
         if state.phase == UPKEEP:
-            start_turn(state, chance)
+            turn.start_turn(state, chance)
         return state
     for seat in seats:
-        spec = state.players[seat].spec
+        p = state.players[seat]
         # secret shuffles first, refs after: a ref says nothing about its card
-        for zone, names in ((deck(seat), cards.STARTER), (codex(seat), cards.codex_cards(spec))):
+        for zone, names in ((deck(seat), cards.starter(p.colour)), (codex(seat), cards.codex_cards(p.spec))):
             for name in chance.shuffle(list(names)):
                 zones[zone].items.append(Known(f"c{state.next_ref:03d}", name))
                 state.next_ref += 1
     # the whole starter deck is each seat's draw pile: which cards the hand
     # gets is not the set-up's chance but draws of the opening (`advance`),
     # which a peer game picks from a link no writer of the set-up foresaw
-    # (set-up chance is public there: a hand dealt here would be known)
     state.phase = OPENING
     return state
-
-
-def deal_opening(state: State, chance: Chance) -> None:
-    """Each seat draws its opening hand, then the first turn begins at
-    once: its upkeep needs no decision (mutates)."""
-    for seat in state.seats:
-        engine.draw(state, seat, cards.HAND_MAX, chance)
-    start_turn(state, chance)
 
 
 # --- the turn --------------------------------------------------------------------------
 
 
 def to_act(state: State) -> list[str]:
+    if state.phase == OVER:
+        return []
+    if state.prompt is not None:
+        return [state.prompt.seat]
     return [state.active] if state.phase in (TECH, MAIN) else []
 
 
 def advance(state: State, chance: Chance) -> State:
     if state.phase == OPENING:
         state = copy_struct(state)
-        deal_opening(state, chance)
+        for seat in state.seats:
+            engine.draw(state, seat, cards.HAND_MAX, chance)
+        turn.start_turn(state, chance)
         return state
-    if state.phase != UPKEEP:
+    if state.phase != UPKEEP or state.prompt is not None or state.queue:
         return state
     state = copy_struct(state)
-    start_turn(state, chance)
+    turn.start_turn(state, chance)
     return state
 
 
-def start_turn(state: State, chance: Chance) -> None:
-    """Ready and upkeep of the active seat, then its main phase (mutates)."""
-    seat = state.active
-    p = state.players[seat]
-    p.turns += 1
-    state.log.append(f"turn {state.turn}: {seat}")
-    for ref in engine.things_of(state, seat):
-        state.things[ref].exhausted = False
-    state.patrol[seat] = [""] * 5
-    state.detected = {}
-    workers_now = engine.worker_count(state, seat)
-    engine.gain_gold(state, seat, workers_now)
-    log(state, f"{seat} gets {workers_now} gold")
-    triggers = abilities.upkeep_triggers(state, seat)
-    order = [t for f in state.upkeep_first for t in triggers if t[0] == f]
-    order += [t for t in triggers if t not in order]
-    for ref, kind in order:
-        if state.phase == OVER:
-            break
-        abilities.resolve_upkeep(state, seat, ref, kind, chance)
-        engine.settle(state, chance)
-    state.upkeep_first = []
-    for s in state.seats:
-        state.players[s].reshuffled = False
-    if state.phase != OVER:
-        state.phase = MAIN
-
-
-def _end_turn(state: State, seat: str, slots: list[str], chance: Chance) -> None:
-    state.patrol[seat] = list(slots) if slots else [""] * 5
-    log(state, f"{seat} ends the main phase")
-    state.phase = "draw"
-    n = len(state.zones[hand(seat)].items)
-    state.zones[discard(seat)].items.extend(state.zones[hand(seat)].items)
-    state.zones[hand(seat)].items = []
-    got = engine.draw(state, seat, min(n + 2, cards.HAND_MAX), chance)
-    log(state, f"{seat} discards {n} and draws {got}")
-    p = state.players[seat]
-    for b in p.buildings.values():
-        b.done = True
-    for t in state.things.values():
-        t.temp_atk = t.temp_hp = 0
-        t.temp_kw = []
-    engine.settle(state, chance)
-    if state.phase == OVER:
-        return
-    p.tech_due = True
-    state.last_log, state.log = state.log, []
-    state.turn += 1
-    state.active = other(state, seat)
-    state.phase = TECH if state.players[state.active].tech_due else UPKEEP
+def outcome(state: State):
+    return state.outcome
 
 
 # --- checks ------------------------------------------------------------------------------
@@ -201,6 +186,8 @@ def _need_main(state: State, seat: str, what: str) -> None:
         raise IllegalCommand("the game is over")
     if seat != state.active:
         raise IllegalCommand(f"it is {state.active}'s turn")
+    if state.prompt is not None:
+        raise IllegalCommand(f"first answer: {state.prompt.what} (choose ...)")
     if state.phase == TECH:
         raise IllegalCommand(f"first tech (your turn starts with: tech NAME NAME) before you {what}")
     if state.phase != MAIN:
@@ -211,20 +198,20 @@ def tech_count(state: State, seat: str) -> tuple[int, int]:
     """How many cards `seat` may tech now: (least, most)."""
     left = len(state.zones[codex(seat)].items)
     most = min(2, left)
-    return (0 if engine.worker_count(state, seat) >= 10 else most), most
+    return (0 if board.worker_count(state, seat) >= 10 else most), most
 
 
 def can_build(state: State, seat: str, kind: str) -> str | None:
     """Why `seat` cannot build `kind` (None: it can)."""
     if kind not in cards.BUILDINGS:
-        return f"unknown building {kind!r} (tech1, tech2, tech3, surplus, tower)"
+        return f"unknown building {kind!r} ({', '.join(cards.BUILDINGS)})"
     p = state.players[seat]
     info = cards.BUILDINGS[kind]
     if kind in p.buildings:
         return f"you already have a {info['name']}"
-    if engine.worker_count(state, seat) < info["workers"]:
+    if board.worker_count(state, seat) < info["workers"]:
         return f"a {info['name']} needs {info['workers']} workers"
-    if info["needs"] and not engine.building_done(state, seat, info["needs"]):
+    if info["needs"] and not board.building_done(state, seat, info["needs"]):
         return f"a {info['name']} needs a finished {cards.BUILDINGS[info['needs']]['name']}"
     if build_cost(state, seat, kind) > p.gold:
         return f"a {info['name']} costs {build_cost(state, seat, kind)} gold"
@@ -238,105 +225,98 @@ def build_cost(state: State, seat: str, kind: str) -> int:
     return int(cards.BUILDINGS[kind]["cost"])
 
 
-def spell_problem(state: State, seat: str, name: str) -> str | None:
-    hero = engine.hero_in_play(state, seat)
-    if hero is None:
-        return "you need a hero in play to cast a spell"
-    c = cards.CARDS[name]
-    h = state.things[hero]
-    if c["spec"] and cards.HEROES[h.card]["spec"] != c["spec"]:
-        return f"{name} needs your {c['spec']} hero"
-    if c["type"] == "ultimate":
-        if not (h.max_since and h.max_since < state.turn and h.since < state.turn):
-            return f"{name} needs a hero at max level since the start of your turn"
-    return None
-
-
-def unit_problem(state: State, seat: str, name: str) -> str | None:
-    level = cards.tech(name)
-    if level and not engine.building_done(state, seat, f"tech{level}"):
-        return f"{name} needs a finished Tech {'I' * level} building"
+def summon_problem(state: State, seat: str, name: str) -> str | None:
+    p = state.players[seat]
+    h = p.heroes.get(name)
+    if h is None:
+        return f"{name} is not your hero (yours: {', '.join(p.heroes)})"
+    if not h.home:
+        return f"{name} is in play already"
+    if board.heroes_in_play(state, seat):
+        return "you already have a hero in play (1-hero mode)"
+    if h.back > state.turn:
+        return f"{name} died: it may come back from turn {h.back}"
+    cost = cards.CARDS[name].cost
+    if p.gold < cost:
+        return f"summoning {name} costs {cost} gold"
     return None
 
 
 # --- apply -------------------------------------------------------------------------------
 
 
+#: the choices each command may carry (beyond `first` and `answers`, which all take but ``tech``)
+_TAKES = {Play: {"boost", "x", "modes", "split", "pay"}, Use: {"alt", "pay"}, Attack: {"doomed"}}
+_WORDS = {"boost": "boost", "x": "x=", "modes": "mode=", "split": "split=", "pay": "pay=", "alt": "by=",
+          "doomed": "doomed=", "first": "first=", "answers": "choose="}
+
+
+def _check_choices(cmd: Command) -> None:
+    """Refuse a choice the command has no place for."""
+    if isinstance(cmd, Choose):
+        return
+    takes = _TAKES.get(type(cmd), set()) | ({"first"} if isinstance(cmd, Tech) else {"first", "answers"})
+    for name in cmd.choices.__struct_fields__:
+        if name not in takes and getattr(cmd.choices, name):
+            verb = type(cmd).__name__.lower()
+            raise IllegalCommand(f"{_WORDS[name]}: {verb} takes no such choice")
+
+
 def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
     if seat not in state.seats:
         raise IllegalCommand(f"{seat!r} is not a seat of this game")
-    if isinstance(cmd, Tech):
-        if state.phase != TECH or seat != state.active:
+    _check_choices(cmd)
+    if isinstance(cmd, Choose):
+        if state.prompt is None or seat != state.prompt.seat:
+            raise IllegalCommand("nothing waits for your choice (choose answers a question the game asked)")
+    elif isinstance(cmd, Tech):
+        if state.phase != TECH or seat != state.active or state.prompt is not None:
             raise IllegalCommand("tech comes first in your turn, once" if seat == state.active
                                  else f"it is {state.active}'s turn")
     else:
         _need_main(state, seat, "do that")
     state = copy_struct(state)
+    if isinstance(cmd, Choose):
+        resolve.answer_prompt(state, list(cmd.answers))
+    else:
+        state.first, state.ordered = list(cmd.choices.first), []
+        state.answers = list(cmd.choices.answers)
     p = state.players[seat]
     match cmd:
-        case Tech(cards=refs, first=first):
-            least, most = tech_count(state, seat)
-            if not least <= len(refs) <= most or len(set(refs)) != len(refs):
-                raise IllegalCommand(f"tech {least if least == most else f'{least} to {most}'} card(s) from your codex")
-            for ref in refs:
-                item = engine.take(state, codex(seat), ref)
-                if item is None:
-                    raise IllegalCommand(f"{ref} is not in your codex")
-                state.zones[discard(seat)].items.append(item)
-            triggers = [t[0] for t in abilities.upkeep_triggers(state, seat)]
-            if len(set(first)) != len(first) or any(f not in triggers for f in first):
-                raise IllegalCommand("first= names only your upkeep triggers (healing, Starlet, surplus)")
-            state.upkeep_first = list(first)
-            p.tech_due = False
-            log(state, f"{seat} techs {len(refs)} card(s)")
-            state.phase = UPKEEP
+        case Choose():
+            pass
+        case Tech(cards=refs, choices=ch):
+            _tech(state, seat, refs, ch.first)
+            return state
         case Hire(ref=ref):
             if p.hired == state.turn:
                 raise IllegalCommand("you already hired a worker this turn")
-            if p.gold < 1:
-                raise IllegalCommand("hiring a worker costs 1 gold")
-            item = engine.take(state, hand(seat), ref)
+            cost = play.hire_cost(state, seat)
+            if p.gold < cost:
+                raise IllegalCommand(f"hiring a worker costs {cost} gold")
+            item = engine.take_item(state, hand(seat), ref)
             if item is None:
                 raise IllegalCommand("that card is not in your hand")
             state.zones[workers(seat)].items.append(item)
-            p.gold -= 1
+            p.gold -= cost
             p.hired = state.turn
             log(state, f"{seat} hires a worker")
         case Build(building=kind):
-            why = can_build(state, seat, kind)
+            _build(state, seat, kind)
+        case Summon(hero=name):
+            why = summon_problem(state, seat, name)
             if why:
                 raise IllegalCommand(why)
-            p.gold -= build_cost(state, seat, kind)
-            if kind in cards.ADDONS:
-                for k in cards.ADDONS:
-                    if k in p.buildings:
-                        del p.buildings[k]
-                        p.base_damage += 2
-                        log(state, f"{seat} sacrifices its {cards.BUILDINGS[k]['name']} (2 damage to the base)")
-            p.buildings[kind] = Building(kind=kind)
-            if kind not in p.built:
-                p.built.append(kind)
-            log(state, f"{seat} starts a {cards.BUILDINGS[kind]['name']}")
-        case Summon(hero=ref):
-            if engine.hero_in_play(state, seat):
-                raise IllegalCommand("you already have a hero in play (1-hero mode)")
-            if ref != p.hero or not p.hero_home:
-                raise IllegalCommand(f"your hero is {p.hero}" + ("" if p.hero_home else ", in play already"))
-            if p.hero_back > state.turn:
-                raise IllegalCommand(f"your hero died: it may come back from turn {p.hero_back}")
-            name = p.hero
-            item = Known(f"h{state.next_ref:03d}", name)
+            p.gold -= cards.CARDS[name].cost
+            ref = f"h{state.next_ref:03d}"
             state.next_ref += 1
-            cost = cards.HEROES[name]["cost"]
-            if p.gold < cost:
-                raise IllegalCommand(f"summoning {name} costs {cost} gold")
-            p.gold -= cost
-            engine.new_thing(state, seat, item, name)
-            p.hero_home = False
+            h = p.heroes[name]
+            h.home, h.ref = False, ref
             log(state, f"{seat} summons {name}")
+            engine.new_thing(state, seat, Known(ref, name), name)
         case Level(hero=ref, times=n):
             t = state.things.get(ref)
-            if t is None or t.controller != seat or not cards.is_hero(t.card):
+            if t is None or t.controller != seat or not board.is_hero(state, ref):
                 raise IllegalCommand("level up a hero you control")
             if n < 1 or t.level + n > cards.max_level(t.card):
                 raise IllegalCommand(f"{t.card} is level {t.level} of {cards.max_level(t.card)}")
@@ -346,19 +326,62 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
             engine.level_up(state, ref, n)
             log(state, f"{t.card} levels up to {t.level}")
         case Play():
-            _play(state, seat, cmd, chance)
-        case Use():
-            _use(state, seat, cmd, chance)
-        case Attack(attacker=a, target=t, extra=extra, spark=spark, over=over, then=then):
-            combat.attack(state, a, t, list(extra), spark, over, then, chance)
+            play.play(state, seat, cmd, chance)
+        case Use(source=src, ability=name, targets=chosen, choices=ch):
+            activated.use(state, seat, src, name, list(chosen), ch.alt, list(ch.pay), chance)
+        case Attack(attacker=a, target=t, extra=extra, spark=spark, over=over, then=then, choices=ch):
+            combat.declare(state, a, t, list(extra), spark, over, then, list(ch.doomed), chance)
         case End(patrol=slots):
             _check_patrol(state, seat, slots)
-            _end_turn(state, seat, slots, chance)
-            return state
+            turn.end_turn(state, seat, slots, chance)
         case _:
             raise IllegalCommand(f"not a Codex command: {cmd!r}")
-    engine.settle(state, chance)
+    resolve.run(state, chance)
+    if state.answers:
+        raise IllegalCommand(f"choose={state.answers[0] or 'none'}: no question was left for this answer")
+    if state.prompt is None:
+        idle = [f for f in state.first if f not in state.ordered]
+        if idle:
+            raise IllegalCommand(f"first={board.name_of(state, idle[0])}: it has no trigger waiting to be ordered "
+                                 "in this command")
+        state.first, state.ordered = [], []
     return state
+
+
+def _tech(state: State, seat: str, refs: list[str], first: list[str]) -> None:
+    least, most = tech_count(state, seat)
+    if not least <= len(refs) <= most or len(set(refs)) != len(refs):
+        raise IllegalCommand(f"tech {least if least == most else f'{least} to {most}'} card(s) from your codex")
+    for ref in refs:
+        item = engine.take_item(state, codex(seat), ref)
+        if item is None:
+            raise IllegalCommand(f"{ref} is not in your codex")
+        state.zones[discard(seat)].items.append(item)
+    sources = [it.src for it in turn.upkeep_items(state, seat)]
+    if len(set(first)) != len(first) or any(f not in sources for f in first):
+        raise IllegalCommand("first= names only what acts in your upkeep (healing, upkeep abilities, surplus ...)")
+    state.first, state.ordered = list(first), []
+    state.players[seat].tech_due = False
+    log(state, f"{seat} techs {len(refs)} card(s)")
+    state.phase = UPKEEP
+
+
+def _build(state: State, seat: str, kind: str) -> None:
+    why = can_build(state, seat, kind)
+    if why:
+        raise IllegalCommand(why)
+    p = state.players[seat]
+    p.gold -= build_cost(state, seat, kind)
+    if kind in cards.ADDONS:
+        for k in cards.ADDONS:
+            if k in p.buildings:
+                del p.buildings[k]
+                p.base_damage += 2
+                log(state, f"{seat} sacrifices its {cards.BUILDINGS[k]['name']} (2 damage to the base)")
+    p.buildings[kind] = Building(kind=kind)
+    if kind not in p.built:
+        p.built.append(kind)
+    log(state, f"{seat} starts a {cards.BUILDINGS[kind]['name']}")
 
 
 def _check_patrol(state: State, seat: str, slots: list[str]) -> None:
@@ -369,246 +392,9 @@ def _check_patrol(state: State, seat: str, slots: list[str]) -> None:
         raise IllegalCommand("one thing can hold only one patrol slot")
     for r in refs:
         t = state.things.get(r)
-        if t is None or t.controller != seat:
+        if t is None or t.controller != seat or not board.is_fighter(state, r):
             raise IllegalCommand("only your own units and heroes can patrol")
         if t.exhausted:
             raise IllegalCommand(f"{t.card} is exhausted: only ready units and heroes patrol")
-
-
-def _play(state: State, seat: str, cmd: Play, chance: Chance) -> None:
-    p = state.players[seat]
-    item = engine.take(state, hand(seat), cmd.ref)
-    if item is None:
-        raise IllegalCommand("that card is not in your hand")
-    name = identity(item)
-    if cmd.top and name != "Appel Stomp":
-        raise IllegalCommand("only Appel Stomp can go back on top of the draw pile")
-    if cards.is_unit_card(name):
-        why = unit_problem(state, seat, name)
-        cost = engine.play_cost(state, seat, name)
-        if why:
-            raise IllegalCommand(why)
-        if cost > p.gold:
-            raise IllegalCommand(f"{name} costs {cost} gold, you have {p.gold}")
-        p.gold -= cost
-        log(state, f"{seat} plays {name}")
-        ref = engine.new_thing(state, seat, item, name)
-        if not ref:
-            return
-        abilities.arrive(state, seat, ref)
-        parts = abilities.arrive_parts(name)
-        resist = abilities.check_targets(state, seat, parts, list(cmd.targets), p.gold)
-        p.gold -= resist
-        if parts:
-            for t in cmd.targets:
-                abilities.use_tower(state, seat, t)
-            abilities.resolve_trigger(state, seat, ref, list(cmd.targets), chance)
-        return
-    why = spell_problem(state, seat, name)
-    if why:
-        raise IllegalCommand(why)
-    cost = int(cards.CARDS[name]["cost"])
-    if cost > p.gold:
-        raise IllegalCommand(f"{name} costs {cost} gold, you have {p.gold}")
-    p.gold -= cost
-    parts = abilities.spell_parts(name)
-    resist = abilities.check_targets(state, seat, parts, list(cmd.targets), p.gold)
-    p.gold -= resist
-    for t in cmd.targets:
-        abilities.use_tower(state, seat, t)
-    state.shown[item.ref] = name
-    log(state, f"{seat} plays {name}")
-    if cards.kind(name) == "ongoing":
-        state.zones[ongoing(seat)].items.append(Known(item.ref, name))
-    abilities.resolve_spell(state, seat, item.ref, name, list(cmd.targets), cmd.top, chance)
-    if cards.kind(name) == "ongoing":
-        state.shown.pop(item.ref, None)
-    elif cmd.top:
-        state.zones[deck(seat)].items.insert(0, Known(item.ref, name))
-        p.on_top += 1
-    else:
-        engine.to_discard(state, seat, item, name)
-    engine.settle(state, chance)
-    abilities.after_spell(state, seat, item.ref)
-
-
-def _use(state: State, seat: str, cmd: Use, chance: Chance) -> None:
-    src = cmd.source
-    if src in state.spells:
-        sp = state.spells[src]
-        if sp.owner != seat or sp.card != "Harmony" or cmd.ability != "stop-the-music":
-            raise IllegalCommand("only Harmony has an ability among ongoing spells: stop-the-music")
-        abilities.activate(state, seat, src, cmd.ability, [], chance)
-        return
-    t = state.things.get(src)
-    if t is None or t.controller != seat:
-        raise IllegalCommand("use an ability of something you control")
-    if cmd.ability not in abilities.abilities_of(state, src):
-        raise IllegalCommand(f"{t.card} has no ability {cmd.ability!r} now")
-    parts, exhausts = abilities.ACTIVATED[cmd.ability]
-    if exhausts:
-        if t.exhausted:
-            raise IllegalCommand(f"{t.card} is exhausted")
-        if engine.fatigued(state, src):
-            raise IllegalCommand(f"{t.card} arrived this turn: no exhaust abilities without haste")
-    resist = abilities.check_targets(state, seat, parts, list(cmd.targets), state.players[seat].gold)
-    state.players[seat].gold -= resist
-    if exhausts:
-        t.exhausted = True
-    log(state, f"{t.card} uses {cmd.ability}")
-    for x in cmd.targets:
-        abilities.use_tower(state, seat, x)
-    abilities.activate(state, seat, src, cmd.ability, list(cmd.targets), chance)
-
-
-# --- legal ---------------------------------------------------------------------------------
-
-
-def _hand_names(state: State, seat: str) -> dict[str, str]:
-    """Name -> lowest ref, for the seat's hand (table order of first sight)."""
-    out: dict[str, str] = {}
-    for it in sorted(state.zones[hand(seat)].items, key=lambda i: ref_key(i.ref)):
-        name = identity(it)
-        out.setdefault(name, it.ref)
-    return dict(sorted(out.items()))
-
-
-def legal(state: State, seat: str) -> list[Command]:
-    if seat not in to_act(state):
-        return []
-    if state.phase == TECH:
-        return _legal_tech(state, seat)
-    out: list[Command] = []
-    p = state.players[seat]
-    hand_names = _hand_names(state, seat)
-    if p.hired != state.turn and p.gold >= 1:
-        out += [Hire(ref) for ref in hand_names.values()]
-    out += [Build(k) for k in cards.BUILDINGS if can_build(state, seat, k) is None]
-    hero = engine.hero_in_play(state, seat)
-    if hero is None and p.hero_back <= state.turn:
-        if p.hero_home and p.gold >= cards.HEROES[p.hero]["cost"]:
-            out.append(Summon(p.hero))
-    if hero is not None:
-        t = state.things[hero]
-        for n in range(1, min(p.gold, cards.max_level(t.card) - t.level) + 1):
-            out.append(Level(hero, n))
-    for name, ref in hand_names.items():
-        out += _legal_play(state, seat, name, ref)
-    for ref in engine.things_of(state, seat):
-        for ab in abilities.abilities_of(state, ref):
-            t = state.things[ref]
-            if t.exhausted or engine.fatigued(state, ref):
-                continue
-            for targets in abilities.target_options(state, seat, abilities.ACTIVATED[ab][0], p.gold):
-                out.append(Use(ref, ab, targets))
-    for it in state.zones[ongoing(seat)].items:
-        if it.card == "Harmony":
-            out.append(Use(it.ref, "stop-the-music"))
-    for ref in engine.things_of(state, seat):
-        out += _legal_attacks(state, ref, chance_free=True)
-    out += _legal_end(state, seat)
-    return out
-
-
-def _legal_tech(state: State, seat: str) -> list[Command]:
-    least, most = tech_count(state, seat)
-    names: dict[str, list[str]] = {}
-    for it in sorted(state.zones[codex(seat)].items, key=lambda i: ref_key(i.ref)):
-        names.setdefault(identity(it), []).append(it.ref)
-    order = sorted(names)
-    choices: list[list[str]] = []
-    for n in range(least, most + 1):
-        for combo in itertools.combinations_with_replacement(order, n):
-            refs, ok = [], True
-            for name in combo:
-                pool = [r for r in names[name] if r not in refs]
-                if not pool:
-                    ok = False
-                    break
-                refs.append(pool[0])
-            if ok:
-                choices.append(refs)
-    firsts: list[list[str]] = [[]]
-    triggers = abilities.upkeep_triggers(state, seat)
-    if any(k == "healing" for _, k in triggers):
-        firsts += [[r] for r, k in triggers if k == "starlet"]
-    return [Tech(refs, first) for refs in choices for first in firsts]
-
-
-def _legal_play(state: State, seat: str, name: str, ref: str) -> list[Command]:
-    p = state.players[seat]
-    if cards.is_unit_card(name):
-        cost = engine.play_cost(state, seat, name)
-        if unit_problem(state, seat, name) or cost > p.gold:
-            return []
-        parts = abilities.arrive_parts(name)
-        if not parts:
-            return [Play(ref)]
-        trial = copy_struct(state)
-        engine.take(trial, hand(seat), ref)
-        engine.new_thing(trial, seat, Known(ref, name), name)
-        return [Play(ref, t) for t in abilities.target_options(trial, seat, parts, p.gold - cost)]
-    cost = int(cards.CARDS[name]["cost"])
-    if spell_problem(state, seat, name) or cost > p.gold:
-        return []
-    out = []
-    for targets in abilities.target_options(state, seat, abilities.spell_parts(name), p.gold - cost):
-        out.append(Play(ref, targets))
-        if name == "Appel Stomp":
-            out.append(Play(ref, targets, top=True))
-    return out
-
-
-def _legal_attacks(state: State, a: str, chance_free: bool = True) -> list[Command]:
-    if combat.can_attack_now(state, a):
-        return []
-    seat = state.things[a].controller
-    gold = state.players[seat].gold
-    out: list[Command] = []
-    for target in combat.targets(state, a):
-        extras = abilities.target_options(state, seat, abilities.attack_parts(state, a), gold) or [[]]
-        doomed = combat.obliterated(state, a)
-        for extra in extras:
-            thens = _thens(state, seat, a, extra, doomed) if target in doomed else [""]
-            for then in thens:
-                hit = then or target
-                sparks = combat.adjacent(state, hit) if engine.has(state, a, "sparkshot") else []
-                overs = combat.spill_targets(state, a, hit) if not then else []
-                for spark in sparks or [""]:
-                    for over in overs or [""]:
-                        out.append(Attack(a, target, extra, spark, over, then))
-    return out
-
-
-def _thens(state: State, seat: str, a: str, extra: list[str], doomed: list[str]) -> list[str]:
-    """What `a` may attack once obliterate removed its target: the units
-    obliterated are gone, and so is a building its attack trigger (Trojan
-    Duck's, with `extra`) destroys before the attack goes on."""
-    trial = copy_struct(state)
-    for r in doomed:
-        engine.unpatrol(trial, r)
-        trial.things.pop(r)
-        engine.take(trial, play(other(state, seat)), r)
-    abilities.resolve_trigger(trial, seat, a, list(extra), None)  # damage and repair: no chance
-    for p in trial.players.values():
-        for kind, b in list(p.buildings.items()):
-            if b.done and b.damage >= engine.building_hp(kind):
-                del p.buildings[kind]
-    return combat.targets(trial, a) or [""]
-
-
-def _legal_end(state: State, seat: str) -> list[Command]:
-    ready = [r for r in engine.things_of(state, seat) if not state.things[r].exhausted]
-    out: list[Command] = [End()]
-    by_hp = sorted(ready, key=lambda r: (-engine.hp(state, r), ref_key(r)))
-    for sl in ready:
-        out.append(End([sl, "", "", "", ""]))
-        rest = [r for r in by_hp if r != sl][:4]
-        if rest:
-            slots = [sl] + rest + [""] * (4 - len(rest))
-            out.append(End(slots))
-    return out
-
-
-def outcome(state: State):
-    return state.outcome
+        if play.cannot_patrol(state, r):
+            raise IllegalCommand(f"{t.card} cannot patrol")

@@ -7,14 +7,20 @@ order (``p1.``, ``p2.``):
   cards), ``codex``: comma-separated card names. Cards of the seat's 10
   starters and 24 codex cards not named anywhere go to the bottom of the
   deck (starters) or stay in the codex (codex cards). With no ``hand``,
-  the opening hand is drawn from the top of the deck.
+  the opening hand is drawn from the top of the deck. A card of neither
+  (another colour's, for a test of one card) is added for the seat.
 * ``gold`` (before the active seat's upkeep, which adds a gold per
   worker), ``base`` (HP left), ``base_workers`` (workers on the worker
   card): numbers.
 * ``buildings``: ``tech1, tech2, tower`` (finished).
 * ``hero``: ``LEVEL`` (in play at that level) or ``home``.
-* ``units``: comma-separated ``NAME [dmg=N] [runes=N] [exhausted] [new]``
-  (cards from the seat's starters/codex, or the Dancer tokens).
+* ``heroes``: other heroes in play for a test, ``NAME LEVEL, ...`` (written
+  heroes of any spec; they join the seat's heroes).
+* ``units``: comma-separated cards in play (units, tokens, upgrades and
+  building cards): ``NAME [dmg=N] [runes=N] [RUNE=N ...] [exhausted]
+  [new]``; ``RUNE`` is any other rune kind (``time=2``, ``blood=1``).
+* ``ongoing``: ongoing spells in play (``Harmony``).
+* ``future``: cards waiting in the future, ``NAME time=N``.
 * ``patrol``: ``sl=NAME elite=NAME ...`` (the names among its units/hero).
 
 Top-level ``turn`` (default 1, whose parity says who is active, p1 on odd
@@ -32,16 +38,20 @@ from pbem.games.codex.state import (
     TECH,
     UPKEEP,
     Building,
+    Future,
+    Hero,
     State,
     codex,
     deck,
     discard,
+    future,
     hand,
     workers,
 )
 
-LIST_KEYS = ("hand", "deck", "discard", "workers", "codex", "units", "buildings")
+LIST_KEYS = ("hand", "deck", "discard", "workers", "codex", "units", "buildings", "ongoing", "future", "heroes")
 NUM_KEYS = ("gold", "base", "base_workers")
+_FLAGS = ("exhausted", "new")
 
 
 def parse(lines: list[str]) -> dict[str, str]:
@@ -66,8 +76,9 @@ def parse(lines: list[str]) -> dict[str, str]:
         if what in NUM_KEYS or key == "turn":
             if not value.isdigit():
                 raise InvalidOption(f"scenario: {key} must be a number")
-        if what in ("hand", "deck", "discard", "workers", "codex"):
-            for name in _names(value):
+        if what in ("hand", "deck", "discard", "workers", "codex", "units", "ongoing", "future"):
+            for entry in _names(value):
+                name = _card_words(entry)
                 if cards.lookup(name) is None:
                     raise InvalidOption(f"scenario: {key}: unknown card {name!r}")
     return out
@@ -77,6 +88,17 @@ def _names(value: str) -> list[str]:
     return [v.strip() for v in value.split(",") if v.strip()]
 
 
+def _card_words(entry: str) -> str:
+    return " ".join(w for w in entry.split() if "=" not in w and w not in _FLAGS)
+
+
+def _number(word: str, key: str) -> int:
+    try:
+        return int(word)
+    except ValueError:
+        raise InvalidOption(f"scenario: {key}={word!r} is not a number") from None
+
+
 def apply_scenario(state: State, sc: dict[str, str], chance: Chance) -> None:
     turn = int(sc.get("turn", "1") or 1)
     state.turn = turn
@@ -84,7 +106,7 @@ def apply_scenario(state: State, sc: dict[str, str], chance: Chance) -> None:
     for i, seat in enumerate(state.seats):
         key = f"p{i + 1}."
         p = state.players[seat]
-        starters = Counter(cards.STARTER)
+        starters = Counter(cards.starter(p.colour))
         codex_left = Counter(cards.codex_cards(p.spec))
 
         def take(name: str) -> str:
@@ -95,7 +117,9 @@ def apply_scenario(state: State, sc: dict[str, str], chance: Chance) -> None:
                 if pool[real] > 0:
                     pool[real] -= 1
                     return real
-            raise InvalidOption(f"scenario: {seat} has no more copies of {real}")
+            if cards.is_hero(real):
+                raise InvalidOption(f"scenario: {real} is a hero (use {key}hero)")
+            return real  # a card from elsewhere, added for this test
 
         def put(zone: str, name: str) -> str:
             ref = f"c{state.next_ref:03d}"
@@ -108,28 +132,36 @@ def apply_scenario(state: State, sc: dict[str, str], chance: Chance) -> None:
             for name in _names(sc.get(key + what, "")):
                 put(zone, take(name))
         units = []
-        for entry in _names(sc.get(key + "units", "")):
+        for entry in _names(sc.get(key + "units", "")) + _names(sc.get(key + "ongoing", "")):
             words = entry.split()
-            name_words = [w for w in words if "=" not in w and w not in ("exhausted", "new")]
-            real = cards.lookup(" ".join(name_words))
-            if real in ("Dancer", "Angry Dancer"):
+            real = cards.lookup(_card_words(entry))
+            assert real is not None
+            if cards.kind(real) == "token":
                 ref = engine.make_token(state, seat, real)
             else:
-                real = take(" ".join(name_words))
+                real = take(real)
                 ref = f"c{state.next_ref:03d}"
                 state.next_ref += 1
                 engine.new_thing(state, seat, Known(ref, real), real)
             t = state.things[ref]
-            t.since = 0 if "new" not in words else turn
+            t.since = t.arrived = 0 if "new" not in words else turn
             for w in words:
-                if w.startswith("dmg="):
-                    t.damage = int(w[4:])
-                elif w.startswith("runes="):
-                    t.runes = int(w[6:])
-                elif w == "exhausted":
+                k, _, v = w.partition("=")
+                if w == "exhausted":
                     t.exhausted = True
+                elif k == "dmg":
+                    t.damage = _number(v, k)
+                elif k == "runes":
+                    t.runes = _number(v, k)
+                elif v:
+                    t.counters[k] = _number(v, k)
             units.append(ref)
-        for name in cards.STARTER:
+        for entry in _names(sc.get(key + "future", "")):
+            real = take(_card_words(entry))
+            time = next((_number(w[5:], "time") for w in entry.split() if w.startswith("time=")), 1)
+            ref = put(future(seat), real)
+            state.future[ref] = Future(card=real, owner=seat, time=time)
+        for name in cards.starter(p.colour):
             while starters[name] > 0:
                 starters[name] -= 1
                 put(deck(seat), name)
@@ -147,14 +179,28 @@ def apply_scenario(state: State, sc: dict[str, str], chance: Chance) -> None:
         hero_ref = ""
         hero = sc.get(key + "hero", "home")
         if hero != "home":
+            name = next(iter(p.heroes))
             hero_ref = f"h{state.next_ref:03d}"
             state.next_ref += 1
-            p.hero_home = False
-            engine.new_thing(state, seat, Known(hero_ref, p.hero), p.hero)
+            h = p.heroes[name]
+            h.home, h.ref = False, hero_ref
+            engine.new_thing(state, seat, Known(hero_ref, name), name)
             t = state.things[hero_ref]
-            t.since = 0
-            engine.level_up(state, hero_ref, int(hero) - 1)
-            t.max_since = 0 if t.level < cards.max_level(p.hero) else max(0, turn - 1)
+            t.since = t.arrived = 0
+            engine.level_up(state, hero_ref, _number(hero, key + "hero") - 1)
+            t.max_since = 0 if t.level < cards.max_level(name) else max(0, turn - 1)
+        for entry in _names(sc.get(key + "heroes", "")):
+            words = entry.split()
+            name = cards.lookup(" ".join(words[:-1]))
+            if name is None or not cards.is_hero(name) or not words[-1].isdigit():
+                raise InvalidOption(f"scenario: {key}heroes: write NAME LEVEL for a written hero ({entry!r})")
+            ref = f"h{state.next_ref:03d}"
+            state.next_ref += 1
+            p.heroes[name] = Hero(home=False, ref=ref)
+            engine.new_thing(state, seat, Known(ref, name), name)
+            state.things[ref].since = state.things[ref].arrived = 0
+            engine.level_up(state, ref, int(words[-1]) - 1)
+            units.append(ref)
         p.gold = int(sc.get(key + "gold", "0"))
         if key + "base_workers" in sc:
             p.base_workers = int(sc[key + "base_workers"])
@@ -164,7 +210,8 @@ def apply_scenario(state: State, sc: dict[str, str], chance: Chance) -> None:
             if b not in cards.BUILDINGS:
                 raise InvalidOption(f"scenario: unknown building {b!r}")
             p.buildings[b] = Building(kind=b, done=True)
-            p.built.append(b) if b in cards.TECH_BUILDINGS else None
+            if b in cards.TECH_BUILDINGS:
+                p.built.append(b)
         p.turns = (turn - i) // 2
         p.tech_due = p.turns > 0
         slots = [""] * 5
@@ -183,6 +230,8 @@ def apply_scenario(state: State, sc: dict[str, str], chance: Chance) -> None:
         if not sc.get(key + "hand"):
             items = state.zones[deck(seat)].items
             state.zones[hand(seat)].items, state.zones[deck(seat)].items = items[:5], items[5:]
+    # arrivals above were set-up, not events of the game
+    state.fresh, state.queue = [], []
     state.phase = TECH if sc.get("tech", "no").lower() in ("yes", "true", "1") else UPKEEP
     if state.phase == TECH:
         state.players[state.active].tech_due = True

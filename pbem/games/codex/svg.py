@@ -47,10 +47,8 @@ def _stat(x: float, y: float, value: object, fill: str, label: str) -> str:
 def _kind(name: str) -> str:
     if cards.is_hero(name):
         return "hero"
-    if name in cards.CARDS:
-        k = cards.kind(name)
-        return "spell" if cards.is_spell(name) else k
-    return "unit"
+    c = cards.CARDS.get(name)
+    return c.type if c is not None else "unit"
 
 
 def _card(x: float, y: float, name: str, *, kind: str, cost: int | None, atk: int | None, hp: int | None,
@@ -90,8 +88,8 @@ def _card(x: float, y: float, name: str, *, kind: str, cost: int | None, atk: in
 
 
 def _thing(x: float, y: float, t: ThingView) -> str:
-    hero = cards.is_hero(t.card)
-    cost = cards.HEROES[t.card]["cost"] if hero else cards.CARDS.get(t.card, {}).get("cost")
+    c = cards.CARDS.get(t.card)
+    cost = c.cost if c is not None else None
     return _card(x, y, t.card, kind=_kind(t.card), cost=cost, atk=t.atk, hp=t.hp, damage=t.damage, runes=t.runes,
                  level=t.level, exhausted=t.exhausted, new=t.new, note=", ".join(t.keywords), handle=t.handle)
 
@@ -100,8 +98,9 @@ def _hand_card(x: float, y: float, name: str) -> str:
     if name not in cards.CARDS:  # a card on its way, or one the data does not know
         return _card(x, y, name, kind="card", cost=None, atk=None, hp=None)
     c = cards.CARDS[name]
-    return _card(x, y, name, kind=_kind(name), cost=c.get("cost"), atk=c.get("atk"), hp=c.get("hp"),
-                 note=", ".join(c.get("subtypes", [])))
+    fighter = c.type in ("unit", "hero", "token")
+    return _card(x, y, name, kind=_kind(name), cost=c.cost, atk=c.atk if fighter else None,
+                 hp=c.hp if fighter or c.type == "building" else None, note=", ".join(c.subtypes))
 
 
 def _empty(x: float, y: float, label: str) -> str:
@@ -124,11 +123,11 @@ def _buildings(side: SideView, x0: float, y: float) -> list[str]:
         out.append(_card(x0 + i * (CARD_W + GAP), y, b.name, kind="building", cost=None, atk=None, hp=b.max_hp,
                          damage=b.max_hp - b.hp, note=note))
     if side.hero_home:
-        band = cards.HEROES[side.hero]["bands"][0]
+        hero = cards.HEROES[side.hero]
         x = x0 + (1 + len(side.building_cards)) * (CARD_W + GAP)
         back = f"back from turn {side.hero_back}" if side.hero_back else "in the command zone"
-        out.append(_card(x, y, side.hero, kind="hero", cost=cards.HEROES[side.hero]["cost"], atk=band["atk"],
-                         hp=band["hp"], note=back))
+        out.append(_card(x, y, side.hero, kind="hero", cost=hero.cost, atk=hero.atk,
+                         hp=hero.hp, note=back))
     return out
 
 

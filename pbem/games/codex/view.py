@@ -13,9 +13,9 @@ from collections import Counter
 import msgspec
 
 from pbem.games.base import Known, Outcome, compact_lines, fit_lines
-from pbem.games.codex import cards, engine
-from pbem.games.codex.commands import handle
-from pbem.games.codex.state import State, codex, deck, discard, hand, ongoing, workers
+from pbem.games.codex import board, cards, values
+from pbem.games.codex.commands import answer_text, handle
+from pbem.games.codex.state import State, codex, deck, discard, future, hand, ongoing, workers
 
 
 class ThingView(msgspec.Struct, frozen=True):
@@ -29,6 +29,8 @@ class ThingView(msgspec.Struct, frozen=True):
     new: bool
     level: int
     keywords: list[str]
+    kind: str = "unit"
+    counters: dict[str, int] = {}
 
 
 class BuildingView(msgspec.Struct, frozen=True):
@@ -62,6 +64,7 @@ class SideView(msgspec.Struct, frozen=True):
     my_discard: list[str] | None = None
     my_workers: list[str] | None = None
     my_codex: list[str] | None = None
+    future: list[str] = []
     building_cards: list[BuildingView] = []
 
 
@@ -87,15 +90,25 @@ def _names(state: State, zone: str) -> list[str]:
 
 
 def view(state: State, seat: str | None) -> View:
+    with values.frozen(state):
+        return _view(state, seat)
+
+
+def _view(state: State, seat: str | None) -> View:
     sides = []
     for s in state.seats:
         p = state.players[s]
         things = []
-        for r in engine.things_of(state, s):
+        for r in board.things_of(state, s):
             t = state.things[r]
-            kw = sorted(k for k, v in engine.keywords(state, r).items() if v)
-            things.append(ThingView(handle(state, r), t.card, engine.atk(state, r), engine.hp(state, r),
-                                    t.damage, t.runes, t.exhausted, t.since >= state.turn, t.level, kw))
+            v = values.get(state, r)
+            kw = sorted(k for k, n in v.kw.items() if n)
+            kind = board.kind_of(state, r)
+            things.append(ThingView(handle(state, r), t.card, v.atk if kind != "building" else 0, v.hp,
+                                    t.damage, t.runes, t.exhausted, t.since >= state.turn, t.level, kw,
+                                    kind=kind, counters=dict(t.counters)))
+        hero_name = next(iter(p.heroes))
+        hero = p.heroes[hero_name]
         blds, cards_of = [], []
         for kind, b in p.buildings.items():
             info = cards.BUILDINGS[kind]
@@ -103,9 +116,9 @@ def view(state: State, seat: str | None) -> View:
             cards_of.append(BuildingView(kind, info["name"], info["hp"] - b.damage, info["hp"], b.done))
         own = seat == s
         sides.append(SideView(
-            seat=s, spec=p.spec, hero=p.hero, hero_home=p.hero_home,
-            hero_back=p.hero_back, base_hp=max(0, cards.BASE_HP - p.base_damage), gold=p.gold,
-            workers=engine.worker_count(state, s), hand=len(state.zones[hand(s)].items),
+            seat=s, spec=p.spec, hero=hero_name, hero_home=hero.home,
+            hero_back=hero.back, base_hp=max(0, cards.BASE_HP - p.base_damage), gold=p.gold,
+            workers=board.worker_count(state, s), hand=len(state.zones[hand(s)].items),
             deck=len(state.zones[deck(s)].items), discard=len(state.zones[discard(s)].items),
             codex=len(state.zones[codex(s)].items), buildings=blds, things=things,
             patrol=[handle(state, r) if r in state.things else "" for r in state.patrol.get(s, [""] * 5)],
@@ -114,6 +127,7 @@ def view(state: State, seat: str | None) -> View:
             my_discard=_names(state, discard(s)) if own else None,
             my_workers=_names(state, workers(s)) if own else None,
             my_codex=_names(state, codex(s)) if own else None,
+            future=[f"{it.card} ({state.future[it.ref].time})" for it in state.zones[future(s)].items],
             building_cards=cards_of,
         ))
     return View(seat=seat, turn=state.turn, active=state.active, phase=state.phase, sides=sides,
@@ -124,6 +138,11 @@ def view(state: State, seat: str | None) -> View:
 def _prompt(state: State, seat: str | None) -> str:
     if state.outcome is not None:
         return "the game is over"
+    if state.prompt is not None:
+        q = state.prompt
+        who = "you" if seat == q.seat else q.seat
+        shown = ", ".join(answer_text(state, seat or "", o) for o in q.options)
+        return f"{who} to choose: {q.what} ({shown})"
     who = "your" if seat == state.active else f"{state.active}'s"
     what = {"tech": "turn: tech first", "main": "main phase"}.get(state.phase, "turn")
     return f"{who} {what}"
@@ -153,7 +172,14 @@ def render(v: View) -> str:
             lines.append(f"  ongoing: {', '.join(side.ongoing)}")
         slots = [f"{w}={h}" for w, h in zip(("SL", "elite", "scav", "tech", "look"), side.patrol) if h]
         lines.append(f"  patrol: {' '.join(slots) or 'empty'}")
+        if side.future:
+            lines.append(f"  future: {', '.join(side.future)}")
         for t in side.things:
+            if t.kind in ("upgrade", "building"):
+                extra = f" {t.hp - t.damage}/{t.hp} HP" if t.kind == "building" else ""
+                marks = [f"{k} {n}" for k, n in sorted(t.counters.items())] + (["exhausted"] if t.exhausted else [])
+                lines.append(f"  - {t.handle}: {t.kind}{extra}" + (f" ({', '.join(marks)})" if marks else ""))
+                continue
             marks = []
             if t.level:
                 marks.append(f"L{t.level}")
@@ -165,6 +191,7 @@ def render(v: View) -> str:
                 marks.append("exhausted")
             if t.new:
                 marks.append("new")
+            marks += [f"{k} {n}" for k, n in sorted(t.counters.items())]
             marks += t.keywords
             lines.append(f"  - {t.handle}: {t.atk}/{t.hp - t.damage}" + (f" ({', '.join(marks)})" if marks else ""))
         if side.my_hand is not None:
@@ -172,6 +199,8 @@ def render(v: View) -> str:
             lines.append(f"  your discard: {_counted(side.my_discard or [])}")
             lines.append(f"  your workers: {_counted(side.my_workers or [])}")
             lines.append(f"  your codex: {_counted(side.my_codex or [])}")
+    if v.prompt.startswith(("you to choose", f"{v.active} to choose")):
+        lines.append(f"  {v.prompt}")
     if v.log or v.last_log:
         lines.append("-" * 78)
         for text in (v.log or v.last_log)[-8:]:

@@ -32,6 +32,7 @@ import tomllib
 import msgspec
 
 from pbem.errors import InvalidOption
+from pbem.safetext import text_problem
 
 PASSIVE = frozenset({"attack_bonus", "impregnable", "equipment_limit", "spy_defence"})
 ONCE_PER_TURN = frozenset({"draw_equipment", "deploy", "far_sight"})
@@ -145,6 +146,13 @@ def parse(text: str, where: str = "catalogue") -> Catalogue:
 
 def problems(cat: Catalogue) -> str | None:
     """Why `cat` cannot be played, or None."""
+    texts = [("the catalogue's name", cat.name)] + [(f"spy level {s.level}", s.note) for s in cat.spies]
+    for e in (cat.kara, *cat.sentries, *cat.aims, *cat.specials, *cat.equipment, *cat.powers):
+        texts += [(f"card id {e.id!r}", e.id), (f"{e.id!r}'s name", e.name), (f"{e.id!r}'s note", e.note)]
+    for what, text in texts:  # shown on every player's terminal and page
+        problem = text_problem(text)
+        if problem is not None:
+            return f"{what} holds {problem}"
     ids: list[str] = [cat.kara.id] + [c.id for c in (*cat.sentries, *cat.aims, *cat.specials, *cat.equipment)]
     twice = sorted({i for i in ids if ids.count(i) > 1})
     if twice:

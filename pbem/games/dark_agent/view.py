@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
-from pbem.games.base import Outcome
+from pbem.games.base import NeedsReveal, Outcome
 from pbem.games.dark_agent import rules
 from pbem.games.dark_agent.editions import CURRENT, Edition
 from pbem.games.dark_agent.state import (
@@ -145,7 +145,17 @@ def cell_view(state: State, cell: int, spies: dict[int, str] | None = None, edit
     else:
         label = ix.name(card)
     return CellView(name, fam, _short(label), card=ix.name(card), selected=selected, tokens=tokens,
-                    protected=fam == "aim" and rules.protected(state, rules.active(state), cell, edition))
+                    protected=fam == "aim" and _seen_protected(state, cell, edition))
+
+
+def _seen_protected(state: State, cell: int, edition: Edition) -> bool:
+    """Whether the AIM in `cell` is protected as far as the reader can
+    tell: a neighbour face down to this reader (a card it has not seen)
+    might be a sentry, and is not counted."""
+    try:
+        return rules.protected(state, rules.active(state), cell, edition)
+    except NeedsReveal:
+        return False
 
 
 def view(state: State, seat: str | None, edition: Edition = CURRENT) -> View:

@@ -19,9 +19,9 @@ from typing import NamedTuple
 
 from pbem.errors import IllegalCommand
 from pbem.games.base import Chance
-from pbem.games.codex import cards, engine
-from pbem.games.codex.engine import log
-from pbem.games.codex.state import Ongoing, State, other
+from pbem.games.codex_v1 import cards, engine
+from pbem.games.codex_v1.engine import log
+from pbem.games.codex_v1.state import Ongoing, State, other
 
 Pick = Callable[[State, str], list[str]]
 

@@ -1,0 +1,495 @@
+"""`pbem serve`: the user's games as a local web page to click, kept live.
+
+A `Session` is what the page may ask of one identity's games: the list
+(what `pbem status --all` knows, or the games under the folders given),
+one game as the seat sees it, a command checked in words, a command
+written, an undo step. It knows nothing of HTTP (`pbem.render.serve_http`
+serves it) nor of HTML (`pbem.render.serve_page` draws it), and nothing of
+click. Every write goes through the library functions `pbem submit`, `pbem
+undo` and `pbem sync` use (`actions.submit`, `actions.undo`,
+`actions.sync`): the same files, the same checks, the same errors, so the
+page can never do what the command line would refuse.
+
+Live: each folder (or tree) is followed by the watcher of `pbem watch`
+(`watching.Watch`), which writes the automatic answers the seat owes; a
+small subclass also tells the session which game changed, and the page
+hears it through server-sent events. In a hotseat game, which `pbem watch`
+leaves alone, the seat's automatic answers are written here. With `mail`,
+the files each write makes are mailed to the other parties (`mailing.send`)
+and new mail is fetched every `mail_every` seconds.
+
+One lock orders everything the session does to the games (a page's write,
+a watcher's answer, a page being drawn), so two writers of this process
+never meet at a folder's lock; other processes are kept out by the
+folder's lock as always.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbem import actions, turns, watching
+from pbem.errors import PbemError
+from pbem.protocol import folder as folder_mod
+from pbem.render import serve_page as pages
+from pbem.render.serve_http import Reply
+from pbem.transport import watch as tw
+
+#: recent lines of the watchers, shown on the pages
+NOTES = 8
+
+
+def folder_key(folder: Path) -> str:
+    """A game's name in the page's URLs: a hash of its folder's path (the
+    path itself stays out of URLs and history)."""
+    return hashlib.sha256(os.path.abspath(folder).encode()).hexdigest()[:16]
+
+
+@dataclass
+class _Loaded:
+    """A folder's chain and the seat's view of it, kept while the folder's
+    chain files stay the same; `seen` holds the chain between two changes
+    (a new file is appended to it, as `pbem watch` does, instead of a
+    replay); `log` the log's lines so far (a file's line never changes)."""
+
+    stamp: Any
+    chain: Any
+    seen: Any = None
+    party: Any = None
+    log: list = field(default_factory=list)
+
+
+@dataclass
+class Session:
+    """What one identity's page may see and do. `roots`: game folders or
+    trees of them (none: the games this user's pbem has seen)."""
+
+    name: str
+    keys: actions.Keys
+    roots: list[Path] = field(default_factory=list)
+    say: Callable[[str], None] = lambda line: None
+    mail: bool = False
+    ask_secret: Callable[[str], str] | None = None
+    token: str = ""
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    notes: deque = field(default_factory=lambda: deque(maxlen=NOTES))
+    _keys: dict[str, Path] = field(default_factory=dict)
+    _loaded: dict[Path, _Loaded] = field(default_factory=dict)
+    _version: int = 0
+    _changed: list[tuple[int, str]] = field(default_factory=list)
+    _cond: threading.Condition = field(default_factory=threading.Condition)
+
+    # -- which games -------------------------------------------------------------------
+
+    def folders(self) -> list[Path]:
+        if not self.roots:
+            from pbem import games_index
+
+            games_index.forget_missing()
+            return [f for f in games_index.known() if (f / folder_mod.GENESIS).is_file()]
+        out: list[Path] = []
+        for root in self.roots:
+            out += tw.game_folders(root, folder_mod.GENESIS)
+        return out
+
+    def folder(self, key: str) -> Path | None:
+        if key not in self._keys:
+            self._keys = {folder_key(f): f for f in self.folders()}
+        return self._keys.get(key)
+
+    def _load(self, folder: Path) -> _Loaded:
+        """The folder's chain, read again only when its files changed: the
+        new files appended to the chain at hand when they only follow it
+        (the watcher's `_read`), else a full read; checked against the
+        address book either way."""
+        stamp = tw.signature(folder, watching.chain_file)
+        held = self._loaded.get(folder)
+        if held is None or held.stamp != stamp:
+            seen = held.seen if held is not None else watching._Seen()
+            chain = watching.Watch._read(folder, folder_mod.chain_files(folder), seen)
+            self.keys.pin(chain, folder, write=False)
+            log = held.log if held is not None and held.chain.game_id == chain.game_id else []
+            held = self._loaded[folder] = _Loaded(stamp, chain, seen, log=log)
+        return held
+
+    def log(self, held: _Loaded) -> list[tuple[int, str, str]]:
+        """Every file in words: only the files not told before are described."""
+        chain = held.chain
+        held.log = [entry for entry in held.log if entry[0] <= chain.seq]
+        since = held.log[-1][0] + 1 if held.log else 0
+        held.log += [(f["seq"], f["by"], "; ".join(f["what"]) or "writes a file")
+                     for f in actions.log_entries(chain, since)["files"]]
+        return held.log
+
+    def warm(self) -> None:
+        """Read every game once (in the background at start), so that the
+        first page opened is drawn from memory."""
+        for folder in self.folders():
+            try:
+                self.screen(folder_key(folder))
+            except PbemError:
+                continue
+
+    def _party(self, held: _Loaded):
+        chain = held.chain
+        if self.name not in chain.seats:
+            return None
+        if held.party is None:
+            held.party = actions.party(chain, self.name, self.keys)
+        return held.party
+
+    def rows(self) -> list[pages.GameRow]:
+        with self.lock:
+            rows = []
+            for folder in self.folders():
+                key = folder_key(folder)
+                self._keys[key] = folder
+                try:
+                    chain = self._load(folder).chain
+                except PbemError as exc:
+                    rows.append(pages.GameRow(key, str(folder), "?", 0, f"cannot be read: {exc.message}"))
+                    continue
+                info = actions.status(chain)
+                what = turns.owed(chain, self.name)[0] if self.name in chain.seats else "nothing"
+                rows.append(pages.GameRow(key, str(folder), chain.game.title, chain.seq, turns.waiting_words(info),
+                                          seat=self.name in chain.seats, yours=what in ("decision", "undo"),
+                                          over=chain.over))
+            return rows
+
+    # -- one game ----------------------------------------------------------------------
+
+    def screen(self, key: str) -> pages.Screen | None:
+        folder = self.folder(key)
+        if folder is None:
+            return None
+        with self.lock:
+            held = self._load(folder)
+            return game_screen(held.chain, self._party(held), self.name, key, str(folder), list(self.notes),
+                               self.log(held))
+
+    def check(self, key: str, text: str) -> dict[str, Any]:
+        """`text` parsed and tried against the seat's state: what it would
+        do, in words, or why it is refused (nothing is written)."""
+        folder = self.folder(key)
+        with self.lock:
+            held = self._load(folder)
+            me = self._party(held)
+            try:
+                if me is None:
+                    raise PbemError(f"{self.name} has no seat in this game")
+                turns.check_turn(held.chain, self.name)
+                me.check_no_undo_pending()
+                command = actions.parse_commands(held.chain, me, [text])[0]
+                words = held.chain.game.explain(command, me.state(), self.name)
+            except PbemError as exc:
+                return {"ok": False, "error": exc.message, "hint": exc.hint}
+            return {"ok": True, "text": text, "words": f"{self.name} will {words}"}
+
+    def submit(self, key: str, text: str, seq: int) -> dict[str, Any]:
+        return self._write(key, seq, lambda folder, said: actions.submit(folder, self.name, [text], self.keys, said))
+
+    def undo(self, key: str, what: str, seq: int) -> dict[str, Any]:
+        return self._write(key, seq, lambda folder, said: actions.undo(folder, self.name, what, self.keys, said))
+
+    def _write(self, key: str, seq: int, write) -> dict[str, Any]:
+        folder = self.folder(key)
+        said: list[str] = []
+        with self.lock:
+            try:
+                now = self._load(folder).chain.seq
+                if now != seq:
+                    raise PbemError(f"the game has moved on since this page was drawn (file {seq}, now {now})",
+                                    hint="look at the board again and choose again")
+                written = write(folder, said)
+                written += self._owed(folder, said)
+            except PbemError as exc:
+                return {"ok": False, "error": exc.message, "hint": exc.hint}
+            said = [f"wrote {', '.join(p.name for p in written)}"] + said if written else said
+            said += self._mail(folder, written)
+        self.changed(folder)
+        return {"ok": True, "said": said}
+
+    def _owed(self, folder: Path, said: list[str]) -> list[Path]:
+        """The seat's automatic answers, when the game is a hotseat game
+        (elsewhere the watcher writes them as soon as the folder settles)."""
+        chain = self._load(folder).chain
+        if chain.dealer_mode != "hotseat" or self.name not in chain.writers() or chain.needs(self.name) != "auto":
+            return []
+        return actions.sync(folder, self.name, self.keys, said)
+
+    def _mail(self, folder: Path, written: list[Path]) -> list[str]:
+        if not self.mail or not written:
+            return []
+        from pbem import mailing
+
+        said: list[str] = []
+        try:
+            sent = mailing.send(folder, self.name, self.keys, self.ask_secret, False, said)
+        except PbemError as exc:
+            return said + [f"not mailed: {exc.message}"]
+        return said + [f"mailed {s.party} <{s.address}>: {', '.join(s.files)}" for s in sent]
+
+    # -- live -----------------------------------------------------------------------------
+
+    def changed(self, folder: Path) -> None:
+        with self._cond:
+            self._version += 1
+            self._changed = [*self._changed[-63:], (self._version, folder_key(folder))]
+            self._cond.notify_all()
+
+    def changes(self, since: int, timeout: float) -> tuple[int, list[str]]:
+        """(the version now, the keys of the games changed after `since`),
+        waiting up to `timeout` seconds for a change."""
+        with self._cond:
+            if since >= 0 and self._version == since:
+                self._cond.wait(timeout)
+            keys = sorted({k for v, k in self._changed if v > since}) if since >= 0 else []
+            return self._version, keys
+
+    def wake(self) -> None:
+        with self._cond:
+            self._cond.notify_all()
+
+    def heard(self, line: str) -> None:
+        """A watcher's line: kept for the pages and said on the terminal."""
+        self.notes.append(line)
+        self.say(line)
+
+    def watchers(self, stop: threading.Event, settle: float) -> list[threading.Thread]:
+        """A `pbem watch` loop per root (each known game folder when no root
+        was given), each in its own thread until `stop` is set."""
+        roots = self.roots or self.folders()
+        threads = []
+        for root in roots:
+            watch = _LiveWatch(root, self.name, self.keys, self.heard, tree=True, settle=settle, session=self)
+            thread = threading.Thread(target=_follow, args=(watch, stop), daemon=True, name=f"pbem watch {root}")
+            thread.start()
+            threads.append(thread)
+        return threads
+
+    # -- the App of the HTTP server ----------------------------------------------------------
+
+    def get(self, path: str) -> Reply:
+        if path == "":
+            return pages.games_page(self.rows(), self.name, self.token, list(self.notes))
+        if path == "list":
+            return Reply.json({"html": pages.games_list(self.rows())})
+        parts = path.split("/")
+        if parts[0] == "g" and len(parts) in (2, 3):
+            screen = self.screen(parts[1])
+            if screen is None:
+                return Reply.text(404, "no such game here")
+            if len(parts) == 2:
+                return pages.game_page(screen, self.token)
+            if parts[2] == "main":
+                return Reply.json({"seq": screen.seq, "html": pages.game_main(screen)})
+        return Reply.text(404, "not found")
+
+    def post(self, path: str, data: dict) -> Reply:
+        parts = path.split("/")
+        if len(parts) != 3 or parts[0] != "g" or self.folder(parts[1]) is None:
+            return Reply.text(404, "not found")
+        key, what = parts[1], parts[2]
+        text = data.get("text")
+        seq = data.get("seq")
+        if what == "check" and isinstance(text, str):
+            return Reply.json(self.check(key, text))
+        if what == "submit" and isinstance(text, str) and isinstance(seq, int):
+            return Reply.json(self.submit(key, text, seq))
+        if what == "undo" and data.get("what") in ("request", "accept", "refuse") and isinstance(seq, int):
+            return Reply.json(self.undo(key, data["what"], seq))
+        return Reply.text(400, "bad request")
+
+
+def _follow(watch: watching.Watch, stop: threading.Event) -> None:
+    try:
+        watch.run(stop=stop)
+    except PbemError as exc:
+        watch.say(f"{watch.root}: {exc.message}")
+
+
+@dataclass
+class _LiveWatch(watching.Watch):
+    """`pbem watch`'s loop, also telling the session which game changed
+    (and, in a hotseat game, writing the seat's automatic answers)."""
+
+    session: Session | None = None
+
+    def visit(self, folder: Path, seen) -> None:
+        session = self.session
+        with session.lock:
+            if not (folder / folder_mod.DEALER_KEY).exists():  # a hotseat game: nothing for `pbem watch`
+                super().visit(folder, seen)
+            said: list[str] = []
+            try:
+                written = session._owed(folder, said)
+            except PbemError as exc:
+                said.append(exc.message)
+                written = []
+            for line in said + session._mail(folder, written):
+                self.say(f"{folder}: {line}")
+        session.changed(folder)
+
+
+# --- one game, as the seat sees it ----------------------------------------------------------
+
+
+def game_screen(chain, me, name: str, key: str, folder: str, notes: list[str],
+                log: list[tuple[int, str, str]]) -> pages.Screen:
+    """What the game page shows `name` (`me`: its party, None when it has
+    no seat: an observer's page)."""
+    from pbem.protocol import undo as undo_mod
+
+    info = actions.status(chain)
+    screen = pages.Screen(
+        key=key, title=chain.game.title, game=chain.game.name, game_id=chain.game_id, seq=chain.seq,
+        folder=folder, viewer=name if me is not None else None, to_act=actions.to_act_lines(info),
+        pending=info["pending"], log=log, outcome=outcome_words(chain), notes=notes,
+    )
+    try:
+        seen = actions.view(chain, me)
+    except PbemError as exc:  # not set up yet
+        screen.board_html = pages.board_text(exc.message)
+        seen = None
+    if seen is not None:
+        screen.board_html = pages.board(chain.game, seen)
+        screen.prompt = getattr(seen, "prompt", None) or None
+    if me is None:
+        return screen
+    screen.owes, screen.owed_words = turns.owed(chain, name)
+    screen.commands = actions.legal(chain, me)
+    pending = chain.pending_undo()
+    if pending is not None:
+        screen.undo_pending = next((line for line in info["pending"] if line.startswith("undo:")), "undo pending")
+    elif undo_mod.refusal(chain, name) is None:
+        screen.may_undo = True
+    return screen
+
+
+def outcome_words(chain) -> str | None:
+    outcome = chain.outcome()
+    if outcome is None:
+        return None
+    words = f"{' and '.join(outcome.winners) or 'nobody'} won: {outcome.reason}"
+    if outcome.scores:
+        words += " (scores: " + ", ".join(f"{k} {v}" for k, v in outcome.scores.items()) + ")"
+    return words
+
+
+# --- the command ------------------------------------------------------------------------------
+
+
+def run(roots: list[Path], name: str, keys: actions.Keys, say: Callable[[str], None],
+        ready: Callable[[str], None], *, open_page: bool = True, mail: bool = False,
+        ask_secret: Callable[[str], str] | None = None, mail_every: float = 60.0) -> None:
+    """Serve `name`'s games until interrupted (SIGINT, SIGTERM).
+
+    The key is unlocked here, once, before anything is served: from the
+    agent (`pbem agent`) or with the passphrase typed at the terminal; the
+    server keeps it in memory and the browser never sees it. `ready`
+    receives the page's address (with its secret) once the server listens.
+    """
+    import secrets
+
+    from pbem.render.serve_http import LocalServer
+
+    for root in roots:
+        if not root.is_dir():
+            raise PbemError(f"{root} is not a folder")
+        if not tw.game_folders(root, folder_mod.GENESIS):
+            raise PbemError(f"{root} holds no game (no {folder_mod.GENESIS} in it or under it)")
+    keys = watching.cached(keys)
+    keys.secret(name)
+    session = Session(name, keys, list(roots), say, mail, ask_secret, token=secrets.token_urlsafe(24))
+    server = LocalServer(session, secrets.token_urlsafe(32), session.token)
+    server.bind()
+    stop = threading.Event()
+
+    def serve(interrupted: threading.Event) -> int:
+        session.watchers(stop, watching.settle_time())
+        threading.Thread(target=session.warm, daemon=True, name="pbem serve warm-up").start()
+        server.start()
+        ready(server.url)
+        launcher = _launcher(keys.store.home, server.url) if open_page else None
+        try:
+            if launcher is not None:
+                _open(launcher, say)
+            # short waits: a signal that another thread (the file watcher's)
+            # happens to receive wakes the main thread only between two
+            next_fetch = time.monotonic() + mail_every
+            while not interrupted.wait(0.25):
+                if mail and time.monotonic() >= next_fetch:
+                    _fetch_mail(session)
+                    next_fetch = time.monotonic() + mail_every
+        finally:
+            if launcher is not None:
+                launcher.unlink(missing_ok=True)
+        return 0
+
+    try:
+        watching.until_interrupted(serve)
+    finally:
+        stop.set()
+        session.wake()
+        server.stop()
+
+
+def _fetch_mail(session: Session) -> None:
+    """New mail for every game served, applied (and answered) as `pbem
+    mail fetch` does; what it did is said like the watchers' lines."""
+    from pbem import mailing
+
+    notes: list[str] = []
+    errors: list[PbemError] = []
+    folders = [f for f in session.folders()]
+    with session.lock:
+        try:
+            reports = mailing.fetch(folders, session.name, session.keys, session.ask_secret, notes=notes,
+                                    on_error=errors)
+        except PbemError as exc:
+            session.heard(f"mail: {exc.message}")
+            return
+    for report in reports:
+        if report.written or report.joined:
+            session.heard(f"{report.folder}: from the mail: {', '.join(p.name for p in report.written)}")
+            session.changed(report.folder)
+    for line in notes + [e.message for e in errors]:
+        session.heard(f"mail: {line}")
+
+
+def _launcher(home: Path, url: str) -> Path:
+    """A page that sends the browser on to `url`, readable by this user
+    alone: the browser is opened on it, so the secret never stands on a
+    command line that other users can read in the process list."""
+    import secrets
+
+    from pbem.fsio import atomic_write
+
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    base = Path(runtime) / "pbem" if runtime and os.path.isdir(runtime) else Path(home) / "serve"
+    base.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.chmod(base, 0o700)
+    path = base / f"open-{secrets.token_hex(8)}.html"
+    atomic_write(path, pages.launcher(url).encode(), mode=0o600)
+    return path
+
+
+def _open(path: Path, say: Callable[[str], None]) -> None:
+    """Open the launcher in the user's browser, in the background (a
+    browser that keeps the terminal must not stop the server)."""
+    import sys
+    import webbrowser
+
+    graphical = sys.platform in ("darwin", "win32") or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    if not graphical:
+        say("no graphical session here: open the address above in your browser")
+        return
+    threading.Thread(target=webbrowser.open, args=(path.as_uri(),), daemon=True).start()

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# How these games were made, with the rules-1 Codex (before the effects
+# engine of rules 2): two greedy bots play Bashing against Finesse through
+# the real file protocol, one game with the hotseat dealer and one peer game
+# (alice's folder kept); the seats' public identities are kept beside each
+# game and the private keys thrown away. Running this again with a newer
+# pbem would make rules-2 games: these files are kept as they are.
+set -euo pipefail
+cd "$(dirname "$0")"
+rm -rf hotseat peer
+keys=$(mktemp -d)
+pbem demo codex --dealer hotseat --dir hotseat/game --keys "$keys/h" --seed 8
+mkdir hotseat/ids && cp "$keys"/h/ids/*.id hotseat/ids/
+pbem demo codex --dealer peer --dir peer --keys "$keys/p" --seed 8
+mv peer/alice peer/game && rm -rf peer/bob
+mkdir peer/ids && cp "$keys"/p/alice/ids/*.id peer/ids/
+rm -rf "$keys"
