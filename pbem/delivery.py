@@ -260,12 +260,12 @@ def _extract(path: Path, raw: bytes) -> list[Incoming]:
 
 def _as_file(label: str, data: bytes) -> Incoming:
     try:
-        if msgspec.json.decode(data, type=_Kind).kind == "state":
-            return Incoming(label, cache=True)
-    except msgspec.DecodeError:
-        pass  # not JSON: the checks below say what is wrong with it
-    try:
-        check_limits(data, label)
+        check_limits(data, label)  # first: too large or nested too deep is read by nothing else
+        try:
+            if msgspec.json.decode(data, type=_Kind).kind == "state":
+                return Incoming(label, cache=True)
+        except msgspec.DecodeError:
+            pass  # not JSON: the checks below say what is wrong with it
         data = codec.normalise(data)[0]
         codec.read_envelope(data)
     except PbemError as exc:

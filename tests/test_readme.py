@@ -69,8 +69,9 @@ DEMO = re.compile(r"^pbem demo\b")
 
 
 class Line:
-    def __init__(self, text: str, section: str, comment: str, inline: bool) -> None:
+    def __init__(self, text: str, section: str, comment: str, inline: bool, run_by: str = "") -> None:
         self.text, self.section, self.comment, self.inline = text, section, comment, inline
+        self.run_by = run_by  # a block another test runs (an HTML comment before it names that test)
 
     def __repr__(self) -> str:
         return self.text
@@ -83,6 +84,7 @@ def command_lines() -> list[Line]:
     in_block = False
     pending = ""
     prose: list[str] = []
+    run_by = ""  # the test named by the HTML comment just before a block
 
     def spans() -> None:  # inline code spans may wrap over two lines of a paragraph
         for span in re.findall(r"`((?:pbem|python3?|eval|_PBEM_COMPLETE=)[ =\w][^`]*)`", " ".join(prose)):
@@ -94,9 +96,14 @@ def command_lines() -> list[Line]:
         if line.startswith("```"):
             spans()
             in_block = line == "```sh" if not in_block else False
+            if not in_block:
+                run_by = ""
             continue
         if not in_block:
-            if raw.startswith("#"):
+            m = re.match(r"<!--.*\b(tests/\w+\.py) runs it", line)
+            if m:
+                run_by = m.group(1)
+            elif raw.startswith("#"):
                 spans()
                 section = raw.lstrip("#").strip()
             elif not line:
@@ -115,12 +122,14 @@ def command_lines() -> list[Line]:
                 out[-1].comment += " " + comment
             continue
         for part in code.split(" && "):
-            out.append(Line(part.strip(), section, comment.strip(), inline=False))
+            out.append(Line(part.strip(), section, comment.strip(), inline=False, run_by=run_by))
     spans()
     return out
 
 
 def why_not_run(line: Line, first_demo: bool) -> str | None:
+    if line.run_by:
+        return f"its block is run by {line.run_by}"
     for pattern, reason in NOT_RUN.items():
         if re.search(pattern, line.text):
             return reason

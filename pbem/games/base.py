@@ -587,8 +587,8 @@ class Game(Generic[St, Cmd]):
         """The board in at most `COMPACT_ROWS` lines of 80 columns, for
         `pbem play` on a 24-line terminal (its heading says whose turn it
         is; a key shows the whole `render`). Default: `render` itself, for
-        a game whose picture is that small."""
-        return self.render(view)
+        a game whose picture is that small (wrapped to 80 columns)."""
+        return compact_lines([(self.render(view).splitlines(), False)])
 
     def svg(self, view: Any) -> str:
         """A picture of a view as SVG text (`pbem show --svg`, `pbem page`).
