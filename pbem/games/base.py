@@ -52,7 +52,7 @@ __all__ = [
     "identity", "checked_if_visible", "overlay", "project", "refs_in",
     "unrevealed_public", "unknown_to", "copy_struct", "copy_zones", "share_zones", "own_zone", "settle_zones",
     "shuffle_zone", "draw_private",
-    "TERMINAL_WIDTH", "fit_lines",
+    "TERMINAL_WIDTH", "COMPACT_ROWS", "fit_lines", "compact_lines",
 ]
 
 
@@ -403,6 +403,10 @@ def unknown_to(state: GameState, seat: str, known_refs: set[str] | frozenset[str
 #: the widest line a terminal picture may have: a new user's terminal is 80
 #: columns, and a line one column wider wraps and breaks every border
 TERMINAL_WIDTH = 80
+#: the most lines a compact board (`Game.compact`) may take: `pbem play`
+#: keeps its heading, menu, last message and prompt below it on a 24-line
+#: terminal
+COMPACT_ROWS = 12
 
 
 def fit_lines(lines: Sequence[str], width: int = TERMINAL_WIDTH, indent: str = "    ") -> list[str]:
@@ -425,6 +429,21 @@ def fit_lines(lines: Sequence[str], width: int = TERMINAL_WIDTH, indent: str = "
             break_long_words=True, break_on_hyphens=False, drop_whitespace=True,
         ) or [line[:width]]
     return out
+
+
+def compact_lines(parts: Sequence[tuple[Sequence[str], bool]], rows: int = COMPACT_ROWS) -> str:
+    """A compact board from `parts` (lines, and whether the part may be
+    left out), each wrapped to 80 columns: optional parts are left out,
+    the last first, until at most `rows` lines remain; if the rest is
+    still too long its end is cut, saying where the whole board is."""
+    kept = [(fit_lines(lines), optional) for lines, optional in parts]
+    while sum(len(lines) for lines, _ in kept) > rows and any(opt for _, opt in kept):
+        drop = max(i for i, (_, opt) in enumerate(kept) if opt)
+        kept.pop(drop)
+    out = [line for lines, _ in kept for line in lines]
+    if len(out) > rows:
+        out = out[: rows - 1] + ["... (b shows the whole board)"]
+    return "\n".join(out)
 
 
 # --- the game ----------------------------------------------------------------
@@ -636,6 +655,13 @@ class Game(Generic[St, Cmd]):
     def render(self, view: Any) -> str:
         """A text picture of a view, for a terminal."""
         raise NotImplementedError
+
+    def compact(self, view: Any) -> str:
+        """The board in at most `COMPACT_ROWS` lines of 80 columns, for
+        `pbem play` on a 24-line terminal (its heading says whose turn it
+        is; a key shows the whole `render`). Default: `render` itself, for
+        a game whose picture is that small (wrapped to 80 columns)."""
+        return compact_lines([(self.render(view).splitlines(), False)])
 
     def svg(self, view: Any) -> str:
         """A picture of a view as SVG text (`pbem show --svg`, `pbem page`).

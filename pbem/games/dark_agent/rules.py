@@ -31,6 +31,7 @@ from pbem.games.base import (
 from pbem.games.dark_agent import catalogue as catmod
 from pbem.games.dark_agent.catalogue import Catalogue, Effect
 from pbem.games.dark_agent.commands import jacket_refs
+from pbem.games.dark_agent.editions import CURRENT, Edition
 from pbem.games.dark_agent.commands import (
     Attack,
     Command,
@@ -378,7 +379,8 @@ def simultaneous(state: State) -> list[str]:
 # --- legal commands -----------------------------------------------------------------
 
 
-def legal(state: State, seat: str) -> list[Command]:
+def legal(state: State, seat: str, edition: Edition = CURRENT) -> list[Command]:
+    """`seat`'s legal commands, under the rules of `edition` (`editions`)."""
     if seat not in to_act(state):
         return []
     phase = state.phase
@@ -402,7 +404,7 @@ def legal(state: State, seat: str) -> list[Command]:
     if phase == VOTE:
         return [Vote(True), Vote(False)]
     if phase == ACT:
-        return act_commands(state, seat)
+        return act_commands(state, seat, edition)
     return []
 
 
@@ -522,7 +524,7 @@ def _swappable(sats: list[list[str]], line: int, owner: str) -> bool:
     return not (len(sats[line]) == SLOTS and all(o == owner for o in sats[line]))
 
 
-def act_commands(state: State, seat: str) -> list[Command]:
+def act_commands(state: State, seat: str, edition: Edition = CURRENT) -> list[Command]:
     out: list[Command] = []
     full = len(state.zones[hand(seat)].items) >= hand_limit(state, seat)
     fams = area_families(state) if full else []
@@ -545,7 +547,7 @@ def act_commands(state: State, seat: str) -> list[Command]:
                 out.append(Spot(cell, "super"))
             if far:
                 out.append(Spot(cell, "far"))
-    out += _attacks(state, seat)
+    out += _attacks(state, seat, edition)
     if state.double_holder == seat and not state.turned:
         for cell in state.selected:
             if _double_target(state, seat, cell):
@@ -569,7 +571,7 @@ def _attackers(state: State, seat: str) -> list[int]:
     return out
 
 
-def _attacks(state: State, seat: str) -> list[Command]:
+def _attacks(state: State, seat: str, edition: Edition) -> list[Command]:
     attackers = _attackers(state, seat)
     if not attackers:
         return []
@@ -581,7 +583,7 @@ def _attacks(state: State, seat: str) -> list[Command]:
         for k in range(1, len(attackers) + 1):
             for group in combinations(attackers, k):
                 cmd = Attack(t, list(group))
-                if _attack_problem(state, seat, cmd) is None:
+                if _attack_problem(state, seat, cmd, edition) is None:
                     out.append(cmd)
     return out
 
@@ -690,8 +692,11 @@ def _target_kind(state: State, seat: str, cell: int) -> str:
     return fam if fam in ("sentry", "aim") else ""
 
 
-def _protected(state: State, seat: str, cell: int) -> bool:
-    """An AIM with an enemy spy, Kara or a sentry orthogonally next to it."""
+def protected(state: State, seat: str, cell: int, edition: Edition = CURRENT) -> bool:
+    """An AIM that `seat` cannot attack: an enemy spy (not the one `seat`
+    turned with the double-spy token) or a sentry lies orthogonally next to
+    it. The rulebook names only these two; Kara, the Dark Agent, is no
+    enemy spy and protects nothing (rules 1 let her protect: `editions`)."""
     for n in neighbours(cell):
         spy = spy_at(state, n)
         if spy is not None and spy_owner(spy) != seat and spy != state.turned:
@@ -699,7 +704,7 @@ def _protected(state: State, seat: str, cell: int) -> bool:
         card = cell_card(state, n)
         if card is not None:
             fam = family(state, card)
-            if fam == "sentry" or (fam == "kara" and state.turned != KARA_SPY):
+            if fam == "sentry" or (fam == "kara" and edition.kara_protects_aims and state.turned != KARA_SPY):
                 return True
     return False
 
@@ -711,7 +716,7 @@ def _level_at(state: State, cell: int) -> int:
     return state.catalogue.kara.level  # a turned Kara
 
 
-def _attack_problem(state: State, seat: str, cmd: Attack) -> str | None:
+def _attack_problem(state: State, seat: str, cmd: Attack, edition: Edition) -> str | None:
     t = cmd.target
     if not 0 <= t < CELLS:
         return "no such cell"
@@ -737,8 +742,8 @@ def _attack_problem(state: State, seat: str, cmd: Attack) -> str | None:
         total = sum(_level_at(state, c) for c in cmd.spies)
         if total <= level:
             return f"your spies' levels ({total}) must be above the target's level ({level})"
-    if kind == "aim" and _protected(state, seat, t) and not turn_has(state, "explosives"):
-        return f"the AIM in {cell_name(t)} is protected by a sentry or an enemy spy next to it"
+    if kind == "aim" and protected(state, seat, t, edition) and not turn_has(state, "explosives"):
+        return f"the AIM in {cell_name(t)} is protected by {edition.protectors()} next to it"
     return None
 
 
@@ -803,7 +808,8 @@ def _power_problem(state: State, seat: str, source: str) -> str | None:
 # --- apply ------------------------------------------------------------------------
 
 
-def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
+def apply(state: State, seat: str, cmd: Command, chance: Chance, edition: Edition = CURRENT) -> State:
+    """The state after `seat`'s `cmd`, under the rules of `edition` (`editions`)."""
     if seat not in to_act(state):
         if state.phase == VOTE and seat in state.votes:
             raise IllegalCommand(f"{seat} has already voted")
@@ -841,10 +847,10 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
                 raise IllegalCommand(problem)
             _spot(s, seat, cmd, chance)
         case Attack() if phase == ACT:
-            problem = _attack_problem(state, seat, cmd)
+            problem = _attack_problem(state, seat, cmd, edition)
             if problem:
                 raise IllegalCommand(problem)
-            _attack(s, seat, cmd, chance)
+            _attack(s, seat, cmd, chance, edition)
         case Double(cell) if phase == ACT:
             if s.double_holder != seat:
                 raise IllegalCommand("you do not hold the double-spy token")
@@ -1049,7 +1055,11 @@ def defence(s: State, seat: str, target: int) -> tuple[int, bool]:
     return e.defence, family(s, card) == "kara"  # type: ignore[attr-defined,arg-type]
 
 
-def _attack(s: State, seat: str, cmd: Attack, chance: Chance) -> None:
+def _attack(s: State, seat: str, cmd: Attack, chance: Chance, edition: Edition) -> None:
+    """Roll the attack. A failure ends the turn: against a sentry, an enemy
+    spy or Kara it wounds the attacking spies (back to the board, unless
+    impregnable); against an AIM it puts an investigation token on the AIM
+    and wounds nobody (the rulebook's AIM passage; rules 1 wounded them too)."""
     kind = _target_kind(s, seat, cmd.target)
     base, with_die = defence(s, seat, cmd.target)
     dice = roll(chance.public, 5 if with_die else 4, 6)  # the one roll of this command
@@ -1065,7 +1075,8 @@ def _attack(s: State, seat: str, cmd: Attack, chance: Chance) -> None:
     log(s, f"{seat} attacks {what} in {cell_name(cmd.target)}: {bonus}+{'+'.join(map(str, att))}={total}"
         f" vs {need}{' (four of a kind)' if four else ''}: {'success' if ok else 'failure'}")
     if not ok:
-        if not passive(s, seat, "impregnable"):
+        wounds = kind != "aim" or edition.aim_failure_wounds
+        if wounds and not passive(s, seat, "impregnable"):
             for c in cmd.spies:
                 spy = spy_at(s, c)
                 if spy is not None and spy_owner(spy) == seat:
