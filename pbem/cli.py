@@ -8,7 +8,6 @@ inside the commands so that `pbem --help` starts fast.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -178,6 +177,8 @@ def write_output(path: Path, text: str) -> None:
 
 
 def emit_json(value: Any) -> None:
+    import json  # here: most commands print no JSON, and json costs every command 1.5 ms
+
     click.echo(json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False))
 
 

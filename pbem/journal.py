@@ -20,8 +20,9 @@ The note is per user (never in a shared game folder) and names the folder
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
+
+import msgspec
 
 from pbem.fsio import make_folder
 
@@ -42,13 +43,13 @@ def begin(home: Path, folder: Path, seat: str, texts: list[str]) -> None:
     machine only makes that rerun a new command (refused with a hint that
     names the file already in), never a wrong game."""
     make_folder(home / FOLDER)
-    _path(home, folder, seat).write_bytes(json.dumps(texts).encode())
+    _path(home, folder, seat).write_bytes(msgspec.json.encode(texts))
 
 
 def interrupted(home: Path, folder: Path, seat: str, texts: list[str]) -> bool:
     """True if a submit of these very `texts` began and never reported."""
     try:
-        return json.loads(_path(home, folder, seat).read_bytes()) == texts
+        return msgspec.json.decode(_path(home, folder, seat).read_bytes()) == texts
     except (OSError, ValueError):
         return False
 

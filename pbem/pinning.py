@@ -26,8 +26,9 @@ one folder and kept in its ``dealer.key``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from pbem.errors import IdentityMismatch, UnknownIdentity
 
@@ -39,16 +40,14 @@ if TYPE_CHECKING:
 __all__ = ["Party", "New", "Stranger", "parties", "check"]
 
 
-@dataclass(frozen=True)
-class Party:
+class Party(msgspec.Struct, frozen=True):
     """One identity a game holds, and the role it plays there ("seat alice")."""
 
     label: str
     identity: PublicIdentity
 
 
-@dataclass(frozen=True)
-class Stranger:
+class Stranger(msgspec.Struct, frozen=True):
     """A read-only look at a game the user is not in whose keys clash with
     the address book: warned about, not refused."""
 
@@ -58,8 +57,7 @@ class Stranger:
         return f"{self.clash.message}: not the player you know; you are not in this game, so it is shown as it is"
 
 
-@dataclass(frozen=True)
-class New:
+class New(msgspec.Struct, frozen=True):
     """A key the address book had never seen; `accepted` if it is now recorded."""
 
     party: Party
