@@ -33,8 +33,7 @@ if TYPE_CHECKING:
     from pbem.protocol.versions import Version
 
 
-@dataclass(frozen=True)
-class UndoPending:
+class UndoPending(msgspec.Struct, frozen=True):
     """An undo request waiting for answers (`pbem.protocol.undo`)."""
 
     by: str
