@@ -16,12 +16,11 @@ from pathlib import Path
 
 import msgspec
 import pytest
-
 from click.testing import CliRunner
 
 from conftest import snapshot
-from pbem.cli import cli
 from pbem.actions import Keys
+from pbem.cli import cli
 from pbem.crypto import poker
 from pbem.crypto.encoding import b64d, b64e
 from pbem.crypto.store import KeyStore
