@@ -709,11 +709,20 @@ def dearmor(files, into: Path | None) -> None:
 @as_name
 @click.option("--to", "to", metavar="SEAT", help="Only what this party lacks.")
 @click.option("--armor", "as_armor", is_flag=True, help="Print the files as one armored bundle to paste into a mail.")
-def outbox(folder: Path, name: str, to: str | None, as_armor: bool) -> None:
+@click.option("--forum", "as_forum", is_flag=True,
+              help="Print a forum post (Markdown): a summary anyone may read, the files in a collapsed block.")
+def outbox(folder: Path, name: str, to: str | None, as_armor: bool, as_forum: bool) -> None:
     """The files each other party may still lack (after the last file it wrote)."""
     from pbem import actions, delivery
 
+    if as_armor and as_forum:
+        raise click.UsageError("--armor and --forum are two ways of printing the files: choose one")
     chain = actions.open_game(folder, keys())
+    if as_forum:
+        from pbem import forum
+
+        click.echo(forum.post(folder, chain, name, to), nl=False)
+        return
     owed = delivery.outbox(folder, chain, name, to)
     if not owed:
         click.echo("nobody: a hotseat game stays in this folder", err=True)
