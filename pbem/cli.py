@@ -347,7 +347,10 @@ def join(folder: Path, received, name: str, accept_new: bool, allow_old: bool) -
     mine = actions.join(folder, list(received), name, keys(accept_new, allow_old))
     if mine is None:
         chain = actions.open_game(folder)
-        if not chain.dealt and name in chain.seat_order:
+        if any(r.by == name for r in chain.records):
+            click.echo(f"rebuilt: {folder} holds the game up to seq {chain.seq}, your own files among them; "
+                       "nothing to send")
+        elif not chain.dealt and name in chain.seat_order:
             click.echo(f"joined: {folder} holds the game; your join file comes after "
                        f"{', '.join(chain.writers())}'s: run pbem sync {folder} --as {name} once it has arrived")
         else:
@@ -635,12 +638,16 @@ def apply_cmd(folder: Path, files, accept_new: bool) -> None:
     Files already in the game are skipped; the rest are applied in chain
     order; one whose predecessor has not arrived waits in DIR/pending/ and
     is applied when it can. A bad file is named (exit 1) and the others are
-    still applied.
+    still applied. A new or empty DIR is made from the genesis among the
+    files (a lost folder rebuilt from another party's files).
     """
-    from pbem import actions
+    from pbem import actions, rebuild
 
     said: list[str] = []
-    result = actions.receive(folder, list(files), keys(accept_new), said)
+    if rebuild.is_empty(folder):
+        result = rebuild.apply_into_empty(folder, list(files), keys(accept_new), said)
+    else:
+        result = actions.receive(folder, list(files), keys(accept_new), said)
     for path in result.written:
         click.echo(str(path))
     notes(said)
