@@ -43,8 +43,8 @@ def post(folder: Path, chain: Chain, name: str, to: str | None = None) -> str:
         actions=steps,
         board=board,
         board_text=chain.game.render(board) if board is not None else "",
-        next_lines=actions.to_act_lines(actions.status(chain)) if not chain.over else
-        [f"the game is over: {chain.outcome().reason}"],
+        next_lines=[] if chain.over else actions.to_act_lines(actions.status(chain)),
+        outcome=chain.outcome().reason if chain.over else None,
         armored=delivery.armor_files(paths),
         readers=[o.party for o in owed if o.files],
     ))

@@ -59,6 +59,7 @@ class Post:
     next_lines: list[str]
     armored: str
     readers: list[str]
+    outcome: str | None = None  # how the game ended, when it has
 
 
 def text(s: str) -> str:
@@ -93,7 +94,9 @@ def render(post: Post) -> str:
         out += _codex(post.board)
     elif post.board_text:
         out += [fenced(clean(post.board_text)), ""]
-    if post.next_lines:
+    if post.outcome is not None:
+        out += [f"**Game over**: {text(post.outcome)}", ""]
+    elif post.next_lines:
         out += ["Next: " + "; ".join(text(line) for line in post.next_lines), ""]
     n = len(seqs)
     out += [
