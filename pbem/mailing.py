@@ -191,6 +191,7 @@ def send(folder: Path, name: str, keys, ask: Ask | None = None, again: bool = Fa
         _save(record_path, record)
         return []
     config = cfg.read(home)
+    copy = _copy_to_self(config, name)
     sender = cfg.table(config, "mail", name).get("from") or keys.store.email(name)
     if not sender:
         raise MailError(f"no From address for {name}",
@@ -211,7 +212,7 @@ def send(folder: Path, name: str, keys, ask: Ask | None = None, again: bool = Fa
             record[party] = sorted(set(record.get(party, [])) | {_h(d) for _, d in files})
             _save(record_path, record)
             out.append(Sent(party, address, [p.name for p, _ in files]))
-        mine = _own_new(chain, folder, name, record) if _copy_to_self(config, name) else []
+        mine = _own_new(chain, folder, name, record) if copy else []
         if mine:
             subject, text = _letter(chain, info, name, name, folder, mine)
             smtp.send(mail.message(sender, sender, subject + " (your copy)", text, [(p.name, d) for p, d in mine]))
@@ -528,14 +529,15 @@ def _answer(folder: Path, name: str, keys, report: "Fetched", notes) -> None:
 
 def _join_from_mail(folder: Path, name: str, keys, messages, game: str | None, report: Fetched,
                     notes) -> str | None:
-    """Make `folder` from the genesis mailed to `name` (None: none found)."""
-    from pbem import actions
+    """Make `folder` from the genesis mailed to `name` and the files that
+    follow it (None: none found)."""
+    from pbem import actions, rebuild
 
+    mailed = [f for m in messages for f in _files(m)]
     invites: dict[str, bytes] = {}
-    for m in messages:
-        for f in _files(m):
-            if f.genesis and (game is None or f.game_id.startswith(game)) and _seats(f.data, name):
-                invites.setdefault(f.game_id, f.data)
+    for f in mailed:
+        if f.genesis and (game is None or f.game_id.startswith(game)) and _seats(f.data, name):
+            invites.setdefault(f.game_id, f.data)
     if not invites:
         raise MailError(
             f"{folder} holds no game, and no mail holds the genesis of a game {name} sits in"
@@ -548,9 +550,7 @@ def _join_from_mail(folder: Path, name: str, keys, messages, game: str | None, r
     gid, data = next(iter(invites.items()))
     # the files that follow the genesis: `name`'s own among them (the copies
     # `send` mails to itself) make this a lost folder rebuilt, with no new join
-    from pbem import rebuild
-
-    later = [f.data for m in messages for f in _files(m) if f.game_id == gid and not f.genesis and f.data]
+    later = [f.data for f in mailed if f.game_id == gid and not f.genesis and f.data]
     files, gap = rebuild.fitting(data, later)
     if gap:
         raise MailError(

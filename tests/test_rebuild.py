@@ -167,3 +167,18 @@ def test_apply_into_an_empty_folder_needs_the_genesis(tmp_path):
     target = tmp_path / "new"
     r = run("apply", target, *sorted(dirs["bob"].glob("0000[1-9]*.pbem")), ok=False)
     assert r.exit_code == 1 and "hold no genesis" in r.stderr and not target.exists()
+
+
+def test_copy_to_self_must_be_true_or_false(tmp_path, dovecot, monkeypatch):
+    monkeypatch.setenv("PBEM_IMAP_PASSWORD", Dovecot.PASSWORD)
+    server, keys = imap_people(tmp_path, tmp_path / "spool", dovecot)
+    try:
+        conf = keys["rita"].store.home / "config.toml"
+        conf.write_text('[mail]\ncopy_to_self = "yes"\n' + conf.read_text())
+        g = tmp_path / "rita" / "g"
+        actions.new_game("aa", g, ["alice", "bob"], keys["rita"], "referee", "rita")
+        with pytest.raises(PbemError, match="copy_to_self in \\[mail\\] must be true or false"):
+            mailing.send(g, "rita", keys["rita"])
+        assert not server.received  # nothing mailed
+    finally:
+        server.stop()
