@@ -38,10 +38,16 @@ from pbem.protocol.formats import TurnBody
 
 
 def is_empty(folder: Path) -> bool:
-    """No folder yet, or one that holds nothing but an empty lock file."""
+    """A folder that holds nothing but an empty lock file, or none yet
+    where one can be made (under a folder, not under a file)."""
     from pbem.lock import LOCK
 
-    return not folder.exists() or (folder.is_dir() and all(p.name == LOCK for p in folder.iterdir()))
+    if folder.is_dir():
+        return all(p.name == LOCK for p in folder.iterdir())
+    if folder.exists():
+        return False
+    nearest = next((p for p in folder.absolute().parents if p.exists()), None)
+    return nearest is not None and nearest.is_dir()
 
 
 def fitting(genesis: bytes, files: list[bytes]) -> tuple[list[bytes], list[int]]:
