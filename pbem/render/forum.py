@@ -86,9 +86,7 @@ def render(post: Post) -> str:
     span = f"seq {seqs[0]}" if len(seqs) == 1 else f"seq {seqs[0]} to {seqs[-1]}"
     out = [f"**{text(post.title)}** · game `{post.game_id[:12]}` · {span} · posted by {text(post.poster)}", ""]
     for a in post.actions:
-        gold = f" (gold {a.gold[0]} → {a.gold[1]})" if a.gold is not None and a.gold[0] != a.gold[1] else (
-            f" (gold {a.gold[1]})" if a.gold is not None else "")
-        out.append(f"- {a.seq} {text(a.by)}: {text(a.what)}{gold}")
+        out.append(f"- {a.seq} {text(a.by)}: {text(a.what)}{_gold(a.gold)}")
     out.append("")
     if post.board is not None and is_codex(post.board):
         out += _codex(post.board)
@@ -109,6 +107,13 @@ def render(post: Post) -> str:
         "</details>",
     ]
     return "\n".join(out) + "\n"
+
+
+def _gold(gold: tuple[int, int] | None) -> str:
+    if gold is None:
+        return ""
+    before, after = gold
+    return f" (gold {after})" if before == after else f" (gold {before} → {after})"
 
 
 def _codex(view: Any) -> list[str]:
