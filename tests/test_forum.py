@@ -26,15 +26,23 @@ GAMES = {
 }
 
 
-def referee_game(tmp_path, game, seats, steps, seed=3):
-    """A referee game played by random bots for `steps` files, each party in its own folder."""
+def referee_game(tmp_path, game, seats, steps, seed=3, dealer="referee"):
+    """A referee game (or a peer game, alice creating it) played by random
+    bots for `steps` files, each party in its own folder."""
     names = [s.split(":")[0] for s in seats]
     keys = introduced(tmp_path, names + ["rita"])
-    dirs = {"rita": tmp_path / "rita"}
-    actions.new_game(game, dirs["rita"], seats, keys["rita"], "referee", referee="rita")
+    if dealer == "referee":
+        dirs = {"rita": tmp_path / "rita"}
+        actions.new_game(game, dirs["rita"], seats, keys["rita"], "referee", referee="rita")
+    else:
+        dirs = {"alice": tmp_path / "alice"}
+        actions.new_game(game, dirs["alice"], seats, keys["alice"], "peer", creator="alice")
+    genesis = next(iter(dirs.values())) / folder.GENESIS
     for n in names:
+        if n in dirs:
+            continue
         dirs[n] = tmp_path / n
-        mine = actions.join(dirs[n], [dirs["rita"] / folder.GENESIS], n, keys[n])
+        mine = actions.join(dirs[n], [genesis], n, keys[n])
         if mine is not None:
             for other in dirs:
                 if other != n:
@@ -61,9 +69,9 @@ def secrets(chain, keys, seat) -> set[str]:
     return {it.card for z in mine.zones.values() for it in z.items if isinstance(it, Known) and it.ref not in public}
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
-def test_a_post_never_shows_a_hidden_card(tmp_path, game):
-    keys, dirs, names = referee_game(tmp_path, game, GAMES[game], steps=10)
+@pytest.mark.parametrize("game,dealer", [(g, "referee") for g in sorted(GAMES)] + [("agent-avenue", "peer")])
+def test_a_post_never_shows_a_hidden_card(tmp_path, game, dealer):
+    keys, dirs, names = referee_game(tmp_path, game, GAMES[game], steps=10, dealer=dealer)
     rng = random.Random(11)
     checked = 0
     for _ in range(4):  # at a few points of the game, as each seat
@@ -77,6 +85,9 @@ def test_a_post_never_shows_a_hidden_card(tmp_path, game):
 
 def _check_post(dirs, keys, seat) -> int:
     chain = actions.open_game(dirs[seat], keys[seat])
+    owed = {p for o in actions_outbox(dirs[seat], chain, seat) for p in o.files}
+    if not owed:  # every other party has all of this seat's files: nothing to post
+        return 0
     post = forum.post(dirs[seat], chain, seat)
     # what anyone can read of the whole game: a secret card with the name
     # of a public one (two copies of an agent) cannot be told apart
@@ -87,7 +98,6 @@ def _check_post(dirs, keys, seat) -> int:
     # the files are exactly the outbox's, and nothing else is armored
     found, bad = armor.find_blocks(post, "post")
     assert not bad
-    owed = {p for o in actions_outbox(dirs[seat], chain, seat) for p in o.files}
     assert sorted(f.data for f in found) == sorted(folder.read(p) for p in owed)
     return len(hidden)
 
@@ -115,13 +125,14 @@ def test_a_codex_post_sums_the_turn_up_like_the_forum_template(tmp_path):
     assert "<details>" in post and "</details>" in post and "```text" in post
 
 
-@pytest.mark.parametrize("how", ["markdown", "copied", "saved page"])
-def test_apply_takes_a_post_back(tmp_path, how):
-    keys, dirs, _ = referee_game(tmp_path, "agent-avenue", GAMES["agent-avenue"], steps=4)
-    writer = folder.load(dirs["rita"]).writers()[0]
-    if writer == "rita":
-        mail_step(keys, dirs, random.Random(1))
-        writer = folder.load(dirs["rita"]).writers()[0]
+@pytest.mark.parametrize("how,dealer", [("markdown", "referee"), ("copied", "referee"), ("saved page", "referee"),
+                                        ("copied", "peer")])
+def test_apply_takes_a_post_back(tmp_path, how, dealer):
+    keys, dirs, _ = referee_game(tmp_path, "agent-avenue", GAMES["agent-avenue"], steps=4, dealer=dealer)
+    rng = random.Random(1)
+    while folder.load(dirs["alice"]).needs(folder.load(dirs["alice"]).writers()[0]) != "decision":
+        mail_step(keys, dirs, rng)
+    writer = folder.load(dirs["alice"]).writers()[0]
     mine = folder.load(dirs[writer])
     me = actions.party(mine, writer, keys[writer])
     actions.submit(dirs[writer], writer, [actions.legal(mine, me)[0]], keys[writer])
@@ -154,3 +165,9 @@ def test_markup_in_game_words_stays_text():
 
     assert text("a <b>*bold*</b> [link](x) `c`") == r"a \<b\>\*bold\*\</b\> \[link\](x) \`c\`"
     assert fenced("x ```` y").startswith("`````text\n")
+
+
+def test_a_hotseat_game_has_nothing_to_post(pbem, tmp_path):
+    pbem("new", "aa", tmp_path / "g", "--seat", "alice", "--seat", "bob")
+    r = pbem.fails("outbox", tmp_path / "g", "--as", "alice", "--forum")
+    assert "nothing to post" in r.stderr
