@@ -1008,7 +1008,9 @@ def mail_send(folder: Path, name: str, again: bool) -> None:
 
 def _fetched_lines(report) -> list[str]:
     lines = []
-    if report.joined:
+    if report.rebuilt:
+        lines.append(f"rebuilt {report.folder} from the mail, your own files among them")
+    elif report.joined:
         lines.append(f"joined the game in {report.folder}")
     lines += [str(p) for p in report.written]
     lines += [f"waiting in pending/: {p.name}" for p in report.pending]

@@ -313,6 +313,7 @@ class Fetched:
 
     folder: Path
     joined: bool = False
+    rebuilt: bool = False  # joined with the identity's own files: a lost folder made again
     written: list[Path] = field(default_factory=list)
     pending: list[Path] = field(default_factory=list)
     bad: list[PbemError] = field(default_factory=list)
@@ -532,6 +533,7 @@ def _join_from_mail(folder: Path, name: str, keys, messages, game: str | None, r
     """Make `folder` from the genesis mailed to `name` and the files that
     follow it (None: none found)."""
     from pbem import actions, rebuild
+    from pbem.protocol import codec
 
     mailed = [f for m in messages for f in _files(m)]
     invites: dict[str, bytes] = {}
@@ -565,6 +567,7 @@ def _join_from_mail(folder: Path, name: str, keys, messages, game: str | None, r
             paths[-1].write_bytes(one)
         actions.join(folder, paths, name, keys)
     report.joined = True
+    report.rebuilt = any(codec.read_envelope(one).by == name for one in [data, *files])
     return gid
 
 

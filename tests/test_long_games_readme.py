@@ -87,5 +87,6 @@ def test_rebuild_lines(tmp_path, smtp):  # noqa: F811
     heads = [folder_mod.load(folders["alice"]).head] + [folder_mod.load(folders["bob"]).head] * 2
     for line, head in zip(lines, heads):
         shutil.rmtree(folders["alice"])
-        sh(line, tmp_path / "alice-side", keys["alice"].store.home)
-        assert folder_mod.load(folders["alice"]).head == head, line
+        done = sh(line, tmp_path / "alice-side", keys["alice"].store.home)
+        assert folder_mod.load(folders["alice"]).head == head, (line, done.stdout)
+        assert ("rebuilt" in done.stdout) == (" apply " not in line)  # apply lists the files it wrote

@@ -69,7 +69,7 @@ def test_a_lost_folder_rebuilt_from_imap_and_played_on(tmp_path, dovecot, monkey
 
         shutil.rmtree(tmp_path / "alice")  # the disk is gone; the key store and the mailbox are not
         report = mailing.fetch([lost], "alice", keys["alice"])[0]
-        assert report.joined
+        assert report.joined and report.rebuilt
         chain = folder_mod.load(lost)
         assert chain.head == before_head  # every file back, and no second join
         assert hand(lost, "alice", keys["alice"]) == before_hand
