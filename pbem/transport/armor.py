@@ -34,7 +34,9 @@ trailing spaces or indent it, and the same bytes come out. Mail files
 (`.eml`, `.mbox`) are read with the standard library's `email` and
 `mailbox` packages: quoted-printable and base64 bodies are decoded, text and
 HTML parts are searched for blocks, and an attachment holding a raw pbem
-file is taken as it is. A mail is parsed only when it is within the size
+file is taken as it is. A web page saved from a browser (a forum post,
+`pbem outbox --forum`) is read as the browser shows its text
+(`html_text`). A mail is parsed only when it is within the size
 and nesting limits the parser can take (`read_message`); every reader
 here is one pass over its text, so its work grows with the text's length
 and no faster.
