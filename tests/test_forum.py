@@ -171,3 +171,15 @@ def test_a_hotseat_game_has_nothing_to_post(pbem, tmp_path):
     pbem("new", "aa", tmp_path / "g", "--seat", "alice", "--seat", "bob")
     r = pbem.fails("outbox", tmp_path / "g", "--as", "alice", "--forum")
     assert "nothing to post" in r.stderr
+
+
+def test_a_saved_page_is_read_in_one_pass():
+    """A page of 200,000 unclosed ``<script`` tags, or of as many ``<``,
+    is read in one pass (each left-out element is searched for its end once)."""
+    import time
+
+    for page in (b"<!DOCTYPE html>" + b"<script>" * 200_000, b"<html>" + b"<" * 400_000 + b"<pre>x</pre>"):
+        start = time.process_time()
+        found, bad = armor.find_in_bytes(page, "page.html")
+        assert time.process_time() - start < 2 and not found and not bad
+    assert armor.html_text("a<script>b</script>c<style>d</style><p>e</p>&lt;f") == "ace\n<f"
