@@ -215,6 +215,8 @@ def send(folder: Path, name: str, keys, ask: Ask | None = None, again: bool = Fa
         mine = _own_new(chain, folder, name, record) if copy else []
         if mine:
             subject, text = _letter(chain, info, name, name, folder, mine)
+            text = (f"Your own copy of the files you mailed. Should you lose your folder of this game, "
+                    f"pbem mail fetch NEW-FOLDER --as {name} makes it again from your mail.\n\n" + text)
             smtp.send(mail.message(sender, sender, subject + " (your copy)", text, [(p.name, d) for p, d in mine]))
             record[name] = sorted(set(record.get(name, [])) | {_h(d) for _, d in mine})
             _save(record_path, record)
