@@ -13,8 +13,8 @@ import pytest
 from markdown_it import MarkdownIt
 
 from conftest import Pbem, introduced, mail_step
-from pbem import actions, forum
-from pbem.games.base import Hidden, Known
+from pbem import actions, delivery, forum
+from pbem.games.base import Known
 from pbem.protocol import folder
 from pbem.transport import armor
 
@@ -85,7 +85,7 @@ def test_a_post_never_shows_a_hidden_card(tmp_path, game, dealer):
 
 def _check_post(dirs, keys, seat) -> int:
     chain = actions.open_game(dirs[seat], keys[seat])
-    owed = {p for o in actions_outbox(dirs[seat], chain, seat) for p in o.files}
+    owed = {p for o in delivery.outbox(dirs[seat], chain, seat) for p in o.files}
     if not owed:  # every other party has all of this seat's files: nothing to post
         return 0
     post = forum.post(dirs[seat], chain, seat)
@@ -100,12 +100,6 @@ def _check_post(dirs, keys, seat) -> int:
     assert not bad
     assert sorted(f.data for f in found) == sorted(folder.read(p) for p in owed)
     return len(hidden)
-
-
-def actions_outbox(d, chain, seat):
-    from pbem import delivery
-
-    return delivery.outbox(d, chain, seat)
 
 
 def test_a_codex_post_sums_the_turn_up_like_the_forum_template(tmp_path):

@@ -12,7 +12,7 @@ import shutil
 
 import pytest
 
-from conftest import Pbem, introduced, mail_step, snapshot
+from conftest import Pbem, introduced, mail_step
 from mailservers import Dovecot
 from pbem import actions, mailing
 from pbem.errors import PbemError
