@@ -81,7 +81,7 @@ def apply_into_empty(folder: Path, paths: list[Path], keys, notes: list[str] | N
     from pbem.fsio import atomic_write
     from pbem.protocol import folder as folder_mod
 
-    items = delivery.distinct(delivery.read_sources(paths), notes)
+    items = delivery.distinct(delivery.read_sources(paths))
     geneses = []
     for item in items:
         if item.data is not None and codec.read_envelope(item.data).kind == "genesis" and item.data not in geneses:
