@@ -61,6 +61,10 @@ SLOT_SHORT = {"sl": "squad-leader", "squad-leader": "squad-leader", "elite": "el
 
 
 _VALUE_KEYS = {"atk", "hp", "armor", "keywords", "lose", "cant", "grant", "atk_per", "unattackable_by", "unstoppable_by"}
+#: selector keys that read a current value of the thing they judge
+_READING_KEYS = ("atk_max", "atk_min", "has", "lacks", "no_abilities")
+#: what a continuous effect changes beyond numbers (its layer: after numbers)
+_GIFT_KEYS = {"keywords", "lose", "cant", "grant", "unattackable_by", "unstoppable_by"}
 
 
 class CardDataError(ValueError):
@@ -90,7 +94,8 @@ class Ability:
     effect, a state check or a replacement (its `kind`)."""
 
     __slots__ = ("card", "key", "kind", "on", "cond", "who", "targets", "do", "cost", "name", "granted",
-                 "once", "static", "check", "replace", "raw", "attack_context", "values_thing")
+                 "once", "static", "check", "replace", "raw", "attack_context", "values_thing", "reads_target",
+                 "gifts")
 
     def __init__(self, card: str, key: str, raw: dict[str, Any]) -> None:
         self.card, self.key, self.raw = card, key, raw
@@ -110,6 +115,14 @@ class Ability:
         self.attack_context = '"attacking"' in _json.dumps(self.static.get("while", {}))
         #: a continuous effect on things' values (not only on costs or damage)
         self.values_thing = "to" in self.static and bool(set(self.static) & _VALUE_KEYS)
+        #: its ``to`` reads a current value of the thing it judges ("units
+        #: with 3 ATK or less", "with no abilities"): the order of continuous
+        #: effects then matters (`values`)
+        to = self.static.get("to")
+        self.reads_target = isinstance(to, (dict, list)) and any(f'"{k}"' in _json.dumps(to) for k in _READING_KEYS)
+        #: it gives abilities or takes them (keywords, restrictions) rather
+        #: than only numbers: among effects that begin together, numbers first
+        self.gifts = bool(set(self.static) & _GIFT_KEYS)
         on = raw.get("on", [])
         self.on: tuple[str, ...] = tuple([on] if isinstance(on, str) else on)
         self.kind = ("use" if "use" in raw else "static" if "static" in raw else "check" if "check" in raw

@@ -32,6 +32,7 @@ from pbem.games.codex.resources import (  # noqa: F401 (offered to the rules fro
     heal,
     level_up,
     repair,
+    stamp,
     take_item,
     to_discard,
     to_trash,
@@ -93,6 +94,7 @@ def new_thing(state: State, seat: str, item: Item, name: str, owner: str | None 
     t = Thing(card=name, owner=owner, controller=seat, since=state.turn, arrived=state.turn,
               level=1 if c.type == "hero" else 0)
     state.things[item.ref] = t
+    stamp(state, item.ref)
     if c.keywords.get("fading"):
         t.counters["time"] = c.keywords["fading"]
     if c.type != "spell":
@@ -158,6 +160,7 @@ def change_control(state: State, ref: str, seat: str) -> None:
     state.zones[zone(seat)].items.append(item)
     t.controller = seat
     t.since = state.turn
+    stamp(state, ref)
 
 
 # --- leaving play ------------------------------------------------------------------------------------

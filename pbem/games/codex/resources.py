@@ -226,6 +226,14 @@ def add_counter(state: State, ref: str, name: str, n: int, limit: int = 0) -> in
     return n
 
 
+def stamp(state: State, ref: str) -> None:
+    """`ref` is new to its controller now (arrival, control, a hero's new
+    band): later than everything stamped before (`values` orders
+    continuous effects by it)."""
+    state.clock += 1
+    state.things[ref].stamp = state.clock
+
+
 def give(state: State, ref: str, mod: Mod) -> None:
     state.things[ref].mods.append(mod)
 
@@ -273,6 +281,7 @@ def level_up(state: State, ref: str, n: int) -> int:
         done += 1
         if cards.band(t.card, t.level) != before:
             t.damage = 0
+            stamp(state, ref)
         if t.level == top:
             t.max_since = state.turn
             events.emit(state, events.own(state, "max_level", ref, t.card, t.controller, board.band(state, ref),

@@ -12,7 +12,8 @@ A *selector* picks things (and structures): ``{"kinds": ["unit"], "side":
 ``patrolling`` ``slot`` ``damaged`` ``exhausted`` ``other`` (not the source)
 ``plus_runes`` ``minus_runes`` (has such runes or not) ``atk_max`` ``atk_min``
 ``has`` ``lacks`` (a keyword) ``counter`` (has a rune of that kind)
-``no_abilities`` ``test`` (a registered test)
+``no_abilities`` (printed or given: keywords, granted abilities; not
+numbers, runes or a patrol slot's bonus) ``test`` (a registered test)
 
 A *condition* (``if`` of an ability or effect, ``while`` of a continuous
 effect) is about the ability's source and controller: ``turn`` (mine or
@@ -23,7 +24,7 @@ theirs), ``patrolling``, ``attacking`` (true, unit, hero, building, base),
 (the patrol slot the victim of a ``kills`` event held, or true for any),
 ``test``, and ``not`` / ``all`` / ``any`` of conditions.
 
-Values a selector reads (ATK, keywords) come from `values` through
+Values a selector reads (ATK, keywords, abilities) come from `values` through
 `VALUE_READER`, which `values` sets on import (so that this module, which
 `values` uses, does not import it).
 """
@@ -39,8 +40,8 @@ from pbem.games.codex.state import State, hand
 
 Pred = Callable[[State, str, str, str], bool]
 
-#: (state, ref) -> (atk, keywords): set by `values` at import
-VALUE_READER: Callable[[State, str], tuple[int, dict[str, int]]] | None = None
+#: (state, ref) -> (atk, keywords, has abilities): set by `values` at import
+VALUE_READER: Callable[[State, str], tuple[int, dict[str, int], bool]] | None = None
 
 _KINDS = ("unit", "hero", "building", "base", "upgrade", "ongoing")
 _SEL_KEYS = {"kinds", "side", "tech", "subtype", "not_subtype", "card", "colour", "spec", "token", "legendary",
@@ -52,7 +53,7 @@ _COND_KEYS = {"turn", "patrolling", "attacking", "arrived", "attacked", "you_con
 _compiled: dict[int, tuple[Any, Pred, tuple[str, ...]]] = {}
 
 
-def _values(state: State, ref: str) -> tuple[int, dict[str, int]]:
+def _values(state: State, ref: str) -> tuple[int, dict[str, int], bool]:
     assert VALUE_READER is not None, "values is not loaded"
     return VALUE_READER(state, ref)
 
@@ -131,7 +132,7 @@ def _thing_checks(sel: dict[str, Any]) -> list[Pred]:
         add(lambda st, seat, src, x: st.things[x].counters.get(rune, 0) > 0)
     if "no_abilities" in sel:
         none = sel["no_abilities"]
-        add(lambda st, seat, src, x: (not board.face(st, x).abilities and not board.face(st, x).keywords) == none)
+        add(lambda st, seat, src, x: (not _values(st, x)[2]) == none)
     return checks
 
 

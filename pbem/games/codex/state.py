@@ -153,6 +153,9 @@ class Thing(msgspec.Struct, kw_only=True, omit_defaults=True):
     disabled: bool = False    # does not ready in its next ready step
     attached: str = ""        # attachments: the thing it is attached to
     links: list[str] = []     # things this card binds (Two Step's partners)
+    #: when it came under its controller's control (or, a hero, reached its
+    #: band): `State.clock` then; orders continuous effects (`values`)
+    stamp: int = 0
 
 
 class Future(msgspec.Struct, kw_only=True):
@@ -227,6 +230,8 @@ class State(GameState, kw_only=True):
     detected: dict[str, str] = {}
     #: cards everyone saw that now lie in hidden zones: ref -> name
     shown: dict[str, str] = {}
+    #: a counter that only goes up: the `Thing.stamp` of what changed last
+    clock: int = 0
     #: what happened this turn, in words (public)
     log: list[str] = []
     last_log: list[str] = []

@@ -17,10 +17,19 @@ computed, in this order, from:
    lookout: resist 1) and frenzy on its controller's turn,
 6. ATK never below 0.
 
-No card is named here: every effect comes from data. A selector or
-condition that asks for a value of the very thing being computed (a
-continuous effect "units with 3 ATK or less ...") reads that thing's values
-without the continuous effects of other cards (layer 0), so nothing loops.
+No card is named here: every effect comes from data.
+
+Order. Continuous effects apply to a thing one after the other, each from
+when it began to apply to that thing: the later of the effect's source and
+the thing itself coming into play (`Thing.stamp`; a hero's band counts
+from when it reached it). Among effects that began together, those that
+change only numbers come before those that give or take abilities; a
+thing's own continuous effects come last. The order matters only where an
+effect's selector reads a value of the very thing it judges ("your units
+with 3 ATK or less have stealth", "your units with no abilities get
++1/+1"): that read sees the effects applied before it (neither patrol-slot
+bonuses nor frenzy), so nothing loops and the newer effect wins, as the
+rulings on Behind the Ferns and Master Midori have it.
 
 Costs (`play_cost`, `hire_cost`) come the same way from ``static``
 abilities with ``plays`` / ``hire``.
@@ -37,13 +46,14 @@ from typing import Any
 
 from pbem.games.codex import board, cards, select
 from pbem.games.codex.cards import Ability
-from pbem.games.codex.state import State
+from pbem.games.codex.state import State, Thing
 
 
 class V:
     """A thing's current values (read only: `kw` may be the card's own dict)."""
 
-    __slots__ = ("atk", "hp", "armor", "kw", "cant", "grants", "unattackable_by", "unstoppable_by")
+    __slots__ = ("atk", "hp", "armor", "kw", "cant", "grants", "unattackable_by", "unstoppable_by", "own_kw",
+                 "private")
 
     def __init__(self, atk: int, hp: int, armor: int, kw: dict[str, int], cant: set[str],
                  grants: list[tuple[str, str]], unattackable_by: list[tuple[str, str, Any]] | None = None,
@@ -52,13 +62,19 @@ class V:
         #: (controller, source, selector) of what may not attack it / what it may ignore
         self.unattackable_by = unattackable_by or []
         self.unstoppable_by = unstoppable_by or []
+        #: its keywords before the patrol slot's (a lookout's resist is no ability of its own)
+        self.own_kw = kw
+        #: `kw` is a dict of its own (else the card's: copy it before a change)
+        self.private = False
 
     def has(self, key: str) -> bool:
         return self.kw.get(key, 0) > 0
 
 
 class _Local(threading.local):
-    computing: set[str] | None = None
+    #: things being computed -> their values so far (a read of such a thing
+    #: sees the effects applied to it before the one asking)
+    partial: dict[str, V] | None = None
 
 
 _local = _Local()
@@ -131,94 +147,164 @@ def _applies(state: State, src: str, ctrl: str, st: dict[str, Any], ref: str) ->
     return ok and select.holds(state, ctrl, src, st.get("while"))
 
 
-def _compute(state: State, ref: str, effects: list[tuple[str, str, Ability]]) -> V:
+Effect = tuple[str, str, Ability]
+
+
+def _compute(state: State, ref: str, effects: list[Effect]) -> V:
+    partial = _local.partial
+    if partial is not None and ref in partial:
+        return partial[ref]
     t = state.things[ref]
-    computing = _local.computing
-    if computing is not None and ref in computing:
-        return _layer0(state, ref)
-    f = board.face(state, ref)
-    atk, hp = f.atk + t.runes, f.hp + t.runes
-    kw = f.keywords
-    copied = False
-    cant: set[str] = set()
-    grants: list[tuple[str, str]] = []
-    unattackable_by: list[tuple[str, str, Any]] = []
-    unstoppable_by: list[tuple[str, str, Any]] = []
-    if t.mods:
-        kw, copied = dict(kw), True
-        for m in t.mods:
-            atk += m.atk
-            hp += m.hp
-            for k, v in m.keywords.items():
-                kw[k] = kw.get(k, 0) + v
-            for k in m.lose:
-                kw.pop(k, None)
-            cant.update(m.cant)
-    armor = 0
-    if effects:
-        outer = computing is None
+    if not effects:
+        return _finish(state, ref, _base(state, ref))
+    outer = partial is None
+    if outer:
+        partial = _local.partial = {}
+    try:
+        ordered, reading = _in_order(state, ref, effects)
+        v = partial[ref] = _base(state, ref)
+        applied = []
+        for e in ordered:
+            if e[2].values_thing and _applies(state, e[0], e[1], e[2].static, ref):
+                _add(state, t, v, e)
+                applied.append(e)
+        if reading:
+            v = _recheck(state, ref, applied, partial)
+    finally:
+        partial.pop(ref, None)
         if outer:
-            computing = _local.computing = set()
-        computing.add(ref)
-        try:
-            for src, ctrl, ab in effects:
-                st = ab.static
-                if not ab.values_thing or not _applies(state, src, ctrl, st, ref):
-                    continue
-                atk += st.get("atk", 0)
-                hp += st.get("hp", 0)
-                armor += st.get("armor", 0)
-                if "keywords" in st or "lose" in st:
-                    if not copied:
-                        kw, copied = dict(kw), True
-                    for k, v in st.get("keywords", {}).items():
-                        kw[k] = kw.get(k, 0) + v if cards.KEYWORDS.get(k, False) else max(kw.get(k, 0), v)
-                    for k in st.get("lose", ()):
-                        kw.pop(k, None)
-                if "cant" in st:
-                    cant.update(st["cant"])
-                if st.get("atk_per") == "damage":
-                    atk += t.damage
-                for name in st.get("grant", ()):
-                    grants.append((state.things[src].card, name))
-                if "unattackable_by" in st:
-                    unattackable_by.append((ctrl, src, st["unattackable_by"]))
-                if "unstoppable_by" in st:
-                    unstoppable_by.append((ctrl, src, st["unstoppable_by"]))
-        finally:
-            computing.discard(ref)
-            if outer:
-                _local.computing = None
-    if "armor" in kw:
-        if not copied:
-            kw, copied = dict(kw), True
-        armor += kw.pop("armor")
+            _local.partial = None
+    return _finish(state, ref, v)
+
+
+def _base(state: State, ref: str) -> V:
+    """Printed values (the face), runes and the thing's own modifiers."""
+    t = state.things[ref]
+    f = board.face(state, ref)
+    v = V(f.atk + t.runes, f.hp + t.runes, 0, f.keywords, set(), [])
+    if t.mods:
+        v.kw = v.own_kw = dict(v.kw)
+        v.private = True
+        for m in t.mods:
+            v.atk += m.atk
+            v.hp += m.hp
+            for k, n in m.keywords.items():
+                v.kw[k] = v.kw.get(k, 0) + n
+            for k in m.lose:
+                v.kw.pop(k, None)
+            v.cant.update(m.cant)
+    return v
+
+
+def _add(state: State, t: Thing, v: V, e: Effect) -> None:
+    """One continuous effect on `v`."""
+    src, ctrl, ab = e
+    st = ab.static
+    v.atk += st.get("atk", 0)
+    v.hp += st.get("hp", 0)
+    v.armor += st.get("armor", 0)
+    if "keywords" in st or "lose" in st:
+        if not v.private:
+            v.kw = v.own_kw = dict(v.kw)
+            v.private = True
+        for k, n in st.get("keywords", {}).items():
+            v.kw[k] = v.kw.get(k, 0) + n if cards.KEYWORDS.get(k, False) else max(v.kw.get(k, 0), n)
+        for k in st.get("lose", ()):
+            v.kw.pop(k, None)
+    if "cant" in st:
+        v.cant.update(st["cant"])
+    if st.get("atk_per") == "damage":
+        v.atk += t.damage
+    for name in st.get("grant", ()):
+        v.grants.append((state.things[src].card, name))
+    if "unattackable_by" in st:
+        v.unattackable_by.append((ctrl, src, st["unattackable_by"]))
+    if "unstoppable_by" in st:
+        v.unstoppable_by.append((ctrl, src, st["unstoppable_by"]))
+
+
+def _recheck(state: State, ref: str, applied: list[Effect], partial: dict[str, V]) -> V:
+    """An effect whose selector reads its target stops when, with every
+    other effect applied, it no longer holds (a unit given an ability
+    loses a bonus for units with none: ruling on Master Midori)."""
+    t = state.things[ref]
+
+    def fold(effs: list[Effect]) -> V:
+        v = _base(state, ref)
+        for e in effs:
+            _add(state, t, v, e)
+        return v
+
+    changed = True
+    while changed:
+        changed = False
+        for e in [e for e in applied if e[2].reads_target]:
+            partial[ref] = fold([x for x in applied if x is not e])
+            if not _applies(state, e[0], e[1], e[2].static, ref):
+                applied.remove(e)
+                changed = True
+                break
+    return fold(applied)
+
+
+def _finish(state: State, ref: str, v: V) -> V:
+    """Armor printed as a keyword, the patrol slot's bonus, frenzy, ATK never below 0."""
+    t = state.things[ref]
+    if "armor" in v.kw:
+        if not v.private:
+            v.kw = v.own_kw = dict(v.kw)
+        v.armor += v.kw.pop("armor")
     slot = board.slot_of(state, ref)
     if slot == "squad-leader":
-        armor += 1
+        v.armor += 1
     elif slot == "elite":
-        atk += 1
+        v.atk += 1
     elif slot == "lookout":
-        if not copied:
-            kw, copied = dict(kw), True
-        kw["resist"] = kw.get("resist", 0) + 1
-    if t.controller == state.active and "frenzy" in kw:
-        atk += kw["frenzy"]
-    return V(max(0, atk), hp, armor, kw, cant, grants, unattackable_by, unstoppable_by)
+        v.kw = dict(v.kw)
+        v.kw["resist"] = v.kw.get("resist", 0) + 1
+    if t.controller == state.active and "frenzy" in v.kw:
+        v.atk += v.kw["frenzy"]
+    v.atk = max(0, v.atk)
+    return v
 
 
-def _layer0(state: State, ref: str) -> V:
-    t = state.things[ref]
+def _in_order(state: State, ref: str, effects: list[Effect]) -> tuple[list[Effect], bool]:
+    """The effects in the order they apply to `ref` (module docstring),
+    and whether any reads its target's values (else the order is play
+    order: it does not matter)."""
+    cache = memo(state)
+    reading = cache.get("reading") if cache is not None else None
+    if reading is None:
+        reading = any(ab.reads_target for _, _, ab in effects)
+        if cache is not None:
+            cache["reading"] = reading
+    if not reading:
+        return effects, False
+    things = state.things
+    mine = things[ref].stamp
+
+    def key(e: Effect) -> tuple[int, int, int, int]:
+        src, _, ab = e
+        if src == ref:
+            return (1, 0, 0, 0)
+        began = things[src].stamp if src in things else 0
+        return (0, max(began, mine), ab.gifts, began)
+
+    return sorted(effects, key=key), True
+
+
+def has_abilities(state: State, ref: str, v: V) -> bool:
+    """Whether the thing has any ability now: printed or given (keywords,
+    granted activated abilities); neither its numbers, its runes, its patrol
+    slot nor being an illusion count (rulings on Master Midori)."""
     f = board.face(state, ref)
-    kw = board.layer0_keywords(state, ref)
-    atk = f.atk + t.runes + sum(m.atk for m in t.mods)
-    hp = f.hp + t.runes + sum(m.hp for m in t.mods)
-    return V(max(0, atk), hp, kw.pop("armor", 0), kw, set(), [])
+    return bool(f.abilities or v.grants or any(k != "illusion" for k in f.keywords)
+                or any(n > 0 and k != "illusion" for k, n in v.own_kw.items()))
 
 
-def _read(state: State, ref: str) -> tuple[int, dict[str, int]]:
+def _read(state: State, ref: str) -> tuple[int, dict[str, int], bool]:
     v = get(state, ref)
-    return v.atk, v.kw
+    return v.atk, v.kw, has_abilities(state, ref, v)
 
 
 select.VALUE_READER = _read
