@@ -7,14 +7,18 @@ from __future__ import annotations
 
 import pytest
 
-from codex_helpers import do, gone, start, stats, thing
-from pbem.games.codex import cards, values
+from codex_helpers import GAME, base, do, gone, next_turn, start, stats, thing
+from pbem.games.codex import board, cards, engine, values
+from pbem.games.codex.state import Mod
 
 TEST_CARDS = {
     "Test Shroud": {"type": "upgrade", "tech": 0, "cost": 0, "text": "A test upgrade: your units with 3 ATK or less have stealth.",
                     "abilities": [{"static": {"to": {"side": "mine", "kinds": ["unit"], "atk_max": 3}, "keywords": {"stealth": 1}}}]},
     "Test Mentor": {"type": "upgrade", "tech": 0, "cost": 0, "text": "A test upgrade: your units with no abilities get +1/+1.",
                     "abilities": [{"static": {"to": {"side": "mine", "kinds": ["unit"], "no_abilities": True}, "atk": 1, "hp": 1}}]},
+    "Test Shrink": {"type": "spell", "cost": 0, "text": "A test spell: a unit is a Squirrel until your next upkeep.",
+                    "targets": [{"what": "a unit", "pick": {"kinds": ["unit"]}}],
+                    "do": [{"transform": "Squirrel", "to": "t0", "until": "next_upkeep"}]},
     "Test Banner": {"type": "upgrade", "tech": 0, "cost": 0, "text": "A test upgrade: your units have resist 1.",
                     "abilities": [{"static": {"to": {"side": "mine", "kinds": ["unit"]}, "keywords": {"resist": 1}}}]},
 }
@@ -59,3 +63,34 @@ def test_a_patrol_slots_bonus_is_no_ability():
     st = start("turn = 2", "p1.units = Test Mentor, Iron Man", "p1.patrol = lookout=iron-man")
     ref = thing(st, "alice", "Iron Man")
     assert values.get(st, ref).kw == {"resist": 1} and stats(st, "alice", "Iron Man")[:2] == (4, 5)
+
+
+def test_a_transformed_unit_shows_the_tokens_face_and_keeps_its_runes_damage_and_tech():
+    st = start("turn = 3", "p1.hand = Test Shrink, Test Shrink", "p1.hero = 1",
+               "p2.units = Doubleshot Archer runes=1 dmg=1, Crash Bomber")
+    archer = thing(st, "bob", "Doubleshot Archer")
+    st.things[archer].mods = [Mod(atk=2)]  # a one-time effect given before: lost
+    st = do(st, "play test-shrink target=opp:doubleshot-archer")
+    t = st.things[archer]
+    assert stats(st, "bob", "Doubleshot Archer") == (2, 2, 1) and t.counters == {} and not t.mods[0].atk
+    assert values.keywords(st, archer) == {} and board.subtypes(st, archer) == ("Squirrel",)
+    assert board.tech_of(st, archer) == 2 and not values.has_abilities(st, archer, values.get(st, archer))
+    assert "- doubleshot-archer: 2/1 (a Squirrel now, 1 dmg, +1 rune)" in GAME.render(GAME.view(st, "alice"))
+    st = do(st, "play test-shrink target=opp:crash-bomber")
+    st = next_turn(st)  # bob's turn: the archer attacks as a squirrel, without its printed trigger
+    st = do(st, "attack doubleshot-archer opp:base")
+    assert base(st, "alice") == 20 - 2
+    st = next_turn(st)  # alice's upkeep: both are themselves again
+    assert stats(st, "bob", "Doubleshot Archer")[:2] == (5, 4) and values.has(st, archer, "long_range")
+
+
+def test_transforming_can_kill_and_loses_printed_abilities():
+    st = start("turn = 3", "p1.hand = Test Shrink, Test Shrink", "p1.hero = 1", "p1.gold = 5",
+               "p2.units = Iron Man dmg=2, Crash Bomber, Tenderfoot", "p2.patrol = sl=tenderfoot")
+    st = do(st, "play test-shrink target=opp:iron-man")
+    assert gone(st, "bob", "Iron Man"), "1 HP and 2 damage"
+    st = do(st, "play test-shrink target=opp:crash-bomber")
+    bomber = thing(st, "bob", "Crash Bomber")
+    engine.die(st, [bomber], None)
+    engine.settle(st, None)
+    assert not st.fresh and not st.queue and st.prompt is None, "no dies trigger: it had no abilities"

@@ -96,8 +96,18 @@ def controller(state: State, target: str) -> str:
     return state.things[target].controller
 
 
+def shown(state: State, ref: str) -> cards.Card:
+    """The card `ref` shows: its own, or what it is transformed into (its
+    subtypes and colour; its tech level and name stay its own card's)."""
+    t = state.things[ref]
+    for m in t.mods:
+        if m.face:
+            return cards.CARDS[m.face]
+    return cards.CARDS[t.card]
+
+
 def subtypes(state: State, ref: str) -> tuple[str, ...]:
-    return cards.CARDS[state.things[ref].card].subtypes
+    return shown(state, ref).subtypes
 
 
 def tech_of(state: State, ref: str) -> int:
@@ -112,7 +122,12 @@ def band(state: State, ref: str) -> int:
 
 
 def face(state: State, ref: str) -> Face:
+    """Its printed numbers, keywords and abilities now: a hero's band, or
+    the face of what it is transformed into."""
     t = state.things[ref]
+    for m in t.mods:
+        if m.face:
+            return cards.CARDS[m.face].face
     c = cards.CARDS[t.card]
     if not c.bands:
         return c.face

@@ -297,7 +297,7 @@ def declare(state: State, a: str, target: str, extra: list[str], spark: str, ove
         log(state, "obliterate: " + ", ".join(state.things[r].card for r in doomed_now))
         engine.die(state, doomed_now, chance)
     ev = {"subject": a, "attacked": target, "defender": defender}
-    mine = events.own(state, "attacks", a, t.card, seat, board.band(state, a) if t.level else 0, ev)
+    mine = events.own(state, "attacks", a, seat, board.face(state, a), ev)
     events.distribute(mine, extra)
     events.emit(state, mine + events.whenever(state, "other_attacks", a, ev))
     state.fresh.append(Pending(kind="step", key="combat", src=a))

@@ -50,8 +50,8 @@ def _effects(where: str, items: list[Any]) -> None:
             registry.get("effect", e["call"])
         elif name == "token" and cards.CARDS.get(e["token"], None) is None:
             raise CardDataError(f"{where}: no token card {e['token']!r}")
-        elif name == "flip" and e["flip"] not in cards.CARDS:
-            raise CardDataError(f"{where}: no card {e['flip']!r} to flip to")
+        elif name in ("flip", "transform") and e[name] not in cards.CARDS:
+            raise CardDataError(f"{where}: no card {e[name]!r} to {name} into")
         to = e.get("to")
         if isinstance(to, dict):
             select.compile_selector(to["each"])

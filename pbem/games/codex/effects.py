@@ -25,7 +25,9 @@ hand), ``trash``, ``take`` (control; ``until``), ``sideline``,
 ``exhaust``, ``ready``, ``disable``, ``heal``, ``repair``, ``give`` (a
 modifier: ``atk`` ``hp`` ``armor`` ``keywords`` ``lose`` ``cant``, with
 ``until``: ``turn``, ``next_upkeep`` or ``""`` for as long as it stays in
-play), ``level``, ``flip`` (a token to another face), ``link`` (the targets
+play), ``level``, ``flip`` (a token to another face), ``transform`` (a
+thing shows a token's face ``until`` ..., keeping its runes, damage and
+attachments, losing what others gave it: `engine.transform`), ``link`` (the targets
 this card binds), ``attach`` (this ongoing spell to a target; it goes to
 the discard pile when its host leaves play), ``extra_turn`` (``who`` takes
 a turn after this one), ``player`` (a flag on the player ``until`` the end of the
@@ -46,7 +48,7 @@ from pbem.games.codex.state import Mod, State, opponents
 EFFECT_KEYS = ("damage", "split_damage", "runes", "counter", "remove_counter", "draw", "gold", "steal", "token",
                "destroy", "sacrifice", "bounce", "trash", "take", "sideline", "exhaust", "ready", "disable", "heal",
                "repair", "give", "level", "flip", "link", "attach", "player", "trash_worker", "extra_turn", "if",
-               "call")
+               "call", "transform")
 
 
 class Ctx:
@@ -221,6 +223,10 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
     elif name == "flip":
         for x in ctx.where(e["to"]):
             engine.flip(st, x, e["flip"])
+    elif name == "transform":
+        for x in ctx.where(e["to"]):
+            if not board.is_structure(x):
+                engine.transform(st, x, e["transform"], _until(ctx, e.get("until", "turn")), src=ctx.src)
     elif name == "link":
         if ctx.src in st.things:
             refs = [r for part in e["link"] for r in ctx.where(part)]

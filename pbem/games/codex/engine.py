@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from pbem.games.base import Chance, Item, Known, Outcome
 from pbem.games.codex import board, cards, events, registry, select, values
+from pbem.games.codex.cards import Face
 from pbem.games.codex.board import log
 from pbem.games.codex.resources import (  # noqa: F401 (offered to the rules from here)
     add_counter,
@@ -34,6 +35,7 @@ from pbem.games.codex.resources import (  # noqa: F401 (offered to the rules fro
     repair,
     stamp,
     take_item,
+    transform,
     to_discard,
     to_trash,
     trash_worker,
@@ -106,7 +108,7 @@ def arrive(state: State, ref: str, ev: dict[str, str] | None = None) -> None:
     """The arrival event: its own arrives triggers (`ev`: how it was
     played, ``boosted``), then others' "whenever another ... arrives"."""
     t = state.things[ref]
-    mine = events.own(state, "arrives", ref, t.card, t.controller, 0, {"subject": ref, **(ev or {})})
+    mine = events.own(state, "arrives", ref, t.controller, board.face(state, ref), {"subject": ref, **(ev or {})})
     events.emit(state, mine + events.whenever(state, "other_arrives", ref, {"subject": ref, "controller": t.controller}))
 
 
@@ -181,8 +183,8 @@ def _take_from_play(state: State, ref: str) -> tuple[Thing, Item]:
     return _gone(state, ref), item
 
 
-def _leaves(state: State, ref: str, t: Thing, band: int) -> list:
-    return events.own(state, "leaves", ref, t.card, t.controller, band, {"subject": ref, "controller": t.controller})
+def _leaves(state: State, ref: str, t: Thing, face: Face) -> list:
+    return events.own(state, "leaves", ref, t.controller, face, {"subject": ref, "controller": t.controller})
 
 
 def die(state: State, refs: list[str], chance: Chance | None, cause: str = "") -> bool:
@@ -211,14 +213,13 @@ def die(state: State, refs: list[str], chance: Chance | None, cause: str = "") -
                 changed = True
             continue
         changed = True
-        band = board.band(state, ref) if t.level else 0
+        face = board.face(state, ref)
         slot = board.slot_of(state, ref)
         if slot in ("scavenger", "technician"):
             bonuses.append((t.controller, slot))
         killer = state.things.get(t.hit_src) if t.damage and cause != "destroyed" else None
         if killer is not None and t.hit_src != ref:
-            triggers += events.own(state, "kills", t.hit_src, killer.card, killer.controller,
-                                   board.band(state, t.hit_src) if killer.level else 0,
+            triggers += events.own(state, "kills", t.hit_src, killer.controller, board.face(state, t.hit_src),
                                    {"subject": t.hit_src, "victim": ref, "slot": slot or "", "player": t.controller})
         kind = cards.CARDS[t.card].type
         t, item = _take_from_play(state, ref)
@@ -234,8 +235,8 @@ def die(state: State, refs: list[str], chance: Chance | None, cause: str = "") -
         else:
             to_discard(state, t.owner, item, t.card)
             log(state, f"{t.card} dies")
-        triggers += events.own(state, "dies", ref, t.card, t.controller, band, ev)
-        triggers += _leaves(state, ref, t, band)
+        triggers += events.own(state, "dies", ref, t.controller, face, ev)
+        triggers += _leaves(state, ref, t, face)
         if kind in ("unit", "token"):
             triggers += events.whenever(state, "unit_dies", ref, ev)
         elif kind == "hero":
@@ -282,13 +283,12 @@ def _attachments(state: State, ref: str) -> list[str]:
 
 def sacrifice_card(state: State, ref: str) -> None:
     """An ongoing spell, upgrade or building card goes from play to its owner's discard pile."""
-    t = state.things[ref]
-    band = 0
+    face = board.face(state, ref)
     t, item = _take_from_play(state, ref)
     to_discard(state, t.owner, item, t.card)
     log(state, f"{t.owner}'s {t.card} goes to the discard pile")
-    events.emit(state, events.own(state, "dies", ref, t.card, t.controller, band, {"subject": ref})
-                + _leaves(state, ref, t, band))
+    events.emit(state, events.own(state, "dies", ref, t.controller, face, {"subject": ref})
+                + _leaves(state, ref, t, face))
 
 
 def destroy(state: State, refs: list[str], chance: Chance | None) -> None:
@@ -304,7 +304,7 @@ def destroy(state: State, refs: list[str], chance: Chance | None) -> None:
 def leave_play(state: State, ref: str, to: str) -> None:
     """A thing goes back to its owner's hand (``hand``) or out of the game
     (``trash``); a token simply ceases to exist. No death."""
-    band = board.band(state, ref) if state.things[ref].level else 0
+    face = board.face(state, ref)
     t, item = _take_from_play(state, ref)
     if cards.CARDS[t.card].type == "hero":
         h = state.players[t.owner].heroes[t.card]
@@ -315,7 +315,7 @@ def leave_play(state: State, ref: str, to: str) -> None:
             state.shown[ref] = t.card
         else:
             to_trash(state, t.owner, item, t.card)
-    events.emit(state, _leaves(state, ref, t, band))
+    events.emit(state, _leaves(state, ref, t, face))
 
 
 # --- state-based checks ------------------------------------------------------------------------------

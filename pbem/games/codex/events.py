@@ -29,7 +29,7 @@ front in that order.
 from __future__ import annotations
 
 from pbem.games.codex import board, cards, select
-from pbem.games.codex.cards import Ability
+from pbem.games.codex.cards import Ability, Face
 from pbem.games.codex.state import Pending, State
 
 
@@ -46,14 +46,14 @@ def _trigger(ab: Ability, src: str, card: str, ctrl: str, ev: dict[str, str]) ->
     return Pending(kind="trigger", key=ab.key, src=src, card=card, ctrl=ctrl, ev=dict(ev))
 
 
-def own(state: State, name: str, ref: str, card: str, ctrl: str, band: int, ev: dict[str, str]) -> list[Pending]:
-    """The triggers of `ref`'s own abilities on event `name` (it may have left play)."""
-    f = cards.CARDS[card].faces[band]
+def own(state: State, name: str, ref: str, ctrl: str, face: Face, ev: dict[str, str]) -> list[Pending]:
+    """The triggers of `ref`'s own abilities on event `name`: those of the
+    face it shows (`board.face`, taken before it left play if it did)."""
     out = []
-    for ab in f.triggers.get(name, ()):
+    for ab in face.triggers.get(name, ()):
         if ab.cond and not select.holds(state, ctrl, ref, ab.cond, ev):
             continue
-        out.append(_trigger(ab, ref, card, ctrl, ev))
+        out.append(_trigger(ab, ref, face.name, ctrl, ev))
     return out
 
 

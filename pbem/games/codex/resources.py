@@ -169,7 +169,7 @@ def _prevented(state: State, target: str, n: int, combat: bool) -> int:
 def _source_hit(state: State, src: str, name: str, target: str) -> None:
     t = state.things.get(src)
     if t is not None:
-        events.emit(state, events.own(state, name, src, t.card, t.controller, board.band(state, src) if t.level else 0,
+        events.emit(state, events.own(state, name, src, t.controller, board.face(state, src),
                                       {"subject": src, "attacked": target, "player": board.controller(state, target)}))
 
 
@@ -238,6 +238,16 @@ def give(state: State, ref: str, mod: Mod) -> None:
     state.things[ref].mods.append(mod)
 
 
+def transform(state: State, ref: str, name: str, until: str, src: str = "") -> None:
+    """`ref` shows `name`'s face (numbers, keywords, abilities, subtypes,
+    colour) until `until`: not an arrival; it loses what other effects gave
+    it before (their modifiers) and keeps its runes, damage, attachments and
+    tech level (rulings on Polymorph: Squirrel)."""
+    t = state.things[ref]
+    log(state, f"{t.card} is transformed into a {name}")
+    t.mods = [Mod(until=until, face=name, src=src)]
+
+
 def expire(state: State, until: str) -> None:
     """Modifiers and player effects that last `until` end now."""
     for t in state.things.values():
@@ -284,6 +294,6 @@ def level_up(state: State, ref: str, n: int) -> int:
             stamp(state, ref)
         if t.level == top:
             t.max_since = state.turn
-            events.emit(state, events.own(state, "max_level", ref, t.card, t.controller, board.band(state, ref),
+            events.emit(state, events.own(state, "max_level", ref, t.controller, board.face(state, ref),
                                           {"subject": ref}))
     return done

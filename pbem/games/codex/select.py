@@ -78,16 +78,16 @@ def _thing_checks(sel: dict[str, Any]) -> list[Pred]:
         add(lambda st, seat, src, x: board.tech_of(st, x) in levels)
     if "subtype" in sel:
         want = sel["subtype"]
-        add(lambda st, seat, src, x: want in c[st.things[x].card].subtypes)
+        add(lambda st, seat, src, x: want in board.subtypes(st, x))
     if "not_subtype" in sel:
         nope = sel["not_subtype"]
-        add(lambda st, seat, src, x: nope not in c[st.things[x].card].subtypes)
+        add(lambda st, seat, src, x: nope not in board.subtypes(st, x))
     if "card" in sel:
         names = {sel["card"]} if isinstance(sel["card"], str) else set(sel["card"])
         add(lambda st, seat, src, x: st.things[x].card in names)
     if "colour" in sel:
         col = sel["colour"]
-        add(lambda st, seat, src, x: c[st.things[x].card].colour == col)
+        add(lambda st, seat, src, x: board.shown(st, x).colour == col)
     if "spec" in sel:
         spec = sel["spec"]
         add(lambda st, seat, src, x: c[st.things[x].card].spec == spec)

@@ -116,9 +116,14 @@ class Player(msgspec.Struct, kw_only=True):
 class Mod(msgspec.Struct, kw_only=True, omit_defaults=True):
     """A modifier on a thing for a while (``until``: ``turn`` = the end of
     this turn; ``upkeep:SEAT`` = SEAT's next upkeep; ``""`` = while it stays
-    in play). `armor` is what is left of the armor it gave."""
+    in play). `armor` is what is left of the armor it gave; `face` a
+    transformation."""
 
     until: str = "turn"
+    #: a transformation: the card (a token's name) whose face, subtypes and
+    #: colour it shows meanwhile; it keeps its tech level, runes, damage
+    #: and attachments (rulings on Polymorph: Squirrel)
+    face: str = ""
     atk: int = 0
     hp: int = 0
     armor: int = 0

@@ -87,7 +87,7 @@ def statics(state: State) -> list[tuple[str, str, Ability]]:
     out = []
     table = cards.CARDS
     for ref, t in state.things.items():
-        if table[t.card].has_statics:
+        if table[t.card].has_statics or t.mods:
             out.extend((ref, t.controller, ab) for ab in board.face(state, ref).statics)
     return out
 
@@ -118,12 +118,10 @@ def lethal(state: State) -> dict[str, V]:
     table = cards.CARDS
     out: dict[str, V] = {}
     for r, t in state.things.items():
-        c = table[t.card]
-        if c.type not in ("unit", "token", "hero", "building"):
+        if table[t.card].type not in ("unit", "token", "hero", "building"):
             continue
         if not shrinking:
-            f = c.face if not c.bands else c.faces[c.band_at[min(t.level, len(c.band_at) - 1)]]
-            own = f.hp + t.runes + sum(m.hp for m in t.mods)
+            own = board.face(state, r).hp + t.runes + sum(m.hp for m in t.mods)
             if own > t.damage:
                 continue
         v = _compute(state, r, effects)
