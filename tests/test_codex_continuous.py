@@ -19,6 +19,9 @@ TEST_CARDS = {
     "Test Shrink": {"type": "spell", "cost": 0, "text": "A test spell: a unit is a Squirrel until your next upkeep.",
                     "targets": [{"what": "a unit", "pick": {"kinds": ["unit"]}}],
                     "do": [{"transform": "Squirrel", "to": "t0", "until": "next_upkeep"}]},
+    "Test Feathers": {"type": "upgrade", "tech": 0, "cost": 0, "text": "A test upgrade: units with feather runes are 3/1 fliers.",
+                      "abilities": [{"static": {"to": {"kinds": ["unit"], "counter": "feather"}, "base": {"atk": 3, "hp": 1},
+                                                "keywords": {"flying": 1}}}]},
     "Test Banner": {"type": "upgrade", "tech": 0, "cost": 0, "text": "A test upgrade: your units have resist 1.",
                     "abilities": [{"static": {"to": {"side": "mine", "kinds": ["unit"]}, "keywords": {"resist": 1}}}]},
 }
@@ -94,3 +97,14 @@ def test_transforming_can_kill_and_loses_printed_abilities():
     engine.die(st, [bomber], None)
     engine.settle(st, None)
     assert not st.fresh and not st.queue and st.prompt is None, "no dies trigger: it had no abilities"
+
+
+def test_an_effect_may_set_the_base_values_runes_and_others_add_to():
+    st = start("turn = 2", "p2.hand = Test Feathers", "p1.units = Iron Man feather=1 runes=1, Tenderfoot feather=1 dmg=1",
+               "p2.units = Older Brother")
+    assert stats(st, "alice", "Iron Man")[:2] == (4, 5)
+    st = do(st, "play test-feathers")
+    iron_man = thing(st, "alice", "Iron Man")
+    assert stats(st, "alice", "Iron Man")[:2] == (4, 2) and values.has(st, iron_man, "flying")
+    assert gone(st, "alice", "Tenderfoot"), "1 HP now, 1 damage"
+    assert stats(st, "bob", "Older Brother")[:2] == (2, 2), "no feather rune"

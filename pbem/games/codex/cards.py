@@ -60,7 +60,7 @@ SLOT_SHORT = {"sl": "squad-leader", "squad-leader": "squad-leader", "elite": "el
               "tech": "technician", "lookout": "lookout"}
 
 
-_VALUE_KEYS = {"atk", "hp", "armor", "keywords", "lose", "cant", "grant", "atk_per", "unattackable_by", "unstoppable_by"}
+_VALUE_KEYS = {"atk", "hp", "armor", "base", "keywords", "lose", "cant", "grant", "atk_per", "unattackable_by", "unstoppable_by"}
 #: selector keys that read a current value of the thing they judge
 _READING_KEYS = ("atk_max", "atk_min", "has", "lacks", "no_abilities")
 #: what a continuous effect changes beyond numbers (its layer: after numbers)

@@ -9,10 +9,12 @@ computed, in this order, from:
 3. its own modifiers (`Mod`: "this turn", "until your next upkeep" ...),
 4. every continuous effect in play (``static`` abilities, declared in the
    card data with a selector ``to`` and a condition ``while``: ``atk``,
-   ``hp``, ``armor``, ``keywords``, ``lose``, ``cant``, ``grant`` (another
-   card's activated ability), ``atk_per`` (``damage``: +1 ATK per damage on
-   it), ``unattackable_by`` / ``unstoppable_by`` (a selector of the
-   attackers that may not attack it / the patrollers it may ignore)),
+   ``hp``, ``armor``, ``base`` (``{"atk": 3, "hp": 1}``: the base values
+   the rest adds to, instead of the printed ones), ``keywords``, ``lose``,
+   ``cant``, ``grant`` (another card's activated ability), ``atk_per``
+   (``damage``: +1 ATK per damage on it), ``unattackable_by`` /
+   ``unstoppable_by`` (a selector of the attackers that may not attack it
+   / the patrollers it may ignore)),
 5. the patrol slot it holds (squad leader: 1 armor, elite: +1 ATK,
    lookout: resist 1) and frenzy on its controller's turn,
 6. ATK never below 0.
@@ -53,7 +55,7 @@ class V:
     """A thing's current values (read only: `kw` may be the card's own dict)."""
 
     __slots__ = ("atk", "hp", "armor", "kw", "cant", "grants", "unattackable_by", "unstoppable_by", "own_kw",
-                 "private")
+                 "private", "base")
 
     def __init__(self, atk: int, hp: int, armor: int, kw: dict[str, int], cant: set[str],
                  grants: list[tuple[str, str]], unattackable_by: list[tuple[str, str, Any]] | None = None,
@@ -66,6 +68,8 @@ class V:
         self.own_kw = kw
         #: `kw` is a dict of its own (else the card's: copy it before a change)
         self.private = False
+        #: the base ATK and HP the rest adds to (the face's, or what an effect set)
+        self.base = (0, 0)
 
     def has(self, key: str) -> bool:
         return self.kw.get(key, 0) > 0
@@ -114,7 +118,7 @@ def lethal(state: State) -> dict[str, V]:
     modifiers) is above its damage is alive whatever continuous effects
     add, unless one in play takes HP away: only the others are computed."""
     effects = statics(state)
-    shrinking = any(ab.static.get("hp", 0) < 0 for _, _, ab in effects)
+    shrinking = any(ab.static.get("hp", 0) < 0 or "base" in ab.static for _, _, ab in effects)
     table = cards.CARDS
     out: dict[str, V] = {}
     for r, t in state.things.items():
@@ -180,6 +184,7 @@ def _base(state: State, ref: str) -> V:
     t = state.things[ref]
     f = board.face(state, ref)
     v = V(f.atk + t.runes, f.hp + t.runes, 0, f.keywords, set(), [])
+    v.base = (f.atk, f.hp)
     if t.mods:
         v.kw = v.own_kw = dict(v.kw)
         v.private = True
@@ -198,6 +203,11 @@ def _add(state: State, t: Thing, v: V, e: Effect) -> None:
     """One continuous effect on `v`."""
     src, ctrl, ab = e
     st = ab.static
+    if "base" in st:
+        atk, hp = st["base"]["atk"], st["base"]["hp"]
+        v.atk += atk - v.base[0]
+        v.hp += hp - v.base[1]
+        v.base = (atk, hp)
     v.atk += st.get("atk", 0)
     v.hp += st.get("hp", 0)
     v.armor += st.get("armor", 0)
