@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from codex_helpers import GAME, base, do, gone, next_turn, start, stats, thing
+from codex_helpers import CH, GAME, base, do, gone, legal_texts, next_turn, start, stats, thing
+from pbem.errors import IllegalCommand
 from pbem.games.codex import board, cards, engine, values
 from pbem.games.codex.state import Mod
 
@@ -22,9 +23,22 @@ TEST_CARDS = {
     "Test Feathers": {"type": "upgrade", "tech": 0, "cost": 0, "text": "A test upgrade: units with feather runes are 3/1 fliers.",
                       "abilities": [{"static": {"to": {"kinds": ["unit"], "counter": "feather"}, "base": {"atk": 3, "hp": 1},
                                                 "keywords": {"flying": 1}}}]},
+    "Test Truce": {"type": "spell", "cost": 0, "text": "A test spell: until your next turn your units cannot patrol "
+                                                       "and the opponent's units cannot attack you.",
+                   "do": [{"lasting": ["a", "b"], "until": "next_upkeep"}],
+                   "abilities": [{"key": "a", "static": {"to": {"side": "mine", "kinds": ["unit"]}, "cant": ["patrol"]}},
+                                 {"key": "b", "static": {"to": {"side": "theirs", "kinds": ["unit"]},
+                                                         "cant_attack": {"side": "mine", "kinds": ["unit", "hero", "building"]}}}]},
     "Test Banner": {"type": "upgrade", "tech": 0, "cost": 0, "text": "A test upgrade: your units have resist 1.",
                     "abilities": [{"static": {"to": {"side": "mine", "kinds": ["unit"]}, "keywords": {"resist": 1}}}]},
 }
+
+
+def tech(st):
+    """The active seat techs whatever `legal` lists first, if it must."""
+    if st.phase == "tech":
+        st = GAME.advance(GAME.apply(st, st.active, GAME.legal(st, st.active)[0], CH), CH)
+    return st
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -108,3 +122,20 @@ def test_an_effect_may_set_the_base_values_runes_and_others_add_to():
     assert stats(st, "alice", "Iron Man")[:2] == (4, 2) and values.has(st, iron_man, "flying")
     assert gone(st, "alice", "Tenderfoot"), "1 HP now, 1 damage"
     assert stats(st, "bob", "Older Brother")[:2] == (2, 2), "no feather rune"
+
+
+def test_a_spells_effects_may_last_after_it_is_gone():
+    st = start("turn = 3", "p1.hand = Test Truce", "p1.hero = 1", "p1.units = Iron Man",
+               "p2.units = Older Brother", "p2.hero = 1")
+    st = do(st, "play test-truce")
+    assert "Test Truce" in [it.card for it in st.zones["discard:alice"].items]
+    with pytest.raises(IllegalCommand, match="cannot patrol"):
+        do(st, "end sl=iron-man")
+    st = tech(do(st, "end sl=troq-bashar"))
+    for target in ("opp:sl", "opp:iron-man", "opp:base"):
+        with pytest.raises(IllegalCommand, match="Test Truce forbids it"):
+            do(st, f"attack older-brother {target}")
+    assert not [c for c in legal_texts(st) if c.startswith("attack older-brother")]
+    st = do(st, "attack river-montoya opp:sl")  # heroes are no units
+    st = next_turn(st)
+    assert st.lasting == [] and "end sl=iron-man" in legal_texts(st)

@@ -60,11 +60,12 @@ SLOT_SHORT = {"sl": "squad-leader", "squad-leader": "squad-leader", "elite": "el
               "tech": "technician", "lookout": "lookout"}
 
 
-_VALUE_KEYS = {"atk", "hp", "armor", "base", "keywords", "lose", "cant", "grant", "atk_per", "unattackable_by", "unstoppable_by"}
+_VALUE_KEYS = {"atk", "hp", "armor", "base", "keywords", "lose", "cant", "grant", "atk_per", "unattackable_by",
+               "unstoppable_by", "cant_attack"}
 #: selector keys that read a current value of the thing they judge
 _READING_KEYS = ("atk_max", "atk_min", "has", "lacks", "no_abilities")
 #: what a continuous effect changes beyond numbers (its layer: after numbers)
-_GIFT_KEYS = {"keywords", "lose", "cant", "grant", "unattackable_by", "unstoppable_by"}
+_GIFT_KEYS = {"keywords", "lose", "cant", "grant", "unattackable_by", "unstoppable_by", "cant_attack"}
 
 
 class CardDataError(ValueError):
@@ -256,6 +257,15 @@ def remove(names: list[str]) -> None:
     for name in names:
         CARDS.pop(name, None)
         _BY_SLUG.pop(slug(name), None)
+
+
+def ability(card: str, key: str) -> Ability:
+    """A card's ability by key, whatever band of a hero it came from."""
+    for f in CARDS[card].faces:
+        for ab in f.abilities:
+            if ab.key == key:
+                return ab
+    raise KeyError(f"{card} has no ability {key!r}")
 
 
 def playable_specs() -> list[str]:

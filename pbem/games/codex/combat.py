@@ -11,7 +11,8 @@ flying over a ground patroller; unable to attack it (ground against
 flying, an unattackable thing); anti-air may ignore patrolling fliers.
 What may be attacked at all: not unattackable (nor ``cant: be_attacked``),
 not invisible off patrol unless detected, not flying unless the attacker
-flies or has anti-air.
+flies or has anti-air, nothing an effect forbids the attacker to attack
+(``cant_attack``).
 
 Resolution: exhaust (not with readiness), obliterate (the defender's
 lowest-tech units; the attacker picks among ties, ``doomed=``), the
@@ -52,6 +53,9 @@ def _defender_detects(state: State, a: str) -> bool:
 
 def attack_problem(state: State, a: str, x: str) -> str | None:
     """Why attacker `a` could not attack `x` at all, patrollers aside (None: it could)."""
+    for ctrl, src, sel, card in values.get(state, a).cant_attack:
+        if select.matches(state, ctrl, src, sel, x):
+            return f"{card} forbids it"
     if board.is_structure(x):
         return None
     t = state.things.get(x)
@@ -128,7 +132,7 @@ def _targets(state: State, a: str, gone: str) -> list[str]:
     if binding:
         return [p for p in pats if can_attack(state, a, p)]
     out = [x for x in board.things_of(state, opp) if x != gone and can_attack(state, a, x)]
-    return out + board.structures(state, opp)
+    return out + [x for x in board.structures(state, opp) if can_attack(state, a, x)]
 
 
 def refusal(state: State, a: str, x: str) -> str:

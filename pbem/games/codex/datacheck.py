@@ -23,7 +23,7 @@ _BAND_KEYS = {"from", "atk", "hp", "text", "keywords", "abilities"}
 _ABILITY_KEYS = {"on", "if", "who", "targets", "do", "use", "cost", "granted", "per_turn", "static", "check",
                  "replace", "key", "may", "ask", "log", "targets_icon", "if_text", "to"}
 _STATIC_KEYS = {"to", "while", "atk", "hp", "armor", "base", "keywords", "lose", "cant", "grant", "atk_per", "plays", "cost",
-                "hire", "hire_cost", "unattackable_by", "unstoppable_by", "prevent", "from", "per_turn"}
+                "hire", "hire_cost", "unattackable_by", "unstoppable_by", "prevent", "from", "per_turn", "cant_attack"}
 _PART_KEYS = {"what", "pick", "distinct", "unordered", "optional", "prune", "aim"}
 _COST_KEYS = {"exhaust", "gold", "sacrifice", "remove", "discard", "alt"}
 _TYPES = {"unit", "token", "spell", "upgrade", "building"}
@@ -86,7 +86,7 @@ def _ability(where: str, ab: Ability) -> None:
         select.check_condition(st.get("while"))
         if isinstance(st.get("to"), (dict, list)):
             select.compile_selector(st["to"])
-        for key in ("unattackable_by", "unstoppable_by"):
+        for key in ("unattackable_by", "unstoppable_by", "cant_attack"):
             if key in st:
                 select.compile_selector(st[key])
         for k in st.get("keywords", {}):

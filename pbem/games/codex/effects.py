@@ -27,7 +27,9 @@ modifier: ``atk`` ``hp`` ``armor`` ``keywords`` ``lose`` ``cant``, with
 ``until``: ``turn``, ``next_upkeep`` or ``""`` for as long as it stays in
 play), ``level``, ``flip`` (a token to another face), ``transform`` (a
 thing shows a token's face ``until`` ..., keeping its runes, damage and
-attachments, losing what others gave it: `engine.transform`), ``link`` (the targets
+attachments, losing what others gave it: `engine.transform`), ``lasting``
+(this card's continuous effects of these keys hold ``until`` ..., though
+the card itself goes: `State.lasting`), ``link`` (the targets
 this card binds), ``attach`` (this ongoing spell to a target; it goes to
 the discard pile when its host leaves play), ``extra_turn`` (``who`` takes
 a turn after this one), ``player`` (a flag on the player ``until`` the end of the
@@ -48,7 +50,7 @@ from pbem.games.codex.state import Mod, State, opponents
 EFFECT_KEYS = ("damage", "split_damage", "runes", "counter", "remove_counter", "draw", "gold", "steal", "token",
                "destroy", "sacrifice", "bounce", "trash", "take", "sideline", "exhaust", "ready", "disable", "heal",
                "repair", "give", "level", "flip", "link", "attach", "player", "trash_worker", "extra_turn", "if",
-               "call", "transform")
+               "call", "transform", "lasting")
 
 
 class Ctx:
@@ -128,6 +130,12 @@ def run(ctx: Ctx, effects: list[dict[str, Any]]) -> None:
 def amount(ctx: Ctx, n: Any) -> int:
     """A number of the data, or ``"x"``: the X the command chose."""
     return ctx.x if n == "x" else int(n)
+
+
+def _card_of(ctx: Ctx) -> str:
+    """The card whose effects run: in play, or a spell being cast (shown to all)."""
+    t = ctx.state.things.get(ctx.src)
+    return t.card if t is not None else ctx.state.shown[ctx.src]
 
 
 def _until(ctx: Ctx, until: str) -> str:
@@ -223,6 +231,11 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
     elif name == "flip":
         for x in ctx.where(e["to"]):
             engine.flip(st, x, e["flip"])
+    elif name == "lasting":
+        keys = [e["lasting"]] if isinstance(e["lasting"], str) else e["lasting"]
+        card = _card_of(ctx)
+        for key in keys:
+            engine.lasting(st, seat, ctx.src, card, key, _until(ctx, e.get("until", "turn")))
     elif name == "transform":
         for x in ctx.where(e["to"]):
             if not board.is_structure(x):

@@ -31,6 +31,7 @@ from pbem.games.codex.resources import (  # noqa: F401 (offered to the rules fro
     gain_gold,
     give,
     heal,
+    lasting,
     level_up,
     repair,
     stamp,

@@ -33,13 +33,7 @@ from pbem.games.codex.cards import Ability, Face
 from pbem.games.codex.state import Pending, State
 
 
-def ability(card: str, key: str) -> Ability:
-    """A card's ability by key, whatever band of a hero it came from."""
-    for f in cards.CARDS[card].faces:
-        for ab in f.abilities:
-            if ab.key == key:
-                return ab
-    raise KeyError(f"{card} has no ability {key!r}")
+ability = cards.ability
 
 
 def _trigger(ab: Ability, src: str, card: str, ctrl: str, ev: dict[str, str]) -> Pending:

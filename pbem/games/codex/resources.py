@@ -11,7 +11,7 @@ from __future__ import annotations
 from pbem.games.base import Chance, Hidden, Item, Known, draw_private, shuffle_zone
 from pbem.games.codex import board, cards, events, select, values
 from pbem.games.codex.board import log
-from pbem.games.codex.state import MAIN, Mod, State, deck, discard, hand, trash, workers
+from pbem.games.codex.state import MAIN, Lasting, Mod, State, deck, discard, hand, trash, workers
 
 # --- gold and cards ----------------------------------------------------------------------
 
@@ -153,8 +153,8 @@ def _prevented(state: State, target: str, n: int, combat: bool) -> int:
             continue
         if not select.matches(state, ctrl, src, st["to"], target) or not select.holds(state, ctrl, src, st.get("while")):
             continue
-        t = state.things[src]
-        if st.get("per_turn"):
+        t = state.things.get(src)
+        if st.get("per_turn") and t is not None:
             if t.used_turn != state.turn:
                 t.used_turn, t.used = state.turn, {}
             if t.used.get("prevent", 0) >= st["per_turn"]:
@@ -162,7 +162,7 @@ def _prevented(state: State, target: str, n: int, combat: bool) -> int:
             t.used["prevent"] = t.used.get("prevent", 0) + 1
         stop = n if st["prevent"] == "all" else min(n, int(st["prevent"]))
         n -= stop
-        log(state, f"{t.card} prevents {stop} damage to {board.name_of(state, target)}")
+        log(state, f"{ab.card} prevents {stop} damage to {board.name_of(state, target)}")
     return n
 
 
@@ -249,11 +249,19 @@ def transform(state: State, ref: str, name: str, until: str, src: str = "") -> N
 
 
 def expire(state: State, until: str) -> None:
-    """Modifiers and player effects that last `until` end now."""
+    """Modifiers and lasting effects that last `until` end now."""
     for t in state.things.values():
         if any(m.until == until for m in t.mods):
             t.mods = [m for m in t.mods if m.until != until]
+    if any(e.until == until for e in state.lasting):
+        state.lasting = [e for e in state.lasting if e.until != until]
 
+
+def lasting(state: State, seat: str, src: str, card: str, key: str, until: str) -> None:
+    """`card`'s continuous effect `key` holds for `seat` until `until`
+    (`State.lasting`), though the card itself leaves or never stays."""
+    state.clock += 1
+    state.lasting.append(Lasting(card=card, key=key, ctrl=seat, src=src, until=until, stamp=state.clock))
 
 
 

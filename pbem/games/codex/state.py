@@ -172,6 +172,20 @@ class Future(msgspec.Struct, kw_only=True):
     time: int
 
 
+class Lasting(msgspec.Struct, kw_only=True):
+    """A continuous effect of a card that has left play or never stayed (a
+    spell's "until your next turn"): `card`'s static ability `key`, for
+    `ctrl`, until `until` (as `Mod.until`); `src` the card's ref when it
+    was played, `stamp` when the effect began."""
+
+    card: str
+    key: str
+    ctrl: str
+    src: str
+    until: str
+    stamp: int
+
+
 class Pending(msgspec.Struct, kw_only=True, omit_defaults=True):
     """Something waiting on the queue: a triggered ability (`kind`
     ``trigger``: `card`'s ability `key`, from `src`, controlled by `ctrl`) or
@@ -231,6 +245,8 @@ class State(GameState, kw_only=True):
     combat: Combat | None = None
     #: seats that take an extra turn after the current one, in order
     extra_turns: list[str] = []
+    #: continuous effects lasting a while after their card left (`Lasting`)
+    lasting: list[Lasting] = []
     #: the tower's one detection this turn: seat of the tower -> ref detected
     detected: dict[str, str] = {}
     #: cards everyone saw that now lie in hidden zones: ref -> name

@@ -14,7 +14,9 @@ computed, in this order, from:
    ``cant``, ``grant`` (another card's activated ability), ``atk_per``
    (``damage``: +1 ATK per damage on it), ``unattackable_by`` /
    ``unstoppable_by`` (a selector of the attackers that may not attack it
-   / the patrollers it may ignore)),
+   / the patrollers it may ignore), ``cant_attack`` (a selector, as the
+   effect's controller sees it, of what it may not attack: ``{"side":
+   "mine", "kinds": [...]}`` is "cannot attack you")),
 5. the patrol slot it holds (squad leader: 1 armor, elite: +1 ATK,
    lookout: resist 1) and frenzy on its controller's turn,
 6. ATK never below 0.
@@ -55,7 +57,7 @@ class V:
     """A thing's current values (read only: `kw` may be the card's own dict)."""
 
     __slots__ = ("atk", "hp", "armor", "kw", "cant", "grants", "unattackable_by", "unstoppable_by", "own_kw",
-                 "private", "base")
+                 "private", "base", "cant_attack")
 
     def __init__(self, atk: int, hp: int, armor: int, kw: dict[str, int], cant: set[str],
                  grants: list[tuple[str, str]], unattackable_by: list[tuple[str, str, Any]] | None = None,
@@ -70,6 +72,8 @@ class V:
         self.private = False
         #: the base ATK and HP the rest adds to (the face's, or what an effect set)
         self.base = (0, 0)
+        #: (controller, source, selector, card) of what it may not attack
+        self.cant_attack: list[tuple[str, str, Any, str]] = []
 
     def has(self, key: str) -> bool:
         return self.kw.get(key, 0) > 0
@@ -87,12 +91,15 @@ memo = board.memo
 
 
 def statics(state: State) -> list[tuple[str, str, Ability]]:
-    """(source ref, controller, ability) of every continuous effect in play."""
+    """(source ref, controller, ability) of every continuous effect in play,
+    then the lasting ones of cards gone (`State.lasting`)."""
     out = []
     table = cards.CARDS
     for ref, t in state.things.items():
         if table[t.card].has_statics or t.mods:
             out.extend((ref, t.controller, ab) for ab in board.face(state, ref).statics)
+    for e in state.lasting:
+        out.append((e.src, e.ctrl, cards.ability(e.card, e.key)))
     return out
 
 
@@ -229,6 +236,8 @@ def _add(state: State, t: Thing, v: V, e: Effect) -> None:
         v.unattackable_by.append((ctrl, src, st["unattackable_by"]))
     if "unstoppable_by" in st:
         v.unstoppable_by.append((ctrl, src, st["unstoppable_by"]))
+    if "cant_attack" in st:
+        v.cant_attack.append((ctrl, src, st["cant_attack"], ab.card))
 
 
 def _recheck(state: State, ref: str, applied: list[Effect], partial: dict[str, V]) -> V:
@@ -290,12 +299,13 @@ def _in_order(state: State, ref: str, effects: list[Effect]) -> tuple[list[Effec
         return effects, False
     things = state.things
     mine = things[ref].stamp
+    gone = {e.src: e.stamp for e in state.lasting}
 
     def key(e: Effect) -> tuple[int, int, int, int]:
         src, _, ab = e
         if src == ref:
             return (1, 0, 0, 0)
-        began = things[src].stamp if src in things else 0
+        began = things[src].stamp if src in things else gone.get(src, 0)
         return (0, max(began, mine), ab.gifts, began)
 
     return sorted(effects, key=key), True
