@@ -29,6 +29,9 @@ TEST_CARDS = {
                    "abilities": [{"key": "a", "static": {"to": {"side": "mine", "kinds": ["unit"]}, "cant": ["patrol"]}},
                                  {"key": "b", "static": {"to": {"side": "theirs", "kinds": ["unit"]},
                                                          "cant_attack": {"side": "mine", "kinds": ["unit", "hero", "building"]}}}]},
+    "Test Bull": {"type": "unit", "tech": 0, "cost": 0, "atk": 2, "hp": 5,
+                  "text": "A test unit: the first time it exhausts each turn, it readies.",
+                  "abilities": [{"on": "exhausts", "per_turn": 1, "do": [{"ready": "self"}]}]},
     "Test Banner": {"type": "upgrade", "tech": 0, "cost": 0, "text": "A test upgrade: your units have resist 1.",
                     "abilities": [{"static": {"to": {"side": "mine", "kinds": ["unit"]}, "keywords": {"resist": 1}}}]},
 }
@@ -139,3 +142,15 @@ def test_a_spells_effects_may_last_after_it_is_gone():
     st = do(st, "attack river-montoya opp:sl")  # heroes are no units
     st = next_turn(st)
     assert st.lasting == [] and "end sl=iron-man" in legal_texts(st)
+
+
+def test_a_unit_readied_after_its_attack_attacks_again_and_once_a_turn_triggers():
+    st = start("turn = 3", "p1.units = Test Bull")
+    bull = thing(st, "alice", "Test Bull")
+    st = do(st, "attack test-bull opp:base")
+    assert not st.things[bull].exhausted and base(st, "bob") == 18
+    st = do(st, "attack test-bull opp:base")
+    assert st.things[bull].exhausted and base(st, "bob") == 16, "the second exhaustion this turn does not ready it"
+    st = next_turn(next_turn(st))
+    st = do(st, "attack test-bull opp:base")
+    assert not st.things[bull].exhausted, "a new turn"

@@ -180,8 +180,8 @@ def can_attack_now(state: State, a: str) -> str | None:
         return f"{t.card} is exhausted"
     if values.fatigued(state, a):
         return f"{t.card} arrived this turn (arrival fatigue; no haste)"
-    if t.attacked == state.turn:
-        return f"{t.card} already attacked this turn"
+    if t.attacked == state.turn and values.has(state, a, "readiness"):
+        return f"{t.card} already attacked this turn (readiness: once a turn)"
     return None
 
 
@@ -292,7 +292,7 @@ def declare(state: State, a: str, target: str, extra: list[str], spark: str, ove
     if _has(state, a, "invisible") or not board.is_structure(target):
         targets.use_tower(state, seat, target)
     if not _has(state, a, "readiness"):
-        t.exhausted = True
+        engine.exhaust(state, a)
     t.attacked = state.turn
     engine.unpatrol(state, a)
     log(state, f"{t.card} attacks {board.name_of(state, target)}")

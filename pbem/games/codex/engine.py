@@ -208,7 +208,8 @@ def die(state: State, refs: list[str], chance: Chance | None, cause: str = "") -
             continue
         if values.has(state, ref, "indestructible"):
             if t.damage or not t.exhausted or _attachments(state, ref):
-                t.damage, t.exhausted = 0, True
+                t.damage = 0
+                exhaust(state, ref)
                 for a in _attachments(state, ref):
                     sacrifice_card(state, a)
                 changed = True

@@ -11,13 +11,16 @@ caused them, in the order things happened.
 Who listens (`cards.OWN_EVENTS` and `cards.WHENEVER_EVENTS`):
 
 * the subject's own abilities (``arrives``, ``attacks``, ``dies``,
-  ``leaves``, ``max_level``, ``kills`` ...): read from its card, so a card
-  that has left play still answers its ``dies`` / ``leaves`` triggers;
+  ``leaves``, ``max_level``, ``kills``, ``exhausts`` ...): those of the face
+  it shows, taken before it left play, so a card that has left play still
+  answers its ``dies`` / ``leaves`` triggers;
 * for ``upkeep`` and ``end_of_turn`` (subject: a seat), the abilities of
   what that seat controls;
 * for "whenever" events, every card in play with an ability on that event
   whose ``who`` selector (as its controller sees it) takes the subject; a
   card never answers its own whenever event.
+
+A trigger with ``per_turn`` N fires only the first N times a turn.
 
 Simultaneous triggers (those of one event, or of deaths at once) are
 ordered by the active player (rulebook, "Active Player Decides"): the
@@ -40,12 +43,32 @@ def _trigger(ab: Ability, src: str, card: str, ctrl: str, ev: dict[str, str]) ->
     return Pending(kind="trigger", key=ab.key, src=src, card=card, ctrl=ctrl, ev=dict(ev))
 
 
+def _spent(state: State, ref: str, ab: Ability) -> bool:
+    """A trigger of ``per_turn`` N ("the first time each turn") that has
+    resolved N times this turn (`spend` counts them; this only reads)."""
+    t = state.things.get(ref) if ab.once else None
+    return t is not None and t.used_turn == state.turn and t.used.get("on:" + ab.key, 0) >= ab.once
+
+
+def spend(state: State, ref: str, ab: Ability) -> bool:
+    """A ``per_turn`` trigger resolves: count it, or say it may not (False)."""
+    if not ab.once or ref not in state.things:
+        return True
+    if _spent(state, ref, ab):
+        return False
+    t = state.things[ref]
+    if t.used_turn != state.turn:
+        t.used_turn, t.used = state.turn, {}
+    t.used["on:" + ab.key] = t.used.get("on:" + ab.key, 0) + 1
+    return True
+
+
 def own(state: State, name: str, ref: str, ctrl: str, face: Face, ev: dict[str, str]) -> list[Pending]:
     """The triggers of `ref`'s own abilities on event `name`: those of the
     face it shows (`board.face`, taken before it left play if it did)."""
     out = []
     for ab in face.triggers.get(name, ()):
-        if ab.cond and not select.holds(state, ctrl, ref, ab.cond, ev):
+        if ab.cond and not select.holds(state, ctrl, ref, ab.cond, ev) or _spent(state, ref, ab):
             continue
         out.append(_trigger(ab, ref, face.name, ctrl, ev))
     return out
@@ -55,11 +78,11 @@ def seat_turn(state: State, name: str, seat: str) -> list[Pending]:
     """Triggers on `seat`'s ``upkeep`` or ``end_of_turn`` of what it controls."""
     out = []
     for ref in board.things_of(state, seat) + board.spells_of(state, seat):
-        t = state.things[ref]
-        for ab in board.face(state, ref).triggers.get(name, ()):
-            if ab.cond and not select.holds(state, seat, ref, ab.cond, {"player": seat}):
+        f = board.face(state, ref)
+        for ab in f.triggers.get(name, ()):
+            if ab.cond and not select.holds(state, seat, ref, ab.cond, {"player": seat}) or _spent(state, ref, ab):
                 continue
-            out.append(_trigger(ab, ref, t.card, seat, {"player": seat}))
+            out.append(_trigger(ab, ref, f.name, seat, {"player": seat}))
     return out
 
 
@@ -67,16 +90,17 @@ def whenever(state: State, name: str, subject: str, ev: dict[str, str]) -> list[
     """Triggers of cards in play on a whenever-event about `subject`."""
     out = []
     for ref in board.all_in_play(state):
-        abs_ = board.face(state, ref).triggers.get(name)
+        f = board.face(state, ref)
+        abs_ = f.triggers.get(name)
         if not abs_ or ref == subject:
             continue
         t = state.things[ref]
         for ab in abs_:
             if ab.who is not None and not _who(state, t.controller, ref, ab.who, subject, ev):
                 continue
-            if ab.cond and not select.holds(state, t.controller, ref, ab.cond, ev):
+            if ab.cond and not select.holds(state, t.controller, ref, ab.cond, ev) or _spent(state, ref, ab):
                 continue
-            out.append(_trigger(ab, ref, t.card, t.controller, ev))
+            out.append(_trigger(ab, ref, f.name, t.controller, ev))
     return out
 
 

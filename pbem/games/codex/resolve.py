@@ -133,6 +133,8 @@ def resolve_trigger(state: State, item: Pending, chance: Chance | None) -> None:
             chosen = choose_targets(state, seat, item.src, ab, item, used)
     else:
         chosen = []
+    if not events.spend(state, item.src, ab):  # after the choices: a question asked would come back here
+        return
     if any(chosen):
         pay_targeting(state, seat, ab.targets, chosen)
     log(state, f"{item.card}: {ab.raw.get('log', _what(ab))}")

@@ -274,13 +274,18 @@ def unpatrol(state: State, ref: str) -> None:
 
 
 def exhaust(state: State, ref: str) -> None:
-    state.things[ref].exhausted = True
+    """Exhaust a ready thing (an attack, a cost, an effect): its ``exhausts`` event."""
+    t = state.things[ref]
+    if t.exhausted:
+        return
+    t.exhausted = True
+    events.emit(state, events.own(state, "exhausts", ref, t.controller, board.face(state, ref), {"subject": ref}))
 
 
 def disable(state: State, ref: str) -> None:
     """Exhaust it, it skips its next ready step, and it leaves the patrol zone."""
     t = state.things[ref]
-    t.exhausted = True
+    exhaust(state, ref)
     t.disabled = True
     unpatrol(state, ref)
 
