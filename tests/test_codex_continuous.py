@@ -32,6 +32,8 @@ TEST_CARDS = {
     "Test Bull": {"type": "unit", "tech": 0, "cost": 0, "atk": 2, "hp": 5,
                   "text": "A test unit: the first time it exhausts each turn, it readies.",
                   "abilities": [{"on": "exhausts", "per_turn": 1, "do": [{"ready": "self"}]}]},
+    "Test Giant": {"type": "unit", "tech": 0, "cost": 5, "atk": 5, "hp": 5, "cheaper_per": {"side": "mine", "kinds": ["unit"]},
+                   "text": "A test unit: 1 gold less for each unit you have."},
     "Test Banner": {"type": "upgrade", "tech": 0, "cost": 0, "text": "A test upgrade: your units have resist 1.",
                     "abilities": [{"static": {"to": {"side": "mine", "kinds": ["unit"]}, "keywords": {"resist": 1}}}]},
 }
@@ -154,3 +156,14 @@ def test_a_unit_readied_after_its_attack_attacks_again_and_once_a_turn_triggers(
     st = next_turn(next_turn(st))
     st = do(st, "attack test-bull opp:base")
     assert not st.things[bull].exhausted, "a new turn"
+
+
+def test_a_card_may_cost_less_for_each_thing_its_player_has():
+    st = start("p1.hand = Test Giant", "p1.units = Tenderfoot, Older Brother", "p2.units = Iron Man", "p1.gold = 0")
+    assert st.players["alice"].gold == 4
+    st = do(st, "play test-giant")
+    assert st.players["alice"].gold == 1 and cards.CARDS["Test Giant"].cost == 5
+    st = start("p1.hand = Test Giant", "p1.units = Tenderfoot, Tenderfoot, Older Brother, Older Brother, Iron Man, Iron Man",
+               "p1.gold = 0")
+    st = do(st, "play test-giant")
+    assert st.players["alice"].gold == 4, "never below 0"

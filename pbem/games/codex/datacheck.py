@@ -17,7 +17,7 @@ from pbem.games.codex.cards import Ability, Card, CardDataError
 
 _CARD_KEYS = {"type", "spec", "tech", "cost", "atk", "hp", "subtypes", "keywords", "legendary", "ultimate", "ongoing",
               "channeling", "text", "targets", "do", "abilities", "limit_as", "may_top", "boost", "attach", "modes",
-              "pick", "boost_all", "x", "discard"}
+              "pick", "boost_all", "x", "discard", "cheaper_per"}
 _HERO_KEYS = {"spec", "cost", "title", "bands"}
 _BAND_KEYS = {"from", "atk", "hp", "text", "keywords", "abilities"}
 _ABILITY_KEYS = {"on", "if", "who", "targets", "do", "use", "cost", "granted", "per_turn", "static", "check",
@@ -115,6 +115,8 @@ def check_card(c: Card) -> None:
             raise CardDataError(f"{where}: unknown keyword {k!r}")
     _parts(where, c.raw.get("targets", []))
     _effects(where, c.do)
+    if "cheaper_per" in c.raw:
+        select.compile_selector(c.raw["cheaper_per"])
     for mode in c.raw.get("modes", []):
         _effects(where + " mode", mode)
     keys: set[str] = set()

@@ -405,8 +405,14 @@ def _player_statics(state: State, seat: str, key: str) -> list[tuple[str, dict[s
 
 
 def play_cost(state: State, seat: str, name: str) -> int:
-    """What playing `name` costs `seat` now (before boost and off-colour extras)."""
-    cost = cards.CARDS[name].cost
+    """What playing `name` costs `seat` now (before boost and off-colour
+    extras): its printed cost, 1 less for each thing its ``cheaper_per``
+    selector finds, then the continuous effects on costs; never below 0.
+    Other cards reading its cost see the printed one (ruling on Gigadon)."""
+    c = cards.CARDS[name]
+    cost = c.cost
+    if "cheaper_per" in c.raw:
+        cost -= len(select.candidates(state, seat, "", c.raw["cheaper_per"]))
     setting = None
     for _, st in _player_statics(state, seat, "plays"):
         if not card_matches(st["plays"], name):
