@@ -34,6 +34,8 @@ TEST_CARDS = {
                   "abilities": [{"on": "exhausts", "per_turn": 1, "do": [{"ready": "self"}]}]},
     "Test Giant": {"type": "unit", "tech": 0, "cost": 5, "atk": 5, "hp": 5, "cheaper_per": {"side": "mine", "kinds": ["unit"]},
                    "text": "A test unit: 1 gold less for each unit you have."},
+    "Test Patron": {"type": "upgrade", "tech": 0, "cost": 0, "text": "A test upgrade: Finesse spells are free and need no hero.",
+                    "abilities": [{"static": {"plays": {"types": ["spell"], "spec": "Finesse"}, "cost": {"set": 0}, "no_hero": True}}]},
     "Test Banner": {"type": "upgrade", "tech": 0, "cost": 0, "text": "A test upgrade: your units have resist 1.",
                     "abilities": [{"static": {"to": {"side": "mine", "kinds": ["unit"]}, "keywords": {"resist": 1}}}]},
 }
@@ -167,3 +169,13 @@ def test_a_card_may_cost_less_for_each_thing_its_player_has():
                "p1.gold = 0")
     st = do(st, "play test-giant")
     assert st.players["alice"].gold == 4, "never below 0"
+
+
+def test_an_effect_may_let_a_player_cast_spells_free_without_their_hero():
+    st = start("turn = 3", "p1.hand = Discord, Appel Stomp, Spark", "p1.units = Test Patron", "p1.gold = 0",
+               "p2.units = Tenderfoot", "p2.patrol = sl=tenderfoot")
+    with pytest.raises(IllegalCommand, match="hero in play"):
+        do(st, "play spark target=opp:sl")
+    st = do(st, "play discord")
+    st = do(st, "play appel-stomp target=opp:sl")  # an ultimate spell, no hero at all
+    assert st.players["alice"].gold == 4 and not st.patrol["bob"][0]

@@ -3,7 +3,8 @@
 * Units, upgrades and buildings need the tech building of their tech level
   (the base for tech 0); they arrive (`engine.new_thing`), and their own
   ``arrives`` triggers take the command's targets.
-* Spells need a hero in play: a spec's spells a hero of that spec; a minor
+* Spells need a hero in play (unless a continuous effect says ``no_hero``
+  for them): a spec's spells a hero of that spec; a minor
   spell of a colour costs 1 more without a hero of that colour (neutral
   minor spells never do); an ultimate spell a hero of its spec that was at
   max level, and under its controller's control, since the turn began.
@@ -44,6 +45,8 @@ def requirement(state: State, seat: str, name: str) -> str | None:
     """Why `seat` may not play `name` now, cost aside (None: it may)."""
     c = cards.CARDS[name]
     if c.type == "spell":
+        if values.needs_no_hero(state, seat, name):
+            return None
         heroes = [state.things[h] for h in board.heroes_in_play(state, seat)]
         if not heroes:
             return "you need a hero in play to cast a spell"

@@ -427,6 +427,12 @@ def play_cost(state: State, seat: str, name: str) -> int:
     return max(0, cost)
 
 
+def needs_no_hero(state: State, seat: str, name: str) -> bool:
+    """A continuous effect (``plays`` with ``no_hero``) lets `seat` cast
+    spell `name` without a hero of its spec, ultimate or not."""
+    return any(st.get("no_hero") and card_matches(st["plays"], name) for _, st in _player_statics(state, seat, "plays"))
+
+
 def hire_cost(state: State, seat: str) -> int:
     """1 gold, or none with a "hire for free" effect; increases still count (ruling)."""
     found = _player_statics(state, seat, "hire")
