@@ -75,7 +75,7 @@ class CardDataError(ValueError):
 class Part:
     """One target of a targeting ability: what it may pick and how."""
 
-    __slots__ = ("what", "pick", "distinct", "unordered", "optional", "prune", "aim")
+    __slots__ = ("what", "pick", "distinct", "unordered", "optional", "prune", "aim", "zone", "rel", "mode")
 
     def __init__(self, raw: dict[str, Any]) -> None:
         self.what: str = raw.get("what", "a target")
@@ -84,10 +84,17 @@ class Part:
         self.unordered: bool = raw.get("unordered", False)
         self.optional: bool = raw.get("optional", False)
         self.prune: str = raw.get("prune", "")
+        #: it picks a card of the chooser's own codex or hand (by ref), not a thing in play
+        self.zone: bool = isinstance(self.pick, dict) and bool(self.pick.get("kinds")) and \
+            set(self.pick["kinds"]) <= {"codex", "hand"}
         #: False: a choice that does not target (no target icon on the card):
         #: untargetable and invisible things may be chosen, no resist is
         #: paid, illusions do not die and flagbearers do not matter
-        self.aim: bool = raw.get("aim", True)
+        self.aim: bool = raw.get("aim", True) and not self.zone
+        #: a registered relation the pick must have to the earlier ones
+        self.rel: str = raw.get("rel", "")
+        #: the mode (1, 2 ...) of a modal spell it belongs to: none unless chosen
+        self.mode: int = int(raw.get("mode", 0))
 
 
 class Ability:

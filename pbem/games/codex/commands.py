@@ -158,16 +158,32 @@ def target_text(state: State, seat: str, target: str) -> str:
         return f"{_side(state, seat, owner)}:{kind}"
     if target in state.things:
         return f"{_side(state, seat, state.things[target].controller)}:{handle(state, target)}"
+    for where in _OWN_ZONES:
+        if any(it.ref == target for it in state.zones[f"{where}:{seat}"].items):
+            name = known_card(state, target, seat)
+            return f"{where}:{cards.slug(name) if name else target}"
     return target
 
 
-def parse_target(state: State, seat: str, text: str) -> str:
+#: zones of the writer's own whose cards a target may name (``codex:NAME``)
+_OWN_ZONES = ("codex", "hand")
+
+
+def parse_target(state: State, seat: str, text: str, taken: set[str] | None = None) -> str:
+    """A target in words; ``codex:NAME`` / ``hand:NAME`` name a card of the
+    writer's own (another copy than those in `taken`, which it joins)."""
     text = text.strip().lower()
     if text in ("none", "-", ""):
         return ""
     side, _, rest = text.partition(":")
+    if side in _OWN_ZONES and rest:
+        taken = set() if taken is None else taken
+        ref = _by_name(state, f"{side}:{seat}", rest, side, taken)
+        taken.add(ref)
+        return ref
     if side not in ("me", "opp", "my", "their") or not rest:
-        raise InvalidCommand(f"target {text!r}: write me:NAME or opp:NAME (opp:base, opp:sl, me:tech1 ...)")
+        raise InvalidCommand(f"target {text!r}: write me:NAME or opp:NAME (opp:base, opp:sl, me:tech1 ...; "
+                             "codex:NAME or hand:NAME for a card of yours there)")
     owner = seat if side in ("me", "my") else other(state, seat)
     rest = rest.removeprefix("patrol:")
     if rest in ("base",) + cards.TECH_BUILDINGS + cards.ADDONS:
@@ -331,8 +347,11 @@ def _thing(state: State, seat: str, text: str) -> str:
     return ref
 
 
-def _list(state: State, seat: str, value: str) -> list[str]:
-    return [parse_target(state, seat, v) for v in value.split(",")] if value else []
+def _list(state: State, seat: str, value: str, self_ref: str = "") -> list[str]:
+    """Targets separated by commas (``self``: `self_ref`, the card being played)."""
+    taken: set[str] = set()
+    return [self_ref if self_ref and v.strip().lower() == "self" else parse_target(state, seat, v, taken)
+            for v in value.split(",")] if value else []
 
 
 def parse_answer(state: State, seat: str, text: str) -> str:
@@ -452,10 +471,7 @@ def parse_command(text: str, state: State, seat: str) -> Command:
         return Level(hero, n, ch)
     if verb == "play" and len(args) == 1:
         ref = _by_name(state, hand(seat), args[0], "hand")
-        value = opts.get("target", "")
-        targets = [ref if v.strip().lower() == "self" else parse_target(state, seat, v)
-                   for v in value.split(",")] if value else []
-        return Play(ref, targets, "top" in flags, ch)
+        return Play(ref, _list(state, seat, opts.get("target", ""), ref), "top" in flags, ch)
     if verb == "use" and len(args) in (1, 2):
         ref = _thing(state, seat, args[0])
         ability = args[1].lower() if len(args) == 2 else _only_ability(state, ref)
@@ -530,4 +546,6 @@ def _plain(state: State, seat: str, target: str) -> str:
         owner, kind = board.structure(target)
         return f"{owner}'s {kind}"
     t = state.things.get(target)
-    return f"{t.controller}'s {t.card}" if t else "a card no longer in play"
+    if t is not None:
+        return f"{t.controller}'s {t.card}"
+    return known_card(state, target, seat or None) or "a card out of play"

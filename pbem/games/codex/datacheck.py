@@ -25,7 +25,7 @@ _ABILITY_KEYS = {"on", "if", "who", "targets", "do", "use", "cost", "granted", "
 _STATIC_KEYS = {"to", "while", "atk", "hp", "armor", "base", "keywords", "lose", "cant", "grant", "atk_per", "plays", "cost",
                 "hire", "hire_cost", "unattackable_by", "unstoppable_by", "prevent", "from", "per_turn", "cant_attack",
                 "no_hero"}
-_PART_KEYS = {"what", "pick", "distinct", "unordered", "optional", "prune", "aim"}
+_PART_KEYS = {"what", "pick", "distinct", "unordered", "optional", "prune", "aim", "rel", "mode"}
 _COST_KEYS = {"exhaust", "gold", "sacrifice", "remove", "discard", "alt"}
 _TYPES = {"unit", "token", "spell", "upgrade", "building"}
 
@@ -64,6 +64,8 @@ def _parts(where: str, parts: list[dict[str, Any]]) -> None:
         select.compile_selector(p.get("pick", {}))
         if p.get("prune"):
             registry.get("prune", p["prune"])
+        if p.get("rel"):
+            registry.get("relation", p["rel"])
 
 
 def _ability(where: str, ab: Ability) -> None:
@@ -73,6 +75,9 @@ def _ability(where: str, ab: Ability) -> None:
         if ev not in cards.EVENTS:
             raise CardDataError(f"{where}: unknown event {ev!r} (events: {', '.join(cards.EVENTS)})")
     select.check_condition(ab.cond)
+    if ab.kind == "trigger" and any(p.zone for p in ab.targets):
+        raise CardDataError(f"{where}: a trigger may not pick from a codex or hand (its question would show "
+                            "the choices to everyone); a spell or an activated ability may")
     if ab.who is not None:
         select.compile_selector(ab.who)
     _parts(where, raw.get("targets", []))

@@ -33,7 +33,10 @@ the card itself goes: `State.lasting`), ``link`` (the targets
 this card binds), ``attach`` (this ongoing spell to a target; it goes to
 the discard pile when its host leaves play), ``extra_turn`` (``who`` takes
 a turn after this one), ``player`` (a flag on the player ``until`` the end of the
-turn), ``trash_worker`` (``from`` a player), ``if`` / ``then`` / ``else`` (a condition, `select.holds`), and
+turn), ``trash_worker`` (``from`` a player), ``fetch`` (a card of the
+controller's codex, picked by a target, to its hand, shown to all),
+``put_in_play`` (a card of its codex or hand into play, unpaid: it
+arrives), ``if`` / ``then`` / ``else`` (a condition, `select.holds`), and
 ``call``: a function registered in ``abilities/`` (`registry`).
 """
 
@@ -45,12 +48,12 @@ from pbem.games.base import Chance
 from pbem.games.codex import board, engine, registry, select
 from pbem.games.codex.board import log
 from pbem.games.codex.cards import CardDataError
-from pbem.games.codex.state import Mod, State, opponents
+from pbem.games.codex.state import Mod, State, codex, hand, opponents
 
 EFFECT_KEYS = ("damage", "split_damage", "runes", "counter", "remove_counter", "draw", "gold", "steal", "token",
                "destroy", "sacrifice", "bounce", "trash", "take", "sideline", "exhaust", "ready", "disable", "heal",
                "repair", "give", "level", "flip", "link", "attach", "player", "trash_worker", "extra_turn", "if",
-               "call", "transform", "lasting")
+               "call", "transform", "lasting", "fetch", "put_in_play")
 
 
 class Ctx:
@@ -99,6 +102,13 @@ class Ctx:
             x = self.ev.get(to, "")
             return [x] if self._alive(x) else []
         raise CardDataError(f"unknown place {to!r}")
+
+    def own_cards(self, to: str) -> list[str]:
+        """Target `to` (``t0`` ...) if it is a card still in the
+        controller's own codex or hand."""
+        x = self.targets[int(to[1:])] if int(to[1:]) < len(self.targets) else ""
+        return [x] if x and any(it.ref == x for z in (codex(self.seat), hand(self.seat))
+                                for it in self.state.zones[z].items) else []
 
     def players(self, who: str) -> list[str]:
         st = self.state
@@ -231,6 +241,12 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
     elif name == "flip":
         for x in ctx.where(e["to"]):
             engine.flip(st, x, e["flip"])
+    elif name == "fetch":
+        for x in ctx.own_cards(e["fetch"]):
+            engine.fetch(st, seat, x)
+    elif name == "put_in_play":
+        for x in ctx.own_cards(e["put_in_play"]):
+            engine.put_in_play(st, seat, x)
     elif name == "lasting":
         keys = [e["lasting"]] if isinstance(e["lasting"], str) else e["lasting"]
         card = _card_of(ctx)

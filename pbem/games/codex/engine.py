@@ -15,7 +15,7 @@ exist; prevention applies in `resources.damage`.
 
 from __future__ import annotations
 
-from pbem.games.base import Chance, Item, Known, Outcome
+from pbem.games.base import Chance, Item, Known, Outcome, identity
 from pbem.games.codex import board, cards, events, registry, select, values
 from pbem.games.codex.cards import Face
 from pbem.games.codex.board import log
@@ -48,6 +48,7 @@ from pbem.games.codex.state import (
     Pending,
     State,
     Thing,
+    codex,
     future,
     hand,
     ongoing,
@@ -103,6 +104,34 @@ def new_thing(state: State, seat: str, item: Item, name: str, owner: str | None 
     if c.type != "spell":
         arrive(state, item.ref, ev)
     return item.ref
+
+
+def _own_card(state: State, seat: str, ref: str) -> tuple[str, str]:
+    """(zone, card) of `ref` in `seat`'s codex or hand; the card is read
+    (`NeedsReveal` on the public state: the writer reveals it)."""
+    for zone in (codex(seat), hand(seat)):
+        for it in state.zones[zone].items:
+            if it.ref == ref:
+                return zone, identity(it)
+    raise KeyError(ref)
+
+
+def put_in_play(state: State, seat: str, ref: str) -> str:
+    """A card of `seat`'s codex or hand comes into play without being played
+    (no cost, no tech building needed, no boost, no forecast): it arrives."""
+    zone, name = _own_card(state, seat, ref)
+    take_item(state, zone, ref)
+    log(state, f"{name} is put into play from {seat}'s {zone.split(':')[0]}")
+    return new_thing(state, seat, Known(ref, name), name)
+
+
+def fetch(state: State, seat: str, ref: str) -> None:
+    """A card of `seat`'s codex goes to its hand, shown to everyone."""
+    _, name = _own_card(state, seat, ref)
+    take_item(state, codex(seat), ref)
+    state.zones[hand(seat)].items.append(Known(ref, name))
+    state.shown[ref] = name
+    log(state, f"{seat} fetches {name} from the codex into the hand")
 
 
 def arrive(state: State, ref: str, ev: dict[str, str] | None = None) -> None:

@@ -159,7 +159,7 @@ def _legal_play(state: State, seat: str, name: str, ref: str) -> list[Command]:
         if c.type != "spell":
             out += [Play(ref, t, False, ch) for t in _arrival_targets(state, seat, name, ref, gold - price, ch.boost)]
             continue
-        for chosen in targeting.options(state, seat, ref, c.targets, gold - price):
+        for chosen in targeting.options(state, seat, ref, play.parts_for(c, list(ch.modes)), gold - price):
             for split in _splits(c, chosen):
                 choice = Choices(boost=ch.boost, modes=ch.modes, x=ch.x, split=split)
                 out.append(Play(ref, chosen, False, choice))

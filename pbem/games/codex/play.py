@@ -29,7 +29,7 @@ from pbem.errors import IllegalCommand
 from pbem.games.base import Chance, Known, identity
 from pbem.games.codex import board, cards, engine, events, resolve, targets, values
 from pbem.games.codex.board import log
-from pbem.games.codex.cards import Card
+from pbem.games.codex.cards import Card, Part
 from pbem.games.codex.commands import Choices, Play
 from pbem.games.codex.effects import Ctx, run
 from pbem.games.codex.state import State, deck, hand
@@ -112,6 +112,16 @@ def check_choices(state: State, seat: str, c: Card, ref: str, chosen: list[str],
         raise IllegalCommand(f"pay: {c.name} takes no cards as its cost")
 
 
+#: the part of a mode not chosen: nothing may be named there
+_UNUSED = Part({"what": "nothing (its mode is not chosen)", "pick": {"kinds": []}, "optional": True})
+
+
+def parts_for(c: Card, modes: list[int]) -> list[Part]:
+    """The card's targets with the chosen modes (0-based): a part of a mode
+    not chosen (``"mode": N``, 1-based) takes nothing."""
+    return [_UNUSED if p.mode and p.mode - 1 not in modes else p for p in c.targets]
+
+
 def _effects(c: Card, ch: Choices) -> list[Any]:
     modes = c.raw.get("modes")
     chosen = [e for m in sorted(ch.modes) for e in modes[m]] if modes else []
@@ -137,7 +147,7 @@ def play(state: State, seat: str, cmd: Play, chance: Chance) -> None:
         if price > p.gold:
             raise IllegalCommand(f"{name} costs {price} gold, you have {p.gold}")
         if c.type == "spell":
-            targets.check(state, seat, cmd.ref, c.targets, list(cmd.targets), p.gold - price)
+            targets.check(state, seat, cmd.ref, parts_for(c, list(ch.modes)), list(cmd.targets), p.gold - price)
     p.gold -= price
     engine.discard_from_hand(state, seat, list(ch.pay))
     ev = {"boosted": "1"} if ch.boost else {}
@@ -152,7 +162,7 @@ def play(state: State, seat: str, cmd: Play, chance: Chance) -> None:
     if c.ongoing:
         engine.new_thing(state, seat, item, name)
     if any(chosen):
-        resolve.pay_targeting(state, seat, c.targets, chosen)
+        resolve.pay_targeting(state, seat, parts_for(c, list(ch.modes)), chosen)
     run(Ctx(state, seat, cmd.ref, chosen, chance, ev, split=list(ch.split), x=ch.x, modes=list(ch.modes)),
         _effects(c, ch))
     if c.ongoing:

@@ -1,7 +1,11 @@
 """Selectors and conditions of the card data, compiled to predicates.
 
 A *selector* picks things (and structures): ``{"kinds": ["unit"], "side":
-"theirs", "tech": [0, 1]}``; a list of selectors means any of them. Keys:
+"theirs", "tech": [0, 1]}``; a list of selectors means any of them. With
+``kinds`` ``codex`` and/or ``hand`` it picks cards of the chooser's own
+codex or hand instead (printed facts only: ``types``, ``tech``,
+``subtype``, ``colour``, ``spec``, ``card``, ``cost_max`` (printed cost,
+ruling on Circle of Life), ``test``). Keys for things:
 
 ``kinds``      unit (tokens too), hero, building (structures and building
                cards), base, upgrade, ongoing; default unit and hero
@@ -34,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from pbem.games.base import Known, identity
 from pbem.games.codex import board, cards, registry
 from pbem.games.codex.cards import CardDataError
 from pbem.games.codex.state import State, hand
@@ -44,6 +49,10 @@ Pred = Callable[[State, str, str, str], bool]
 VALUE_READER: Callable[[State, str], tuple[int, dict[str, int], bool]] | None = None
 
 _KINDS = ("unit", "hero", "building", "base", "upgrade", "ongoing")
+#: cards in the chooser's own hidden zones (a part picking them never targets)
+ZONE_KINDS = ("codex", "hand")
+#: what a selector of zone cards may ask (printed facts)
+_ZONE_SEL_KEYS = {"kinds", "types", "tech", "subtype", "colour", "spec", "cost_max", "card", "test"}
 _SEL_KEYS = {"kinds", "side", "tech", "subtype", "not_subtype", "card", "colour", "spec", "token", "legendary",
              "patrolling", "slot", "damaged", "exhausted", "other", "plus_runes", "minus_runes", "atk_max",
              "atk_min", "has", "lacks", "no_abilities", "test", "counter"}
@@ -157,10 +166,12 @@ def compile_selector(sel: Any) -> tuple[Pred, tuple[str, ...]]:
 
         _compiled[id(sel)] = (sel, any_of, kinds)
         return any_of, kinds
+    kinds = tuple(sel.get("kinds", ("unit", "hero")))
+    if kinds and set(kinds) <= set(ZONE_KINDS):
+        return _compile_zone(sel, kinds)
     unknown = set(sel) - _SEL_KEYS
     if unknown:
         raise CardDataError(f"unknown selector key(s) {sorted(unknown)} in {sel}")
-    kinds = tuple(sel.get("kinds", ("unit", "hero")))
     for k in kinds:
         if k not in _KINDS:
             raise CardDataError(f"unknown kind {k!r} in selector {sel}")
@@ -197,8 +208,60 @@ def compile_selector(sel: Any) -> tuple[Pred, tuple[str, ...]]:
     return pred, kinds
 
 
-def pool(state: State, kinds: tuple[str, ...]) -> list[str]:
-    """Every thing and structure of these kinds, seat by seat."""
+def is_zone_selector(sel: Any) -> bool:
+    """Whether `sel` picks cards of the chooser's own codex or hand."""
+    return compile_selector(sel)[1][:1] in (("codex",), ("hand",))
+
+
+def zone_card(state: State, seat: str, x: str, kinds: tuple[str, ...] = ZONE_KINDS) -> str | None:
+    """The card of ref `x` in one of `seat`'s zones of these kinds (None:
+    not there); `NeedsReveal` where the holder of `state` cannot see it."""
+    for k in kinds:
+        for it in state.zones[f"{k}:{seat}"].items:
+            if it.ref == x:
+                return identity(it)
+    return None
+
+
+def card_matches(sel: dict[str, Any], name: str) -> bool:
+    """Printed facts of a card not in play against a selector's keys (a
+    token counts as a unit; ``name`` is ``card``, as costs' ``plays`` say it)."""
+    c = cards.CARDS[name]
+    if "types" in sel and c.type not in sel["types"] and not (c.type == "token" and "unit" in sel["types"]):
+        return False
+    if "tech" in sel and (c.type not in ("unit", "token", "upgrade", "building") or c.tech not in sel["tech"]):
+        return False
+    if "name" in sel and sel["name"] != name:
+        return False
+    if "subtype" in sel and sel["subtype"] not in c.subtypes:
+        return False
+    for key in ("colour", "spec"):
+        if key in sel and getattr(c, key) != sel[key]:
+            return False
+    if "card" in sel and name not in ({sel["card"]} if isinstance(sel["card"], str) else set(sel["card"])):
+        return False
+    return "cost_max" not in sel or c.cost <= sel["cost_max"]
+
+
+def _compile_zone(sel: dict[str, Any], kinds: tuple[str, ...]) -> tuple[Pred, tuple[str, ...]]:
+    unknown = set(sel) - _ZONE_SEL_KEYS
+    if unknown:
+        raise CardDataError(f"selector keys {sorted(unknown)} do not apply to cards in a codex or hand: {sel}")
+    test = registry.get("test", sel["test"]) if "test" in sel else None
+
+    def pred(st: State, seat: str, src: str, x: str) -> bool:
+        name = zone_card(st, seat, x, kinds)
+        return name is not None and card_matches(sel, name) and (test is None or test(st, seat, src, x))
+
+    _compiled[id(sel)] = (sel, pred, kinds)
+    return pred, kinds
+
+
+def pool(state: State, kinds: tuple[str, ...], seat: str = "") -> list[str]:
+    """Every thing and structure of these kinds, seat by seat; for codex or
+    hand, the cards of `seat`'s own the holder of `state` can see."""
+    if kinds and kinds[0] in ZONE_KINDS:
+        return [it.ref for k in kinds for it in state.zones[f"{k}:{seat}"].items if isinstance(it, Known)]
     out: list[str] = []
     for s in state.seats:
         if "building" in kinds:
@@ -215,7 +278,7 @@ def pool(state: State, kinds: tuple[str, ...]) -> list[str]:
 
 def candidates(state: State, seat: str, src: str, sel: Any) -> list[str]:
     pred, kinds = compile_selector(sel)
-    return [x for x in pool(state, kinds) if pred(state, seat, src, x)]
+    return [x for x in pool(state, kinds, seat) if pred(state, seat, src, x)]
 
 
 def matches(state: State, seat: str, src: str, sel: Any, x: str) -> bool:

@@ -12,7 +12,10 @@ target or is optional). Rules shared by every part:
   (one whose resist can still be paid) must target one, unless an earlier
   part of the same effect already did (rulings on Final Smash and Ember
   Sparks);
-* parts marked ``distinct`` need another target than the earlier ones.
+* parts marked ``distinct`` need another target than the earlier ones;
+  ``rel`` names a registered relation a pick must have to the earlier ones;
+* a part picking from the chooser's own codex or hand (`Part.zone`) does
+  not target; only its chosen cards are read (`_check_zone`).
 
 `why_not` says in words why a target is refused (the rule that forbids it).
 """
@@ -22,6 +25,7 @@ from __future__ import annotations
 import itertools
 
 from pbem.errors import IllegalCommand
+from pbem.games.base import checked_if_visible
 from pbem.games.codex import board, registry, select, values
 from pbem.games.codex.cards import Ability, Part
 from pbem.games.codex.state import State
@@ -117,6 +121,10 @@ def check(state: State, seat: str, src: str, parts: list[Part], chosen: list[str
     cost = 0
     picked: list[str] = []
     for part, target, cands in zip(parts, chosen, pools):
+        if part.zone:
+            _check_zone(state, seat, src, part, target, picked)
+            picked.append(target)
+            continue
         if part.distinct:
             cands = [c for c in cands if c not in picked]
         if not target:
@@ -128,6 +136,8 @@ def check(state: State, seat: str, src: str, parts: list[Part], chosen: list[str
             if part.distinct and target in picked:
                 raise IllegalCommand(f"choose {part.what}: another target than the one before")
             raise IllegalCommand(f"cannot target {board.name_of(state, target)}: {why_not(state, seat, src, part, target)}")
+        if part.rel and not registry.get("relation", part.rel)(state, seat, src, picked, target):
+            raise IllegalCommand(f"cannot choose {board.name_of(state, target)}: it is not {part.what}")
         if part.aim:
             flags = [c for c in cands if _flagbearer(state, seat, c) and cost + resist(state, seat, c) <= gold]
             if flags and not flag_done and target not in flags:
@@ -139,6 +149,29 @@ def check(state: State, seat: str, src: str, parts: list[Part], chosen: list[str
     if cost > gold:
         raise IllegalCommand(f"resist: targeting needs {cost} gold, you have {gold}")
     return cost
+
+
+def _check_zone(state: State, seat: str, src: str, part: Part, target: str, picked: list[str]) -> None:
+    """A pick from the chooser's own codex or hand: only the chosen card is
+    read (`NeedsReveal` on the public state: the writer reveals it, as the
+    effect does); that none was chosen where one had to be is checked where
+    the cards are known (the writer, the dealer, the audit)."""
+    if target:
+        if part.distinct and target in picked:
+            raise IllegalCommand(f"choose {part.what}: another card than the one before")
+        if not _zone_ok(state, seat, src, part, picked, target):
+            raise IllegalCommand(f"cannot choose that card: it is not {part.what}")
+    elif not part.optional:
+        _, kinds = select.compile_selector(part.pick)
+        refs = [it.ref for k in kinds for it in state.zones[f"{k}:{seat}"].items]
+        with checked_if_visible():
+            if any(_zone_ok(state, seat, src, part, picked, x) for x in refs if not (part.distinct and x in picked)):
+                raise IllegalCommand(f"choose {part.what}: there is one (do as much as you can)")
+
+
+def _zone_ok(state: State, seat: str, src: str, part: Part, picked: list[str], x: str) -> bool:
+    return select.matches(state, seat, src, part.pick, x) and (
+        not part.rel or registry.get("relation", part.rel)(state, seat, src, picked, x))
 
 
 def _single(state: State, seat: str, part: Part, cands: list[str], pool: list[str], gold: int) -> list[str]:
@@ -169,25 +202,32 @@ def check_own(state: State, seat: str, src: str, abilities: list[Ability], chose
 
 
 def options(state: State, seat: str, src: str, parts: list[Part], gold: int, prune: bool = True) -> list[list[str]]:
-    """Target lists `legal` offers (each passes `check`)."""
+    """Target lists `legal` offers (each passes `check`); copies of one card
+    in a codex or hand are one choice (which copy a command names is
+    re-chosen at random anyway: `pbem.games.refchoice`)."""
     full = [candidates(state, seat, src, part) for part in parts]
     pools = []
+    same = {x: select.zone_card(state, seat, x) for part, cands in zip(parts, full) if part.zone for x in cands}
     for part, cands in zip(parts, full):
         if prune and part.prune:
             cands = registry.get("prune", part.prune)(state, cands)
         pools.append((cands + [""]) if part.optional or not cands else cands)
-    if len(parts) == 1:
+    if len(parts) == 1 and not parts[0].rel:
+        if same:
+            pools[0] = list({same.get(x, x): x for x in reversed(pools[0])}.values())[::-1]
         return [[c] for c in _single(state, seat, parts[0], full[0], pools[0], gold)]
-    # no resist and no flagbearer among the candidates: only the order rules matter
-    free = all(not part.aim or all(not resist(state, seat, c) and not _flagbearer(state, seat, c) for c in cands)
+    # no resist, no flagbearer among the candidates, no relation: only the order rules matter
+    free = all(not part.rel and (not part.aim or all(not resist(state, seat, c) and not _flagbearer(state, seat, c)
+                                                     for c in cands))
                for part, cands in zip(parts, full))
     out: list[list[str]] = []
     seen = set()
     unordered = any(p.unordered for p in parts)
     for combo in itertools.product(*pools):
         chosen = list(combo)
-        if unordered:
-            key = tuple(sorted(chosen))
+        if unordered or same:
+            names = [same.get(x, x) for x in chosen]
+            key = tuple(sorted(names) if unordered else names)
             if key in seen:
                 continue
             seen.add(key)

@@ -369,23 +369,8 @@ def fatigued(state: State, ref: str) -> bool:
 # --- costs -------------------------------------------------------------------------------
 
 
-_CARD_KEYS = {"types", "tech", "subtype", "spec", "colour", "name"}
-
-
-def card_matches(plays: dict[str, Any], name: str) -> bool:
-    """Whether a card (by name, not in play) matches a ``plays`` selector."""
-    c = cards.CARDS[name]
-    if "types" in plays and c.type not in plays["types"] and not (c.type == "token" and "unit" in plays["types"]):
-        return False
-    if "tech" in plays and (c.type not in ("unit", "token", "upgrade", "building") or c.tech not in plays["tech"]):
-        return False
-    if "subtype" in plays and plays["subtype"] not in c.subtypes:
-        return False
-    if "spec" in plays and c.spec != plays["spec"]:
-        return False
-    if "colour" in plays and c.colour != plays["colour"]:
-        return False
-    return "name" not in plays or plays["name"] == name
+#: whether a card (by name, not in play) matches a ``plays`` selector
+card_matches = select.card_matches
 
 
 def _player_statics(state: State, seat: str, key: str) -> list[tuple[str, dict[str, Any]]]:
