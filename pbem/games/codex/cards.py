@@ -80,7 +80,7 @@ class Part:
     def __init__(self, raw: dict[str, Any]) -> None:
         self.what: str = raw.get("what", "a target")
         self.pick: Any = raw.get("pick", {})
-        self.distinct: bool = raw.get("distinct", False)
+        self.distinct: bool | str = raw.get("distinct", False)
         self.unordered: bool = raw.get("unordered", False)
         self.optional: bool = raw.get("optional", False)
         self.prune: str = raw.get("prune", "")

@@ -17,7 +17,7 @@ from pbem.games.codex.cards import Ability, Card, CardDataError
 
 _CARD_KEYS = {"type", "spec", "tech", "cost", "atk", "hp", "subtypes", "keywords", "legendary", "ultimate", "ongoing",
               "channeling", "text", "targets", "do", "abilities", "limit_as", "may_top", "boost", "attach", "modes",
-              "pick", "boost_all", "x", "discard", "cheaper_per"}
+              "pick", "boost_all", "x", "discard", "cheaper_per", "trashed"}
 _HERO_KEYS = {"spec", "cost", "title", "bands"}
 _BAND_KEYS = {"from", "atk", "hp", "text", "keywords", "abilities"}
 _ABILITY_KEYS = {"on", "if", "who", "targets", "do", "use", "cost", "granted", "per_turn", "static", "check",

@@ -12,13 +12,16 @@ acts (``to``) is one of:
                     each opponent's; ``t0``: of whoever controls target 0)
 ``{"each": SELECTOR}``  everything that matches, without targeting
 
+and an effect's ``only`` (a selector) keeps those of its places that match
+(runes only on what has none yet).
+
 and a player (``who``, ``from``, ``for``) is ``me``, ``opp`` (each
 opponent), ``active`` (whose turn it is), ``t0`` (whoever controls target
 0), ``subject`` or ``attacked``.
 
 Effects: ``damage`` (a number, ``"x"`` for the command's X, or ``{"unit":
-n, "building": m}`` by what is hit), ``split_damage`` (the command's split among ``among``), ``runes``
-(+1/+1, negative for -1/-1), ``counter`` / ``remove_counter`` (other runes,
+n, "hero": h, "building": m}`` by what is hit), ``split_damage`` (the command's split among ``among``), ``runes``
+(+1/+1, negative for -1/-1; a number or one by kind, as damage), ``counter`` / ``remove_counter`` (other runes,
 with ``limit``), ``draw``, ``gold``, ``steal``, ``token`` (``n``,
 ``limit``, ``for``), ``destroy``, ``sacrifice``, ``bounce`` (to its owner's
 hand), ``trash``, ``take`` (control; ``until``), ``sideline``,
@@ -33,7 +36,8 @@ the card itself goes: `State.lasting`), ``link`` (the targets
 this card binds), ``attach`` (this ongoing spell to a target; it goes to
 the discard pile when its host leaves play), ``extra_turn`` (``who`` takes
 a turn after this one), ``player`` (a flag on the player ``until`` the end of the
-turn), ``trash_worker`` (``from`` a player), ``fetch`` (a card of the
+turn), ``trash_worker`` (``from`` a player, or ``at`` a place: each base there
+stands for its owner's workers), ``fetch`` (a card of the
 controller's codex, picked by a target, to its hand, shown to all),
 ``put_in_play`` (a card of its codex or hand into play, unpaid: it
 arrives), ``if`` / ``then`` / ``else`` (a condition, `select.holds`), and
@@ -142,6 +146,17 @@ def amount(ctx: Ctx, n: Any) -> int:
     return ctx.x if n == "x" else int(n)
 
 
+def _by_kind(ctx: Ctx, n: Any, x: str) -> int:
+    """An amount, or one by what `x` is: ``{"unit": 3, "hero": 1, "building": 2}``
+    (a hero takes the unit's amount unless the hero's is given)."""
+    if not isinstance(n, dict):
+        return amount(ctx, n)
+    kind = board.kind_of(ctx.state, x)
+    if kind in ("base", "structure", "building"):
+        return n.get("building", 0)
+    return n.get("hero", n.get("unit", 0)) if kind == "hero" else n.get("unit", 0)
+
+
 def _card_of(ctx: Ctx) -> str:
     """The card whose effects run: in play, or a spell being cast (shown to all)."""
     t = ctx.state.things.get(ctx.src)
@@ -155,24 +170,27 @@ def _until(ctx: Ctx, until: str) -> str:
 def one(ctx: Ctx, e: dict[str, Any]) -> None:
     st, seat = ctx.state, ctx.seat
     name = next(iter(e))
+    only = e.get("only")
+
+    def where(to: Any) -> list[str]:
+        found = ctx.where(to)
+        return [x for x in found if select.matches(st, seat, ctx.src, only, x)] if only else found
+
     if name == "damage":
-        dmg = e["damage"]
-        for x in ctx.where(e["to"]):
-            n = dmg.get("building" if board.kind_of(st, x) in ("base", "structure", "building") else "unit", 0) \
-                if isinstance(dmg, dict) else amount(ctx, dmg)
-            engine.damage(st, x, n, src=ctx.src)
+        for x in where(e["to"]):
+            engine.damage(st, x, _by_kind(ctx, e["damage"], x), src=ctx.src)
     elif name == "split_damage":
         for part, n in zip(e["among"], ctx.split):
-            for x in ctx.where(part):
+            for x in where(part):
                 engine.damage(st, x, n, src=ctx.src)
     elif name == "runes":
-        for x in ctx.where(e["to"]):
-            engine.add_runes(st, x, e["runes"])
+        for x in where(e["to"]):
+            engine.add_runes(st, x, _by_kind(ctx, e["runes"], x))
     elif name == "counter":
-        for x in ctx.where(e["to"]):
+        for x in where(e["to"]):
             engine.add_counter(st, x, e["counter"], e.get("n", 1), e.get("limit", 0))
     elif name == "remove_counter":
-        for x in ctx.where(e["to"]):
+        for x in where(e["to"]):
             engine.remove_counter(st, x, e["remove_counter"], e.get("n", 1), ctx.chance)
     elif name == "draw":
         for p in ctx.players(e.get("who", "me")):
@@ -195,51 +213,51 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
                 if engine.make_token(st, p, e["token"], e.get("limit", 0)):
                     log(st, f"a {e['token']} token arrives for {p}")
     elif name in ("destroy", "sacrifice"):
-        engine.destroy(st, [x for x in ctx.where(e[name]) if not board.is_structure(x)], ctx.chance)
+        engine.destroy(st, [x for x in where(e[name]) if not board.is_structure(x)], ctx.chance)
     elif name in ("bounce", "trash"):
-        for x in ctx.where(e[name]):
+        for x in where(e[name]):
             if not board.is_structure(x):
                 log(st, f"{st.things[x].card} " + ("returns to its owner's hand" if name == "bounce" else "is trashed"))
                 engine.leave_play(st, x, "hand" if name == "bounce" else "trash")
     elif name == "take":
-        for x in ctx.where(e["take"]):
+        for x in where(e["take"]):
             if not board.is_structure(x) and st.things[x].controller != seat:
                 log(st, f"{seat} takes control of {st.things[x].card}")
                 engine.change_control(st, x, seat)
     elif name == "sideline":
-        for x in ctx.where(e["sideline"]):
+        for x in where(e["sideline"]):
             if not board.is_structure(x) and board.slot_of(st, x):
                 engine.unpatrol(st, x)
                 log(st, f"{st.things[x].card} is sidelined")
     elif name == "exhaust":
-        for x in ctx.where(e["exhaust"]):
+        for x in where(e["exhaust"]):
             engine.exhaust(st, x)
     elif name == "ready":
-        for x in ctx.where(e["ready"]):
+        for x in where(e["ready"]):
             st.things[x].exhausted = False
     elif name == "disable":
-        for x in ctx.where(e["disable"]):
+        for x in where(e["disable"]):
             engine.disable(st, x)
     elif name == "heal":
-        for x in ctx.where(e["to"]):
+        for x in where(e["to"]):
             engine.heal(st, x, e["heal"])
     elif name == "repair":
-        for x in ctx.where(e["to"]):
+        for x in where(e["to"]):
             engine.repair(st, x, e["repair"])
     elif name == "give":
         g = e["give"]
-        for x in ctx.where(e["to"]):
+        for x in where(e["to"]):
             if board.is_structure(x):
                 continue
             engine.give(st, x, Mod(until=_until(ctx, e.get("until", "turn")), atk=g.get("atk", 0), hp=g.get("hp", 0),
                                    armor=g.get("armor", 0), keywords=dict(g.get("keywords", {})),
                                    lose=list(g.get("lose", [])), cant=list(g.get("cant", [])), src=ctx.src))
     elif name == "level":
-        for x in ctx.where(e["to"]):
+        for x in where(e["to"]):
             if board.is_hero(st, x):
                 engine.level_up(st, x, e["level"])
     elif name == "flip":
-        for x in ctx.where(e["to"]):
+        for x in where(e["to"]):
             engine.flip(st, x, e["flip"])
     elif name == "fetch":
         for x in ctx.own_cards(e["fetch"]):
@@ -253,15 +271,15 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
         for key in keys:
             engine.lasting(st, seat, ctx.src, card, key, _until(ctx, e.get("until", "turn")))
     elif name == "transform":
-        for x in ctx.where(e["to"]):
+        for x in where(e["to"]):
             if not board.is_structure(x):
                 engine.transform(st, x, e["transform"], _until(ctx, e.get("until", "turn")), src=ctx.src)
     elif name == "link":
         if ctx.src in st.things:
-            refs = [r for part in e["link"] for r in ctx.where(part)]
+            refs = [r for part in e["link"] for r in where(part)]
             st.things[ctx.src].links = refs if len(refs) == len(e["link"]) else []
     elif name == "attach":
-        hosts = ctx.where(e["attach"])
+        hosts = where(e["attach"])
         if ctx.src in st.things and hosts and not board.is_structure(hosts[0]):
             st.things[ctx.src].attached = hosts[0]
             log(st, f"{st.things[ctx.src].card} is attached to {st.things[hosts[0]].card}")
@@ -273,7 +291,9 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
         for p in ctx.players(e.get("who", "me")):
             st.players[p].flags[e["player"]] = st.turn
     elif name == "trash_worker":
-        for p in ctx.players(e.get("from", "opp")):
+        owners = [board.controller(st, x) for x in where(e["at"]) if x.endswith(":base")] if "at" in e \
+            else ctx.players(e.get("from", "opp"))
+        for p in owners:
             for _ in range(e["trash_worker"]):
                 engine.trash_worker(st, p)
     elif name == "if":

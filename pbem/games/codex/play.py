@@ -10,8 +10,8 @@
   max level, and under its controller's control, since the turn began.
   A spell resolves at once with the command's targets and choices, goes to
   the discard pile (or, an ongoing spell, stays in play; a card that may go
-  back on the draw pile goes there with ``top``), then the "spell cast"
-  event wakes its watchers (Harmony).
+  back on the draw pile goes there with ``top``; one ``trashed`` leaves the
+  game), then the "spell cast" event wakes its watchers (Harmony).
 
 Choices a card may take (its data says which): ``boost`` (``"boost":
 {"cost": N}``; its effects read ``{"boosted": true}``), ``modes``
@@ -170,6 +170,8 @@ def play(state: State, seat: str, cmd: Play, chance: Chance) -> None:
     elif cmd.top:
         state.zones[deck(seat)].items.insert(0, Known(item.ref, name))
         p.on_top += 1
+    elif c.raw.get("trashed"):
+        engine.to_trash(state, seat, item, name)
     else:
         engine.to_discard(state, seat, item, name)
     engine.settle(state, chance)

@@ -9,6 +9,7 @@ ruling on Circle of Life), ``test``). Keys for things:
 
 ``kinds``      unit (tokens too), hero, building (structures and building
                cards), base, upgrade, ongoing; default unit and hero
+``structure``  false: no base, tech building or add-on; true: only those
 ``side``       mine, theirs, friendly or any (default), as seen by the
                ability's controller
 ``tech`` ``subtype`` ``not_subtype`` ``card`` ``colour`` ``spec`` ``token``
@@ -55,7 +56,7 @@ ZONE_KINDS = ("codex", "hand")
 _ZONE_SEL_KEYS = {"kinds", "types", "tech", "subtype", "colour", "spec", "cost_max", "card", "test"}
 _SEL_KEYS = {"kinds", "side", "tech", "subtype", "not_subtype", "card", "colour", "spec", "token", "legendary",
              "patrolling", "slot", "damaged", "exhausted", "other", "plus_runes", "minus_runes", "atk_max",
-             "atk_min", "has", "lacks", "no_abilities", "test", "counter"}
+             "atk_min", "has", "lacks", "no_abilities", "test", "counter", "structure"}
 _COND_KEYS = {"turn", "patrolling", "attacking", "arrived", "attacked", "you_control", "count", "boosted",
               "hand_empty", "cause", "slot", "test", "not", "all", "any"}
 
@@ -179,7 +180,8 @@ def compile_selector(sel: Any) -> tuple[Pred, tuple[str, ...]]:
     other = sel.get("other", False)
     checks = _thing_checks(sel)
     test = registry.get("test", sel["test"]) if "test" in sel else None
-    structures_ok = _structure_ok(sel)
+    structures_ok = _structure_ok(sel) and sel.get("structure", True)
+    cards_ok = not sel.get("structure", False)
     damaged = sel.get("damaged")
 
     def pred(st: State, seat: str, src: str, x: str) -> bool:
@@ -197,7 +199,7 @@ def compile_selector(sel: Any) -> tuple[Pred, tuple[str, ...]]:
                 return False
         else:
             t = st.things.get(x)
-            if t is None or board.kind_of(st, x) not in kinds or not _side_ok(side, seat, t.controller):
+            if t is None or not cards_ok or board.kind_of(st, x) not in kinds or not _side_ok(side, seat, t.controller):
                 return False
             for check in checks:
                 if not check(st, seat, src, x):

@@ -12,7 +12,8 @@ target or is optional). Rules shared by every part:
   (one whose resist can still be paid) must target one, unless an earlier
   part of the same effect already did (rulings on Final Smash and Ember
   Sparks);
-* parts marked ``distinct`` need another target than the earlier ones;
+* parts marked ``distinct`` need another target than the earlier ones
+  (``"things"``: a base may be named again, standing for a worker each time);
   ``rel`` names a registered relation a pick must have to the earlier ones;
 * a part picking from the chooser's own codex or hand (`Part.zone`) does
   not target; only its chosen cards are read (`_check_zone`).
@@ -126,7 +127,7 @@ def check(state: State, seat: str, src: str, parts: list[Part], chosen: list[str
             picked.append(target)
             continue
         if part.distinct:
-            cands = [c for c in cands if c not in picked]
+            cands = _left(part, cands, picked)
         if not target:
             if cands and not part.optional:
                 raise IllegalCommand(f"choose {part.what}: there is a legal target (do as much as you can)")
@@ -243,11 +244,18 @@ def options(state: State, seat: str, src: str, parts: list[Part], gold: int, pru
     return out
 
 
+def _left(part: Part, cands: list[str], picked: list[str]) -> list[str]:
+    """A ``distinct`` part's candidates: not picked before (``"things"``: a
+    base, standing for its player's workers, may be named again)."""
+    again = part.distinct == "things"
+    return [c for c in cands if c not in picked or again and c.endswith(":base")]
+
+
 def _distinct_ok(parts: list[Part], chosen: list[str], full: list[list[str]]) -> bool:
     """`check`'s rules of ``distinct`` and of ``none``, where nothing costs."""
     picked: list[str] = []
     for part, target, cands in zip(parts, chosen, full):
-        left = [c for c in cands if c not in picked] if part.distinct else cands
+        left = _left(part, cands, picked) if part.distinct else cands
         if not target:
             if left and not part.optional:
                 return False
