@@ -1,13 +1,16 @@
-"""Forms of the card data's effects and targets, with test-only cards: an
-effect's ``only``, amounts by kind, workers named by their base (parts
-``distinct: "things"``, ``trash_worker at``), selectors without structures,
-spells that leave the game once cast (``trashed``)."""
+"""Forms of the card data's effects, targets and events, with test-only
+cards: an effect's ``only``, amounts by kind, workers named by their base
+(parts ``distinct: "things"``, ``trash_worker at``), selectors without
+structures, spells that leave the game once cast (``trashed``); an
+attacker's combat damage (``combat_damage``), runes counted by a
+condition, what a card is attached to (``host``), healing from an ongoing
+spell, the cause of damage to a base."""
 
 from __future__ import annotations
 
 import pytest
 
-from codex_helpers import do, legal_texts, start, stats
+from codex_helpers import base, do, legal_texts, next_turn, start, stats, thing
 from pbem.errors import IllegalCommand
 from pbem.games.codex import board, cards, engine
 
@@ -25,6 +28,19 @@ TEST_CARDS = {
     "Test Reclaim": {"type": "spell", "cost": 0, "trashed": True, "text": "A test spell: trash a building card; it leaves the game too.",
                      "targets": [{"what": "a building card", "pick": {"kinds": ["building"], "structure": False}}],
                      "do": [{"trash": "t0"}]},
+    "Test Trophy": {"type": "upgrade", "tech": 0, "cost": 0,
+                    "text": "A test upgrade: a growth rune each time an attacker of yours deals combat damage; from 2, your units +1/+1.",
+                    "abilities": [{"on": "combat_damage", "who": {"side": "mine"}, "do": [{"counter": "growth", "to": "self"}]},
+                                  {"static": {"to": {"side": "mine", "kinds": ["unit"]}, "while": {"counter": {"growth": 2}},
+                                              "atk": 1, "hp": 1}}]},
+    "Test Charm": {"type": "spell", "ongoing": True, "cost": 0, "text": "A test spell: attached to a unit, which gets +1/+1 and "
+                   "gives its controller 1 gold when it attacks. Healing 1.", "keywords": {"healing": 1},
+                   "targets": [{"what": "a unit", "pick": {"kinds": ["unit"]}}], "do": [{"attach": "t0"}],
+                   "abilities": [{"static": {"to": "attached", "atk": 1, "hp": 1}},
+                                 {"on": "other_attacks", "who": {"host": True}, "do": [{"gold": 1, "who": "subject"}]}]},
+    "Test Raider": {"type": "unit", "tech": 0, "cost": 0, "atk": 1, "hp": 3, "keywords": {"haste": 1},
+                    "text": "A test unit: its combat damage to a base trashes a worker there.",
+                    "abilities": [{"on": "damages_base", "if": {"cause": "combat"}, "do": [{"trash_worker": 1, "from": "attacked"}]}]},
 }
 
 
@@ -65,3 +81,33 @@ def test_a_selector_without_structures_and_a_spell_that_is_trashed():
     st = do(st, "play test-reclaim target=opp:verdant-tree")
     assert [it.card for it in st.zones["trash:bob"].items] == ["Verdant Tree"]
     assert [it.card for it in st.zones["trash:alice"].items] == ["Test Reclaim"] and not st.zones["discard:alice"].items
+
+
+def test_an_attackers_combat_damage_and_runes_counted_by_a_condition():
+    st = start("turn = 3", "p1.units = Test Trophy, Iron Man, Wisp, Tenderfoot", "p2.units = Older Brother",
+               "p2.patrol = sl=older-brother")
+    trophy = thing(st, "alice", "Test Trophy")
+    st = do(st, "attack iron-man opp:sl")  # the squad leader's armor takes some: it counts
+    assert st.things[trophy].counters == {"growth": 1} and stats(st, "alice", "Iron Man")[:2] == (3, 4)
+    st = do(st, "attack wisp opp:base")
+    assert st.things[trophy].counters == {"growth": 1}, "0 damage is no damage"
+    st = do(st, "attack tenderfoot opp:base")
+    assert st.things[trophy].counters == {"growth": 2} and stats(st, "alice", "Iron Man")[:2] == (4, 5)
+
+
+def test_an_attached_spell_follows_its_hosts_attacks_and_heals():
+    st = start("turn = 3", "p1.hand = Test Charm", "p1.hero = 1", "p1.units = Older Brother dmg=1, Tenderfoot")
+    st = do(st, "play test-charm target=me:older-brother")
+    gold = st.players["alice"].gold
+    st = do(st, "attack tenderfoot opp:base")
+    assert st.players["alice"].gold == gold, "only its host's attacks"
+    st = do(st, "attack older-brother opp:base")
+    assert st.players["alice"].gold == gold + 1 and base(st, "bob") == 20 - 1 - 3
+    st = next_turn(next_turn(st))
+    assert stats(st, "alice", "Older Brother")[2] == 0, "healing 1 from the ongoing spell"
+
+
+def test_the_cause_of_damage_to_a_base():
+    st = start("turn = 3", "p1.units = Test Raider", "p2.workers = Spark")
+    st = do(st, "attack test-raider opp:base")
+    assert engine.worker_count(st, "bob") == 5

@@ -39,7 +39,7 @@ KEYWORDS: dict[str, bool] = {
 OWN_EVENTS = ("arrives", "attacks", "dies", "leaves", "upkeep", "end_of_turn", "max_level", "kills",
               "damages_base", "damages_building", "exhausts")
 WHENEVER_EVENTS = ("unit_dies", "hero_dies", "spell_cast", "base_damaged", "card_drawn", "card_discarded",
-                   "other_arrives", "unit_played", "other_attacks")
+                   "other_arrives", "unit_played", "other_attacks", "combat_damage")
 EVENTS = OWN_EVENTS + WHENEVER_EVENTS
 #: things that may be forbidden by a ``cant`` of a continuous effect
 CANT = ("attack", "patrol", "be_targeted", "be_attacked", "level_up", "be_sacrificed")

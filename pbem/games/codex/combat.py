@@ -338,8 +338,13 @@ def _damage(state: State, a: str, target: str, spark: str, over: str, chance: Ch
     for swift in (True, False):
         with values.frozen(state):
             packets = _packets(state, a, target, spark, over, swift)
+        dealt = 0
         for where, n, src in packets:
-            engine.damage(state, where, n, src=src, combat=True)
+            got = engine.damage(state, where, n, src=src, combat=True)
+            dealt += got if src == a else 0
+        if dealt > 0:  # one event a strike, sparkshot and overpower included (ruling on Might of Leaf and Claw)
+            seat = state.things[a].controller if a in state.things else state.active
+            events.emit(state, events.whenever(state, "combat_damage", a, {"subject": a, "controller": seat}))
         engine.settle(state, chance)
         if state.outcome is not None:
             return

@@ -102,8 +102,9 @@ def to_trash(state: State, seat: str, item: Item, name: str | None) -> None:
 
 
 def damage(state: State, target: str, n: int, src: str = "", combat: bool = False) -> int:
-    """Deal `n` damage to a thing or a structure; returns what got through
-    armor. Combat damage from a deathtouch source kills a unit or hero it
+    """Deal `n` damage to a thing or a structure; returns what was dealt
+    after prevention (armor absorbing it counts: ruling on Might of Leaf and
+    Claw). Combat damage from a deathtouch source kills a unit or hero it
     reaches, even through armor; armor piercing ignores armor."""
     n = _prevented(state, target, n, combat) if n > 0 else 0
     if n <= 0:
@@ -118,7 +119,7 @@ def damage(state: State, target: str, n: int, src: str = "", combat: bool = Fals
             p.buildings[kind].damage += n
         else:
             return 0
-        _source_hit(state, src, "damages_base" if kind == "base" else "damages_building", target)
+        _source_hit(state, src, "damages_base" if kind == "base" else "damages_building", target, combat)
         return n
     t = state.things.get(target)
     if t is None:
@@ -130,14 +131,15 @@ def damage(state: State, target: str, n: int, src: str = "", combat: bool = Fals
         sv = values.get(state, src)
         lethal = sv.has("deathtouch") and board.is_fighter(state, target)
         pierce = sv.has("armor_piercing")
+    dealt = n
     if not pierce:
         n = _absorb(state, target, n)
     t.damage += n
     if lethal:
         t.damage = max(t.damage, values.hp(state, target))
     if board.kind_of(state, target) == "building":
-        _source_hit(state, src, "damages_building", target)
-    return n
+        _source_hit(state, src, "damages_building", target, combat)
+    return dealt
 
 
 def _prevented(state: State, target: str, n: int, combat: bool) -> int:
@@ -166,11 +168,15 @@ def _prevented(state: State, target: str, n: int, combat: bool) -> int:
     return n
 
 
-def _source_hit(state: State, src: str, name: str, target: str) -> None:
+def _source_hit(state: State, src: str, name: str, target: str, combat: bool) -> None:
+    """Its source's ``damages_base`` / ``damages_building`` (``cause``:
+    ``combat`` or ``effect``; ``defender``: whose it was)."""
     t = state.things.get(src)
     if t is not None:
+        owner = board.controller(state, target)
         events.emit(state, events.own(state, name, src, t.controller, board.face(state, src),
-                                      {"subject": src, "attacked": target, "player": board.controller(state, target)}))
+                                      {"subject": src, "attacked": target, "player": owner, "defender": owner,
+                                       "cause": "combat" if combat else "effect"}))
 
 
 def _absorb(state: State, ref: str, n: int) -> int:

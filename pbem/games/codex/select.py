@@ -17,6 +17,7 @@ ruling on Circle of Life), ``test``). Keys for things:
 ``patrolling`` ``slot`` ``damaged`` ``exhausted`` ``other`` (not the source)
 ``plus_runes`` ``minus_runes`` (has such runes or not) ``atk_max`` ``atk_min``
 ``has`` ``lacks`` (a keyword) ``counter`` (has a rune of that kind)
+``host``       the thing the source is attached to
 ``no_abilities`` (printed or given: keywords, granted abilities; not
 numbers, runes or a patrol slot's bonus) ``test`` (a registered test)
 
@@ -25,7 +26,9 @@ effect) is about the ability's source and controller: ``turn`` (mine or
 theirs), ``patrolling``, ``attacking`` (true, unit, hero, building, base),
 ``arrived`` / ``attacked`` (``this_turn``), ``you_control`` (a selector),
 ``count`` (``{"of": selector, "min": n}``), ``boosted``, ``hand_empty``,
-``cause`` (of a death: ``combat``, ``effect``, ``destroyed``), ``slot``
+``counter`` (``{"growth": 5}``: at least so many runes of a kind on the
+source), ``cause`` (of a death: ``combat``, ``effect``, ``destroyed``; of
+damage to a base: ``combat`` or ``effect``), ``slot``
 (the patrol slot the victim of a ``kills`` event held, or true for any),
 ``test``, and ``not`` / ``all`` / ``any`` of conditions.
 
@@ -56,9 +59,9 @@ ZONE_KINDS = ("codex", "hand")
 _ZONE_SEL_KEYS = {"kinds", "types", "tech", "subtype", "colour", "spec", "cost_max", "card", "test"}
 _SEL_KEYS = {"kinds", "side", "tech", "subtype", "not_subtype", "card", "colour", "spec", "token", "legendary",
              "patrolling", "slot", "damaged", "exhausted", "other", "plus_runes", "minus_runes", "atk_max",
-             "atk_min", "has", "lacks", "no_abilities", "test", "counter", "structure"}
+             "atk_min", "has", "lacks", "no_abilities", "test", "counter", "structure", "host"}
 _COND_KEYS = {"turn", "patrolling", "attacking", "arrived", "attacked", "you_control", "count", "boosted",
-              "hand_empty", "cause", "slot", "test", "not", "all", "any"}
+              "hand_empty", "cause", "slot", "test", "not", "all", "any", "counter"}
 
 _compiled: dict[int, tuple[Any, Pred, tuple[str, ...]]] = {}
 
@@ -140,6 +143,9 @@ def _thing_checks(sel: dict[str, Any]) -> list[Pred]:
     if "counter" in sel:
         rune = sel["counter"]
         add(lambda st, seat, src, x: st.things[x].counters.get(rune, 0) > 0)
+    if "host" in sel:
+        host = sel["host"]
+        add(lambda st, seat, src, x: (src in st.things and st.things[src].attached == x) == host)
     if "no_abilities" in sel:
         none = sel["no_abilities"]
         add(lambda st, seat, src, x: (not _values(st, x)[2]) == none)
@@ -149,7 +155,8 @@ def _thing_checks(sel: dict[str, Any]) -> list[Pred]:
 def _structure_ok(sel: dict[str, Any]) -> bool:
     """Whether a structure can ever match `sel` (its thing-only keys rule it out)."""
     only_things = {"tech", "subtype", "card", "colour", "spec", "token", "legendary", "patrolling", "slot",
-                   "exhausted", "plus_runes", "minus_runes", "atk_max", "atk_min", "has", "no_abilities", "counter"}
+                   "exhausted", "plus_runes", "minus_runes", "atk_max", "atk_min", "has", "no_abilities", "counter",
+                   "host"}
     return not (only_things & set(sel))
 
 
@@ -328,6 +335,8 @@ def _holds1(state: State, seat: str, src: str, key: str, want: Any, ev: dict[str
         return ev.get("cause") == want
     if key == "slot":  # of what an event was about ("kills" a patroller): a slot name or true
         return ev.get("slot", "") == want if isinstance(want, str) else bool(ev.get("slot")) == want
+    if key == "counter":  # the source has at least so many runes of each kind
+        return t is not None and all(t.counters.get(k, 0) >= n for k, n in want.items())
     if key == "hand_empty":
         return (not state.zones[hand(seat)].items) == want
     if key == "test":

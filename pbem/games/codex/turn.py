@@ -27,7 +27,7 @@ from pbem.games.codex.state import ENDING, MAIN, OVER, TECH, UPKEEP, Pending, St
 def upkeep_items(state: State, seat: str) -> list[Pending]:
     """Everything that happens in `seat`'s upkeep, default order."""
     out: list[Pending] = []
-    for r in board.things_of(state, seat):
+    for r in board.things_of(state, seat) + board.spells_of(state, seat):  # an ongoing spell may heal
         kw = values.keywords(state, r)
         if kw.get("healing"):
             out.append(Pending(kind="step", key="healing", src=r, ctrl=seat))
