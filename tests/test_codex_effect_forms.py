@@ -4,7 +4,7 @@ cards: an effect's ``only``, amounts by kind, workers named by their base
 structures, spells that leave the game once cast (``trashed``); an
 attacker's combat damage (``combat_damage``), runes counted by a
 condition, what a card is attached to (``host``), healing from an ongoing
-spell, the cause of damage to a base."""
+spell, the cause of damage to a base, excess combat damage to the base."""
 
 from __future__ import annotations
 
@@ -41,6 +41,8 @@ TEST_CARDS = {
     "Test Raider": {"type": "unit", "tech": 0, "cost": 0, "atk": 1, "hp": 3, "keywords": {"haste": 1},
                     "text": "A test unit: its combat damage to a base trashes a worker there.",
                     "abilities": [{"on": "damages_base", "if": {"cause": "combat"}, "do": [{"trash_worker": 1, "from": "attacked"}]}]},
+    "Test Rush": {"type": "spell", "cost": 0, "text": "A test spell: excess combat damage of your units this turn hits the base.",
+                  "do": [{"give": {"keywords": {"excess_to_base": 1}}, "to": {"each": {"side": "mine", "kinds": ["unit"]}}}]},
 }
 
 
@@ -111,3 +113,14 @@ def test_the_cause_of_damage_to_a_base():
     st = start("turn = 3", "p1.units = Test Raider", "p2.workers = Spark")
     st = do(st, "attack test-raider opp:base")
     assert engine.worker_count(st, "bob") == 5
+
+
+def test_excess_combat_damage_to_the_base_before_overpower():
+    st = start("turn = 3", "p1.hand = Test Rush", "p1.hero = 1", "p1.units = Harvest Reaper",
+               "p2.units = Older Brother, Tenderfoot", "p2.patrol = sl=older-brother elite=tenderfoot")
+    st = do(st, "play test-rush")
+    with pytest.raises(IllegalCommand, match="no excess"):
+        do(st, "attack harvest-reaper opp:sl over=opp:elite")
+    st = do(st, "attack harvest-reaper opp:sl")  # 6 ATK: 2 HP and 1 armor, 3 to the base
+    assert base(st, "bob") == 17 and not board.controls(st, "bob", "Older Brother")
+    assert stats(st, "bob", "Tenderfoot")[2] == 0

@@ -24,10 +24,12 @@ from typing import Any
 COLOURS = ("neutral", "red", "green", "blue", "black", "white", "purple")
 
 #: every keyword of the rulebook's glossary that a card may print or be
-#: given, and whether several instances add up (resist 1 twice is resist 2)
+#: given, and whether several instances add up (resist 1 twice is resist 2);
+#: ``excess_to_base`` is no glossary word but a card's ("excess combat
+#: damage to units and heroes hits the base")
 KEYWORDS: dict[str, bool] = {
     "anti_air": False, "armor": True, "armor_piercing": False, "deathtouch": False, "detector": False,
-    "ephemeral": False, "fading": True, "flagbearer": False, "flying": False, "forecast": True,
+    "ephemeral": False, "excess_to_base": False, "fading": True, "flagbearer": False, "flying": False, "forecast": True,
     "frenzy": True, "haste": False, "healing": True, "illusion": False, "indestructible": False,
     "invisible": False, "long_range": False, "obliterate": True, "overpower": False, "readiness": False,
     "resist": True, "sparkshot": True, "stealth": False, "swift_strike": False,

@@ -24,6 +24,8 @@ and armor to one other thing it could attack), the defender its ATK back
 (nothing from ground without anti-air to a flier, nothing to a long-range
 attacker from a defender without long-range), every anti-air patroller
 flown over its ATK, and the defender's tower 1 to an attacker it sees.
+An attacker with ``excess_to_base`` sends what is beyond a unit's or
+hero's remaining HP and armor to its controller's base, before overpower.
 """
 
 from __future__ import annotations
@@ -230,12 +232,29 @@ def obliterated(state: State, a: str, doomed: list[str]) -> list[str]:
     raise IllegalCommand(f"obliterate: choose {need} of the tied lowest-tech units ({names}) with doomed=")
 
 
+def _beyond(state: State, a: str, target: str) -> int:
+    """The part of `a`'s combat damage beyond what kills `target` (its HP
+    left and, unless `a` pierces armor, its armor left)."""
+    need = max(0, values.hp(state, target) - state.things[target].damage)
+    if not _has(state, a, "armor_piercing"):
+        need += values.armor_left(state, target)
+    return max(0, values.atk(state, a) - need)
+
+
+def to_base(state: State, a: str, target: str) -> int:
+    """``excess_to_base``: damage beyond what kills a unit or hero it
+    fights goes to that player's base (before overpower, ruling on Stampede)."""
+    if not _has(state, a, "excess_to_base") or not board.is_fighter(state, target):
+        return 0
+    return _beyond(state, a, target)
+
+
 def excess(state: State, a: str, target: str) -> int:
     """Overpower: damage beyond the patroller's remaining HP and armor."""
-    if not _has(state, a, "overpower") or board.is_structure(target) or not board.slot_of(state, target):
+    if not _has(state, a, "overpower") or board.is_structure(target) or not board.slot_of(state, target) \
+            or to_base(state, a, target):
         return 0
-    need = max(0, values.hp(state, target) - state.things[target].damage) + values.armor_left(state, target)
-    return max(0, values.atk(state, a) - need)
+    return _beyond(state, a, target)
 
 
 def spill_targets(state: State, a: str, target: str) -> list[str]:
@@ -372,9 +391,12 @@ def _packets(state: State, a: str, target: str, spark: str, over: str, swift: bo
                 continue
             n = values.atk(state, a)
             spill = excess(state, a, target)
-            packets.append((target, n - spill, a))
+            trample = to_base(state, a, target)
+            packets.append((target, n - spill - trample, a))
             if spill and over:
                 packets.append((over, spill, a))
+            if trample:
+                packets.append((f"{board.controller(state, target)}:base", trample, a))
             if spark:
                 packets.append((spark, values.get(state, a).kw.get("sparkshot", 0), a))
             if tower:
