@@ -37,6 +37,15 @@ TEST_CARDS = {
                                  "mode": 1},
                                 {"what": "a unit in your hand", "pick": {"kinds": ["hand"], "types": ["unit"]}, "optional": True,
                                  "mode": 2}]},
+    "Test Pairs": {"type": "spell", "cost": 0, "text": "A test spell: up to two units of your codex to your hand, then two into play.",
+                   "targets": [{"what": "a codex unit", "pick": {"kinds": ["codex"], "types": ["unit"]}, "optional": True},
+                               {"what": "another", "pick": {"kinds": ["codex"], "types": ["unit"]}, "optional": True,
+                                "distinct": True, "unordered": True},
+                               {"what": "a codex unit", "pick": {"kinds": ["codex"], "types": ["unit"]}, "optional": True,
+                                "distinct": True},
+                               {"what": "another", "pick": {"kinds": ["codex"], "types": ["unit"]}, "optional": True,
+                                "distinct": True, "unordered": True}],
+                   "do": [{"fetch": "t0"}, {"fetch": "t1"}, {"put_in_play": "t2"}, {"put_in_play": "t3"}]},
 }
 
 
@@ -122,3 +131,11 @@ def test_parts_tied_to_modes_take_nothing_unless_chosen():
     assert "Iron Man" in hand_names(st2, "alice") and thing(st2, "alice", "Tenderfoot")
     plays = [t for t in legal_texts(st) if t.startswith("play test-either") and t.endswith(" mode=2")]
     assert plays == ["play test-either target=none,hand:tenderfoot mode=2", "play test-either target=none,none mode=2"]
+
+
+def test_unordered_parts_swap_only_with_the_part_before():
+    st = start("p1.hand = Test Pairs", "p1.hero = 1", "p1.codex = Iron Man, Eggship")
+    plays = [t for t in legal_texts(st) if t.startswith("play test-pairs")]
+    assert len(plays) == 9, plays  # each unit: fetched, put into play, or neither
+    assert {"play test-pairs target=codex:iron-man,none,codex:eggship,none",
+            "play test-pairs target=codex:eggship,none,codex:iron-man,none"} <= set(plays)

@@ -23,7 +23,7 @@ target or is optional). Rules shared by every part:
 
 from __future__ import annotations
 
-import itertools
+from collections.abc import Iterator
 
 from pbem.errors import IllegalCommand
 from pbem.games.base import checked_if_visible
@@ -223,12 +223,16 @@ def options(state: State, seat: str, src: str, parts: list[Part], gold: int, pru
                for part, cands in zip(parts, full))
     out: list[list[str]] = []
     seen = set()
-    unordered = any(p.unordered for p in parts)
-    for combo in itertools.product(*pools):
-        chosen = list(combo)
-        if unordered or same:
+    groups: list[list[int]] = []  # a part marked unordered swaps with the one before
+    for i, part in enumerate(parts):
+        if part.unordered and groups:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    for chosen in _combos(state, seat, src, parts, pools):
+        if len(groups) < len(parts) or same:
             names = [same.get(x, x) for x in chosen]
-            key = tuple(sorted(names) if unordered else names)
+            key = tuple(tuple(sorted(names[i] for i in g)) for g in groups)
             if key in seen:
                 continue
             seen.add(key)
@@ -242,6 +246,27 @@ def options(state: State, seat: str, src: str, parts: list[Part], gold: int, pru
             continue
         out.append(chosen)
     return out
+
+
+def _combos(state: State, seat: str, src: str, parts: list[Part], pools: list[list[str]]) -> Iterator[list[str]]:
+    """Target lists part by part, leaving out early what repeats a
+    ``distinct`` pick or lacks its ``rel`` to the earlier ones."""
+
+    def grow(prefix: list[str]) -> Iterator[list[str]]:
+        i = len(prefix)
+        if i == len(parts):
+            yield prefix
+            return
+        part = parts[i]
+        rel = registry.get("relation", part.rel) if part.rel else None
+        for x in pools[i]:
+            if x and part.distinct and x not in _left(part, [x], prefix):
+                continue
+            if x and rel is not None and not rel(state, seat, src, prefix, x):
+                continue
+            yield from grow(prefix + [x])
+
+    return grow([])
 
 
 def _left(part: Part, cands: list[str], picked: list[str]) -> list[str]:
