@@ -124,3 +124,10 @@ def test_excess_combat_damage_to_the_base_before_overpower():
     st = do(st, "attack harvest-reaper opp:sl")  # 6 ATK: 2 HP and 1 armor, 3 to the base
     assert base(st, "bob") == 17 and not board.controls(st, "bob", "Older Brother")
     assert stats(st, "bob", "Tenderfoot")[2] == 0
+
+
+def test_a_selector_of_ongoing_spells_picks_them():
+    st = start("turn = 3", "p1.hand = Potent Basilisk", "p1.buildings = tech1, tech2", "p2.units = Harmony", "p2.hero = 1",
+               p1="bashing", p2="finesse")
+    st = do(st, "play potent-basilisk target=opp:harmony")
+    assert not engine.spells_of(st, "bob")

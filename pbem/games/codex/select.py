@@ -206,7 +206,7 @@ def compile_selector(sel: Any) -> tuple[Pred, tuple[str, ...]]:
                 return False
         else:
             t = st.things.get(x)
-            if t is None or not cards_ok or board.kind_of(st, x) not in kinds or not _side_ok(side, seat, t.controller):
+            if t is None or not cards_ok or _kind(st, x) not in kinds or not _side_ok(side, seat, t.controller):
                 return False
             for check in checks:
                 if not check(st, seat, src, x):
@@ -264,6 +264,12 @@ def _compile_zone(sel: dict[str, Any], kinds: tuple[str, ...]) -> tuple[Pred, tu
 
     _compiled[id(sel)] = (sel, pred, kinds)
     return pred, kinds
+
+
+def _kind(state: State, ref: str) -> str:
+    """A thing's kind as selectors name it (an ongoing spell: ``ongoing``)."""
+    k = board.kind_of(state, ref)
+    return "ongoing" if k == "spell" else k
 
 
 def pool(state: State, kinds: tuple[str, ...], seat: str = "") -> list[str]:
