@@ -6,9 +6,10 @@ order (``p1.``, ``p2.``):
 * ``hand``, ``deck`` (top first), ``discard``, ``workers`` (hired worker
   cards), ``codex``: comma-separated card names. Cards of the seat's 10
   starters and 24 codex cards not named anywhere go to the bottom of the
-  deck (starters) or stay in the codex (codex cards). With no ``hand``,
-  the opening hand is drawn from the top of the deck. A card of neither
-  (another colour's, for a test of one card) is added for the seat.
+  deck (starters) or stay in the codex (codex cards); a listed ``codex``
+  keeps only the codex cards it names. With no ``hand``, the opening hand
+  is drawn from the top of the deck. A card of neither (another colour's,
+  for a test of one card) is added for the seat.
 * ``gold`` (before the active seat's upkeep, which adds a gold per
   worker), ``base`` (HP left), ``base_workers`` (workers on the worker
   card): numbers.
@@ -174,6 +175,7 @@ def apply_scenario(state: State, sc: dict[str, str], chance: Chance) -> None:
                     for _ in range(extra):
                         put(deck(seat), name)
                     codex_left[name] -= extra
+            codex_left += left - codex_left  # cards of other specs, added for a test
         for name in sorted(codex_left.elements()):
             put(codex(seat), name)
         hero_ref = ""
