@@ -83,6 +83,13 @@ def test_an_ability_given_later_or_earlier_ends_a_bonus_for_units_without_abilit
     assert gone(st, "alice", "Tenderfoot"), "without the bonus its damage kills it"
 
 
+def test_a_things_own_bonus_while_attacking_comes_after_the_check_to_sneak():
+    st = start("turn = 3", "p1.units = Test Shroud, Makeshift Rambaster runes=1", "p2.units = Iron Man",
+               "p2.patrol = sl=iron-man")
+    st = do(st, "attack makeshift-rambaster opp:base")  # 2 ATK, 4 against a building: it sneaks all the same
+    assert base(st, "bob") == 16
+
+
 def test_a_patrol_slots_bonus_is_no_ability():
     st = start("turn = 2", "p1.units = Test Mentor, Iron Man", "p1.patrol = lookout=iron-man")
     ref = thing(st, "alice", "Iron Man")

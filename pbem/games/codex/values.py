@@ -32,8 +32,10 @@ thing's own continuous effects come last. The order matters only where an
 effect's selector reads a value of the very thing it judges ("your units
 with 3 ATK or less have stealth", "your units with no abilities get
 +1/+1"): that read sees the effects applied before it (neither patrol-slot
-bonuses nor frenzy), so nothing loops and the newer effect wins, as the
-rulings on Behind the Ferns and Master Midori have it.
+bonuses nor frenzy), so nothing loops and the newer effect wins; and such
+an effect stops where another card's effect, older or newer, makes it
+false (`_recheck`), as the rulings on Behind the Ferns and Master Midori
+have it.
 
 Costs (`play_cost`, `hire_cost`) come the same way from ``static``
 abilities with ``plays`` / ``hire``.
@@ -242,8 +244,11 @@ def _add(state: State, t: Thing, v: V, e: Effect) -> None:
 
 def _recheck(state: State, ref: str, applied: list[Effect], partial: dict[str, V]) -> V:
     """An effect whose selector reads its target stops when, with every
-    other effect applied, it no longer holds (a unit given an ability
-    loses a bonus for units with none: ruling on Master Midori)."""
+    other card's effect applied, it no longer holds (a unit given an
+    ability loses a bonus for units with none: ruling on Master Midori).
+    The thing's own effects stay out of it: a bonus it gets while
+    attacking comes after the check that lets it sneak (ruling on Behind
+    the Ferns with Steam Tank)."""
     t = state.things[ref]
 
     def fold(effs: list[Effect]) -> V:
@@ -256,7 +261,7 @@ def _recheck(state: State, ref: str, applied: list[Effect], partial: dict[str, V
     while changed:
         changed = False
         for e in [e for e in applied if e[2].reads_target]:
-            partial[ref] = fold([x for x in applied if x is not e])
+            partial[ref] = fold([x for x in applied if x is not e and x[0] != ref])
             if not _applies(state, e[0], e[1], e[2].static, ref):
                 applied.remove(e)
                 changed = True
