@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from codex_helpers import CH, GAME, do, hand_names, legal_texts, start, thing
-from pbem.errors import IllegalCommand
+from pbem.errors import IllegalCommand, InvalidCommand
 from pbem.games.base import Known, NeedsReveal, overlay, project
 from pbem.games.codex import board, cards, registry
 
@@ -46,7 +46,19 @@ TEST_CARDS = {
                                {"what": "another", "pick": {"kinds": ["codex"], "types": ["unit"]}, "optional": True,
                                 "distinct": True, "unordered": True}],
                    "do": [{"fetch": "t0"}, {"fetch": "t1"}, {"put_in_play": "t2"}, {"put_in_play": "t3"}]},
+    "Test Both": {"type": "spell", "cost": 0, "boost": {"cost": 0}, "modes": [[{"fetch": "t0"}], [{"put_in_play": "t1"}]],
+                  "pick": 1, "boost_all": True,
+                  "text": "A test spell: a unit of your codex to your hand, or one of your hand into play; boosted, both in turn.",
+                  "targets": [{"what": "a unit in your codex", "pick": {"kinds": ["codex"], "types": ["unit"]}, "optional": True,
+                               "mode": 1},
+                              {"what": "a unit in your hand", "pick": {"kinds": ["hand", "codex"], "types": ["unit"]},
+                               "optional": True, "mode": 2, "distinct": True, "rel": "test_in_hand_or_earlier"}]},
 }
+
+
+@registry.register("relation", "test_in_hand_or_earlier")
+def _in_hand_or_earlier(state, seat, src, earlier, x):
+    return x in earlier or any(it.ref == x for it in state.zones[f"hand:{seat}"].items)
 
 
 @registry.register("relation", "test_one_tech_above_t0")
@@ -139,3 +151,12 @@ def test_unordered_parts_swap_only_with_the_part_before():
     assert len(plays) == 9, plays  # each unit: fetched, put into play, or neither
     assert {"play test-pairs target=codex:iron-man,none,codex:eggship,none",
             "play test-pairs target=codex:eggship,none,codex:iron-man,none"} <= set(plays)
+
+
+def test_a_later_mode_may_name_again_the_card_an_earlier_one_fetched():
+    st = start("p1.hand = Test Both", "p1.hero = 1")
+    assert "play test-both target=codex:eggship,t0 boost mode=1,2" in legal_texts(st)
+    with pytest.raises(InvalidCommand, match="earlier target"):
+        GAME.parse("play test-both boost mode=1,2 target=t1,none", st, "alice")
+    st = do(st, "play test-both boost mode=1,2 target=codex:iron-man,t0")  # distinct only within its mode
+    assert board.controls(st, "alice", "Iron Man") and "Iron Man" not in hand_names(st, "alice")

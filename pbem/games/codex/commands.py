@@ -17,7 +17,9 @@ with no legal target.
 * ``build tech1|tech2|tech3|surplus|tower``
 * ``summon HERO``, ``level N``
 * ``play NAME [target=T,T,...] [top]``   (``top``: a card that may go back
-  on the draw pile, Appel Stomp; ``target=self``: the unit being played)
+  on the draw pile, Appel Stomp; ``target=self``: the unit being played;
+  ``codex:NAME``, ``hand:NAME``: a card of yours there; ``t0``: the card
+  target 0 named, again)
 * ``use THING ABILITY [target=T]``       an activated ability (``use
   bombaster explode target=opp:sl``); the ability's name may be left out
   when the thing has only one
@@ -206,8 +208,19 @@ def parse_target(state: State, seat: str, text: str, taken: set[str] | None = No
     raise InvalidCommand(f"nothing called {rest!r} on {'your' if owner == seat else 'the opposing'} side")
 
 
-def _targets(state: State, seat: str, targets: list[str]) -> str:
-    return ",".join(target_text(state, seat, t) for t in targets)
+def _targets(state: State, seat: str, targets: list[str], self_ref: str = "") -> str:
+    """Targets in words: ``self`` for the card played, ``tN`` for a card of
+    the codex or hand named by an earlier target N (a boosted Feral Strike
+    fetches it, then puts it into play)."""
+    out = []
+    for i, t in enumerate(targets):
+        if t and t == self_ref:
+            out.append("self")
+        elif t and t in targets[:i] and not (board.is_structure(t) or t in state.things):
+            out.append(f"t{targets.index(t)}")
+        else:
+            out.append(target_text(state, seat, t))
+    return ",".join(out)
 
 
 def known_card(state: State, ref: str, seat: str | None) -> str | None:
@@ -289,7 +302,7 @@ def format_command(cmd: Command, state: State, seat: str) -> str:
         case Play(ref=ref, targets=targets, top=top, choices=ch):
             text = f"play {card_slug(ref)}"
             if targets:
-                text += " target=" + ",".join("self" if t == ref else target_text(state, seat, t) for t in targets)
+                text += " target=" + _targets(state, seat, targets, ref)
             return text + (" top" if top else "") + _choices_text(state, seat, ch, card_slug)
         case Use(source=src, ability=ab, targets=targets, choices=ch):
             text = f"use {thing(src)} {ab}"
@@ -348,10 +361,21 @@ def _thing(state: State, seat: str, text: str) -> str:
 
 
 def _list(state: State, seat: str, value: str, self_ref: str = "") -> list[str]:
-    """Targets separated by commas (``self``: `self_ref`, the card being played)."""
+    """Targets separated by commas (``self``: `self_ref`, the card being
+    played; ``tN``: the card an earlier target N names)."""
     taken: set[str] = set()
-    return [self_ref if self_ref and v.strip().lower() == "self" else parse_target(state, seat, v, taken)
-            for v in value.split(",")] if value else []
+    out: list[str] = []
+    for v in value.split(",") if value else []:
+        word = v.strip().lower()
+        if self_ref and word == "self":
+            out.append(self_ref)
+        elif word[:1] == "t" and word[1:].isdigit():
+            if int(word[1:]) >= len(out):
+                raise InvalidCommand(f"target {word}: it names an earlier target of this command (t0, t1 ...)")
+            out.append(out[int(word[1:])])
+        else:
+            out.append(parse_target(state, seat, v, taken))
+    return out
 
 
 def parse_answer(state: State, seat: str, text: str) -> str:

@@ -12,8 +12,9 @@ target or is optional). Rules shared by every part:
   (one whose resist can still be paid) must target one, unless an earlier
   part of the same effect already did (rulings on Final Smash and Ember
   Sparks);
-* parts marked ``distinct`` need another target than the earlier ones
-  (``"things"``: a base may be named again, standing for a worker each time);
+* parts marked ``distinct`` need another target than the earlier ones (of
+  their own mode, in a modal spell; ``"things"``: a base may be named
+  again, standing for a worker each time);
   ``rel`` names a registered relation a pick must have to the earlier ones;
 * a part picking from the chooser's own codex or hand (`Part.zone`) does
   not target; only its chosen cards are read (`_check_zone`).
@@ -123,11 +124,11 @@ def check(state: State, seat: str, src: str, parts: list[Part], chosen: list[str
     picked: list[str] = []
     for part, target, cands in zip(parts, chosen, pools):
         if part.zone:
-            _check_zone(state, seat, src, part, target, picked)
+            _check_zone(state, seat, src, parts, picked, target)
             picked.append(target)
             continue
         if part.distinct:
-            cands = _left(part, cands, picked)
+            cands = _left(parts, picked, cands)
         if not target:
             if cands and not part.optional:
                 raise IllegalCommand(f"choose {part.what}: there is a legal target (do as much as you can)")
@@ -152,21 +153,25 @@ def check(state: State, seat: str, src: str, parts: list[Part], chosen: list[str
     return cost
 
 
-def _check_zone(state: State, seat: str, src: str, part: Part, target: str, picked: list[str]) -> None:
-    """A pick from the chooser's own codex or hand: only the chosen card is
-    read (`NeedsReveal` on the public state: the writer reveals it, as the
-    effect does); that none was chosen where one had to be is checked where
-    the cards are known (the writer, the dealer, the audit)."""
+def _check_zone(state: State, seat: str, src: str, parts: list[Part], picked: list[str], target: str) -> None:
+    """A pick (part ``len(picked)``) from the chooser's own codex or hand:
+    only the chosen card is read (`NeedsReveal` on the public state: the
+    writer reveals it, as the effect does); that none was chosen where one
+    had to be is checked where the cards are known (the writer, the dealer,
+    the audit)."""
+    part = parts[len(picked)]
     if target:
-        if part.distinct and target in picked:
+        if part.distinct and not _left(parts, picked, [target]):
             raise IllegalCommand(f"choose {part.what}: another card than the one before")
         if not _zone_ok(state, seat, src, part, picked, target):
             raise IllegalCommand(f"cannot choose that card: it is not {part.what}")
     elif not part.optional:
         _, kinds = select.compile_selector(part.pick)
         refs = [it.ref for k in kinds for it in state.zones[f"{k}:{seat}"].items]
+        if part.distinct:
+            refs = _left(parts, picked, refs)
         with checked_if_visible():
-            if any(_zone_ok(state, seat, src, part, picked, x) for x in refs if not (part.distinct and x in picked)):
+            if any(_zone_ok(state, seat, src, part, picked, x) for x in refs):
                 raise IllegalCommand(f"choose {part.what}: there is one (do as much as you can)")
 
 
@@ -260,7 +265,7 @@ def _combos(state: State, seat: str, src: str, parts: list[Part], pools: list[li
         part = parts[i]
         rel = registry.get("relation", part.rel) if part.rel else None
         for x in pools[i]:
-            if x and part.distinct and x not in _left(part, [x], prefix):
+            if x and part.distinct and not _left(parts, prefix, [x]):
                 continue
             if x and rel is not None and not rel(state, seat, src, prefix, x):
                 continue
@@ -269,18 +274,21 @@ def _combos(state: State, seat: str, src: str, parts: list[Part], pools: list[li
     return grow([])
 
 
-def _left(part: Part, cands: list[str], picked: list[str]) -> list[str]:
-    """A ``distinct`` part's candidates: not picked before (``"things"``: a
-    base, standing for its player's workers, may be named again)."""
+def _left(parts: list[Part], picked: list[str], cands: list[str]) -> list[str]:
+    """The candidates of the ``distinct`` part ``len(picked)``: not picked
+    by an earlier part (of its own mode, where it has one); ``"things"``: a
+    base, standing for its player's workers, may be named again."""
+    part = parts[len(picked)]
     again = part.distinct == "things"
-    return [c for c in cands if c not in picked or again and c.endswith(":base")]
+    taken = {x for q, x in zip(parts, picked) if not (part.mode and q.mode and q.mode != part.mode)}
+    return [c for c in cands if c not in taken or again and c.endswith(":base")]
 
 
 def _distinct_ok(parts: list[Part], chosen: list[str], full: list[list[str]]) -> bool:
     """`check`'s rules of ``distinct`` and of ``none``, where nothing costs."""
     picked: list[str] = []
     for part, target, cands in zip(parts, chosen, full):
-        left = _left(part, cands, picked) if part.distinct else cands
+        left = _left(parts, picked, cands) if part.distinct else cands
         if not target:
             if left and not part.optional:
                 return False
