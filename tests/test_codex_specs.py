@@ -63,8 +63,8 @@ def test_a_new_game_with_chosen_specs_through_the_cli(pbem, tmp_path):
     mine = pbem("show", g, "--as", "alice", "--plain").stdout
     assert "alice (you) - Finesse" in mine and "bob - Bashing" in mine
     assert any(name in mine for name in cards.starter("green"))
-    r = pbem.fails("new", "codex", tmp_path / "h", "--seat", "alice", "--seat", "bob", "--option", "p1=growth")
-    assert r.stderr.startswith("pbem: error: p1=growth: the Growth spec is not playable yet")
+    r = pbem.fails("new", "codex", tmp_path / "h", "--seat", "alice", "--seat", "bob", "--option", "p1=truth")
+    assert r.stderr.startswith("pbem: error: p1=truth: the Truth spec is not playable yet")
 
 
 PAIRS = [("bashing", "red", "finesse", "green"), ("finesse", "green", "bashing", "red"),
