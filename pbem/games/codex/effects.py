@@ -17,7 +17,9 @@ opponent), ``active`` (whose turn it is), ``t0`` (whoever controls target
 0), ``subject`` or ``attacked``.
 
 Effects: ``damage`` (a number, ``"x"`` for the command's X, or ``{"unit":
-n, "building": m}`` by what is hit), ``split_damage`` (the command's split among ``among``), ``runes``
+n, "building": m}`` by what is hit; a damage boost of the controller's,
+`values.damage_boost`, adds to it), ``split_damage`` (the command's split
+among ``among``: the total, boost included, divided), ``runes``
 (+1/+1, negative for -1/-1), ``counter`` / ``remove_counter`` (other runes,
 with ``limit``), ``draw``, ``gold``, ``steal``, ``token`` (``n``,
 ``limit``, ``for``), ``destroy``, ``sacrifice``, ``bounce`` (to its owner's
@@ -38,7 +40,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.base import Chance
-from pbem.games.codex import board, engine, registry, select
+from pbem.games.codex import board, engine, registry, select, values
 from pbem.games.codex.board import log
 from pbem.games.codex.cards import CardDataError
 from pbem.games.codex.state import Mod, State, opponents
@@ -53,16 +55,19 @@ class Ctx:
     """What an effect runs with: the state, who controls it, its source,
     the chosen targets and choices, what the event said, and chance."""
 
-    __slots__ = ("state", "seat", "src", "targets", "chance", "ev", "split", "x", "modes")
+    __slots__ = ("state", "seat", "src", "targets", "chance", "ev", "split", "x", "modes", "card")
 
     def __init__(self, state: State, seat: str, src: str, targets: list[str], chance: Chance | None,
                  ev: dict[str, str] | None = None, split: list[int] | None = None, x: int = 0,
-                 modes: list[int] | None = None) -> None:
+                 modes: list[int] | None = None, card: str = "") -> None:
         self.state, self.seat, self.src, self.targets, self.chance = state, seat, src, targets, chance
         self.ev = ev or {}
         self.split = split or []
         self.x = x
         self.modes = modes or []
+        #: the card the spell or ability is written on (what a damage boost
+        #: such as "your red spells and abilities deal 1 more" looks at)
+        self.card = card
 
     # -- where and who --------------------------------------------------------------
 
@@ -137,11 +142,12 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
     name = next(iter(e))
     if name == "damage":
         dmg = e["damage"]
+        boost = values.damage_boost(st, seat, ctx.card)
         for x in ctx.where(e["to"]):
             n = dmg.get("building" if board.kind_of(st, x) in ("base", "structure", "building") else "unit", 0) \
                 if isinstance(dmg, dict) else amount(ctx, dmg)
-            engine.damage(st, x, n, src=ctx.src)
-    elif name == "split_damage":
+            engine.damage(st, x, n + boost if n > 0 else n, src=ctx.src)
+    elif name == "split_damage":  # the command divided the total, boost included
         for part, n in zip(e["among"], ctx.split):
             for x in ctx.where(part):
                 engine.damage(st, x, n, src=ctx.src)
@@ -254,4 +260,4 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
 def run_for(state: State, seat: str, src: str, do: list[dict[str, Any]], chance: Chance | None,
             ev: dict[str, str]) -> None:
     """Effects of a replacement the engine applies (no choices: no targets)."""
-    run(Ctx(state, seat, src, [], chance, ev), do)
+    run(Ctx(state, seat, src, [], chance, ev, card=state.things[src].card if src in state.things else ""), do)

@@ -125,13 +125,13 @@ def _choice_sets(state: State, seat: str, name: str) -> list[Choices]:
     return out
 
 
-def _splits(c: cards.Card, chosen: list[str]) -> list[list[int]]:
+def _splits(state: State, seat: str, c: cards.Card, chosen: list[str]) -> list[list[int]]:
     split = next((e for e in c.do if "split_damage" in e), None)
     if split is None:
         return [[]]
     among = [int(p[1:]) for p in split["among"]]
     picked = [i for i in among if i < len(chosen) and chosen[i]]
-    total = split["split_damage"]
+    total = play.split_total(state, seat, c)
     if not picked or len(picked) > total:
         return []
     outs = []
@@ -160,7 +160,7 @@ def _legal_play(state: State, seat: str, name: str, ref: str) -> list[Command]:
             out += [Play(ref, t, False, ch) for t in _arrival_targets(state, seat, name, ref, gold - price, ch.boost)]
             continue
         for chosen in targeting.options(state, seat, ref, c.targets, gold - price):
-            for split in _splits(c, chosen):
+            for split in _splits(state, seat, c, chosen):
                 choice = Choices(boost=ch.boost, modes=ch.modes, x=ch.x, split=split)
                 out.append(Play(ref, chosen, False, choice))
                 if c.may_top:

@@ -73,6 +73,13 @@ def cost(state: State, seat: str, name: str, ch: Choices) -> int:
     return total
 
 
+def split_total(state: State, seat: str, c: Card) -> int:
+    """The damage `c`'s ``split_damage`` divides when `seat` casts it, a
+    damage boost included (0: it divides none)."""
+    split = next((e for e in c.do if "split_damage" in e), None)
+    return int(split["split_damage"]) + values.damage_boost(state, seat, c.name) if split else 0
+
+
 def check_choices(state: State, seat: str, c: Card, ref: str, chosen: list[str], ch: Choices) -> None:
     """The card's own choices, each checked against what its data offers."""
     if ch.boost and not c.boost:
@@ -94,9 +101,10 @@ def check_choices(state: State, seat: str, c: Card, ref: str, chosen: list[str],
     if split:
         among = [int(p[1:]) for p in split["among"]]
         amounts = ch.split
-        if len(amounts) != len(among) or sum(amounts) != split["split_damage"] or any(
+        total = split_total(state, seat, c)
+        if len(amounts) != len(among) or sum(amounts) != total or any(
                 (n > 0) != bool(chosen[i] if i < len(chosen) else "") for n, i in zip(amounts, among)):
-            raise IllegalCommand(f"split: divide {split['split_damage']} damage among the chosen targets, "
+            raise IllegalCommand(f"split: divide {total} damage among the chosen targets, "
                                  "at least 1 each (split=N,N,...; 0 for a target not chosen)")
     elif ch.split:
         raise IllegalCommand(f"split: {c.name} deals no damage to divide")
@@ -150,7 +158,7 @@ def play(state: State, seat: str, cmd: Play, chance: Chance) -> None:
         engine.new_thing(state, seat, item, name)
     if any(chosen):
         resolve.pay_targeting(state, seat, c.targets, chosen)
-    run(Ctx(state, seat, cmd.ref, chosen, chance, ev, split=list(ch.split), x=ch.x, modes=list(ch.modes)),
+    run(Ctx(state, seat, cmd.ref, chosen, chance, ev, split=list(ch.split), x=ch.x, modes=list(ch.modes), card=name),
         _effects(c, ch))
     if c.ongoing:
         state.shown.pop(item.ref, None)

@@ -136,7 +136,7 @@ def resolve_trigger(state: State, item: Pending, chance: Chance | None) -> None:
     if any(chosen):
         pay_targeting(state, seat, ab.targets, chosen)
     log(state, f"{item.card}: {ab.raw.get('log', _what(ab))}")
-    effects.run(effects.Ctx(state, seat, item.src, chosen, chance, item.ev), ab.do)
+    effects.run(effects.Ctx(state, seat, item.src, chosen, chance, item.ev, card=ab.card), ab.do)
 
 
 def _what(ab: Ability) -> str:

@@ -23,7 +23,8 @@ continuous effect "units with 3 ATK or less ...") reads that thing's values
 without the continuous effects of other cards (layer 0), so nothing loops.
 
 Costs (`play_cost`, `hire_cost`) come the same way from ``static``
-abilities with ``plays`` / ``hire``.
+abilities with ``plays`` / ``hire``, and damage boosts (`damage_boost`)
+from those with ``damage_boost``.
 
 Speed: `get` computes one thing (one pass over the continuous effects in
 play). Inside ``with frozen(state):`` (used by `legal`, the bots and the
@@ -315,6 +316,17 @@ def play_cost(state: State, seat: str, name: str) -> int:
     if setting is not None:
         cost = setting
     return max(0, cost)
+
+
+def damage_boost(state: State, seat: str, card: str) -> int:
+    """Extra damage `seat`'s spells and abilities written on `card` deal
+    (continuous ``damage_boost`` effects of its own, each for the cards its
+    ``sources`` take: "your red spells and abilities deal 1 more"; several
+    add up). Combat damage is never boosted."""
+    if not card:
+        return 0
+    return sum(int(st["damage_boost"]) for _, st in _player_statics(state, seat, "damage_boost")
+               if card_matches(st.get("sources", {}), card))
 
 
 def hire_cost(state: State, seat: str) -> int:

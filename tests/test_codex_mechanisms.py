@@ -1,0 +1,63 @@
+"""General mechanisms of the effects engine that the red cards brought,
+each tested with test cards of its own (the red cards' own tests are in
+test_codex_anarchy.py, test_codex_blood.py and test_codex_fire.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from codex_helpers import base, do, gone, legal_texts, red_green, stats, thing
+from pbem.errors import IllegalCommand
+from pbem.games.codex import cards
+
+RED_TEST_CARDS = {
+    "Test Furnace": {"type": "upgrade", "tech": 0, "cost": 0, "text": "A test upgrade: your red damage is 1 higher.",
+                     "abilities": [{"static": {"damage_boost": 1, "sources": {"colour": "red"}}}]},
+    "Test Sparks": {"type": "spell", "cost": 0, "text": "A test spell: 3 damage divided among up to two units.",
+                    "targets": [{"what": "a unit", "pick": {"kinds": ["unit"]}},
+                                {"what": "another unit", "pick": {"kinds": ["unit"]}, "distinct": True, "optional": True}],
+                    "do": [{"split_damage": 3, "among": ["t0", "t1"]}]},
+}
+
+
+@pytest.fixture(autouse=True, scope="module")
+def test_cards():
+    names = cards.add("red", RED_TEST_CARDS)
+    yield
+    cards.remove(names)
+
+
+# --- a damage boost ----------------------------------------------------------------------
+
+
+def test_a_damage_boost_adds_to_its_controllers_spells_and_abilities_of_the_cards_it_names():
+    st = red_green("turn = 3", "p1.units = Test Furnace, Careless Musketeer, Nautical Dog", "p1.hero = 1",
+                   "p1.hand = Scorch", "p1.gold = 10", "p2.units = Ironbark Treant, Tiger Cub, Young Treant",
+                   "p2.patrol = sl=tiger-cub")
+    st = do(st, "play scorch target=opp:sl")
+    assert gone(st, "bob", "Tiger Cub"), "3 damage: the squad leader's armor took 1, its 2 HP the rest"
+    st = do(st, "use careless-musketeer shoot target=opp:base")
+    assert base(st, "bob") == 18 and base(st, "alice") == 18, "both parts boosted"
+    st = do(st, "attack nautical-dog opp:base")
+    assert base(st, "bob") == 16, "combat damage is not boosted"
+
+
+def test_damage_boosts_add_up_and_are_their_controllers_only():
+    st = red_green("turn = 3", "p1.units = Test Furnace, Test Furnace", "p1.hero = 1", "p1.hand = Scorch",
+                   "p1.gold = 10", "p2.units = Test Furnace", "p2.buildings = tech1")
+    st = do(st, "play scorch target=opp:tech1")
+    assert st.players["bob"].buildings["tech1"].damage == 4
+    st = red_green("turn = 3", "p1.hero = 1", "p1.hand = Scorch", "p1.gold = 10", "p2.units = Test Furnace",
+                   "p2.buildings = tech1")
+    st = do(st, "play scorch target=opp:tech1")
+    assert st.players["bob"].buildings["tech1"].damage == 2, "the opponent's boost does not help me"
+
+
+def test_a_boosted_split_divides_the_greater_total():
+    st = red_green("p1.units = Test Furnace", "p1.hero = 1", "p1.hand = Test Sparks, Test Sparks",
+                   "p2.units = Ironbark Treant, Tiger Cub")
+    with pytest.raises(IllegalCommand, match="divide 4 damage"):
+        do(st, "play test-sparks target=opp:ironbark-treant,opp:tiger-cub split=2,1")
+    st = do(st, "play test-sparks target=opp:ironbark-treant,opp:tiger-cub split=1,3")
+    assert stats(st, "bob", "Ironbark Treant")[2] == 1 and gone(st, "bob", "Tiger Cub")
+    assert "play test-sparks target=opp:ironbark-treant,none split=4,0" in legal_texts(st)
