@@ -13,6 +13,12 @@ from pbem.games.codex import cards
 RED_TEST_CARDS = {
     "Test Furnace": {"type": "upgrade", "tech": 0, "cost": 0, "text": "A test upgrade: your red damage is 1 higher.",
                      "abilities": [{"static": {"damage_boost": 1, "sources": {"colour": "red"}}}]},
+    "Test Mourner": {"type": "unit", "tech": 0, "cost": 0, "atk": 1, "hp": 1, "text": "A test unit: 1 gold a unit death.",
+                     "abilities": [{"on": "unit_dies", "itself": True, "do": [{"gold": 1}]}]},
+    "Test Grudge": {"type": "unit", "tech": 0, "cost": 0, "atk": 3, "hp": 1, "text": "A test unit: 2 gold a kill.",
+                    "abilities": [{"on": "kills", "do": [{"gold": 2}]}]},
+    "Test Doom": {"type": "spell", "cost": 0, "text": "A test spell: destroy every unit.",
+                  "do": [{"destroy": {"each": {"kinds": ["unit"]}}}]},
     "Test Sparks": {"type": "spell", "cost": 0, "text": "A test spell: 3 damage divided among up to two units.",
                     "targets": [{"what": "a unit", "pick": {"kinds": ["unit"]}},
                                 {"what": "another unit", "pick": {"kinds": ["unit"]}, "distinct": True, "optional": True}],
@@ -61,3 +67,23 @@ def test_a_boosted_split_divides_the_greater_total():
     st = do(st, "play test-sparks target=opp:ironbark-treant,opp:tiger-cub split=1,3")
     assert stats(st, "bob", "Ironbark Treant")[2] == 1 and gone(st, "bob", "Tiger Cub")
     assert "play test-sparks target=opp:ironbark-treant,none split=4,0" in legal_texts(st)
+
+
+# --- things that die together see each other die -----------------------------------------
+
+
+def test_things_dying_together_see_each_other_die():
+    st = red_green("p1.units = Test Mourner, Nautical Dog", "p1.hero = 1", "p1.hand = Test Doom",
+                   "p2.units = Tiger Cub", "p1.gold = 0")
+    gold = st.players["alice"].gold - 1  # a red minor spell, no red hero: 1 gold
+    st = do(st, "play test-doom")
+    assert st.players["alice"].gold == gold + 3, "the dog, the cub, and the mourner itself"
+
+
+def test_a_killer_killed_back_still_kills():
+    st = red_green("turn = 3", "p1.units = Test Grudge", "p2.units = Tiger Cub", "p2.patrol = elite=tiger-cub",
+                   "p1.gold = 0")
+    gold = st.players["alice"].gold
+    st = do(st, "attack test-grudge opp:tiger-cub")
+    assert gone(st, "alice", "Test Grudge") and gone(st, "bob", "Tiger Cub")
+    assert st.players["alice"].gold == gold + 2

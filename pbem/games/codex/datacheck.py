@@ -21,7 +21,7 @@ _CARD_KEYS = {"type", "spec", "tech", "cost", "atk", "hp", "subtypes", "keywords
 _HERO_KEYS = {"spec", "cost", "title", "bands"}
 _BAND_KEYS = {"from", "atk", "hp", "text", "keywords", "abilities"}
 _ABILITY_KEYS = {"on", "if", "who", "targets", "do", "use", "cost", "granted", "per_turn", "static", "check",
-                 "replace", "key", "may", "ask", "log", "targets_icon", "if_text", "to"}
+                 "replace", "key", "may", "ask", "log", "targets_icon", "if_text", "to", "itself"}
 _STATIC_KEYS = {"to", "while", "atk", "hp", "armor", "keywords", "lose", "cant", "grant", "atk_per", "plays", "cost",
                 "hire", "hire_cost", "unattackable_by", "unstoppable_by", "prevent", "from", "per_turn", "damage_boost", "sources"}
 _PART_KEYS = {"what", "pick", "distinct", "unordered", "optional", "prune", "aim"}

@@ -186,14 +186,14 @@ def die(state: State, refs: list[str], chance: Chance | None, cause: str = "") -
     """Things that die (or are destroyed, or sacrificed) together: to the
     discard pile (tokens cease to exist, heroes go to the command zone),
     then the patrol-slot bonuses, a dead hero's levels for the other side,
-    and their dies / leaves / unit_dies triggers. Indestructible ones are
-    exhausted and lose their damage and attachments instead. Returns
-    whether anything changed."""
+    and their dies / leaves / kills / unit_dies triggers. The triggers are
+    found while all of them are still in play, so that things dying
+    together see each other die (a watcher of deaths that dies too, a
+    killer killed back). Indestructible ones are exhausted and lose their
+    damage and attachments instead. Returns whether anything changed."""
     changed = False
-    triggers: list = []
-    bonuses: list[tuple[str, str]] = []
-    dead_heroes: list[str] = []
-    for ref in refs:
+    dying: list[str] = []
+    for ref in dict.fromkeys(refs):
         if ref not in state.things:
             continue
         t = state.things[ref]
@@ -207,7 +207,13 @@ def die(state: State, refs: list[str], chance: Chance | None, cause: str = "") -
                     sacrifice_card(state, a)
                 changed = True
             continue
-        changed = True
+        dying.append(ref)
+    if not dying:
+        return changed
+    triggers: list = []
+    bonuses: list[tuple[str, str]] = []
+    for ref in dying:
+        t = state.things[ref]
         band = board.band(state, ref) if t.level else 0
         slot = board.slot_of(state, ref)
         if slot in ("scavenger", "technician"):
@@ -218,8 +224,17 @@ def die(state: State, refs: list[str], chance: Chance | None, cause: str = "") -
                                    board.band(state, t.hit_src) if killer.level else 0,
                                    {"subject": t.hit_src, "victim": ref, "slot": slot or "", "player": t.controller})
         kind = cards.CARDS[t.card].type
-        t, item = _take_from_play(state, ref)
         ev = {"subject": ref, "controller": t.controller, "card": t.card}
+        triggers += events.own(state, "dies", ref, t.card, t.controller, band, ev)
+        triggers += _leaves(state, ref, t, band)
+        if kind in ("unit", "token"):
+            triggers += events.whenever(state, "unit_dies", ref, ev)
+        elif kind == "hero":
+            triggers += events.whenever(state, "hero_dies", ref, ev)
+    dead_heroes: list[str] = []
+    for ref in dying:
+        kind = cards.CARDS[state.things[ref].card].type
+        t, item = _take_from_play(state, ref)
         if kind == "hero":
             h = state.players[t.owner].heroes[t.card]
             h.home, h.ref = True, ""
@@ -231,12 +246,6 @@ def die(state: State, refs: list[str], chance: Chance | None, cause: str = "") -
         else:
             to_discard(state, t.owner, item, t.card)
             log(state, f"{t.card} dies")
-        triggers += events.own(state, "dies", ref, t.card, t.controller, band, ev)
-        triggers += _leaves(state, ref, t, band)
-        if kind in ("unit", "token"):
-            triggers += events.whenever(state, "unit_dies", ref, ev)
-        elif kind == "hero":
-            triggers += events.whenever(state, "hero_dies", ref, ev)
     for seat, slot in bonuses:
         if slot == "scavenger":
             gain_gold(state, seat, 1)
@@ -249,7 +258,7 @@ def die(state: State, refs: list[str], chance: Chance | None, cause: str = "") -
         for s in state.seats:
             if s != seat:
                 state.fresh.append(Pending(kind="step", key="hero_died", ctrl=s))
-    return changed
+    return True
 
 
 def _replaced(state: State, ref: str, cause: str, chance: Chance | None) -> bool:

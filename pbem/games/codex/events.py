@@ -17,7 +17,8 @@ Who listens (`cards.OWN_EVENTS` and `cards.WHENEVER_EVENTS`):
   what that seat controls;
 * for "whenever" events, every card in play with an ability on that event
   whose ``who`` selector (as its controller sees it) takes the subject; a
-  card never answers its own whenever event.
+  card answers its own whenever event only where its ability says
+  ``"itself": true`` ("whenever a unit dies", the dying one included).
 
 Simultaneous triggers (those of one event, or of deaths at once) are
 ordered by the active player (rulebook, "Active Player Decides"): the
@@ -74,10 +75,12 @@ def whenever(state: State, name: str, subject: str, ev: dict[str, str]) -> list[
     out = []
     for ref in board.all_in_play(state):
         abs_ = board.face(state, ref).triggers.get(name)
-        if not abs_ or ref == subject:
+        if not abs_:
             continue
         t = state.things[ref]
         for ab in abs_:
+            if ref == subject and not ab.raw.get("itself"):
+                continue
             if ab.who is not None and not _who(state, t.controller, ref, ab.who, subject, ev):
                 continue
             if ab.cond and not select.holds(state, t.controller, ref, ab.cond, ev):
