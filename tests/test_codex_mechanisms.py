@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from codex_helpers import base, do, gone, legal_texts, red_green, stats, thing
+from codex_helpers import base, do, gone, hand_names, legal_texts, red_green, stats, thing
 from pbem.errors import IllegalCommand
 from pbem.games.codex import cards
 
@@ -19,6 +19,8 @@ RED_TEST_CARDS = {
                     "abilities": [{"on": "kills", "do": [{"gold": 2}]}]},
     "Test Doom": {"type": "spell", "cost": 0, "text": "A test spell: destroy every unit.",
                   "do": [{"destroy": {"each": {"kinds": ["unit"]}}}]},
+    "Test Homebody": {"type": "unit", "tech": 0, "cost": 0, "atk": 1, "hp": 1, "text": "A test unit: home at each turn's end.",
+                      "abilities": [{"on": "end_of_each_turn", "do": [{"bounce": "self"}]}]},
     "Test Sparks": {"type": "spell", "cost": 0, "text": "A test spell: 3 damage divided among up to two units.",
                     "targets": [{"what": "a unit", "pick": {"kinds": ["unit"]}},
                                 {"what": "another unit", "pick": {"kinds": ["unit"]}, "distinct": True, "optional": True}],
@@ -87,3 +89,13 @@ def test_a_killer_killed_back_still_kills():
     st = do(st, "attack test-grudge opp:tiger-cub")
     assert gone(st, "alice", "Test Grudge") and gone(st, "bob", "Tiger Cub")
     assert st.players["alice"].gold == gold + 2
+
+
+# --- the end of every turn, whoever's it is ------------------------------------------------
+
+
+def test_end_of_each_turn_wakes_the_cards_of_both_sides():
+    st = red_green("p1.units = Test Homebody", "p2.units = Test Homebody")
+    st = do(st, "end")
+    assert gone(st, "alice", "Test Homebody") and gone(st, "bob", "Test Homebody")
+    assert "Test Homebody" in hand_names(st, "alice") and "Test Homebody" in hand_names(st, "bob")

@@ -13,8 +13,8 @@ Who listens (`cards.OWN_EVENTS` and `cards.WHENEVER_EVENTS`):
 * the subject's own abilities (``arrives``, ``attacks``, ``dies``,
   ``leaves``, ``max_level``, ``kills`` ...): read from its card, so a card
   that has left play still answers its ``dies`` / ``leaves`` triggers;
-* for ``upkeep`` and ``end_of_turn`` (subject: a seat), the abilities of
-  what that seat controls;
+* for ``upkeep``, ``end_of_turn`` and ``end_of_each_turn`` (subject: a
+  seat), the abilities of what that seat controls;
 * for "whenever" events, every card in play with an ability on that event
   whose ``who`` selector (as its controller sees it) takes the subject; a
   card answers its own whenever event only where its ability says
@@ -59,7 +59,7 @@ def own(state: State, name: str, ref: str, card: str, ctrl: str, band: int, ev: 
 
 
 def seat_turn(state: State, name: str, seat: str) -> list[Pending]:
-    """Triggers on `seat`'s ``upkeep`` or ``end_of_turn`` of what it controls."""
+    """Triggers on `seat`'s ``upkeep`` or end of turn of what it controls."""
     out = []
     for ref in board.things_of(state, seat) + board.spells_of(state, seat):
         t = state.things[ref]
