@@ -21,6 +21,15 @@ RED_TEST_CARDS = {
                   "do": [{"destroy": {"each": {"kinds": ["unit"]}}}]},
     "Test Homebody": {"type": "unit", "tech": 0, "cost": 0, "atk": 1, "hp": 1, "text": "A test unit: home at each turn's end.",
                       "abilities": [{"on": "end_of_each_turn", "do": [{"bounce": "self"}]}]},
+    "Test Banner": {"type": "unit", "tech": 0, "cost": 0, "atk": 1, "hp": 1,
+                    "text": "A test unit: your units have 'dies: 1 damage to each opposing base'.",
+                    "abilities": [{"static": {"to": {"side": "mine", "kinds": ["unit"]}, "grant": ["salute"]}},
+                                  {"key": "salute", "on": "dies", "granted": True, "do": [{"damage": 1, "to": "base:opp"}]}]},
+    "Test Frenzy": {"type": "spell", "cost": 0, "text": "A test spell: a unit +1 ATK this turn, 1 damage at its end.",
+                    "targets": [{"what": "a unit", "pick": {"kinds": ["unit"]}}],
+                    "do": [{"give": {"atk": 1, "grant": ["sting"]}, "to": "t0", "until": "turn"}],
+                    "abilities": [{"key": "sting", "on": "end_of_each_turn", "granted": True,
+                                   "do": [{"damage": 1, "to": "self"}]}]},
     "Test Sparks": {"type": "spell", "cost": 0, "text": "A test spell: 3 damage divided among up to two units.",
                     "targets": [{"what": "a unit", "pick": {"kinds": ["unit"]}},
                                 {"what": "another unit", "pick": {"kinds": ["unit"]}, "distinct": True, "optional": True}],
@@ -99,3 +108,26 @@ def test_end_of_each_turn_wakes_the_cards_of_both_sides():
     st = do(st, "end")
     assert gone(st, "alice", "Test Homebody") and gone(st, "bob", "Test Homebody")
     assert "Test Homebody" in hand_names(st, "alice") and "Test Homebody" in hand_names(st, "bob")
+
+
+# --- abilities given to others --------------------------------------------------------------
+
+
+def test_a_continuous_effect_gives_a_trigger_even_to_things_dying_with_its_source():
+    st = red_green("p1.units = Test Banner, Nautical Dog", "p1.hero = 1", "p1.hand = Test Doom",
+                   "p2.units = Tiger Cub")
+    st = do(st, "play test-doom")
+    assert base(st, "bob") == 18, "the dog's and the banner's own: they died together"
+    st = red_green("turn = 3", "p1.units = Test Banner, Nautical Dog", "p2.units = Ironbark Treant")
+    st = do(st, "attack nautical-dog opp:ironbark-treant")
+    assert base(st, "bob") == 19 and gone(st, "bob", "Ironbark Treant"), "the treant has nothing from my banner"
+
+
+def test_a_modifier_gives_a_trigger_for_as_long_as_it_lasts():
+    st = red_green("p1.hero = 1", "p1.hand = Test Frenzy", "p2.units = Ironbark Treant")
+    st = do(st, "play test-frenzy target=opp:ironbark-treant")
+    assert stats(st, "bob", "Ironbark Treant") == (4, 2, 0)
+    st = do(st, "end")
+    assert stats(st, "bob", "Ironbark Treant") == (3, 2, 1), "hit at the end of the turn, whoever controls it"
+    st = do(st, "end")
+    assert stats(st, "bob", "Ironbark Treant")[2] == 1, "once: the modifier is gone"

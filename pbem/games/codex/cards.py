@@ -132,6 +132,8 @@ class Face:
         self.abilities = abilities
         self.triggers: dict[str, list[Ability]] = {}
         for ab in abilities:
+            if ab.granted:  # only what the card gives others (and itself, where it says so)
+                continue
             for ev in ab.on:
                 self.triggers.setdefault(ev, []).append(ab)
         self.statics = [ab for ab in abilities if ab.kind == "static"]
@@ -223,6 +225,15 @@ HERO_OF: dict[str, str] = {spec: s["hero"] for spec, s in SPECS.items()}
 #: game's first decks, as the neutral tests name them)
 HEROES: dict[str, Card] = {n: c for n, c in CARDS.items() if c.type == "hero"}
 STARTER: list[str] = list(STARTERS["neutral"])
+
+
+def granted_ability(card: str, name: str) -> Ability | None:
+    """The ability `card` gives others under `name` (its ``use`` name or its key)."""
+    for f in CARDS[card].faces:
+        for ab in f.abilities:
+            if ab.key == name or ab.name == name:
+                return ab
+    return None
 
 
 def add(colour: str, cards_: dict[str, Any], heroes: dict[str, Any] | None = None) -> list[str]:

@@ -57,6 +57,19 @@ def _effects(where: str, items: list[Any]) -> None:
             select.compile_selector(to["each"])
 
 
+def _grants(where: str, card: str, names: list[str], items: list[Any]) -> None:
+    """Every ability a continuous effect or a ``give`` grants is the card's own."""
+    names = list(names)
+    for e in items:
+        if isinstance(e.get("give"), dict):
+            names += e["give"].get("grant", [])
+        if "if" in e:
+            _grants(where, card, [], e.get("then", []) + e.get("else", []))
+    for name in names:
+        if cards.granted_ability(card, name) is None:
+            raise CardDataError(f"{where}: grants {name!r}, which {card} does not have")
+
+
 def _parts(where: str, parts: list[dict[str, Any]]) -> None:
     for p in parts:
         _unknown(where + " target", p, _PART_KEYS)
@@ -80,6 +93,7 @@ def _ability(where: str, ab: Ability) -> None:
         _unknown(where + " cost", ab.cost, _COST_KEYS)
         for alt in ab.cost.get("alt", []):
             _unknown(where + " cost", alt, _COST_KEYS)
+    _grants(where, ab.card, ab.static.get("grant", []), ab.do)
     if ab.kind == "static":
         st = ab.static
         _unknown(where + " static", st, _STATIC_KEYS)
@@ -115,6 +129,7 @@ def check_card(c: Card) -> None:
             raise CardDataError(f"{where}: unknown keyword {k!r}")
     _parts(where, c.raw.get("targets", []))
     _effects(where, c.do)
+    _grants(where, c.name, [], c.do)
     for mode in c.raw.get("modes", []):
         _effects(where + " mode", mode)
     keys: set[str] = set()

@@ -25,7 +25,8 @@ with ``limit``), ``draw``, ``gold``, ``steal``, ``token`` (``n``,
 ``limit``, ``for``), ``destroy``, ``sacrifice``, ``bounce`` (to its owner's
 hand), ``trash``, ``take`` (control; ``until``), ``sideline``,
 ``exhaust``, ``ready``, ``disable``, ``heal``, ``repair``, ``give`` (a
-modifier: ``atk`` ``hp`` ``armor`` ``keywords`` ``lose`` ``cant``, with
+modifier: ``atk`` ``hp`` ``armor`` ``keywords`` ``lose`` ``cant`` ``grant``
+(abilities of this card the thing has meanwhile), with
 ``until``: ``turn``, ``next_upkeep`` or ``""`` for as long as it stays in
 play), ``level``, ``flip`` (a token to another face), ``link`` (the targets
 this card binds), ``attach`` (this ongoing spell to a target; it goes to
@@ -219,7 +220,8 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
                 continue
             engine.give(st, x, Mod(until=_until(ctx, e.get("until", "turn")), atk=g.get("atk", 0), hp=g.get("hp", 0),
                                    armor=g.get("armor", 0), keywords=dict(g.get("keywords", {})),
-                                   lose=list(g.get("lose", [])), cant=list(g.get("cant", [])), src=ctx.src))
+                                   lose=list(g.get("lose", [])), cant=list(g.get("cant", [])), src=ctx.src,
+                                   grant=list(g.get("grant", [])), card=ctx.card if g.get("grant") else ""))
     elif name == "level":
         for x in ctx.where(e["to"]):
             if board.is_hero(st, x):

@@ -289,12 +289,11 @@ def _attachments(state: State, ref: str) -> list[str]:
 def sacrifice_card(state: State, ref: str) -> None:
     """An ongoing spell, upgrade or building card goes from play to its owner's discard pile."""
     t = state.things[ref]
-    band = 0
+    triggers = events.own(state, "dies", ref, t.card, t.controller, 0, {"subject": ref}) + _leaves(state, ref, t, 0)
     t, item = _take_from_play(state, ref)
     to_discard(state, t.owner, item, t.card)
     log(state, f"{t.owner}'s {t.card} goes to the discard pile")
-    events.emit(state, events.own(state, "dies", ref, t.card, t.controller, band, {"subject": ref})
-                + _leaves(state, ref, t, band))
+    events.emit(state, triggers)
 
 
 def destroy(state: State, refs: list[str], chance: Chance | None) -> None:
@@ -311,6 +310,7 @@ def leave_play(state: State, ref: str, to: str) -> None:
     """A thing goes back to its owner's hand (``hand``) or out of the game
     (``trash``); a token simply ceases to exist. No death."""
     band = board.band(state, ref) if state.things[ref].level else 0
+    triggers = _leaves(state, ref, state.things[ref], band)
     t, item = _take_from_play(state, ref)
     if cards.CARDS[t.card].type == "hero":
         h = state.players[t.owner].heroes[t.card]
@@ -321,7 +321,7 @@ def leave_play(state: State, ref: str, to: str) -> None:
             state.shown[ref] = t.card
         else:
             to_trash(state, t.owner, item, t.card)
-    events.emit(state, _leaves(state, ref, t, band))
+    events.emit(state, triggers)
 
 
 # --- state-based checks ------------------------------------------------------------------------------

@@ -116,7 +116,9 @@ class Player(msgspec.Struct, kw_only=True):
 class Mod(msgspec.Struct, kw_only=True, omit_defaults=True):
     """A modifier on a thing for a while (``until``: ``turn`` = the end of
     this turn; ``upkeep:SEAT`` = SEAT's next upkeep; ``""`` = while it stays
-    in play). `armor` is what is left of the armor it gave."""
+    in play). `armor` is what is left of the armor it gave; `grant` names
+    abilities of `card` the thing has meanwhile (a delayed "it takes 1
+    damage at the end of the turn")."""
 
     until: str = "turn"
     atk: int = 0
@@ -126,6 +128,8 @@ class Mod(msgspec.Struct, kw_only=True, omit_defaults=True):
     lose: list[str] = []
     cant: list[str] = []
     src: str = ""
+    grant: list[str] = []
+    card: str = ""
 
 
 class Thing(msgspec.Struct, kw_only=True, omit_defaults=True):

@@ -10,7 +10,7 @@ computed, in this order, from:
 4. every continuous effect in play (``static`` abilities, declared in the
    card data with a selector ``to`` and a condition ``while``: ``atk``,
    ``hp``, ``armor``, ``keywords``, ``lose``, ``cant``, ``grant`` (another
-   card's activated ability), ``atk_per`` (``damage``: +1 ATK per damage on
+   card's ability: an activated one, or a trigger it has then), ``atk_per`` (``damage``: +1 ATK per damage on
    it), ``unattackable_by`` / ``unstoppable_by`` (a selector of the
    attackers that may not attack it / the patrollers it may ignore)),
 5. the patrol slot it holds (squad leader: 1 armor, elite: +1 ATK,
@@ -93,6 +93,26 @@ def get(state: State, ref: str) -> V:
     return _compute(state, ref, statics(state))
 
 
+def grant_effects(state: State) -> list[tuple[str, str, Ability]]:
+    """The continuous effects in play that give others abilities (``grant``)."""
+    return [e for e in statics(state) if "grant" in e[2].static]
+
+
+def granted(state: State, ref: str, effects: list[tuple[str, str, Ability]] | None = None) -> list[tuple[str, str]]:
+    """(card, ability name) of the abilities `ref` has from others now: its
+    modifiers' and continuous effects' (`effects`: `grant_effects`, when the
+    caller asks of many things). The same as ``get(state, ref).grants``,
+    without computing every other value."""
+    cache = memo(state)
+    if cache is not None:
+        return get(state, ref).grants
+    out = [(m.card, g) for m in state.things[ref].mods for g in m.grant]
+    for src, ctrl, ab in grant_effects(state) if effects is None else effects:
+        if _applies(state, src, ctrl, ab.static, ref):
+            out.extend((state.things[src].card, g) for g in ab.static["grant"])
+    return out
+
+
 def lethal(state: State) -> dict[str, V]:
     """The fighters and building cards whose damage reaches their HP (or
     whose HP is 0 or less). A card whose own HP (printed, runes and its own
@@ -150,6 +170,7 @@ def _compute(state: State, ref: str, effects: list[tuple[str, str, Ability]]) ->
         for m in t.mods:
             atk += m.atk
             hp += m.hp
+            grants.extend((m.card, g) for g in m.grant)
             for k, v in m.keywords.items():
                 kw[k] = kw.get(k, 0) + v
             for k in m.lose:
