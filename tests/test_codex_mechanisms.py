@@ -30,6 +30,10 @@ RED_TEST_CARDS = {
                     "do": [{"give": {"atk": 1, "grant": ["sting"]}, "to": "t0", "until": "turn"}],
                     "abilities": [{"key": "sting", "on": "end_of_each_turn", "granted": True,
                                    "do": [{"damage": 1, "to": "self"}]}]},
+    "Test Kidnap": {"type": "spell", "cost": 0, "text": "A test spell: take an opposing unit this turn, ready, with haste.",
+                    "targets": [{"what": "an opposing unit", "pick": {"kinds": ["unit"], "side": "theirs"}}],
+                    "do": [{"take": "t0", "until": "turn"}, {"ready": "t0"},
+                           {"give": {"keywords": {"haste": 1}}, "to": "t0", "until": "turn"}]},
     "Test Sparks": {"type": "spell", "cost": 0, "text": "A test spell: 3 damage divided among up to two units.",
                     "targets": [{"what": "a unit", "pick": {"kinds": ["unit"]}},
                                 {"what": "another unit", "pick": {"kinds": ["unit"]}, "distinct": True, "optional": True}],
@@ -131,3 +135,25 @@ def test_a_modifier_gives_a_trigger_for_as_long_as_it_lasts():
     assert stats(st, "bob", "Ironbark Treant") == (3, 2, 1), "hit at the end of the turn, whoever controls it"
     st = do(st, "end")
     assert stats(st, "bob", "Ironbark Treant")[2] == 1, "once: the modifier is gone"
+
+
+# --- control for a while --------------------------------------------------------------------
+
+
+def test_control_taken_until_the_end_of_the_turn_goes_back():
+    st = red_green("turn = 3", "p1.hero = 1", "p1.hand = Test Kidnap", "p2.units = Tiger Cub exhausted, Young Treant")
+    st = do(st, "play test-kidnap target=opp:tiger-cub")
+    cub = thing(st, "alice", "Tiger Cub")
+    st = do(st, "attack tiger-cub opp:base")
+    assert base(st, "bob") == 18
+    st = do(st, "end")
+    assert st.things[cub].controller == "bob" and st.things[cub].owner == "bob"
+    assert st.things[cub].returns_to == ""
+
+
+def test_control_taken_for_a_while_dies_to_its_owners_discard_pile():
+    st = red_green("turn = 3", "p1.hero = 1", "p1.hand = Test Kidnap", "p2.units = Tiger Cub, Tiger Cub",
+                   "p2.patrol = sl=tiger-cub")
+    st = do(st, "play test-kidnap target=opp:tiger-cub.2")  # the one not patrolling
+    st = do(st, "attack tiger-cub opp:sl")
+    assert gone(st, "alice", "Tiger Cub") and "Tiger Cub" in [it.card for it in st.zones["discard:bob"].items]

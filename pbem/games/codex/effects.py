@@ -23,7 +23,8 @@ among ``among``: the total, boost included, divided), ``runes``
 (+1/+1, negative for -1/-1), ``counter`` / ``remove_counter`` (other runes,
 with ``limit``), ``draw``, ``gold``, ``steal``, ``token`` (``n``,
 ``limit``, ``for``), ``destroy``, ``sacrifice``, ``bounce`` (to its owner's
-hand), ``trash``, ``take`` (control; ``until``), ``sideline``,
+hand), ``trash``, ``take`` (control; for good, or ``until`` ``turn`` or
+``next_upkeep``, when its controller gets it back), ``sideline``,
 ``exhaust``, ``ready``, ``disable``, ``heal``, ``repair``, ``give`` (a
 modifier: ``atk`` ``hp`` ``armor`` ``keywords`` ``lose`` ``cant`` ``grant``
 (abilities of this card the thing has meanwhile), with
@@ -192,7 +193,7 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
         for x in ctx.where(e["take"]):
             if not board.is_structure(x) and st.things[x].controller != seat:
                 log(st, f"{seat} takes control of {st.things[x].card}")
-                engine.change_control(st, x, seat)
+                engine.change_control(st, x, seat, _until(ctx, e["until"]) if e.get("until") else "")
     elif name == "sideline":
         for x in ctx.where(e["sideline"]):
             if not board.is_structure(x) and board.slot_of(st, x):

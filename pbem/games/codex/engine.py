@@ -16,7 +16,7 @@ exist; prevention applies in `resources.damage`.
 from __future__ import annotations
 
 from pbem.games.base import Chance, Item, Known, Outcome
-from pbem.games.codex import board, cards, events, registry, select, values
+from pbem.games.codex import board, cards, events, registry, resources, select, values
 from pbem.games.codex.board import log
 from pbem.games.codex.resources import (  # noqa: F401 (offered to the rules from here)
     add_counter,
@@ -26,7 +26,6 @@ from pbem.games.codex.resources import (  # noqa: F401 (offered to the rules fro
     discard_from_hand,
     draw,
     exhaust,
-    expire,
     gain_gold,
     give,
     heal,
@@ -143,10 +142,17 @@ def flip(state: State, ref: str, name: str) -> str:
     return new
 
 
-def change_control(state: State, ref: str, seat: str) -> None:
+def change_control(state: State, ref: str, seat: str, until: str = "") -> None:
+    """`seat` takes control of a thing: for good, or `until` an end
+    (``turn`` ...) when its controller before gets it back (`expire`).
+    Nothing arrives; damage, runes and exhaustion stay."""
     t = state.things[ref]
     if t.controller == seat:
         return
+    if until:
+        t.returns_to, t.returns_at = t.returns_to or t.controller, until
+    else:
+        t.returns_to = t.returns_at = ""
     unpatrol(state, ref)
     zone = ongoing if cards.CARDS[t.card].type == "spell" else play
     item = take_item(state, zone(t.controller), ref)
@@ -158,6 +164,17 @@ def change_control(state: State, ref: str, seat: str) -> None:
     state.zones[zone(seat)].items.append(item)
     t.controller = seat
     t.since = state.turn
+
+
+def expire(state: State, until: str) -> None:
+    """What lasts `until` ends now: modifiers and control taken for a while."""
+    resources.expire(state, until)
+    for ref in [r for r, t in state.things.items() if t.returns_at == until]:
+        t = state.things[ref]
+        back, t.returns_to, t.returns_at = t.returns_to, "", ""
+        if back != t.controller:
+            log(state, f"{back} gets {t.card} back")
+            change_control(state, ref, back)
 
 
 # --- leaving play ------------------------------------------------------------------------------------

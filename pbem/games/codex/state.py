@@ -157,6 +157,10 @@ class Thing(msgspec.Struct, kw_only=True, omit_defaults=True):
     disabled: bool = False    # does not ready in its next ready step
     attached: str = ""        # attachments: the thing it is attached to
     links: list[str] = []     # things this card binds (Two Step's partners)
+    #: control taken for a while: the seat that gets it back, and when
+    #: (an ``until`` of `Mod`: ``turn`` ...)
+    returns_to: str = ""
+    returns_at: str = ""
 
 
 class Future(msgspec.Struct, kw_only=True):
