@@ -34,6 +34,10 @@ RED_TEST_CARDS = {
                     "targets": [{"what": "an opposing unit", "pick": {"kinds": ["unit"], "side": "theirs"}}],
                     "do": [{"take": "t0", "until": "turn"}, {"ready": "t0"},
                            {"give": {"keywords": {"haste": 1}}, "to": "t0", "until": "turn"}]},
+    "Test Mirror": {"type": "spell", "cost": 0, "text": "A test spell: two units or heroes swap printed ATK this turn.",
+                    "targets": [{"what": "a unit or hero", "pick": {"kinds": ["unit", "hero"]}, "aim": False},
+                                {"what": "another", "pick": {"kinds": ["unit", "hero"]}, "aim": False, "distinct": True}],
+                    "do": [{"swap_printed": "atk", "among": ["t0", "t1"], "until": "turn"}]},
     "Test Sparks": {"type": "spell", "cost": 0, "text": "A test spell: 3 damage divided among up to two units.",
                     "targets": [{"what": "a unit", "pick": {"kinds": ["unit"]}},
                                 {"what": "another unit", "pick": {"kinds": ["unit"]}, "distinct": True, "optional": True}],
@@ -157,3 +161,16 @@ def test_control_taken_for_a_while_dies_to_its_owners_discard_pile():
     st = do(st, "play test-kidnap target=opp:tiger-cub.2")  # the one not patrolling
     st = do(st, "attack tiger-cub opp:sl")
     assert gone(st, "alice", "Tiger Cub") and "Tiger Cub" in [it.card for it in st.zones["discard:bob"].items]
+
+
+# --- printed values for a while ---------------------------------------------------------------
+
+
+def test_printed_atk_swapped_for_the_turn_keeps_runes_and_other_bonuses():
+    st = red_green("p1.hero = 1", "p1.hand = Test Mirror", "p1.units = Nautical Dog runes=1",
+                   "p2.units = Ironbark Treant")
+    assert stats(st, "alice", "Nautical Dog")[0] == 3  # 1 printed, +1 rune, +1 frenzy
+    st = do(st, "play test-mirror target=me:nautical-dog,opp:ironbark-treant")
+    assert stats(st, "alice", "Nautical Dog")[0] == 5 and stats(st, "bob", "Ironbark Treant")[0] == 1
+    st = do(st, "end")
+    assert stats(st, "alice", "Nautical Dog")[0] == 2 and stats(st, "bob", "Ironbark Treant")[0] == 3

@@ -29,7 +29,8 @@ hand), ``trash``, ``take`` (control; for good, or ``until`` ``turn`` or
 modifier: ``atk`` ``hp`` ``armor`` ``keywords`` ``lose`` ``cant`` ``grant``
 (abilities of this card the thing has meanwhile), with
 ``until``: ``turn``, ``next_upkeep`` or ``""`` for as long as it stays in
-play), ``level``, ``flip`` (a token to another face), ``link`` (the targets
+play), ``swap_printed`` (``atk``: two things' printed ATK, ``among``
+two places, ``until``), ``level``, ``flip`` (a token to another face), ``link`` (the targets
 this card binds), ``attach`` (this ongoing spell to a target; it goes to
 the discard pile when its host leaves play), ``extra_turn`` (``who`` takes
 a turn after this one), ``player`` (a flag on the player ``until`` the end of the
@@ -50,7 +51,7 @@ from pbem.games.codex.state import Mod, State, opponents
 EFFECT_KEYS = ("damage", "split_damage", "runes", "counter", "remove_counter", "draw", "gold", "steal", "token",
                "destroy", "sacrifice", "bounce", "trash", "take", "sideline", "exhaust", "ready", "disable", "heal",
                "repair", "give", "level", "flip", "link", "attach", "player", "trash_worker", "extra_turn", "if",
-               "call")
+               "swap_printed", "call")
 
 
 class Ctx:
@@ -223,6 +224,16 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
                                    armor=g.get("armor", 0), keywords=dict(g.get("keywords", {})),
                                    lose=list(g.get("lose", [])), cant=list(g.get("cant", [])), src=ctx.src,
                                    grant=list(g.get("grant", [])), card=ctx.card if g.get("grant") else ""))
+    elif name == "swap_printed":
+        if e["swap_printed"] != "atk":
+            raise CardDataError(f"swap_printed: only atk is swapped, not {e['swap_printed']!r}")
+        pair = [x for part in e["among"] for x in ctx.where(part) if not board.is_structure(x)]
+        if len(pair) == 2 and pair[0] != pair[1]:
+            a, b = (values.printed_atk(st, x) for x in pair)
+            until = _until(ctx, e.get("until", "turn"))
+            engine.give(st, pair[0], Mod(until=until, base_atk=b, src=ctx.src))
+            engine.give(st, pair[1], Mod(until=until, base_atk=a, src=ctx.src))
+            log(st, f"{st.things[pair[0]].card} and {st.things[pair[1]].card} swap their printed ATK")
     elif name == "level":
         for x in ctx.where(e["to"]):
             if board.is_hero(st, x):

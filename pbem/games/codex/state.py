@@ -130,6 +130,8 @@ class Mod(msgspec.Struct, kw_only=True, omit_defaults=True):
     src: str = ""
     grant: list[str] = []
     card: str = ""
+    #: the printed ATK it has meanwhile (swapped: Chaos Mirror's kind)
+    base_atk: int | None = None
 
 
 class Thing(msgspec.Struct, kw_only=True, omit_defaults=True):

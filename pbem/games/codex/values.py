@@ -4,7 +4,8 @@ Nothing here is stored in the state. A thing's ATK, HP, armor, keywords,
 what it may not do (``cant``) and the abilities others grant it are
 computed, in this order, from:
 
-1. its face (printed values and keywords; a hero's band),
+1. its face (printed values and keywords; a hero's band; a printed ATK a
+   modifier sets for a while),
 2. its +1/+1 and -1/-1 runes,
 3. its own modifiers (`Mod`: "this turn", "until your next upkeep" ...),
 4. every continuous effect in play (``static`` abilities, declared in the
@@ -158,7 +159,7 @@ def _compute(state: State, ref: str, effects: list[tuple[str, str, Ability]]) ->
     if computing is not None and ref in computing:
         return _layer0(state, ref)
     f = board.face(state, ref)
-    atk, hp = f.atk + t.runes, f.hp + t.runes
+    atk, hp = printed_atk(state, ref) + t.runes, f.hp + t.runes
     kw = f.keywords
     copied = False
     cant: set[str] = set()
@@ -233,9 +234,18 @@ def _layer0(state: State, ref: str) -> V:
     t = state.things[ref]
     f = board.face(state, ref)
     kw = board.layer0_keywords(state, ref)
-    atk = f.atk + t.runes + sum(m.atk for m in t.mods)
+    atk = printed_atk(state, ref) + t.runes + sum(m.atk for m in t.mods)
     hp = f.hp + t.runes + sum(m.hp for m in t.mods)
     return V(max(0, atk), hp, kw.pop("armor", 0), kw, set(), [])
+
+
+def printed_atk(state: State, ref: str) -> int:
+    """The ATK printed on the card (a hero's band), or what a modifier set
+    it to for a while (the last one)."""
+    for m in reversed(state.things[ref].mods):
+        if m.base_atk is not None:
+            return m.base_atk
+    return board.face(state, ref).atk
 
 
 def _read(state: State, ref: str) -> tuple[int, dict[str, int]]:
