@@ -38,6 +38,12 @@ RED_TEST_CARDS = {
                     "targets": [{"what": "a unit or hero", "pick": {"kinds": ["unit", "hero"]}, "aim": False},
                                 {"what": "another", "pick": {"kinds": ["unit", "hero"]}, "aim": False, "distinct": True}],
                     "do": [{"swap_printed": "atk", "among": ["t0", "t1"], "until": "turn"}]},
+    "Test Seer": {"type": "unit", "tech": 0, "cost": 0, "atk": 1, "hp": 1,
+                  "text": "A test unit: exhaust, and if you cast a spell this turn, sideline a patroller.",
+                  "abilities": [{"use": "glimpse", "cost": {"exhaust": True},
+                                 "targets": [{"what": "a patroller", "pick": {"patrolling": True},
+                                              "if": {"flag": "spell_cast"}}],
+                                 "do": [{"sideline": "t0"}]}]},
     "Test Sparks": {"type": "spell", "cost": 0, "text": "A test spell: 3 damage divided among up to two units.",
                     "targets": [{"what": "a unit", "pick": {"kinds": ["unit"]}},
                                 {"what": "another unit", "pick": {"kinds": ["unit"]}, "distinct": True, "optional": True}],
@@ -174,3 +180,18 @@ def test_printed_atk_swapped_for_the_turn_keeps_runes_and_other_bonuses():
     assert stats(st, "alice", "Nautical Dog")[0] == 5 and stats(st, "bob", "Ironbark Treant")[0] == 1
     st = do(st, "end")
     assert stats(st, "alice", "Nautical Dog")[0] == 2 and stats(st, "bob", "Ironbark Treant")[0] == 3
+
+
+# --- a target only while a condition holds ----------------------------------------------------
+
+
+def test_a_part_with_a_condition_offers_nothing_while_it_fails():
+    st = red_green("turn = 3", "p1.hero = 1", "p1.units = Test Seer, Test Seer", "p1.hand = Pillage",
+                   "p2.units = Tiger Cub", "p2.patrol = sl=tiger-cub")
+    with pytest.raises(IllegalCommand, match="its condition does not hold"):
+        do(st, "use test-seer target=opp:sl")
+    st = do(st, "use test-seer target=none")
+    assert st.patrol["bob"][0], "used for nothing: no spell cast this turn"
+    st = do(st, "play pillage target=opp:base")
+    st = do(st, "use test-seer.2 target=opp:sl")
+    assert not st.patrol["bob"][0]

@@ -71,10 +71,12 @@ class CardDataError(ValueError):
 class Part:
     """One target of a targeting ability: what it may pick and how."""
 
-    __slots__ = ("what", "pick", "distinct", "unordered", "optional", "prune", "aim")
+    __slots__ = ("what", "pick", "distinct", "unordered", "optional", "prune", "aim", "cond")
 
     def __init__(self, raw: dict[str, Any]) -> None:
         self.what: str = raw.get("what", "a target")
+        #: a condition (`select.holds`): while it fails, nothing may be chosen
+        self.cond: Any = raw.get("if")
         self.pick: Any = raw.get("pick", {})
         self.distinct: bool = raw.get("distinct", False)
         self.unordered: bool = raw.get("unordered", False)

@@ -24,7 +24,7 @@ _ABILITY_KEYS = {"on", "if", "who", "targets", "do", "use", "cost", "granted", "
                  "replace", "key", "may", "ask", "log", "targets_icon", "if_text", "to", "itself"}
 _STATIC_KEYS = {"to", "while", "atk", "hp", "armor", "keywords", "lose", "cant", "grant", "atk_per", "plays", "cost",
                 "hire", "hire_cost", "unattackable_by", "unstoppable_by", "prevent", "from", "per_turn", "damage_boost", "sources"}
-_PART_KEYS = {"what", "pick", "distinct", "unordered", "optional", "prune", "aim"}
+_PART_KEYS = {"what", "pick", "distinct", "unordered", "optional", "prune", "aim", "if"}
 _COST_KEYS = {"exhaust", "gold", "sacrifice", "remove", "discard", "alt"}
 _TYPES = {"unit", "token", "spell", "upgrade", "building"}
 
@@ -74,6 +74,7 @@ def _parts(where: str, parts: list[dict[str, Any]]) -> None:
     for p in parts:
         _unknown(where + " target", p, _PART_KEYS)
         select.compile_selector(p.get("pick", {}))
+        select.check_condition(p.get("if"))
         if p.get("prune"):
             registry.get("prune", p["prune"])
 

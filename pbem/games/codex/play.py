@@ -154,6 +154,7 @@ def play(state: State, seat: str, cmd: Play, chance: Chance) -> None:
         return
     chosen = list(cmd.targets)  # checked above; resist is paid by pay_targeting
     state.shown[item.ref] = name
+    p.flags["spell_cast"] = state.turn
     if c.ongoing:
         engine.new_thing(state, seat, item, name)
     if any(chosen):

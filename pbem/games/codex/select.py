@@ -21,7 +21,9 @@ theirs), ``patrolling``, ``attacking`` (true, unit, hero, building, base),
 ``count`` (``{"of": selector, "min": n}``), ``boosted``, ``hand_empty``,
 ``cause`` (of a death: ``combat``, ``effect``, ``destroyed``), ``slot``
 (the patrol slot the victim of a ``kills`` event held, or true for any),
-``test``, and ``not`` / ``all`` / ``any`` of conditions.
+``flag`` (a flag of the controller's lasts this turn: ``spell_cast``, set
+when it casts a spell, ``instant_build`` ...), ``test``, and ``not`` /
+``all`` / ``any`` of conditions.
 
 Values a selector reads (ATK, keywords) come from `values` through
 `VALUE_READER`, which `values` sets on import (so that this module, which
@@ -47,7 +49,7 @@ _SEL_KEYS = {"kinds", "side", "tech", "subtype", "not_subtype", "card", "colour"
              "patrolling", "slot", "damaged", "exhausted", "other", "plus_runes", "minus_runes", "atk_max",
              "atk_min", "has", "lacks", "no_abilities", "test", "counter"}
 _COND_KEYS = {"turn", "patrolling", "attacking", "arrived", "attacked", "you_control", "count", "boosted",
-              "hand_empty", "cause", "slot", "test", "not", "all", "any"}
+              "hand_empty", "cause", "slot", "flag", "test", "not", "all", "any"}
 
 _compiled: dict[int, tuple[Any, Pred, tuple[str, ...]]] = {}
 
@@ -264,6 +266,8 @@ def _holds1(state: State, seat: str, src: str, key: str, want: Any, ev: dict[str
         return ev.get("slot", "") == want if isinstance(want, str) else bool(ev.get("slot")) == want
     if key == "hand_empty":
         return (not state.zones[hand(seat)].items) == want
+    if key == "flag":
+        return board.flag(state, seat, want)
     if key == "test":
         return registry.get("test", want)(state, seat, src, "")
     if key == "not":

@@ -79,7 +79,10 @@ def candidates(state: State, seat: str, src: str, part: Part) -> list[str]:
     key = ("targets", id(part), seat, src)
     if cache is not None and key in cache:
         return cache[key]
-    out = select.candidates(state, seat, src, part.pick)
+    if part.cond and not select.holds(state, seat, src, part.cond):
+        out = []
+    else:
+        out = select.candidates(state, seat, src, part.pick)
     if part.aim:
         out = [c for c in out if untargetable_reason(state, seat, c) is None]
     if cache is not None:
@@ -91,6 +94,8 @@ def why_not(state: State, seat: str, src: str, part: Part, target: str) -> str:
     """The rule that keeps `target` out of `part`'s candidates."""
     if not board.is_structure(target) and target not in state.things:
         return "that is not in play"
+    if part.cond and not select.holds(state, seat, src, part.cond):
+        return f"nothing can be chosen for {part.what} now (its condition does not hold)"
     if not select.matches(state, seat, src, part.pick, target):
         return f"{board.name_of(state, target)} is not {part.what}"
     if not part.aim:
