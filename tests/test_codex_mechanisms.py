@@ -44,6 +44,15 @@ RED_TEST_CARDS = {
                                  "targets": [{"what": "a patroller", "pick": {"patrolling": True},
                                               "if": {"flag": "spell_cast"}}],
                                  "do": [{"sideline": "t0"}]}]},
+    "Test Shover": {"type": "unit", "tech": 0, "cost": 0, "atk": 1, "hp": 1,
+                    "text": "A test unit: exhaust, shove a patroller to an empty slot, 1 damage to it.",
+                    "abilities": [{"use": "shove", "cost": {"exhaust": True},
+                                   "targets": [{"what": "a patroller", "pick": {"patrolling": True}},
+                                               {"what": "an empty slot of its patrol zone", "slot_of": "t0"}],
+                                   "do": [{"shove": "t0", "to": "t1"}, {"damage": 1, "to": "t0"}]},
+                                  {"on": "arrives", "targets": [{"what": "a patroller", "pick": {"patrolling": True}},
+                                                                {"what": "an empty slot", "slot_of": "t0"}],
+                                   "do": [{"shove": "t0", "to": "t1"}]}]},
     "Test Sparks": {"type": "spell", "cost": 0, "text": "A test spell: 3 damage divided among up to two units.",
                     "targets": [{"what": "a unit", "pick": {"kinds": ["unit"]}},
                                 {"what": "another unit", "pick": {"kinds": ["unit"]}, "distinct": True, "optional": True}],
@@ -195,3 +204,27 @@ def test_a_part_with_a_condition_offers_nothing_while_it_fails():
     st = do(st, "play pillage target=opp:base")
     st = do(st, "use test-seer.2 target=opp:sl")
     assert not st.patrol["bob"][0]
+
+
+# --- a slot of a patrol zone as a choice ------------------------------------------------------
+
+
+def test_a_patroller_is_shoved_to_an_empty_slot_of_its_patrol_zone():
+    st = red_green("turn = 3", "p1.units = Test Shover", "p2.units = Tiger Cub, Young Treant",
+                   "p2.patrol = sl=tiger-cub elite=young-treant")
+    cub = thing(st, "bob", "Tiger Cub")
+    with pytest.raises(IllegalCommand, match="elite is not one"):
+        do(st, "use test-shover target=opp:sl,elite")
+    st = do(st, "use test-shover target=opp:sl,scavenger")
+    assert st.patrol["bob"][2] == cub and not st.patrol["bob"][0] and stats(st, "bob", "Tiger Cub")[2] == 1
+    st = red_green("turn = 3", "p1.units = Test Shover", "p2.units = Tiger Cub", "p2.patrol = elite=tiger-cub")
+    assert "use test-shover shove target=opp:tiger-cub,lookout" in legal_texts(st)
+
+
+def test_a_full_patrol_zone_leaves_nowhere_to_shove_but_the_rest_happens():
+    st = red_green("p1.hand = Test Shover", "p2.units = Tiger Cub, Young Treant, Wisp, Wisp, Tiger Cub",
+                   "p2.patrol = sl=tiger-cub elite=young-treant scavenger=wisp technician=wisp lookout=tiger-cub")
+    with pytest.raises(IllegalCommand, match="scavenger is not one"):
+        do(st, "play test-shover target=opp:elite,scavenger")
+    st = do(st, "play test-shover target=opp:elite,none")
+    assert st.patrol["bob"][1] == thing(st, "bob", "Young Treant")

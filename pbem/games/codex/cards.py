@@ -71,7 +71,7 @@ class CardDataError(ValueError):
 class Part:
     """One target of a targeting ability: what it may pick and how."""
 
-    __slots__ = ("what", "pick", "distinct", "unordered", "optional", "prune", "aim", "cond")
+    __slots__ = ("what", "pick", "distinct", "unordered", "optional", "prune", "aim", "cond", "slot_of")
 
     def __init__(self, raw: dict[str, Any]) -> None:
         self.what: str = raw.get("what", "a target")
@@ -86,6 +86,11 @@ class Part:
         #: untargetable and invisible things may be chosen, no resist is
         #: paid, illusions do not die and flagbearers do not matter
         self.aim: bool = raw.get("aim", True)
+        #: ``t0``: not a thing but an empty slot of the patrol zone that
+        #: the thing chosen for that earlier part patrols (never aimed)
+        self.slot_of: str = raw.get("slot_of", "")
+        if self.slot_of:
+            self.aim = False
 
 
 class Ability:

@@ -8,7 +8,8 @@ things in play by side and name: ``me:iron-man``, ``opp:base``,
 ``opp:tech2``; ``opp:sl`` (or ``opp:squad-leader``,
 ``opp:patrol:squad-leader``) names a patroller by its slot; a second copy
 of a name on one side is ``iron-man.2`` (in ref order). ``none``: a part
-with no legal target.
+with no legal target. A bare slot name (``elite``, ``scavenger`` ...) is
+the slot itself, for a part that chooses one.
 
 * ``tech NAME NAME`` / ``tech NAME`` / ``tech none`` [``first=me:X,...``]
   start of turn: the cards teched after the last turn, and the upkeep
@@ -153,6 +154,8 @@ def handle(state: State, ref: str) -> str:
 def target_text(state: State, seat: str, target: str) -> str:
     if not target:
         return "none"
+    if target in cards.SLOTS:  # a slot chosen as such (a patroller shoved there)
+        return target
     if board.is_structure(target):
         owner, kind = board.structure(target)
         return f"{_side(state, seat, owner)}:{kind}"
@@ -165,6 +168,8 @@ def parse_target(state: State, seat: str, text: str) -> str:
     text = text.strip().lower()
     if text in ("none", "-", ""):
         return ""
+    if text in cards.SLOT_SHORT:  # a patrol slot itself, not the thing in it
+        return cards.SLOT_SHORT[text]
     side, _, rest = text.partition(":")
     if side not in ("me", "opp", "my", "their") or not rest:
         raise InvalidCommand(f"target {text!r}: write me:NAME or opp:NAME (opp:base, opp:sl, me:tech1 ...)")
@@ -338,7 +343,7 @@ def _list(state: State, seat: str, value: str) -> list[str]:
 def parse_answer(state: State, seat: str, text: str) -> str:
     text = text.strip()
     low = text.lower()
-    if ":" in low or low in ("none", "-"):
+    if ":" in low or low in ("none", "-") or low in cards.SLOT_SHORT:
         return parse_target(state, seat, low)
     return low
 

@@ -23,7 +23,8 @@ among ``among``: the total, boost included, divided), ``runes``
 (+1/+1, negative for -1/-1), ``counter`` / ``remove_counter`` (other runes,
 with ``limit``), ``draw``, ``gold``, ``steal``, ``token`` (``n``,
 ``limit``, ``for``), ``destroy``, ``sacrifice``, ``bounce`` (to its owner's
-hand), ``trash``, ``take`` (control; for good, or ``until`` ``turn`` or
+hand), ``trash``, ``shove`` (a patroller ``to`` the slot a ``slot_of`` part
+chose), ``take`` (control; for good, or ``until`` ``turn`` or
 ``next_upkeep``, when its controller gets it back), ``sideline``,
 ``exhaust``, ``ready``, ``disable``, ``heal``, ``repair``, ``give`` (a
 modifier: ``atk`` ``hp`` ``armor`` ``keywords`` ``lose`` ``cant`` ``grant``
@@ -51,7 +52,7 @@ from pbem.games.codex.state import Mod, State, opponents
 EFFECT_KEYS = ("damage", "split_damage", "runes", "counter", "remove_counter", "draw", "gold", "steal", "token",
                "destroy", "sacrifice", "bounce", "trash", "take", "sideline", "exhaust", "ready", "disable", "heal",
                "repair", "give", "level", "flip", "link", "attach", "player", "trash_worker", "extra_turn", "if",
-               "swap_printed", "call")
+               "swap_printed", "shove", "call")
 
 
 class Ctx:
@@ -200,6 +201,12 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
             if not board.is_structure(x) and board.slot_of(st, x):
                 engine.unpatrol(st, x)
                 log(st, f"{st.things[x].card} is sidelined")
+    elif name == "shove":
+        i = int(e["to"][1:])
+        slot = ctx.targets[i] if i < len(ctx.targets) else ""
+        for x in ctx.where(e["shove"]):
+            if not board.is_structure(x) and slot and engine.shove(st, x, slot):
+                log(st, f"{st.things[x].card} is shoved to the {slot} slot")
     elif name == "exhaust":
         for x in ctx.where(e["exhaust"]):
             engine.exhaust(st, x)

@@ -31,6 +31,7 @@ from pbem.games.codex.resources import (  # noqa: F401 (offered to the rules fro
     heal,
     level_up,
     repair,
+    shove,
     take_item,
     to_discard,
     to_trash,

@@ -87,6 +87,8 @@ def choose_targets(state: State, seat: str, src: str, ab: Ability, item: Pending
     gold = state.players[seat].gold
     pools = [targets.candidates(state, seat, src, part) for part in ab.targets]
     for i, part in enumerate(ab.targets):
+        if part.slot_of:
+            pools[i] = targets.slot_choices(state, chosen[int(part.slot_of[1:])])
         opts = []
         for x in (pools[i] + [""]) if part.optional or not pools[i] else pools[i]:
             try:

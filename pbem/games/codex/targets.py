@@ -12,7 +12,9 @@ target or is optional). Rules shared by every part:
   (one whose resist can still be paid) must target one, unless an earlier
   part of the same effect already did (rulings on Final Smash and Ember
   Sparks);
-* parts marked ``distinct`` need another target than the earlier ones.
+* parts marked ``distinct`` need another target than the earlier ones;
+* a part ``slot_of`` an earlier one names an empty slot of the patrol zone
+  the thing chosen there patrols (nothing when there is none).
 
 `why_not` says in words why a target is refused (the rule that forbids it).
 """
@@ -22,7 +24,7 @@ from __future__ import annotations
 import itertools
 
 from pbem.errors import IllegalCommand
-from pbem.games.codex import board, registry, select, values
+from pbem.games.codex import board, cards, registry, select, values
 from pbem.games.codex.cards import Ability, Part
 from pbem.games.codex.state import State
 
@@ -74,7 +76,17 @@ def resist(state: State, seat: str, target: str) -> int:
     return 0 if t.controller == seat else values.get(state, target).kw.get("resist", 0)
 
 
+def slot_choices(state: State, ref: str) -> list[str]:
+    """The empty slots of the patrol zone `ref` patrols (none if it does not)."""
+    if not ref or board.slot_of(state, ref) is None:
+        return []
+    slots = state.patrol[state.things[ref].controller]
+    return [name for name, r in zip(cards.SLOTS, slots) if not r]
+
+
 def candidates(state: State, seat: str, src: str, part: Part) -> list[str]:
+    if part.slot_of:  # the slots depend on an earlier part's choice: `check` knows them
+        return list(cards.SLOTS)
     cache = values.memo(state)
     key = ("targets", id(part), seat, src)
     if cache is not None and key in cache:
@@ -122,6 +134,8 @@ def check(state: State, seat: str, src: str, parts: list[Part], chosen: list[str
     cost = 0
     picked: list[str] = []
     for part, target, cands in zip(parts, chosen, pools):
+        if part.slot_of:
+            cands = slot_choices(state, picked[int(part.slot_of[1:])])
         if part.distinct:
             cands = [c for c in cands if c not in picked]
         if not target:
@@ -130,6 +144,8 @@ def check(state: State, seat: str, src: str, parts: list[Part], chosen: list[str
             picked.append("")
             continue
         if target not in cands:
+            if part.slot_of:
+                raise IllegalCommand(f"choose {part.what}: {target} is not one (" + (", ".join(cands) or "none") + ")")
             if part.distinct and target in picked:
                 raise IllegalCommand(f"choose {part.what}: another target than the one before")
             raise IllegalCommand(f"cannot target {board.name_of(state, target)}: {why_not(state, seat, src, part, target)}")
@@ -185,7 +201,7 @@ def options(state: State, seat: str, src: str, parts: list[Part], gold: int, pru
         return [[c] for c in _single(state, seat, parts[0], full[0], pools[0], gold)]
     # no resist and no flagbearer among the candidates: only the order rules matter
     free = all(not part.aim or all(not resist(state, seat, c) and not _flagbearer(state, seat, c) for c in cands)
-               for part, cands in zip(parts, full))
+               for part, cands in zip(parts, full)) and not any(part.slot_of for part in parts)
     out: list[list[str]] = []
     seen = set()
     unordered = any(p.unordered for p in parts)
