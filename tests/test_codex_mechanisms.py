@@ -53,6 +53,11 @@ RED_TEST_CARDS = {
                                   {"on": "arrives", "targets": [{"what": "a patroller", "pick": {"patrolling": True}},
                                                                 {"what": "an empty slot", "slot_of": "t0"}],
                                    "do": [{"shove": "t0", "to": "t1"}]}]},
+    "Test Recruiter": {"type": "unit", "tech": 1, "cost": 0, "atk": 3, "hp": 2,
+                       "text": "A test unit: surviving its combat, it takes an opposing tech 0 unit.",
+                       "abilities": [{"on": "survives_combat",
+                                      "targets": [{"what": "a tech 0 unit", "pick": {"kinds": ["unit"], "tech": [0]}}],
+                                      "do": [{"take": "t0"}]}]},
     "Test Sparks": {"type": "spell", "cost": 0, "text": "A test spell: 3 damage divided among up to two units.",
                     "targets": [{"what": "a unit", "pick": {"kinds": ["unit"]}},
                                 {"what": "another unit", "pick": {"kinds": ["unit"]}, "distinct": True, "optional": True}],
@@ -228,3 +233,17 @@ def test_a_full_patrol_zone_leaves_nowhere_to_shove_but_the_rest_happens():
         do(st, "play test-shover target=opp:elite,scavenger")
     st = do(st, "play test-shover target=opp:elite,none")
     assert st.patrol["bob"][1] == thing(st, "bob", "Young Treant")
+
+
+# --- after an attack's combat -----------------------------------------------------------------
+
+
+def test_an_attacker_that_survives_its_combat_has_its_triggers_then():
+    st = red_green("turn = 3", "p1.units = Test Recruiter, Test Recruiter", "p2.units = Tiger Cub, Young Treant",
+                   "p2.patrol = sl=young-treant")
+    st = do(st, "attack test-recruiter opp:sl")  # the treant died: the cub is the only choice
+    assert thing(st, "alice", "Tiger Cub") and gone(st, "bob", "Tiger Cub")
+    st = red_green("turn = 3", "p1.units = Test Recruiter", "p2.units = Tiger Cub, Young Treant",
+                   "p2.patrol = sl=tiger-cub")
+    st = do(st, "attack test-recruiter opp:sl")
+    assert gone(st, "alice", "Test Recruiter") and not gone(st, "bob", "Young Treant"), "it died: nothing"

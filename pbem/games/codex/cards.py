@@ -35,10 +35,12 @@ KEYWORDS: dict[str, bool] = {
 }
 #: what a trigger (``"on"``) may listen to. The first group happens to the
 #: ability's own card (or, for upkeep and end of turn, to its controller's
-#: turn; ``end_of_each_turn``: to every turn, whoever's it is); the second
+#: turn; ``end_of_each_turn``: to every turn, whoever's it is;
+#: ``survives_combat``: its attack's combat damage is dealt and it is
+#: still in play); the second
 #: are "whenever" events about any card, filtered by ``who``.
-OWN_EVENTS = ("arrives", "attacks", "dies", "leaves", "upkeep", "end_of_turn", "end_of_each_turn", "max_level",
-              "kills", "damages_base", "damages_building")
+OWN_EVENTS = ("arrives", "attacks", "survives_combat", "dies", "leaves", "upkeep", "end_of_turn",
+              "end_of_each_turn", "max_level", "kills", "damages_base", "damages_building")
 WHENEVER_EVENTS = ("unit_dies", "hero_dies", "spell_cast", "base_damaged", "card_drawn", "card_discarded",
                    "other_arrives", "unit_played", "other_attacks")
 EVENTS = OWN_EVENTS + WHENEVER_EVENTS

@@ -23,6 +23,8 @@ and armor to one other thing it could attack), the defender its ATK back
 (nothing from ground without anti-air to a flier, nothing to a long-range
 attacker from a defender without long-range), every anti-air patroller
 flown over its ATK, and the defender's tower 1 to an attacker it sees.
+An attacker still in play after its combat has its ``survives_combat``
+triggers.
 """
 
 from __future__ import annotations
@@ -328,6 +330,12 @@ def combat_step(state: State, item: Pending, chance: Chance | None) -> None:
         _damage(state, a, target, c.spark, c.over, chance)
     finally:
         state.combat = None
+    t = state.things.get(a)
+    if t is not None and state.outcome is None:
+        events.emit(state, events.own(state, "survives_combat", a, t.card, t.controller,
+                                      board.band(state, a) if t.level else 0,
+                                      {"subject": a, "attacked": target, "defender": board.controller(state, target)
+                                       if board.is_structure(target) or target in state.things else ""}))
 
 
 def _damage(state: State, a: str, target: str, spark: str, over: str, chance: Chance | None) -> None:
