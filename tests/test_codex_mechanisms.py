@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from codex_helpers import base, do, gone, hand_names, legal_texts, red_green, stats, thing
+from codex_helpers import GAME, base, do, gone, hand_names, legal_texts, red_green, stats, thing
 from pbem.errors import IllegalCommand
-from pbem.games.codex import cards
+from pbem.games.codex import cards, engine
 
 RED_TEST_CARDS = {
     "Test Furnace": {"type": "upgrade", "tech": 0, "cost": 0, "text": "A test upgrade: your red damage is 1 higher.",
@@ -58,6 +58,21 @@ RED_TEST_CARDS = {
                        "abilities": [{"on": "survives_combat",
                                       "targets": [{"what": "a tech 0 unit", "pick": {"kinds": ["unit"], "tech": [0]}}],
                                       "do": [{"take": "t0"}]}]},
+    "Test Asylum": {"type": "upgrade", "tech": 0, "cost": 0,
+                    "text": "A test upgrade: exhaust, draw a card, then put up to two tech 0-II units of your hand into play.",
+                    "abilities": [{"use": "admit", "cost": {"exhaust": True}, "do": [{"draw": 1}, {"queue": "in"}]},
+                                  {"key": "in", "targets": [
+                                      {"what": "a unit of your hand", "from": ["hand"], "pick": {"types": ["unit"], "tech": [0, 1, 2]}},
+                                      {"what": "another", "from": ["hand"], "pick": {"types": ["unit"], "tech": [0, 1, 2]},
+                                       "distinct": True}],
+                                   "do": [{"put_in_play": "t0"}, {"put_in_play": "t1"},
+                                          {"give": {"keywords": {"haste": 1, "ephemeral": 1}}, "to": "t0", "until": ""},
+                                          {"give": {"keywords": {"haste": 1, "ephemeral": 1}}, "to": "t1", "until": ""}]}]},
+    "Test Caster": {"type": "unit", "tech": 0, "cost": 0, "atk": 1, "hp": 1,
+                    "text": "A test unit: arriving, cast a non-ultimate spell of your hand or codex for free.",
+                    "abilities": [{"on": "arrives", "targets": [
+                        {"what": "a spell of your hand or codex", "from": ["hand", "codex"],
+                         "pick": {"types": ["spell"], "ultimate": False}}], "do": [{"cast": "t0", "free": True}]}]},
     "Test Sparks": {"type": "spell", "cost": 0, "text": "A test spell: 3 damage divided among up to two units.",
                     "targets": [{"what": "a unit", "pick": {"kinds": ["unit"]}},
                                 {"what": "another unit", "pick": {"kinds": ["unit"]}, "distinct": True, "optional": True}],
@@ -247,3 +262,45 @@ def test_an_attacker_that_survives_its_combat_has_its_triggers_then():
                    "p2.patrol = sl=tiger-cub")
     st = do(st, "attack test-recruiter opp:sl")
     assert gone(st, "alice", "Test Recruiter") and not gone(st, "bob", "Young Treant"), "it died: nothing"
+
+
+# --- cards of one's own hand or codex as choices ----------------------------------------------
+
+
+def test_units_put_into_play_from_hand_after_a_draw_asked_without_showing_the_hand():
+    st = red_green("turn = 3", "p1.units = Test Asylum", "p1.hand = Mad Man, Bombaster, Scorch",
+                   "p1.deck = Nautical Dog")
+    st = do(st, "use test-asylum admit")
+    assert st.prompt is not None and st.prompt.kind == "card" and st.prompt.options == []
+    assert "Nautical Dog" in hand_names(st, "alice"), "the draw came first"
+    assert "Bombaster" not in GAME.view(st, "bob").prompt and "Mad Man" not in GAME.view(st, "bob").prompt
+    assert sorted(legal_texts(st)) == ["choose hand:bombaster", "choose hand:mad-man", "choose hand:nautical-dog",
+                                       "choose none"]
+    for bad, why in (("hand:scorch", "Scorch is not a unit of your hand"), ("opp:base", "not a card of your hand")):
+        with pytest.raises(IllegalCommand, match=why):
+            do(st, f"choose {bad}")
+    st = do(st, "choose hand:nautical-dog")
+    assert "choose hand:nautical-dog" not in legal_texts(st), "the second must be another card"
+    st = do(st, "choose hand:bombaster")
+    for name in ("Nautical Dog", "Bombaster"):
+        assert engine.has(st, thing(st, "alice", name), "haste") and engine.has(st, thing(st, "alice", name), "ephemeral")
+    st = do(st, "attack nautical-dog opp:base")
+    st = do(st, "end")
+    assert gone(st, "alice", "Nautical Dog") and gone(st, "alice", "Bombaster"), "ephemeral"
+
+
+def test_a_spell_cast_for_free_from_the_codex_asks_its_own_targets_then():
+    st = red_green("p1.hero = 1", "p1.hand = Test Caster", "p2.buildings = tech1")
+    gold = st.players["alice"].gold
+    st = do(st, "play test-caster target=codex:wrecking-ball choose=opp:tech1")
+    assert st.players["bob"].buildings["tech1"].damage == 2 and st.players["alice"].gold == gold
+    assert "Wrecking Ball" in [it.card for it in st.zones["discard:alice"].items]
+    assert [it.card for it in st.zones["codex:alice"].items].count("Wrecking Ball") == 1
+
+
+def test_a_divided_spell_cast_for_free_asks_how_to_divide():
+    st = red_green("p1.hand = Test Caster, Test Sparks", "p2.units = Ironbark Treant, Tiger Cub")
+    st = do(st, "play test-caster target=hand:test-sparks choose=opp:ironbark-treant;opp:tiger-cub")
+    assert st.prompt is not None and st.prompt.kind == "split" and st.prompt.options == ["1,2", "2,1"]
+    st = do(st, "choose 1,2")
+    assert gone(st, "bob", "Tiger Cub") and stats(st, "bob", "Ironbark Treant")[2] == 1

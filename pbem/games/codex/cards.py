@@ -73,7 +73,7 @@ class CardDataError(ValueError):
 class Part:
     """One target of a targeting ability: what it may pick and how."""
 
-    __slots__ = ("what", "pick", "distinct", "unordered", "optional", "prune", "aim", "cond", "slot_of")
+    __slots__ = ("what", "pick", "distinct", "unordered", "optional", "prune", "aim", "cond", "slot_of", "zones")
 
     def __init__(self, raw: dict[str, Any]) -> None:
         self.what: str = raw.get("what", "a target")
@@ -91,8 +91,14 @@ class Part:
         #: ``t0``: not a thing but an empty slot of the patrol zone that
         #: the thing chosen for that earlier part patrols (never aimed)
         self.slot_of: str = raw.get("slot_of", "")
-        if self.slot_of:
+        #: ``["hand", "codex"]``: not a thing but a card of the chooser's own
+        #: hidden zones, `pick` being then a card filter (`values.card_matches`);
+        #: never aimed, always optional ("none": none of them)
+        self.zones: tuple[str, ...] = tuple(raw.get("from", ()))
+        if self.slot_of or self.zones:
             self.aim = False
+        if self.zones:
+            self.optional = True
 
 
 class Ability:

@@ -9,7 +9,8 @@ things in play by side and name: ``me:iron-man``, ``opp:base``,
 ``opp:patrol:squad-leader``) names a patroller by its slot; a second copy
 of a name on one side is ``iron-man.2`` (in ref order). ``none``: a part
 with no legal target. A bare slot name (``elite``, ``scavenger`` ...) is
-the slot itself, for a part that chooses one.
+the slot itself, for a part that chooses one; ``hand:NAME``,
+``codex:NAME``, ``discard:NAME`` a card of one's own there.
 
 * ``tech NAME NAME`` / ``tech NAME`` / ``tech none`` [``first=me:X,...``]
   start of turn: the cards teched after the last turn, and the upkeep
@@ -151,11 +152,29 @@ def handle(state: State, ref: str) -> str:
     return base if len(same) <= 1 else f"{base}.{same.index(ref) + 1}"
 
 
+#: zones whose cards a choice may name (``hand:fire-dart``): the seat's own
+CARD_ZONES = ("hand", "codex", "discard")
+
+
+def _card_zone(state: State, ref: str) -> str:
+    """The kind of zone (``hand`` ...) among `CARD_ZONES` that holds `ref` ("" if none)."""
+    for name, zone in state.zones.items():
+        kind = name.partition(":")[0]
+        if kind in CARD_ZONES and any(it.ref == ref for it in zone.items):
+            return kind
+    return ""
+
+
 def target_text(state: State, seat: str, target: str) -> str:
     if not target:
         return "none"
     if target in cards.SLOTS:  # a slot chosen as such (a patroller shoved there)
         return target
+    if target not in state.things and not board.is_structure(target):
+        kind = _card_zone(state, target)
+        if kind:
+            name = known_card(state, target, seat)
+            return f"{kind}:{cards.slug(name) if name else 'card'}"
     if board.is_structure(target):
         owner, kind = board.structure(target)
         return f"{_side(state, seat, owner)}:{kind}"
@@ -171,6 +190,9 @@ def parse_target(state: State, seat: str, text: str) -> str:
     if text in cards.SLOT_SHORT:  # a patrol slot itself, not the thing in it
         return cards.SLOT_SHORT[text]
     side, _, rest = text.partition(":")
+    if side in CARD_ZONES and rest:  # a card of one's own hand, codex, discard pile
+        zone = f"{side}:{seat}"
+        return _by_name(state, zone, rest, side)
     if side not in ("me", "opp", "my", "their") or not rest:
         raise InvalidCommand(f"target {text!r}: write me:NAME or opp:NAME (opp:base, opp:sl, me:tech1 ...)")
     owner = seat if side in ("me", "my") else other(state, seat)
@@ -225,7 +247,7 @@ def _by_name(state: State, zone: str, text: str, what: str, taken: set[str] | No
 
 
 def answer_text(state: State, seat: str, answer: str) -> str:
-    if answer == "" or board.is_structure(answer) or answer in state.things:
+    if answer == "" or board.is_structure(answer) or answer in state.things or _card_zone(state, answer):
         return target_text(state, seat, answer)
     return answer
 

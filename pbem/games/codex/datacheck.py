@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from pbem.games.codex import abilities, cards, effects, registry, select  # noqa: F401 (abilities registers)
+from pbem.games.codex import abilities, cards, effects, registry, select, values  # noqa: F401 (abilities registers)
 from pbem.games.codex.cards import Ability, Card, CardDataError
 
 _CARD_KEYS = {"type", "spec", "tech", "cost", "atk", "hp", "subtypes", "keywords", "legendary", "ultimate", "ongoing",
@@ -24,7 +24,7 @@ _ABILITY_KEYS = {"on", "if", "who", "targets", "do", "use", "cost", "granted", "
                  "replace", "key", "may", "ask", "log", "targets_icon", "if_text", "to", "itself"}
 _STATIC_KEYS = {"to", "while", "atk", "hp", "armor", "keywords", "lose", "cant", "grant", "atk_per", "plays", "cost",
                 "hire", "hire_cost", "unattackable_by", "unstoppable_by", "prevent", "from", "per_turn", "damage_boost", "sources"}
-_PART_KEYS = {"what", "pick", "distinct", "unordered", "optional", "prune", "aim", "if", "slot_of"}
+_PART_KEYS = {"what", "pick", "distinct", "unordered", "optional", "prune", "aim", "if", "slot_of", "from"}
 _COST_KEYS = {"exhaust", "gold", "sacrifice", "remove", "discard", "alt"}
 _TYPES = {"unit", "token", "spell", "upgrade", "building"}
 
@@ -50,6 +50,8 @@ def _effects(where: str, items: list[Any]) -> None:
             registry.get("effect", e["call"])
         elif name == "token" and cards.CARDS.get(e["token"], None) is None:
             raise CardDataError(f"{where}: no token card {e['token']!r}")
+        elif name == "cast" and e.get("free") is not True:
+            raise CardDataError(f"{where}: cast plays a spell for free only (free: true)")
         elif name == "flip" and e["flip"] not in cards.CARDS:
             raise CardDataError(f"{where}: no card {e['flip']!r} to flip to")
         to = e.get("to")
@@ -73,6 +75,11 @@ def _grants(where: str, card: str, names: list[str], items: list[Any]) -> None:
 def _parts(where: str, parts: list[dict[str, Any]]) -> None:
     for p in parts:
         _unknown(where + " target", p, _PART_KEYS)
+        if p.get("from"):
+            if set(p["from"]) - {"hand", "codex", "discard"}:
+                raise CardDataError(f"{where}: a card may be chosen from hand, codex or discard, not {p['from']}")
+            _unknown(where + " card filter", p.get("pick", {}), values._CARD_KEYS)
+            continue
         select.compile_selector(p.get("pick", {}))
         select.check_condition(p.get("if"))
         if p.get("prune"):

@@ -35,8 +35,13 @@ two places, ``until``), ``level``, ``flip`` (a token to another face), ``link`` 
 this card binds), ``attach`` (this ongoing spell to a target; it goes to
 the discard pile when its host leaves play), ``extra_turn`` (``who`` takes
 a turn after this one), ``player`` (a flag on the player ``until`` the end of the
-turn), ``trash_worker`` (``from`` a player), ``if`` / ``then`` / ``else`` (a condition, `select.holds`), and
-``call``: a function registered in ``abilities/`` (`registry`).
+turn), ``trash_worker`` (``from`` a player), ``put_in_play`` (a card a
+part ``from`` the hand chose: it arrives, not played), ``cast`` (a spell a
+part ``from`` the hand or codex chose, played for free: its own targets and
+choices are asked then; ``free: true``), ``queue`` (this card's ability of
+that key resolves next, making its choices then: after a draw, say),
+``if`` / ``then`` / ``else`` (a condition, `select.holds`), and ``call``: a
+function registered in ``abilities/`` (`registry`).
 """
 
 from __future__ import annotations
@@ -47,12 +52,12 @@ from pbem.games.base import Chance
 from pbem.games.codex import board, engine, registry, select, values
 from pbem.games.codex.board import log
 from pbem.games.codex.cards import CardDataError
-from pbem.games.codex.state import Mod, State, opponents
+from pbem.games.codex.state import Mod, Pending, State, opponents
 
 EFFECT_KEYS = ("damage", "split_damage", "runes", "counter", "remove_counter", "draw", "gold", "steal", "token",
                "destroy", "sacrifice", "bounce", "trash", "take", "sideline", "exhaust", "ready", "disable", "heal",
                "repair", "give", "level", "flip", "link", "attach", "player", "trash_worker", "extra_turn", "if",
-               "swap_printed", "shove", "call")
+               "swap_printed", "shove", "put_in_play", "cast", "queue", "call")
 
 
 class Ctx:
@@ -104,6 +109,17 @@ class Ctx:
             x = self.ev.get(to, "")
             return [x] if self._alive(x) else []
         raise CardDataError(f"unknown place {to!r}")
+
+    def cards(self, place: str) -> list[tuple[str, str]]:
+        """(zone, ref) of the card a part ``from`` the controller's hand or
+        codex chose, while it is still there."""
+        i = int(place[1:])
+        ref = self.targets[i] if i < len(self.targets) else ""
+        for kind in ("hand", "codex", "discard"):
+            zone = f"{kind}:{self.seat}"
+            if ref and any(it.ref == ref for it in self.state.zones[zone].items):
+                return [(zone, ref)]
+        return []
 
     def players(self, who: str) -> list[str]:
         st = self.state
@@ -271,6 +287,15 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
     elif name == "if":
         branch = "then" if select.holds(st, seat, ctx.src, e["if"], ctx.ev) else "else"
         run(ctx, e.get(branch, []))
+    elif name == "put_in_play":
+        for zone, ref in ctx.cards(e["put_in_play"]):
+            engine.put_into_play(st, seat, zone, ref)
+    elif name == "cast":
+        for _, ref in ctx.cards(e["cast"]):  # the cast step asks the spell's own targets
+            st.fresh.append(Pending(kind="step", key="cast", src=ref, ctrl=seat))
+    elif name == "queue":
+        st.fresh.append(Pending(kind="trigger", key=e["queue"], src=ctx.src, card=ctx.card, ctrl=seat,
+                                ev=dict(ctx.ev)))
     elif name == "call":
         registry.get("effect", e["call"])(ctx, e)
     else:

@@ -15,7 +15,7 @@ exist; prevention applies in `resources.damage`.
 
 from __future__ import annotations
 
-from pbem.games.base import Chance, Item, Known, Outcome
+from pbem.games.base import Chance, Item, Known, Outcome, identity
 from pbem.games.codex import board, cards, events, registry, resources, select, values
 from pbem.games.codex.board import log
 from pbem.games.codex.resources import (  # noqa: F401 (offered to the rules from here)
@@ -98,6 +98,16 @@ def new_thing(state: State, seat: str, item: Item, name: str, owner: str | None 
     if c.type != "spell":
         arrive(state, item.ref, ev)
     return item.ref
+
+
+def put_into_play(state: State, seat: str, zone: str, ref: str) -> str:
+    """A card of `seat`'s `zone` (its hand ...) is put into play, not
+    played: no cost, no tech needed, no boost or forecast; it arrives."""
+    item = next(it for it in state.zones[zone].items if it.ref == ref)
+    name = identity(item)  # read before anything moves (a public state asks its owner)
+    take_item(state, zone, ref)
+    log(state, f"{name} is put into play")
+    return new_thing(state, seat, Known(ref, name), name)
 
 
 def arrive(state: State, ref: str, ev: dict[str, str] | None = None) -> None:

@@ -6,7 +6,8 @@ layouts (none, each ready thing as squad leader alone, and each as squad
 leader with the others by HP), a repair target (every damaged building
 and one undamaged), damage splits (all of it on one target, or one each).
 A pending question (`State.prompt`) is answered with ``choose``: one
-command per option.
+command per option (for a card of one's own hand or codex, none or one
+copy of each card that may be chosen).
 """
 
 from __future__ import annotations
@@ -50,8 +51,11 @@ def legal(state: State, seat: str) -> list[Command]:
     if seat not in rules.to_act(state):
         return []
     with values.frozen(state):
-        if state.prompt is not None:
-            return [Choose([o]) for o in state.prompt.options]
+        q = state.prompt
+        if q is not None and q.kind == "card":
+            return [Choose([""])] + [Choose([r]) for r in targeting.card_options(state, q.zones, q.pick, q.taken)]
+        if q is not None:
+            return [Choose([o]) for o in q.options]
         if state.phase == TECH:
             return _legal_tech(state, seat)
         return _legal_main(state, seat)

@@ -26,12 +26,12 @@ from typing import Any
 
 from pbem.errors import IllegalCommand
 from pbem.games.base import Chance, Known, identity
-from pbem.games.codex import board, cards, engine, events, resolve, targets, values
+from pbem.games.codex import board, cards, engine, events, registry, resolve, targets, values
 from pbem.games.codex.board import log
 from pbem.games.codex.cards import Card
 from pbem.games.codex.commands import Choices, Play
 from pbem.games.codex.effects import Ctx, run
-from pbem.games.codex.state import State, deck, hand
+from pbem.games.codex.state import Pending, State, deck, hand
 
 hire_cost = values.hire_cost
 
@@ -152,25 +152,89 @@ def play(state: State, seat: str, cmd: Play, chance: Chance) -> None:
         events.emit(state, events.whenever(state, "unit_played", cmd.ref, {"subject": cmd.ref, "controller": seat})
                     if c.type == "unit" else [])
         return
-    chosen = list(cmd.targets)  # checked above; resist is paid by pay_targeting
+    cast_spell(state, seat, item, name, list(cmd.targets), ch, chance, top=cmd.top)  # resist: pay_targeting
+
+
+def cast_spell(state: State, seat: str, item: Any, name: str, chosen: list[str], ch: Choices,
+               chance: Chance | None, top: bool = False) -> None:
+    """A spell out of its zone, paid for and its choices checked, resolves:
+    resist is paid and illusions die, its effects run, it goes to the
+    discard pile (or stays in play, ongoing; or on top of the draw pile);
+    then the "spell cast" event."""
+    p = state.players[seat]
+    c = cards.CARDS[name]
     state.shown[item.ref] = name
     p.flags["spell_cast"] = state.turn
     if c.ongoing:
         engine.new_thing(state, seat, item, name)
     if any(chosen):
         resolve.pay_targeting(state, seat, c.targets, chosen)
-    run(Ctx(state, seat, cmd.ref, chosen, chance, ev, split=list(ch.split), x=ch.x, modes=list(ch.modes), card=name),
+    ev = {"boosted": "1"} if ch.boost else {}
+    run(Ctx(state, seat, item.ref, chosen, chance, ev, split=list(ch.split), x=ch.x, modes=list(ch.modes), card=name),
         _effects(c, ch))
     if c.ongoing:
         state.shown.pop(item.ref, None)
-    elif cmd.top:
+    elif top:
         state.zones[deck(seat)].items.insert(0, Known(item.ref, name))
         p.on_top += 1
     else:
         engine.to_discard(state, seat, item, name)
     engine.settle(state, chance)
-    events.emit(state, events.whenever(state, "spell_cast", cmd.ref, {"subject": cmd.ref, "controller": seat,
-                                                                      "card": name}))
+    events.emit(state, events.whenever(state, "spell_cast", item.ref, {"subject": item.ref, "controller": seat,
+                                                                       "card": name}))
+
+
+def splits(total: int, among: int, chosen: list[bool]) -> list[list[int]]:
+    """Every way to divide `total` among the chosen of `among` places, at least 1 each."""
+    picked = [i for i in range(among) if i < len(chosen) and chosen[i]]
+    out: list[list[int]] = []
+
+    def fill(k: int, left: int, acc: list[int]) -> None:
+        if k == len(picked) - 1:
+            out.append(acc + [left])
+            return
+        for n in range(1, left - (len(picked) - k - 1) + 1):
+            fill(k + 1, left - n, acc + [n])
+
+    if picked and len(picked) <= total:
+        fill(0, total, [])
+    result = []
+    for amounts in out:
+        row = [0] * among
+        for i, n in zip(picked, amounts):
+            row[i] = n
+        result.append(row)
+    return result
+
+
+@registry.register("step", "cast")
+def _cast(state: State, item: Pending, chance: Chance | None) -> None:
+    """A spell an effect plays for free from its controller's hand or codex
+    (`effects`' ``cast``): its targets, then how its damage is divided, are
+    asked now; no cost, no hero needed."""
+    seat = item.ctrl
+    zone = next((f"{k}:{seat}" for k in ("hand", "codex", "discard")
+                 if any(it.ref == item.src for it in state.zones[f"{k}:{seat}"].items)), "")
+    if not zone:
+        return
+    card = next(it for it in state.zones[zone].items if it.ref == item.src)
+    name = identity(card)
+    c = cards.CARDS[name]
+    with values.frozen(state):
+        chosen = resolve.choose_targets(state, seat, item.src, c.targets, item, 0)
+    split: list[int] = []
+    total = split_total(state, seat, c)
+    if total:
+        among = next(e for e in c.do if "split_damage" in e)["among"]
+        spots = [bool(chosen[int(p[1:])]) if int(p[1:]) < len(chosen) else False for p in among]
+        ways = [",".join(map(str, w)) for w in splits(total, len(among), spots)]
+        if not ways:
+            return
+        answer = resolve.ask(state, item, len(c.targets), "split", f"{name}: divide {total} damage", ways)
+        split = [int(n) for n in answer.split(",")]
+    engine.take_item(state, zone, item.src)
+    log(state, f"{seat} plays {name} for free")
+    cast_spell(state, seat, card, name, chosen, Choices(split=split), chance)
 
 
 def _arrive(state: State, seat: str, item: Any, name: str, chosen: list[str], ev: dict[str, str]) -> None:

@@ -32,6 +32,8 @@ one of them needs a decision nobody gave (README: "Choices").
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from pbem.games.base import GameState, Outcome
@@ -192,12 +194,20 @@ class Pending(msgspec.Struct, kw_only=True, omit_defaults=True):
 
 class Prompt(msgspec.Struct, kw_only=True):
     """A decision the head of the queue needs: `kind` (``target``, ``may``,
-    ``mode``, ``hero`` ...), `what` in words, the legal `options` (wire form)."""
+    ``mode``, ``hero`` ...), `what` in words, the legal `options` (wire form).
+
+    A ``card`` question (a card of the chooser's own hand or codex) lists
+    no options, which would tell everyone what those zones hold: `zones`
+    and the card filter `pick` say what may be chosen (or none), `taken`
+    the cards chosen already for the same effect."""
 
     seat: str
     kind: str
     what: str
     options: list[str] = []
+    zones: list[str] = []
+    pick: dict[str, Any] = {}
+    taken: list[str] = []
 
 
 class Combat(msgspec.Struct, kw_only=True, omit_defaults=True):

@@ -14,7 +14,10 @@ target or is optional). Rules shared by every part:
   Sparks);
 * parts marked ``distinct`` need another target than the earlier ones;
 * a part ``slot_of`` an earlier one names an empty slot of the patrol zone
-  the thing chosen there patrols (nothing when there is none).
+  the thing chosen there patrols (nothing when there is none);
+* a part ``from`` the chooser's hand or codex names one of its cards there
+  that the part's card filter takes, or none (`card_problem` reads that
+  card only: what else those zones hold stays hidden).
 
 `why_not` says in words why a target is refused (the rule that forbids it).
 """
@@ -24,9 +27,10 @@ from __future__ import annotations
 import itertools
 
 from pbem.errors import IllegalCommand
+from pbem.games.base import Known, identity
 from pbem.games.codex import board, cards, registry, select, values
 from pbem.games.codex.cards import Ability, Part
-from pbem.games.codex.state import State
+from pbem.games.codex.state import State, ref_key
 
 
 def detects(state: State, seat: str, ref: str) -> bool:
@@ -84,9 +88,42 @@ def slot_choices(state: State, ref: str) -> list[str]:
     return [name for name, r in zip(cards.SLOTS, slots) if not r]
 
 
+def card_zones(part: Part, seat: str) -> list[str]:
+    """The zones of `seat` a part choosing cards (``from``) looks in."""
+    return [f"{z}:{seat}" for z in part.zones]
+
+
+def card_problem(state: State, zones: list[str], pick: dict, what: str, ref: str) -> str | None:
+    """Why `ref` is not a card of `zones` that `pick` takes (None: it is).
+    Only that card's identity is read (on a public state: revealed by the
+    chooser, who plays it anyway), never the others'."""
+    for zone in zones:
+        for it in state.zones[zone].items:
+            if it.ref == ref:
+                name = identity(it)
+                return None if values.card_matches(pick, name) else f"{name} is not {what}"
+    return "that is not a card of your " + " or ".join(z.split(":")[0] for z in zones)
+
+
+def card_options(state: State, zones: list[str], pick: dict, taken: list[str]) -> list[str]:
+    """For `legal` (on the chooser's own knowledge): one copy of each card
+    of `zones` that `pick` takes, zone by zone, lowest ref first."""
+    out = []
+    for zone in zones:
+        seen: set[str] = set()
+        for it in sorted(state.zones[zone].items, key=lambda i: ref_key(i.ref)):
+            if isinstance(it, Known) and it.ref not in taken and it.card not in seen \
+                    and values.card_matches(pick, it.card):
+                seen.add(it.card)
+                out.append(it.ref)
+    return out
+
+
 def candidates(state: State, seat: str, src: str, part: Part) -> list[str]:
     if part.slot_of:  # the slots depend on an earlier part's choice: `check` knows them
         return list(cards.SLOTS)
+    if part.zones:
+        return card_options(state, card_zones(part, seat), part.pick, [])
     cache = values.memo(state)
     key = ("targets", id(part), seat, src)
     if cache is not None and key in cache:
@@ -134,6 +171,15 @@ def check(state: State, seat: str, src: str, parts: list[Part], chosen: list[str
     cost = 0
     picked: list[str] = []
     for part, target, cands in zip(parts, chosen, pools):
+        if part.zones:
+            if target:
+                why = card_problem(state, card_zones(part, seat), part.pick, part.what, target)
+                if why:
+                    raise IllegalCommand(f"choose {part.what}: {why}")
+                if part.distinct and target in picked:
+                    raise IllegalCommand(f"choose {part.what}: another card than the one before")
+            picked.append(target)
+            continue
         if part.slot_of:
             cands = slot_choices(state, picked[int(part.slot_of[1:])])
         if part.distinct:
@@ -201,7 +247,7 @@ def options(state: State, seat: str, src: str, parts: list[Part], gold: int, pru
         return [[c] for c in _single(state, seat, parts[0], full[0], pools[0], gold)]
     # no resist and no flagbearer among the candidates: only the order rules matter
     free = all(not part.aim or all(not resist(state, seat, c) and not _flagbearer(state, seat, c) for c in cands)
-               for part, cands in zip(parts, full)) and not any(part.slot_of for part in parts)
+               for part, cands in zip(parts, full)) and not any(part.slot_of or part.zones for part in parts)
     out: list[list[str]] = []
     seen = set()
     unordered = any(p.unordered for p in parts)

@@ -297,7 +297,7 @@ def fatigued(state: State, ref: str) -> bool:
 # --- costs -------------------------------------------------------------------------------
 
 
-_CARD_KEYS = {"types", "tech", "subtype", "spec", "colour", "name"}
+_CARD_KEYS = {"types", "tech", "subtype", "spec", "colour", "name", "ultimate"}
 
 
 def card_matches(plays: dict[str, Any], name: str) -> bool:
@@ -312,6 +312,8 @@ def card_matches(plays: dict[str, Any], name: str) -> bool:
     if "spec" in plays and c.spec != plays["spec"]:
         return False
     if "colour" in plays and c.colour != plays["colour"]:
+        return False
+    if "ultimate" in plays and c.ultimate != plays["ultimate"]:
         return False
     return "name" not in plays or plays["name"] == name
 
