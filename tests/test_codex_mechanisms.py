@@ -73,6 +73,9 @@ RED_TEST_CARDS = {
                     "abilities": [{"on": "arrives", "targets": [
                         {"what": "a spell of your hand or codex", "from": ["hand", "codex"],
                          "pick": {"types": ["spell"], "ultimate": False}}], "do": [{"cast": "t0", "free": True}]}]},
+    "Test Despair": {"type": "spell", "cost": 0, "text": "A test spell: with an empty hand, trash it and draw 3; discard your hand at the end of the main phase.",
+                     "do": [{"if": {"hand_empty": True}, "then": [{"trash": "self"}, {"draw": 3}]},
+                            {"player": "discard_hand"}]},
     "Test Sparks": {"type": "spell", "cost": 0, "text": "A test spell: 3 damage divided among up to two units.",
                     "targets": [{"what": "a unit", "pick": {"kinds": ["unit"]}},
                                 {"what": "another unit", "pick": {"kinds": ["unit"]}, "distinct": True, "optional": True}],
@@ -304,3 +307,18 @@ def test_a_divided_spell_cast_for_free_asks_how_to_divide():
     assert st.prompt is not None and st.prompt.kind == "split" and st.prompt.options == ["1,2", "2,1"]
     st = do(st, "choose 1,2")
     assert gone(st, "bob", "Tiger Cub") and stats(st, "bob", "Ironbark Treant")[2] == 1
+
+
+# --- a spell that trashes itself; a hand discarded at the end of the main phase -----------------
+
+
+def test_a_spell_that_trashes_itself_and_a_hand_discarded_before_the_draw_phase():
+    st = red_green("p1.hero = 1", "p1.hand = Test Despair", "p1.deck = Mad Man, Scorch, Bombaster, Pillage")
+    st = do(st, "play test-despair")
+    assert hand_names(st, "alice") == ["Bombaster", "Mad Man", "Scorch"]
+    assert "Test Despair" in [it.card for it in st.zones["trash:alice"].items]
+    st = do(st, "end")
+    assert len(st.zones["hand:alice"].items) == 2, "the hand went before the draw phase: 0 discarded, 2 drawn"
+    st = red_green("p1.hero = 1", "p1.hand = Test Despair, Mad Man")
+    st = do(st, "play test-despair")
+    assert hand_names(st, "alice") == ["Mad Man"] and "Test Despair" in [it.card for it in st.zones["discard:alice"].items]

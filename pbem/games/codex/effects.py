@@ -23,7 +23,7 @@ among ``among``: the total, boost included, divided), ``runes``
 (+1/+1, negative for -1/-1), ``counter`` / ``remove_counter`` (other runes,
 with ``limit``), ``draw``, ``gold``, ``steal``, ``token`` (``n``,
 ``limit``, ``for``), ``destroy``, ``sacrifice``, ``bounce`` (to its owner's
-hand), ``trash``, ``shove`` (a patroller ``to`` the slot a ``slot_of`` part
+hand), ``trash`` (``self`` on a spell: it goes to the trash once resolved), ``shove`` (a patroller ``to`` the slot a ``slot_of`` part
 chose), ``take`` (control; for good, or ``until`` ``turn`` or
 ``next_upkeep``, when its controller gets it back), ``sideline``,
 ``exhaust``, ``ready``, ``disable``, ``heal``, ``repair``, ``give`` (a
@@ -34,8 +34,9 @@ play), ``swap_printed`` (``atk``: two things' printed ATK, ``among``
 two places, ``until``), ``level``, ``flip`` (a token to another face), ``link`` (the targets
 this card binds), ``attach`` (this ongoing spell to a target; it goes to
 the discard pile when its host leaves play), ``extra_turn`` (``who`` takes
-a turn after this one), ``player`` (a flag on the player ``until`` the end of the
-turn), ``trash_worker`` (``from`` a player), ``put_in_play`` (a card a
+a turn after this one), ``player`` (a flag on the player until the end of
+the turn: ``instant_build``, ``discard_hand`` at the end of the main phase
+...), ``trash_worker`` (``from`` a player), ``put_in_play`` (a card a
 part ``from`` the hand chose: it arrives, not played), ``cast`` (a spell a
 part ``from`` the hand or codex chose, played for free: its own targets and
 choices are asked then; ``free: true``), ``queue`` (this card's ability of
@@ -64,7 +65,7 @@ class Ctx:
     """What an effect runs with: the state, who controls it, its source,
     the chosen targets and choices, what the event said, and chance."""
 
-    __slots__ = ("state", "seat", "src", "targets", "chance", "ev", "split", "x", "modes", "card")
+    __slots__ = ("state", "seat", "src", "targets", "chance", "ev", "split", "x", "modes", "card", "fate")
 
     def __init__(self, state: State, seat: str, src: str, targets: list[str], chance: Chance | None,
                  ev: dict[str, str] | None = None, split: list[int] | None = None, x: int = 0,
@@ -77,6 +78,9 @@ class Ctx:
         #: the card the spell or ability is written on (what a damage boost
         #: such as "your red spells and abilities deal 1 more" looks at)
         self.card = card
+        #: where the spell being cast goes after it resolves ("trash": its
+        #: effects trashed it) instead of the discard pile
+        self.fate = ""
 
     # -- where and who --------------------------------------------------------------
 
@@ -202,6 +206,8 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
                     log(st, f"a {e['token']} token arrives for {p}")
     elif name in ("destroy", "sacrifice"):
         engine.destroy(st, [x for x in ctx.where(e[name]) if not board.is_structure(x)], ctx.chance)
+    elif name == "trash" and e["trash"] == "self" and ctx.src not in st.things:
+        ctx.fate = "trash"  # a spell being cast: it leaves the game once resolved
     elif name in ("bounce", "trash"):
         for x in ctx.where(e[name]):
             if not board.is_structure(x):

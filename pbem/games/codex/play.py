@@ -159,7 +159,8 @@ def cast_spell(state: State, seat: str, item: Any, name: str, chosen: list[str],
                chance: Chance | None, top: bool = False) -> None:
     """A spell out of its zone, paid for and its choices checked, resolves:
     resist is paid and illusions die, its effects run, it goes to the
-    discard pile (or stays in play, ongoing; or on top of the draw pile);
+    discard pile (or stays in play, ongoing; or on top of the draw pile;
+    or to the trash if its effects said so);
     then the "spell cast" event."""
     p = state.players[seat]
     c = cards.CARDS[name]
@@ -170,10 +171,12 @@ def cast_spell(state: State, seat: str, item: Any, name: str, chosen: list[str],
     if any(chosen):
         resolve.pay_targeting(state, seat, c.targets, chosen)
     ev = {"boosted": "1"} if ch.boost else {}
-    run(Ctx(state, seat, item.ref, chosen, chance, ev, split=list(ch.split), x=ch.x, modes=list(ch.modes), card=name),
-        _effects(c, ch))
+    ctx = Ctx(state, seat, item.ref, chosen, chance, ev, split=list(ch.split), x=ch.x, modes=list(ch.modes), card=name)
+    run(ctx, _effects(c, ch))
     if c.ongoing:
         state.shown.pop(item.ref, None)
+    elif ctx.fate == "trash":
+        engine.to_trash(state, seat, item, name)
     elif top:
         state.zones[deck(seat)].items.insert(0, Known(item.ref, name))
         p.on_top += 1
