@@ -76,6 +76,9 @@ RED_TEST_CARDS = {
     "Test Despair": {"type": "spell", "cost": 0, "text": "A test spell: with an empty hand, trash it and draw 3; discard your hand at the end of the main phase.",
                      "do": [{"if": {"hand_empty": True}, "then": [{"trash": "self"}, {"draw": 3}]},
                             {"player": "discard_hand"}]},
+    "Test Drums": {"type": "upgrade", "tech": 0, "cost": 0, "text": "A test upgrade: your units +1 ATK per unit you control.",
+                   "abilities": [{"static": {"to": {"side": "mine", "kinds": ["unit"]},
+                                             "atk_per": {"count": {"side": "mine", "kinds": ["unit"]}}}}]},
     "Test Sparks": {"type": "spell", "cost": 0, "text": "A test spell: 3 damage divided among up to two units.",
                     "targets": [{"what": "a unit", "pick": {"kinds": ["unit"]}},
                                 {"what": "another unit", "pick": {"kinds": ["unit"]}, "distinct": True, "optional": True}],
@@ -322,3 +325,12 @@ def test_a_spell_that_trashes_itself_and_a_hand_discarded_before_the_draw_phase(
     st = red_green("p1.hero = 1", "p1.hand = Test Despair, Mad Man")
     st = do(st, "play test-despair")
     assert hand_names(st, "alice") == ["Mad Man"] and "Test Despair" in [it.card for it in st.zones["discard:alice"].items]
+
+
+# --- ATK by a count -----------------------------------------------------------------------------
+
+
+def test_atk_grows_with_the_count_a_selector_takes():
+    st = red_green("p1.units = Test Drums, Mad Man, Bloodrage Ogre", "p1.hero = 1", "p2.units = Tiger Cub")
+    assert stats(st, "alice", "Mad Man")[0] == 3 and stats(st, "alice", "Bloodrage Ogre")[0] == 5
+    assert stats(st, "bob", "Tiger Cub")[0] == 2 and engine.atk(st, thing(st, "alice", "Troq Bashar")) == 2

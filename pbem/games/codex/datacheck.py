@@ -111,6 +111,8 @@ def _ability(where: str, ab: Ability) -> None:
         for key in ("unattackable_by", "unstoppable_by"):
             if key in st:
                 select.compile_selector(st[key])
+        if isinstance(st.get("atk_per"), dict):
+            select.compile_selector(st["atk_per"]["count"])
         for k in st.get("keywords", {}):
             if k not in cards.KEYWORDS:
                 raise CardDataError(f"{where}: unknown keyword {k!r}")

@@ -11,8 +11,10 @@ computed, in this order, from:
 4. every continuous effect in play (``static`` abilities, declared in the
    card data with a selector ``to`` and a condition ``while``: ``atk``,
    ``hp``, ``armor``, ``keywords``, ``lose``, ``cant``, ``grant`` (another
-   card's ability: an activated one, or a trigger it has then), ``atk_per`` (``damage``: +1 ATK per damage on
-   it), ``unattackable_by`` / ``unstoppable_by`` (a selector of the
+   card's ability: an activated one, or a trigger it has then),
+   ``atk_per`` (``damage``: +1 ATK per damage on it; ``{"count":
+   SELECTOR}``: +1 per thing the selector takes, as the effect's
+   controller sees it), ``unattackable_by`` / ``unstoppable_by`` (a selector of the
    attackers that may not attack it / the patrollers it may ignore)),
 5. the patrol slot it holds (squad leader: 1 armor, elite: +1 ATK,
    lookout: resist 1) and frenzy on its controller's turn,
@@ -200,8 +202,11 @@ def _compute(state: State, ref: str, effects: list[tuple[str, str, Ability]]) ->
                         kw.pop(k, None)
                 if "cant" in st:
                     cant.update(st["cant"])
-                if st.get("atk_per") == "damage":
+                per = st.get("atk_per")
+                if per == "damage":
                     atk += t.damage
+                elif per:
+                    atk += len(select.candidates(state, ctrl, src, per["count"]))
                 for name in st.get("grant", ()):
                     grants.append((state.things[src].card, name))
                 if "unattackable_by" in st:
