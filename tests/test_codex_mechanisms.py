@@ -79,6 +79,9 @@ RED_TEST_CARDS = {
     "Test Drums": {"type": "upgrade", "tech": 0, "cost": 0, "text": "A test upgrade: your units +1 ATK per unit you control.",
                    "abilities": [{"static": {"to": {"side": "mine", "kinds": ["unit"]},
                                              "atk_per": {"count": {"side": "mine", "kinds": ["unit"]}}}}]},
+    "Test Boss": {"type": "upgrade", "tech": 0, "cost": 0, "text": "A test upgrade: your Bashing tech I units are free and need no tech building.",
+                  "abilities": [{"static": {"plays": {"types": ["unit"], "spec": "Bashing", "tech": [1]},
+                                            "cost": {"set": 0}, "no_tech": True}}]},
     "Test Sparks": {"type": "spell", "cost": 0, "text": "A test spell: 3 damage divided among up to two units.",
                     "targets": [{"what": "a unit", "pick": {"kinds": ["unit"]}},
                                 {"what": "another unit", "pick": {"kinds": ["unit"]}, "distinct": True, "optional": True}],
@@ -334,3 +337,14 @@ def test_atk_grows_with_the_count_a_selector_takes():
     st = red_green("p1.units = Test Drums, Mad Man, Bloodrage Ogre", "p1.hero = 1", "p2.units = Tiger Cub")
     assert stats(st, "alice", "Mad Man")[0] == 3 and stats(st, "alice", "Bloodrage Ogre")[0] == 5
     assert stats(st, "bob", "Tiger Cub")[0] == 2 and engine.atk(st, thing(st, "alice", "Troq Bashar")) == 2
+
+
+# --- cards played without their tech building ---------------------------------------------------
+
+
+def test_a_continuous_effect_lets_some_cards_be_played_without_their_tech_building():
+    st = red_green("p1.hand = Iron Man, Hired Stomper", "p1.units = Test Boss", "p1.gold = 0")
+    st = do(st, "play iron-man")
+    assert thing(st, "alice", "Iron Man") and st.players["alice"].gold == 4
+    with pytest.raises(IllegalCommand, match="needs a finished Tech II"):
+        do(st, "play hired-stomper target=me:iron-man")

@@ -23,7 +23,7 @@ _BAND_KEYS = {"from", "atk", "hp", "text", "keywords", "abilities"}
 _ABILITY_KEYS = {"on", "if", "who", "targets", "do", "use", "cost", "granted", "per_turn", "static", "check",
                  "replace", "key", "may", "ask", "log", "targets_icon", "if_text", "to", "itself"}
 _STATIC_KEYS = {"to", "while", "atk", "hp", "armor", "keywords", "lose", "cant", "grant", "atk_per", "plays", "cost",
-                "hire", "hire_cost", "unattackable_by", "unstoppable_by", "prevent", "from", "per_turn", "damage_boost", "sources"}
+                "hire", "hire_cost", "unattackable_by", "unstoppable_by", "prevent", "from", "per_turn", "damage_boost", "sources", "no_tech"}
 _PART_KEYS = {"what", "pick", "distinct", "unordered", "optional", "prune", "aim", "if", "slot_of", "from"}
 _COST_KEYS = {"exhaust", "gold", "sacrifice", "remove", "discard", "alt"}
 _TYPES = {"unit", "token", "spell", "upgrade", "building"}

@@ -55,7 +55,7 @@ def requirement(state: State, seat: str, name: str) -> str | None:
             if not ready:
                 return f"{name} needs a hero at max level since the start of your turn"
         return None
-    if c.tech and not board.building_done(state, seat, f"tech{c.tech}"):
+    if c.tech and not board.building_done(state, seat, f"tech{c.tech}") and not values.needs_no_tech(state, seat, name):
         return f"{name} needs a finished Tech {'I' * c.tech} building"
     return None
 

@@ -356,6 +356,12 @@ def play_cost(state: State, seat: str, name: str) -> int:
     return max(0, cost)
 
 
+def needs_no_tech(state: State, seat: str, name: str) -> bool:
+    """Whether a continuous ``plays`` effect with ``no_tech`` lets `seat`
+    play `name` without its tech building."""
+    return any(st.get("no_tech") and card_matches(st["plays"], name) for _, st in _player_statics(state, seat, "plays"))
+
+
 def damage_boost(state: State, seat: str, card: str) -> int:
     """Extra damage `seat`'s spells and abilities written on `card` deal
     (continuous ``damage_boost`` effects of its own, each for the cards its
