@@ -82,6 +82,11 @@ RED_TEST_CARDS = {
     "Test Boss": {"type": "upgrade", "tech": 0, "cost": 0, "text": "A test upgrade: your Bashing tech I units are free and need no tech building.",
                   "abilities": [{"static": {"plays": {"types": ["unit"], "spec": "Bashing", "tech": [1]},
                                             "cost": {"set": 0}, "no_tech": True}}]},
+    "Test Drummer": {"type": "unit", "tech": 0, "cost": 0, "atk": 1, "hp": 1,
+                     "text": "A test unit: the first unit arriving from your hand each turn gets haste.",
+                     "abilities": [{"on": "other_arrives", "who": {"side": "mine", "kinds": ["unit"]},
+                                    "if": {"from_hand": "first"},
+                                    "do": [{"give": {"keywords": {"haste": 1}}, "to": "subject", "until": ""}]}]},
     "Test Sparks": {"type": "spell", "cost": 0, "text": "A test spell: 3 damage divided among up to two units.",
                     "targets": [{"what": "a unit", "pick": {"kinds": ["unit"]}},
                                 {"what": "another unit", "pick": {"kinds": ["unit"]}, "distinct": True, "optional": True}],
@@ -348,3 +353,16 @@ def test_a_continuous_effect_lets_some_cards_be_played_without_their_tech_buildi
     assert thing(st, "alice", "Iron Man") and st.players["alice"].gold == 4
     with pytest.raises(IllegalCommand, match="needs a finished Tech II"):
         do(st, "play hired-stomper target=me:iron-man")
+
+
+# --- the first unit arriving from hand -----------------------------------------------------------
+
+
+def test_only_the_first_unit_arriving_from_hand_each_turn_is_told_so():
+    st = red_green("p1.hero = 1", "p1.hand = Bombaster, Bombaster", "p1.units = Test Drummer",
+                   "p1.gold = 10")
+    st = do(st, "play bombaster")
+    first = thing(st, "alice", "Bombaster")
+    assert engine.has(st, first, "haste")
+    st = do(st, "play bombaster")
+    assert [engine.has(st, r, "haste") for r in engine.controls(st, "alice", "Bombaster")] == [True, False]

@@ -72,10 +72,12 @@ def remove_counter(state: State, ref: str, name: str, n: int, chance: Chance | N
 
 
 def new_thing(state: State, seat: str, item: Item, name: str, owner: str | None = None,
-              played: bool = False, ev: dict[str, str] | None = None) -> str:
+              played: bool = False, ev: dict[str, str] | None = None, from_hand: bool = False) -> str:
     """Put a card (or token) into play under `seat`. Forecast sends it to
     the future instead, legendary copies to the discard pile. Returns the
-    ref ("" if it did not arrive)."""
+    ref ("" if it did not arrive). A unit arriving `from_hand` says in its
+    arrival events whether it is the first to do so for `seat` this turn
+    (``from_hand``: ``first`` or ``yes``)."""
     owner = owner or seat
     c = cards.CARDS[name]
     forecast = c.keywords.get("forecast", 0)
@@ -95,6 +97,9 @@ def new_thing(state: State, seat: str, item: Item, name: str, owner: str | None 
     state.things[item.ref] = t
     if c.keywords.get("fading"):
         t.counters["time"] = c.keywords["fading"]
+    if c.type in ("unit", "token") and from_hand:
+        ev = {**(ev or {}), "from_hand": "yes" if board.flag(state, seat, "unit_from_hand") else "first"}
+        state.players[seat].flags["unit_from_hand"] = state.turn
     if c.type != "spell":
         arrive(state, item.ref, ev)
     return item.ref
@@ -107,15 +112,17 @@ def put_into_play(state: State, seat: str, zone: str, ref: str) -> str:
     name = identity(item)  # read before anything moves (a public state asks its owner)
     take_item(state, zone, ref)
     log(state, f"{name} is put into play")
-    return new_thing(state, seat, Known(ref, name), name)
+    return new_thing(state, seat, Known(ref, name), name, from_hand=zone.startswith("hand:"))
 
 
 def arrive(state: State, ref: str, ev: dict[str, str] | None = None) -> None:
     """The arrival event: its own arrives triggers (`ev`: how it was
-    played, ``boosted``), then others' "whenever another ... arrives"."""
+    played, ``boosted``, ``from_hand``), then others' "whenever another ...
+    arrives" (told the same)."""
     t = state.things[ref]
     mine = events.own(state, "arrives", ref, t.card, t.controller, 0, {"subject": ref, **(ev or {})})
-    events.emit(state, mine + events.whenever(state, "other_arrives", ref, {"subject": ref, "controller": t.controller}))
+    events.emit(state, mine + events.whenever(state, "other_arrives", ref,
+                                              {"subject": ref, "controller": t.controller, **(ev or {})}))
 
 
 def make_token(state: State, seat: str, name: str, limit: int = 0) -> str:

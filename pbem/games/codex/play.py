@@ -245,7 +245,7 @@ def _arrive(state: State, seat: str, item: Any, name: str, chosen: list[str], ev
     command's targets, in order (a "you may" ability whose targets are all
     ``none`` is declined)."""
     before = len(state.fresh)
-    ref = engine.new_thing(state, seat, item, name, played=True, ev=ev)
+    ref = engine.new_thing(state, seat, item, name, played=True, ev=ev, from_hand=True)
     mine = [p for p in state.fresh[before:] if p.src == ref and p.kind == "trigger"
             and "arrives" in events.ability(p.card, p.key).on]
     if not ref:

@@ -19,7 +19,9 @@ effect) is about the ability's source and controller: ``turn`` (mine or
 theirs), ``patrolling``, ``attacking`` (true, unit, hero, building, base),
 ``arrived`` / ``attacked`` (``this_turn``), ``you_control`` (a selector),
 ``count`` (``{"of": selector, "min": n}``), ``boosted``, ``hand_empty``,
-``cause`` (of a death: ``combat``, ``effect``, ``destroyed``), ``slot``
+``cause`` (of a death: ``combat``, ``effect``, ``destroyed``),
+``from_hand`` (of an arrival: true, or ``first``: the first unit to
+arrive from its controller's hand this turn), ``slot``
 (the patrol slot the victim of a ``kills`` event held, or true for any),
 ``flag`` (a flag of the controller's lasts this turn: ``spell_cast``, set
 when it casts a spell, ``instant_build`` ...), ``test``, and ``not`` /
@@ -49,7 +51,7 @@ _SEL_KEYS = {"kinds", "side", "tech", "subtype", "not_subtype", "card", "colour"
              "patrolling", "slot", "damaged", "exhausted", "other", "plus_runes", "minus_runes", "atk_max",
              "atk_min", "has", "lacks", "no_abilities", "test", "counter"}
 _COND_KEYS = {"turn", "patrolling", "attacking", "arrived", "attacked", "you_control", "count", "boosted",
-              "hand_empty", "cause", "slot", "flag", "test", "not", "all", "any"}
+              "hand_empty", "cause", "slot", "flag", "from_hand", "test", "not", "all", "any"}
 
 _compiled: dict[int, tuple[Any, Pred, tuple[str, ...]]] = {}
 
@@ -262,6 +264,8 @@ def _holds1(state: State, seat: str, src: str, key: str, want: Any, ev: dict[str
         return (ev.get("boosted") == "1") == want
     if key == "cause":
         return ev.get("cause") == want
+    if key == "from_hand":  # of an arrival: "first" (the first unit from its hand this turn) or true
+        return ev.get("from_hand") == want if isinstance(want, str) else bool(ev.get("from_hand")) == want
     if key == "slot":  # of what an event was about ("kills" a patroller): a slot name or true
         return ev.get("slot", "") == want if isinstance(want, str) else bool(ev.get("slot")) == want
     if key == "hand_empty":
