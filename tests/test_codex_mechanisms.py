@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from codex_helpers import GAME, base, do, gone, hand_names, legal_texts, red_green, stats, thing
+from codex_helpers import GAME, TopChance, base, do, gone, hand_names, legal_texts, red_green, stats, thing
 from pbem.errors import IllegalCommand
 from pbem.games.codex import cards, engine
 
@@ -87,6 +87,11 @@ RED_TEST_CARDS = {
                      "abilities": [{"on": "other_arrives", "who": {"side": "mine", "kinds": ["unit"]},
                                     "if": {"from_hand": "first"},
                                     "do": [{"give": {"keywords": {"haste": 1}}, "to": "subject", "until": ""}]}]},
+    "Test Mine": {"type": "upgrade", "tech": 0, "cost": 0,
+                  "text": "A test upgrade: exhaust, 3 gold and a coin; tails, it goes and your base takes 2.",
+                  "abilities": [{"use": "dig", "cost": {"exhaust": True},
+                                 "do": [{"gold": 3}, {"coin": True, "tails": [{"sacrifice": "self"},
+                                                                             {"damage": 2, "to": "base:me"}]}]}]},
     "Test Sparks": {"type": "spell", "cost": 0, "text": "A test spell: 3 damage divided among up to two units.",
                     "targets": [{"what": "a unit", "pick": {"kinds": ["unit"]}},
                                 {"what": "another unit", "pick": {"kinds": ["unit"]}, "distinct": True, "optional": True}],
@@ -366,3 +371,27 @@ def test_only_the_first_unit_arriving_from_hand_each_turn_is_told_so():
     assert engine.has(st, first, "haste")
     st = do(st, "play bombaster")
     assert [engine.has(st, r, "haste") for r in engine.controls(st, "alice", "Bombaster")] == [True, False]
+
+
+# --- a coin ---------------------------------------------------------------------------------------
+
+
+class Coin(TopChance):
+    """Public chance that always gives `side` (0 heads, 1 tails)."""
+
+    def __init__(self, side: int) -> None:
+        super().__init__(0)
+        self.side = side
+
+    def below(self, n: int) -> int:
+        return self.side
+
+
+@pytest.mark.parametrize("side", [0, 1])
+def test_a_coin_is_public_chance(side):
+    st = red_green("turn = 3", "p1.units = Test Mine", "p1.gold = 0")
+    cmd = GAME.parse("use test-mine dig", st, "alice")
+    st = GAME.apply(st, "alice", cmd, Coin(side))
+    assert st.players["alice"].gold == 4 + 3
+    assert gone(st, "alice", "Test Mine") == bool(side) and base(st, "alice") == 20 - 2 * side
+    assert ("the coin shows tails" if side else "the coin shows heads") in st.log

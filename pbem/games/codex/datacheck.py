@@ -46,6 +46,9 @@ def _effects(where: str, items: list[Any]) -> None:
             select.check_condition(e["if"])
             _effects(where, e.get("then", []))
             _effects(where, e.get("else", []))
+        elif name == "coin":
+            _effects(where, e.get("heads", []))
+            _effects(where, e.get("tails", []))
         elif name == "call":
             registry.get("effect", e["call"])
         elif name == "token" and cards.CARDS.get(e["token"], None) is None:

@@ -41,7 +41,8 @@ part ``from`` the hand chose: it arrives, not played), ``cast`` (a spell a
 part ``from`` the hand or codex chose, played for free: its own targets and
 choices are asked then; ``free: true``), ``queue`` (this card's ability of
 that key resolves next, making its choices then: after a draw, say),
-``if`` / ``then`` / ``else`` (a condition, `select.holds`), and ``call``: a
+``if`` / ``then`` / ``else`` (a condition, `select.holds`), ``coin`` (a
+coin is flipped, public chance: ``heads`` or ``tails`` effects), and ``call``: a
 function registered in ``abilities/`` (`registry`).
 """
 
@@ -58,7 +59,7 @@ from pbem.games.codex.state import Mod, Pending, State, opponents
 EFFECT_KEYS = ("damage", "split_damage", "runes", "counter", "remove_counter", "draw", "gold", "steal", "token",
                "destroy", "sacrifice", "bounce", "trash", "take", "sideline", "exhaust", "ready", "disable", "heal",
                "repair", "give", "level", "flip", "link", "attach", "player", "trash_worker", "extra_turn", "if",
-               "swap_printed", "shove", "put_in_play", "cast", "queue", "call")
+               "swap_printed", "shove", "put_in_play", "cast", "queue", "coin", "call")
 
 
 class Ctx:
@@ -293,6 +294,11 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
     elif name == "if":
         branch = "then" if select.holds(st, seat, ctx.src, e["if"], ctx.ev) else "else"
         run(ctx, e.get(branch, []))
+    elif name == "coin":
+        if ctx.chance is not None:  # public chance: everyone sees the coin
+            side = ("heads", "tails")[ctx.chance.public.below(2)]
+            log(st, f"the coin shows {side}")
+            run(ctx, e.get(side, []))
     elif name == "put_in_play":
         for zone, ref in ctx.cards(e["put_in_play"]):
             engine.put_into_play(st, seat, zone, ref)
