@@ -92,6 +92,10 @@ RED_TEST_CARDS = {
                   "abilities": [{"use": "dig", "cost": {"exhaust": True},
                                  "do": [{"gold": 3}, {"coin": True, "tails": [{"sacrifice": "self"},
                                                                              {"damage": 2, "to": "base:me"}]}]}]},
+    "Test Glutton": {"type": "unit", "tech": 0, "cost": 0, "atk": 5, "hp": 5,
+                     "text": "A test unit: each upkeep, trash a worker or sacrifice it.",
+                     "abilities": [{"on": "upkeep", "may": True, "ask": "trash a worker to keep it",
+                                    "do": [{"trash_worker": 1, "from": "me"}], "else": [{"sacrifice": "self"}]}]},
     "Test Sparks": {"type": "spell", "cost": 0, "text": "A test spell: 3 damage divided among up to two units.",
                     "targets": [{"what": "a unit", "pick": {"kinds": ["unit"]}},
                                 {"what": "another unit", "pick": {"kinds": ["unit"]}, "distinct": True, "optional": True}],
@@ -395,3 +399,15 @@ def test_a_coin_is_public_chance(side):
     assert st.players["alice"].gold == 4 + 3
     assert gone(st, "alice", "Test Mine") == bool(side) and base(st, "alice") == 20 - 2 * side
     assert ("the coin shows tails" if side else "the coin shows heads") in st.log
+
+
+# --- "you may ... or else" --------------------------------------------------------------------------
+
+
+def test_a_you_may_declined_does_what_it_says_instead():
+    st = red_green("turn = 3", "p1.units = Test Glutton")
+    assert st.prompt is not None and st.prompt.options == ["yes", "no"]
+    kept = do(st, "choose yes")
+    assert not gone(kept, "alice", "Test Glutton") and engine.worker_count(kept, "alice") == 3
+    lost = do(st, "choose no")
+    assert gone(lost, "alice", "Test Glutton") and engine.worker_count(lost, "alice") == 4

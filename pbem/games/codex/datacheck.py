@@ -21,7 +21,7 @@ _CARD_KEYS = {"type", "spec", "tech", "cost", "atk", "hp", "subtypes", "keywords
 _HERO_KEYS = {"spec", "cost", "title", "bands"}
 _BAND_KEYS = {"from", "atk", "hp", "text", "keywords", "abilities"}
 _ABILITY_KEYS = {"on", "if", "who", "targets", "do", "use", "cost", "granted", "per_turn", "static", "check",
-                 "replace", "key", "may", "ask", "log", "targets_icon", "if_text", "to", "itself"}
+                 "replace", "key", "may", "ask", "log", "targets_icon", "if_text", "to", "itself", "else"}
 _STATIC_KEYS = {"to", "while", "atk", "hp", "armor", "keywords", "lose", "cant", "grant", "atk_per", "plays", "cost",
                 "hire", "hire_cost", "unattackable_by", "unstoppable_by", "prevent", "from", "per_turn", "damage_boost", "sources", "no_tech"}
 _PART_KEYS = {"what", "pick", "distinct", "unordered", "optional", "prune", "aim", "if", "slot_of", "from"}
@@ -100,6 +100,7 @@ def _ability(where: str, ab: Ability) -> None:
         select.compile_selector(ab.who)
     _parts(where, raw.get("targets", []))
     _effects(where, ab.do)
+    _effects(where, raw.get("else", []))
     if ab.kind == "use":
         _unknown(where + " cost", ab.cost, _COST_KEYS)
         for alt in ab.cost.get("alt", []):

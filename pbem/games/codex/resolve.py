@@ -2,8 +2,9 @@
 
 After each item the state-based checks run (`engine.settle`) and the
 triggers that item woke go to the front of the queue. A trigger makes all
-its choices before any of its effects, in this order: "you may" (``may``),
-then its targets part by part. Each choice is taken from, in turn:
+its choices before any of its effects, in this order: "you may" (``may``;
+declined, its ``else`` effects run instead, if it has any), then its
+targets part by part. Each choice is taken from, in turn:
 
 1. the answers its command gave it (``Pending.given``: a played unit's
    targets, an attacker's ``with=`` targets),
@@ -156,6 +157,9 @@ def resolve_trigger(state: State, item: Pending, chance: Chance | None) -> None:
     used = 0
     if ab.raw.get("may"):
         if ask(state, item, 0, "may", f"{item.card}: {ab.raw.get('ask', 'use this ability')}?", [YES, NO]) == NO:
+            if ab.raw.get("else"):  # what happens instead ("... or sacrifice this")
+                log(state, f"{item.card}: declined")
+                effects.run(effects.Ctx(state, seat, item.src, [], chance, item.ev, card=ab.card), ab.raw["else"])
             return
         used = 1
     if ab.targets:
