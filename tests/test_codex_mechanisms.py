@@ -96,6 +96,9 @@ RED_TEST_CARDS = {
                      "text": "A test unit: each upkeep, trash a worker or sacrifice it.",
                      "abilities": [{"on": "upkeep", "may": True, "ask": "trash a worker to keep it",
                                     "do": [{"trash_worker": 1, "from": "me"}], "else": [{"sacrifice": "self"}]}]},
+    "Test Taxer": {"type": "unit", "tech": 0, "cost": 0, "atk": 4, "hp": 4,
+                   "text": "A test unit: killing a patroller, it takes 1 gold from that player.",
+                   "abilities": [{"on": "kills", "if": {"slot": True}, "do": [{"steal": 1, "from": "player"}]}]},
     "Test Sparks": {"type": "spell", "cost": 0, "text": "A test spell: 3 damage divided among up to two units.",
                     "targets": [{"what": "a unit", "pick": {"kinds": ["unit"]}},
                                 {"what": "another unit", "pick": {"kinds": ["unit"]}, "distinct": True, "optional": True}],
@@ -411,3 +414,13 @@ def test_a_you_may_declined_does_what_it_says_instead():
     assert not gone(kept, "alice", "Test Glutton") and engine.worker_count(kept, "alice") == 3
     lost = do(st, "choose no")
     assert gone(lost, "alice", "Test Glutton") and engine.worker_count(lost, "alice") == 4
+
+
+# --- the player an event is about --------------------------------------------------------------------
+
+
+def test_an_effect_acts_on_the_player_its_event_is_about():
+    st = red_green("turn = 3", "p1.units = Test Taxer", "p2.units = Tiger Cub", "p2.patrol = elite=tiger-cub",
+                   "p1.gold = 0", "p2.gold = 3")
+    st = do(st, "attack test-taxer opp:tiger-cub")
+    assert st.players["bob"].gold == 2 and st.players["alice"].gold == 5

@@ -14,7 +14,8 @@ acts (``to``) is one of:
 
 and a player (``who``, ``from``, ``for``) is ``me``, ``opp`` (each
 opponent), ``active`` (whose turn it is), ``t0`` (whoever controls target
-0), ``subject`` or ``attacked``.
+0), ``subject``, ``attacked`` or ``player`` (the player the event is
+about: the controller of what was killed, of the base damaged ...).
 
 Effects: ``damage`` (a number, ``"x"`` for the command's X, or ``{"unit":
 n, "building": m}`` by what is hit; a damage boost of the controller's,
@@ -136,6 +137,8 @@ class Ctx:
             return opponents(st, self.seat)
         if who == "attacked":
             return [self.ev["defender"]] if self.ev.get("defender") else []
+        if who == "player":  # the player the event is about (a kill's victim's controller ...)
+            return [self.ev["player"]] if self.ev.get("player") else []
         if who == "subject":
             x = self.ev.get("subject", "")
             return [st.things[x].controller] if x in st.things else ([self.ev["controller"]] if "controller" in self.ev else [])
