@@ -99,6 +99,7 @@ RED_TEST_CARDS = {
     "Test Taxer": {"type": "unit", "tech": 0, "cost": 0, "atk": 4, "hp": 4,
                    "text": "A test unit: killing a patroller, it takes 1 gold from that player.",
                    "abilities": [{"on": "kills", "if": {"slot": True}, "do": [{"steal": 1, "from": "player"}]}]},
+    "Test Fish": {"type": "token", "colour": "blue", "atk": 1, "hp": 1, "text": "A blue test token a red card makes."},
     "Test Sparks": {"type": "spell", "cost": 0, "text": "A test spell: 3 damage divided among up to two units.",
                     "targets": [{"what": "a unit", "pick": {"kinds": ["unit"]}},
                                 {"what": "another unit", "pick": {"kinds": ["unit"]}, "distinct": True, "optional": True}],
@@ -424,3 +425,10 @@ def test_an_effect_acts_on_the_player_its_event_is_about():
                    "p1.gold = 0", "p2.gold = 3")
     st = do(st, "attack test-taxer opp:tiger-cub")
     assert st.players["bob"].gold == 2 and st.players["alice"].gold == 5
+
+
+# --- a card of another colour than its file ------------------------------------------------------------
+
+
+def test_a_card_may_have_another_colour_than_its_file():
+    assert cards.CARDS["Test Fish"].colour == "blue" and cards.CARDS["Test Sparks"].colour == "red"

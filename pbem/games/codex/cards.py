@@ -165,7 +165,9 @@ class Card:
                  "limit_as", "may_top", "boost", "attach", "raw", "has_statics", "band_at", "checked")
 
     def __init__(self, name: str, raw: dict[str, Any], colour: str, hero: bool = False) -> None:
-        self.name, self.raw, self.colour = name, raw, colour
+        #: the file's colour, unless the card says otherwise (a token of
+        #: another colour that a card of this one makes: the blue Sharks)
+        self.name, self.raw, self.colour = name, raw, raw.get("colour", colour)
         self.type: str = "hero" if hero else raw["type"]
         self.spec: str = raw.get("spec", "")
         self.tech: int = int(raw.get("tech", 0))

@@ -15,7 +15,7 @@ from typing import Any
 from pbem.games.codex import abilities, cards, effects, registry, select, values  # noqa: F401 (abilities registers)
 from pbem.games.codex.cards import Ability, Card, CardDataError
 
-_CARD_KEYS = {"type", "spec", "tech", "cost", "atk", "hp", "subtypes", "keywords", "legendary", "ultimate", "ongoing",
+_CARD_KEYS = {"type", "colour", "spec", "tech", "cost", "atk", "hp", "subtypes", "keywords", "legendary", "ultimate", "ongoing",
               "channeling", "text", "targets", "do", "abilities", "limit_as", "may_top", "boost", "attach", "modes",
               "pick", "boost_all", "x", "discard"}
 _HERO_KEYS = {"spec", "cost", "title", "bands"}
@@ -136,6 +136,8 @@ def check_card(c: Card) -> None:
         _unknown(where, c.raw, _CARD_KEYS)
         if c.type not in _TYPES:
             raise CardDataError(f"{where}: unknown type {c.type!r}")
+        if c.colour not in cards.COLOURS:
+            raise CardDataError(f"{where}: unknown colour {c.colour!r}")
         if c.spec and c.spec not in cards.SPECS:
             raise CardDataError(f"{where}: unknown spec {c.spec!r}")
     for k in c.keywords:
