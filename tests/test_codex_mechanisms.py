@@ -100,6 +100,9 @@ RED_TEST_CARDS = {
                    "text": "A test unit: killing a patroller, it takes 1 gold from that player.",
                    "abilities": [{"on": "kills", "if": {"slot": True}, "do": [{"steal": 1, "from": "player"}]}]},
     "Test Fish": {"type": "token", "colour": "blue", "atk": 1, "hp": 1, "text": "A blue test token a red card makes."},
+    "Test Assassin": {"type": "unit", "tech": 0, "cost": 0, "atk": 2, "hp": 2,
+                      "text": "A test unit: attacking, it destroys what it attacks first.",
+                      "abilities": [{"on": "attacks", "do": [{"destroy": "attacked"}]}]},
     "Test Sparks": {"type": "spell", "cost": 0, "text": "A test spell: 3 damage divided among up to two units.",
                     "targets": [{"what": "a unit", "pick": {"kinds": ["unit"]}},
                                 {"what": "another unit", "pick": {"kinds": ["unit"]}, "distinct": True, "optional": True}],
@@ -432,3 +435,18 @@ def test_an_effect_acts_on_the_player_its_event_is_about():
 
 def test_a_card_may_have_another_colour_than_its_file():
     assert cards.CARDS["Test Fish"].colour == "blue" and cards.CARDS["Test Sparks"].colour == "red"
+
+
+# --- a new target when the attacked thing is gone before the combat ---------------------------------------
+
+
+def test_an_attacker_whose_target_is_gone_before_the_combat_may_attack_something_else():
+    st = red_green("turn = 3", "p1.units = Test Assassin", "p2.units = Tiger Cub, Young Treant")
+    st = do(st, "attack test-assassin opp:tiger-cub")
+    assert gone(st, "bob", "Tiger Cub") and st.prompt is not None
+    assert sorted(st.prompt.options) == sorted(["", thing(st, "bob", "Young Treant"), "bob:base"])
+    st = do(st, "choose opp:base")
+    assert base(st, "bob") == 18
+    st = red_green("turn = 3", "p1.units = Test Assassin", "p2.units = Tiger Cub")
+    st = do(st, "attack test-assassin opp:tiger-cub choose=none")
+    assert base(st, "bob") == 20 and st.prompt is None

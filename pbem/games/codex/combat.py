@@ -15,7 +15,9 @@ flies or has anti-air.
 
 Resolution: exhaust (not with readiness), obliterate (the defender's
 lowest-tech units; the attacker picks among ties, ``doomed=``), the
-attack triggers (its own with ``with=`` targets, then others'), then the
+attack triggers (its own with ``with=`` targets, then others'; if they
+removed what it attacks, it may attack something else: ``then=``, or a
+question), then the
 combat step: damage in packets applied together, swift strikers first.
 The attacker deals its ATK to the defender (sparkshot: as much to an
 adjacent patroller; overpower: the excess past a patroller's remaining HP
@@ -33,7 +35,7 @@ import msgspec
 
 from pbem.errors import IllegalCommand
 from pbem.games.base import Chance
-from pbem.games.codex import board, cards, engine, events, registry, select, targets, values
+from pbem.games.codex import board, cards, engine, events, registry, resolve, select, targets, values
 from pbem.games.codex.board import log
 from pbem.games.codex.state import Combat, Pending, State, other
 
@@ -308,15 +310,29 @@ def declare(state: State, a: str, target: str, extra: list[str], spark: str, ove
 @registry.register("step", "combat")
 def combat_step(state: State, item: Pending, chance: Chance | None) -> None:
     c = state.combat
-    state.combat = None
     if c is None or c.attacker not in state.things or state.outcome is not None:
+        state.combat = None
         return
     a, target = c.attacker, c.target
     gone = not board.is_structure(target) and target not in state.things or \
         board.is_structure(target) and target not in board.structures(state, board.controller(state, target))
-    if gone:
-        if not c.then:
+    if gone and not c.then:
+        # what it attacked is gone before the combat (an attack trigger killed
+        # it): the attacker may attack something else (rulebook, obliterate;
+        # Cinderblast Dragon ruling), asked now (`state.combat` stays for the retry)
+        name = state.things[a].card
+        target = resolve.ask(state, item, 0, "target", f"what {name} attacks instead (its target is gone)",
+                             targets_of(state, a) + [""])
+        if not target:
+            state.combat = None
             return
+        sparks = adjacent(state, target) if _has(state, a, "sparkshot") else []
+        c.spark = resolve.ask(state, item, 1, "target", f"{name}'s sparkshot: an adjacent patroller", sparks) \
+            if sparks else ""
+        spill = spill_targets(state, a, target)
+        c.over = resolve.ask(state, item, 2, "target", f"{name}'s overpower: where the excess goes", spill) \
+            if spill else ""
+    elif gone:
         if c.then not in targets_of(state, a):
             raise IllegalCommand(f"{board.name_of(state, c.then)} cannot be attacked instead: "
                                  + refusal(state, a, c.then))
@@ -324,7 +340,6 @@ def combat_step(state: State, item: Pending, chance: Chance | None) -> None:
         check_spill(state, a, target, c.spark, c.over)
     elif c.then:
         raise IllegalCommand("then= only when obliterate removed what was attacked")
-    state.combat = c
     c.target = target
     try:
         _damage(state, a, target, c.spark, c.over, chance)
