@@ -317,6 +317,9 @@ def test_units_put_into_play_from_hand_after_a_draw_asked_without_showing_the_ha
     st = do(st, "attack nautical-dog opp:base")
     st = do(st, "end")
     assert gone(st, "alice", "Nautical Dog") and gone(st, "alice", "Bombaster"), "ephemeral"
+    st = red_green("turn = 3", "p1.units = Test Asylum", "p1.hand = Mad Man")
+    st = do(st, "use test-asylum admit choose=none")
+    assert st.prompt is None and len(hand_names(st, "alice")) == 2, "up to two: none ends it"
 
 
 def test_a_spell_cast_for_free_from_the_codex_asks_its_own_targets_then():

@@ -113,8 +113,9 @@ def choose_targets(state: State, seat: str, src: str, parts: list[Part], item: P
     gold = state.players[seat].gold
     pools = [targets.candidates(state, seat, src, part) for part in parts]
     for i, part in enumerate(parts):
-        if part.zones:
-            chosen.append(ask_card(state, item, used + i, seat, part, chosen if part.distinct else []))
+        if part.zones:  # "up to N cards": once one is declined, the later ones are too
+            done = any(p.zones and not c for p, c in zip(parts, chosen))
+            chosen.append("" if done else ask_card(state, item, used + i, seat, part, chosen if part.distinct else []))
             continue
         if part.slot_of:
             pools[i] = targets.slot_choices(state, chosen[int(part.slot_of[1:])])
