@@ -1,7 +1,7 @@
 """Forms of the card data's effects, targets and events, with test-only
 cards: an effect's ``only``, amounts by kind, workers named by their base
 (parts ``distinct: "things"``, ``trash_worker at``), selectors without
-structures, spells that leave the game once cast (``trashed``); an
+structures, spells that leave the game once cast (``trash: self``); an
 attacker's combat damage (``combat_damage``), runes counted by a
 condition, what a card is attached to (``host``), healing from an ongoing
 spell, the cause of damage to a base, excess combat damage to the base."""
@@ -25,9 +25,9 @@ TEST_CARDS = {
                                 "distinct": "things", "unordered": True}],
                    "do": [{"destroy": "t0"}, {"destroy": "t1"}, {"trash_worker": 1, "at": "t0"},
                           {"trash_worker": 1, "at": "t1"}]},
-    "Test Reclaim": {"type": "spell", "cost": 0, "trashed": True, "text": "A test spell: trash a building card; it leaves the game too.",
+    "Test Reclaim": {"type": "spell", "cost": 0, "text": "A test spell: trash a building card; it leaves the game too.",
                      "targets": [{"what": "a building card", "pick": {"kinds": ["building"], "structure": False}}],
-                     "do": [{"trash": "t0"}]},
+                     "do": [{"trash": "t0"}, {"trash": "self"}]},
     "Test Trophy": {"type": "upgrade", "tech": 0, "cost": 0,
                     "text": "A test upgrade: a growth rune each time an attacker of yours deals combat damage; from 2, your units +1/+1.",
                     "abilities": [{"on": "combat_damage", "who": {"side": "mine"}, "do": [{"counter": "growth", "to": "self"}]},

@@ -125,4 +125,4 @@ def use(state: State, seat: str, ref: str, name: str, chosen: list[str], alt: in
         engine.destroy(state, [ref], chance)
     if any(chosen):
         resolve.pay_targeting(state, seat, ab.targets, chosen)
-    run(Ctx(state, seat, ref, chosen, chance), ab.do)
+    run(Ctx(state, seat, ref, chosen, chance, card=ab.card), ab.do)

@@ -37,9 +37,12 @@ KEYWORDS: dict[str, bool] = {
 }
 #: what a trigger (``"on"``) may listen to. The first group happens to the
 #: ability's own card (or, for upkeep and end of turn, to its controller's
-#: turn); the second are "whenever" events about any card, filtered by ``who``.
-OWN_EVENTS = ("arrives", "attacks", "dies", "leaves", "upkeep", "end_of_turn", "max_level", "kills",
-              "damages_base", "damages_building", "exhausts")
+#: turn; ``end_of_each_turn``: to every turn, whoever's it is;
+#: ``survives_combat``: its attack's combat damage is dealt and it is
+#: still in play); the second
+#: are "whenever" events about any card, filtered by ``who``.
+OWN_EVENTS = ("arrives", "attacks", "survives_combat", "dies", "leaves", "upkeep", "end_of_turn",
+              "end_of_each_turn", "max_level", "kills", "damages_base", "damages_building", "exhausts")
 WHENEVER_EVENTS = ("unit_dies", "hero_dies", "spell_cast", "base_damaged", "card_drawn", "card_discarded",
                    "other_arrives", "unit_played", "other_attacks", "combat_damage")
 EVENTS = OWN_EVENTS + WHENEVER_EVENTS
@@ -77,26 +80,35 @@ class CardDataError(ValueError):
 class Part:
     """One target of a targeting ability: what it may pick and how."""
 
-    __slots__ = ("what", "pick", "distinct", "unordered", "optional", "prune", "aim", "zone", "rel", "mode")
+    __slots__ = ("what", "pick", "distinct", "unordered", "optional", "prune", "aim", "rel", "mode", "cond",
+                 "slot_of", "zones")
 
     def __init__(self, raw: dict[str, Any]) -> None:
         self.what: str = raw.get("what", "a target")
+        #: a condition (`select.holds`): while it fails, nothing may be chosen
+        self.cond: Any = raw.get("if")
         self.pick: Any = raw.get("pick", {})
         self.distinct: bool | str = raw.get("distinct", False)
         self.unordered: bool = raw.get("unordered", False)
         self.optional: bool = raw.get("optional", False)
         self.prune: str = raw.get("prune", "")
-        #: it picks a card of the chooser's own codex or hand (by ref), not a thing in play
-        self.zone: bool = isinstance(self.pick, dict) and bool(self.pick.get("kinds")) and \
-            set(self.pick["kinds"]) <= {"codex", "hand"}
         #: False: a choice that does not target (no target icon on the card):
         #: untargetable and invisible things may be chosen, no resist is
         #: paid, illusions do not die and flagbearers do not matter
-        self.aim: bool = raw.get("aim", True) and not self.zone
+        self.aim: bool = raw.get("aim", True)
         #: a registered relation the pick must have to the earlier ones
         self.rel: str = raw.get("rel", "")
         #: the mode (1, 2 ...) of a modal spell it belongs to: none unless chosen
         self.mode: int = int(raw.get("mode", 0))
+        #: ``t0``: not a thing but an empty slot of the patrol zone that
+        #: the thing chosen for that earlier part patrols (never aimed)
+        self.slot_of: str = raw.get("slot_of", "")
+        #: ``["hand", "codex"]``: not a thing but a card of the chooser's own
+        #: hidden zones, `pick` being then a card filter (`select.card_matches`);
+        #: never aimed
+        self.zones: tuple[str, ...] = tuple(raw.get("from", ()))
+        if self.slot_of or self.zones:
+            self.aim = False
 
 
 class Ability:
@@ -154,6 +166,8 @@ class Face:
         self.abilities = abilities
         self.triggers: dict[str, list[Ability]] = {}
         for ab in abilities:
+            if ab.granted:  # only what the card gives others (and itself, where it says so)
+                continue
             for ev in ab.on:
                 self.triggers.setdefault(ev, []).append(ab)
         self.statics = [ab for ab in abilities if ab.kind == "static"]
@@ -170,7 +184,9 @@ class Card:
                  "limit_as", "may_top", "boost", "attach", "raw", "has_statics", "band_at", "checked")
 
     def __init__(self, name: str, raw: dict[str, Any], colour: str, hero: bool = False) -> None:
-        self.name, self.raw, self.colour = name, raw, colour
+        #: the file's colour, unless the card says otherwise (a token of
+        #: another colour that a card of this one makes: the blue Sharks)
+        self.name, self.raw, self.colour = name, raw, raw.get("colour", colour)
         self.type: str = "hero" if hero else raw["type"]
         self.spec: str = raw.get("spec", "")
         self.tech: int = int(raw.get("tech", 0))
@@ -245,6 +261,15 @@ HERO_OF: dict[str, str] = {spec: s["hero"] for spec, s in SPECS.items()}
 #: game's first decks, as the neutral tests name them)
 HEROES: dict[str, Card] = {n: c for n, c in CARDS.items() if c.type == "hero"}
 STARTER: list[str] = list(STARTERS["neutral"])
+
+
+def granted_ability(card: str, name: str) -> Ability | None:
+    """The ability `card` gives others under `name` (its ``use`` name or its key)."""
+    for f in CARDS[card].faces:
+        for ab in f.abilities:
+            if ab.key == name or ab.name == name:
+                return ab
+    return None
 
 
 def add(colour: str, cards_: dict[str, Any], heroes: dict[str, Any] | None = None) -> list[str]:

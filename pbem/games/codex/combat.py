@@ -16,7 +16,9 @@ flies or has anti-air, nothing an effect forbids the attacker to attack
 
 Resolution: exhaust (not with readiness), obliterate (the defender's
 lowest-tech units; the attacker picks among ties, ``doomed=``), the
-attack triggers (its own with ``with=`` targets, then others'), then the
+attack triggers (its own with ``with=`` targets, then others'; if they
+removed what it attacks, it may attack something else: ``then=``, or a
+question), then the
 combat step: damage in packets applied together, swift strikers first.
 The attacker deals its ATK to the defender (sparkshot: as much to an
 adjacent patroller; overpower: the excess past a patroller's remaining HP
@@ -26,6 +28,8 @@ attacker from a defender without long-range), every anti-air patroller
 flown over its ATK, and the defender's tower 1 to an attacker it sees.
 An attacker with ``excess_to_base`` sends what is beyond a unit's or
 hero's remaining HP and armor to its controller's base, before overpower.
+An attacker still in play after its combat has its ``survives_combat``
+triggers.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ import msgspec
 
 from pbem.errors import IllegalCommand
 from pbem.games.base import Chance
-from pbem.games.codex import board, cards, engine, events, registry, select, targets, values
+from pbem.games.codex import board, cards, engine, events, registry, resolve, select, targets, values
 from pbem.games.codex.board import log
 from pbem.games.codex.state import Combat, Pending, State, other
 
@@ -329,15 +333,29 @@ def declare(state: State, a: str, target: str, extra: list[str], spark: str, ove
 @registry.register("step", "combat")
 def combat_step(state: State, item: Pending, chance: Chance | None) -> None:
     c = state.combat
-    state.combat = None
     if c is None or c.attacker not in state.things or state.outcome is not None:
+        state.combat = None
         return
     a, target = c.attacker, c.target
     gone = not board.is_structure(target) and target not in state.things or \
         board.is_structure(target) and target not in board.structures(state, board.controller(state, target))
-    if gone:
-        if not c.then:
+    if gone and not c.then:
+        # what it attacked is gone before the combat (an attack trigger killed
+        # it): the attacker may attack something else (rulebook, obliterate;
+        # Cinderblast Dragon ruling), asked now (`state.combat` stays for the retry)
+        name = state.things[a].card
+        target = resolve.ask(state, item, 0, "target", f"what {name} attacks instead (its target is gone)",
+                             targets_of(state, a) + [""])
+        if not target:
+            state.combat = None
             return
+        sparks = adjacent(state, target) if _has(state, a, "sparkshot") else []
+        c.spark = resolve.ask(state, item, 1, "target", f"{name}'s sparkshot: an adjacent patroller", sparks) \
+            if sparks else ""
+        spill = spill_targets(state, a, target)
+        c.over = resolve.ask(state, item, 2, "target", f"{name}'s overpower: where the excess goes", spill) \
+            if spill else ""
+    elif gone:
         if c.then not in targets_of(state, a):
             raise IllegalCommand(f"{board.name_of(state, c.then)} cannot be attacked instead: "
                                  + refusal(state, a, c.then))
@@ -345,12 +363,16 @@ def combat_step(state: State, item: Pending, chance: Chance | None) -> None:
         check_spill(state, a, target, c.spark, c.over)
     elif c.then:
         raise IllegalCommand("then= only when obliterate removed what was attacked")
-    state.combat = c
     c.target = target
     try:
         _damage(state, a, target, c.spark, c.over, chance)
     finally:
         state.combat = None
+    t = state.things.get(a)
+    if t is not None and state.outcome is None:
+        events.emit(state, events.own(state, "survives_combat", a, t.controller, board.face(state, a),
+                                      {"subject": a, "attacked": target, "defender": board.controller(state, target)
+                                       if board.is_structure(target) or target in state.things else ""}))
 
 
 def _damage(state: State, a: str, target: str, spark: str, over: str, chance: Chance | None) -> None:

@@ -8,7 +8,9 @@ things in play by side and name: ``me:iron-man``, ``opp:base``,
 ``opp:tech2``; ``opp:sl`` (or ``opp:squad-leader``,
 ``opp:patrol:squad-leader``) names a patroller by its slot; a second copy
 of a name on one side is ``iron-man.2`` (in ref order). ``none``: a part
-with no legal target.
+with no legal target. A bare slot name (``elite``, ``scavenger`` ...) is
+the slot itself, for a part that chooses one; ``hand:NAME``,
+``codex:NAME``, ``discard:NAME`` a card of one's own there.
 
 * ``tech NAME NAME`` / ``tech NAME`` / ``tech none`` [``first=me:X,...``]
   start of turn: the cards teched after the last turn, and the upkeep
@@ -152,33 +154,48 @@ def handle(state: State, ref: str) -> str:
     return base if len(same) <= 1 else f"{base}.{same.index(ref) + 1}"
 
 
+#: zones whose cards a choice may name (``hand:fire-dart``): the seat's own
+CARD_ZONES = ("hand", "codex", "discard")
+
+
+def _card_zone(state: State, ref: str) -> str:
+    """The kind of zone (``hand`` ...) among `CARD_ZONES` that holds `ref` ("" if none)."""
+    for name, zone in state.zones.items():
+        kind = name.partition(":")[0]
+        if kind in CARD_ZONES and any(it.ref == ref for it in zone.items):
+            return kind
+    return ""
+
+
 def target_text(state: State, seat: str, target: str) -> str:
     if not target:
         return "none"
+    if target in cards.SLOTS:  # a slot chosen as such (a patroller shoved there)
+        return target
+    if target not in state.things and not board.is_structure(target):
+        kind = _card_zone(state, target)
+        if kind:
+            name = known_card(state, target, seat)
+            return f"{kind}:{cards.slug(name) if name else 'card'}"
     if board.is_structure(target):
         owner, kind = board.structure(target)
         return f"{_side(state, seat, owner)}:{kind}"
     if target in state.things:
         return f"{_side(state, seat, state.things[target].controller)}:{handle(state, target)}"
-    for where in _OWN_ZONES:
-        if any(it.ref == target for it in state.zones[f"{where}:{seat}"].items):
-            name = known_card(state, target, seat)
-            return f"{where}:{cards.slug(name) if name else target}"
     return target
 
 
-#: zones of the writer's own whose cards a target may name (``codex:NAME``)
-_OWN_ZONES = ("codex", "hand")
-
-
 def parse_target(state: State, seat: str, text: str, taken: set[str] | None = None) -> str:
-    """A target in words; ``codex:NAME`` / ``hand:NAME`` name a card of the
-    writer's own (another copy than those in `taken`, which it joins)."""
+    """A target in words; ``hand:NAME``, ``codex:NAME``, ``discard:NAME``
+    name a card of the writer's own (another copy than those in `taken`,
+    which it joins)."""
     text = text.strip().lower()
     if text in ("none", "-", ""):
         return ""
+    if text in cards.SLOT_SHORT:  # a patrol slot itself, not the thing in it
+        return cards.SLOT_SHORT[text]
     side, _, rest = text.partition(":")
-    if side in _OWN_ZONES and rest:
+    if side in CARD_ZONES and rest:  # a card of one's own hand, codex, discard pile
         taken = set() if taken is None else taken
         ref = _by_name(state, f"{side}:{seat}", rest, side, taken)
         taken.add(ref)
@@ -249,7 +266,7 @@ def _by_name(state: State, zone: str, text: str, what: str, taken: set[str] | No
 
 
 def answer_text(state: State, seat: str, answer: str) -> str:
-    if answer == "" or board.is_structure(answer) or answer in state.things:
+    if answer == "" or board.is_structure(answer) or answer in state.things or _card_zone(state, answer):
         return target_text(state, seat, answer)
     return answer
 
@@ -381,7 +398,7 @@ def _list(state: State, seat: str, value: str, self_ref: str = "") -> list[str]:
 def parse_answer(state: State, seat: str, text: str) -> str:
     text = text.strip()
     low = text.lower()
-    if ":" in low or low in ("none", "-"):
+    if ":" in low or low in ("none", "-") or low in cards.SLOT_SHORT:
         return parse_target(state, seat, low)
     return low
 

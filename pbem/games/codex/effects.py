@@ -17,31 +17,44 @@ and an effect's ``only`` (a selector) keeps those of its places that match
 
 and a player (``who``, ``from``, ``for``) is ``me``, ``opp`` (each
 opponent), ``active`` (whose turn it is), ``t0`` (whoever controls target
-0), ``subject`` or ``attacked``.
+0), ``subject``, ``attacked`` or ``player`` (the player the event is
+about: the controller of what was killed, of the base damaged ...).
 
 Effects: ``damage`` (a number, ``"x"`` for the command's X, or ``{"unit":
-n, "hero": h, "building": m}`` by what is hit), ``split_damage`` (the command's split among ``among``), ``runes``
-(+1/+1, negative for -1/-1; a number or one by kind, as damage), ``counter`` / ``remove_counter`` (other runes,
+n, "hero": h, "building": m}`` by what is hit; a damage boost of the
+controller's, `values.damage_boost`, adds to it), ``split_damage`` (the
+command's split among ``among``: the total, boost included, divided),
+``runes`` (+1/+1, negative for -1/-1; a number or one by kind, as damage), ``counter`` / ``remove_counter`` (other runes,
 with ``limit``), ``draw``, ``gold``, ``steal``, ``token`` (``n``,
 ``limit``, ``for``), ``destroy``, ``sacrifice``, ``bounce`` (to its owner's
-hand), ``trash``, ``take`` (control; ``until``), ``sideline``,
+hand), ``trash`` (``self`` on a spell: it goes to the trash once resolved), ``shove`` (a patroller ``to`` the slot a ``slot_of`` part
+chose), ``take`` (control; for good, or ``until`` ``turn`` or
+``next_upkeep``, when its controller gets it back), ``sideline``,
 ``exhaust``, ``ready``, ``disable``, ``heal``, ``repair``, ``give`` (a
-modifier: ``atk`` ``hp`` ``armor`` ``keywords`` ``lose`` ``cant``, with
+modifier: ``atk`` ``hp`` ``armor`` ``keywords`` ``lose`` ``cant`` ``grant``
+(abilities of this card the thing has meanwhile), with
 ``until``: ``turn``, ``next_upkeep`` or ``""`` for as long as it stays in
-play), ``level``, ``flip`` (a token to another face), ``transform`` (a
+play), ``swap_printed`` (``atk``: two things' printed ATK, ``among``
+two places, ``until``), ``level``, ``flip`` (a token to another face), ``transform`` (a
 thing shows a token's face ``until`` ..., keeping its runes, damage and
 attachments, losing what others gave it: `engine.transform`), ``lasting``
 (this card's continuous effects of these keys hold ``until`` ..., though
 the card itself goes: `State.lasting`), ``link`` (the targets
 this card binds), ``attach`` (this ongoing spell to a target; it goes to
 the discard pile when its host leaves play), ``extra_turn`` (``who`` takes
-a turn after this one), ``player`` (a flag on the player ``until`` the end of the
-turn), ``trash_worker`` (``from`` a player, or ``at`` a place: each base there
-stands for its owner's workers), ``fetch`` (a card of the
-controller's codex, picked by a target, to its hand, shown to all),
-``put_in_play`` (a card of its codex or hand into play, unpaid: it
-arrives), ``if`` / ``then`` / ``else`` (a condition, `select.holds`), and
-``call``: a function registered in ``abilities/`` (`registry`).
+a turn after this one), ``player`` (a flag on the player until the end of
+the turn: ``instant_build``, ``discard_hand`` at the end of the main phase
+...), ``trash_worker`` (``from`` a player, or ``at`` a place: each base
+there stands for its owner's workers), ``fetch`` (a card of the
+controller's codex a part ``from`` the codex chose, to its hand, shown to
+all), ``put_in_play`` (a card a part ``from`` the hand or codex chose: it
+arrives, not played), ``cast`` (a spell a
+part ``from`` the hand or codex chose, played for free: its own targets and
+choices are asked then; ``free: true``), ``queue`` (this card's ability of
+that key resolves next, making its choices then: after a draw, say),
+``if`` / ``then`` / ``else`` (a condition, `select.holds`), ``coin`` (a
+coin is flipped, public chance: ``heads`` or ``tails`` effects), and ``call``: a
+function registered in ``abilities/`` (`registry`).
 """
 
 from __future__ import annotations
@@ -49,31 +62,37 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.base import Chance
-from pbem.games.codex import board, engine, registry, select
+from pbem.games.codex import board, engine, registry, select, values
 from pbem.games.codex.board import log
 from pbem.games.codex.cards import CardDataError
-from pbem.games.codex.state import Mod, State, codex, hand, opponents
+from pbem.games.codex.state import Mod, Pending, State, opponents
 
 EFFECT_KEYS = ("damage", "split_damage", "runes", "counter", "remove_counter", "draw", "gold", "steal", "token",
                "destroy", "sacrifice", "bounce", "trash", "take", "sideline", "exhaust", "ready", "disable", "heal",
                "repair", "give", "level", "flip", "link", "attach", "player", "trash_worker", "extra_turn", "if",
-               "call", "transform", "lasting", "fetch", "put_in_play")
+               "call", "transform", "lasting", "swap_printed", "shove", "fetch", "put_in_play", "cast", "queue", "coin")
 
 
 class Ctx:
     """What an effect runs with: the state, who controls it, its source,
     the chosen targets and choices, what the event said, and chance."""
 
-    __slots__ = ("state", "seat", "src", "targets", "chance", "ev", "split", "x", "modes")
+    __slots__ = ("state", "seat", "src", "targets", "chance", "ev", "split", "x", "modes", "card", "fate")
 
     def __init__(self, state: State, seat: str, src: str, targets: list[str], chance: Chance | None,
                  ev: dict[str, str] | None = None, split: list[int] | None = None, x: int = 0,
-                 modes: list[int] | None = None) -> None:
+                 modes: list[int] | None = None, card: str = "") -> None:
         self.state, self.seat, self.src, self.targets, self.chance = state, seat, src, targets, chance
         self.ev = ev or {}
         self.split = split or []
         self.x = x
         self.modes = modes or []
+        #: the card the spell or ability is written on (what a damage boost
+        #: such as "your red spells and abilities deal 1 more" looks at)
+        self.card = card
+        #: where the spell being cast goes after it resolves ("trash": its
+        #: effects trashed it) instead of the discard pile
+        self.fate = ""
 
     # -- where and who --------------------------------------------------------------
 
@@ -107,12 +126,16 @@ class Ctx:
             return [x] if self._alive(x) else []
         raise CardDataError(f"unknown place {to!r}")
 
-    def own_cards(self, to: str) -> list[str]:
-        """Target `to` (``t0`` ...) if it is a card still in the
-        controller's own codex or hand."""
-        x = self.targets[int(to[1:])] if int(to[1:]) < len(self.targets) else ""
-        return [x] if x and any(it.ref == x for z in (codex(self.seat), hand(self.seat))
-                                for it in self.state.zones[z].items) else []
+    def cards(self, place: str) -> list[tuple[str, str]]:
+        """(zone, ref) of the card a part ``from`` the controller's hand,
+        codex or discard pile chose, while it is still there."""
+        i = int(place[1:])
+        ref = self.targets[i] if i < len(self.targets) else ""
+        for kind in ("hand", "codex", "discard"):
+            zone = f"{kind}:{self.seat}"
+            if ref and any(it.ref == ref for it in self.state.zones[zone].items):
+                return [(zone, ref)]
+        return []
 
     def players(self, who: str) -> list[str]:
         st = self.state
@@ -124,6 +147,8 @@ class Ctx:
             return opponents(st, self.seat)
         if who == "attacked":
             return [self.ev["defender"]] if self.ev.get("defender") else []
+        if who == "player":  # the player the event is about (a kill's victim's controller ...)
+            return [self.ev["player"]] if self.ev.get("player") else []
         if who == "subject":
             x = self.ev.get("subject", "")
             return [st.things[x].controller] if x in st.things else ([self.ev["controller"]] if "controller" in self.ev else [])
@@ -177,9 +202,11 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
         return [x for x in found if select.matches(st, seat, ctx.src, only, x)] if only else found
 
     if name == "damage":
+        boost = values.damage_boost(st, seat, ctx.card)
         for x in where(e["to"]):
-            engine.damage(st, x, _by_kind(ctx, e["damage"], x), src=ctx.src)
-    elif name == "split_damage":
+            n = _by_kind(ctx, e["damage"], x)
+            engine.damage(st, x, n + boost if n > 0 else n, src=ctx.src)
+    elif name == "split_damage":  # the command divided the total, boost included
         for part, n in zip(e["among"], ctx.split):
             for x in where(part):
                 engine.damage(st, x, n, src=ctx.src)
@@ -214,6 +241,8 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
                     log(st, f"a {e['token']} token arrives for {p}")
     elif name in ("destroy", "sacrifice"):
         engine.destroy(st, [x for x in where(e[name]) if not board.is_structure(x)], ctx.chance)
+    elif name == "trash" and e["trash"] == "self" and ctx.src not in st.things:
+        ctx.fate = "trash"  # a spell being cast: it leaves the game once resolved
     elif name in ("bounce", "trash"):
         for x in where(e[name]):
             if not board.is_structure(x):
@@ -223,12 +252,18 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
         for x in where(e["take"]):
             if not board.is_structure(x) and st.things[x].controller != seat:
                 log(st, f"{seat} takes control of {st.things[x].card}")
-                engine.change_control(st, x, seat)
+                engine.change_control(st, x, seat, _until(ctx, e["until"]) if e.get("until") else "")
     elif name == "sideline":
         for x in where(e["sideline"]):
             if not board.is_structure(x) and board.slot_of(st, x):
                 engine.unpatrol(st, x)
                 log(st, f"{st.things[x].card} is sidelined")
+    elif name == "shove":
+        i = int(e["to"][1:])
+        slot = ctx.targets[i] if i < len(ctx.targets) else ""
+        for x in ctx.where(e["shove"]):
+            if not board.is_structure(x) and slot and engine.shove(st, x, slot):
+                log(st, f"{st.things[x].card} is shoved to the {slot} slot")
     elif name == "exhaust":
         for x in where(e["exhaust"]):
             engine.exhaust(st, x)
@@ -251,7 +286,18 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
                 continue
             engine.give(st, x, Mod(until=_until(ctx, e.get("until", "turn")), atk=g.get("atk", 0), hp=g.get("hp", 0),
                                    armor=g.get("armor", 0), keywords=dict(g.get("keywords", {})),
-                                   lose=list(g.get("lose", [])), cant=list(g.get("cant", [])), src=ctx.src))
+                                   lose=list(g.get("lose", [])), cant=list(g.get("cant", [])), src=ctx.src,
+                                   grant=list(g.get("grant", [])), card=ctx.card if g.get("grant") else ""))
+    elif name == "swap_printed":
+        if e["swap_printed"] != "atk":
+            raise CardDataError(f"swap_printed: only atk is swapped, not {e['swap_printed']!r}")
+        pair = [x for part in e["among"] for x in ctx.where(part) if not board.is_structure(x)]
+        if len(pair) == 2 and pair[0] != pair[1]:
+            a, b = (values.printed_atk(st, x) for x in pair)
+            until = _until(ctx, e.get("until", "turn"))
+            engine.give(st, pair[0], Mod(until=until, base_atk=b, src=ctx.src))
+            engine.give(st, pair[1], Mod(until=until, base_atk=a, src=ctx.src))
+            log(st, f"{st.things[pair[0]].card} and {st.things[pair[1]].card} swap their printed ATK")
     elif name == "level":
         for x in where(e["to"]):
             if board.is_hero(st, x):
@@ -260,11 +306,8 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
         for x in where(e["to"]):
             engine.flip(st, x, e["flip"])
     elif name == "fetch":
-        for x in ctx.own_cards(e["fetch"]):
-            engine.fetch(st, seat, x)
-    elif name == "put_in_play":
-        for x in ctx.own_cards(e["put_in_play"]):
-            engine.put_in_play(st, seat, x)
+        for zone, ref in ctx.cards(e["fetch"]):
+            engine.fetch(st, seat, zone, ref)
     elif name == "lasting":
         keys = [e["lasting"]] if isinstance(e["lasting"], str) else e["lasting"]
         card = _card_of(ctx)
@@ -299,6 +342,20 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
     elif name == "if":
         branch = "then" if select.holds(st, seat, ctx.src, e["if"], ctx.ev) else "else"
         run(ctx, e.get(branch, []))
+    elif name == "coin":
+        if ctx.chance is not None:  # public chance: everyone sees the coin
+            side = ("heads", "tails")[ctx.chance.public.below(2)]
+            log(st, f"the coin shows {side}")
+            run(ctx, e.get(side, []))
+    elif name == "put_in_play":
+        for zone, ref in ctx.cards(e["put_in_play"]):
+            engine.put_into_play(st, seat, zone, ref)
+    elif name == "cast":
+        for _, ref in ctx.cards(e["cast"]):  # the cast step asks the spell's own targets
+            st.fresh.append(Pending(kind="step", key="cast", src=ref, ctrl=seat))
+    elif name == "queue":
+        st.fresh.append(Pending(kind="trigger", key=e["queue"], src=ctx.src, card=ctx.card, ctrl=seat,
+                                ev=dict(ctx.ev)))
     elif name == "call":
         registry.get("effect", e["call"])(ctx, e)
     else:
@@ -309,4 +366,4 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
 def run_for(state: State, seat: str, src: str, do: list[dict[str, Any]], chance: Chance | None,
             ev: dict[str, str]) -> None:
     """Effects of a replacement the engine applies (no choices: no targets)."""
-    run(Ctx(state, seat, src, [], chance, ev), do)
+    run(Ctx(state, seat, src, [], chance, ev, card=state.things[src].card if src in state.things else ""), do)

@@ -10,8 +10,8 @@
   max level, and under its controller's control, since the turn began.
   A spell resolves at once with the command's targets and choices, goes to
   the discard pile (or, an ongoing spell, stays in play; a card that may go
-  back on the draw pile goes there with ``top``; one ``trashed`` leaves the
-  game), then the "spell cast" event wakes its watchers (Harmony).
+  back on the draw pile goes there with ``top``; one whose effects say
+  ``{"trash": "self"}`` leaves the game), then the "spell cast" event wakes its watchers (Harmony).
 
 Choices a card may take (its data says which): ``boost`` (``"boost":
 {"cost": N}``; its effects read ``{"boosted": true}``), ``modes``
@@ -27,12 +27,12 @@ from typing import Any
 
 from pbem.errors import IllegalCommand
 from pbem.games.base import Chance, Known, identity
-from pbem.games.codex import board, cards, engine, events, resolve, targets, values
+from pbem.games.codex import board, cards, engine, events, registry, resolve, targets, values
 from pbem.games.codex.board import log
 from pbem.games.codex.cards import Card, Part
 from pbem.games.codex.commands import Choices, Play
 from pbem.games.codex.effects import Ctx, run
-from pbem.games.codex.state import State, deck, hand
+from pbem.games.codex.state import Pending, State, deck, hand
 
 hire_cost = values.hire_cost
 
@@ -58,7 +58,7 @@ def requirement(state: State, seat: str, name: str) -> str | None:
             if not ready:
                 return f"{name} needs a hero at max level since the start of your turn"
         return None
-    if c.tech and not board.building_done(state, seat, f"tech{c.tech}"):
+    if c.tech and not board.building_done(state, seat, f"tech{c.tech}") and not values.needs_no_tech(state, seat, name):
         return f"{name} needs a finished Tech {'I' * c.tech} building"
     return None
 
@@ -74,6 +74,13 @@ def cost(state: State, seat: str, name: str, ch: Choices) -> int:
     if c.raw.get("x"):
         total += ch.x * int(c.raw["x"].get("cost", 0))
     return total
+
+
+def split_total(state: State, seat: str, c: Card) -> int:
+    """The damage `c`'s ``split_damage`` divides when `seat` casts it, a
+    damage boost included (0: it divides none)."""
+    split = next((e for e in c.do if "split_damage" in e), None)
+    return int(split["split_damage"]) + values.damage_boost(state, seat, c.name) if split else 0
 
 
 def check_choices(state: State, seat: str, c: Card, ref: str, chosen: list[str], ch: Choices) -> None:
@@ -97,9 +104,10 @@ def check_choices(state: State, seat: str, c: Card, ref: str, chosen: list[str],
     if split:
         among = [int(p[1:]) for p in split["among"]]
         amounts = ch.split
-        if len(amounts) != len(among) or sum(amounts) != split["split_damage"] or any(
+        total = split_total(state, seat, c)
+        if len(amounts) != len(among) or sum(amounts) != total or any(
                 (n > 0) != bool(chosen[i] if i < len(chosen) else "") for n, i in zip(amounts, among)):
-            raise IllegalCommand(f"split: divide {split['split_damage']} damage among the chosen targets, "
+            raise IllegalCommand(f"split: divide {total} damage among the chosen targets, "
                                  "at least 1 each (split=N,N,...; 0 for a target not chosen)")
     elif ch.split:
         raise IllegalCommand(f"split: {c.name} deals no damage to divide")
@@ -157,26 +165,92 @@ def play(state: State, seat: str, cmd: Play, chance: Chance) -> None:
         events.emit(state, events.whenever(state, "unit_played", cmd.ref, {"subject": cmd.ref, "controller": seat})
                     if c.type == "unit" else [])
         return
-    chosen = list(cmd.targets)  # checked above; resist is paid by pay_targeting
+    cast_spell(state, seat, item, name, list(cmd.targets), ch, chance, top=cmd.top)  # resist: pay_targeting
+
+
+def cast_spell(state: State, seat: str, item: Any, name: str, chosen: list[str], ch: Choices,
+               chance: Chance | None, top: bool = False) -> None:
+    """A spell out of its zone, paid for and its choices checked, resolves:
+    resist is paid and illusions die, its effects run, it goes to the
+    discard pile (or stays in play, ongoing; or on top of the draw pile;
+    or to the trash if its effects said so);
+    then the "spell cast" event."""
+    p = state.players[seat]
+    c = cards.CARDS[name]
     state.shown[item.ref] = name
+    p.flags["spell_cast"] = state.turn
     if c.ongoing:
         engine.new_thing(state, seat, item, name)
     if any(chosen):
         resolve.pay_targeting(state, seat, parts_for(c, list(ch.modes)), chosen)
-    run(Ctx(state, seat, cmd.ref, chosen, chance, ev, split=list(ch.split), x=ch.x, modes=list(ch.modes)),
-        _effects(c, ch))
+    ev = {"boosted": "1"} if ch.boost else {}
+    ctx = Ctx(state, seat, item.ref, chosen, chance, ev, split=list(ch.split), x=ch.x, modes=list(ch.modes), card=name)
+    run(ctx, _effects(c, ch))
     if c.ongoing:
         state.shown.pop(item.ref, None)
-    elif cmd.top:
+    elif ctx.fate == "trash":
+        engine.to_trash(state, seat, item, name)
+    elif top:
         state.zones[deck(seat)].items.insert(0, Known(item.ref, name))
         p.on_top += 1
-    elif c.raw.get("trashed"):
-        engine.to_trash(state, seat, item, name)
     else:
         engine.to_discard(state, seat, item, name)
     engine.settle(state, chance)
-    events.emit(state, events.whenever(state, "spell_cast", cmd.ref, {"subject": cmd.ref, "controller": seat,
-                                                                      "card": name}))
+    events.emit(state, events.whenever(state, "spell_cast", item.ref, {"subject": item.ref, "controller": seat,
+                                                                       "card": name}))
+
+
+def splits(total: int, among: int, chosen: list[bool]) -> list[list[int]]:
+    """Every way to divide `total` among the chosen of `among` places, at least 1 each."""
+    picked = [i for i in range(among) if i < len(chosen) and chosen[i]]
+    out: list[list[int]] = []
+
+    def fill(k: int, left: int, acc: list[int]) -> None:
+        if k == len(picked) - 1:
+            out.append(acc + [left])
+            return
+        for n in range(1, left - (len(picked) - k - 1) + 1):
+            fill(k + 1, left - n, acc + [n])
+
+    if picked and len(picked) <= total:
+        fill(0, total, [])
+    result = []
+    for amounts in out:
+        row = [0] * among
+        for i, n in zip(picked, amounts):
+            row[i] = n
+        result.append(row)
+    return result
+
+
+@registry.register("step", "cast")
+def _cast(state: State, item: Pending, chance: Chance | None) -> None:
+    """A spell an effect plays for free from its controller's hand or codex
+    (`effects`' ``cast``): its targets, then how its damage is divided, are
+    asked now; no cost, no hero needed."""
+    seat = item.ctrl
+    zone = next((f"{k}:{seat}" for k in ("hand", "codex", "discard")
+                 if any(it.ref == item.src for it in state.zones[f"{k}:{seat}"].items)), "")
+    if not zone:
+        return
+    card = next(it for it in state.zones[zone].items if it.ref == item.src)
+    name = identity(card)
+    c = cards.CARDS[name]
+    with values.frozen(state):
+        chosen = resolve.choose_targets(state, seat, item.src, c.targets, item, 0)
+    split: list[int] = []
+    total = split_total(state, seat, c)
+    if total:
+        among = next(e for e in c.do if "split_damage" in e)["among"]
+        spots = [bool(chosen[int(p[1:])]) if int(p[1:]) < len(chosen) else False for p in among]
+        ways = [",".join(map(str, w)) for w in splits(total, len(among), spots)]
+        if not ways:
+            return
+        answer = resolve.ask(state, item, len(c.targets), "split", f"{name}: divide {total} damage", ways)
+        split = [int(n) for n in answer.split(",")]
+    engine.take_item(state, zone, item.src)
+    log(state, f"{seat} plays {name} for free")
+    cast_spell(state, seat, card, name, chosen, Choices(split=split), chance)
 
 
 def _arrive(state: State, seat: str, item: Any, name: str, chosen: list[str], ev: dict[str, str]) -> None:
@@ -184,7 +258,7 @@ def _arrive(state: State, seat: str, item: Any, name: str, chosen: list[str], ev
     command's targets, in order (a "you may" ability whose targets are all
     ``none`` is declined)."""
     before = len(state.fresh)
-    ref = engine.new_thing(state, seat, item, name, played=True, ev=ev)
+    ref = engine.new_thing(state, seat, item, name, played=True, ev=ev, from_hand=True)
     mine = [p for p in state.fresh[before:] if p.src == ref and p.kind == "trigger"
             and "arrives" in events.ability(p.card, p.key).on]
     if not ref:

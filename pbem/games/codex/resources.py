@@ -279,6 +279,17 @@ def unpatrol(state: State, ref: str) -> None:
                 slots[i] = ""
 
 
+def shove(state: State, ref: str, slot: str) -> bool:
+    """Move a patroller to another slot of its patrol zone, if that one is empty."""
+    t = state.things[ref]
+    slots = state.patrol.get(t.controller, [])
+    if ref not in slots or slot not in cards.SLOTS or slots[cards.SLOTS.index(slot)]:
+        return False
+    slots[slots.index(ref)] = ""
+    slots[cards.SLOTS.index(slot)] = ref
+    return True
+
+
 def exhaust(state: State, ref: str) -> None:
     """Exhaust a ready thing (an attack, a cost, an effect): its ``exhausts`` event."""
     t = state.things[ref]

@@ -1,11 +1,7 @@
 """Selectors and conditions of the card data, compiled to predicates.
 
 A *selector* picks things (and structures): ``{"kinds": ["unit"], "side":
-"theirs", "tech": [0, 1]}``; a list of selectors means any of them. With
-``kinds`` ``codex`` and/or ``hand`` it picks cards of the chooser's own
-codex or hand instead (printed facts only: ``types``, ``tech``,
-``subtype``, ``colour``, ``spec``, ``card``, ``cost_max`` (printed cost,
-ruling on Circle of Life), ``test``). Keys for things:
+"theirs", "tech": [0, 1]}``; a list of selectors means any of them. Keys:
 
 ``kinds``      unit (tokens too), hero, building (structures and building
                cards), base, upgrade, ongoing; default unit and hero
@@ -28,9 +24,13 @@ theirs), ``patrolling``, ``attacking`` (true, unit, hero, building, base),
 ``count`` (``{"of": selector, "min": n}``), ``boosted``, ``hand_empty``,
 ``counter`` (``{"growth": 5}``: at least so many runes of a kind on the
 source), ``cause`` (of a death: ``combat``, ``effect``, ``destroyed``; of
-damage to a base: ``combat`` or ``effect``), ``slot``
+damage to a base: ``combat`` or ``effect``), ``from_hand`` (of an
+arrival: true, or ``first``: the first unit to arrive from its
+controller's hand this turn), ``slot``
 (the patrol slot the victim of a ``kills`` event held, or true for any),
-``test``, and ``not`` / ``all`` / ``any`` of conditions.
+``flag`` (a flag of the controller's lasts this turn: ``spell_cast``, set
+when it casts a spell, ``instant_build`` ...), ``test``, and ``not`` /
+``all`` / ``any`` of conditions.
 
 Values a selector reads (ATK, keywords, abilities) come from `values` through
 `VALUE_READER`, which `values` sets on import (so that this module, which
@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pbem.games.base import Known, identity
+from pbem.games.base import identity
 from pbem.games.codex import board, cards, registry
 from pbem.games.codex.cards import CardDataError
 from pbem.games.codex.state import State, hand
@@ -53,15 +53,14 @@ Pred = Callable[[State, str, str, str], bool]
 VALUE_READER: Callable[[State, str], tuple[int, dict[str, int], bool]] | None = None
 
 _KINDS = ("unit", "hero", "building", "base", "upgrade", "ongoing")
-#: cards in the chooser's own hidden zones (a part picking them never targets)
-ZONE_KINDS = ("codex", "hand")
-#: what a selector of zone cards may ask (printed facts)
-_ZONE_SEL_KEYS = {"kinds", "types", "tech", "subtype", "colour", "spec", "cost_max", "card", "test"}
+#: what a card filter (a card not in play: costs' ``plays``, a part ``from``
+#: a hand or codex) may ask: printed facts, and a registered ``test`` of its ref
+CARD_FILTER_KEYS = {"types", "tech", "subtype", "spec", "colour", "name", "ultimate", "cost_max", "test"}
 _SEL_KEYS = {"kinds", "side", "tech", "subtype", "not_subtype", "card", "colour", "spec", "token", "legendary",
              "patrolling", "slot", "damaged", "exhausted", "other", "plus_runes", "minus_runes", "atk_max",
              "atk_min", "has", "lacks", "no_abilities", "test", "counter", "structure", "host"}
 _COND_KEYS = {"turn", "patrolling", "attacking", "arrived", "attacked", "you_control", "count", "boosted",
-              "hand_empty", "cause", "slot", "test", "not", "all", "any", "counter"}
+              "hand_empty", "cause", "slot", "flag", "from_hand", "test", "not", "all", "any", "counter"}
 
 _compiled: dict[int, tuple[Any, Pred, tuple[str, ...]]] = {}
 
@@ -175,8 +174,6 @@ def compile_selector(sel: Any) -> tuple[Pred, tuple[str, ...]]:
         _compiled[id(sel)] = (sel, any_of, kinds)
         return any_of, kinds
     kinds = tuple(sel.get("kinds", ("unit", "hero")))
-    if kinds and set(kinds) <= set(ZONE_KINDS):
-        return _compile_zone(sel, kinds)
     unknown = set(sel) - _SEL_KEYS
     if unknown:
         raise CardDataError(f"unknown selector key(s) {sorted(unknown)} in {sel}")
@@ -217,12 +214,7 @@ def compile_selector(sel: Any) -> tuple[Pred, tuple[str, ...]]:
     return pred, kinds
 
 
-def is_zone_selector(sel: Any) -> bool:
-    """Whether `sel` picks cards of the chooser's own codex or hand."""
-    return compile_selector(sel)[1][:1] in (("codex",), ("hand",))
-
-
-def zone_card(state: State, seat: str, x: str, kinds: tuple[str, ...] = ZONE_KINDS) -> str | None:
+def zone_card(state: State, seat: str, x: str, kinds: tuple[str, ...] = ("hand", "codex", "discard")) -> str | None:
     """The card of ref `x` in one of `seat`'s zones of these kinds (None:
     not there); `NeedsReveal` where the holder of `state` cannot see it."""
     for k in kinds:
@@ -233,8 +225,9 @@ def zone_card(state: State, seat: str, x: str, kinds: tuple[str, ...] = ZONE_KIN
 
 
 def card_matches(sel: dict[str, Any], name: str) -> bool:
-    """Printed facts of a card not in play against a selector's keys (a
-    token counts as a unit; ``name`` is ``card``, as costs' ``plays`` say it)."""
+    """Printed facts of a card not in play against a card filter (a token
+    counts as a unit; ``cost_max``: printed cost, ruling on Circle of Life;
+    ``test`` is the caller's, who knows the ref)."""
     c = cards.CARDS[name]
     if "types" in sel and c.type not in sel["types"] and not (c.type == "token" and "unit" in sel["types"]):
         return False
@@ -244,26 +237,10 @@ def card_matches(sel: dict[str, Any], name: str) -> bool:
         return False
     if "subtype" in sel and sel["subtype"] not in c.subtypes:
         return False
-    for key in ("colour", "spec"):
+    for key in ("colour", "spec", "ultimate"):
         if key in sel and getattr(c, key) != sel[key]:
             return False
-    if "card" in sel and name not in ({sel["card"]} if isinstance(sel["card"], str) else set(sel["card"])):
-        return False
     return "cost_max" not in sel or c.cost <= sel["cost_max"]
-
-
-def _compile_zone(sel: dict[str, Any], kinds: tuple[str, ...]) -> tuple[Pred, tuple[str, ...]]:
-    unknown = set(sel) - _ZONE_SEL_KEYS
-    if unknown:
-        raise CardDataError(f"selector keys {sorted(unknown)} do not apply to cards in a codex or hand: {sel}")
-    test = registry.get("test", sel["test"]) if "test" in sel else None
-
-    def pred(st: State, seat: str, src: str, x: str) -> bool:
-        name = zone_card(st, seat, x, kinds)
-        return name is not None and card_matches(sel, name) and (test is None or test(st, seat, src, x))
-
-    _compiled[id(sel)] = (sel, pred, kinds)
-    return pred, kinds
 
 
 def _kind(state: State, ref: str) -> str:
@@ -272,11 +249,8 @@ def _kind(state: State, ref: str) -> str:
     return "ongoing" if k == "spell" else k
 
 
-def pool(state: State, kinds: tuple[str, ...], seat: str = "") -> list[str]:
-    """Every thing and structure of these kinds, seat by seat; for codex or
-    hand, the cards of `seat`'s own the holder of `state` can see."""
-    if kinds and kinds[0] in ZONE_KINDS:
-        return [it.ref for k in kinds for it in state.zones[f"{k}:{seat}"].items if isinstance(it, Known)]
+def pool(state: State, kinds: tuple[str, ...]) -> list[str]:
+    """Every thing and structure of these kinds, seat by seat."""
     out: list[str] = []
     for s in state.seats:
         if "building" in kinds:
@@ -293,7 +267,7 @@ def pool(state: State, kinds: tuple[str, ...], seat: str = "") -> list[str]:
 
 def candidates(state: State, seat: str, src: str, sel: Any) -> list[str]:
     pred, kinds = compile_selector(sel)
-    return [x for x in pool(state, kinds, seat) if pred(state, seat, src, x)]
+    return [x for x in pool(state, kinds) if pred(state, seat, src, x)]
 
 
 def matches(state: State, seat: str, src: str, sel: Any, x: str) -> bool:
@@ -339,12 +313,16 @@ def _holds1(state: State, seat: str, src: str, key: str, want: Any, ev: dict[str
         return (ev.get("boosted") == "1") == want
     if key == "cause":
         return ev.get("cause") == want
+    if key == "from_hand":  # of an arrival: "first" (the first unit from its hand this turn) or true
+        return ev.get("from_hand") == want if isinstance(want, str) else bool(ev.get("from_hand")) == want
     if key == "slot":  # of what an event was about ("kills" a patroller): a slot name or true
         return ev.get("slot", "") == want if isinstance(want, str) else bool(ev.get("slot")) == want
     if key == "counter":  # the source has at least so many runes of each kind
         return t is not None and all(t.counters.get(k, 0) >= n for k, n in want.items())
     if key == "hand_empty":
         return (not state.zones[hand(seat)].items) == want
+    if key == "flag":
+        return board.flag(state, seat, want)
     if key == "test":
         return registry.get("test", want)(state, seat, src, "")
     if key == "not":

@@ -32,6 +32,8 @@ one of them needs a decision nobody gave (README: "Choices").
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from pbem.games.base import GameState, Outcome
@@ -117,7 +119,8 @@ class Mod(msgspec.Struct, kw_only=True, omit_defaults=True):
     """A modifier on a thing for a while (``until``: ``turn`` = the end of
     this turn; ``upkeep:SEAT`` = SEAT's next upkeep; ``""`` = while it stays
     in play). `armor` is what is left of the armor it gave; `face` a
-    transformation."""
+    transformation; `grant` names abilities of `card` the thing has
+    meanwhile (a delayed "it takes 1 damage at the end of the turn")."""
 
     until: str = "turn"
     #: a transformation: the card (a token's name) whose face, subtypes and
@@ -131,6 +134,10 @@ class Mod(msgspec.Struct, kw_only=True, omit_defaults=True):
     lose: list[str] = []
     cant: list[str] = []
     src: str = ""
+    grant: list[str] = []
+    card: str = ""
+    #: the printed ATK it has meanwhile (swapped: Chaos Mirror's kind)
+    base_atk: int | None = None
 
 
 class Thing(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -161,6 +168,10 @@ class Thing(msgspec.Struct, kw_only=True, omit_defaults=True):
     #: when it came under its controller's control (or, a hero, reached its
     #: band): `State.clock` then; orders continuous effects (`values`)
     stamp: int = 0
+    #: control taken for a while: the seat that gets it back, and when
+    #: (an ``until`` of `Mod`: ``turn`` ...)
+    returns_to: str = ""
+    returns_at: str = ""
 
 
 class Future(msgspec.Struct, kw_only=True):
@@ -204,12 +215,21 @@ class Pending(msgspec.Struct, kw_only=True, omit_defaults=True):
 
 class Prompt(msgspec.Struct, kw_only=True):
     """A decision the head of the queue needs: `kind` (``target``, ``may``,
-    ``mode``, ``hero`` ...), `what` in words, the legal `options` (wire form)."""
+    ``mode``, ``hero`` ...), `what` in words, the legal `options` (wire form).
+
+    A ``card`` question (a card of the chooser's own hand or codex) lists
+    no options, which would tell everyone what those zones hold: `zones`
+    and the card filter `pick` say what may be chosen (or none, where
+    `optional`), `taken` the cards chosen already for the same effect."""
 
     seat: str
     kind: str
     what: str
     options: list[str] = []
+    zones: list[str] = []
+    pick: dict[str, Any] = {}
+    taken: list[str] = []
+    optional: bool = False
 
 
 class Combat(msgspec.Struct, kw_only=True, omit_defaults=True):

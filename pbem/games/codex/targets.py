@@ -16,8 +16,13 @@ target or is optional). Rules shared by every part:
   their own mode, in a modal spell; ``"things"``: a base may be named
   again, standing for a worker each time);
   ``rel`` names a registered relation a pick must have to the earlier ones;
-* a part picking from the chooser's own codex or hand (`Part.zone`) does
-  not target; only its chosen cards are read (`_check_zone`).
+* a part ``slot_of`` an earlier one names an empty slot of the patrol zone
+  the thing chosen there patrols (nothing when there is none);
+* a part ``from`` the chooser's hand, codex or discard pile names one of
+  its cards there that the part's card filter takes, or none where it may
+  (`card_problem` reads that card only: what else those zones hold stays
+  hidden; that none was chosen where one had to be is checked where the
+  cards are known: the writer, the dealer, the audit).
 
 `why_not` says in words why a target is refused (the rule that forbids it).
 """
@@ -27,8 +32,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pbem.errors import IllegalCommand
-from pbem.games.base import checked_if_visible
-from pbem.games.codex import board, registry, select, values
+from pbem.games.base import Known, checked_if_visible, identity
+from pbem.games.codex import board, cards, registry, select, values
 from pbem.games.codex.cards import Ability, Part
 from pbem.games.codex.state import State
 
@@ -80,12 +85,70 @@ def resist(state: State, seat: str, target: str) -> int:
     return 0 if t.controller == seat else values.get(state, target).kw.get("resist", 0)
 
 
+def slot_choices(state: State, ref: str) -> list[str]:
+    """The empty slots of the patrol zone `ref` patrols (none if it does not)."""
+    if not ref or board.slot_of(state, ref) is None:
+        return []
+    slots = state.patrol[state.things[ref].controller]
+    return [name for name, r in zip(cards.SLOTS, slots) if not r]
+
+
+def _card_fits(state: State, seat: str, src: str, part: Part, ref: str, name: str) -> bool:
+    """Whether card `name` (ref `ref`) passes the part's card filter."""
+    test = part.pick.get("test")
+    return select.card_matches(part.pick, name) and (not test or registry.get("test", test)(state, seat, src, ref))
+
+
+def card_candidates(state: State, seat: str, src: str, part: Part) -> list[str]:
+    """The cards of `seat`'s zones a part ``from`` them may name, of those
+    the holder of `state` can see (for `legal`: the chooser's own knowledge)."""
+    return [it.ref for z in part.zones for it in state.zones[f"{z}:{seat}"].items
+            if isinstance(it, Known) and _card_fits(state, seat, src, part, it.ref, it.card)]
+
+
+def card_problem(state: State, seat: str, src: str, parts: list[Part], picked: list[str], target: str) -> str | None:
+    """Why `target` may not be the card of part ``len(picked)`` (a part
+    ``from`` the chooser's own zones), or none there (None: it may). Only
+    the chosen card is read (`NeedsReveal` on a public state: the chooser
+    reveals it, as the effect does); that none was chosen where one had to
+    be is judged where the cards are known."""
+    part = parts[len(picked)]
+    rel = registry.get("relation", part.rel) if part.rel else None
+
+    def fits(x: str, name: str) -> bool:
+        return _card_fits(state, seat, src, part, x, name) and (rel is None or rel(state, seat, src, picked, x))
+
+    if target:
+        name = select.zone_card(state, seat, target, part.zones)
+        if name is None:
+            return "that is not a card of your " + " or ".join(part.zones)
+        if part.distinct and not _left(parts, picked, [target]):
+            return "another card than the one before"
+        return None if fits(target, name) else f"{name} is not {part.what}"
+    if part.optional:
+        return None
+    items = [it for z in part.zones for it in state.zones[f"{z}:{seat}"].items]
+    if part.distinct:
+        items = [it for it in items if _left(parts, picked, [it.ref])]
+    with checked_if_visible():
+        if any(fits(it.ref, identity(it)) for it in items):
+            return "there is one (do as much as you can)"
+    return None
+
+
 def candidates(state: State, seat: str, src: str, part: Part) -> list[str]:
+    if part.slot_of:  # the slots depend on an earlier part's choice: `check` knows them
+        return list(cards.SLOTS)
+    if part.zones:
+        return card_candidates(state, seat, src, part)
     cache = values.memo(state)
     key = ("targets", id(part), seat, src)
     if cache is not None and key in cache:
         return cache[key]
-    out = select.candidates(state, seat, src, part.pick)
+    if part.cond and not select.holds(state, seat, src, part.cond):
+        out = []
+    else:
+        out = select.candidates(state, seat, src, part.pick)
     if part.aim:
         out = [c for c in out if untargetable_reason(state, seat, c) is None]
     if cache is not None:
@@ -97,6 +160,8 @@ def why_not(state: State, seat: str, src: str, part: Part, target: str) -> str:
     """The rule that keeps `target` out of `part`'s candidates."""
     if not board.is_structure(target) and target not in state.things:
         return "that is not in play"
+    if part.cond and not select.holds(state, seat, src, part.cond):
+        return f"nothing can be chosen for {part.what} now (its condition does not hold)"
     if not select.matches(state, seat, src, part.pick, target):
         return f"{board.name_of(state, target)} is not {part.what}"
     if not part.aim:
@@ -123,10 +188,14 @@ def check(state: State, seat: str, src: str, parts: list[Part], chosen: list[str
     cost = 0
     picked: list[str] = []
     for part, target, cands in zip(parts, chosen, pools):
-        if part.zone:
-            _check_zone(state, seat, src, parts, picked, target)
+        if part.zones:
+            why = card_problem(state, seat, src, parts, picked, target)
+            if why:
+                raise IllegalCommand(f"choose {part.what}: {why}")
             picked.append(target)
             continue
+        if part.slot_of:
+            cands = slot_choices(state, picked[int(part.slot_of[1:])])
         if part.distinct:
             cands = _left(parts, picked, cands)
         if not target:
@@ -135,6 +204,8 @@ def check(state: State, seat: str, src: str, parts: list[Part], chosen: list[str
             picked.append("")
             continue
         if target not in cands:
+            if part.slot_of:
+                raise IllegalCommand(f"choose {part.what}: {target} is not one (" + (", ".join(cands) or "none") + ")")
             if part.distinct and target in picked:
                 raise IllegalCommand(f"choose {part.what}: another target than the one before")
             raise IllegalCommand(f"cannot target {board.name_of(state, target)}: {why_not(state, seat, src, part, target)}")
@@ -151,33 +222,6 @@ def check(state: State, seat: str, src: str, parts: list[Part], chosen: list[str
     if cost > gold:
         raise IllegalCommand(f"resist: targeting needs {cost} gold, you have {gold}")
     return cost
-
-
-def _check_zone(state: State, seat: str, src: str, parts: list[Part], picked: list[str], target: str) -> None:
-    """A pick (part ``len(picked)``) from the chooser's own codex or hand:
-    only the chosen card is read (`NeedsReveal` on the public state: the
-    writer reveals it, as the effect does); that none was chosen where one
-    had to be is checked where the cards are known (the writer, the dealer,
-    the audit)."""
-    part = parts[len(picked)]
-    if target:
-        if part.distinct and not _left(parts, picked, [target]):
-            raise IllegalCommand(f"choose {part.what}: another card than the one before")
-        if not _zone_ok(state, seat, src, part, picked, target):
-            raise IllegalCommand(f"cannot choose that card: it is not {part.what}")
-    elif not part.optional:
-        _, kinds = select.compile_selector(part.pick)
-        refs = [it.ref for k in kinds for it in state.zones[f"{k}:{seat}"].items]
-        if part.distinct:
-            refs = _left(parts, picked, refs)
-        with checked_if_visible():
-            if any(_zone_ok(state, seat, src, part, picked, x) for x in refs):
-                raise IllegalCommand(f"choose {part.what}: there is one (do as much as you can)")
-
-
-def _zone_ok(state: State, seat: str, src: str, part: Part, picked: list[str], x: str) -> bool:
-    return select.matches(state, seat, src, part.pick, x) and (
-        not part.rel or registry.get("relation", part.rel)(state, seat, src, picked, x))
 
 
 def _single(state: State, seat: str, part: Part, cands: list[str], pool: list[str], gold: int) -> list[str]:
@@ -213,7 +257,7 @@ def options(state: State, seat: str, src: str, parts: list[Part], gold: int, pru
     re-chosen at random anyway: `pbem.games.refchoice`)."""
     full = [candidates(state, seat, src, part) for part in parts]
     pools = []
-    same = {x: select.zone_card(state, seat, x) for part, cands in zip(parts, full) if part.zone for x in cands}
+    same = {x: select.zone_card(state, seat, x, part.zones) for part, cands in zip(parts, full) if part.zones for x in cands}
     for part, cands in zip(parts, full):
         if prune and part.prune:
             cands = registry.get("prune", part.prune)(state, cands)
@@ -222,9 +266,9 @@ def options(state: State, seat: str, src: str, parts: list[Part], gold: int, pru
         if same:
             pools[0] = list({same.get(x, x): x for x in reversed(pools[0])}.values())[::-1]
         return [[c] for c in _single(state, seat, parts[0], full[0], pools[0], gold)]
-    # no resist, no flagbearer among the candidates, no relation: only the order rules matter
-    free = all(not part.rel and (not part.aim or all(not resist(state, seat, c) and not _flagbearer(state, seat, c)
-                                                     for c in cands))
+    # no resist, no flagbearer among the candidates, no relation, no slot: only the order rules matter
+    free = all(not part.rel and not part.slot_of
+               and (not part.aim or all(not resist(state, seat, c) and not _flagbearer(state, seat, c) for c in cands))
                for part, cands in zip(parts, full))
     out: list[list[str]] = []
     seen = set()

@@ -4,15 +4,18 @@ Nothing here is stored in the state. A thing's ATK, HP, armor, keywords,
 what it may not do (``cant``) and the abilities others grant it are
 computed, in this order, from:
 
-1. its face (printed values and keywords; a hero's band),
+1. its face (printed values and keywords; a hero's band; a printed ATK a
+   modifier sets for a while),
 2. its +1/+1 and -1/-1 runes,
 3. its own modifiers (`Mod`: "this turn", "until your next upkeep" ...),
 4. every continuous effect in play (``static`` abilities, declared in the
    card data with a selector ``to`` and a condition ``while``: ``atk``,
    ``hp``, ``armor``, ``base`` (``{"atk": 3, "hp": 1}``: the base values
    the rest adds to, instead of the printed ones), ``keywords``, ``lose``,
-   ``cant``, ``grant`` (another card's activated ability), ``atk_per``
-   (``damage``: +1 ATK per damage on it), ``unattackable_by`` /
+   ``cant``, ``grant`` (another card's ability: an activated one, or a
+   trigger it has then), ``atk_per`` (``damage``: +1 ATK per damage on it;
+   ``{"count": SELECTOR}``: +1 per thing the selector takes, as the
+   effect's controller sees it), ``unattackable_by`` /
    ``unstoppable_by`` (a selector of the attackers that may not attack it
    / the patrollers it may ignore), ``cant_attack`` (a selector, as the
    effect's controller sees it, of what it may not attack: ``{"side":
@@ -38,7 +41,8 @@ false (`_recheck`), as the rulings on Behind the Ferns and Master Midori
 have it.
 
 Costs (`play_cost`, `hire_cost`) come the same way from ``static``
-abilities with ``plays`` / ``hire``.
+abilities with ``plays`` / ``hire``, and damage boosts (`damage_boost`)
+from those with ``damage_boost``.
 
 Speed: `get` computes one thing (one pass over the continuous effects in
 play). Inside ``with frozen(state):`` (used by `legal`, the bots and the
@@ -121,6 +125,26 @@ def get(state: State, ref: str) -> V:
     return _compute(state, ref, statics(state))
 
 
+def grant_effects(state: State) -> list[tuple[str, str, Ability]]:
+    """The continuous effects in play that give others abilities (``grant``)."""
+    return [e for e in statics(state) if "grant" in e[2].static]
+
+
+def granted(state: State, ref: str, effects: list[tuple[str, str, Ability]] | None = None) -> list[tuple[str, str]]:
+    """(card, ability name) of the abilities `ref` has from others now: its
+    modifiers' and continuous effects' (`effects`: `grant_effects`, when the
+    caller asks of many things). The same as ``get(state, ref).grants``,
+    without computing every other value."""
+    cache = memo(state)
+    if cache is not None:
+        return get(state, ref).grants
+    out = [(m.card, g) for m in state.things[ref].mods for g in m.grant]
+    for src, ctrl, ab in grant_effects(state) if effects is None else effects:
+        if _applies(state, src, ctrl, ab.static, ref):
+            out.extend((ab.card, g) for g in ab.static["grant"])
+    return out
+
+
 def lethal(state: State) -> dict[str, V]:
     """The fighters and building cards whose damage reaches their HP (or
     whose HP is 0 or less). A card whose own HP (printed, runes and its own
@@ -192,14 +216,16 @@ def _base(state: State, ref: str) -> V:
     """Printed values (the face), runes and the thing's own modifiers."""
     t = state.things[ref]
     f = board.face(state, ref)
-    v = V(f.atk + t.runes, f.hp + t.runes, 0, f.keywords, set(), [])
-    v.base = (f.atk, f.hp)
+    printed = printed_atk(state, ref)
+    v = V(printed + t.runes, f.hp + t.runes, 0, f.keywords, set(), [])
+    v.base = (printed, f.hp)
     if t.mods:
         v.kw = v.own_kw = dict(v.kw)
         v.private = True
         for m in t.mods:
             v.atk += m.atk
             v.hp += m.hp
+            v.grants.extend((m.card, g) for g in m.grant)
             for k, n in m.keywords.items():
                 v.kw[k] = v.kw.get(k, 0) + n
             for k in m.lose:
@@ -230,10 +256,13 @@ def _add(state: State, t: Thing, v: V, e: Effect) -> None:
             v.kw.pop(k, None)
     if "cant" in st:
         v.cant.update(st["cant"])
-    if st.get("atk_per") == "damage":
+    per = st.get("atk_per")
+    if per == "damage":
         v.atk += t.damage
+    elif per:
+        v.atk += len(select.candidates(state, ctrl, src, per["count"]))
     for name in st.get("grant", ()):
-        v.grants.append((state.things[src].card, name))
+        v.grants.append((ab.card, name))
     if "unattackable_by" in st:
         v.unattackable_by.append((ctrl, src, st["unattackable_by"]))
     if "unstoppable_by" in st:
@@ -323,6 +352,15 @@ def has_abilities(state: State, ref: str, v: V) -> bool:
     f = board.face(state, ref)
     return bool(f.abilities or v.grants or any(k != "illusion" for k in f.keywords)
                 or any(n > 0 and k != "illusion" for k, n in v.own_kw.items()))
+
+
+def printed_atk(state: State, ref: str) -> int:
+    """The ATK printed on the card (a hero's band, the face it shows), or
+    what a modifier set it to for a while (the last one)."""
+    for m in reversed(state.things[ref].mods):
+        if m.base_atk is not None:
+            return m.base_atk
+    return board.face(state, ref).atk
 
 
 def _read(state: State, ref: str) -> tuple[int, dict[str, int], bool]:
@@ -421,6 +459,23 @@ def needs_no_hero(state: State, seat: str, name: str) -> bool:
     """A continuous effect (``plays`` with ``no_hero``) lets `seat` cast
     spell `name` without a hero of its spec, ultimate or not."""
     return any(st.get("no_hero") and card_matches(st["plays"], name) for _, st in _player_statics(state, seat, "plays"))
+
+
+def needs_no_tech(state: State, seat: str, name: str) -> bool:
+    """Whether a continuous ``plays`` effect with ``no_tech`` lets `seat`
+    play `name` without its tech building."""
+    return any(st.get("no_tech") and card_matches(st["plays"], name) for _, st in _player_statics(state, seat, "plays"))
+
+
+def damage_boost(state: State, seat: str, card: str) -> int:
+    """Extra damage `seat`'s spells and abilities written on `card` deal
+    (continuous ``damage_boost`` effects of its own, each for the cards its
+    ``sources`` take: "your red spells and abilities deal 1 more"; several
+    add up). Combat damage is never boosted."""
+    if not card:
+        return 0
+    return sum(int(st["damage_boost"]) for _, st in _player_statics(state, seat, "damage_boost")
+               if card_matches(st.get("sources", {}), card))
 
 
 def hire_cost(state: State, seat: str) -> int:

@@ -126,6 +126,9 @@ def _prompt(state: State, seat: str | None) -> str:
     if state.prompt is not None:
         q = state.prompt
         who = "you" if seat == q.seat else q.seat
+        if q.kind == "card":  # the options would show the zones' cards
+            where = " or ".join(z.split(":")[0] for z in q.zones)
+            return f"{who} to choose: {q.what} (from {where}: {where.split()[0]}:NAME, or none)"
         shown = ", ".join(answer_text(state, seat or "", o) for o in q.options)
         return f"{who} to choose: {q.what} ({shown})"
     who = "your" if seat == state.active else f"{state.active}'s"
