@@ -291,10 +291,14 @@ def _check_attack(state: State, a: str, target: str, extra: list[str], spark: st
     own = [ab for ab in board.face(state, a).triggers.get("attacks", ())
            if select.holds(state, state.active, a, ab.cond, {"subject": a, "attacked": target})]
     targets.check_own(state, state.active, a, own, extra, state.players[state.active].gold)  # resist paid later
-    check_spill(state, a, target, spark, over)
     doomed_now = obliterated(state, a, doomed)
-    if then and not doomed_now:
+    if then and target not in doomed_now:
         raise IllegalCommand("then= only when obliterate removed what was attacked")
+    if target not in doomed_now:
+        check_spill(state, a, target, spark, over)
+    elif spark or over:  # the attack goes elsewhere: its spill is chosen then
+        raise IllegalCommand("sparkshot and overpower are chosen when the attack goes elsewhere (obliterate took "
+                             "what it attacks)")
     return doomed_now
 
 
@@ -339,11 +343,15 @@ def combat_step(state: State, item: Pending, chance: Chance | None) -> None:
     a, target = c.attacker, c.target
     gone = not board.is_structure(target) and target not in state.things or \
         board.is_structure(target) and target not in board.structures(state, board.controller(state, target))
-    if gone and not c.then:
-        # what it attacked is gone before the combat (an attack trigger killed
-        # it): the attacker may attack something else (rulebook, obliterate;
-        # Cinderblast Dragon ruling), asked now (`state.combat` stays for the retry)
+    if gone:
+        # what it attacked is gone before the combat (obliterate, an attack
+        # trigger killed it): the attacker may attack something else
+        # (rulebook, obliterate; Cinderblast Dragon ruling): the command's
+        # then=, or asked now (`state.combat` stays for the retry); its
+        # sparkshot and overpower are asked too
         name = state.things[a].card
+        if c.then and not item.given:
+            item.given.append(c.then)
         target = resolve.ask(state, item, 0, "target", f"what {name} attacks instead (its target is gone)",
                              targets_of(state, a) + [""])
         if not target:
@@ -353,14 +361,8 @@ def combat_step(state: State, item: Pending, chance: Chance | None) -> None:
         c.spark = resolve.ask(state, item, 1, "target", f"{name}'s sparkshot: an adjacent patroller", sparks) \
             if sparks else ""
         spill = spill_targets(state, a, target)
-        c.over = resolve.ask(state, item, 2, "target", f"{name}'s overpower: where the excess goes", spill) \
+        c.over = resolve.ask(state, item, 1 + bool(sparks), "target", f"{name}'s overpower: where the excess goes", spill) \
             if spill else ""
-    elif gone:
-        if c.then not in targets_of(state, a):
-            raise IllegalCommand(f"{board.name_of(state, c.then)} cannot be attacked instead: "
-                                 + refusal(state, a, c.then))
-        target = c.then
-        check_spill(state, a, target, c.spark, c.over)
     elif c.then:
         raise IllegalCommand("then= only when obliterate removed what was attacked")
     c.target = target

@@ -246,9 +246,10 @@ def _legal_attacks(state: State, a: str) -> list[Command]:
             for extra in extras:
                 thens = _thens(state, a, target, extra, doomed) if target in gone else [""]
                 for then in thens:
-                    hit = then or target
-                    sparks = combat.adjacent(state, hit) if values.has(state, a, "sparkshot") else []
-                    overs = combat.spill_targets(state, a, hit) if not then else []
+                    # an attack obliterate turned elsewhere asks its spill then
+                    later = target in gone
+                    sparks = combat.adjacent(state, target) if values.has(state, a, "sparkshot") and not later else []
+                    overs = combat.spill_targets(state, a, target) if not later else []
                     for spark in sparks or [""]:
                         for over in overs or [""]:
                             out.append(Attack(a, target, extra, spark, over, then, Choices(doomed=doomed if tied else [])))
