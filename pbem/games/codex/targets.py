@@ -35,7 +35,7 @@ from pbem.errors import IllegalCommand
 from pbem.games.base import Known, checked_if_visible, identity
 from pbem.games.codex import board, cards, registry, select, values
 from pbem.games.codex.cards import Ability, Part
-from pbem.games.codex.state import State
+from pbem.games.codex.state import State, ref_key
 
 
 def detects(state: State, seat: str, ref: str) -> bool:
@@ -257,14 +257,15 @@ def options(state: State, seat: str, src: str, parts: list[Part], gold: int, pru
     re-chosen at random anyway: `pbem.games.refchoice`)."""
     full = [candidates(state, seat, src, part) for part in parts]
     pools = []
-    same = {x: select.zone_card(state, seat, x, part.zones) for part, cands in zip(parts, full) if part.zones for x in cands}
+    same = {x: f"{z}:{select.zone_card(state, seat, x, (z,))}" for part, cands in zip(parts, full) if part.zones
+            for z in part.zones for x in cands if select.zone_card(state, seat, x, (z,))}
     for part, cands in zip(parts, full):
         if prune and part.prune:
             cands = registry.get("prune", part.prune)(state, cands)
         pools.append((cands + [""]) if part.optional or not cands else cands)
     if len(parts) == 1 and not parts[0].rel:
         if same:
-            pools[0] = list({same.get(x, x): x for x in reversed(pools[0])}.values())[::-1]
+            pools[0] = list(dict.fromkeys(_lowest_copies(state, seat, [x], same)[0] for x in pools[0]))
         return [[c] for c in _single(state, seat, parts[0], full[0], pools[0], gold)]
     # no resist, no flagbearer among the candidates, no relation, no slot: only the order rules matter
     free = all(not part.rel and not part.slot_of
@@ -279,6 +280,8 @@ def options(state: State, seat: str, src: str, parts: list[Part], gold: int, pru
         else:
             groups.append([i])
     for chosen in _combos(state, seat, src, parts, pools):
+        if same:
+            chosen = _lowest_copies(state, seat, chosen, same)
         if len(groups) < len(parts) or same:
             names = [same.get(x, x) for x in chosen]
             key = tuple(tuple(sorted(names[i] for i in g)) for g in groups)
@@ -294,6 +297,23 @@ def options(state: State, seat: str, src: str, parts: list[Part], gold: int, pru
         except IllegalCommand:
             continue
         out.append(chosen)
+    return out
+
+
+def _lowest_copies(state: State, seat: str, chosen: list[str], same: dict[str, str]) -> list[str]:
+    """`chosen` naming, for each card of a hand or codex, its copies lowest
+    ref first, as the notation reads them back (``hand:huntress`` twice)."""
+    taken: set[str] = set()
+    canon: dict[str, str] = {}
+    out = []
+    for x in chosen:
+        if x in same and x not in canon:
+            zone, _, name = same[x].partition(":")
+            canon[x] = min((it.ref for it in state.zones[f"{zone}:{seat}"].items
+                            if it.ref not in taken and same.get(it.ref) == same[x]), key=ref_key)
+        y = canon.get(x, x)
+        taken.add(y)
+        out.append(y)
     return out
 
 
