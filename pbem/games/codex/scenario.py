@@ -55,6 +55,21 @@ NUM_KEYS = ("gold", "base", "base_workers")
 _FLAGS = ("exhausted", "new")
 
 
+def _hero_in_play(state: State, seat: str, name: str, level: int, turn: int) -> str:
+    """`seat`'s hero `name` in play since before the game at `level` (at
+    max level, since the turn before `turn`: its ultimates are ready)."""
+    ref = f"h{state.next_ref:03d}"
+    state.next_ref += 1
+    h = state.players[seat].heroes[name]
+    h.home, h.ref = False, ref
+    engine.new_thing(state, seat, Known(ref, name), name)
+    t = state.things[ref]
+    t.since = t.arrived = 0
+    engine.level_up(state, ref, level - 1)
+    t.max_since = 0 if t.level < cards.max_level(name) else max(0, turn - 1)
+    return ref
+
+
 def parse(lines: list[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for n, raw in enumerate(lines, 1):
@@ -181,28 +196,14 @@ def apply_scenario(state: State, sc: dict[str, str], chance: Chance) -> None:
         hero_ref = ""
         hero = sc.get(key + "hero", "home")
         if hero != "home":
-            name = next(iter(p.heroes))
-            hero_ref = f"h{state.next_ref:03d}"
-            state.next_ref += 1
-            h = p.heroes[name]
-            h.home, h.ref = False, hero_ref
-            engine.new_thing(state, seat, Known(hero_ref, name), name)
-            t = state.things[hero_ref]
-            t.since = t.arrived = 0
-            engine.level_up(state, hero_ref, _number(hero, key + "hero") - 1)
-            t.max_since = 0 if t.level < cards.max_level(name) else max(0, turn - 1)
+            hero_ref = _hero_in_play(state, seat, next(iter(p.heroes)), _number(hero, key + "hero"), turn)
         for entry in _names(sc.get(key + "heroes", "")):
             words = entry.split()
             name = cards.lookup(" ".join(words[:-1]))
             if name is None or not cards.is_hero(name) or not words[-1].isdigit():
                 raise InvalidOption(f"scenario: {key}heroes: write NAME LEVEL for a written hero ({entry!r})")
-            ref = f"h{state.next_ref:03d}"
-            state.next_ref += 1
-            p.heroes[name] = Hero(home=False, ref=ref)
-            engine.new_thing(state, seat, Known(ref, name), name)
-            state.things[ref].since = state.things[ref].arrived = 0
-            engine.level_up(state, ref, int(words[-1]) - 1)
-            units.append(ref)
+            p.heroes[name] = Hero()
+            units.append(_hero_in_play(state, seat, name, int(words[-1]), turn))
         p.gold = int(sc.get(key + "gold", "0"))
         if key + "base_workers" in sc:
             p.base_workers = int(sc[key + "base_workers"])
