@@ -1,5 +1,5 @@
-"""Choices among the cards of one's own codex or hand (a pick of kinds
-``codex`` / ``hand``), the effects that move them (``fetch``,
+"""Choices among the cards of one's own codex or hand (a part ``from``
+them with a card filter), the effects that move them (``fetch``,
 ``put_in_play``), relations between picks (``rel``) and parts tied to a
 mode; with test-only cards (the green cards that use them are tested card
 by card). Only the chosen card is ever read: on the public state the
