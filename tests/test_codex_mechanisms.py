@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from codex_helpers import GAME, TopChance, base, do, gone, hand_names, legal_texts, red_green, stats, thing
+from codex_helpers import GAME, TopChance, base, do, gone, hand_names, legal_texts, red_green, start, stats, thing
 from pbem.errors import IllegalCommand
 from pbem.games.codex import cards, engine
 
@@ -68,6 +68,12 @@ RED_TEST_CARDS = {
                                    "do": [{"put_in_play": "t0"}, {"put_in_play": "t1"},
                                           {"give": {"keywords": {"haste": 1, "ephemeral": 1}}, "to": "t0", "until": ""},
                                           {"give": {"keywords": {"haste": 1, "ephemeral": 1}}, "to": "t1", "until": ""}]}]},
+    "Test Muster": {"type": "upgrade", "tech": 0, "cost": 0,
+                    "text": "A test upgrade: exhaust to put a unit of your hand or codex into play.",
+                    "abilities": [{"use": "muster", "cost": {"exhaust": True}, "do": [{"queue": "in"}]},
+                                  {"key": "in", "targets": [{"what": "a unit of your hand or codex",
+                                                             "from": ["hand", "codex"], "pick": {"types": ["unit"]}}],
+                                   "do": [{"put_in_play": "t0"}]}]},
     "Test Caster": {"type": "unit", "tech": 0, "cost": 0, "atk": 1, "hp": 1,
                     "text": "A test unit: arriving, cast a non-ultimate spell of your hand or codex for free.",
                     "abilities": [{"on": "arrives", "targets": [
@@ -453,3 +459,13 @@ def test_an_attacker_whose_target_is_gone_before_the_combat_may_attack_something
     st = red_green("turn = 3", "p1.units = Test Assassin", "p2.units = Tiger Cub")
     st = do(st, "attack test-assassin opp:tiger-cub choose=none")
     assert base(st, "bob") == 20 and st.prompt is None
+
+
+def test_a_card_question_lists_a_card_of_the_hand_and_its_codex_copy_apart_none_only_if_optional():
+    st = start("turn = 3", "p1.units = Test Muster", "p1.hand = Tiger Cub", "p1.codex = Tiger Cub, Iron Man",
+               p1="bashing", p2="finesse")
+    st = do(st, "use test-muster")
+    assert st.prompt.kind == "card"
+    assert set(legal_texts(st)) == {"choose hand:tiger-cub", "choose codex:tiger-cub", "choose codex:iron-man"}
+    st = do(st, "choose codex:tiger-cub")
+    assert thing(st, "alice", "Tiger Cub") and "Tiger Cub" in [it.card for it in st.zones["hand:alice"].items]

@@ -48,13 +48,13 @@ def _hand_names(state: State, seat: str) -> dict[str, str]:
 
 
 def _card_answers(state: State, q: Prompt) -> list[str]:
-    """One copy of each card of the zones a ``card`` question names that its
+    """One copy of each card of each zone a ``card`` question names that its
     filter takes (lowest ref first), on the chooser's own knowledge."""
-    seen: dict[str, str] = {}
+    seen: dict[tuple[str, str], str] = {}
     for zone in q.zones:
         for it in sorted(state.zones[zone].items, key=lambda i: ref_key(i.ref)):
             if isinstance(it, Known) and it.ref not in q.taken and select.card_matches(q.pick, it.card):
-                seen.setdefault(it.card, it.ref)
+                seen.setdefault((zone, it.card), it.ref)
     return list(seen.values())
 
 
