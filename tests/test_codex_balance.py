@@ -13,7 +13,6 @@ from codex_helpers import (
     base,
     do,
     gone,
-    hand_names,
     legal_texts,
     next_turn,
     start,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from codex_helpers import CH, GAME, base, do, gone, hand_names, legal_texts, next_turn, start, stats, thing
+from codex_helpers import GAME, base, do, gone, hand_names, legal_texts, next_turn, start, stats, thing
 from pbem.errors import IllegalCommand
 from pbem.games.codex import engine, values
 
