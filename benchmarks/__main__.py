@@ -15,7 +15,9 @@ side, so that a busy machine slows numerator and denominator alike:
 * verification from genesis per file, as a ratio to that file's crypto
   floor (`benchmarks/cryptofloor.py`), and how it grows with the length;
 * turn-file and `state.pbem` sizes; mental-poker figures
-  (`benchmarks/bench_poker.py`); bot playouts per second;
+  (`benchmarks/bench_poker.py`); bot playouts per second, and per CPU
+  second for every mode and variant against the goal of issue #26
+  (`benchmarks/bench_playouts.py`);
 * the referee daemon's time to answer one new file in a tree of 1,000
   games (`benchmarks/bench_daemon.py`; 100 in the quick mode);
 * shuffle proofs (`benchmarks/bench_shuffle_proof.py`): size, proving and
@@ -49,7 +51,7 @@ import time
 from pathlib import Path
 
 import pbem
-from benchmarks import bench_daemon, bench_poker, bench_serve, bench_shuffle_proof, cryptofloor, seeded
+from benchmarks import bench_daemon, bench_playouts, bench_poker, bench_serve, bench_shuffle_proof, cryptofloor, seeded
 from pbem import watching
 from pbem.errors import PbemError
 from pbem.protocol import folder as folder_mod
@@ -444,6 +446,10 @@ def main(argv: list[str] | None = None) -> None:
     print("6. Bot playouts (random bot, full state, no protocol)")
     for title, per_s, moves in playouts(0.3 if args.quick else 2.0):
         print(f"   {title:<26} {per_s:8.1f} playouts/s ({moves:.0f} commands each)")
+    print()
+    print("6b. Rules speed (benchmarks/bench_playouts.py): random playouts per CPU second, every mode and")
+    print(f"   variant, best of the runs; goal (issue #26): {bench_playouts.TARGET}x the figure before (benchmarks/README.md)")
+    bench_playouts.print_table(bench_playouts.figures(args.quick))
     print()
     print(f"7. Referee daemon (pbem referee watch, a real process), one new file in a tree of {trees:,} games")
     if daemon is None:

@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from pbem import games, pinning
+from pbem import games, journal, pinning
 from pbem.crypto.keys import SecretIdentity, read_secret_key_file
-from pbem.errors import InvalidCommand, InvalidOption, KeyStoreError, PbemError, ProtocolError
+from pbem.errors import InvalidCommand, InvalidOption, KeyStoreError, PassphraseError, PbemError, ProtocolError
 from pbem.fsio import atomic_write, make_folder
 from pbem.lock import LOCK
 from pbem.games.base import Known, NeedsReveal, SeatSpec, overlay, unknown_to
@@ -63,11 +63,22 @@ class Keys:
     accept_new: bool = False
     old_protocol: bool = False
     warn: Callable[[str], None] | None = None
+    #: how many times a wrong passphrase may be typed again (a person at a
+    #: terminal: 3; a script's $PBEM_PASSPHRASE: once)
+    tries: int = 1
     _warned: set[str] = field(default_factory=set, repr=False)
 
     def secret(self, name: str) -> SecretIdentity:
         ask = (lambda: self.passphrase(name)) if self.named else self.passphrase
-        secret = self.store.secret(name, ask)
+        for left in range(self.tries - 1, -1, -1):
+            try:
+                secret = self.store.secret(name, ask)
+                break
+            except PassphraseError:
+                if not left:
+                    raise
+                if self.warn is not None:
+                    self.warn(f"wrong passphrase for {name}; try again ({left} more {'try' if left == 1 else 'tries'})")
         self._warn(self.store.loose_permissions(name))
         return secret
 
@@ -238,10 +249,21 @@ def _new_folder(folder: Path):
 
 def after_new(chain: Chain, folder: Path) -> list[str]:
     """What the writer of a new game sends to whom, and what each player runs."""
+    from pbem.transport.shared import shared_by
+
     genesis = folder / folder_mod.GENESIS
     others = [n for n in chain.seat_order if n != chain.records[0].by]
     if chain.dealer_mode == "hotseat":
         return [f"hotseat: everyone plays in {folder}; next: {', '.join(chain.writers())}"]
+    tool = shared_by(folder)
+    if tool is not None:  # nothing to send: each party's watcher joins, answers and calls its player
+        lines = [f"{tool} shares {folder}: nothing to send. Each player runs pbem watch {folder} --as NAME "
+                 f"({', '.join(chain.seat_order)}): it joins, writes what needs no decision, and says when "
+                 "a decision is theirs (then pbem play)"]
+        if chain.dealer_mode == "referee":
+            lines.append(f"{chain.dealer_name} runs pbem referee watch {folder.parent} --as {chain.dealer_name} "
+                         "(it answers every game under that folder)")
+        return lines + [f"next: {', '.join(chain.writers())}"]
     lines = [f"send {genesis} to {', '.join(others)}; each runs: pbem join THEIR-DIR GENESIS-FILE --as THEIR-NAME"]
     if chain.deck is not None:
         order = chain.deck.join_order
@@ -273,6 +295,31 @@ def open_game(folder: Path, keys: Keys | None = None, write: bool = False) -> Ch
     if keys is not None:
         keys.pin(chain, folder, write)
     return chain
+
+
+def my_name(genesis_file: Path, store: "KeyStore") -> str:
+    """The identity to act as in the game `genesis_file` begins (a folder's
+    or one received) when ``--as`` is left out: the only one of the user's
+    own keys that is a party of the game (a seat, or the referee). None,
+    or several: an error that says which to give."""
+    from pbem.protocol import codec
+    from pbem.protocol.formats import GenesisBody
+
+    if not genesis_file.is_file():
+        raise PbemError(f"{genesis_file.parent} holds no game ({genesis_file.name} is missing)",
+                        hint="give --as NAME, or the folder of a game")
+    genesis = codec.decode_body(codec.read_envelope(folder_mod.read(genesis_file), "genesis"), GenesisBody)
+    parties = [s.identity for s in genesis.seats]
+    if genesis.dealer is not None and genesis.dealer.mode == "referee":
+        parties.append(genesis.dealer.identity)
+    mine = [p.name for p in parties if store.has_secret(p.name) and store.public(p.name) == p]
+    if len(mine) == 1:
+        return mine[0]
+    if not mine:
+        raise PbemError(f"none of your own identities is a party of this game (its parties: "
+                        f"{', '.join(p.name for p in parties)})", hint="give --as NAME (pbem id list shows yours)")
+    raise PbemError(f"several of your identities are parties of this game ({', '.join(mine)})",
+                    hint="say which with --as NAME")
 
 
 def hotseat_dealer(folder: Path, chain: Chain) -> SecretIdentity:
@@ -511,7 +558,9 @@ def page(chain: Chain, me: Party | None, folder_text: str) -> str:
             viewer=None if me is None or me.is_dealer else me.name,
             svg=picture,
             board_text=board_text,
-            prompt=getattr(seen, "prompt", None),
+            # the rules' prompt ("your main phase") only while a decision is what is awaited:
+            # while a seat or the dealer owes an automatic file, the page says that instead
+            prompt=getattr(seen, "prompt", None) if all(w["needs"] == "decision" for w in info["to_act"]) else None,
             to_act=to_act_lines(info),
             pending=info["pending"],
             commands=legal(chain, me) if me is not None else [],
@@ -682,16 +731,23 @@ class _Staged:
         return written
 
 
-def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[str] | None = None) -> list[Path]:
+def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[str] | None = None, *,
+           until_reported: bool = False) -> list[Path]:
     """Write `name`'s turn (and, in hotseat, the dealer's answers).
 
     Rerun after a kill that left the turn written but not the dealer's
     answers (or not the report of success), it writes what is missing and
     says the turn is already in, instead of failing: the same commands as
     `name`'s last file, followed only by files with no decision, are taken
-    for that turn when answers were still owed, when `name` is not to act,
-    or when they are not legal now. (A command that is legal again after
-    the whole turn was written cannot be told from a new one: it is played.)
+    for that finished turn when answers were still owed or when `name` is
+    no longer to act. While `name` is still to act and nothing is owed (a
+    turn of several files: Codex, Dark Agent, a recruit before one's own
+    play), they are that run repeated only if it never reported what it
+    wrote (`pbem.journal`: with `until_reported`, a note is kept until the
+    caller calls `reported`, as the CLI and `pbem play` do); else
+    they are a new command: played when legal, refused with the rule's
+    error (exit 1) when not, with a hint naming the last file that already
+    holds them.
     """
     from pbem.protocol.party import Party
     from pbem.turns import check_turn
@@ -709,25 +765,37 @@ def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[st
         _auto_dealer(staged, dealer)
         me = Party(chain, me.secret) if staged.files else me
         # answers owed after `name`'s own last file, or `name` not to act:
-        # the marks of an interrupted submit being run again
-        rerun = bool(staged.files) or name not in chain.writers()
-        done = _turn_already_in(chain, me, texts) if rerun else None
+        # the turn is over, so the same commands are that turn run again;
+        # else only if a run of them never reported (killed)
+        finished = bool(staged.files) or name not in chain.writers()
+        same = _turn_already_in(chain, me, texts)
+        killed = same is not None and journal.interrupted(keys.store.home, folder, name, texts)
+        done = same if finished or killed else None
         if done is None:
             try:
                 me.check_no_undo_pending()
                 check_turn(chain, name)  # whose turn it is, before any rule about cards
                 check_protocol(chain, name, keys)
                 data = me.turn(parse_commands(chain, me, texts))
-            except PbemError:
-                done = _turn_already_in(chain, me, texts)  # refused now: was it the last turn?
-                if done is None:
-                    raise
+            except PbemError as exc:
+                if same is not None and exc.hint is None:
+                    exc.hint = (f"your last file, {same.name or folder_mod.turn_name(same.seq, same.by)}, holds these "
+                                "very commands: if that was this command run before, it is in the game")
+                raise
             else:
                 staged.add(data)
                 _auto_dealer(staged, dealer)
         if done is not None:
             _say(notes, [f"{name}'s turn is already in the chain as {done.name or folder_mod.turn_name(done.seq, done.by)}"])
+        if until_reported:
+            journal.begin(keys.store.home, folder, name, texts)
         return staged.write(notes)
+
+
+def reported(folder: Path, name: str, keys: Keys) -> None:
+    """`name`'s submit in `folder` has told the user what it wrote: the same
+    commands again are a new command from now on (`pbem.journal`)."""
+    journal.end(keys.store.home, folder, name)
 
 
 def _turn_already_in(chain: Chain, me: Party, texts: list[str]):

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 import os
 import stat
 import sys
@@ -101,6 +100,7 @@ def _folder_problem(st: os.stat_result) -> str | None:
 
 def serve(path: Path, timeout: float) -> None:
     """Run the agent on `path` until asked to stop (the agent process)."""
+    import json
     import socket
     _own_folder(path.parent)
     if path.exists() or path.is_symlink():
@@ -226,6 +226,7 @@ class Client:
     def ask(self, request: dict) -> dict | None:
         if not self._socket_is_there():
             return None
+        import json
         import socket  # only when there is an agent to talk to (start-up time)
 
         try:

@@ -8,7 +8,6 @@ inside the commands so that `pbem --help` starts fast.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -106,6 +105,20 @@ game_dir = click.argument("folder", metavar="DIR", type=click.Path(file_okay=Fal
                           callback=_remember_dir)
 as_name = click.option("--as", "name", required=True, metavar="NAME", help="Your identity in $PBEM_HOME.",
                        shell_complete=complete_identity)
+#: --as on a command about one game: left out, the only identity of yours that is a party of it
+as_party = click.option("--as", "name", metavar="NAME", shell_complete=complete_identity,
+                        help="Your identity in $PBEM_HOME [default: the only one of yours in the game].")
+
+
+def party_name(folder: Path, name: str | None) -> str:
+    """`name`, or the only identity of the user's that is a party of the game in `folder`."""
+    if name:
+        return name
+    from pbem import actions
+    from pbem.crypto.store import KeyStore
+    from pbem.protocol.folder import GENESIS
+
+    return actions.my_name(folder / GENESIS, KeyStore())
 as_json = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 accept_new = click.option(
     "--accept-new", is_flag=True,
@@ -143,8 +156,9 @@ def keys(accept_new: bool = False, allow_old: bool = False) -> "Keys":
     from pbem.actions import Keys
     from pbem.agent import AgentKeyStore  # asks `pbem agent` before asking for a passphrase
 
+    typed = os.environ.get("PBEM_PASSPHRASE") is None and sys.stdin.isatty()  # a person, who may mistype
     return Keys(store=AgentKeyStore(), passphrase=ask_passphrase, named=True, accept_new=accept_new,
-                old_protocol=allow_old, warn=warn)
+                old_protocol=allow_old, warn=warn, tries=3 if typed else 1)
 
 
 def write_output(path: Path, text: str) -> None:
@@ -163,6 +177,8 @@ def write_output(path: Path, text: str) -> None:
 
 
 def emit_json(value: Any) -> None:
+    import json  # here: most commands print no JSON, and json costs every command 1.5 ms
+
     click.echo(json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False))
 
 
@@ -315,13 +331,15 @@ def id_import(file: Path) -> None:
 def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options) -> None:
     """Create a new GAME in the empty folder DIR.
 
-    GAME is agent-avenue (aa) or codenames (cn). Seats are given in turn
-    order as identity names, with a role where the game has roles
-    (codenames: red-spymaster, red, blue-spymaster, blue; agent-avenue
-    with 3-4 seats, the team variant: a team name each, e.g. --seat
-    alice:green --seat bob:blue --seat carol:green, or none to alternate
-    green and blue). `pbem info GAME` lists the game's options and their
-    defaults.
+    GAME is agent-avenue (aa), codenames (cn), codex (cx) or dark-agent
+    (da). Seats are given in turn order as identity names, with a role
+    where the game has roles (codenames: red-spymaster, red,
+    blue-spymaster, blue; with --option variant=duet the sides a and b;
+    agent-avenue with 3-4 seats, the team variant: a team name each, e.g.
+    --seat alice:green --seat bob:blue --seat carol:green, or none to
+    alternate green and blue). A referee game is made by its referee, a
+    peer game by one of its seats (--as). `pbem info GAME` lists the
+    game's options and their defaults.
     """
     from pbem import actions
 
@@ -334,15 +352,19 @@ def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options)
 
 @cli.command()
 @game_dir
-@click.argument("received", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
-@as_name
+@click.argument("received", metavar="GENESIS [FILE]...", nargs=-1, required=True,
+                type=click.Path(dir_okay=False, path_type=Path))
+@as_party
 @accept_new
 @allow_old
-def join(folder: Path, received, name: str, accept_new: bool, allow_old: bool) -> None:
+def join(folder: Path, received, name: str | None, accept_new: bool, allow_old: bool) -> None:
     """Join a game: make your folder DIR from the GENESIS (and any later
     files) you received, checked first. In a peer game it also writes your
     join file and prints its path: send it to the other players."""
     from pbem import actions
+    from pbem.crypto.store import KeyStore
+
+    name = name or actions.my_name(Path(received[0]), KeyStore())
 
     mine = actions.join(folder, list(received), name, keys(accept_new, allow_old))
     if mine is None:
@@ -383,7 +405,8 @@ def status(folder: Path | None, every: bool, as_json: bool) -> None:
         click.echo(line)
     for line in info["pending"]:
         click.echo(f"pending: {line}")
-    notes(info.get("notes", []))
+    # copies of a file and repaired line endings (info["notes"]) are harmless: `pbem verify`
+    # and the watcher say so, once; status, run at every turn, does not repeat it
 
 
 def status_all(tree: Path | None, as_json: bool) -> None:
@@ -425,10 +448,11 @@ def status_all(tree: Path | None, as_json: bool) -> None:
 
 @cli.command()
 @game_dir
-@as_name
+@as_party
 @as_json
 def legal(folder: Path, name: str, as_json: bool) -> None:
     """Your legal commands now, in the game's notation."""
+    name = party_name(folder, name)
     from pbem import actions
 
     k = keys()
@@ -447,29 +471,33 @@ def legal(folder: Path, name: str, as_json: bool) -> None:
 
 @cli.command()
 @game_dir
-@as_name
+@as_party
 @click.option("--cmd", "cmds", multiple=True, required=True, help="A command in the game's notation.")
 @accept_new
 @allow_old
 def submit(folder: Path, name: str, cmds, accept_new: bool, allow_old: bool) -> None:
     """Check and write your turn into DIR; prints the files written."""
+    name = party_name(folder, name)
     from pbem import actions
 
     said: list[str] = []
-    written = actions.submit(folder, name, list(cmds), keys(accept_new, allow_old), said)
+    k = keys(accept_new, allow_old)
+    written = actions.submit(folder, name, list(cmds), k, said, until_reported=True)
     for path in written:
         click.echo(str(path))
     notes(said)
     send(folder, written, name)
+    actions.reported(folder, name, k)  # reported: the same commands again are a new command
 
 
 @cli.command()
 @game_dir
-@as_name
+@as_party
 @accept_new
 @allow_old
 def sync(folder: Path, name: str, accept_new: bool, allow_old: bool) -> None:
     """Write every file NAME owes that needs no decision."""
+    name = party_name(folder, name)
     from pbem import actions
 
     said: list[str] = []
@@ -499,11 +527,13 @@ def undo() -> None:
 def _undo_command(what: str, text: str) -> None:
     @undo.command(what, help=text)
     @game_dir
-    @as_name
+    @as_party
     @accept_new
     @allow_old
-    def step(folder: Path, name: str, accept_new: bool, allow_old: bool) -> None:
+    def step(folder: Path, name: str | None, accept_new: bool, allow_old: bool) -> None:
         from pbem import actions
+
+        name = party_name(folder, name)
 
         said: list[str] = []
         for path in actions.undo(folder, name, what, keys(accept_new, allow_old), said):
@@ -576,20 +606,24 @@ def page(folder: Path, name: str | None, output: Path) -> None:
 
 @cli.command()
 @game_dir
-@as_name
+@as_party
 @plain_option
 @click.option("--yes", "-y", is_flag=True, help="Write each chosen command without asking.")
 @accept_new
 @allow_old
 def play(folder: Path, name: str, plain: bool, yes: bool, accept_new: bool, allow_old: bool) -> None:
-    """Interactive: the board and your legal commands as a numbered menu.
+    """Interactive: a compact board, whose turn it is, and your legal
+    commands as a numbered menu, fitted to an 80x24 terminal.
 
     Type a number or a command in the game's notation; it is shown in
-    words and written after you confirm. m shows the whole menu, ? the
+    words and written after you confirm. A big choice (Codex's tech step)
+    is made in two steps. b shows the whole board, m the whole menu, ? the
     rules in brief, q quits.
     """
     from pbem import play as playing
     from pbem.render import terminal
+
+    name = party_name(folder, name)
 
     playing.run(folder, name, keys(accept_new, allow_old), terminal.Screen(ask_line, plain=plain), yes=yes)
 
@@ -706,12 +740,14 @@ def dearmor(files, into: Path | None) -> None:
 
 @cli.command()
 @game_dir
-@as_name
+@as_party
 @click.option("--to", "to", metavar="SEAT", help="Only what this party lacks.")
 @click.option("--armor", "as_armor", is_flag=True, help="Print the files as one armored bundle to paste into a mail.")
 def outbox(folder: Path, name: str, to: str | None, as_armor: bool) -> None:
     """The files each other party may still lack (after the last file it wrote)."""
     from pbem import actions, delivery
+
+    name = party_name(folder, name)
 
     chain = actions.open_game(folder, keys())
     owed = delivery.outbox(folder, chain, name, to)
@@ -862,7 +898,7 @@ def run_watch(root: Path, name: str, accept_new: bool, once: bool, poll: bool, i
 @cli.command()
 @click.argument("folder", metavar="DIR", type=click.Path(file_okay=False, exists=True, path_type=Path),
                 callback=_remember_dir)
-@as_name
+@as_party
 @click.option("--once", is_flag=True, help="Do what is due now, then stop (exit 1 if a fork or bad file was found).")
 @notify_option
 @poll_option
@@ -880,7 +916,8 @@ def watch(folder: Path, name: str, once: bool, notify_cmd: str | None, poll: boo
     holding the same file are ignored, and two different files for one place
     are reported as a fork with both signers (both kept).
     """
-    run_watch(folder, name, accept_new, once, poll, interval, notify_cmd, tree=False, remove_copies=remove_copies)
+    run_watch(folder, party_name(folder, name), accept_new, once, poll, interval, notify_cmd, tree=False,
+              remove_copies=remove_copies)
 
 
 @cli.command()
@@ -931,7 +968,7 @@ def referee_watch(tree: Path, name: str, once: bool, notify_cmd: str | None, pol
 
 
 @cli.command()
-@click.argument("game", default="agent-avenue")
+@click.argument("game", default="agent-avenue", shell_complete=complete_game)
 @click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path), help="Keep the game here.")
 @click.option("--seed", type=int, help="Reproducible deal and bot choices.")
 @click.option("--dealer", type=click.Choice(["hotseat", "referee", "peer"]),
@@ -943,7 +980,9 @@ def demo(
     game: str, folder: Path | None, seed: int | None, dealer: str, bot: str | None, keys_dir: Path | None,
     options: tuple[str, ...],
 ) -> None:
-    """Bots play a complete game through the real file protocol."""
+    """Bots play a complete GAME (agent-avenue, codenames, codex,
+    dark-agent) through the real file protocol, in a throw-away key store
+    and folder (unless --keys and --dir keep them), then verify and audit it."""
     from pbem import games
     from pbem.demo import run_demo
 
@@ -975,11 +1014,13 @@ def mail() -> None:
 
 @mail.command("send")
 @game_dir
-@as_name
+@as_party
 @click.option("--again", is_flag=True, help="Mail every file each party lacks, even those mailed before.")
 def mail_send(folder: Path, name: str, again: bool) -> None:
     """Mail each other party of DIR the files it lacks (attached, and armored in the text)."""
     from pbem import mailing
+
+    name = party_name(folder, name)
 
     said: list[str] = []
     sent = mailing.send(folder, name, keys(), ask_secret, again, said)
@@ -1001,7 +1042,7 @@ def _fetched_lines(report) -> list[str]:
 
 @mail.command("fetch")
 @game_dir
-@as_name
+@as_party
 @click.option("--from", "source", metavar="PATH", type=click.Path(path_type=Path),
               help="Read this maildir or mbox instead of the mailbox config.toml names.")
 @click.option("--game", metavar="ID", help="Which game to join when DIR is new and several invitations wait.")
@@ -1013,6 +1054,8 @@ def mail_fetch(folder: Path, name: str, source: Path | None, game: str | None, n
     """Apply this game's files from new mail (as pbem apply does); a new DIR
     joins the game you were invited to. Mail is read, never changed."""
     from pbem import actions, mailing
+
+    name = party_name(folder, name)
 
     said: list[str] = []
     k = keys(accept_new)

@@ -14,7 +14,9 @@ genesis included, lacks them all). Sending a file twice is harmless:
 `receive` (`pbem apply`) takes files in any order, raw or armored in
 texts and mails (`pbem.transport.armor`), and applies each on its own:
 
-* a file already in the chain is skipped with a note;
+* a file already in the chain is skipped with a note, and so is another
+  folder's ``state.pbem`` (a cache, which ``pbem apply mine theirs/*.pbem``
+  catches);
 * the rest are applied in chain order;
 * a file of this game, signed by one of its parties, whose predecessor has
   not arrived is kept in the folder's pending area (``DIR/pending/``, which
@@ -35,6 +37,8 @@ import shutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import msgspec
 
 from pbem.crypto.limits import check_limits
 from pbem.errors import FormatError, PbemError, StaleTurn, WrongGame
@@ -75,13 +79,21 @@ def folder_genesis(folder: Path) -> GenesisBody:
 
 
 def send_line(folder: Path, written: list[Path], writer: str) -> str | None:
-    """Whom the files just written must reach, in words (None: nothing written)."""
+    """Whom the files just written must reach, in words; None when nothing
+    was written or nothing is to be sent (a hotseat game). In a folder a
+    sync tool shares, the tool brings them: the line says what the others
+    run instead."""
+    from pbem.transport.shared import shared_by
+
     if not written:
         return None
     names = ", ".join(p.name for p in written)
     who = recipients(folder_genesis(folder), writer)
     if not who:
-        return "nothing to send: a hotseat game stays in this folder"
+        return None
+    tool = shared_by(folder)
+    if tool is not None:
+        return f"nothing to send: {tool} brings {names} to {_and(who)} (their pbem watch picks it up)"
     return (f"send {names} to {_and(who)} "
             f"(pbem outbox {folder} --as {writer} --armor prints what each still lacks)")
 
@@ -195,6 +207,12 @@ class Incoming:
     label: str
     data: bytes | None = None
     error: PbemError | None = None
+    #: a folder's `state.pbem`: a cache every folder rebuilds, never taken in
+    cache: bool = False
+
+
+class _Kind(msgspec.Struct):
+    kind: str = ""
 
 
 def read_sources(paths: list[Path]) -> list[Incoming]:
@@ -242,7 +260,12 @@ def _extract(path: Path, raw: bytes) -> list[Incoming]:
 
 def _as_file(label: str, data: bytes) -> Incoming:
     try:
-        check_limits(data, label)
+        check_limits(data, label)  # first: too large or nested too deep is read by nothing else
+        try:
+            if msgspec.json.decode(data, type=_Kind).kind == "state":
+                return Incoming(label, cache=True)
+        except msgspec.DecodeError:
+            pass  # not JSON: the checks below say what is wrong with it
         data = codec.normalise(data)[0]
         codec.read_envelope(data)
     except PbemError as exc:
@@ -261,16 +284,16 @@ def _named(exc: PbemError, label: str) -> PbemError:
     return exc
 
 
-def distinct(items: list[Incoming], notes: list[str] | None) -> list[Incoming]:
-    """The same file found twice (in a mail's body and its attachment) is one."""
-    seen: dict[bytes, str] = {}
+def distinct(items: list[Incoming]) -> list[Incoming]:
+    """The same file found twice is one, silently: every mail pbem sends
+    carries each file both attached and armored in its text."""
+    seen: set[bytes] = set()
     out = []
     for item in items:
         if item.data is not None:
             if item.data in seen:
-                _say(notes, f"{item.label} is the same file as {seen[item.data]}")
                 continue
-            seen[item.data] = item.label
+            seen.add(item.data)
         out.append(item)
     return out
 
@@ -281,7 +304,11 @@ def dearmor(paths: list[Path], into: Path | None, notes: list[str] | None = None
     stops everything, named). Returns (name, bytes) of each file."""
     from pbem.fsio import atomic_write, make_folder
 
-    items = distinct(read_sources(paths), notes)
+    items = distinct(read_sources(paths))
+    for item in items:
+        if item.cache:
+            _say(notes, f"skipped {item.label}: a folder's cache of its state, not a file of the chain")
+    items = [i for i in items if not i.cache]
     bad = [i for i in items if i.error is not None]
     if bad:
         _raise_bad(bad)
@@ -323,6 +350,24 @@ class Received:
     #: the folder's chain when a received file took the place of one in it
     #: (`_by_the_undo_rule`): the caller's chain is stale then
     chain: Chain | None = None
+    #: files given that were already in the chain: (label, its name there)
+    known: list[tuple[str, str]] = field(default_factory=list)
+    #: other folders' state caches given, skipped
+    caches: list[str] = field(default_factory=list)
+
+    def skipped(self) -> str | None:
+        """One note for what was passed over (`pbem apply mine theirs/*.pbem`
+        gives every file again, and the other folder's state.pbem)."""
+        if len(self.known) == 1 and not self.caches:
+            label, name = self.known[0]
+            return f"{label} is already in the chain as {name}"
+        parts = []
+        if self.known:
+            parts.append(f"{len(self.known)} file{'s' if len(self.known) != 1 else ''} already in the chain")
+        if self.caches:
+            parts.append(f"{', '.join(self.caches)}: a folder's cache of its state, not a file of the chain "
+                         "(each folder rebuilds its own)")
+        return ("skipped " + "; and ".join(parts)) if parts else None
 
 
 @dataclass
@@ -339,9 +384,12 @@ def receive(folder: Path, chain: Chain, items: list[Incoming], notes: list[str] 
     result = Received()
     waiting: list[_Waiting] = []
     pending_data = {p.data for p in _pending_files(folder)}
-    for item in distinct(items, notes):
+    for item in distinct(items):
         if item.error is not None:
             result.bad.append(item.error)
+            continue
+        if item.cache:  # `pbem apply mine theirs/*.pbem` catches the other folder's state.pbem
+            result.caches.append(item.label)
             continue
         try:
             seq = _place(chain, item.data)
@@ -349,13 +397,15 @@ def receive(folder: Path, chain: Chain, items: list[Incoming], notes: list[str] 
             result.bad.append(_named(exc, item.label))
             continue
         if seq is None:
-            _say(notes, f"{item.label} is already in the chain as {folder_mod.GENESIS}")
+            result.known.append((item.label, folder_mod.GENESIS))
         elif item.data in pending_data:
             _say(notes, f"{item.label} is already waiting in {PENDING}/")
         else:
             waiting.append(_Waiting(item.label, item.data, seq))
     waiting += _pending_files(folder)
     _settle(folder, chain, waiting, result, notes)
+    if (line := result.skipped()) is not None:
+        _say(notes, line)
     return result
 
 
@@ -425,7 +475,7 @@ def _settle(folder: Path, chain: Chain, waiting: list[_Waiting], result: Receive
             progress = True
             known = folder_mod.already_in(chain, item.data)
             if known is not None:
-                _say(notes, f"{item.label} is already in the chain as {known}")
+                result.known.append((item.label, known))
                 _drop(item)
                 continue
             try:

@@ -8,8 +8,12 @@ seat, and the dealer of a referee game; in a peer game the creator is a seat)
 with the address book of ``$PBEM_HOME``:
 
 * a name the book knows with another key, or a key the book knows under
-  another name, is an impostor until proven otherwise: always refused, both
-  fingerprints shown, and the book is never changed;
+  another name, is an impostor until proven otherwise: refused, both
+  fingerprints shown, and the book is never changed. Only a read-only
+  command on a game none of the user's own keys is in (a demo folder, an
+  example, another group's game that happens to have its own "alice") shows
+  the game with a warning instead: the user has no seat there to protect,
+  and the warning says that game's alice is not the one they know;
 * a key the book has never seen is shown with its fingerprint. Commands that
   write (or that make the user act on the game) refuse it unless the user
   accepts it (``--accept-new``, ssh's ``StrictHostKeyChecking=accept-new``),
@@ -22,8 +26,9 @@ one folder and kept in its ``dealer.key``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from pbem.errors import IdentityMismatch, UnknownIdentity
 
@@ -32,19 +37,27 @@ if TYPE_CHECKING:
     from pbem.crypto.store import KeyStore
     from pbem.protocol.chain import Chain
 
-__all__ = ["Party", "New", "parties", "check"]
+__all__ = ["Party", "New", "Stranger", "parties", "check"]
 
 
-@dataclass(frozen=True)
-class Party:
+class Party(msgspec.Struct, frozen=True):
     """One identity a game holds, and the role it plays there ("seat alice")."""
 
     label: str
     identity: PublicIdentity
 
 
-@dataclass(frozen=True)
-class New:
+class Stranger(msgspec.Struct, frozen=True):
+    """A read-only look at a game the user is not in whose keys clash with
+    the address book: warned about, not refused."""
+
+    clash: IdentityMismatch
+
+    def line(self) -> str:
+        return f"{self.clash.message}: not the player you know; you are not in this game, so it is shown as it is"
+
+
+class New(msgspec.Struct, frozen=True):
     """A key the address book had never seen; `accepted` if it is now recorded."""
 
     party: Party
@@ -72,20 +85,25 @@ def parties(chain: Chain) -> list[Party]:
     return out
 
 
-def check(store: KeyStore, chain: Chain, *, where: str, strict: bool, accept_new: bool = False) -> list[New]:
+def check(store: KeyStore, chain: Chain, *, where: str, strict: bool,
+          accept_new: bool = False) -> list[New | Stranger]:
     """Check `chain`'s identities against `store`'s address book.
 
     Raises IdentityMismatch for a known name with another key, a known key
-    under another name, or one key under two names in the game. Keys never
-    seen: recorded if `accept_new` (as first seen in the game at `where`),
-    else refused with UnknownIdentity if `strict`, else returned unrecorded
-    so the caller can warn. Nothing is recorded unless every party passes.
+    under another name, or one key under two names in the game; when not
+    `strict` (a read-only command) and none of the user's own keys is in the
+    game, returns each such clash as a `Stranger` to warn about instead.
+    Keys never seen: recorded if `accept_new` (as first seen in the game at
+    `where`), else refused with UnknownIdentity if `strict`, else returned
+    unrecorded so the caller can warn. Nothing is recorded unless every
+    party passes.
     """
     book = {name: store.public(name) for name, _own in store.names()}
     by_key = {ident.sign: ident for ident in book.values()}
     own = {name for name, is_own in store.names() if is_own}
     seen_keys: dict[str, Party] = {}
     new: list[Party] = []
+    clashes: list[IdentityMismatch] = []
     for party in parties(chain):
         ident = party.identity
         twin = seen_keys.setdefault(ident.sign, party)
@@ -96,21 +114,29 @@ def check(store: KeyStore, chain: Chain, *, where: str, strict: bool, accept_new
         known = book.get(ident.name)
         if known is not None and known != ident:
             whose = "your own key" if ident.name in own else "the key your address book knows as"
-            raise IdentityMismatch(
+            clashes.append(IdentityMismatch(
                 f"{party.label} in this game has the key {ident.fingerprint()}, "
                 f"not {whose} {ident.name} ({known.fingerprint()})",
                 hint=f"this game is not with the {ident.name} you know: ask {ident.name} which key is theirs "
                 "(pbem never replaces a known key)",
-            )
+            ))
+            continue
         other = by_key.get(ident.sign)
         if other is not None and other.name != ident.name:
-            raise IdentityMismatch(
+            clashes.append(IdentityMismatch(
                 f"{party.label} in this game has the key {ident.fingerprint()}, "
                 f"which your address book knows as {other.name}",
                 hint="one key has one name: a game that renames a known key is not to be trusted",
-            )
+            ))
+            continue
         if known is None:
             new.append(party)
+    if clashes:
+        mine = {book[n].sign for n in own}
+        if strict or any(p.identity.sign in mine for p in parties(chain)):
+            raise clashes[0]
+        # a read-only look at a game the user is not in: shown, with warnings
+        return [Stranger(c) for c in clashes] + [New(p, accepted=False) for p in new]
     if new and strict and not accept_new:
         lines = "; ".join(f"{p.label} ({p.identity.fingerprint()})" for p in new)
         raise UnknownIdentity(

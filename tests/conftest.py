@@ -187,3 +187,28 @@ def dealt(folder: Path, keys):
             return chain
         actions.sync(folder, chain.writers()[0], keys)
     raise AssertionError("the game was not dealt")
+
+
+#: the test files that take the longest (whole games under every dealer,
+#: every picture, browsers, mail servers, fuzzing): `-m "not slow"` leaves
+#: them out for a quick run while working (README, "Running the tests")
+SLOW_FILES = frozenset({
+    "test_conformance_agent_avenue.py", "test_agent_avenue_market_play.py", "test_every_picture.py",
+    "test_codenames_conformance.py", "test_tamper_matrix.py", "test_codenames_cli.py", "test_codenames_duet.py",
+    "test_serve_browser.py", "test_terminal_views.py", "test_fuzz_parsers.py", "test_peer_game.py",
+    "test_join_every_mode.py", "test_benchmarks.py", "test_mail.py", "test_codex_peer.py", "test_watch.py",
+    "test_codex_specs.py", "test_agent_avenue_teams_cli.py", "test_chance_mechanisms.py", "test_kill.py",
+    "test_dark_agent_protocol.py", "test_concurrent_writers.py", "test_peer_decks_change.py", "test_readme.py",
+    "test_examples.py", "test_conformance_codex.py", "test_refs_carry_no_information.py", "test_duet_peer.py",
+    "test_peer_cheats.py", "test_page_browser.py", "test_outbox_inbox.py", "test_crypto_shuffle_proof.py",
+})
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: a long test file, left out by -m 'not slow' (conftest.SLOW_FILES)")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.path.name in SLOW_FILES:
+            item.add_marker(pytest.mark.slow)

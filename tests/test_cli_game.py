@@ -169,3 +169,42 @@ def test_apply_several_files_in_any_order_each_on_its_own(pbem, tmp_path):
     out = pbem("apply", b, files[1], files[0]).stdout.split()  # any order, one already in
     assert [p.rsplit("/", 1)[-1] for p in out] == ["000005-rita.pbem"]
     pbem("verify", b)
+
+
+def test_as_defaults_to_the_only_identity_of_yours_in_the_game(tmp_path):
+    """In a player's own home (one key of theirs in the game) --as may be
+    left out; with none or several of theirs, the error says what to give."""
+    from conftest import Pbem
+
+    alice, bob = Pbem(tmp_path / "home-alice"), Pbem(tmp_path / "home-bob")
+    for p, n in ((alice, "alice"), (bob, "bob")):
+        p("id", "new", n, "--no-passphrase")
+        p("id", "export", n, "-o", tmp_path / f"{n}.id")
+    alice("id", "import", tmp_path / "bob.id")
+    bob("id", "import", tmp_path / "alice.id")
+    a, b = tmp_path / "a", tmp_path / "b"
+    alice("new", "aa", a, "--dealer", "peer", "--seat", "alice", "--seat", "bob", "--as", "alice")
+    joined = bob("join", b, a / "000000-genesis.pbem", "--as", "bob").stdout.split()
+    alice("apply", a, *joined)
+    players, dirs = {"alice": alice, "bob": bob}, {"alice": a, "bob": b}
+    while (st := alice.json("status", a)["to_act"][0])["needs"] == "auto":  # the set-up files, by sync without --as
+        who = st["seat"]
+        written = players[who]("sync", dirs[who]).stdout.split()
+        other = "bob" if who == "alice" else "alice"
+        players[other]("apply", dirs[other], *written)
+    first = st["seat"]
+    legal = players[first].json("legal", dirs[first])
+    assert legal and legal == players[first].json("legal", dirs[first], "--as", first)
+    r = players[first]("submit", dirs[first], "--cmd", legal[0])
+    assert r.stdout.strip().endswith(f"-{first}.pbem")
+    stranger = Pbem(tmp_path / "home-carol")
+    stranger("id", "new", "carol", "--no-passphrase")
+    r = stranger.fails("legal", a)
+    assert "none of your own identities is a party of this game (its parties: alice, bob)" in r.stderr
+    both = Pbem(tmp_path / "home-both")
+    for n in ("alice", "bob"):
+        both("id", "new", n, "--no-passphrase")
+    g = tmp_path / "hot"
+    both("new", "aa", g, "--seat", "alice", "--seat", "bob", "--seed", "2")
+    r = both.fails("legal", g)
+    assert "several of your identities are parties of this game (alice, bob)" in r.stderr and "--as NAME" in r.stderr

@@ -51,3 +51,12 @@ def test_passphrase_protects_the_key(tmp_path):
     key = (tmp_path / "h" / "keys" / "alice.key").read_bytes()
     assert b"scrypt" in key
     p.fails("id", "new", "bob")  # no passphrase and no terminal: refuse rather than hang
+
+
+def test_an_address_on_ones_own_machine_or_network_is_accepted(home):
+    from conftest import Pbem
+
+    pbem = Pbem(home)
+    r = pbem("id", "new", "alice", "--no-passphrase", "--email", "alice@localhost")
+    assert "mail: alice@localhost" in r.stdout
+    assert "invalid mail address" in pbem.fails("id", "new", "bob", "--no-passphrase", "--email", "bob@").stderr

@@ -46,6 +46,36 @@ def test_wrong_or_missing_passphrase(pbem, tmp_path):
     assert snapshot(g) == before
 
 
+def test_a_person_at_a_terminal_has_three_tries_and_a_calm_hint(pbem, tmp_path):
+    """Typed at a terminal, a wrong passphrase may be typed again, three
+    times in all; then one error whose hint does not talk of damage. A
+    script's $PBEM_PASSPHRASE is tried once (above)."""
+    from ptyterm import Terminal, pbem_command, plain
+
+    pbem("id", "new", "dave", env={"PBEM_PASSPHRASE": "right horse"})
+    g = tmp_path / "g"
+    pbem("new", "aa", g, "--seat", "dave", "--seat", "bob", "--seed", "3")
+    env = {k: v for k, v in os.environ.items() if k != "PBEM_PASSPHRASE"}
+    env.update(PBEM_HOME=str(pbem.home), TERM="dumb")
+    for answers, code in ((["wrong", "still wrong", "right horse"], 0), (["a", "b", "c"], 1)):
+        term = Terminal([*pbem_command(), "legal", str(g), "--as", "dave"], env)
+        try:
+            term.expect("Passphrase for dave")
+            for i, answer in enumerate(answers):
+                term.send(answer)
+                if i < 2:  # said, and asked again
+                    assert f"try again ({2 - i} more tr" in plain(term.expect("Passphrase for dave"))
+            got, rest = term.wait()
+        finally:
+            term.close()
+        assert got == code, plain(rest)
+        if code:
+            assert "pbem: error: wrong passphrase for key dave" in plain(rest)
+            assert "damaged" not in plain(rest) and "nothing was changed" in plain(rest)
+        else:
+            assert "discard" in plain(rest)
+
+
 @pytest.mark.skipif(os.name != "posix", reason="mode bits are POSIX only")
 def test_a_key_others_can_read_is_warned_about(pbem, game):
     key = pbem.home / "keys" / "alice.key"

@@ -86,6 +86,26 @@ def test_impostor_alice_is_refused_everywhere(people, tmp_path):
     assert snapshot(g) == before
 
 
+def test_a_game_you_are_not_in_is_shown_with_a_warning(people, tmp_path):
+    """A folder none of your keys plays in (a demo's bots called alice and
+    bob, an example, another group's game) may hold names your address book
+    knows with other keys: the read-only commands warn and go on (there is no
+    seat of yours to protect); nothing is written to your address book, and
+    nothing can be written to the game as the alice you know."""
+    m, bob, alice = people["mallory"], people["bob"], people["alice"]
+    g = tmp_path / "theirs"
+    m("new", "aa", g, "--seat", "alice", "--seat", "rita", "--seed", "4")  # mallory's own alice and rita
+    book = (bob.home / "ids").read_bytes() if (bob.home / "ids").is_file() else sorted((bob.home / "ids").iterdir())
+    for who in (bob, alice):
+        for args in (("verify", g), ("status", g), ("log", g), ("show", g)):
+            r = who(*args)
+            assert r.exit_code == 0 and "you are not in this game, so it is shown as it is" in r.stderr, r.stderr
+            assert "seat alice in this game has the key" in r.stderr
+    assert sorted((bob.home / "ids").iterdir()) == book
+    r = alice.fails("submit", g, "--as", "alice", "--cmd", "discard Enforcer")
+    assert "not your own key alice" in r.stderr  # writing is refused, as ever
+
+
 def _first_turn(p: Pbem, folder) -> list[str]:
     """Whoever is first writes a legal turn with `p`'s keys (mallory's own
     store knows everyone in her game)."""

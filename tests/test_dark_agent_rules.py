@@ -338,14 +338,60 @@ def test_aim_protected_by_adjacent_sentry_unless_explosives():
     assert rules.score(after, "alice") == 6 + 3 + 5
 
 
-def test_failed_aim_attack_leaves_an_investigation_token_that_helps():
+def test_failed_aim_attack_only_leaves_an_investigation_token_that_helps():
+    """The rulebook's AIM passage: a failed attack puts an investigation
+    token on the AIM and ends the turn; the spies are not wounded (its
+    sentry and enemy-spy passages say they are; this one does not)."""
     st, aim = aim_scene()
     st.zones[cell_zone(C("B3"))].items = []
     after = text(st, "alice", "attack A3 with A1", 1, 2, 1, 2)
     assert after.tokens[aim] == 1 and after.phase == MOVE
-    assert after.spy_cell["alice/5"] == -1  # wounded
-    spy(after, "alice", 5, "A1")
+    assert after.spy_cell["alice/5"] == C("A1")  # still in the area
     assert rules.attack_bonus(after, "alice", Attack(C("A3"), [C("A1")])) == 5 + 3 + 1 + 1
+
+
+def test_failed_attack_on_a_sentry_still_wounds():
+    st = scenario()
+    st.sats[0] = ["alice", "alice", "alice"]
+    put(st, "A3", "sentry-26")
+    spy(st, "alice", 2, "A1")
+    st = text(text(st, "alice", "spot A1"), "alice", "spot A3")
+    after = text(st, "alice", "attack A3 with A1", 1, 2, 1, 2)
+    assert after.spy_cell["alice/2"] == -1 and after.phase == MOVE
+
+
+def test_kara_does_not_protect_an_aim_only_enemy_spies_and_sentries_do():
+    st, aim = aim_scene()
+    st.zones[cell_zone(C("B3"))].items = []
+    put(st, "A4", "dark-agent")  # Kara next to the AIM
+    view = GAME.view(st, "alice")
+    assert not view.cells[C("A3")].protected
+    after = text(st, "alice", "attack A3 with A1", 6, 6, 5, 5)
+    assert [it.card for it in after.zones[taken("alice")].items] == ["aim-1"]
+    put(st, "A2", "sentry-16")
+    with pytest.raises(IllegalCommand, match=r"protected by a sentry or an enemy spy next to it$"):
+        GAME.apply(st, "alice", Attack(C("A3"), [C("A1")]), Dice(6, 6, 6, 6))
+
+
+def test_rules_1_are_kept_for_games_begun_under_them():
+    """Rules 1 (games whose genesis says so): a failed attack on an AIM
+    wounds the spies too, and Kara protects an AIM next to her."""
+    from pbem.games import get
+
+    old = get("dark-agent", "1")
+    assert old.rules_version == "1" and GAME.rules_version == "2"
+    st, aim = aim_scene()
+    st.zones[cell_zone(C("B3"))].items = []
+    after = old.apply(st, "alice", Attack(C("A3"), [C("A1")]), Dice(1, 2, 1, 2))
+    assert after.tokens[aim] == 1 and after.spy_cell["alice/5"] == -1
+    put(st, "A4", "dark-agent")
+    assert old.view(st, "alice").cells[C("A3")].protected
+    assert Attack(C("A3"), [C("A1")]) not in old.legal(st, "alice")
+    assert Attack(C("A3"), [C("A1")]) in GAME.legal(st, "alice")
+    with pytest.raises(IllegalCommand, match="protected by a sentry, an enemy spy or Kara next to it"):
+        old.apply(st, "alice", Attack(C("A3"), [C("A1")]), Dice(6, 6, 6, 6))
+    assert "Kara cannot be attacked" not in GAME.summary and "(Kara protects no AIM)" in GAME.summary
+    assert "an enemy\nspy or Kara cannot be attacked" in old.summary
 
 
 def test_last_aim_chip_moves():

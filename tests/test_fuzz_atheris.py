@@ -20,7 +20,7 @@ RUN = Path(__file__).resolve().parent.parent / "fuzz" / "run.py"
 SECONDS = 300 if os.environ.get("PBEM_LONG") == "1" else 8
 
 
-@pytest.mark.skipif(importlib.util.find_spec("atheris") is None, reason="atheris is not installed (optional)")
+@pytest.mark.skipif(importlib.util.find_spec("atheris") is None, reason="atheris is not installed (optional: pip install atheris; Linux x86_64 wheels only; .ci/run tries)")
 def test_no_input_crashes_pbem(tmp_path):
     out = subprocess.run([sys.executable, str(RUN), f"-max_total_time={SECONDS}", "-rss_limit_mb=1024",
                           ], cwd=tmp_path, capture_output=True, text=True,

@@ -125,6 +125,53 @@ def test_rerunning_a_submit_that_finished_says_so(pbem, tmp_path):
     assert snapshot(g) == before
 
 
+@pytest.mark.parametrize("game, setup, again, error", [
+    ("codex", [("alice", "build tower")], "build tower", "you already have a Tower"),
+    ("dark-agent", [("bob", "deal"), ("bob", "place A"), ("alice", "place A"), ("bob", "place B"),
+                    ("alice", "place F"), ("bob", "place C"), ("alice", "place G"), ("alice", "move F>G A>G"),
+                    ("alice", "spot G1")], "spot G1", "G1"),
+])
+def test_a_refused_new_command_that_repeats_the_last_one_is_refused(pbem, tmp_path, game, setup, again, error):
+    """In a game whose turn is several files, the seat is still to act after
+    its last file: the same command again is a new command, and refused by
+    the rules (exit 1), never reported as the turn already in."""
+    g = tmp_path / "g"
+    pbem("new", game, g, "--seat", "alice", "--seat", "bob", "--seed", "7", *(["--dealer", "hotseat"] if game == "dark-agent" else []))
+    for seat, cmd in setup:
+        pbem("submit", g, "--as", seat, "--cmd", cmd)
+    before = snapshot(g)
+    r = pbem.fails("submit", g, "--as", "alice", "--cmd", again)
+    assert error in r.stderr and "already in the chain" not in r.stderr
+    assert "pbem: hint: your last file" in r.stderr and "holds these very commands" in r.stderr
+    assert snapshot(g) == before
+
+
+def test_a_submit_killed_before_it_reported_is_completed_when_run_again(pbem, tmp_path):
+    """A seat recruits, and is still to act (its own play follows): a run
+    killed after writing its file but before saying so left its note in
+    $PBEM_HOME, so the same command again reports the file, exit 0."""
+    from pbem import journal
+
+    g = tmp_path / "g"
+    pbem("new", "aa", g, "--seat", "alice", "--seat", "bob", "--seed", "4")
+    while True:  # play (no discards) until a seat is to recruit
+        who = pbem.json("status", g)["to_act"][0]["seat"]
+        legal = pbem.json("legal", g, "--as", who)
+        cmd = next((c for c in legal if c.startswith("recruit")), None)
+        if cmd is not None:
+            break
+        pbem("submit", g, "--as", who, "--cmd", next(c for c in legal if not c.startswith("discard")))
+    pbem("submit", g, "--as", who, "--cmd", cmd)
+    journal.begin(pbem.home, g, who, [cmd])  # what a run killed once its files were written leaves
+    assert who in [w["seat"] for w in pbem.json("status", g)["to_act"]]
+    before = snapshot(g)
+    r = pbem("submit", g, "--as", who, "--cmd", cmd)
+    assert r.stdout == "" and f"{who}'s turn is already in the chain" in r.stderr
+    assert snapshot(g) == before
+    r = pbem.fails("submit", g, "--as", who, "--cmd", cmd)  # reported now: a new command
+    assert "holds these very commands" in r.stderr
+
+
 def test_stray_temp_files_are_removed_by_the_next_writer(pbem, hotseat):
     ours = [".000001-alice.pbem.k2j4h6g8.tmp", ".state.pbem.abcd_123.tmp", ".dealer.key.zz99yy88.tmp"]
     foreign = [".notes.txt", ".photo.jpg.abcdefgh.tmp", "000001-alice.pbem.abcdefgh.tmp"]

@@ -471,7 +471,7 @@ def test_password_from_env_keyring_or_nowhere(tmp_path, monkeypatch):
     with pytest.raises(MailError, match="keyring library is not installed"):
         mailing.password(server, None)
     monkeypatch.delitem(sys.modules, "keyring")
-    keyring = pytest.importorskip("keyring")
+    keyring = pytest.importorskip("keyring", reason="the keyring library is not installed (optional: pip install keyring)")
     from keyring.backend import KeyringBackend
 
     class Memory(KeyringBackend):

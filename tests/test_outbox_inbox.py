@@ -65,10 +65,31 @@ def test_hotseat_sends_nothing(pbem, tmp_path):
     g = tmp_path / "g"
     pbem("new", "aa", g, "--seat", "alice", "--seat", "bob", "--seed", "3")
     r = pbem("submit", g, "--as", "alice", "--cmd", first_play(pbem, g))
-    assert "nothing to send: a hotseat game stays in this folder" in r.stderr
+    assert r.stderr == ""  # nothing to send, and nothing said about it
     r = pbem("outbox", g, "--as", "alice")
     assert r.stdout == "" and "nobody" in r.stderr
     assert "hotseat game sends nothing" in pbem.fails("outbox", g, "--as", "alice", "--to", "bob").stderr
+
+
+@pytest.mark.parametrize("mark", [".stfolder", ".dropbox.cache", ".sync_1a2b3c.db"])
+@pytest.mark.parametrize("dealer", ["referee", "peer"])
+def test_a_shared_folder_says_what_each_runs_instead_of_send(pbem, tmp_path, mark, dealer):
+    """In a folder a sync tool shares (its mark in the folder above), new
+    and submit never say "send": the tool brings the files, and each
+    player's pbem watch (the referee's referee watch) picks them up."""
+    sync = tmp_path / "Sync"
+    (sync / mark).mkdir(parents=True) if not mark.endswith(".db") else (sync.mkdir(), (sync / mark).touch())
+    g = sync / "avenue"
+    extra = ["--referee", "rita"] if dealer == "referee" else ["--as", "alice"]
+    r = pbem("new", "aa", g, "--seat", "alice", "--seat", "bob", "--dealer", dealer, *extra, deal=False)
+    assert "send " not in r.output.replace("nothing to send", "") and "nothing to send" in r.stdout
+    assert f"pbem watch {g} --as NAME" in r.stdout
+    assert (f"rita runs pbem referee watch {sync} --as rita" in r.stdout) == (dealer == "referee")
+    if dealer == "referee":
+        pbem.deal(g)
+        r = pbem("submit", g, "--as", "alice", "--cmd", first_play(pbem, g))
+        assert "pbem: nothing to send: " in r.stderr and "to rita and bob (their pbem watch picks it up)" in r.stderr
+        assert "pbem: send" not in r.stderr
 
 
 @pytest.fixture
@@ -138,7 +159,7 @@ def test_early_files_wait_in_pending_until_their_predecessor_arrives(pbem, four_
         assert (b / f.name).read_bytes() == f.read_bytes()
     before = snapshot(b)
     r = pbem("apply", b, *files)  # everything again: harmless
-    assert r.stdout == "" and r.stderr.count("already in the chain") == 4
+    assert r.stdout == "" and r.stderr == "pbem: note: skipped 4 files already in the chain\n"  # one line
     assert snapshot(b) == before
 
 
@@ -207,6 +228,20 @@ def mangle(text: str, rng: random.Random) -> str:
     elif how == "strip":
         text = "\n".join(line.rstrip() for line in text.split("\n"))
     return f"Hi,\n\nmy move:\n\n{text}\n\nBye\n-- \nsent from my phone\n"
+
+
+def test_apply_mine_theirs_star_skips_their_state_cache(players, tmp_path):
+    """The first thing people type, `pbem apply mine theirs/*.pbem`, also
+    hands over the other folder's state.pbem: skipped with a note."""
+    alice, bob = players["alice"], players["bob"]
+    a, b = tmp_path / "a", tmp_path / "b"
+    alice("new", "aa", a, "--dealer", "peer", "--seat", "alice", "--seat", "bob", "--as", "alice")
+    bob("join", b, a / "000000-genesis.pbem", "--as", "bob")
+    assert (b / "state.pbem").exists()
+    r = alice("apply", a, *sorted(b.glob("*.pbem")))
+    assert r.exit_code == 0 and names(r.stdout) == ["000001-bob.pbem"]
+    assert r.stderr == ("pbem: note: skipped 1 file already in the chain; and state.pbem: a folder's cache of its "
+                        "state, not a file of the chain (each folder rebuilds its own)\n")  # one line
 
 
 def test_a_whole_peer_game_by_armored_text(players, tmp_path):

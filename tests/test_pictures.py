@@ -177,6 +177,23 @@ def test_codex_golden_pictures(pbem, cx_game, tmp_path, seat):
     assert ("your hand: Bloom" in svg) == (seat == "bob")
 
 
+@pytest.mark.parametrize("seat", ["alice", "bob", None])
+def test_codex_picture_draws_the_table_as_cards(pbem, cx_game, tmp_path, seat):
+    """Things in play, buildings, a hero in the command zone and the
+    reader's hand are cards with their stats, damage, runes and exhaustion."""
+    root = self_contained(picture(pbem, cx_game, seat, tmp_path / "p.svg"))
+    drawn = [g for g in root.iter(f"{SVG_NS}g") if g.get("class") == "card"]
+    names = [g.get("data-card") for g in drawn]
+    assert {"Older Brother", "Iron Man", "Fruit Ninja", "Tenderfoot", "River Montoya", "Troq Bashar",
+            "Base", "Tech I"} <= set(names)
+    assert ("Bloom" in names) == (seat == "bob")  # a hand is drawn for its reader only
+    card = {g.get("data-card"): g for g in drawn}
+    words = lambda g: [t.text for t in g.iter(f"{SVG_NS}text")]
+    assert card["Iron Man"].get("data-exhausted") == "1" and "EXHAUSTED" in words(card["Iron Man"])
+    assert "1 dmg" in words(card["Older Brother"]) and {"ATK", "HP of 2"} <= set(words(card["Older Brother"]))
+    assert "in the command zone" in words(card["Troq Bashar"])
+
+
 def test_agent_avenue_picture_shows_own_hand_and_hides_the_other(pbem, aa_game, tmp_path):
     mine = picture(pbem, aa_game, "alice", tmp_path / "a.svg")
     theirs = picture(pbem, aa_game, "bob", tmp_path / "b.svg")

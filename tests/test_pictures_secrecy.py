@@ -215,6 +215,37 @@ def test_codenames_pictures_keep_the_key_secret(seed):
     assert keyed_cells  # the spymasters' pictures did show the key
 
 
+@pytest.mark.parametrize("seed", range(6 if LONG else 2))
+def test_duet_pictures_show_only_the_readers_own_side_of_the_key(seed):
+    """A Duet player's picture marks an unfound card with that player's own
+    side of the key and nothing else; an observer's with no key at all."""
+    from pbem.games.codenames import duet
+
+    game = get("codenames")
+    seats = [SeatSpec("alice", "a"), SeatSpec("bob", "b")]
+    keyed = 0
+    for step, (full, known, log) in enumerate(bot_game(game, {"variant": "duet"}, seats, seed, "spymaster")):
+        # each side of the key as the full state holds it (cells revealed by a guess included)
+        own = {s: {**{duet.ref_cell(it.ref): it.card for it in full.zones[duet.key_zone(s)].items},
+                   **duet.opened(full, s)} for s in ("a", "b")}
+        for reader, side in ((None, None), ("alice", "a"), ("bob", "b")):
+            view, svg, html = pictures(game, full, known, log, reader)
+            for g in ET.fromstring(svg).iter(f"{SVG_NS}g"):
+                if g.get("class") != "cell" or g.get("data-state") == "found":
+                    continue
+                cell = int(g.get("id").rsplit("-", 1)[1])
+                where = f"seed {seed} step {step} {reader or 'observer'} cell {cell}"
+                if side is None:
+                    assert g.get("data-state") == "unknown" and g.get("data-mine") is None, where
+                    continue
+                keyed += 1
+                assert g.get("data-state") == "key" and g.get("data-mine") == own[side][cell], where
+                marks = {t.text for t in g.iter(f"{SVG_NS}text")}
+                if own[side][cell] != "assassin":
+                    assert "ASSASSIN" not in marks and "X" not in marks, where
+    assert keyed
+
+
 DA_SEEDS = range(10 if LONG else 2)
 
 

@@ -79,9 +79,12 @@ def test_impostor_with_a_known_name_is_refused_with_both_fingerprints(world, tmp
         assert real in err.value.message and fake in err.value.message
         assert "seat alice" in err.value.message
     assert sorted(p.name for p in (world["bob"].home / "ids").iterdir()) == before  # never replaced
-    # to the real alice, it is not her own key
+    # to the real alice, it is not her own key: refused where she would act,
+    # a warning where she only looks (she is not in this game)
     with pytest.raises(IdentityMismatch, match="not your own key alice"):
-        pinning.check(world["alice"], chain, where="g", strict=False)
+        pinning.check(world["alice"], chain, where="g", strict=True)
+    found = pinning.check(world["alice"], chain, where="g", strict=False)
+    assert [type(f) for f in found] == [pinning.Stranger] and "not your own key alice" in found[0].line()
 
 
 def test_sock_puppet_referee_is_refused(world, tmp_path):

@@ -41,10 +41,12 @@ OTHER_STEMMERS = ("snowballstemmer", "_pbem_snowball.swedish_stemmer", "_pbem_sn
 
 def loaded_by(home: Path, *args: str) -> set[str]:
     code = (
-        "import json, sys\n"
+        "import sys\n"
         "from pbem.cli import cli\n"
         f"cli.main({[str(a) for a in args]!r}, standalone_mode=False)\n"
-        "print(json.dumps(sorted(sys.modules)))\n"
+        "loaded = sorted(sys.modules)\n"
+        "import json\n"
+        "print(json.dumps(loaded))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env={"PBEM_HOME": str(home), "PATH": "/usr/bin:/bin"})
@@ -84,6 +86,15 @@ def test_status_of_a_game_loads_no_writer_module(pbem: Pbem, aa_game: Path, comm
     assert offending(loaded, WRITERS_ONLY + GAME_EXTRAS) == []
 
 
+def test_status_loads_neither_json_nor_random(pbem: Pbem, aa_game: Path):
+    """Each costs every command a millisecond or more: the list of known
+    games is read with msgspec, JSON is printed only with --json, and
+    `random` is for bots and tests."""
+    loaded = loaded_by(pbem.home, "status", aa_game)
+    assert "pbem.games.agent_avenue.rules" in loaded
+    assert offending(loaded, ("json", "random")) == []
+
+
 def test_show_and_legal_load_no_bots_and_no_other_picture(pbem: Pbem, aa_game: Path):
     for args in (["legal", aa_game, "--as", "alice", "--json"], ["show", aa_game, "--as", "alice"]):
         loaded = loaded_by(pbem.home, *args)
@@ -109,3 +120,21 @@ def test_status_from_a_checkpoint_loads_no_crypto_of_writers_and_no_game_extras(
     loaded = loaded_by(pbem.home, "status", folder)
     assert "pbem.checkpoint" in loaded and "pbem.protocol.chain" in loaded
     assert offending(loaded, WRITERS_ONLY + GAME_EXTRAS + OTHER_STEMMERS + ("_pbem_snowball",)) == []
+
+
+def test_dark_agent_status_loads_no_toml_reader_and_makes_no_move_table(pbem: Pbem, tmp_path: Path):
+    """The reference catalogue is JSON: the TOML reader is for a user's own
+    catalogue; the table of every two-satellite move is for `legal`."""
+    folder = tmp_path / "da"
+    pbem("new", "da", folder, "--seat", "alice", "--seat", "bob", "--seed", "3", "--dealer", "hotseat")
+    code = (
+        "import sys\n"
+        "from pbem.cli import cli\n"
+        f"cli.main(['status', {str(folder)!r}], standalone_mode=False)\n"
+        "from pbem.games.dark_agent import rules\n"
+        "print('tomllib' in sys.modules, len(rules._TWO_MOVES))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={"PBEM_HOME": str(pbem.home), "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[-1] == "False 0"

@@ -177,7 +177,7 @@ def test_every_output_path_strips_what_a_stranger_named(pbem, tmp_path, game):
     outputs["page file"] = page.read_text(encoding="utf-8")
     assert not {what: obeyed(out) for what, out in outputs.items() if obeyed(out)}
     # what the strangers named is still shown, defused
-    assert "]8;;mailto:me@evil.examplehere]8;;).pbem is a copy of" in outputs["status"]
+    assert "]8;;mailto:me@evil.examplehere]8;;).pbem is a copy of" in outputs["verify"]
     assert "game]52;c;cGJlbQ==" in outputs["page file"] and "game]52;c;cGJlbQ==" in outputs["status --all"]
 
 

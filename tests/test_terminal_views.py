@@ -25,7 +25,7 @@ from rich.cells import cell_len
 from rich.console import Console
 
 from pbem.games import get
-from pbem.games.base import Known, RandomChance, SeatSpec, copy_struct
+from pbem.games.base import COMPACT_ROWS, Known, RandomChance, SeatSpec, copy_struct
 from pbem.games.codenames import words as cn_words
 from pbem.render import terminal
 
@@ -114,6 +114,8 @@ def test_every_view_fits_80_columns(case, seeds=SEEDS):
                 view = game.view(st, viewer)
                 text = game.render(view)
                 assert not too_wide(text), (case, seed, viewer, too_wide(text))
+                small = game.compact(view)  # `pbem play`'s board: a dozen lines at most
+                assert not too_wide(small) and len(small.splitlines()) <= COMPACT_ROWS, (case, viewer, small)
                 if i % 3 and game.outcome(st) is None:
                     continue  # the colour picture on every third state (and the last): it is slower
                 coloured = rich_text(game, view)
@@ -271,3 +273,15 @@ def test_recruiting_does_not_name_the_face_down_card():
             assert down == ["recruit the face-down card; your opponent takes the other one"]
             return
     raise AssertionError("no recruit step")
+
+
+def test_the_dark_agent_boards_say_what_their_marks_mean():
+    """The area's marks and labels ([12n.], *, #, Sen 16 L1, AIM 20 +1,
+    KARA, bob:3) are explained under it, in text and in colour."""
+    game = get("dark-agent")
+    st, names = next(iter(states(game, {}, ["ann", "bob"], 0, "random")))
+    view = game.view(st, "ann")
+    for text in (game.render(view), rich_text(game, view)):
+        assert "the line's satellites: seat numbers, n neutral, . a free slot; * spotted" in text
+        assert "Sen 16 L1: sentry, defence 16, level 1; AIM 20 +1: defence 20, 1 investigation" in text
+    assert "* spotted  # protected AIM" in game.compact(view)

@@ -129,3 +129,14 @@ def test_shell_completion_of_identities_and_games(pbem, game):
     assert sorted(complete("pbem new c")) == ["codenames", "codex"]
     assert complete("pbem info a") == ["agent-avenue"]
     assert (pbem.home / "games.json").read_text() == before
+
+
+def test_a_remembered_folder_whose_name_is_not_utf8_is_kept(pbem, game, tmp_path, monkeypatch):
+    """The list of known games is read with msgspec, which refuses the
+    escaped lone surrogate of a name that is not UTF-8: json reads it
+    then, and remembering another folder keeps it."""
+    odd = str(tmp_path / "caf\udce9")
+    index = pbem.home / "games.json"
+    index.write_text(json.dumps([odd], indent=1) + "\n")
+    pbem("status", game)
+    assert json.loads(index.read_text()) == sorted([odd, str(game.absolute())])

@@ -249,14 +249,16 @@ class SecretIdentity:
 IDENTITY_DOMAIN = domain("identity")
 
 
-_EMAIL_RE = re.compile(r"[^@\s<>(),;:\"\[\]\\]+@[^@\s<>(),;:\"\[\]\\]+\.[^@\s<>(),;:\"\[\]\\.]+")
+#: local@domain; the domain is dot-separated labels, one label allowed
+#: (alice@localhost, a mail server on one's own machine or network)
+_EMAIL_RE = re.compile(r"[^@\s<>(),;:\"\[\]\\]+@[^@\s<>(),;:\"\[\]\\.]+(?:\.[^@\s<>(),;:\"\[\]\\.]+)*")
 
 Email = Annotated[str, msgspec.Meta(min_length=3, max_length=254)]
 """A plain mail address (``alice@example.org``): no display name, no spaces."""
 
 
 def valid_email(text: object) -> bool:
-    """True for a plain address ``local@domain.tld`` (no name, no brackets)."""
+    """True for a plain address ``local@domain.tld`` or ``local@host`` (no name, no brackets)."""
     return isinstance(text, str) and len(text) <= 254 and _EMAIL_RE.fullmatch(text) is not None
 
 
@@ -454,7 +456,7 @@ def read_secret_key_file(data: bytes, passphrase: Callable[[], str]) -> SecretId
         except InvalidTag:
             raise PassphraseError(
                 f"wrong passphrase for key {f.name}",
-                hint="try again; if you are sure of the passphrase, the key file is damaged",
+                hint="nothing was changed; check the passphrase (capitals and the keyboard layout count) and try again",
             ) from None
     secret = SecretIdentity.from_private_bytes(f.name, keys[:_KEY_LEN], keys[_KEY_LEN:])
     if secret.public != f.public:

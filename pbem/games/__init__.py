@@ -61,9 +61,12 @@ def canonical(name: str) -> str:
 
 #: (name, rules version) -> (module, attribute) of earlier rules kept so
 #: that games begun under them still verify: when a game's rules change,
-#: bump its `rules_version` and keep the old package here.
+#: bump its `rules_version` and keep the old rules here (a copy of the old
+#: package, or, for a few changed readings, a game object that passes them
+#: to the rules, as Dark Agent's `editions` do).
 _EARLIER: dict[tuple[str, str], tuple[str, str]] = {
     ("codex", "1"): ("pbem.games.codex_v1", "GAME"),
+    ("dark-agent", "1"): ("pbem.games.dark_agent", "GAME_RULES_1"),
 }
 
 

@@ -34,22 +34,25 @@ simply retries after the next reveal.
 from __future__ import annotations
 
 import contextlib
-import random
 import textwrap
-from collections.abc import Iterator, Sequence
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 import msgspec
 
 from pbem.errors import IllegalCommand, InvalidCommand, InvalidOption, NoPicture, PbemError
+
+if TYPE_CHECKING:
+    import random
 
 __all__ = [
     "Known", "Hidden", "Item", "Zone", "GameState", "SeatSpec", "Outcome",
     "NeedsReveal", "Chance", "RandomChance", "Game", "Bot",
     "IllegalCommand", "InvalidCommand", "InvalidOption",
     "identity", "checked_if_visible", "overlay", "project", "refs_in",
-    "unrevealed_public", "unknown_to", "copy_struct", "shuffle_zone", "draw_private",
-    "TERMINAL_WIDTH", "fit_lines",
+    "unrevealed_public", "unknown_to", "copy_struct", "copy_zones", "share_zones", "own_zone", "settle_zones",
+    "shuffle_zone", "draw_private",
+    "TERMINAL_WIDTH", "COMPACT_ROWS", "fit_lines", "compact_lines",
 ]
 
 
@@ -138,23 +141,30 @@ class NeedsReveal(PbemError):
 
 def identity(item: Item) -> str:
     """The card of `item`, or `NeedsReveal` if the holder cannot see it."""
-    if isinstance(item, Known):
+    if type(item) is Known or isinstance(item, Known):  # the first test is the quick one
         return item.card
     raise NeedsReveal(item.ref)
 
 
-@contextlib.contextmanager
-def checked_if_visible() -> Iterator[None]:
+class _SkippedIfHidden(contextlib.AbstractContextManager):
+    """`checked_if_visible`'s context: a `NeedsReveal` inside ends the check
+    quietly. A class, not a generator: the rules enter it on every command."""
+
+    def __exit__(self, kind: Any, exc: Any, tb: Any) -> bool:
+        return kind is not None and issubclass(kind, NeedsReveal)
+
+
+_SKIPPED_IF_HIDDEN = _SkippedIfHidden()
+
+
+def checked_if_visible() -> contextlib.AbstractContextManager[None]:
     """Run a legality check only where the identities it reads are known.
 
     On the public state the check is skipped; the writer, the dealer and the
     end-of-game audit (which hold the identities) still make it, so a cheat
     is caught there with the cheater's signature as evidence.
     """
-    try:
-        yield
-    except NeedsReveal:
-        pass
+    return _SKIPPED_IF_HIDDEN
 
 
 # --- chance ----------------------------------------------------------------
@@ -203,6 +213,8 @@ class RandomChance:
     """A `Chance` over `random.Random`, for bots, tests and playouts."""
 
     def __init__(self, rng: random.Random | int | None = None) -> None:
+        import random  # here: a command's chance is the protocol's, and `random` costs every command 1 ms
+
         self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
 
     @property
@@ -235,7 +247,7 @@ def draw_private(state: GameState, name: str, chance: Chance) -> Item:
     """Take a card from a private deck (`Game.private_decks`): chance says
     which, so that in peer games its owner, who knows what the deck holds,
     cannot know what comes next. Mutates `state` (call it on a copy)."""
-    items = state.zones[name].items
+    items = own_zone(state, name).items
     return items.pop(chance.private_draw(len(items)))
 
 
@@ -247,7 +259,7 @@ def shuffle_zone(state: GameState, name: str, chance: Chance, prefix: str = "r")
     protocol publishes commitments for the new refs. Mutates `state` (call it
     on a copy, as `apply` does).
     """
-    zone = state.zones[name]
+    zone = own_zone(state, name)
     shuffled = chance.shuffle(zone.items)
     fresh: list[Item] = []
     for item in shuffled:
@@ -271,6 +283,64 @@ S = TypeVar("S", bound=GameState)
 def copy_struct(value: S) -> S:
     """A deep copy of a Struct tree (msgpack round trip: fast and exact)."""
     return msgspec.msgpack.decode(msgspec.msgpack.encode(value), type=type(value))
+
+
+def copy_zones(zones: dict[str, Zone]) -> dict[str, Zone]:
+    """The zones as `copy_struct` copies them (each zone and its lists its
+    own), for a fraction of the cost: items are frozen, so they are shared.
+    For a game's own quick copy of its state (states are copied on every
+    `apply`, and a searching bot applies thousands of commands a second)."""
+    out = {}
+    for name, zone in zones.items():
+        mine = zone.__copy__()
+        mine.items = list(zone.items)
+        mine.readers = list(zone.readers)
+        out[name] = mine
+    return out
+
+
+class _SharedZones(dict):
+    """A state's zones while the rules change it (`share_zones`): the zone
+    objects are still those of the state it was copied from, except the
+    ones `own_zone` has copied (`owned`)."""
+
+    __slots__ = ("owned",)
+
+
+def share_zones(zones: dict[str, Zone]) -> dict[str, Zone]:
+    """The zones of a copy of a state that share every zone with the
+    original until the rules change one: every change to a zone (its
+    items or readers) then goes through `own_zone`, and `settle_zones`
+    ends the change. Copy on write: a command that changes two zones of a
+    state of forty copies two."""
+    out = _SharedZones(zones)
+    out.owned = set()
+    return out
+
+
+def own_zone(state: GameState, name: str) -> Zone:
+    """`state.zones[name]`, ready to be changed in place: under
+    `share_zones`, copied the first time it is asked for (its own items
+    and readers lists), and the same object after that. On zones that are
+    not shared (a state copied whole, as by `copy_struct`), the zone as it is.
+
+    Only the zone's own lists are copied: a list taken from one zone and
+    put in another must be copied by the rules (``list(items)``)."""
+    zones = state.zones
+    zone = zones[name]
+    if type(zones) is _SharedZones and name not in zones.owned:
+        zone = zone.__copy__()
+        zone.items = list(zone.items)
+        zone.readers = list(zone.readers)
+        zones[name] = zone
+        zones.owned.add(name)
+    return zone
+
+
+def settle_zones(state: GameState) -> None:
+    """End `share_zones`: a plain dict again, as every state that leaves the rules holds."""
+    if type(state.zones) is _SharedZones:
+        state.zones = dict(state.zones)
 
 
 def refs_in(state: GameState) -> dict[str, str]:
@@ -333,6 +403,10 @@ def unknown_to(state: GameState, seat: str, known_refs: set[str] | frozenset[str
 #: the widest line a terminal picture may have: a new user's terminal is 80
 #: columns, and a line one column wider wraps and breaks every border
 TERMINAL_WIDTH = 80
+#: the most lines a compact board (`Game.compact`) may take: `pbem play`
+#: keeps its heading, menu, last message and prompt below it on a 24-line
+#: terminal
+COMPACT_ROWS = 12
 
 
 def fit_lines(lines: Sequence[str], width: int = TERMINAL_WIDTH, indent: str = "    ") -> list[str]:
@@ -355,6 +429,21 @@ def fit_lines(lines: Sequence[str], width: int = TERMINAL_WIDTH, indent: str = "
             break_long_words=True, break_on_hyphens=False, drop_whitespace=True,
         ) or [line[:width]]
     return out
+
+
+def compact_lines(parts: Sequence[tuple[Sequence[str], bool]], rows: int = COMPACT_ROWS) -> str:
+    """A compact board from `parts` (lines, and whether the part may be
+    left out), each wrapped to 80 columns: optional parts are left out,
+    the last first, until at most `rows` lines remain; if the rest is
+    still too long its end is cut, saying where the whole board is."""
+    kept = [(fit_lines(lines), optional) for lines, optional in parts]
+    while sum(len(lines) for lines, _ in kept) > rows and any(opt for _, opt in kept):
+        drop = max(i for i, (_, opt) in enumerate(kept) if opt)
+        kept.pop(drop)
+    out = [line for lines, _ in kept for line in lines]
+    if len(out) > rows:
+        out = out[: rows - 1] + ["... (b shows the whole board)"]
+    return "\n".join(out)
 
 
 # --- the game ----------------------------------------------------------------
@@ -388,7 +477,10 @@ class Game(Generic[St, Cmd]):
     implement the methods (see DESIGN.md section 3).
 
     `state` arguments are never mutated: implementations copy first
-    (`copy_struct`) and return the new state.
+    (`copy_struct`, or a quicker copy of their own that shares what it does
+    not change: `share_zones` and `own_zone`) and return the new state. A
+    state may so share parts with the states before it: a caller that
+    wants to change one copies it first (`copy_struct`).
     """
 
     name: ClassVar[str]
@@ -563,6 +655,13 @@ class Game(Generic[St, Cmd]):
     def render(self, view: Any) -> str:
         """A text picture of a view, for a terminal."""
         raise NotImplementedError
+
+    def compact(self, view: Any) -> str:
+        """The board in at most `COMPACT_ROWS` lines of 80 columns, for
+        `pbem play` on a 24-line terminal (its heading says whose turn it
+        is; a key shows the whole `render`). Default: `render` itself, for
+        a game whose picture is that small (wrapped to 80 columns)."""
+        return compact_lines([(self.render(view).splitlines(), False)])
 
     def svg(self, view: Any) -> str:
         """A picture of a view as SVG text (`pbem show --svg`, `pbem page`).

@@ -25,7 +25,12 @@ clear message at the first broken property:
    the view (and the log line `describe`, on the state after the command)
    computed from the full state is byte-identical to the one computed from
    what that reader knows; so it cannot name a card the reader may not see.
-   `render` works on every view.
+   `render` works on every view. At several points of the game (the set-up,
+   steps 1, 2, 4, 8 ..., and the end) every picture of every reader's view
+   is drawn: the compact board of `pbem play` (`Game.compact`, at most
+   `COMPACT_ROWS` lines of 80 columns), the SVG (`Game.svg`, well-formed
+   XML; `NoPicture` only for a game without one) and the colour terminal picture (`Game.rich_view`,
+   drawn 80 columns wide), so no variant's view crashes a picture.
 4. **Encoding.** Full, public and partial states round-trip through
    ``msgspec.json`` as `game.State`.
 5. **Replay.** Replaying the recorded commands from the same seed
@@ -36,18 +41,24 @@ clear message at the first broken property:
    (card conservation, limits a variant sets ...).
 
 Game-agnostic: imports only `pbem.games.base`, `pbem.games.refchoice`,
-`pbem.errors`, msgspec and the standard library.
+`pbem.errors`, msgspec and the standard library (and rich, inside
+`draw_pictures`, where a game names a colour picture).
 """
 
 from __future__ import annotations
 
+import importlib
+import io
 import random
+import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
 from pbem.games.base import (
+    COMPACT_ROWS,
+    TERMINAL_WIDTH,
     Game,
     GameState,
     Hidden,
@@ -60,9 +71,10 @@ from pbem.games.base import (
     project,
     unrevealed_public,
 )
+from pbem.errors import NoPicture
 from pbem.games.refchoice import rechoose_refs
 
-__all__ = ["check_game", "readable_refs", "encode"]
+__all__ = ["check_game", "readable_refs", "encode", "draw_pictures"]
 
 
 def encode(value: Any) -> bytes:
@@ -89,6 +101,33 @@ def _diff(a: bytes, b: bytes) -> str:
         f"  expected ...{a[lo:n + 60].decode(errors='replace')}...\n"
         f"  got      ...{b[lo:n + 60].decode(errors='replace')}..."
     )
+
+
+def draw_pictures(game: Game[Any, Any], view: Any, where: str) -> None:
+    """Draw every picture of `view`: text, SVG and the colour terminal
+    picture; AssertionError naming `where` when one fails or is empty."""
+    try:
+        text = game.render(view)
+        if not isinstance(text, str) or not text:
+            raise AssertionError(f"render returned {text!r}")
+        small = game.compact(view).splitlines()
+        if not small or len(small) > COMPACT_ROWS or max(len(line) for line in small) > TERMINAL_WIDTH:
+            raise AssertionError(f"the compact board is {len(small)} lines (at most {COMPACT_ROWS} of "
+                                 f"{TERMINAL_WIDTH} columns):\n" + "\n".join(small))
+        try:
+            ET.fromstring(game.svg(view))
+        except NoPicture:
+            pass
+        if game.rich_view is not None:
+            from rich.console import Console
+
+            out = io.StringIO()
+            console = Console(file=out, width=80, color_system="truecolor", force_terminal=True)
+            console.print(importlib.import_module(game.rich_view).render(view))
+            if not out.getvalue().strip():
+                raise AssertionError("the colour picture is empty")
+    except Exception as exc:
+        raise AssertionError(f"{where}: a picture of {type(view).__name__} fails: {type(exc).__name__}: {exc}") from exc
 
 
 def _same(expected: Any, got: Any, what: str) -> None:
@@ -258,9 +297,12 @@ class _Run:
             _same(game.view(self.full, reader), mine,
                   f"{where}: {who}'s view of the full state differs from {who}'s own view "
                   "(a view may show only what its reader sees)")
-            text = game.render(mine)
-            if not isinstance(text, str) or not text:
-                raise AssertionError(f"{where}: render returned {text!r}")
+            if self._drawing_point():
+                draw_pictures(game, mine, f"{where}: {who}'s view")
+            else:
+                text = game.render(mine)
+                if not isinstance(text, str) or not text:
+                    raise AssertionError(f"{where}: render returned {text!r}")
         for st, who in [(self.full, "full"), (self.pub, "public")] + [
             (p, f"{s}'s partial") for s, p in self.part.items()
         ]:
@@ -273,6 +315,10 @@ class _Run:
                 self.invariant(self.full)
             except AssertionError as exc:
                 raise AssertionError(f"{where}: {exc}") from None
+
+    def _drawing_point(self) -> bool:
+        """The set-up, steps 1, 2, 4, 8 ... and the end: where every picture is drawn."""
+        return self.step & (self.step - 1) == 0 or self.game.outcome(self.full) is not None
 
     def _check_command(self, seat: str, partial: Any) -> Any:
         game, where = self.game, self.where

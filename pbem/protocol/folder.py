@@ -21,7 +21,6 @@ import re
 import stat
 import weakref
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
@@ -272,8 +271,7 @@ def _first_changed(remembered: list[tuple[str, str]], start: int, files: dict[in
     return None
 
 
-@dataclass
-class _Verified:
+class _Verified(msgspec.Struct):
     """What `load` verified of a chain it returned: its folder, every file
     (name, digest) by seq, and up to which seq as the dealer checks."""
 

@@ -8,7 +8,6 @@ therefore exactly what the writer wrote.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as _dt
 import os
 from typing import Any
@@ -74,7 +73,7 @@ def make_genesis(
                 "set-up never depend on the set-up's chance (Game.fixed_hidden_cards)",
                 hint="use --dealer referee --referee NAME",
             )
-        shape = dataclasses.replace(shape, slots=(), deck=())
+        shape = msgspec.structs.replace(shape, slots=(), deck=())
     probe = project(full, set())
     scalar, layer = new_layer(creator.name, [] if late else list(poker.card_table(nonce, list(shape.deck))))
     beacon_length = beacon_length or peer.BEACON_LENGTH  # another length: only for tests and attacks

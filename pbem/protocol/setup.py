@@ -36,7 +36,6 @@ could try until one suited it; they still verify.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -53,8 +52,7 @@ from pbem.protocol.formats import GenesisBody
 PEER_MAX_READERS = 2
 
 
-@dataclass
-class DerivedSetup:
+class DerivedSetup(msgspec.Struct):
     """What a verifier knows of the set-up from the rules alone."""
 
     options: Any
@@ -115,8 +113,7 @@ def probe_seed(nonce: str, n: int = 0) -> bytes:
     return sha256(b"pbem/1 peer probe %d " % n + nonce.encode())
 
 
-@dataclass(frozen=True)
-class PeerShape:
+class PeerShape(msgspec.Struct, frozen=True):
     """What of a peer game's set-up the shuffle layers need before the set-up
     itself is known: the shared deck's slots and cards (sorted: the layers
     shuffle them), each private deck's refs and cards."""

@@ -10,8 +10,9 @@ sides is what keeps them from ever disagreeing.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from pbem.errors import IllegalCommand, ProtocolError, WrongWriter
 from pbem.games.base import (
@@ -23,12 +24,11 @@ from pbem.protocol.chance import NeedsChance, NoChance, PlayChance, Tape
 RevealSource = Callable[[str], str | None]
 
 
-@dataclass
-class Effect:
+class Effect(msgspec.Struct):
     """What a file did to the public state."""
 
     state: GameState
-    revealed: dict[str, str] = field(default_factory=dict)  # ref -> card, in order of use
+    revealed: dict[str, str] = msgspec.field(default_factory=dict)  # ref -> card, in order of use
     blocked_on: str | None = None  # a ref `advance` waits for
     #: the file's last command, which drew chance its writer may not know
     #: yet: not applied; whoever owes the chance runs it again (`resume`)

@@ -22,15 +22,15 @@ and any file that follows it, is set aside.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+import msgspec
 
 if TYPE_CHECKING:
     from pbem.protocol.chain import Chain, Record
 
 
-@dataclass(frozen=True)
-class Pending:
+class Pending(msgspec.Struct, frozen=True):
     """A request waiting for answers."""
 
     by: str

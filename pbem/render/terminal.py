@@ -13,6 +13,7 @@ layout unchanged) and ``TERM=dumb``.
 from __future__ import annotations
 
 import importlib
+import shutil
 import sys
 from typing import IO, Any, Callable
 
@@ -72,6 +73,17 @@ class _Cleaned:
             yield seg if seg.control else Segment(clean(seg.text), seg.style)
 
 
+def compact_renderable(game: Game, view: Any) -> Any:
+    """The game's compact board in colour where its colour module draws one
+    (a ``compact(view)`` beside its ``render``), else its compact text."""
+    module = importlib.import_module(game.rich_view) if game.rich_view else None
+    if module is not None and hasattr(module, "compact"):
+        return module.compact(view)
+    from rich.text import Text
+
+    return Text(game.compact(view))
+
+
 def show(game: Game, view: Any, *, plain: bool, stream: IO[str] | None = None) -> None:
     """Print `view` on `stream` (stdout) as colour or as text."""
     stream = sys.stdout if stream is None else stream
@@ -110,17 +122,26 @@ class Screen:
         self.err = sys.stderr if err is None else err
         self.rich = wants_rich(plain, self.out)
         self._consoles: dict[str, Any] = {}
+        #: the terminal's height, which `pbem play` fits its screen to
+        self.rows = shutil.get_terminal_size((TERMINAL_WIDTH, 24)).lines if self.rich else 24
 
     def _console(self, which: str) -> Any:
         if which not in self._consoles:
             self._consoles[which] = console(self.err if which == "err" else self.out)
         return self._consoles[which]
 
-    def board(self, game: Game, view: Any) -> None:
-        if self.rich:
-            self._console("out").print(renderable(game, view))
+    def board(self, game: Game, view: Any, full: bool = False) -> None:
+        """The compact board of `pbem play` (`Game.compact`), or the whole picture."""
+        if full:
+            if self.rich:
+                self._console("out").print(renderable(game, view))
+            else:
+                show(game, view, plain=True, stream=self.out)
+        elif self.rich:
+            self._console("out").print(compact_renderable(game, view))
         else:
-            show(game, view, plain=True, stream=self.out)
+            self.out.write(game.compact(view).rstrip("\n") + "\n")
+            self.out.flush()
 
     def line(self, text: str, kind: str = "") -> None:
         to_err = kind in ("error", "hint")

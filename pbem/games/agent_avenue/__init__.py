@@ -183,6 +183,11 @@ class AgentAvenue(Game[State, Command]):
 
         return render_view(view)
 
+    def compact(self, view: Any) -> str:
+        from pbem.games.agent_avenue.render import compact
+
+        return compact(view)
+
     def svg(self, view: Any) -> str:
         from pbem.games.agent_avenue.svg import render_svg
 

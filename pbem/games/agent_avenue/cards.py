@@ -13,9 +13,10 @@ repeated here three times.
 
 from __future__ import annotations
 
-import json as _json
-from collections import Counter
 import pkgutil as _pkgutil
+from collections import Counter
+
+import msgspec
 
 from pbem.errors import InvalidCommand
 
@@ -117,7 +118,7 @@ def deck_problems(names: list[str]) -> str | None:
 
 # through the package's loader (a zipped install works too); importlib.resources
 # would load tempfile, shutil and the compression modules into every command
-_MARKET = _json.loads(_pkgutil.get_data("pbem.games.agent_avenue", "data/black_market.json").decode("utf-8"))
+_MARKET = msgspec.json.decode(_pkgutil.get_data("pbem.games.agent_avenue", "data/black_market.json"))
 
 #: spaces of the advanced board where a meeple ending its move takes a card
 MARKET_SPACES: frozenset[int] = frozenset(_MARKET["market_spaces"])

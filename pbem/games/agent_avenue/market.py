@@ -55,7 +55,7 @@ from pbem.games.agent_avenue.state import (
     ref_key,
     side_of,
 )
-from pbem.games.base import Chance, Item, Known, checked_if_visible, draw_private, identity
+from pbem.games.base import Chance, Item, Known, checked_if_visible, draw_private, identity, own_zone
 
 #: tasks where `Market.who` must send a command
 DECISIONS = frozenset({TAKE, AGAIN, cards.OUTPOST, cards.SECRET, cards.TROUBLE, cards.SPYCATION, cards.MIND})
@@ -94,8 +94,8 @@ def refill(state: State, chance: Chance) -> None:
     The black-market deck is a private deck (`private_decks`): with a dealer
     its top is drawn; in peer games, where its owner knows which ref is which
     card, the beacons pick the card (`draw_private`)."""
-    supply, deck = state.zones[MARKET_SUPPLY].items, state.zones[MARKET_DECK].items
-    while len(supply) < cards.SUPPLY_SIZE and deck:
+    supply = own_zone(state, MARKET_SUPPLY).items
+    while len(supply) < cards.SUPPLY_SIZE and state.zones[MARKET_DECK].items:
         supply.append(draw_private(state, MARKET_DECK, chance))
 
 
@@ -155,7 +155,7 @@ def _step(state: State, seat: str, n: int) -> None:
 def recruit_move(state: State, seat: str, item: Item) -> None:
     """Put `item` in `seat`'s play area and move for it; a landing on a
     black-market space queues `seat` to take another card first (a chain)."""
-    state.zones[play_area(seat)].items.append(item)
+    own_zone(state, play_area(seat)).items.append(item)
     name = identity(item)
     count = _names_in_play(state, seat).count(name)
     n = cards.move_steps(name, count, ongoing_names(state, seat))
@@ -174,8 +174,8 @@ def _note(state: State, line: str, *names: str) -> None:
 
 def draw_up(state: State, seat: str) -> None:
     """After a card left the hand: draw up to 4 (above 4, carry on)."""
-    held = state.zones[hand(seat)].items
-    deck = state.zones[DECK].items
+    held = own_zone(state, hand(seat)).items
+    deck = own_zone(state, DECK).items
     while len(held) < cards.HAND_SIZE and deck:
         held.append(deck.pop(0))
 
@@ -224,11 +224,10 @@ def _resolve(state: State) -> None:
         if move(state, seat, 1):
             m.queue.insert(0, seat)
     elif card == cards.SMOKE:
-        deck = state.zones[DECK].items
-        if not deck:
+        if not state.zones[DECK].items:
             m.log.append("Smoke Screen: the agent deck is empty, nothing happens")
         else:
-            recruit_move(state, seat, deck.pop(0))
+            recruit_move(state, seat, own_zone(state, DECK).items.pop(0))
     elif card == cards.SPYCATION and not state.zones[play_area(seat)].items:
         m.log.append(f"Spycation: {seat} has no agent in play, nothing happens")
     elif card == cards.MIND and not state.zones[play_area(other(state, seat))].items:
@@ -296,8 +295,7 @@ def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
     if m.task == TAKE:
         if not isinstance(command, Take):
             raise IllegalCommand(f"{seat} must take a black-market card from the supply ('take NAME')")
-        supply = state.zones[MARKET_SUPPLY].items
-        item = _pop(supply, command.ref)
+        item = _pop(own_zone(state, MARKET_SUPPLY).items, command.ref)
         if item is None:
             raise IllegalCommand(f"black-market card {command.ref} is not in the supply")
         name = identity(item)
@@ -307,10 +305,10 @@ def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
         if is_team(state):
             m.player = seat
         if cards.MARKET_KIND[name] == "ongoing":
-            state.zones[ongoing(side)].items.append(item)
+            own_zone(state, ongoing(side)).items.append(item)
             m.task = ""
         else:
-            state.zones[MARKET_USED].items.append(item)
+            own_zone(state, MARKET_USED).items.append(item)
             m.task, m.card = RESOLVE_CARD, item.ref
         return state
     if isinstance(command, Take):
@@ -321,7 +319,7 @@ def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
         else:
             # any copy of the returned agent will do: the writer re-chooses
             # refs among equal cards in a hand (`pbem.games.refchoice`)
-            held = state.zones[hand(seat)].items
+            held = own_zone(state, hand(seat)).items
             spy = next((it for it in held if it.ref == m.spy), None)
             mine = next((it for it in held if it.ref == command.ref), None)
             if spy is None or mine is None or identity(mine) != identity(spy):
@@ -340,9 +338,9 @@ def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
         m.task = ""
         return state
     assert isinstance(command, Choose)
-    held = state.zones[hand(seat)].items
+    held = own_zone(state, hand(seat)).items
     if m.task == cards.SPYCATION:
-        item = _pop(state.zones[play_area(side)].items, command.ref)
+        item = _pop(own_zone(state, play_area(side)).items, command.ref)
         if item is None:
             raise IllegalCommand(f"agent {command.ref} is not in your play area")
         held.append(item)  # moves nobody
@@ -351,7 +349,7 @@ def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
         m.task, m.spy = AGAIN, item.ref
         return state
     if m.task == cards.MIND:
-        item = _pop(state.zones[play_area(other(state, side))].items, command.ref)
+        item = _pop(own_zone(state, play_area(other(state, side))).items, command.ref)
         if item is None:
             raise IllegalCommand(f"agent {command.ref} is not in your opponent's play area")
         held.append(item)  # moves nobody

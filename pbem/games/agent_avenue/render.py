@@ -26,7 +26,7 @@ import msgspec
 
 from pbem.games.agent_avenue import cards
 from pbem.games.agent_avenue.view import MarketView, View
-from pbem.games.base import fit_lines
+from pbem.games.base import compact_lines, fit_lines
 
 
 def _letters(seats: list[str]) -> list[str]:
@@ -147,3 +147,33 @@ def render(view: View | dict[str, Any]) -> str:
         winners = " and ".join(view.outcome.winners) or "nobody"
         lines.append(f"outcome: {winners} won - {view.outcome.reason}")
     return "\n".join(fit_lines(lines)) + "\n"
+
+
+def compact(view: View | dict[str, Any]) -> str:
+    """The board in a dozen lines (`pbem play`): the loop, then one or two
+    lines per seat (hands named only for the viewer), the deck and centre."""
+    if not isinstance(view, View):
+        view = msgspec.convert(view, View)
+    letters = _letters([s.seat for s in view.seats])
+    legend = ", ".join(f"{letters[k]} = {s.seat}" for k, s in enumerate(view.seats))
+    seats = []
+    for k, s in enumerate(view.seats):
+        you = " (you)" if s.seat == view.viewer or (
+            isinstance(s.members, list) and any(m.seat == view.viewer for m in s.members)) else ""
+        in_play = ", ".join(f"{n} x{c}" if c > 1 else n for n, c in Counter(s.in_play).items()) or "none"
+        seats.append(f"{letters[k]} {s.seat}{you}: on {s.position}, progress {s.progress:+d}, "
+                     f"{s.to_catch} to catch; in play: {in_play}")
+        held = f"hand: {', '.join(s.hand) or 'empty'}" if s.hand is not None else f"hand: {s.hand_size} hidden"
+        seats.append(f"    {held}; discards {s.discards_used}/{s.discards_used + s.discards_left}")
+    centre = [f"deck {view.deck_size}"]
+    if isinstance(view.market, MarketView):
+        centre.append(f"black market: {', '.join(view.market.supply) or 'empty'}")
+    if view.centre_up is not None or view.centre_down_played:
+        down = view.centre_down if view.centre_down is not None else "(hidden)"
+        centre.append(f"centre: up {view.centre_up or '(none)'}, down {down}")
+    if view.last_moves:
+        centre.append("last moves " + ", ".join(f"{seat} {n:+d}" for seat, n in view.last_moves.items()))
+    return compact_lines([
+        (board_lines(view, letters), False), ([f"home: upper case, meeple: lower case; {legend}"], True),
+        (seats, False), (["; ".join(centre)], False),
+    ])

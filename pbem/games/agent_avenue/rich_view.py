@@ -191,3 +191,29 @@ def render(view: View) -> Any:
         winners = " and ".join(view.outcome.winners) or "nobody"
         parts.append(Text(f"outcome: {winners} won - {view.outcome.reason}", style="bold"))
     return Group(*parts)
+
+
+def compact(view: View) -> Any:
+    """The compact board of `pbem play` (`render.compact`), each seat's
+    letter on the board and its line in the seat's colour."""
+    from rich.text import Text
+
+    from pbem.games.agent_avenue.render import compact as text_compact
+
+    letters = _letters([s.seat for s in view.seats])
+    out = Text()
+    lines = text_compact(view).splitlines()
+    for k, line in enumerate(lines):
+        part = Text(line)
+        if line.startswith(("home ", "meeple ")):
+            for col, char in enumerate(line[7:], 7):  # after the row's label
+                for i, letter in enumerate(letters):
+                    if char in (letter, letter.lower()):
+                        part.stylize(_seat_style(i), col, col + 1)
+        else:
+            for i, (letter, s) in enumerate(zip(letters, view.seats)):
+                if line.startswith(f"{letter} {s.seat}"):
+                    part.stylize(_seat_style(i), 0, len(letter) + 1 + len(s.seat))
+        out.append_text(part)
+        out.append("\n" if k < len(lines) - 1 else "")
+    return out

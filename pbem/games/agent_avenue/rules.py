@@ -52,6 +52,7 @@ from pbem.games.agent_avenue.state import (
     players_of,
     ref_key,
     side_of,
+    thaw,
 )
 from pbem.games.base import (
     Chance,
@@ -59,8 +60,9 @@ from pbem.games.base import (
     Known,
     Outcome,
     checked_if_visible,
-    copy_struct,
     identity,
+    own_zone,
+    settle_zones,
 )
 
 CATCH_DISTANCE = cards.BOARD_SIZE // 2  # the homes are 7 apart
@@ -253,9 +255,9 @@ def side_short(state: State, side: str) -> bool:
 
 def _draw(state: State, seat: str, n: int) -> None:
     """Move up to `n` cards from the top of the deck to the end of the hand."""
-    deck = state.zones[DECK].items
-    taken, state.zones[DECK].items = deck[:n], deck[n:]
-    state.zones[hand(seat)].items.extend(taken)
+    deck = own_zone(state, DECK)
+    taken, deck.items = deck.items[:n], deck.items[n:]
+    own_zone(state, hand(seat)).items.extend(taken)
 
 
 # --- who acts, what is legal ------------------------------------------------------
@@ -323,7 +325,7 @@ def legal(state: State, seat: str) -> list[Command]:
 
 
 def _take(state: State, zone: str, ref: str, what: str) -> Item:
-    items = state.zones[zone].items
+    items = own_zone(state, zone).items
     for i, item in enumerate(items):
         if item.ref == ref:
             return items.pop(i)
@@ -372,7 +374,7 @@ def _waiting(state: State) -> str:
 
 def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
     _check_turn(state, seat, command)
-    state = copy_struct(state)
+    state = thaw(state)
     match command:
         case Discard(ref=ref):
             if not state.zones[DECK].items:
@@ -381,7 +383,7 @@ def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
             if state.discards_used[seat] >= limit:
                 raise IllegalCommand(f"you cannot discard: you have used all {limit} discards")
             item = _take(state, hand(seat), ref, "card")
-            state.zones[discards(seat)].items.append(item)
+            own_zone(state, discards(seat)).items.append(item)
             state.discards_used[seat] += 1
             _draw(state, seat, 1)
         case Play(face_up=up, face_down=down):
@@ -393,8 +395,8 @@ def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
                 if ref not in refs:
                     raise IllegalCommand(f"the {what} {ref} is not in your hand")
             _check_names(held, up, down)
-            state.zones[CENTRE_UP].items.append(_take(state, hand(seat), up, "card"))
-            state.zones[CENTRE_DOWN].items.append(_take(state, hand(seat), down, "card"))
+            own_zone(state, CENTRE_UP).items.append(_take(state, hand(seat), up, "card"))
+            own_zone(state, CENTRE_DOWN).items.append(_take(state, hand(seat), down, "card"))
             _draw(state, seat, cards.HAND_SIZE - len(state.zones[hand(seat)].items))
             state.phase = RECRUIT
         case PlayOne(ref=ref):
@@ -404,10 +406,10 @@ def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
             up = state.zones[CENTRE_UP].items
             if up:
                 _check_team_names(held, ref, identity(up[0]))
-                state.zones[CENTRE_DOWN].items.append(_take(state, hand(seat), ref, "card"))
+                own_zone(state, CENTRE_DOWN).items.append(_take(state, hand(seat), ref, "card"))
                 state.phase = RECRUIT
             else:
-                up.append(_take(state, hand(seat), ref, "card"))
+                own_zone(state, CENTRE_UP).items.append(_take(state, hand(seat), ref, "card"))
             # each refills at once: the face-up player first, so it draws the
             # last card of the deck (the last-card rule)
             _draw(state, seat, cards.HAND_SIZE - len(state.zones[hand(seat)].items))
@@ -415,11 +417,11 @@ def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
             if which not in ("face-up", "face-down"):
                 raise IllegalCommand(f"recruit face-up or face-down, not {which!r}")
             a, b = state.active, side_of(state, seat)
-            up = state.zones[CENTRE_UP].items.pop()
-            down = state.zones[CENTRE_DOWN].items.pop()
+            up = own_zone(state, CENTRE_UP).items.pop()
+            down = own_zone(state, CENTRE_DOWN).items.pop()
             mine, theirs = (up, down) if which == FACE_UP else (down, up)
-            state.zones[play_area(b)].items.append(mine)
-            state.zones[play_area(a)].items.append(theirs)
+            own_zone(state, play_area(b)).items.append(mine)
+            own_zone(state, play_area(a)).items.append(theirs)
             state.choice = which
             state.recruited = {a: theirs.ref, b: mine.ref}
             state.phase = RESOLVE
@@ -427,6 +429,7 @@ def apply(state: State, seat: str, command: Command, chance: Chance) -> State:
             state = market.apply(state, seat, command, chance)
         case _:
             raise IllegalCommand(f"not an Agent Avenue command: {command!r}")
+    settle_zones(state)
     return state
 
 
@@ -461,7 +464,7 @@ def _check_team_names(held: list[Item], down: str, up_name: str) -> None:
 
 def in_play_counts(state: State, seat: str) -> Counter[str]:
     """Agents of each name in the seat's play area (reads identities)."""
-    return Counter(identity(it) for it in state.zones[play_area(seat)].items)
+    return Counter(map(identity, state.zones[play_area(seat)].items))
 
 
 def advance(state: State, chance: Chance) -> State:
@@ -469,6 +472,12 @@ def advance(state: State, chance: Chance) -> State:
 
     Raises `NeedsReveal` while the face-down card just recruited is hidden.
     """
+    out = _advance(state, chance)
+    settle_zones(out)
+    return out
+
+
+def _advance(state: State, chance: Chance) -> State:
     if market.is_advanced(state):
         return _advance_advanced(state, chance)
     if state.phase == PLAY and not to_act(state):
@@ -483,7 +492,7 @@ def advance(state: State, chance: Chance) -> State:
     for s in (a, b):
         zone = state.zones[play_area(s)].items
         just[s] = identity(next(it for it in zone if it.ref == state.recruited[s]))
-    state = copy_struct(state)
+    state = thaw(state)
     moves = {}
     for s in (a, b):  # A moves first, then B (effectively simultaneous)
         moves[s] = cards.steps(just[s], counts[s][just[s]])
@@ -515,7 +524,7 @@ def _end_turn(state: State, result: Outcome | None, b: str) -> State:
     state.turn += 1
     state.choice = None
     state.recruited = {}
-    state.zones[CENTRE_DOWN].readers = [face_down_player(state, b)]
+    own_zone(state, CENTRE_DOWN).readers = [face_down_player(state, b)]
     return state
 
 
@@ -535,13 +544,13 @@ def _advance_advanced(state: State, chance: Chance) -> State:
     if state.phase == OVER:
         return state
     if market.supply_short(state) and state.phase == PLAY:
-        state = copy_struct(state)
+        state = thaw(state)
         market.refill(state, chance)  # the supply is first turned face up here
     if state.phase == PLAY and not to_act(state):
         return _stalled(state)
     if state.phase not in (RESOLVE, MARKET):
         return state
-    state = copy_struct(state)
+    state = thaw(state)
     a = state.active
     b = other(state, a)
     if state.phase == RESOLVE:
@@ -580,7 +589,7 @@ def _advance_advanced(state: State, chance: Chance) -> State:
 def _stalled(state: State) -> State:
     """Defensive: the active seat cannot play (fewer than 2 cards). The End
     step prevents this; if it ever happens, end by the running-out rule."""
-    state = copy_struct(state)
+    state = thaw(state)
     a = state.active
     lead = state.progress[a] - state.progress[other(state, a)]
     why = f"{a} cannot play (too few cards)" if is_team(state) else f"{a} cannot play (fewer than 2 cards)"

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import msgspec
 
-from pbem.games.base import GameState, Item, NeedsReveal, Outcome, Zone, identity
+from pbem.games.base import GameState, Item, NeedsReveal, Outcome, Zone, identity, share_zones
 
 #: phases of a turn: the active seat plays, the opponent recruits, the rules
 #: resolve movement and the End step (no decision), or the game is over.
@@ -158,6 +158,31 @@ class State(GameState, kw_only=True):
     #: after each of its turns); UNSET with two players
     players: list[str] | msgspec.UnsetType = msgspec.UNSET
     teams: dict[str, list[str]] | msgspec.UnsetType = msgspec.UNSET
+
+
+def thaw(state: State) -> State:
+    """A copy of `state` for the rules to change, for a small part of what
+    `copy_struct` costs: its zones shared until changed
+    (`pbem.games.base.own_zone`; the rules end with `settle_zones`), its own
+    dicts and black-market lists, and shared the frozen values and
+    `REPLACED` fields."""
+    s = state.__copy__()
+    s.zones = share_zones(state.zones)
+    s.position = dict(state.position)
+    s.progress = dict(state.progress)
+    s.discards_used = dict(state.discards_used)
+    s.moves = dict(state.moves)
+    if isinstance(state.market, Market):
+        m = state.market.__copy__()
+        m.queue, m.log, m.shown, m.revealed = list(m.queue), list(m.log), list(m.shown), list(m.revealed)
+        s.market = m
+    if isinstance(state.teams, dict):
+        s.teams = {side: list(who) for side, who in state.teams.items()}
+    return s
+
+
+#: the fields the rules replace whole and never change in place (`thaw` shares them)
+REPLACED = frozenset({"seats", "home", "recruited", "players"})
 
 
 def is_team(state: State) -> bool:

@@ -32,9 +32,9 @@ Refs: ``aNN`` / ``bNN`` for cell NN on side a / b; cards ``agent``,
 from __future__ import annotations
 
 from pbem.errors import IllegalCommand, InvalidOption
-from pbem.games.base import Chance, Known, Outcome, SeatSpec, checked_if_visible, copy_struct, identity
+from pbem.games.base import Chance, Known, Outcome, SeatSpec, checked_if_visible, identity
 from pbem.games.codenames import words as wordmod
-from pbem.games.codenames.clues import Checker
+from pbem.games.codenames import clues
 from pbem.games.codenames.commands import Clue, Command, Done, Guess, Pass
 from pbem.games.codenames.state import (
     CLUE,
@@ -52,6 +52,7 @@ from pbem.games.codenames.state import (
     guess_cap,
     known_colour,
     new_zone,
+    thaw,
 )
 
 AGENT = "agent"
@@ -311,7 +312,7 @@ def apply(state: State, seat: str, command: Command) -> State:
     if isinstance(command, Guess):
         return _guess(state, command)
     if isinstance(command, Pass):
-        new = copy_struct(state)
+        new = thaw(state)
         if state.phase == SUDDEN:
             new.done.append(new.team)
             _sudden_next(new)
@@ -328,8 +329,8 @@ def _clue(state: State, command: Clue) -> State:
     number = command.number
     if not (number == UNLIMITED or (isinstance(number, int) and not isinstance(number, bool) and 0 <= number <= 9)):
         raise IllegalCommand(f"a clue's number must be 0-9 or unlimited, not {number!r}")
-    word, _ = Checker(visible_words(state), state.language, state.hyphen).check(command.word)
-    new = copy_struct(state)
+    word, _ = clues.checker(visible_words(state), state.language, state.hyphen).check(command.word)
+    new = thaw(state)
     new.history.append(Turn(team=new.team, word=word, number=number))
     new.phase = GUESS
     return new
@@ -344,7 +345,7 @@ def _done(state: State) -> State:
                 if identity(it) == AGENT and ref_cell(it.ref) not in found]
         if left:
             raise IllegalCommand(f"side {side} still has {len(left)} agent(s) to find: give a clue")
-    new = copy_struct(state)
+    new = thaw(state)
     new.done.append(side)
     new.team = other_side(side)
     return new
@@ -372,7 +373,7 @@ def _guess(state: State, command: Guess) -> State:
         raise IllegalCommand(f"too many guesses: {len(cells)} given, {left} left (guess_cap=plus-one)")
     if command.then_pass and state.phase == SUDDEN:
         raise IllegalCommand("in sudden death a guess list cannot end with pass: pass on its own gives up")
-    new = copy_struct(state)
+    new = thaw(state)
     new.pending = cells
     new.then_pass = command.then_pass
     if state.phase == SUDDEN:  # no clue in sudden death: the guesses get a turn of their own
@@ -388,7 +389,7 @@ def advance(state: State) -> State:
     """Reveal the pending guesses on the giver's side, in order."""
     if state.phase != RESOLVE:
         return state
-    new = copy_struct(state)
+    new = thaw(state)
     side = new.team
     sudden = new.timer == 0
     turn = new.history[-1]

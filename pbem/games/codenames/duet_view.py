@@ -198,3 +198,31 @@ def render(view: DuetView) -> str:
         lines.append(text)
     lines += footer_lines(view)
     return "\n".join(fit_lines(lines))
+
+
+#: a compact cell's mark (`pbem play`): found, or the viewer's own side
+COMPACT_MARK = {"agent": "g", "bystander": "n", "assassin": "X!"}
+
+
+def compact(view: DuetView) -> str:
+    """The grid in five lines (a word and its mark per cell) and the clue."""
+    from pbem.games.codenames.render import compact_word
+
+    lines = [f"agents found {view.found}/{view.to_find}; timer tokens left {view.timer}; "
+             f"side a: {view.seats['a']}, side b: {view.seats['b']}"]
+    for row in range(5):
+        cells = view.cells[row * 5 : row * 5 + 5]
+        lines.append(" ".join(compact_word(c.word, compact_mark(c)) for c in cells).rstrip())
+    lines.append("[G]: found; ~a ~b: a bystander for side a, b"
+                 + (f"; g n X!: your side ({view.side}) of the key" if view.side else ""))
+    if view.turn is not None:
+        t = view.turn
+        text = f"side {t.side} clue: {t.clue} {t.number}" if t.clue else f"sudden death, side {t.side}"
+        lines.append(text + (" -> " + ", ".join(t.guesses) if t.guesses else "") + (f" [{t.end}]" if t.end else ""))
+    return "\n".join(fit_lines(lines))
+
+
+def compact_mark(cell: DuetCell) -> str:
+    if cell.found:
+        return "[G]"
+    return COMPACT_MARK.get(cell.mine or "", "") + "".join(f"~{s}" for s in cell.bystander)

@@ -163,7 +163,21 @@ class Codenames(Game[State, Command]):
             return duet_view.render(v)
         return rendering.render(v)
 
+    def compact(self, v: Any) -> str:
+        from pbem.games.codenames import duet_view
+        from pbem.games.codenames import render as rendering
+
+        if isinstance(v, duet_view.DuetView):
+            return duet_view.compact(v)
+        return rendering.compact(v)
+
     def svg(self, v: Any) -> str:
+        from pbem.games.codenames import duet_view
+
+        if isinstance(v, duet_view.DuetView):
+            from pbem.games.codenames.duet_svg import render_svg as render_duet
+
+            return render_duet(v)
         from pbem.games.codenames.svg import render_svg
 
         return render_svg(v)

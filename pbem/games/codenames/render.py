@@ -147,3 +147,44 @@ def footer_lines(view) -> list[str]:
     else:
         lines.append(f"next: {view.prompt}")
     return lines
+
+
+# --- the compact board (`pbem play`) ----------------------------------------------------
+
+#: columns of a compact cell: the word (cut with "." beyond 12) and a mark
+COMPACT_CELL = 15
+#: a compact cell's mark: covered (everyone) / uncovered as the key shows it
+COMPACT_COVERED = {"red": "[R]", "blue": "[B]", "bystander": "[N]", "assassin": "[X]"}
+COMPACT_KEY = {"red": "r", "blue": "b", "bystander": "n", "assassin": "X!"}
+
+
+def compact_word(word: str, mark: str) -> str:
+    """A cell of the compact grid: the word, cut to leave room for its mark."""
+    room = COMPACT_CELL - 1 - len(mark) if mark else COMPACT_CELL
+    shown = word if len(word) <= room else word[: room - 1] + "."
+    return (shown + (" " + mark if mark else "")).ljust(COMPACT_CELL)[:COMPACT_CELL]
+
+
+def compact_mark(cell: Cell) -> str:
+    if cell.colour is None:
+        return ""
+    return (COMPACT_COVERED if cell.covered else COMPACT_KEY).get(cell.colour, "?")
+
+
+def compact_legend(view: View) -> str:
+    covered = "[R] [B] [N] [X]: covered red, blue, bystander, assassin"
+    return covered + ("; r b n X!: your key" if view.sees_key else "")
+
+
+def compact(view: View) -> str:
+    """The grid in five lines (a word and its mark per cell), the score,
+    the clue: about nine lines for `pbem play` (the full picture: `render`)."""
+    score = "; ".join(f"{t.team} {t.left} of {t.agents} left" for t in view.teams)
+    lines = [f"{score}; {view.starting} started"]
+    for r in range(5):
+        lines.append(" ".join(compact_word(c.word, compact_mark(c)) for c in view.cells[r * 5 : r * 5 + 5]).rstrip())
+    lines.append(compact_legend(view))
+    if view.turn is not None:
+        lines += turn_line(view.turn).splitlines()
+    lines += footer_lines(view)[:-1]  # the heading above the menu says who is next
+    return "\n".join(fit_lines(lines))

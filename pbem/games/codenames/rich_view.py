@@ -132,3 +132,34 @@ def _duet(view) -> Any:
     text.highlight_words([duet_view.KEY_LABEL["assassin"]], style="bold white on black")
     text.highlight_regex(r"(?<=\| )agent(?= )", style="bold green")
     return text
+
+
+def compact(view: Any) -> Any:
+    """The compact board of `pbem play` (`render.compact`), each cell in
+    the colour of what it shows (covered, or the viewer's key)."""
+    from rich.text import Text
+
+    from pbem.games.codenames import duet_view
+    from pbem.games.codenames import render as text_view
+
+    duet = isinstance(view, duet_view.DuetView)
+    lines = (duet_view.compact(view) if duet else text_view.compact(view)).splitlines()
+    mark, style = (duet_view.compact_mark, _duet_style) if duet else (text_view.compact_mark, _style)
+    rows = [view.cells[r * 5 : r * 5 + 5] for r in range(5)]
+    plain = [" ".join(text_view.compact_word(c.word, mark(c)) for c in row).rstrip() for row in rows]
+    out = Text()
+    for k, line in enumerate(lines):
+        if line in plain:  # a row of the grid: each cell coloured as in the full picture
+            for i, cell in enumerate(rows[plain.index(line)]):
+                out.append(text_view.compact_word(cell.word, mark(cell)), style=style(cell))
+                out.append(" " if i < 4 else "")
+        else:
+            out.append(line, style="bold" if k == 0 else "")
+        out.append("\n" if k < len(lines) - 1 else "")
+    return out
+
+
+def _duet_style(cell: Any) -> str:
+    if cell.found:
+        return "bold bright_white on green4"
+    return {"agent": "bold green3", "assassin": "bold reverse"}.get(cell.mine or "", "")

@@ -36,10 +36,12 @@ spymasters compete: the winners are the winning spymaster alone.
 
 from __future__ import annotations
 
+import functools
+
 from pbem.errors import IllegalCommand, InvalidOption
-from pbem.games.base import Chance, Known, Outcome, SeatSpec, copy_struct, identity
+from pbem.games.base import Chance, Known, Outcome, SeatSpec, identity
 from pbem.games.codenames import words as wordmod
-from pbem.games.codenames.clues import Checker
+from pbem.games.codenames import clues
 from pbem.games.codenames.commands import Clue, Command, Cover, Guess, Pass, Review
 from pbem.games.codenames.state import (
     ASSASSIN,
@@ -87,6 +89,7 @@ from pbem.games.codenames.state import (
     ref_cell,
     spymaster,
     spymasters,
+    thaw,
     uncovered_words,
 )
 
@@ -353,8 +356,25 @@ CLUE_SAMPLE = 5  # clue words offered by `legal` (each with number 1)
 def clue_vocabulary(language: str) -> list[str]:
     """Words the engine may offer as clues: the deck's category names, then
     the deck's words."""
+    return list(_vocabulary(language))
+
+
+@functools.cache
+def _vocabulary(language: str) -> tuple[str, ...]:
     deck = wordmod.deck(language)
-    return list(deck.categories) + list(deck.words)
+    return (*deck.categories, *deck.words)
+
+
+@functools.cache
+def _category_index(language: str) -> tuple[tuple[str, ...], dict[str, tuple[int, ...]]]:
+    """The deck's category names, and for each deck word the indices of the
+    categories listing it (once per listing)."""
+    categories = wordmod.deck(language).categories
+    where: dict[str, list[int]] = {}
+    for i, members in enumerate(categories.values()):
+        for w in members:
+            where.setdefault(w, []).append(i)
+    return tuple(categories), {w: tuple(ix) for w, ix in where.items()}
 
 
 def legal_clue_words(state: State, limit: int = CLUE_SAMPLE, visible: list[str] | None = None) -> list[str]:
@@ -363,18 +383,19 @@ def legal_clue_words(state: State, limit: int = CLUE_SAMPLE, visible: list[str] 
     words close the list if the vocabulary runs dry (a user's codenames are
     letters only, so they always pass): a bot can always give a clue.
     `visible`: the words that restrict clues (default: the uncovered ones)."""
-    checker = Checker(uncovered_words(state) if visible is None else visible, state.language, state.hyphen)
-    vocab = clue_vocabulary(state.language)
+    checker = clues.checker(uncovered_words(state) if visible is None else visible, state.language, state.hyphen)
+    vocab = _vocabulary(state.language)
     start = (7 * len(state.history)) % len(vocab)
     out: list[str] = []
-    for word in vocab[start:] + vocab[:start]:
-        if checker.problem(word) is None:
+    for i in range(len(vocab)):
+        word = vocab[(start + i) % len(vocab)]
+        if checker.clean(word):
             out.append(word)
             if len(out) >= limit:
                 return out
     n = 10
     while len(out) < limit:
-        if checker.problem(str(n)) is None:
+        if checker.clean(str(n)):
             out.append(str(n))
         n += 1
     return out
@@ -387,29 +408,35 @@ def category_clues(state: State, visible_words: list[str] | None = None) -> list
     only, so every seat computes the same list; the spymaster bot picks among
     them with the key. `visible_words`: as in `legal_clue_words`."""
     shown = uncovered_words(state) if visible_words is None else visible_words
-    checker = Checker(shown, state.language, state.hyphen)
-    visible = set(shown)
+    checker = clues.checker(shown, state.language, state.hyphen)
+    names, listed = _category_index(state.language)
+    counts = [0] * len(names)
+    for w in set(shown):
+        for i in listed.get(w, ()):
+            counts[i] += 1
     out: list[Clue] = []
-    for name, members in wordmod.deck(state.language).categories.items():
-        k = min(sum(1 for w in members if w in visible), 9)
-        if k and checker.problem(name) is None:
-            out.extend(Clue(name, n) for n in range(1, k + 1))
+    for name, k in zip(names, counts):
+        if k and checker.clean(name):
+            out += _numbered(name, min(k, 9))
     return out
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _numbered(word: str, k: int) -> tuple[Clue, ...]:
+    """``clue WORD 1`` .. ``clue WORD k`` (frozen values, made once)."""
+    return tuple(Clue(word, n) for n in range(1, k + 1))
 
 
 def clue_commands(state: State, visible: list[str] | None = None) -> list[Command]:
     """The clues `legal` offers: five words with number 1, the first of
     them with 2, 0 and unlimited, then the category clues. `visible`: the
     words that restrict clues (default: the uncovered ones)."""
-    sample = legal_clue_words(state, visible=visible)
-    clues: list[Clue] = [Clue(w, 1) for w in sample]
-    clues += [Clue(sample[0], 2), Clue(sample[0], 0), Clue(sample[0], UNLIMITED)]
-    clues += category_clues(state, visible)
-    unique: list[Command] = []
-    for clue in clues:
-        if clue not in unique:
-            unique.append(clue)
-    return unique
+    shown = uncovered_words(state) if visible is None else visible
+    sample = legal_clue_words(state, visible=shown)
+    offered: list[Clue] = [Clue(w, 1) for w in sample]
+    offered += [Clue(sample[0], 2), Clue(sample[0], 0), Clue(sample[0], UNLIMITED)]
+    offered += category_clues(state, shown)
+    return list(dict.fromkeys(offered))
 
 
 def legal(state: State, seat: str) -> list[Command]:
@@ -491,7 +518,7 @@ def apply(state: State, seat: str, command: Command) -> State:
         turn = current_turn(state)
         if turn is None or not turn.guesses:
             raise IllegalCommand("a team must make at least one guess before it passes")
-        new = copy_struct(state)
+        new = thaw(state)
         _end_turn(new, "pass")
         return new
     if phase in (PENALTY, GHOST) and isinstance(command, Cover):
@@ -504,10 +531,10 @@ def _clue(state: State, command: Clue) -> State:
     if not (number == UNLIMITED or (isinstance(number, int) and not isinstance(number, bool) and 0 <= number <= 9)):
         raise IllegalCommand(f"a clue's number must be 0-9 or unlimited, not {number!r}")
     review = state.clue_review == "opponent"
-    word, verdict = Checker(uncovered_words(state), state.language, state.hyphen).check(
+    word, verdict = clues.checker(uncovered_words(state), state.language, state.hyphen).check(
         command.word, allow_objectionable=review
     )
-    new = copy_struct(state)
+    new = thaw(state)
     new.history.append(
         Turn(
             team=new.team, word=word, number=number, status="pending" if review else "accepted",
@@ -519,7 +546,7 @@ def _clue(state: State, command: Clue) -> State:
 
 
 def _review(state: State, command: Review) -> State:
-    new = copy_struct(state)
+    new = thaw(state)
     turn = new.history[-1]
     if command.verdict == "accept":
         turn.status = "accepted"
@@ -555,7 +582,7 @@ def _guess(state: State, command: Guess) -> State:
             f"too many guesses: {len(cells)} given, {left} left "
             f"(the clue allows {guess_cap(turn.number) if turn else 0}, {made} made)"
         )
-    new = copy_struct(state)
+    new = thaw(state)
     new.pending = cells
     new.then_pass = command.then_pass
     new.phase = RESOLVE
@@ -568,7 +595,7 @@ def _cover(state: State, command: Cover) -> State:
     if command.word is None:
         if not penalty:
             raise IllegalCommand("the ghost team must have one agent covered: 'cover WORD'")
-        new = copy_struct(state)
+        new = thaw(state)
         new.phase = CLUE
         return new
     word = wordmod.normalise(command.word)
@@ -582,7 +609,7 @@ def _cover(state: State, command: Cover) -> State:
     if colour != wanted:
         whose = "one of your own agents" if penalty else f"an agent of the ghost team ({wanted})"
         raise IllegalCommand(f"{word!r} is not {whose}")
-    new = copy_struct(state)
+    new = thaw(state)
     _move_to_covered(new, cell, item)
     # the cover belongs to the turn just ended (coop) or the objected one
     new.history[-1].cover = word
@@ -605,7 +632,7 @@ def advance(state: State) -> State:
     (`NeedsReveal` until the protocol reveals that cell)."""
     if state.phase != RESOLVE:
         return state
-    new = copy_struct(state)
+    new = thaw(state)
     team = new.team
     turn = new.history[-1]
     pending = list(new.pending)

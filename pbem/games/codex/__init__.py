@@ -152,6 +152,11 @@ class Codex(Game[State, Command]):
 
         return render(view)
 
+    def compact(self, view: Any) -> str:
+        from pbem.games.codex.view import compact
+
+        return compact(view)
+
     def svg(self, view: Any) -> str:
         from pbem.games.codex.svg import render_svg
 
@@ -161,7 +166,9 @@ class Codex(Game[State, Command]):
         return commands.format_command(command, state, seat)
 
     def parse(self, text: str, state: State, seat: str) -> Command:
-        return commands.parse_command(text, state, seat)
+        from pbem.games.codex.parse import parse_command
+
+        return parse_command(text, state, seat)
 
     def describe(self, command: Command, state: State, seat: str | None) -> str:
         return commands.describe_command(command, state, seat)

@@ -44,6 +44,8 @@ discarded or things sacrificed as a cost: ``hand:NAME`` or ``me:NAME``),
 
 from __future__ import annotations
 
+import difflib
+
 import msgspec
 
 from pbem.errors import InvalidCommand
@@ -197,14 +199,14 @@ def parse_target(state: State, seat: str, text: str, taken: set[str] | None = No
     side, _, rest = text.partition(":")
     if side in CARD_ZONES and rest:  # a card of one's own hand, codex, discard pile
         taken = set() if taken is None else taken
-        ref = _by_name(state, f"{side}:{seat}", rest, side, taken)
+        ref = by_name(state, f"{side}:{seat}", card_name([rest]), side, taken)
         taken.add(ref)
         return ref
     if side not in ("me", "opp", "my", "their") or not rest:
         raise InvalidCommand(f"target {text!r}: write me:NAME or opp:NAME (opp:base, opp:sl, me:tech1 ...; "
                              "codex:NAME or hand:NAME for a card of yours there)")
     owner = seat if side in ("me", "my") else other(state, seat)
-    rest = rest.removeprefix("patrol:")
+    rest = handle_key(rest.removeprefix("patrol:").strip())
     if rest in ("base",) + cards.TECH_BUILDINGS + cards.ADDONS:
         return f"{owner}:{rest}"
     if rest in cards.SLOT_SHORT:
@@ -222,7 +224,20 @@ def parse_target(state: State, seat: str, text: str, taken: set[str] | None = No
         for ref in mine:
             if state.things[ref].card == name:
                 return ref
-    raise InvalidCommand(f"nothing called {rest!r} on {'your' if owner == seat else 'the opposing'} side")
+    there = sorted(handle(state, r) for r in board.things_of(state, owner))
+    where = "your" if owner == seat else "the opposing"
+    raise InvalidCommand(f"nothing called {rest!r} on {where} side",
+                         hint=f"{where} side has in play: {', '.join(there)}; and the base" if there
+                         else f"{where} side has nothing in play but its base and buildings")
+
+
+def handle_key(text: str) -> str:
+    """A typed name of a thing in play as `handle` writes it: ``Iron Man``,
+    ``iron man.2`` -> ``iron-man``, ``iron-man.2``."""
+    base, dot, index = text.rpartition(".")
+    if dot and index.isdigit():
+        return f"{cards.slug(base)}.{index}"
+    return cards.slug(text)
 
 
 def _targets(state: State, seat: str, targets: list[str], self_ref: str = "") -> str:
@@ -251,15 +266,32 @@ def known_card(state: State, ref: str, seat: str | None) -> str | None:
     return state.shown.get(ref)
 
 
-def _by_name(state: State, zone: str, text: str, what: str, taken: set[str] | None = None) -> str:
-    name = cards.lookup(text)
-    if name is None:
-        raise InvalidCommand(f"unknown card {text!r}")
+def by_name(state: State, zone: str, name: str, what: str, taken: set[str] | None = None) -> str:
+    """A representative copy of card `name` in `zone`, not among `taken`
+    (refchoice re-chooses it before signing)."""
     refs = sorted((it.ref for it in state.zones[zone].items if isinstance(it, Known) and it.card == name
                    and it.ref not in (taken or ())), key=ref_key)
     if not refs:
-        raise InvalidCommand(f"there is no {name} in your {what}")
+        held = sorted({it.card for it in state.zones[zone].items if isinstance(it, Known)})
+        raise InvalidCommand(f"there is no {name} in your {what}",
+                             hint=f"your {what}: {', '.join(held)}" if held else f"your {what} is empty")
     return refs[0]
+
+
+def card_name(words: list[str]) -> str:
+    """The card or hero that `words` name (any case; spaces or hyphens)."""
+    text = " ".join(words)
+    name = cards.lookup(text)
+    if name is None:
+        raise InvalidCommand(f"no card called {text!r}", hint=did_you_mean(text))
+    return name
+
+
+def did_you_mean(text: str) -> str | None:
+    key = cards.slug(text)
+    slugs = [cards.slug(n) for n in (*cards.CARDS, *cards.HEROES)]
+    close = [s for s in slugs if key and key in s] or difflib.get_close_matches(key, slugs, n=3, cutoff=0.6)
+    return f"did you mean {' or '.join(close[:3])}?" if close else "pbem legal DIR --as NAME lists your commands"
 
 
 # --- format ------------------------------------------------------------------------
@@ -347,200 +379,6 @@ def format_command(cmd: Command, state: State, seat: str) -> str:
         case Choose(answers=answers):
             return "choose " + ";".join(answer_text(state, seat, a) for a in answers)
     raise InvalidCommand(f"not a Codex command: {cmd!r}")
-
-
-# --- parse ---------------------------------------------------------------------------
-
-_FLAGS = ("top", "boost")
-_CHOICE_KEYS = {"x", "mode", "split", "pay", "by", "doomed", "first", "choose"}
-
-
-def _split(text: str) -> tuple[list[str], dict[str, str], set[str]]:
-    words, opts, flags = [], {}, set()
-    for tok in text.split():
-        if "=" in tok:
-            k, _, v = tok.partition("=")
-            opts[k.lower()] = v
-        elif tok.lower() in _FLAGS:
-            flags.add(tok.lower())
-        else:
-            words.append(tok)
-    return words, opts, flags
-
-
-def _thing(state: State, seat: str, text: str) -> str:
-    if ":" not in text:
-        text = "me:" + text
-    ref = parse_target(state, seat, text)
-    if not ref or board.is_structure(ref):
-        raise InvalidCommand(f"{text!r} is not one of your cards in play")
-    return ref
-
-
-def _list(state: State, seat: str, value: str, self_ref: str = "") -> list[str]:
-    """Targets separated by commas (``self``: `self_ref`, the card being
-    played; ``tN``: the card an earlier target N names)."""
-    taken: set[str] = set()
-    out: list[str] = []
-    for v in value.split(",") if value else []:
-        word = v.strip().lower()
-        if self_ref and word == "self":
-            out.append(self_ref)
-        elif word[:1] == "t" and word[1:].isdigit():
-            if int(word[1:]) >= len(out):
-                raise InvalidCommand(f"target {word}: it names an earlier target of this command (t0, t1 ...)")
-            out.append(out[int(word[1:])])
-        else:
-            out.append(parse_target(state, seat, v, taken))
-    return out
-
-
-def parse_answer(state: State, seat: str, text: str) -> str:
-    text = text.strip()
-    low = text.lower()
-    if ":" in low or low in ("none", "-") or low in cards.SLOT_SHORT:
-        return parse_target(state, seat, low)
-    return low
-
-
-def _numbers(key: str, value: str) -> list[int]:
-    try:
-        return [int(v) for v in value.split(",") if v.strip()]
-    except ValueError:
-        raise InvalidCommand(f"{key}=: write numbers separated by commas") from None
-
-
-def _choices(state: State, seat: str, opts: dict[str, str], flags: set[str],
-             alts: list[str] | None = None) -> Choices:
-    fields: dict = {}
-    if "boost" in flags:
-        fields["boost"] = True
-    if "x" in opts:
-        xs = _numbers("x", opts["x"])
-        if len(xs) != 1 or xs[0] < 0:
-            raise InvalidCommand("x=N: one number, 0 or more")
-        fields["x"] = xs[0]
-    if "mode" in opts:
-        modes = _numbers("mode", opts["mode"])
-        if any(m < 1 for m in modes):
-            raise InvalidCommand("mode=: modes are numbered from 1")
-        fields["modes"] = [m - 1 for m in modes]
-    if "split" in opts:
-        fields["split"] = _numbers("split", opts["split"])
-    if "pay" in opts:
-        pay: list[str] = []
-        for v in opts["pay"].split(","):
-            if v.lower().startswith("hand:"):
-                pay.append(_by_name(state, hand(seat), v[5:], "hand", set(pay)))
-            else:
-                pay.append(_thing(state, seat, v))
-        fields["pay"] = pay
-    if "by" in opts and alts is not None:
-        by = opts["by"].lower()
-        ways = alts
-        if by.isdigit() and 1 <= int(by) <= len(ways):
-            fields["alt"] = int(by) - 1
-        elif by in ways:
-            fields["alt"] = ways.index(by)
-        else:
-            raise InvalidCommand("by=: " + (f"pay it by {' or '.join(ways)}" if ways else "this has one cost only"))
-    if "doomed" in opts:
-        fields["doomed"] = _list(state, seat, opts["doomed"])
-    if "first" in opts and opts["first"]:
-        first = []
-        for f in opts["first"].split(","):
-            if f.lower() in ("me:surplus", "surplus"):
-                first.append(f"{seat}:surplus")
-            else:
-                first.append(_thing(state, seat, f))
-        fields["first"] = first
-    if "choose" in opts:
-        fields["answers"] = [parse_answer(state, seat, a) for a in opts["choose"].split(";")]
-    return Choices(**fields)
-
-
-def parse_command(text: str, state: State, seat: str) -> Command:
-    words, opts, flags = _split(text.strip())
-    if not words:
-        raise InvalidCommand("empty command (try: tech, hire, build, summon, level, play, use, attack, end, choose)")
-    verb, args = words[0].lower(), words[1:]
-    allowed = {"play": {"target"}, "use": {"target"}, "attack": {"with", "spark", "over", "then"},
-               "end": set(SLOT_WORDS) | {"squad-leader", "scav", "tech"}}.get(verb, set()) | _CHOICE_KEYS
-    for key in opts:
-        if key not in allowed:
-            raise InvalidCommand(f"{verb}: unknown option {key}=")
-    if "top" in flags and verb != "play":
-        raise InvalidCommand(f"{verb}: unexpected word 'top'")
-    if "by" in opts and verb != "use":
-        raise InvalidCommand(f"{verb}: by= chooses how to pay an ability's cost (use ... by=gold)")
-    if verb == "choose":
-        if not args:
-            raise InvalidCommand("choose ANSWER (pbem legal lists the answers)")
-        return Choose([parse_answer(state, seat, a) for a in " ".join(args).split(";")])
-    ch = _choices(state, seat, opts, flags)
-    if verb == "tech":
-        refs: list[str] = []
-        if args != ["none"]:
-            taken: set[str] = set()
-            for a in args:
-                try:
-                    ref = _by_name(state, codex(seat), a, "codex", taken)
-                except InvalidCommand:
-                    raise InvalidCommand(f"no {a} left in your codex") from None
-                taken.add(ref)
-                refs.append(ref)
-        return Tech(cards=refs, choices=ch)
-    if verb == "hire" and len(args) == 1:
-        return Hire(_by_name(state, hand(seat), args[0], "hand"), ch)
-    if verb == "build" and len(args) == 1:
-        b = args[0].lower().replace("-", "")
-        b = {"techi": "tech1", "techii": "tech2", "techiii": "tech3"}.get(b, b)
-        return Build(b, ch)
-    if verb == "summon" and len(args) == 1:
-        name = cards.lookup(args[0])
-        if name is None or not cards.is_hero(name):
-            raise InvalidCommand(f"unknown hero {args[0]!r}")
-        return Summon(name, ch)
-    if verb == "level" and len(args) <= 1:
-        hero = board.hero_in_play(state, seat)
-        if hero is None:
-            raise InvalidCommand("you have no hero in play")
-        try:
-            n = int(args[0]) if args else 1
-        except ValueError:
-            raise InvalidCommand(f"level N: {args[0]!r} is not a number") from None
-        return Level(hero, n, ch)
-    if verb == "play" and len(args) == 1:
-        ref = _by_name(state, hand(seat), args[0], "hand")
-        return Play(ref, _list(state, seat, opts.get("target", ""), ref), "top" in flags, ch)
-    if verb == "use" and len(args) in (1, 2):
-        ref = _thing(state, seat, args[0])
-        ability = args[1].lower() if len(args) == 2 else _only_ability(state, ref)
-        ab = activated.find(state, ref, ability)
-        ch = _choices(state, seat, opts, flags, activated.alt_names(ab) if ab else [])
-        return Use(ref, ability, _list(state, seat, opts.get("target", "")), ch)
-    if verb == "attack" and len(args) == 2:
-        a = _thing(state, seat, args[0])
-        t = parse_target(state, seat, args[1] if ":" in args[1] else "opp:" + args[1])
-        return Attack(a, t, _list(state, seat, opts.get("with", "")),
-                      *(parse_target(state, seat, opts[k]) if opts.get(k) else "" for k in ("spark", "over", "then")),
-                      choices=ch)
-    if verb == "end" and not args:
-        slots = [""] * 5
-        for key, value in opts.items():
-            if key in _CHOICE_KEYS:
-                continue
-            i = SLOT_WORDS.index({"squad-leader": "sl", "scav": "scavenger", "tech": "technician"}.get(key, key))
-            slots[i] = _thing(state, seat, value)
-        return End(slots if any(slots) else [], ch)
-    raise InvalidCommand(f"cannot read {text!r} (try: tech, hire, build, summon, level, play, use, attack, end, choose)")
-
-
-def _only_ability(state: State, ref: str) -> str:
-    names = activated.names(state, ref)
-    if len(names) != 1:
-        raise InvalidCommand(f"use {handle(state, ref)} ABILITY: name one of {', '.join(names) or 'none'}")
-    return names[0]
 
 
 # --- words for logs ------------------------------------------------------------------

@@ -12,7 +12,7 @@ from collections import Counter
 
 import msgspec
 
-from pbem.games.base import Outcome, fit_lines, identity
+from pbem.games.base import Known, Outcome, compact_lines, fit_lines
 from pbem.games.codex import board, cards, values
 from pbem.games.codex.commands import answer_text, handle
 from pbem.games.codex.state import State, codex, deck, discard, future, hand, ongoing, workers
@@ -33,6 +33,16 @@ class ThingView(msgspec.Struct, frozen=True):
     counters: dict[str, int] = {}
     #: what it is transformed into ("": itself)
     shows: str = ""
+
+
+class BuildingView(msgspec.Struct, frozen=True):
+    """A building other than the base, for the card picture."""
+
+    kind: str  # tech1, tech2, tech3, surplus, tower
+    name: str
+    hp: int  # left
+    max_hp: int
+    done: bool  # False while it is being built this turn
 
 
 class SideView(msgspec.Struct, frozen=True):
@@ -57,6 +67,7 @@ class SideView(msgspec.Struct, frozen=True):
     my_workers: list[str] | None = None
     my_codex: list[str] | None = None
     future: list[str] = []
+    building_cards: list[BuildingView] = []
 
 
 class View(msgspec.Struct, frozen=True):
@@ -71,8 +82,13 @@ class View(msgspec.Struct, frozen=True):
     prompt: str = ""
 
 
+#: a card of the seat's own zone it cannot read yet: drawn, and the dealer's
+#: file that shows it has not arrived (a referee or peer game)
+ON_ITS_WAY = "(a card on its way)"
+
+
 def _names(state: State, zone: str) -> list[str]:
-    return sorted(identity(it) for it in state.zones[zone].items)
+    return sorted(it.card if isinstance(it, Known) else ON_ITS_WAY for it in state.zones[zone].items)
 
 
 def view(state: State, seat: str | None) -> View:
@@ -96,10 +112,11 @@ def _view(state: State, seat: str | None) -> View:
                                     kind=kind, counters=dict(t.counters), shows="" if shows == t.card else shows))
         hero_name = next(iter(p.heroes))
         hero = p.heroes[hero_name]
-        blds = []
+        blds, cards_of = [], []
         for kind, b in p.buildings.items():
             info = cards.BUILDINGS[kind]
             blds.append(f"{info['name']} {info['hp'] - b.damage}/{info['hp']}" + ("" if b.done else " (building)"))
+            cards_of.append(BuildingView(kind, info["name"], info["hp"] - b.damage, info["hp"], b.done))
         own = seat == s
         sides.append(SideView(
             seat=s, spec=p.spec, hero=hero_name, hero_home=hero.home,
@@ -114,6 +131,7 @@ def _view(state: State, seat: str | None) -> View:
             my_workers=_names(state, workers(s)) if own else None,
             my_codex=_names(state, codex(s)) if own else None,
             future=[f"{it.card} ({state.future[it.ref].time})" for it in state.zones[future(s)].items],
+            building_cards=cards_of,
         ))
     return View(seat=seat, turn=state.turn, active=state.active, phase=state.phase, sides=sides,
                 log=list(state.log), last_log=list(state.last_log), outcome=state.outcome,
@@ -194,3 +212,33 @@ def render(v: View) -> str:
         for text in (v.log or v.last_log)[-8:]:
             lines.append(f"  {text}")
     return "\n".join(fit_lines(lines))
+
+
+def _thing_text(t: ThingView) -> str:
+    marks = [m for m in (f"L{t.level}" if t.level else "", f"{t.damage} dmg" if t.damage else "",
+                         f"{t.runes:+d} runes" if t.runes else "", "exhausted" if t.exhausted else "") if m]
+    return f"{t.handle} {t.atk}/{t.hp - t.damage}" + (f" ({', '.join(marks)})" if marks else "")
+
+
+def compact(v: View) -> str:
+    """Each side in three lines or so (base, gold, workers, piles; hero,
+    buildings, patrol; what is in play), the viewer's hand, the last event:
+    at most a dozen lines for `pbem play` (the full picture: `render`)."""
+    parts: list[tuple[list[str], bool]] = []
+    if v.outcome is not None:
+        parts.append(([f"Game over: {v.outcome.reason}; winner: {', '.join(v.outcome.winners) or 'nobody'}"], False))
+    for side in v.sides:
+        me = " (you)" if side.seat == v.seat else ""
+        parts.append(([f"{side.seat}{me} {side.spec}: base {side.base_hp}/20, gold {side.gold}, workers "
+                       f"{side.workers}; hand {side.hand}, deck {side.deck}, discard {side.discard}"], False))
+        hero = side.hero + (" (command zone)" if side.hero_home else "")
+        slots = [f"{w}={h}" for w, h in zip(("SL", "elite", "scav", "tech", "look"), side.patrol) if h]
+        parts.append(([f"  hero {hero}; buildings: {', '.join(side.buildings) or '-'}; "
+                       f"patrol: {' '.join(slots) or '-'}"], side.seat != v.seat))
+        if side.things:
+            parts.append((["  in play: " + "; ".join(_thing_text(t) for t in side.things)], False))
+        if side.my_hand is not None:
+            parts.append(([f"  your hand: {_counted(side.my_hand)}"], False))
+    if v.log or v.last_log:
+        parts.append((["last: " + (v.log or v.last_log)[-1]], True))
+    return compact_lines(parts)

@@ -6,7 +6,9 @@ The modules, one job each: `catalogue` (every card value, as data:
 ``data/catalogue.json`` or a user's own, see README.md), `state` (options,
 state, grid), `commands` (command Structs and notation), `rules`, `odds`
 (exact attack chances), `view`, `render` (text), `rich_view`, `svg`,
-`bots`. Rules notes and decisions: ``shared/rules/dark-agent.md``.
+`bots`, `editions` (what earlier rules versions read otherwise: games
+begun under rules 1 are played and verified by `GAME_RULES_1`). Rules notes
+and decisions: ``shared/rules/dark-agent.md``.
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ from pbem.errors import InvalidOption
 from pbem.games.base import Bot, Chance, Game, Outcome, SeatSpec, loaded_on_use
 from pbem.games.dark_agent import commands, rules
 from pbem.games.dark_agent.commands import Command
+from pbem.games.dark_agent.editions import CURRENT, RULES_1, Edition
 from pbem.games.dark_agent.state import AREA_DECK, Options, State
 
-SUMMARY = """\
+_SUMMARY = """\
 Dark Agent: 7 lines (A-G) of 5 cells; satellites sit over each line.
 Your turn: phase 1, move two of your satellites to free slots, or swap
 one with another satellite (at most 3 per line). Phase 2: each satellite
@@ -30,15 +33,26 @@ spots one cell of its line: 1, 2 or 3 satellites reach 1, 2 or 3 cells,
 equipment (3 at most), Supply/Support/Media/Espionage act at once; attack
 with your spies in spotted cells: levels + bonuses + nuclear + 4 dice
 against the defence (an enemy spy or Kara adds a die; four of a kind
-always wins). A failed attack wounds the spies and ends your turn.
-AIMs next to a sentry or an enemy spy cannot be attacked. After every
-turn the UN votes in secret whether the area shifts. Scores: 6 per AIM,
-3 for the last one, sentries' and Kara's levels, your spies in the area.
+always wins).
+{failure}
+After every turn the UN votes in secret whether the area shifts.
+Scores: 6 per AIM, 3 for the last one, sentries' and Kara's levels,
+your spies in the area.
 Notation: spot C2 [super|far], attack C3 with C1 C2, use NAME [CELLS],
 move A>C B>D, swap A C bob, deploy C2, double C2, power NAME, end, vote yes.
 """
+SUMMARY = _SUMMARY.format(failure="""\
+A failed attack ends your turn: on a sentry, a spy or Kara it wounds
+your spies (back to your board); on an AIM it only puts an
+investigation token on the AIM. An AIM next to a sentry or an enemy spy
+cannot be attacked (Kara protects no AIM).""")
+#: the summary of rules 1, for games begun under them (`editions`)
+SUMMARY_1 = _SUMMARY.format(failure="""\
+A failed attack wounds your spies and ends your turn (on an AIM it also
+puts an investigation token on it). An AIM next to a sentry, an enemy
+spy or Kara cannot be attacked.""")
 
-__all__ = ["DarkAgent", "GAME", "Options", "State", "Command"]
+__all__ = ["DarkAgent", "GAME", "GAME_RULES_1", "Options", "State", "Command"]
 
 
 def _bots() -> dict[str, Bot]:
@@ -50,7 +64,10 @@ def _bots() -> dict[str, Bot]:
 class DarkAgent(Game[State, Command]):
     name = "dark-agent"
     title = "Dark Agent"
-    rules_version = "1"
+    #: 2: a failed attack on an AIM wounds nobody; Kara protects no AIM (`editions`)
+    rules_version = "2"
+    #: how this rules version reads the rulebook where versions differ
+    edition: ClassVar[Edition] = CURRENT
     fixed_hidden_cards = True  # the set-up's hidden cards are the catalogue's decks, whatever its chance
     aliases = ("da", "darkagent", "dark_agent")
     min_seats = 1
@@ -138,10 +155,10 @@ class DarkAgent(Game[State, Command]):
         return rules.simultaneous(state)
 
     def legal(self, state: State, seat: str) -> list[Command]:
-        return rules.legal(state, seat)
+        return rules.legal(state, seat, self.edition)
 
     def apply(self, state: State, seat: str, command: Command, chance: Chance) -> State:
-        return rules.apply(state, seat, command, chance)
+        return rules.apply(state, seat, command, chance, self.edition)
 
     def advance(self, state: State, chance: Chance) -> State:
         return rules.advance(state, chance)
@@ -152,12 +169,17 @@ class DarkAgent(Game[State, Command]):
     def view(self, state: State, seat: str | None) -> Any:
         from pbem.games.dark_agent.view import view as make_view
 
-        return make_view(state, seat)
+        return make_view(state, seat, self.edition)
 
     def render(self, view: Any) -> str:
         from pbem.games.dark_agent.render import render as render_view
 
         return render_view(view)
+
+    def compact(self, view: Any) -> str:
+        from pbem.games.dark_agent.render import compact
+
+        return compact(view)
 
     def svg(self, view: Any) -> str:
         from pbem.games.dark_agent.svg import render_svg
@@ -177,4 +199,14 @@ class DarkAgent(Game[State, Command]):
         return commands.explain_command(command, state, seat)
 
 
+class DarkAgentRules1(DarkAgent):
+    """Rules 1, kept so that games begun under them keep verifying: a failed
+    attack on an AIM also wounds the attackers, and Kara protects an AIM."""
+
+    rules_version = "1"
+    edition: ClassVar[Edition] = RULES_1
+    summary: ClassVar[str] = SUMMARY_1
+
+
 GAME = DarkAgent()
+GAME_RULES_1 = DarkAgentRules1()

@@ -9,6 +9,7 @@ from typing import Any
 
 from pbem.games.dark_agent import odds, rules
 from pbem.games.dark_agent.commands import Attack, Deploy, End, Move, Power, Spot, Swap, Use, Vote
+from pbem.games.dark_agent.editions import Edition
 from pbem.games.dark_agent.state import ACT, CELLS, CELLS_PER_LINE, card_at, spy_at, spy_owner
 
 
@@ -33,7 +34,7 @@ def _value(state: Any, seat: str, cmd: Attack) -> float:
     return worth - 0.1 * len(cmd.spies)
 
 
-def _cell_value(state: Any, seat: str, cell: int) -> float:
+def _cell_value(state: Any, seat: str, cell: int, edition: Edition) -> float:
     """How useful selecting `cell` is for `seat` now (a rough guide)."""
     spy = spy_at(state, cell)
     has_board = bool(rules.board_spies(state, seat))
@@ -52,23 +53,24 @@ def _cell_value(state: Any, seat: str, cell: int) -> float:
     if fam == "equipment":
         return 3
     if fam == "aim":
-        return 3.5 if not rules._protected(state, seat, cell) else 1
+        return 3.5 if not rules.protected(state, seat, cell, edition) else 1
     return {"kara": 2.5, "sentry": 2.5}.get(fam, 0)
 
 
-def _spot_value(state: Any, seat: str, cmd: Spot) -> float:
-    return _cell_value(state, seat, cmd.cell) - (1.5 if cmd.reach == "super" else 0.0)
+def _spot_value(state: Any, seat: str, cmd: Spot, edition: Edition) -> float:
+    return _cell_value(state, seat, cmd.cell, edition) - (1.5 if cmd.reach == "super" else 0.0)
 
 
 def greedy_bot(game: Any, state: Any, seat: str, rng: random.Random) -> Any:
     legal = game.legal(state, seat)
+    edition = game.edition
     phase = state.phase
     if phase == "vote":
         return Vote(rng.random() < 0.5)
     if phase == "place":
         return min(legal, key=lambda c: (len(state.sats[c.line]), rng.random()))
     if phase == "move":
-        return _best_move(state, seat, legal, rng)
+        return _best_move(state, seat, legal, rng, edition)
     if phase == "deploy":
         sel = [c for c in legal if isinstance(c, Deploy) and c.cell in state.selected]
         return sel[0] if sel else min(legal, key=lambda c: (c.cell % CELLS_PER_LINE, rng.random()))
@@ -86,17 +88,17 @@ def greedy_bot(game: Any, state: Any, seat: str, rng: random.Random) -> Any:
     uses = [c for c in legal if isinstance(c, Use)]
     spots = [c for c in legal if isinstance(c, Spot)]
     if spots:
-        best_spot = max(spots, key=lambda c: (_spot_value(state, seat, c), rng.random()))
-        if _spot_value(state, seat, best_spot) > 1:
+        best_spot = max(spots, key=lambda c: (_spot_value(state, seat, c, edition), rng.random()))
+        if _spot_value(state, seat, best_spot, edition) > 1:
             return best_spot
     if uses and rng.random() < 0.5:
         return rng.choice(uses)
     return End()
 
 
-def _best_move(state: Any, seat: str, legal: list[Any], rng: random.Random) -> Any:
+def _best_move(state: Any, seat: str, legal: list[Any], rng: random.Random, edition: Edition) -> Any:
     """The satellite layout whose reachable cells are worth most."""
-    values = [_cell_value(state, seat, c) for c in range(CELLS)]
+    values = [_cell_value(state, seat, c, edition) for c in range(CELLS)]
 
     def score(cmd: Any) -> float:
         sats = [list(x) for x in state.sats]

@@ -25,9 +25,9 @@ equipment only (used once, then discarded):
 
 from __future__ import annotations
 
+import functools
 import json
 import pkgutil
-import tomllib
 
 import msgspec
 
@@ -129,10 +129,14 @@ class Catalogue(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 def parse(text: str, where: str = "catalogue") -> Catalogue:
     """A catalogue from JSON or TOML text; `InvalidOption` naming the problem."""
-    stripped = text.lstrip()
     try:
-        raw = json.loads(text) if stripped.startswith("{") else tomllib.loads(text)
-    except (ValueError, tomllib.TOMLDecodeError) as exc:
+        if text.lstrip().startswith("{"):
+            raw = json.loads(text)
+        else:  # a catalogue file of the user's own (the reference is JSON): tomllib costs every command 2-3 ms
+            import tomllib
+
+            raw = tomllib.loads(text)
+    except ValueError as exc:  # tomllib.TOMLDecodeError is one
         raise InvalidOption(f"{where}: not JSON or TOML: {exc}") from None
     try:
         cat = msgspec.convert(raw, Catalogue)
@@ -183,8 +187,11 @@ def problems(cat: Catalogue) -> str | None:
     return None
 
 
+@functools.cache
 def reference() -> Catalogue:
-    """The catalogue shipped with the package (read through its loader)."""
+    """The catalogue shipped with the package (read through its loader),
+    read once: a frozen value, the same object for every game (so its
+    `index` is built once too; every set-up and seat check asks for it)."""
     data = pkgutil.get_data("pbem.games.dark_agent", "data/catalogue.json")
     assert data is not None
     return parse(data.decode("utf-8"), "data/catalogue.json")

@@ -3,7 +3,7 @@
 A pure function of the view: the same lines as the text picture, the area
 as a table whose cells are tinted by kind (a spy in its seat's colour);
 the ``*`` (spotted) and ``#`` (protected AIM) marks stay, so it reads the
-same without colour. rich is imported inside the function, never with the
+same without colour, and the legend under the area says what they mean. rich is imported inside the function, never with the
 rules.
 """
 
@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.dark_agent.render import cell_text, header, sat_marks, seat_lines
+from pbem.games.base import fit_lines
+
+from pbem.games.dark_agent.render import LEGEND, cell_text, header, sat_marks, seat_lines
 from pbem.games.dark_agent.state import CELLS_PER_LINE, LINE_NAMES
 from pbem.games.dark_agent.view import View
 
@@ -44,6 +46,7 @@ def render(view: View) -> Any:
         row.rstrip()
         rows.append(row)
     parts += rows
+    parts += [Text(line, style="dim") for line in fit_lines(LEGEND)]
     extra = f"decks: area {view.area_deck}, equipment {view.eq_deck}, discards {view.eq_discard}"
     if view.effects:
         extra += f"; in use: {', '.join(view.effects)}"

@@ -24,10 +24,14 @@ from collections import Counter
 from itertools import combinations
 
 from pbem.errors import IllegalCommand, InvalidOption
-from pbem.games.base import Chance, Hidden, Known, Outcome, checked_if_visible, copy_struct, draw_private, identity, pick, roll, shuffle_zone
+from pbem.games.base import (
+    Chance, Hidden, Known, Outcome, checked_if_visible, draw_private, identity, own_zone, pick, roll, settle_zones,
+    shuffle_zone,
+)
 from pbem.games.dark_agent import catalogue as catmod
 from pbem.games.dark_agent.catalogue import Catalogue, Effect
 from pbem.games.dark_agent.commands import jacket_refs
+from pbem.games.dark_agent.editions import CURRENT, Edition
 from pbem.games.dark_agent.commands import (
     Attack,
     Command,
@@ -49,6 +53,7 @@ from pbem.games.dark_agent.state import (
     ACT,
     AREA_DECK,
     CELLS,
+    CELL_ZONES,
     CELLS_PER_LINE,
     DEAL,
     DEPLOY,
@@ -82,6 +87,7 @@ from pbem.games.dark_agent.state import (
     spy_level,
     spy_owner,
     taken,
+    thaw,
 )
 
 HAND_LIMIT = 3
@@ -213,12 +219,11 @@ def deal_area(s: State, chance: Chance) -> None:
     (`DarkAgent.private_decks`): with a dealer its top is drawn (the `area`
     scenario's cards lie on top in cell order); in a peer game the beacons
     pick each card."""
-    deck = s.zones[AREA_DECK].items
     for cell in range(CELLS):
-        if deck:
-            s.zones[cell_zone(cell)].items = [draw_private(s, AREA_DECK, chance)]
+        if s.zones[AREA_DECK].items:
+            own_zone(s, cell_zone(cell)).items = [draw_private(s, AREA_DECK, chance)]
         elif s.zones[EQ_DECK].items:
-            s.zones[cell_zone(cell)].items = [s.zones[EQ_DECK].items.pop(0)]
+            own_zone(s, cell_zone(cell)).items = [own_zone(s, EQ_DECK).items.pop(0)]
     s.phase = PLACE
     log(s, "the operation area is laid out")
 
@@ -269,17 +274,19 @@ def turn_has(state: State, kind: str) -> bool:
     return any(e.kind == kind for e in turn_effects(state))
 
 
-def mine_on(state: State, seat: str, line: int) -> int:
+def mine_on(state: State, seat: str, line: int, neutral: bool | None = None) -> int:
+    """The seat's satellites over `line` (and the neutral ones with a
+    use_neutral effect this turn; `neutral`: that effect, when known)."""
     own = state.sats[line].count(seat)
-    if turn_has(state, "use_neutral"):
+    if turn_has(state, "use_neutral") if neutral is None else neutral:
         own += state.sats[line].count(NEUTRAL)
     return own
 
 
-def reach(state: State, seat: str, line: int) -> int:
+def reach(state: State, seat: str, line: int, neutral: bool | None = None) -> int:
     """How many cells of `line` (from the satellites) the seat may select."""
     n = len(state.sats[line])
-    return CELLS_PER_LINE if mine_on(state, seat, line) >= SLOTS else min(n, SLOTS)
+    return CELLS_PER_LINE if mine_on(state, seat, line, neutral) >= SLOTS else min(n, SLOTS)
 
 
 def far_sources(state: State, seat: str) -> list[str]:
@@ -291,7 +298,10 @@ def board_spies(state: State, seat: str) -> list[str]:
 
 
 def empty_cells(state: State) -> list[int]:
-    return [c for c in range(CELLS) if is_empty(state, c)]
+    """The cells holding neither a card nor a spy (`is_empty`), in order."""
+    spies = set(state.spy_cell.values())
+    zones = state.zones
+    return [c for c, name in enumerate(CELL_ZONES) if not zones[name].items and c not in spies]
 
 
 def can_deploy(state: State, seat: str) -> bool:
@@ -339,10 +349,11 @@ def area_face_down(state: State) -> bool:
     until it is in, so nobody chooses without seeing the area (in a peer
     game several seats take their layers off, one file each)."""
     zones = state.zones
-    return any(isinstance(it, Hidden) for name in _CELL_ZONES for it in zones[name].items)
-
-
-_CELL_ZONES = tuple(cell_zone(c) for c in range(CELLS))
+    for name in CELL_ZONES:
+        for it in zones[name].items:
+            if type(it) is Hidden:
+                return True
+    return False
 
 
 def to_act(state: State) -> list[str]:
@@ -368,7 +379,8 @@ def simultaneous(state: State) -> list[str]:
 # --- legal commands -----------------------------------------------------------------
 
 
-def legal(state: State, seat: str) -> list[Command]:
+def legal(state: State, seat: str, edition: Edition = CURRENT) -> list[Command]:
+    """`seat`'s legal commands, under the rules of `edition` (`editions`)."""
     if seat not in to_act(state):
         return []
     phase = state.phase
@@ -392,40 +404,113 @@ def legal(state: State, seat: str) -> list[Command]:
     if phase == VOTE:
         return [Vote(True), Vote(False)]
     if phase == ACT:
-        return act_commands(state, seat)
+        return act_commands(state, seat, edition)
     return []
 
 
 def moves(state: State, seat: str) -> list[Command]:
     """Every two-satellite move (one only if no second move exists), then swaps."""
+    sats = state.sats
+    own = [line.count(seat) for line in sats]
+    size = [len(line) for line in sats]
+    mine = {line for line in range(LINES) if own[line]}
+    free = {line for line in range(LINES) if size[line] < SLOTS}
     twos: list[Command] = []
-    ones: list[Command] = []
-    for a, b in _single_moves(state.sats, seat):
-        ones.append(Move([(a, b)]))
-        after = _moved(state.sats, seat, a, b)
-        for c, d in _single_moves(after, seat):
-            if c == b and after[b].count(seat) < 2:
-                continue  # the second move must move another satellite
-            twos.append(Move([(a, b), (c, d)]))
-    out = twos or ones
+    table = _TWO_MOVES or _two_moves()
+    for a, b in _singles(own, size):
+        # after one satellite moved from a to b: the seat's lines, the lines with room
+        mine2 = mine | {b} if own[a] > 1 else (mine | {b}) - {a}
+        free2 = sorted(free | {a} if size[b] + 1 < SLOTS else (free | {a}) - {b})
+        row = table[a][b]
+        for c in sorted(mine2):
+            if c != b or own[b] >= 1:  # the second move must move another satellite
+                twos += filter(None, map(row[c].__getitem__, free2))  # None: from c to c
+    out = twos or [_MOVES[a, b] for a, b in _singles(own, size)]
+    owners = [[o for o in sorted(set(line) - {seat}) if _swappable(sats, b, o)] for b, line in enumerate(sats)]
     for a in range(LINES):
-        if seat not in state.sats[a]:
-            continue
-        for b in range(LINES):
-            if b == a:
-                continue
-            for owner in sorted(set(state.sats[b]) - {seat}):
-                if _swappable(state.sats, b, owner):
-                    out.append(Swap(a, b, owner))
+        if own[a]:
+            out += [Swap(a, b, o) for b in range(LINES) if b != a for o in owners[b]]
     return out
 
 
-def _single_moves(sats: list[list[str]], seat: str) -> list[tuple[int, int]]:
-    return [
-        (a, b)
-        for a in range(LINES) if seat in sats[a]
-        for b in range(LINES) if b != a and len(sats[b]) < SLOTS
-    ]
+def _singles(own: list[int], size: list[int]) -> list[tuple[int, int]]:
+    """One satellite's moves, from the seat's satellites per line (`own`)
+    and the satellites per line (`size`): from a line of the seat's to
+    another line with a free slot."""
+    free = [b for b in range(LINES) if size[b] < SLOTS]
+    return [(a, b) for a in range(LINES) if own[a] for b in free if b != a]
+
+
+#: every `Move` there can be, made once (a search asks for the moves again
+#: and again): one satellite's by (from, to), two by [a][b][c][d], the
+#: latter on the first `moves` (2,401 of them: a command that lists no
+#: moves, as `status`, does not pay for them)
+_MOVES: dict[tuple[int, int], Move] = {(a, b): Move([(a, b)]) for a in range(LINES) for b in range(LINES)}
+_TWO_MOVES: list[list[list[list[Move | None]]]] = []
+
+
+def _two_moves() -> list[list[list[list[Move | None]]]]:
+    if not _TWO_MOVES:
+        _TWO_MOVES[:] = [[[[Move([(a, b), (c, d)]) if c != d else None for d in range(LINES)] for c in range(LINES)]
+                          for b in range(LINES)] for a in range(LINES)]
+    return _TWO_MOVES
+
+
+def is_move(state: State, seat: str, cmd: Command) -> bool:
+    """``cmd in moves(state, seat)``, without listing the moves."""
+    sats = state.sats
+    if isinstance(cmd, Swap):
+        a, b, owner = cmd.mine, cmd.other, cmd.owner
+        return (0 <= a < LINES and 0 <= b < LINES and a != b and seat in sats[a]
+                and owner != seat and owner in sats[b] and _swappable(sats, b, owner))
+    if not isinstance(cmd, Move) or not 1 <= len(cmd.moves) <= 2:
+        return False
+    if any(type(m) is not tuple or len(m) != 2 or not all(0 <= x < LINES for x in m) for m in cmd.moves):
+        return False
+    own = [line.count(seat) for line in sats]
+    size = [len(line) for line in sats]
+    (a, b), *rest = cmd.moves
+    if not _single(own, size, a, b):
+        return False
+    own[a] -= 1
+    own[b] += 1
+    size[a] -= 1
+    size[b] += 1
+    if rest:
+        c, d = rest[0]
+        return _single(own, size, c, d) and (c != b or own[b] >= 2)
+    own[a] += 1
+    own[b] -= 1
+    size[a] += 1
+    size[b] -= 1
+    return not _has_two(own, size)
+
+
+def _single(own: list[int], size: list[int], a: int, b: int) -> bool:
+    return a != b and own[a] > 0 and size[b] < SLOTS
+
+
+def _has_two(own: list[int], size: list[int]) -> bool:
+    """A two-satellite move exists (see `moves`)."""
+    for a, b in _singles(own, size):
+        own2, size2 = list(own), list(size)
+        own2[a] -= 1
+        own2[b] += 1
+        size2[a] -= 1
+        size2[b] += 1
+        if any(c != b or own2[b] >= 2 for c, d in _singles(own2, size2)):
+            return True
+    return False
+
+
+def can_move(state: State, seat: str) -> bool:
+    """`moves` is not empty: a satellite of the seat's can move or swap."""
+    sats = state.sats
+    mine = [a for a in range(LINES) if seat in sats[a]]
+    if any(len(sats[b]) < SLOTS for a in mine for b in range(LINES) if b != a):
+        return True
+    return any(_swappable(sats, b, owner) for a in mine for b in range(LINES) if b != a
+               for owner in set(sats[b]) - {seat})
 
 
 def _moved(sats: list[list[str]], seat: str, a: int, b: int) -> list[list[str]]:
@@ -439,19 +524,21 @@ def _swappable(sats: list[list[str]], line: int, owner: str) -> bool:
     return not (len(sats[line]) == SLOTS and all(o == owner for o in sats[line]))
 
 
-def act_commands(state: State, seat: str) -> list[Command]:
+def act_commands(state: State, seat: str, edition: Edition = CURRENT) -> list[Command]:
     out: list[Command] = []
     full = len(state.zones[hand(seat)].items) >= hand_limit(state, seat)
+    fams = area_families(state) if full else []
     far = bool(far_sources(state, seat))
+    neutral = turn_has(state, "use_neutral")
     for line in range(LINES):
-        if mine_on(state, seat, line) - state.used_sats[line] <= 0:
+        if mine_on(state, seat, line, neutral) - state.used_sats[line] <= 0:
             continue
-        r = reach(state, seat, line)
+        r = reach(state, seat, line, neutral)
         for pos in range(CELLS_PER_LINE):
             cell = line * CELLS_PER_LINE + pos
             if cell in state.selected:
                 continue
-            if full and family(state, cell_card(state, cell) or "") == "equipment":
+            if full and fams[cell] == "equipment":
                 continue
             if pos < r:
                 out.append(Spot(cell))
@@ -460,7 +547,7 @@ def act_commands(state: State, seat: str) -> list[Command]:
                 out.append(Spot(cell, "super"))
             if far:
                 out.append(Spot(cell, "far"))
-    out += _attacks(state, seat)
+    out += _attacks(state, seat, edition)
     if state.double_holder == seat and not state.turned:
         for cell in state.selected:
             if _double_target(state, seat, cell):
@@ -484,7 +571,7 @@ def _attackers(state: State, seat: str) -> list[int]:
     return out
 
 
-def _attacks(state: State, seat: str) -> list[Command]:
+def _attacks(state: State, seat: str, edition: Edition) -> list[Command]:
     attackers = _attackers(state, seat)
     if not attackers:
         return []
@@ -496,34 +583,67 @@ def _attacks(state: State, seat: str) -> list[Command]:
         for k in range(1, len(attackers) + 1):
             for group in combinations(attackers, k):
                 cmd = Attack(t, list(group))
-                if _attack_problem(state, seat, cmd) is None:
+                if _attack_problem(state, seat, cmd, edition) is None:
                     out.append(cmd)
     return out
 
 
 def _uses(state: State, seat: str) -> list[Command]:
+    """Every `Use` that `_use_problem` lets through, one card of each name
+    (its lowest ref): the candidate cells of each kind, filtered by the same
+    tests, computed once for the whole hand (tests/test_rules_shortcuts.py
+    holds them to the candidates `_use_problem` passes one by one)."""
+    items = state.zones[hand(seat)].items
+    if not items:
+        return []
+    ix = idx(state)
+    first = spies_by_cell(state)
+    fams = area_families(state)
+    mine = sorted(c for s, c in state.spy_cell.items() if c >= 0 and spy_owner(s) == seat)
+    own = [c for c in mine if (s := first.get(c)) and spy_owner(s) == seat]
     out: list[Command] = []
     seen: set[str] = set()
-    for it in sorted(state.zones[hand(seat)].items, key=lambda i: (len(i.ref), i.ref)):
+    for it in sorted(items, key=lambda i: (len(i.ref), i.ref)):
         card = identity(it)
         if card in seen:
             continue
         seen.add(card)
-        kind = idx(state).entry[card].effect.kind  # type: ignore[attr-defined]
-        mine = sorted(c for s, c in state.spy_cell.items() if c >= 0 and spy_owner(s) == seat)
+        eq = ix.entry[card]
+        kind = eq.effect.kind  # type: ignore[attr-defined]
+        if kind == "jacket" or (eq.star and state.star_used):  # type: ignore[attr-defined]
+            continue
         if kind == "adrenaline":
-            args = [[c] for c in mine]
+            out += [Use(it.ref, [c]) for c in own if first[c] not in state.adrenaline]
         elif kind == "investigate":
-            args = [[c] for c in range(CELLS) if family(state, cell_card(state, c) or "") == "aim"]
+            out += [Use(it.ref, [c]) for c in range(CELLS) if fams[c] == "aim"]
         elif kind == "jetpack":
-            args = [[m, o] for m in mine for o in range(CELLS) if o != m]
+            hits = [c for c in range(CELLS) if _jetpack_target(state, seat, first.get(c), fams[c])]
+            out += [Use(it.ref, [m, o]) for m in own for o in hits if o != m]
         else:
-            args = [[]]
-        for a in args:
-            cmd = Use(it.ref, a)
-            if _use_problem(state, seat, cmd) is None:
-                out.append(cmd)
+            out.append(Use(it.ref, []))
     return out
+
+
+def spies_by_cell(state: State) -> dict[int, str]:
+    """Cell -> the spy `spy_at` finds there (the first in `spy_cell`)."""
+    out: dict[int, str] = {}
+    for spy, cell in state.spy_cell.items():
+        out.setdefault(cell, spy)
+    return out
+
+
+def area_families(state: State) -> list[str]:
+    """The family of the card in each cell ("" where there is none):
+    ``family(state, cell_card(state, cell) or "")`` for every cell at once."""
+    fam = idx(state).family
+    zones = state.zones
+    return [fam.get(identity(items[0]), "") if (items := zones[name].items) else "" for name in CELL_ZONES]
+
+
+def _jetpack_target(state: State, seat: str, other: str | None, fam: str) -> bool:
+    """Where a jet-pack may go: a cell holding an enemy spy (`other`, the
+    spy there) or a sentry (`fam`, the family of its card)."""
+    return (other is not None and spy_owner(other) != seat and other != state.turned) or fam == "sentry"
 
 
 # --- problems (None: legal) -----------------------------------------------------------
@@ -572,8 +692,11 @@ def _target_kind(state: State, seat: str, cell: int) -> str:
     return fam if fam in ("sentry", "aim") else ""
 
 
-def _protected(state: State, seat: str, cell: int) -> bool:
-    """An AIM with an enemy spy, Kara or a sentry orthogonally next to it."""
+def protected(state: State, seat: str, cell: int, edition: Edition = CURRENT) -> bool:
+    """An AIM that `seat` cannot attack: an enemy spy (not the one `seat`
+    turned with the double-spy token) or a sentry lies orthogonally next to
+    it. The rulebook names only these two; Kara, the Dark Agent, is no
+    enemy spy and protects nothing (rules 1 let her protect: `editions`)."""
     for n in neighbours(cell):
         spy = spy_at(state, n)
         if spy is not None and spy_owner(spy) != seat and spy != state.turned:
@@ -581,7 +704,7 @@ def _protected(state: State, seat: str, cell: int) -> bool:
         card = cell_card(state, n)
         if card is not None:
             fam = family(state, card)
-            if fam == "sentry" or (fam == "kara" and state.turned != KARA_SPY):
+            if fam == "sentry" or (fam == "kara" and edition.kara_protects_aims and state.turned != KARA_SPY):
                 return True
     return False
 
@@ -593,7 +716,7 @@ def _level_at(state: State, cell: int) -> int:
     return state.catalogue.kara.level  # a turned Kara
 
 
-def _attack_problem(state: State, seat: str, cmd: Attack) -> str | None:
+def _attack_problem(state: State, seat: str, cmd: Attack, edition: Edition) -> str | None:
     t = cmd.target
     if not 0 <= t < CELLS:
         return "no such cell"
@@ -619,8 +742,8 @@ def _attack_problem(state: State, seat: str, cmd: Attack) -> str | None:
         total = sum(_level_at(state, c) for c in cmd.spies)
         if total <= level:
             return f"your spies' levels ({total}) must be above the target's level ({level})"
-    if kind == "aim" and _protected(state, seat, t) and not turn_has(state, "explosives"):
-        return f"the AIM in {cell_name(t)} is protected by a sentry or an enemy spy next to it"
+    if kind == "aim" and protected(state, seat, t, edition) and not turn_has(state, "explosives"):
+        return f"the AIM in {cell_name(t)} is protected by {edition.protectors()} next to it"
     return None
 
 
@@ -657,9 +780,7 @@ def _use_problem(state: State, seat: str, cmd: Use) -> str | None:
     elif kind == "jetpack":
         if len(cells) != 2 or not ((s := spy_at(state, cells[0])) and spy_owner(s) == seat):
             return "jet-pack: name your spy's cell, then an enemy spy's or a sentry's"
-        other = spy_at(state, cells[1])
-        if not ((other is not None and spy_owner(other) != seat and other != state.turned)
-                or family(state, cell_card(state, cells[1]) or "") == "sentry"):
+        if not _jetpack_target(state, seat, spy_at(state, cells[1]), family(state, cell_card(state, cells[1]) or "")):
             return "jet-pack: the second cell must hold an enemy spy or a sentry"
     elif cells:
         return f"{ix.name(card)} takes no cell"
@@ -687,12 +808,13 @@ def _power_problem(state: State, seat: str, source: str) -> str | None:
 # --- apply ------------------------------------------------------------------------
 
 
-def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
+def apply(state: State, seat: str, cmd: Command, chance: Chance, edition: Edition = CURRENT) -> State:
+    """The state after `seat`'s `cmd`, under the rules of `edition` (`editions`)."""
     if seat not in to_act(state):
         if state.phase == VOTE and seat in state.votes:
             raise IllegalCommand(f"{seat} has already voted")
         raise IllegalCommand(f"it is not {seat}'s turn ({state.phase})")
-    s = copy_struct(state)
+    s = thaw(state)
     phase = s.phase
     match cmd:
         case Deal() if phase == DEAL:
@@ -706,7 +828,7 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
                 s.phase = MOVE
                 log(s, "all satellites placed")
         case Move() | Swap() if phase == MOVE:
-            if cmd not in moves(state, seat):
+            if not is_move(state, seat, cmd):
                 raise IllegalCommand(_move_problem(state, seat, cmd))
             if isinstance(cmd, Move):
                 for a, b in cmd.moves:
@@ -716,7 +838,8 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
                 s.sats[cmd.other].remove(cmd.owner)
                 s.sats[cmd.mine].append(cmd.owner)
                 s.sats[cmd.other].append(seat)
-            s.sats = [sorted(x, key=_sat_key(s)) for x in s.sats]
+            key = _sat_key(s)
+            s.sats = [sorted(x, key=key) for x in s.sats]
             s.phase = ACT
         case Spot() if phase == ACT:
             problem = _spot_problem(state, seat, cmd)
@@ -724,10 +847,10 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
                 raise IllegalCommand(problem)
             _spot(s, seat, cmd, chance)
         case Attack() if phase == ACT:
-            problem = _attack_problem(state, seat, cmd)
+            problem = _attack_problem(state, seat, cmd, edition)
             if problem:
                 raise IllegalCommand(problem)
-            _attack(s, seat, cmd, chance)
+            _attack(s, seat, cmd, chance, edition)
         case Double(cell) if phase == ACT:
             if s.double_holder != seat:
                 raise IllegalCommand("you do not hold the double-spy token")
@@ -776,7 +899,7 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
                     raise IllegalCommand("media: three different cells holding cards, put back among the same cells")
                 items = {c: s.zones[cell_zone(c)].items for c in take}
                 for src, dst in zip(take, put):
-                    s.zones[cell_zone(dst)].items = items[src]
+                    own_zone(s, cell_zone(dst)).items = list(items[src])
                 log(s, f"{seat} rearranges {', '.join(map(cell_name, take))} (Media)")
             _finish_turn(s, chance)
         case Vote(yes) if phase == VOTE:
@@ -785,6 +908,7 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
                 s.phase = TALLY
         case _:
             raise IllegalCommand(f"{type(cmd).__name__.lower()} is not possible now ({phase})")
+    settle_zones(s)
     return s
 
 
@@ -821,8 +945,8 @@ def _spot(s: State, seat: str, cmd: Spot, chance: Chance) -> None:
     fam = family(s, card)
     ix = idx(s)
     if fam == "equipment":
-        s.zones[cell_zone(cmd.cell)].items = []
-        s.zones[hand(seat)].items.append(item)
+        own_zone(s, cell_zone(cmd.cell)).items = []
+        own_zone(s, hand(seat)).items.append(item)
         log(s, f"{seat} takes {ix.name(card)}")
     elif fam == "special":
         kind = ix.entry[card].kind  # type: ignore[attr-defined]
@@ -843,16 +967,15 @@ def _draw_equipment(s: State, seat: str, chance: Chance) -> None:
     Once the deck is out, `advance` shuffles the discards into a new one
     after the command: a card is never drawn from a deck shuffled in the
     same command, so in a peer game every seat's new layer is on it first."""
-    deck = s.zones[EQ_DECK].items
-    if deck:
-        s.zones[hand(seat)].items.append(deck.pop(0))
+    if s.zones[EQ_DECK].items:
+        own_zone(s, hand(seat)).items.append(own_zone(s, EQ_DECK).items.pop(0))
         log(s, f"{seat} draws an equipment card")
 
 
 def _reshuffle_if_out(s: State, chance: Chance) -> None:
     if not s.zones[EQ_DECK].items and s.zones[EQ_DISCARD].items:
-        s.zones[EQ_DECK].items = s.zones[EQ_DISCARD].items
-        s.zones[EQ_DISCARD].items = []
+        own_zone(s, EQ_DECK).items = list(s.zones[EQ_DISCARD].items)
+        own_zone(s, EQ_DISCARD).items = []
         shuffle_zone(s, EQ_DECK, chance, prefix="e")
         log(s, "the equipment discards are shuffled into a new deck")
 
@@ -866,10 +989,10 @@ def _start_deploy(s: State, seat: str, source: str) -> None:
 
 
 def _use(s: State, seat: str, cmd: Use, chance: Chance) -> None:
-    items = s.zones[hand(seat)].items
+    items = own_zone(s, hand(seat)).items
     item = next(it for it in items if it.ref == cmd.ref)
     items.remove(item)
-    s.zones[EQ_DISCARD].items.append(item)
+    own_zone(s, EQ_DISCARD).items.append(item)
     card = identity(item)
     ix = idx(s)
     eq = ix.entry[card]
@@ -890,7 +1013,7 @@ def _use(s: State, seat: str, cmd: Use, chance: Chance) -> None:
         if other is not None:
             s.spy_cell[other] = a
         else:
-            s.zones[cell_zone(a)].items, s.zones[cell_zone(b)].items = s.zones[cell_zone(b)].items, []
+            own_zone(s, cell_zone(a)).items, own_zone(s, cell_zone(b)).items = list(s.zones[cell_zone(b)].items), []
     elif kind == "deploy":
         _start_deploy(s, seat, "equipment")
     s.effects.append(card)
@@ -932,7 +1055,11 @@ def defence(s: State, seat: str, target: int) -> tuple[int, bool]:
     return e.defence, family(s, card) == "kara"  # type: ignore[attr-defined,arg-type]
 
 
-def _attack(s: State, seat: str, cmd: Attack, chance: Chance) -> None:
+def _attack(s: State, seat: str, cmd: Attack, chance: Chance, edition: Edition) -> None:
+    """Roll the attack. A failure ends the turn: against a sentry, an enemy
+    spy or Kara it wounds the attacking spies (back to the board, unless
+    impregnable); against an AIM it puts an investigation token on the AIM
+    and wounds nobody (the rulebook's AIM passage; rules 1 wounded them too)."""
     kind = _target_kind(s, seat, cmd.target)
     base, with_die = defence(s, seat, cmd.target)
     dice = roll(chance.public, 5 if with_die else 4, 6)  # the one roll of this command
@@ -948,7 +1075,8 @@ def _attack(s: State, seat: str, cmd: Attack, chance: Chance) -> None:
     log(s, f"{seat} attacks {what} in {cell_name(cmd.target)}: {bonus}+{'+'.join(map(str, att))}={total}"
         f" vs {need}{' (four of a kind)' if four else ''}: {'success' if ok else 'failure'}")
     if not ok:
-        if not passive(s, seat, "impregnable"):
+        wounds = kind != "aim" or edition.aim_failure_wounds
+        if wounds and not passive(s, seat, "impregnable"):
             for c in cmd.spies:
                 spy = spy_at(s, c)
                 if spy is not None and spy_owner(spy) == seat:
@@ -966,8 +1094,8 @@ def _attack(s: State, seat: str, cmd: Attack, chance: Chance) -> None:
         else:
             s.spy_cell[victim] = -1  # type: ignore[index]
         return
-    item = s.zones[cell_zone(cmd.target)].items.pop()
-    s.zones[taken(seat)].items.append(item)
+    item = own_zone(s, cell_zone(cmd.target)).items.pop()
+    own_zone(s, taken(seat)).items.append(item)
     s.tokens.pop(item.ref, None)
     if kind == "aim":
         s.last_aim = seat
@@ -985,8 +1113,8 @@ def _answer_hit(s: State, owner: str, ref: str) -> None:
         card = identity(item) if item is not None else ""
         if item is None or family(s, card) != "equipment" or idx(s).entry[card].effect.kind != "jacket":  # type: ignore[attr-defined]
             raise IllegalCommand("that card is not a bulletproof jacket in your hand")
-        items.remove(item)
-        s.zones[EQ_DISCARD].items.append(item)
+        own_zone(s, hand(owner)).items.remove(item)
+        own_zone(s, EQ_DISCARD).items.append(item)
         log(s, f"{owner}'s bulletproof jacket saves the spy")
     else:
         with checked_if_visible():
@@ -1006,11 +1134,9 @@ def _finish_turn(s: State, chance: Chance) -> None:
     seat plays or the UN peace phase begins."""
     if s.turned:
         s.double_holder = "" if s.turned == KARA_SPY else spy_owner(s.turned)
-    for cell in range(CELLS):
-        if is_empty(s, cell):
-            deck = s.zones[EQ_DECK].items
-            if deck:
-                s.zones[cell_zone(cell)].items = [deck.pop(0)]
+    for cell in empty_cells(s):  # a refill leaves the other cells as they are
+        if s.zones[EQ_DECK].items:
+            own_zone(s, cell_zone(cell)).items = [own_zone(s, EQ_DECK).items.pop(0)]
     s.selected, s.used_sats, s.effects, s.adrenaline = [], [0] * LINES, [], []
     s.star_used, s.powers_used, s.turned, s.media, s.deploy_from = False, [], "", False, ""
     s.turn += 1
@@ -1055,21 +1181,23 @@ def _outcome(s: State) -> Outcome:
 
 def advance(state: State, chance: Chance) -> State:
     if state.phase != OVER and not state.zones[EQ_DECK].items and state.zones[EQ_DISCARD].items:
-        state = copy_struct(state)
         for it in state.zones[EQ_DISCARD].items:
             identity(it)  # face up before it is shuffled (a jacket's reveal travels first)
+        state = thaw(state)
         _reshuffle_if_out(state, chance)
-    return _advance(state, chance)
+    out = _advance(state, chance)
+    settle_zones(out)
+    return out
 
 
 def _advance(state: State, chance: Chance) -> State:
-    if state.phase == MOVE and not moves(state, active(state)):
-        s = copy_struct(state)  # no satellite can move: phase 1 is skipped
+    if state.phase == MOVE and not can_move(state, active(state)):
+        s = thaw(state)  # no satellite can move: phase 1 is skipped
         s.phase = ACT
         log(s, f"{active(s)} cannot move a satellite")
         return s
     if state.phase == TALLY:
-        s = copy_struct(state)
+        s = thaw(state)
         yes = sum(1 for v in s.votes.values() if v)
         no = len(s.votes) - yes
         if s.solo:
@@ -1104,7 +1232,7 @@ def shift_area(s: State) -> None:
     for line in range(LINES):
         base = line * CELLS_PER_LINE
         for p in range(CELLS_PER_LINE):
-            s.zones[cell_zone(base + p)].items = old[base + (p + 1) % CELLS_PER_LINE]
+            own_zone(s, cell_zone(base + p)).items = list(old[base + (p + 1) % CELLS_PER_LINE])
     for spy, cell in s.spy_cell.items():
         if cell >= 0:
             base, p = line_of(cell) * CELLS_PER_LINE, pos_of(cell)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import msgspec
 
-from pbem.games.base import GameState, Item, NeedsReveal, Outcome, Zone, identity
+from pbem.games.base import GameState, Item, NeedsReveal, Outcome, Zone, identity, share_zones
 from pbem.games.dark_agent.catalogue import Catalogue
 
 LINES = 7
@@ -48,7 +48,7 @@ EQ_DISCARD = "eq:discard"
 
 
 def cell_zone(cell: int) -> str:
-    return f"cell:{cell_name(cell)}"
+    return CELL_ZONES[cell]
 
 
 def hand(seat: str) -> str:
@@ -61,6 +61,11 @@ def taken(seat: str) -> str:
 
 def cell_name(cell: int) -> str:
     return f"{LINE_NAMES[cell // CELLS_PER_LINE]}{cell % CELLS_PER_LINE + 1}"
+
+
+#: the zone of each cell, A1..G5 (a negative index counts from G5, as
+#: `cell_name` does)
+CELL_ZONES = tuple(f"cell:{cell_name(c)}" for c in range(CELLS))
 
 
 def parse_cell(text: str) -> int | None:
@@ -171,6 +176,33 @@ class State(GameState, kw_only=True):
     last_roll: list[int] = []
     log: list[str] = []
     outcome: Outcome | None = None
+
+
+def thaw(state: State) -> State:
+    """A copy of `state` for the rules to change, for a small part of what
+    `copy_struct` costs: its zones shared until changed
+    (`pbem.games.base.own_zone`; the rules end with `settle_zones`), its
+    own copy of every list and dict the rules change in place, and shared
+    the rest: frozen values (the catalogue above all, so that its index is
+    built once: `catalogue.index`) and `REPLACED` fields."""
+    s = state.__copy__()
+    s.zones = share_zones(state.zones)
+    s.to_place = list(state.to_place)
+    s.sats = [list(line) for line in state.sats]
+    s.spy_cell = dict(state.spy_cell)
+    s.super_left = dict(state.super_left)
+    s.tokens = dict(state.tokens)
+    s.selected = list(state.selected)
+    s.used_sats = list(state.used_sats)
+    s.effects = list(state.effects)
+    s.adrenaline = list(state.adrenaline)
+    s.powers_used = list(state.powers_used)
+    s.votes = dict(state.votes)
+    return s
+
+
+#: the fields the rules replace whole and never change in place (`thaw` shares them)
+REPLACED = frozenset({"seats", "order", "power", "last_roll", "log"})
 
 
 def known(item: Item) -> str | None:

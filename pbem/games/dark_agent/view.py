@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import msgspec
 
-from pbem.games.base import Outcome
+from pbem.games.base import NeedsReveal, Outcome
 from pbem.games.dark_agent import rules
+from pbem.games.dark_agent.editions import CURRENT, Edition
 from pbem.games.dark_agent.state import (
     AREA_DECK,
     CELLS,
@@ -117,7 +118,7 @@ def _short(text: str, n: int = 11) -> str:
     return text if len(text) <= n else text[: n - 1] + "."
 
 
-def cell_view(state: State, cell: int, spies: dict[int, str] | None = None) -> CellView:
+def cell_view(state: State, cell: int, spies: dict[int, str] | None = None, edition: Edition = CURRENT) -> CellView:
     name = cell_name(cell)
     selected = cell in state.selected
     spy = spy_at(state, cell) if spies is None else spies.get(cell)
@@ -144,10 +145,22 @@ def cell_view(state: State, cell: int, spies: dict[int, str] | None = None) -> C
     else:
         label = ix.name(card)
     return CellView(name, fam, _short(label), card=ix.name(card), selected=selected, tokens=tokens,
-                    protected=fam == "aim" and rules._protected(state, rules.active(state), cell))
+                    protected=fam == "aim" and _seen_protected(state, cell, edition))
 
 
-def view(state: State, seat: str | None) -> View:
+def _seen_protected(state: State, cell: int, edition: Edition) -> bool:
+    """Whether the AIM in `cell` is protected as far as the reader can
+    tell: a neighbour face down to this reader (a card it has not seen)
+    might be a sentry, and is not counted."""
+    try:
+        return rules.protected(state, rules.active(state), cell, edition)
+    except NeedsReveal:
+        return False
+
+
+def view(state: State, seat: str | None, edition: Edition = CURRENT) -> View:
+    """What `seat` may see (None: an observer); `edition`: the game's rules
+    version, which says which AIMs are protected."""
     ix = rules.idx(state)
     number = {s: i + 1 for i, s in enumerate(state.seats)}
     seats = []
@@ -172,7 +185,7 @@ def view(state: State, seat: str | None) -> View:
         viewer=seat, round=state.round, phase=state.phase, phase_words=PHASE_WORDS.get(state.phase, state.phase),
         order=list(state.order), active=rules.active(state), to_act=rules.to_act(state),
         target=state.target, kara_needed=state.kara_needed, nuclear=state.nuclear, solo=state.solo,
-        cells=[cell_view(state, c, spies) for c in range(CELLS)],
+        cells=[cell_view(state, c, spies, edition) for c in range(CELLS)],
         sats=[[0 if o == NEUTRAL else number[o] for o in line] for line in state.sats],
         seats=seats,
         area_deck=len(state.zones[AREA_DECK].items), eq_deck=len(state.zones[EQ_DECK].items),
