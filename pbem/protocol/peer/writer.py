@@ -1,6 +1,7 @@
 """Writing the files of a peer game: the genesis, a join, a turn, an answer.
+(What the writing seat knows, its secrets and its cards, is `knowledge`'s.)
 
-Every file is built by running `peer.run_file` on a staged copy of the
+Every file is built by running `files.run_file` on a staged copy of the
 deck, the same function verifiers run, with a partial source that makes
 this seat's decryptions on demand. What the verifier will accept is
 therefore exactly what the writer wrote.
@@ -15,20 +16,25 @@ from typing import Any
 import msgspec
 
 from pbem.crypto import beacon, poker
-from pbem.crypto.encoding import b64d, b64e, canonical, sha256
-from pbem.crypto.keys import PublicIdentity, SecretIdentity
-from pbem.crypto.limits import check_limits
-from pbem.crypto.seal import open_envelope, seal, seal_ad
-from pbem.errors import CryptoError, FormatError, InvalidOption, ProofError, ProtocolError, SealError, WrongWriter
-from pbem.games.base import Game, Known, SeatSpec, project, unrevealed_public
-from pbem.protocol import codec
-from pbem.protocol.chain import Chain
-from pbem.protocol.commitments import state_hash
-from pbem.protocol.setup import peer_dealing_problem, peer_setup_chance, peer_shape, probe_seed
-from pbem.protocol.formats import PROTOCOL_VERSION, GenesisBody, Join, Partial, PeerSecrets, PeerSetup, SealedPartials, SeatEntry, TurnBody
 from pbem.crypto.committed import secret_order
-from pbem.protocol import peer, peer_changes, peer_renewal
-from pbem.protocol.peer import PeerDeck, WriterParts, commit_private, new_layer, open_secret_box, run_file, secret_box
+from pbem.crypto.encoding import b64d, b64e, canonical
+from pbem.crypto.keys import PublicIdentity, SecretIdentity
+from pbem.crypto.seal import seal
+from pbem.errors import InvalidOption, ProtocolError, WrongWriter
+from pbem.games.base import Game, SeatSpec, project
+from pbem.protocol import ballots, codec
+from pbem.protocol.commitments import state_hash
+from pbem.protocol.formats import (
+    PROTOCOL_VERSION, GenesisBody, Join, PeerSetup, SealedPartials, SeatEntry, TurnBody,
+)
+from pbem.protocol.head import ChainView
+from pbem.protocol.peer import changes as peer_changes, deck as peer_deck, renewal as peer_renewal
+from pbem.protocol.peer.deck import PeerDeck, new_layer
+from pbem.protocol.peer.files import WriterParts, run_file
+from pbem.protocol.peer.first_links import stage_setup
+from pbem.protocol.peer.knowledge import cards_known, delivered_openings, held_partials, my_secrets, sealed_ad
+from pbem.protocol.peer.secrets import commit_private, secret_box
+from pbem.protocol.setup import peer_dealing_problem, peer_setup_chance, peer_shape, probe_seed
 
 
 def make_genesis(
@@ -76,7 +82,7 @@ def make_genesis(
         shape = msgspec.structs.replace(shape, slots=(), deck=())
     probe = project(full, set())
     scalar, layer = new_layer(creator.name, [] if late else list(poker.card_table(nonce, list(shape.deck))))
-    beacon_length = beacon_length or peer.BEACON_LENGTH  # another length: only for tests and attacks
+    beacon_length = beacon_length or peer_deck.BEACON_LENGTH  # another length: only for tests and attacks
     seed, anchor = beacon.new_chain(beacon_length)
     mapping = place_private(probe, game.private_decks(full), shape.contents, creator.name)
     body = GenesisBody(
@@ -117,18 +123,7 @@ def place_private(state, private_decks: dict[str, str], contents: dict[str, list
     return mapping
 
 
-def my_secrets(chain: Chain, me: SecretIdentity) -> PeerSecrets | None:
-    """This seat's scalar and beacon seed, from the box it sealed to itself."""
-    genesis = chain.genesis
-    if genesis.peer.creator == me.name:
-        return peer_changes.with_changes(chain, me, open_secret_box(genesis.peer.secret_box, me, genesis.nonce))
-    for record in chain.records[1:]:
-        if record.by == me.name and record.body.join is not None:
-            return peer_changes.with_changes(chain, me, open_secret_box(record.body.join.secret_box, me, genesis.nonce))
-    return None
-
-
-def join(chain: Chain, me: SecretIdentity) -> bytes:
+def join(chain: ChainView, me: SecretIdentity) -> bytes:
     """This seat's join file: beacon anchor, shuffle layer, and the partial
     decryptions it owes once the deck is complete."""
     deck = chain.deck
@@ -137,10 +132,10 @@ def join(chain: Chain, me: SecretIdentity) -> bytes:
             f"{me.name} cannot join now",
             hint=f"next to join: {deck.next_to_join}" if deck.next_to_join else "everyone has joined",
         )
-    if deck.beacon_length != peer.BEACON_LENGTH:  # the creator's choice, whatever the version: a short one kills the game
+    if deck.beacon_length != peer_deck.BEACON_LENGTH:  # the creator's choice, whatever the version: a short one kills the game
         raise ProtocolError(
             f"this game's beacon chains have {deck.beacon_length} links, which its creator chose: pbem joins only "
-            f"games whose chains have its {peer.BEACON_LENGTH} (renewed as they run out)",
+            f"games whose chains have its {peer_deck.BEACON_LENGTH} (renewed as they run out)",
             hint="ask its creator to make the game again with this pbem",
         )
     staged = deck.copy()
@@ -155,13 +150,13 @@ def join(chain: Chain, me: SecretIdentity) -> bytes:
     )
     staged.add_layer(layer, join_info.anchor, join_info.private)
     link = None
-    if chain.genesis.version >= 3 and deck.join_order[-1] == me.name:  # the last to join opens its first link
+    if chain.version.setup_from_links and deck.join_order[-1] == me.name:  # the last to join opens its first link
         link = b64e(staged.next_link(me.name, seed))
         staged.apply_link(me.name, link)
     return _write(chain, staged, me, scalar, [], join=join_info, beacon_link=link)
 
 
-def turn(chain: Chain, me: SecretIdentity, commands: list[Any], private_check=None, tally=()) -> bytes:
+def turn(chain: ChainView, me: SecretIdentity, commands: list[Any], private_check=None, tally=()) -> bytes:
     """A peer file by `me`: owed decryptions first, then `commands` (or the
     opening of its own ballot, `tally`)."""
     secrets = my_secrets(chain, me)
@@ -173,18 +168,18 @@ def turn(chain: Chain, me: SecretIdentity, commands: list[Any], private_check=No
     staged.apply_link(me.name, b64e(link))
     renewal = peer_renewal.due(staged, me, chain.game_id, chain.seq + 1) if chain.dealt else None
     if renewal is not None:  # after this file's own link, which is still of the old chain
-        peer_renewal.take(staged, me.name, renewal[0], chain.genesis.version)
+        peer_renewal.take(staged, me.name, renewal[0], chain.version)
         secrets = msgspec.structs.replace(secrets, renewals=[*secrets.renewals, b64e(renewal[1])])
     return _write(chain, staged, me, b64d(secrets.scalar, 32), commands, beacon_link=b64e(link), secrets=secrets,
                   private_check=private_check, tally=list(tally), renewal=renewal[0] if renewal else None)
 
 
-def _write(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: bytes, commands, *, join=None, beacon_link=None,
+def _write(chain: ChainView, staged: PeerDeck, me: SecretIdentity, scalar: bytes, commands, *, join=None, beacon_link=None,
            secrets=None, private_check=None, tally=(), renewal=None) -> bytes:
     """A peer file: before the set-up only a join or a link; the file whose
     link completes the set-up is checked against it (`Chain.set_up_as`)."""
     seq = chain.seq + 1
-    setup = None if chain.dealt else chain.stage_setup(staged)
+    setup = None if chain.dealt else stage_setup(chain, staged)
     if not chain.dealt and setup is None:  # a join or a set-up link, with nothing dealt yet
         if commands:
             raise ProtocolError("the game is not set up yet: no command can be played")
@@ -195,19 +190,18 @@ def _write(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: bytes, co
     if staged.late and staged.next_to_layer == me.name:  # a late deck: this seat's layer is due
         layer = staged.late_layer(me.name, scalar)
         staged.add_late_layer(layer)
-    with chain.set_up_as(setup):
-        return _write_dealt(chain, staged, me, scalar, commands, join=join, beacon_link=beacon_link, secrets=secrets,
-                            private_check=private_check, tally=tally, layer=layer, renewal=renewal)
+    return _write_dealt(chain.set_up_as(setup), staged, me, scalar, commands, join=join, beacon_link=beacon_link,
+                        secrets=secrets, private_check=private_check, tally=tally, layer=layer, renewal=renewal)
 
 
-def _write_dealt(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: bytes, commands, *, join=None,
+def _write_dealt(chain: ChainView, staged: PeerDeck, me: SecretIdentity, scalar: bytes, commands, *, join=None,
                  beacon_link=None, secrets=None, private_check=None, tally=(), layer=None, renewal=None) -> bytes:
     seq = chain.seq + 1
-    parts = WriterParts(staged, me.name, scalar, held_partials(chain, me) if join is None else {}, secrets)
-    parts.identity = me
+    parts = WriterParts(staged, me, scalar, held_partials(chain, me) if join is None else {}, secrets,
+                        cards_known=lambda secrets: cards_known(chain, me, secrets))
     if join is None:
-        parts.delivered = peer_changes.delivered_openings(chain, me)
-    resume, _ = chain.tally_resume(me.name, tally, commands)
+        parts.delivered = delivered_openings(chain, me)
+    resume, _ = ballots.tally_resume(chain, me.name, tally, commands)
     result = run_file(chain, staged, me.name, commands, parts, seq, private_check, resume=resume)
     over = chain.game.outcome(result.effect.state) is not None
     sealed = [
@@ -237,67 +231,3 @@ def _write_dealt(chain: Chain, staged: PeerDeck, me: SecretIdentity, scalar: byt
         **peer_changes.body_parts(chain, parts, seq),
     )
     return codec.encode_signed("turn", body, me)
-
-
-def sealed_ad(game_id: str, seq: int, to: str) -> bytes:
-    return seal_ad(game_id, seq, f"partials:{to}")
-
-
-def held_partials(chain: Chain, me: SecretIdentity) -> dict[str, dict[str, Partial]]:
-    """Partials fellow readers sealed to `me` for cards still hidden, each
-    checked against the card's public point (a bad one names its sender)."""
-    deck = chain.deck
-    held: dict[str, dict[str, Partial]] = {}
-    for record in chain.records[1:]:
-        for box in record.body.sealed:
-            if box.to != me.name:
-                continue
-            where = record.name or f"seq {record.seq}"
-            try:
-                payload = open_envelope(box.envelope, me, sealed_ad(chain.game_id, record.seq, box.to))
-                check_limits(payload, "sealed partials")
-                partials = msgspec.json.decode(payload, type=list[Partial])
-            except (SealError, FormatError, msgspec.DecodeError, msgspec.ValidationError) as exc:
-                raise SealError(f"{where}: {record.by}'s sealed partials to {me.name} cannot be opened: {exc}") from None
-            if sorted(p.ref for p in partials) != sorted(box.refs):
-                raise ProtocolError(f"{where}: {record.by}'s sealed partials hold other cards than they say")
-            for partial in partials:
-                if record.by not in deck.remaining.get(partial.ref, ()):
-                    continue  # that layer is off in public by now
-                try:
-                    deck.check_private(record.by, partial)
-                except (CryptoError, FormatError):
-                    raise ProofError(f"{where}: {record.by}'s sealed partial of {partial.ref} does not verify") from None
-                held.setdefault(partial.ref, {})[record.by] = partial
-    return held
-
-
-def cards_known(chain: Chain, me: SecretIdentity, secrets: PeerSecrets) -> dict[str, str]:
-    """ref -> card for every card `me` can read: the public ones, and those
-    on which only its own layer, and layers whose partials were sealed to it,
-    remain (removed here, in private)."""
-    deck = chain.deck
-    scalar = b64d(secrets.scalar, 32)
-    held = held_partials(chain, me)
-    out = dict(chain.revealed)
-    for ref, card in secrets.private.items():
-        out.setdefault(ref, card)
-    for ref, opening in peer_changes.delivered_openings(chain, me).items():
-        out.setdefault(ref, opening.card)
-    for ref in deck.knows(me.name):
-        if ref in out:
-            continue
-        point = deck.points[ref]
-        others = deck.remaining[ref] - {me.name}
-        if len(others) > 1:
-            raise ProtocolError(f"{ref}: more than two readers are not supported")
-        for seat in others:
-            point = b64d(held[ref][seat].point, 32)
-        if me.name in deck.remaining[ref]:
-            point = poker.decrypt(peer_changes.scalar_for(deck, me.name, ref, secrets, {}) or scalar, point)
-        try:
-            out[ref] = poker.identify(point, deck.table)[0]
-        except CryptoError:
-            raise ProtocolError(f"{ref} decrypts to no card: a shuffle layer is wrong",
-                                hint="pbem audit names the seat once every secret is out") from None
-    return out

@@ -25,20 +25,30 @@ stopped for good, and the creator chose the length, unseen by the joiners
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from pbem.crypto import beacon
 from pbem.crypto.encoding import b64d, b64e
 from pbem.crypto.envelope import seal_ad
 from pbem.errors import CryptoError, ProtocolError
+from pbem.protocol import versions
 
 if TYPE_CHECKING:
     from pbem.crypto.keys import SecretIdentity
     from pbem.protocol.formats import BeaconRenewal, PeerSecrets
-    from pbem.protocol.peer import PeerDeck
 
-#: the first protocol version whose beacon chains have pbem's length and renew
-VERSION = 4
+
+class Beacons(Protocol):
+    """What this module reads and keeps of a peer deck (`deck.PeerDeck`):
+    every seat's beacon chain, as far as it is used."""
+
+    beacon_length: int
+    renewable: bool  # the game's version renews chains (`Version.renewed_beacons`)
+    latest: dict[str, bytes]  # each seat's last link revealed (or anchor)
+    links_used: dict[str, int]  # of its current chain
+    renewals: dict[str, list[bytes]]  # each seat's committed renewal anchors, in order
+    chain_in_use: dict[str, int]  # how many of them it has started
+
 #: a writer renews its chain once fewer links than this are left
 RENEW_WHEN_LEFT = 100
 
@@ -47,24 +57,24 @@ def renewal_ad(game_id: str, seq: int) -> bytes:
     return seal_ad(game_id, seq, "beacon renewal")
 
 
-def pending(deck: "PeerDeck", seat: str) -> bytes | None:
+def pending(deck: "Beacons", seat: str) -> bytes | None:
     """The anchor `seat` committed to and has not started yet."""
     anchors = deck.renewals.get(seat, [])
     used = deck.chain_in_use.get(seat, 0)
     return anchors[used] if len(anchors) > used else None
 
 
-def take(deck: "PeerDeck", seat: str, renewal: "BeaconRenewal", version: int) -> None:
+def take(deck: "Beacons", seat: str, renewal: "BeaconRenewal", version: versions.Version) -> None:
     """A verifier takes `seat`'s renewal (after the file's own link)."""
-    if version < VERSION:
-        raise ProtocolError(f"{seat} renews its beacon chain, which games begun before protocol version {VERSION} "
-                            "cannot do")
+    if not version.renewed_beacons:
+        raise ProtocolError(f"{seat} renews its beacon chain, which games begun before protocol version "
+                            f"{versions.first('renewed_beacons')} cannot do")
     if pending(deck, seat) is not None:
         raise ProtocolError(f"{seat} renews its beacon chain again before it used the renewed one")
     deck.renewals[seat] = [*deck.renewals.get(seat, []), b64d(renewal.anchor, 32)]
 
 
-def link_of_renewed(deck: "PeerDeck", seat: str, value: bytes) -> None:
+def link_of_renewed(deck: "Beacons", seat: str, value: bytes) -> None:
     """`seat`'s link once its chain is used up: the first of the renewed one."""
     anchor = pending(deck, seat)
     if anchor is None:
@@ -76,7 +86,7 @@ def link_of_renewed(deck: "PeerDeck", seat: str, value: bytes) -> None:
     deck.links_used[seat] = 1
 
 
-def next_link(deck: "PeerDeck", seat: str, seed: bytes, renewed: list[bytes]) -> bytes:
+def next_link(deck: "Beacons", seat: str, seed: bytes, renewed: list[bytes]) -> bytes:
     """The link `seat` reveals in its next file: of its current chain (the
     first, grown from `seed`, or one of the `renewed` seeds), or the first
     of the next one when the current one is used up."""
@@ -87,13 +97,14 @@ def next_link(deck: "PeerDeck", seat: str, seed: bytes, renewed: list[bytes]) ->
     if k + 1 >= len(seeds):
         raise CryptoError(
             f"{seat}'s beacon chain is used up ({deck.beacon_length} links)",
-            hint=f"games begun before protocol version {VERSION} cannot renew a beacon chain" if not deck.renewable
+            hint=f"games begun before protocol version {versions.first('renewed_beacons')} cannot renew a beacon "
+                 "chain" if not deck.renewable
             else "pbem renews a chain before it runs out; this seat's earlier files did not (written by hand?)",
         )
     return beacon.link(seeds[k + 1], deck.beacon_length, 1)
 
 
-def due(deck: "PeerDeck", me: "SecretIdentity", game_id: str, seq: int) -> tuple["BeaconRenewal", bytes] | None:
+def due(deck: "Beacons", me: "SecretIdentity", game_id: str, seq: int) -> tuple["BeaconRenewal", bytes] | None:
     """A writer's renewal for the file at `seq` (after its own link), when
     its chain is nearly used up and none is pending; and the new seed."""
     from pbem.crypto.seal import seal
@@ -118,7 +129,7 @@ def opened(renewal: "BeaconRenewal", me: "SecretIdentity", game_id: str, seq: in
     return seed
 
 
-def check_published(deck: "PeerDeck", seat: str, secrets: "PeerSecrets") -> None:
+def check_published(deck: "Beacons", seat: str, secrets: "PeerSecrets") -> None:
     """The seeds `seat` publishes at the end: one per chain it renewed,
     each leading to the anchor it committed."""
     anchors = deck.renewals.get(seat, [])

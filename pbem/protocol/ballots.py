@@ -1,4 +1,6 @@
-"""Simultaneous secret choices: ballots, their keepers, and their opening.
+"""Simultaneous secret choices: ballots, their keepers, their opening, and
+the files that carry them (`accept_ballot`, `accept_void`, the openings a
+tally runs: `tally_commands`, `tally_resume`).
 
 When the rules name several seats that choose at once
 (`Game.simultaneous`), each writes a ballot in turn: a salted commitment to
@@ -23,16 +25,25 @@ again; `pbem status` and the audit name the voter.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import msgspec
+from msgspec.structs import replace
 
 from pbem.crypto.commit import check_opening, commit
 from pbem.crypto.encoding import b64d, b64e, canonical
+from pbem.crypto.envelope import check_envelope, seal_ad
 from pbem.crypto.keys import PublicIdentity, SecretIdentity
 from pbem.crypto.limits import check_limits
-from pbem.crypto.seal import open_envelope, seal, seal_ad
-from pbem.errors import CommitmentError, SealError
-from pbem.protocol.formats import Ballot, BallotOpening
+from pbem.errors import CommitmentError, PbemError, ProtocolError, SealError, WrongWriter
+from pbem.protocol.commitments import state_hash
+from pbem.protocol.formats import Ballot, BallotOpening, VoidBallot
+from pbem.protocol.versions import first
+
+if TYPE_CHECKING:
+    from pbem.protocol.formats import SignedFile, TurnBody
+    from pbem.protocol.head import ChainView, Head, Record
 
 
 class _Sealed(msgspec.Struct, frozen=True):
@@ -46,6 +57,8 @@ def ballot_ad(game_id: str, seq: int, seat: str) -> bytes:
 
 def make_ballot(command, keeper: PublicIdentity, game_id: str, seq: int, seat: str) -> Ballot:
     """`seat`'s ballot for `command` at `seq`, sealed to `keeper`."""
+    from pbem.crypto.seal import seal  # writers only
+
     raw = canonical(command)
     salt = os.urandom(32)
     sealed = canonical(_Sealed(command=msgspec.Raw(raw), salt=b64e(salt)))
@@ -56,6 +69,8 @@ def make_ballot(command, keeper: PublicIdentity, game_id: str, seq: int, seat: s
 
 def open_ballot(ballot: Ballot, keeper: SecretIdentity, game_id: str, seq: int, seat: str) -> BallotOpening:
     """The keeper's opening of `seat`'s ballot written at `seq`."""
+    from pbem.crypto.seal import open_envelope  # its keeper only
+
     payload = open_envelope(ballot.envelope, keeper, ballot_ad(game_id, seq, seat))
     check_limits(payload, "a ballot")
     try:
@@ -73,15 +88,10 @@ def check_ballot(commitment: str, opening: BallotOpening) -> None:
         raise CommitmentError(f"the opening of {opening.seat}'s ballot is not what {opening.seat} committed to") from None
 
 
-#: the first protocol version in which a dealer voids a ballot it cannot tally
-VOID_VERSION = 4
-
-
 def ballot_problem(game, state, seat: str, command) -> str | None:
     """Why `command` cannot be `seat`'s vote on the public `state` (None: it
     can, as far as the public state tells): the check its voter's own pbem
     makes before it casts the ballot, made again on the opening."""
-    from pbem.errors import PbemError
     from pbem.games.base import NeedsReveal
     from pbem.protocol.chance import NeedsChance, PlayChance, Tape
 
@@ -94,12 +104,9 @@ def ballot_problem(game, state, seat: str, command) -> str | None:
     return None
 
 
-def voids(chain, keeper: SecretIdentity) -> list:
+def voids(chain: ChainView, keeper: SecretIdentity) -> list:
     """The keeper's side: the ballots of the complete vote it cannot tally,
     in seat order, each with its opening when it opens to its commitment."""
-    from pbem.errors import PbemError
-    from pbem.protocol.formats import VoidBallot
-
     out = []
     for seat in [s for s in chain.seat_order if s in chain.ballots]:
         commitment, seq = chain.ballots[seat]
@@ -114,10 +121,8 @@ def voids(chain, keeper: SecretIdentity) -> list:
     return out
 
 
-def opening_problem(chain, opening: BallotOpening) -> str | None:
+def opening_problem(chain: ChainView, opening: BallotOpening) -> str | None:
     """Why an opening that matches its commitment is no vote (None: it is one)."""
-    from pbem.errors import PbemError
-
     try:
         command = chain.decode_command(opening.command)
     except PbemError as exc:
@@ -125,14 +130,12 @@ def opening_problem(chain, opening: BallotOpening) -> str | None:
     return ballot_problem(chain.game, chain.public, opening.seat, command)
 
 
-def take_void(chain, body) -> dict[str, tuple[int, int, str]]:
+def take_void(chain: ChainView, body: TurnBody) -> dict[str, tuple[int, int, str]]:
     """Check a dealer's void file; what it voids: seat -> (its ballot's seq,
     this file's seq, why), for `pbem status` and the audit."""
-    from pbem.errors import ProtocolError
-
-    if chain.genesis.version < VOID_VERSION:
-        raise ProtocolError(f"the dealer voids a ballot, which games begun before protocol version {VOID_VERSION} "
-                            "cannot do")
+    if not chain.version.void_ballots:
+        raise ProtocolError(f"the dealer voids a ballot, which games begun before protocol version "
+                            f"{first('void_ballots')} cannot do")
     if not chain.tally_due() or chain.paused is not None:
         raise ProtocolError("the dealer voids a ballot, but no complete vote waits for its tally")
     seats = [v.seat for v in body.void]
@@ -155,3 +158,75 @@ def take_void(chain, body) -> dict[str, tuple[int, int, str]]:
             why = f"it is no vote ({problem})"
         out[void.seat] = (seq, body.seq, why)
     return out
+
+
+# --- the files of a vote, as the chain takes them ----------------------------------
+
+
+def accept_ballot(chain: ChainView, outer: SignedFile, body: TurnBody, where: str,
+                  cast: Callable[[ChainView, TurnBody], Head]) -> tuple[Head, Record]:
+    """A seat's ballot: nothing changes but that it has voted, and what its
+    dealer mode takes from the file (`cast`: `Mode.cast`)."""
+    voters = chain.voters()
+    if not voters:
+        raise ProtocolError(f"{body.by} sends a ballot, but no vote is open")
+    if body.by in chain.ballots:
+        raise ProtocolError(f"{body.by} has voted already (seq {chain.ballots[body.by][1]})")
+    if body.by not in voters:
+        raise WrongWriter(f"{body.by} does not vote now (voters: {', '.join(voters)})")
+    b64d(body.vote.commitment, 32)
+    check_envelope(body.vote.envelope, readers=1)
+    head = cast(chain, body)
+    if state_hash(chain.public) != body.state:
+        raise ProtocolError("a ballot changes nothing: its state must be the head's")
+    head = replace(head, ballots={**chain.ballots, body.by: (body.vote.commitment, body.seq)})
+    return chain.accepted(outer, body, where, head, before=chain.public, after=chain.public)
+
+
+def accept_void(chain: ChainView, outer: SignedFile, body: TurnBody, where: str) -> tuple[Head, Record]:
+    """The dealer voids the ballots it cannot tally (`take_void`): their
+    voters vote again; nothing else changes, nothing is opened."""
+    voided = take_void(chain, body)
+    if state_hash(chain.public) != body.state:
+        raise ProtocolError("a void file changes nothing: its state must be the head's")
+    head = replace(chain.now, ballots={s: v for s, v in chain.ballots.items() if s not in voided},
+                   voided={**chain.voided, **voided})
+    return chain.accepted(outer, body, where, head, before=chain.public, after=chain.public)
+
+
+def tally_commands(chain: ChainView, tally, seats: list[str]) -> list[tuple[str, Any]]:
+    """Check openings of the ballots of `seats` (in seat order, each
+    once) against their commitments; their commands."""
+    expected = [s for s in chain.seat_order if s in seats]
+    if [o.seat for o in tally] != expected:
+        raise ProtocolError(f"the ballots must be opened exactly once each, in seat order: {', '.join(expected)}")
+    out = []
+    for opening in tally:
+        check_ballot(chain.ballots[opening.seat][0], opening)
+        problem = opening_problem(chain, opening)
+        if problem is not None:  # refused here, in the file that opens it, never in a later opener's
+            raise ProtocolError(f"{opening.seat}'s ballot is no vote: {problem}")
+        out.append((opening.seat, chain.decode_command(opening.command)))
+    return out
+
+
+def tally_resume(chain: ChainView, by: str, tally, commands=()) -> tuple[list, list]:
+    """A peer voter opening its own ballot, once every ballot is in; with
+    the last opening every vote's command runs, in seat order. Returns
+    the commands to run first and the openings so far."""
+    tally = list(tally)
+    opened = dict(chain.opened)
+    if not tally:
+        if chain.tally_due() and by in chain.voters() and by not in opened:
+            if [o.by for o in chain.obligations()][:1] == [by]:
+                raise ProtocolError(f"{by} must open its ballot in this file")
+        return [], list(chain.opened)
+    if not chain.tally_due():
+        raise ProtocolError(f"{by} opens a ballot, but the vote is not complete")
+    if commands:
+        raise ProtocolError("a file that opens a ballot carries no commands")
+    waiting = [s for s in chain.voters() if s not in opened]
+    if len(tally) != 1 or tally[0].seat != by or waiting[:1] != [by]:
+        raise ProtocolError(f"each voter opens its own ballot, in seat order: next is {waiting[0]}")
+    now = list(chain.opened) + tally_commands(chain, tally, [by])
+    return (now if len(now) == len(chain.voters()) else []), now

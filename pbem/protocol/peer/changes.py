@@ -16,13 +16,20 @@ Two things a peer game's deck did not do at first:
   join, in its next file (or the same one if it wrote it).
 * **Cards that change hands.** A card of seat A's hidden hand that goes to
   seat B: when only A's layer is still on it, A seals its partial
-  decryption to B instead of publishing it (`peer.owed`); a card of A's
+  decryption to B instead of publishing it (`files.owed`); a card of A's
   private deck is opened to B by A, sealed (a `Delivery`), and B checks the
   opening against A's commitment.
 
 Games begun before version 2 keep their old behaviour (`DeckChanges.enabled`).
 `PeerDeck.changes` holds the bookkeeping; every function here is called
-from `peer.run_file`, so writers and verifiers run the same code.
+from `files.run_file`, so writers and verifiers run the same code.
+
+One job that needs a little more than 500 lines: reshuffles and refills
+share their bookkeeping and the check at the end of each file that finds
+them (`after_run`), and since writers and verifiers must run the same code,
+the writer's parts (its layer, its commitments, made where a verifier reads
+them from the file) sit beside the checks. What a seat opens of its own is
+`knowledge`'s; the audit of the changes at the end is `audit`'s.
 """
 
 from __future__ import annotations
@@ -36,11 +43,11 @@ import msgspec
 from pbem.crypto import poker
 from pbem.crypto.encoding import b64d, b64e, canonical
 from pbem.crypto.envelope import check_envelope, seal_ad
-from pbem.crypto.limits import check_limits
-from pbem.crypto.seal import open_envelope, seal
+from pbem.crypto.seal import seal
 from pbem.crypto.stream import DeterministicStream, derive
-from pbem.errors import CommitmentError, CryptoError, FormatError, PbemError, ProtocolError, SealError
-from pbem.protocol.formats import Delivery, Obligation, Opening, PeerSecrets, ReshuffleLayer
+from pbem.errors import CryptoError, FormatError, PbemError, ProtocolError
+from pbem.protocol.formats import Delivery, Obligation, PeerSecrets, ReshuffleLayer
+from pbem.protocol.peer.secrets import commit_private
 
 
 @dataclass
@@ -113,8 +120,19 @@ class DeckChanges:
         return next((r for r in self.reshuffles if r.next_seat is not None), None)
 
 
-def _ad(game_id: str, seq: int, what: str) -> bytes:
-    return seal_ad(game_id, seq, what)
+def reshuffle_scalar_ad(game_id: str, seq: int) -> bytes:
+    """What binds a reshuffle layer's scalar, sealed by its seat to itself."""
+    return seal_ad(game_id, seq, "reshuffle scalar")
+
+
+def refill_memo_ad(game_id: str, seq: int) -> bytes:
+    """What binds the places of a refill's cards, sealed by their owner to itself."""
+    return seal_ad(game_id, seq, "private refill")
+
+
+def openings_ad(game_id: str, seq: int, to: str) -> bytes:
+    """What binds the openings of private-deck cards sealed to the seat they go to."""
+    return seal_ad(game_id, seq, f"openings:{to}")
 
 
 # --- what is owed ---------------------------------------------------------------
@@ -165,7 +183,7 @@ def _make_layer(chain, deck, pending: Reshuffle, writer: str, parts, seq: int) -
     # new order readable by all. `_add_layer` refuses a key seen before.
     scalar = poker.new_scalar()
     points = poker.shuffle_layer(scalar, pending.points())
-    box = seal(scalar, [parts.identity.public], _ad(chain.game_id, seq, "reshuffle scalar"))
+    box = seal(scalar, [parts.identity.public], reshuffle_scalar_ad(chain.game_id, seq))
     parts.made.setdefault("layer_scalars", {})[deck.changes.reshuffles.index(pending)] = scalar
     parts.made["reshuffle"] = layer = ReshuffleLayer(
         key=b64e(poker.public_key(scalar)), points=[b64e(p) for p in points], box=box)
@@ -446,10 +464,7 @@ def derived_order(beacon_seed: bytes, game_id: str, refill: Refill, cards: list[
 
 
 def _make_commitments(chain, refill: Refill, parts, revealed: dict[str, str]) -> dict[str, str]:
-    from pbem.protocol.peer import commit_private
-    from pbem.protocol.peer_writer import cards_known
-
-    known = {**cards_known(chain, parts.identity, parts.secrets), **revealed}
+    known = {**parts.cards_known(parts.secrets), **revealed}
     cards = [known[g] for g in refill.gone]
     if refill.derived:
         mapping = derived_order(b64d(parts.secrets.beacon_seed, 32), chain.game_id, refill, cards)
@@ -475,11 +490,11 @@ def body_parts(chain, parts, seq: int) -> dict:
         out["reshuffle"] = made["reshuffle"]
     if made.get("commitments"):
         out["commitments"] = made["commitments"]
-        out["memo"] = seal(canonical(made["mapping"]), [parts.identity.public], _ad(chain.game_id, seq, "private refill"))
+        out["memo"] = seal(canonical(made["mapping"]), [parts.identity.public], refill_memo_ad(chain.game_id, seq))
     if parts.to_deliver:
         out["deliveries"] = [
             Delivery(to=to, refs=[o.ref for o in openings],
-                     envelope=seal(canonical(openings), [chain.seats[to].identity], _ad(chain.game_id, seq, f"openings:{to}")))
+                     envelope=seal(canonical(openings), [chain.seats[to].identity], openings_ad(chain.game_id, seq, to)))
             for to, openings in parts.to_deliver.items()
         ]
     return out
@@ -496,75 +511,6 @@ def scalar_for(deck, seat: str, ref: str, secrets: PeerSecrets | None, made: dic
     return b64d(secrets.layers[mine], 32)
 
 
-def with_changes(chain, me, secrets: PeerSecrets) -> PeerSecrets:
-    """`secrets` (from the seat's join) with what its later files sealed to
-    itself: the scalars of its reshuffle layers, the places of the cards
-    reshuffled into its private decks, the seeds of its renewed beacon chains."""
-    from pbem.protocol import peer_renewal
-    from pbem.protocol.peer import commit_private
-
-    seed = b64d(secrets.beacon_seed, 32)
-    if any(chain.deck.private_commitments.get(r) != c for r, c in commit_private(seed, secrets.private).items()):
-        raise SealError(f"{me.name}'s commitments to its private decks are not those of the places it sealed to itself")
-    layers: list[str] = []
-    renewals: list[str] = []
-    private = dict(secrets.private)
-    for record in chain.records[1:]:
-        body = record.body
-        if record.by != me.name:
-            continue
-        where = record.name or f"seq {record.seq}"
-        try:
-            if body.reshuffle is not None:
-                scalar = open_envelope(body.reshuffle.box, me, _ad(chain.game_id, record.seq, "reshuffle scalar"))
-                poker.check_key(poker.check_scalar(scalar), b64d(body.reshuffle.key, 32))
-                layers.append(b64e(scalar))
-            if body.memo is not None:
-                payload = open_envelope(body.memo, me, _ad(chain.game_id, record.seq, "private refill"))
-                check_limits(payload, "a memo")
-                mapping = msgspec.json.decode(payload, type=dict[str, str])
-                if commit_private(seed, mapping) != dict(body.commitments):
-                    raise FormatError("its memo does not open its commitments")
-                private.update(mapping)
-            if body.renewal is not None:
-                renewals.append(b64e(peer_renewal.opened(body.renewal, me, chain.game_id, record.seq,
-                                                         chain.deck.beacon_length)))
-        except (SealError, FormatError, CryptoError, ProtocolError, msgspec.DecodeError, msgspec.ValidationError) as exc:
-            raise SealError(f"{where}: {me.name}'s own sealed secrets cannot be opened: {exc}") from None
-    if not layers and not renewals and private == secrets.private:
-        return secrets
-    return msgspec.structs.replace(secrets, layers=layers, private=private, renewals=renewals)
-
-
-def delivered_openings(chain, me) -> dict[str, Opening]:
-    """Openings of private-deck cards their owners sealed to `me`, each
-    checked against its owner's commitment (a false one names the file)."""
-    from pbem.protocol.commitments import check_openings
-
-    out: dict[str, Opening] = {}
-    for record in chain.records[1:]:
-        if chain.deck is None or not record.body.deliveries:
-            continue
-        where = record.name or f"seq {record.seq}"
-        for box in record.body.deliveries:
-            if box.to != me.name:
-                continue
-            try:
-                payload = open_envelope(box.envelope, me, _ad(chain.game_id, record.seq, f"openings:{box.to}"))
-                check_limits(payload, "sealed openings")
-                openings = msgspec.json.decode(payload, type=list[Opening])
-            except (SealError, FormatError, msgspec.DecodeError, msgspec.ValidationError) as exc:
-                raise SealError(f"{where}: {record.by}'s sealed openings to {me.name} cannot be opened: {exc}") from None
-            if sorted(o.ref for o in openings) != sorted(box.refs):
-                raise ProtocolError(f"{where}: {record.by}'s sealed openings hold other cards than they say")
-            try:
-                check_openings(openings, chain.deck.private_commitments, f"{where} (signed by {record.by})")
-            except CommitmentError as exc:
-                raise CommitmentError(f"{where}: {record.by}'s opening sealed to {me.name} is false: {exc.message}") from None
-            out.update({o.ref: o for o in openings})
-    return out
-
-
 # --- the end of the game ------------------------------------------------------------
 
 
@@ -579,50 +525,3 @@ def check_published(deck, seat: str, secrets: PeerSecrets) -> None:
             poker.check_key(b64d(scalar, 32), key)
         except (CryptoError, FormatError):
             raise ProtocolError(f"{seat}'s published scalar of its reshuffle layer {i + 1} is not the one of its key") from None
-
-
-def audit(chain, deck, cards: dict[str, str], failures: list[str], file_of) -> int:
-    """Check every reshuffle layer with its published scalar and decrypt
-    the reshuffled cards into `cards`; then check that each private deck
-    was refilled with exactly the cards that went in. Returns the checks."""
-    checks = 0
-    taken: Counter[str] = Counter()
-    for r in deck.changes.reshuffles:
-        before, scalars, good = list(r.inputs), [], True
-        for i, layer in enumerate(r.layers):
-            seat = r.seats[i]
-            checks += 1
-            after = [b64d(p, 32) for p in layer.points]
-            try:
-                scalar = b64d(deck.secrets[seat].layers[taken[seat]], 32)
-                poker.check_key(scalar, b64d(layer.key, 32))
-                poker.check_layer(scalar, before, after)
-                scalars.append(scalar)
-            except (PbemError, IndexError) as exc:
-                good = False
-                failures.append(f"{file_of(r.files[i], seat)} (signed by {seat}): reshuffle layer of {r.zone}: "
-                                f"{getattr(exc, 'message', exc)}")
-            taken[seat] += 1
-            before = after
-        if good and r.next_seat is None:
-            for ref, point in zip(r.refs, before):
-                for scalar in scalars:
-                    point = poker.decrypt(scalar, point)
-                cards[ref] = poker.identify(point, deck.table)[0]
-                checks += 1
-    for f in deck.changes.refills:
-        checks += 1
-        went = sorted(cards.get(g, "?") for g in f.gone)
-        came = sorted(str(deck.secrets[f.owner].private.get(r)) for r in f.refs)
-        if went != came and f.committed is not None:
-            failures.append(f"{file_of(f.committed, f.owner)} (signed by {f.owner}): its commitments to the cards "
-                            f"reshuffled into {f.zone} are not the cards that went in")
-        elif f.derived and "?" not in went:
-            checks += 1
-            places = {r: deck.secrets[f.owner].private.get(r) for r in f.refs}
-            seed = b64d(deck.secrets[f.owner].beacon_seed, 32)
-            if places != derived_order(seed, chain.game_id, f, went):
-                failures.append(f"{file_of(f.committed, f.owner)} (signed by {f.owner}): it drew from the cards it "
-                                f"reshuffled into {f.zone} in the same file, and their places are not the ones its "
-                                "beacon seed gives: it chose them")
-    return checks
