@@ -1,4 +1,4 @@
-"""Codex commands and their one-line notation (rules version 2).
+"""Codex commands and their one-line notation (rules version 2 on; 3 since the Red and Green specs).
 
 Wire form: frozen Structs in a tagged union (``"t": "cx.play"`` ...). They
 name cards by ref and buildings as ``SEAT:KIND``; the notation names cards

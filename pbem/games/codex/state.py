@@ -1,4 +1,4 @@
-"""Codex options and state Structs (rules version 2).
+"""Codex options and state Structs (rules version 2 on; 3 since the Red and Green specs).
 
 Zones (`GameState.zones`), for each seat S:
 
