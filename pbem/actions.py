@@ -184,7 +184,7 @@ def new_game(
             raise InvalidOption("a peer game has no referee and no fixed seed")
         if not creator:
             raise InvalidOption("a peer game is created by one of its seats: add --as NAME")
-        from pbem.protocol import peer_writer
+        from pbem.protocol.peer import writer as peer_writer
 
         data = peer_writer.make_genesis(game, opts, idents, keys.secret(creator))
         chain = Chain(data)
@@ -585,7 +585,7 @@ def log_entries(chain: Chain, since: int = 0) -> dict[str, Any]:
         if body.join is not None:
             what = "shuffle layer" if body.join.layer.points else "key"  # a late deck's layers come after the set-up
             parts.append(f"joins: beacon anchor and {what}" + (" and its first link" if body.beacon else ""))
-        if chain.deck is not None and rec.before is None and chain.genesis.version >= 3:
+        if chain.deck is not None and rec.before is None and chain.version.setup_from_links:
             if rec.after is not None:
                 parts.append("sets the game up from every seat's first beacon link")
             elif body.join is None:
@@ -1010,7 +1010,7 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path | No
                 return written[-1] if mine else None
             folder_mod.write_state(folder, chain)
         return None
-    from pbem.protocol import peer_writer
+    from pbem.protocol.peer import writer as peer_writer
 
     mine = peer_writer.join(chain, secret)
     with _new_folder(folder):
@@ -1018,18 +1018,17 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path | No
         return folder_mod.add_files(folder, Chain(genesis), [*rest, mine])[-1]
 
 
-#: what a game begun under each older protocol version lacks, by dealer
-#: mode: why a seat should not enter one unawares
-_OLD_PROTOCOL = {
-    (1, "referee"): "whose referee chose its seed alone (it could try seeds until the deal suited someone)",
-    (1, "peer"): "whose writers could foresee the chance of their own files",
-    (2, "peer"): "whose creator chose its set-up chance (who starts, the words on the table)",
-}
-_LATER = {
-    "referee": "in which a ballot that cannot be tallied stops the game for good",
-    "peer": "in which its creator chose the length of the beacon chains (which cannot be renewed), and a writer "
-            "helped by one other seat could foresee its dice",
-}
+#: what a game begun under an older protocol version lacks, by dealer mode
+#: and feature (`pbem.protocol.versions`), oldest feature first: why a seat
+#: should not enter one unawares (the first feature its version lacks says it)
+_LACKING = (
+    ("referee", "contributions", "whose referee chose its seed alone (it could try seeds until the deal suited someone)"),
+    ("peer", "unforeseen_chance", "whose writers could foresee the chance of their own files"),
+    ("peer", "setup_from_links", "whose creator chose its set-up chance (who starts, the words on the table)"),
+    ("referee", "void_ballots", "in which a ballot that cannot be tallied stops the game for good"),
+    ("peer", "renewed_beacons", "in which its creator chose the length of the beacon chains (which cannot be renewed), "
+                                "and a writer helped by one other seat could foresee its dice"),
+)
 
 
 def check_protocol(chain: Chain, name: str, keys: Keys, what: str | None = None) -> None:
@@ -1045,16 +1044,17 @@ def check_protocol(chain: Chain, name: str, keys: Keys, what: str | None = None)
     hotseat game lives on one machine: nothing to refuse."""
     from pbem.protocol.formats import PROTOCOL_VERSION
 
-    version, mode = chain.genesis.version, chain.dealer_mode
-    if version >= PROTOCOL_VERSION or mode == "hotseat" or keys.old_protocol or name not in chain.seats:
+    version, mode = chain.version, chain.dealer_mode
+    if version.number >= PROTOCOL_VERSION or mode == "hotseat" or keys.old_protocol or name not in chain.seats:
         return
     if chain.deck is not None and chain.genesis.peer.creator == name:
         return  # its own genesis: it chose the version itself
     if any(r.by == name for r in chain.records[1:]):
         return  # it entered the game already, knowingly or before this pbem
-    why = _OLD_PROTOCOL.get((version, mode)) or _LATER[mode]
+    why = next((words for m, feature, words in _LACKING if m == mode and not getattr(version, feature)),
+               "which lacks what the newest has")
     raise ProtocolError(
-        f"{f'{what} begins a game' if what else 'this game was begun'} under protocol version {version}, {why}: "
+        f"{f'{what} begins a game' if what else 'this game was begun'} under protocol version {version.number}, {why}: "
         f"this pbem enters only games of version {PROTOCOL_VERSION}",
         hint="ask its creator to make the game again with this pbem, or, accepting what that version lacks, "
              "add --allow-old-protocol",

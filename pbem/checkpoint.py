@@ -55,8 +55,9 @@ import msgspec
 import pbem
 from pbem.protocol.chain import Chain, Record
 
-#: first bytes of a checkpoint; bumped when the layout below changes
-MAGIC = b"pbem-checkpoint/3\n"
+#: first bytes of a checkpoint; bumped when the layout below changes (4: the
+#: chain's head is a frozen `Head`, and each record keeps the one before it)
+MAGIC = b"pbem-checkpoint/4\n"
 _MAC = 32
 _KEY = "key"
 DIR = "checkpoints"

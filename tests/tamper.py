@@ -38,8 +38,10 @@ from pbem.crypto.encoding import FORMAT
 from pbem.crypto.keys import SecretIdentity
 from pbem.crypto.sign import domain, sign
 from pbem.errors import PbemError
-from pbem.protocol import chain as chain_mod
-from pbem.protocol import codec, dealer as dealer_mod, folder as folder_mod, peer_writer
+from pbem.protocol import genesis as genesis_mod
+from pbem.protocol.modes.base import OPTIONAL_PARTS
+from pbem.protocol import codec, dealer as dealer_mod, folder as folder_mod
+from pbem.protocol.peer import writer as peer_writer
 from pbem.protocol.chain import Chain
 from pbem.protocol.formats import SignedFile
 from pbem.protocol.party import Party
@@ -329,13 +331,13 @@ class StateOracle:
 
     def __init__(self, monkeypatch) -> None:
         self.last: str | None = None
-        real = chain_mod.state_hash
+        real = genesis_mod.state_hash
 
         def spy(state):
             self.last = real(state)
             return self.last
 
-        monkeypatch.setattr(chain_mod, "state_hash", spy)
+        monkeypatch.setattr(genesis_mod, "state_hash", spy)
 
 
 @dataclass
@@ -366,8 +368,8 @@ class Tally:
 def readers_refuse(chain: Chain, secrets: dict[str, SecretIdentity]) -> str | None:
     """The first party whose own reading of the chain refuses it, with why
     (a dealer of protocol version 4 refuses a ballot by voiding it, naming
-    its voter, once the vote is complete: `votes.voids`)."""
-    from pbem.protocol import votes
+    its voter, once the vote is complete: `ballots.voids`)."""
+    from pbem.protocol import ballots
 
     for name, secret in secrets.items():
         try:
@@ -375,8 +377,8 @@ def readers_refuse(chain: Chain, secrets: dict[str, SecretIdentity]) -> str | No
             me.state()
         except PbemError as exc:
             return f"{name}: {exc}"
-        if me.is_dealer and chain.genesis.version >= votes.VOID_VERSION:
-            void = votes.voids(chain, secret)
+        if me.is_dealer and chain.version.void_ballots:
+            void = ballots.voids(chain, secret)
             if void:
                 return f"{name}: voids the ballot of {void[0].seat}"
     return None
@@ -443,7 +445,7 @@ def file_kind(k: int, outer: SignedFile, body: dict, table: Table) -> str:
     if k == 0:
         return f"genesis/{table.mode}"
     role = "seat" if outer.by in _seats(table) else "dealer"
-    parts = sorted(p for p in body if p in chain_mod._OPTIONAL_PARTS)
+    parts = sorted(p for p in body if p in OPTIONAL_PARTS)
     return f"turn/{table.mode}/{role}[{','.join(parts)}]"
 
 

@@ -1,5 +1,5 @@
 """Beacon chains of pbem's length, renewed before they run out (issue #20,
-class 9; `pbem.protocol.peer_renewal`).
+class 9; `pbem.protocol.peer.renewal`).
 
 The creator chose the chains' length and no joiner was told: with four links
 a game died at seq 8 ("the beacon chain is used up"), never to be audited;
@@ -21,7 +21,9 @@ from conftest import Pbem, play_to_end
 from pbem import games
 from pbem.crypto import beacon
 from pbem.crypto.encoding import b64e
-from pbem.protocol import codec, peer, peer_renewal, peer_writer
+from pbem.protocol import codec
+from pbem.protocol.peer import deck as peer, renewal as peer_renewal, writer as peer_writer
+from pbem.protocol.peer import knowledge as peer_knowledge
 from pbem.protocol.formats import BeaconRenewal, TurnBody
 from test_downgrade import _keys, _resigned, _seats, _shared
 
@@ -103,7 +105,7 @@ def test_renewals_that_break_the_rules_are_refused(tmp_path, short_chains):
     chain = tamper.replay(table.files[:k])
     chain.append(tamper.resign(table, msgspec.structs.replace(body, renewal=other)))
     with pytest.raises(Exception, match="does not lead to the anchor"):
-        peer_writer.my_secrets(chain, table.secrets[body.by])
+        peer_knowledge.my_secrets(chain, table.secrets[body.by])
     # at the end each renewed seed is published and must lead to its anchor
     end = next(i for i, b in enumerate(bodies, 1) if b.secrets is not None and b.secrets.renewals)
     secrets = bodies[end - 1].secrets

@@ -17,7 +17,8 @@ from pbem import games
 from pbem.crypto import beacon
 from pbem.crypto.encoding import b64d
 from pbem.crypto.store import KeyStore
-from pbem.protocol import folder, peer_writer
+from pbem.protocol import folder
+from pbem.protocol.peer import knowledge as peer_knowledge
 
 games._REGISTRY.setdefault("lucky", ("tests.chancegame", "GAME", ()))
 
@@ -45,8 +46,8 @@ def test_the_writer_and_one_colluder_cannot_foresee_a_roll(pbem, tmp_path):
     before = folder.load(g)
     deck = before.deck
     # what alice knows, and bob (the next seat, her friend) tells her: his beacon seed
-    mine = peer_writer.my_secrets(before, store.secret("alice", lambda: ""))
-    his = peer_writer.my_secrets(before, store.secret("bob", lambda: ""))
+    mine = peer_knowledge.my_secrets(before, store.secret("alice", lambda: ""))
+    his = peer_knowledge.my_secrets(before, store.secret("bob", lambda: ""))
     alice_link = deck.next_link("alice", b64d(mine.beacon_seed, 32))
     bob_links = [beacon.link(b64d(his.beacon_seed, 32), deck.beacon_length, deck.links_used["bob"] + n)
                  for n in range(1, 4)]

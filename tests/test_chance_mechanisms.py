@@ -65,7 +65,7 @@ def test_a_dealer_that_reshuffles_from_another_seed_is_caught_by_the_audit(tmp_p
 
 from pbem.crypto.encoding import b64d  # noqa: E402
 from pbem.errors import CommitmentError, PbemError, SealError  # noqa: E402
-from pbem.protocol import codec, votes  # noqa: E402
+from pbem.protocol import ballots as votes, codec  # noqa: E402
 from pbem.protocol.formats import TurnBody  # noqa: E402
 from tests import tamper  # noqa: E402
 

@@ -288,5 +288,23 @@ def test_restored_records_hold_their_states_and_save_again_whole(pbem, game, mon
         for mine, fresh in zip(restored.records, replayed.records):
             assert mine.body == fresh.body and mine.hash == fresh.hash
             assert (mine.before, mine.after) == (fresh.before, fresh.after), f"seq {mine.seq}"
-            assert (mine.prior is None) == (fresh.prior is None)
+            assert mine.prior == fresh.prior, f"seq {mine.seq}: the head before it, which an undo returns to"
+        assert restored.now == replayed.now
         play(pbem, game, 1)
+
+
+def test_a_checkpoint_of_an_earlier_layout_is_ignored_not_misread(pbem, game, monkeypatch, counted):
+    """A checkpoint whose first bytes name an earlier layout (3: the chain's
+    head as attributes changed in place, an undo's tuple) is never
+    unpickled, even with this user's MAC: the folder is replayed and the
+    checkpoint written anew."""
+    monkeypatch.setenv("PBEM_HOME", str(pbem.home))
+    path = the_checkpoint(pbem)
+    signed = checkpoint.authentic(path, checkpoint.MAGIC)
+    assert signed is not None
+    assert checkpoint.sealed_write(path, b"pbem-checkpoint/3\n" + signed[len(checkpoint.MAGIC):])
+    assert checkpoint.read(game) is None
+    counted.clear()
+    assert pbem.json("status", game)["seq"] == len(chain_names(game)) - 1
+    assert len(counted) == len(chain_names(game)) - 1  # from genesis
+    assert checkpoint.read(game) is not None

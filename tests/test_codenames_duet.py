@@ -21,7 +21,8 @@ from pbem.games.codenames import GAME
 from pbem.games.codenames.commands import Done, Pass
 from pbem.games.codenames.duet import AGENT, ASSASSIN, BYSTANDER, PAIRS, found_cells, visible_words
 from pbem.games.conformance import check_game
-from pbem.protocol import codec, peer_writer
+from pbem.protocol import codec
+from pbem.protocol.peer import writer as peer_writer
 from pbem.protocol.chain import Chain
 from pbem.protocol.formats import GenesisBody
 

@@ -24,10 +24,12 @@ from pbem.crypto import beacon, poker
 from pbem.crypto.encoding import b64e, canonical
 from pbem.crypto.store import KeyStore
 from pbem.games.base import Known, SeatSpec, project
-from pbem.protocol import codec, dealer as dealer_mod, peer_writer
+from pbem.protocol import codec, dealer as dealer_mod
+from pbem.protocol.peer import writer as peer_writer
 from pbem.protocol.commitments import state_hash
 from pbem.protocol.formats import PROTOCOL_VERSION, GenesisBody
-from pbem.protocol.peer import new_layer, secret_box
+from pbem.protocol.peer.deck import new_layer
+from pbem.protocol.peer.secrets import secret_box
 from pbem.protocol.setup import nonce_setup_seed, peer_setup_chance
 
 GAME = "agent-avenue"

@@ -1,7 +1,7 @@
 """Codenames Duet under the peer dealer: the two-faced deck (issue #10 part 6).
 
 The key's cells are pairs of points shuffled as one (`pbem.crypto.twofaced`,
-`pbem.protocol.peer_faces`): seat a lays two layers, seat b one, each face
+`pbem.protocol.peer.faces`): seat a lays two layers, seat b one, each face
 is read by its own seat only, and the audit checks the re-pairings. Doctored
 layers are signed again with their writer's real key, so only the new checks
 can refuse them."""
@@ -19,7 +19,8 @@ from pbem.crypto import poker, twofaced
 from pbem.crypto.encoding import b64d, b64e
 from pbem.errors import CryptoError, ProtocolError
 from pbem.games.codenames.duet import PAIRS
-from pbem.protocol import codec, folder, peer_writer
+from pbem.protocol import codec, folder
+from pbem.protocol.peer import knowledge as peer_knowledge
 from pbem.protocol.audit import audit
 from pbem.protocol.formats import TurnBody
 from test_peer_game import players, step  # noqa: F401 - `players` is a fixture
@@ -141,8 +142,8 @@ def test_no_seat_can_read_the_other_side():
         if not chain.deck.all_joined:
             continue
         for me, side in sides.items():
-            secrets = peer_writer.my_secrets(chain, table.secrets[me])
-            known = peer_writer.cards_known(chain, table.secrets[me], secrets)
+            secrets = peer_knowledge.my_secrets(chain, table.secrets[me])
+            known = peer_knowledge.cards_known(chain, table.secrets[me], secrets)
             own = {f"{side}{c:02d}" for c in range(25)}
             assert set(known) <= own | set(chain.revealed) and all(truth[r] == c for r, c in known.items())
             if chain.deck.complete and not chain.obligations():
@@ -187,8 +188,8 @@ def _cross_b_classes(chain, points, secrets):
 
 def _cross_a_classes(chain, points, secrets):
     """Layer 2 (b's): swap the a-faces of two pairs whose a-faces are of different classes."""
-    k_b = b64d(peer_writer.my_secrets(chain, secrets["bob"]).scalar, 32)
-    k1 = twofaced.first_scalar(b64d(peer_writer.my_secrets(chain, secrets["alice"]).scalar, 32))
+    k_b = b64d(peer_knowledge.my_secrets(chain, secrets["bob"]).scalar, 32)
+    k1 = twofaced.first_scalar(b64d(peer_knowledge.my_secrets(chain, secrets["alice"]).scalar, 32))
     cls = [chain.deck.table[poker.decrypt(k1, poker.decrypt(k_b, points[2 * j]))][0] for j in range(25)]
     j = next(j for j in range(25) if cls[j] != cls[0])
     points[0], points[2 * j] = points[2 * j], points[0]

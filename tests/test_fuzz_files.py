@@ -14,7 +14,8 @@ from conftest import dealt
 from pbem import actions
 from pbem.crypto.store import KeyStore
 from pbem.errors import PbemError
-from pbem.protocol import codec, dealer as dealer_mod, folder, peer_writer
+from pbem.protocol import codec, dealer as dealer_mod, folder
+from pbem.protocol.peer import writer as peer_writer
 from pbem.protocol.formats import TurnBody
 
 

@@ -61,7 +61,7 @@ def test_every_seat_knows_exactly_what_it_may(tmp_path, dealer, seed):
         # one store and one folder for brevity; each party still uses only its own key
         actions.new_game("aa", g, ["alice", "bob"], keys, "peer", creator="alice")
         chain = folder.load(g)
-        from pbem.protocol import peer_writer
+        from pbem.protocol.peer import writer as peer_writer
 
         folder.add_file(g, chain, peer_writer.join(chain, keys.secret("bob")))
     else:

@@ -14,10 +14,12 @@ from pbem import actions
 from pbem.crypto import beacon, poker
 from pbem.crypto.encoding import b64d, b64e
 from pbem.errors import CommitmentError, FormatError, ForkError, ProofError, ProtocolError, StaleTurn, WrongGame
-from pbem.protocol import codec, folder, peer_writer
+from pbem.protocol import codec, folder
+from pbem.protocol.peer import writer as peer_writer
 from pbem.protocol.audit import audit
 from pbem.protocol.formats import Join, TurnBody
-from pbem.protocol.peer import new_layer, secret_box
+from pbem.protocol.peer.deck import new_layer
+from pbem.protocol.peer.secrets import secret_box
 
 
 @pytest.fixture

@@ -18,11 +18,13 @@ from pbem.crypto.seal import seal
 from pbem.demo import run_demo
 from pbem.errors import CommitmentError, PbemError, ProtocolError
 from pbem.games.base import refs_in
-from pbem.protocol import codec, folder as folder_mod, peer_changes, peer_writer
+from pbem.protocol import codec, folder as folder_mod
+from pbem.protocol.peer import changes as peer_changes
+from pbem.protocol.peer import knowledge as peer_knowledge
 from pbem.protocol.audit import audit
 from pbem.protocol.formats import Delivery, Opening, ReshuffleLayer, TurnBody
 from pbem.protocol.party import Party
-from pbem.protocol.peer import private_salt
+from pbem.protocol.peer.secrets import private_salt
 from tests import chancegame, tamper
 
 LUCKY = ("target=200", "rounds=9", "private=1", "steal=1")
@@ -141,7 +143,7 @@ def test_a_reshuffle_layer_that_drops_or_duplicates_a_card_is_refused(two):
 def test_a_reshuffle_layer_with_a_reused_scalar_is_refused(two):
     chain, body = _layer_file(two)
     me = two.secrets[body.by]
-    scalar = b64d(peer_writer.my_secrets(chain, me).scalar, 32)  # its join scalar
+    scalar = b64d(peer_knowledge.my_secrets(chain, me).scalar, 32)  # its join scalar
     pending = chain.deck.changes.pending()
     points = poker.shuffle_layer(scalar, pending.points())
     reused = ReshuffleLayer(key=b64e(poker.public_key(scalar)), points=[b64e(p) for p in points],
@@ -157,7 +159,7 @@ def test_a_sealed_partial_to_the_wrong_seat_is_refused(three):
     wrong = msgspec.structs.replace(body, sealed=[msgspec.structs.replace(box, to=other), *body.sealed[1:]])
     with pytest.raises(ProtocolError, match=f"{body.by} owes {box.to} its sealed partial decryption"):
         chain.append(tamper.resign(three, wrong))
-    secrets = peer_writer.my_secrets(chain, three.secrets[body.by])
+    secrets = peer_knowledge.my_secrets(chain, three.secrets[body.by])
     ref = box.refs[0]
     scalar = peer_changes.scalar_for(chain.deck, body.by, ref, secrets, {}) or b64d(secrets.scalar, 32)
     shown = msgspec.structs.replace(body, sealed=body.sealed[1:],
@@ -174,9 +176,9 @@ def test_a_false_opening_sealed_to_the_new_holder_is_caught_by_it(two):
     ref = box.refs[0]
     owner = Party(chain, two.secrets[body.by])
     true = owner.cards[ref]
-    salt = b64e(private_salt(b64d(peer_writer.my_secrets(chain, two.secrets[body.by]).beacon_seed, 32), ref))
+    salt = b64e(private_salt(b64d(peer_knowledge.my_secrets(chain, two.secrets[body.by]).beacon_seed, 32), ref))
     lie = [Opening(ref=ref, card="7" if true != "7" else "8", salt=salt)]
-    env = seal(msgspec.json.encode(lie), [chain.seats[box.to].identity], peer_changes._ad(chain.game_id, k, f"openings:{box.to}"))
+    env = seal(msgspec.json.encode(lie), [chain.seats[box.to].identity], peer_changes.openings_ad(chain.game_id, k, box.to))
     doctored = msgspec.structs.replace(body, deliveries=[Delivery(to=box.to, refs=[ref], envelope=env)])
     chain.append(tamper.resign(two, doctored))  # nobody else can tell
     with pytest.raises(CommitmentError, match=f"{body.by}'s opening sealed to {box.to} is false"):

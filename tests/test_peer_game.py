@@ -105,7 +105,8 @@ def test_each_seat_sees_its_own_hand_only(players, tmp_path):
     from pbem.crypto.encoding import b64d
     from pbem.crypto.store import KeyStore
     from pbem.errors import CryptoError
-    from pbem.protocol import folder, peer_writer
+    from pbem.protocol import folder
+    from pbem.protocol.peer import knowledge as peer_knowledge
 
     dirs = start(players, tmp_path)
     rng = random.Random(3)
@@ -113,10 +114,10 @@ def test_each_seat_sees_its_own_hand_only(players, tmp_path):
         step(players, dirs, rng)
     chain = folder.load(dirs["alice"])
     alice = KeyStore(players["alice"].home).secret("alice", lambda: "")
-    secrets = peer_writer.my_secrets(chain, alice)
+    secrets = peer_knowledge.my_secrets(chain, alice)
     scalar = b64d(secrets.scalar, 32)
     deck = chain.deck
-    mine = peer_writer.cards_known(chain, alice, secrets)
+    mine = peer_knowledge.cards_known(chain, alice, secrets)
     hidden_from_alice = [r for r in deck.slots if r not in mine]
     assert any(r in hidden_from_alice for r in [it.ref for it in chain.public.zones["hand:bob"].items])
     # everything alice's key can do to every slot: remove her own layer

@@ -19,7 +19,8 @@ from pbem.crypto.encoding import b64d, b64e, canonical
 from pbem.crypto.keys import SecretIdentity
 from pbem.errors import InvalidOption, PbemError, ProtocolError
 from pbem.games.base import SeatSpec, project
-from pbem.protocol import codec, folder, peer_writer
+from pbem.protocol import codec, folder
+from pbem.protocol.peer import writer as peer_writer
 from pbem.protocol.chain import Chain
 from pbem.protocol.formats import GenesisBody, TurnBody
 from pbem.protocol.party import Party
@@ -253,7 +254,7 @@ def test_a_late_layer_out_of_turn_or_under_another_key_is_refused():
     assert body.layer is not None and body.layer.seat == "alice"  # the set-up file carries the first layer
     alice = secrets["alice"]
     _refused(chain, _resign(honest, alice, layer=None), "owes its shuffle layer")
-    from pbem.protocol.peer import new_layer
+    from pbem.protocol.peer.deck import new_layer
 
     _, other = new_layer("alice", [b64d(p, 32) for p in body.layer.points])
     _refused(chain, _resign(honest, alice, layer=msgspec.structs.replace(other, points=body.layer.points)),

@@ -22,7 +22,7 @@ from conftest import Pbem
 from tests import chancegame
 from pbem import games
 from pbem.errors import ProtocolError
-from pbem.protocol import peer_changes
+from pbem.protocol.peer import changes as peer_changes
 from pbem.protocol.chain import Chain
 
 OPTIONS = ("target=200", "rounds=9", "private=1")

@@ -20,12 +20,12 @@ from conftest import Pbem
 
 #: modules only a writer needs: the key-file cipher and the temp-file
 #: machinery (with the compression modules shutil drags in), the dealer,
-#: sealing and its AEAD, the peer deck's crypto
+#: sealing and its AEAD, the peer package (PyNaCl)
 WRITERS_ONLY = (
     "tempfile", "shutil", "zlib", "bz2", "lzma", "socket",
     "cryptography.hazmat.primitives.ciphers.aead", "cryptography.hazmat.primitives.kdf.scrypt",
     "pbem.crypto.seal", "pbem.crypto.poker", "nacl",
-    "pbem.protocol.dealer", "pbem.protocol.party", "pbem.protocol.peer_writer",
+    "pbem.protocol.dealer", "pbem.protocol.party", "pbem.protocol.peer",
 )
 #: what a game loads only when it is used: bots, views and pictures
 GAME_EXTRAS = (

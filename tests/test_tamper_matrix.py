@@ -21,7 +21,8 @@ import pytest
 import tamper
 from pbem import actions, checkpoint, games
 from pbem.errors import PbemError
-from pbem.protocol import codec, folder, peer, peer_renewal
+from pbem.protocol import codec, folder
+from pbem.protocol.peer import deck as peer, renewal as peer_renewal
 
 LONG = os.environ.get("PBEM_LONG") == "1"
 CONFIGS = [(g, m) for g in ("agent-avenue", "codenames", "lucky") for m in ("hotseat", "referee", "peer")]
@@ -38,7 +39,7 @@ def _bad_first_ballot(chain, data, secrets):
     voids it, naming her, and she votes again."""
     import msgspec
 
-    from pbem.protocol import votes
+    from pbem.protocol import ballots
     from pbem.protocol.formats import TurnBody
 
     outer = codec.read_envelope(data)
@@ -46,7 +47,7 @@ def _bad_first_ballot(chain, data, secrets):
     if body.vote is None or outer.by != "alice" or any(r.by == "alice" and r.body.vote for r in chain.records):
         return data
     command = chain.decode_command(msgspec.Raw(b'{"stop":false,"type":"lucky.vote"}'))
-    ballot = votes.make_ballot(command, secrets["bob"].public, chain.game_id, body.seq, "alice")
+    ballot = ballots.make_ballot(command, secrets["bob"].public, chain.game_id, body.seq, "alice")
     return codec.encode_signed("turn", msgspec.structs.replace(body, vote=ballot), secrets["alice"])
 
 

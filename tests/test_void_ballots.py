@@ -23,7 +23,7 @@ from pbem import games
 from pbem.crypto.commit import commit
 from pbem.crypto.seal import seal
 from pbem.crypto.store import KeyStore
-from pbem.protocol import codec, folder, votes
+from pbem.protocol import ballots, codec, folder
 from pbem.protocol.commitments import state_hash
 from pbem.protocol.formats import Ballot, TurnBody
 from pbem.protocol.party import Party
@@ -51,11 +51,11 @@ def _until_alice_votes(pbem, g):
 
 def _bad_ballot(kind: str, chain, alice, keeper, bob) -> Ballot:
     seq = chain.seq + 1
-    ad = votes.ballot_ad(chain.game_id, seq, "alice")
+    ad = ballots.ballot_ad(chain.game_id, seq, "alice")
     if kind == "wrong party":
-        return votes.make_ballot(chancegame.Vote(stop=False), bob, chain.game_id, seq, "alice")
+        return ballots.make_ballot(chancegame.Vote(stop=False), bob, chain.game_id, seq, "alice")
     if kind == "no vote":
-        return votes.make_ballot(chancegame.Pass(), keeper, chain.game_id, seq, "alice")
+        return ballots.make_ballot(chancegame.Pass(), keeper, chain.game_id, seq, "alice")
     garbage = os.urandom(256)  # a ballot of no command at all
     return Ballot(commitment=commit(os.urandom(32), garbage), envelope=seal(garbage, [keeper], ad))
 
@@ -109,7 +109,7 @@ def test_a_dealer_cannot_void_a_true_vote(pbem, tmp_path):
     pbem("submit", g, "--as", "bob", "--cmd", "vote stop")
     rita = KeyStore(pbem.home).secret("rita", lambda: "")
     chain = folder.load(g)
-    opening = votes.open_ballot(chain.records[chain.ballots["alice"][1]].body.vote, rita, chain.game_id,
+    opening = ballots.open_ballot(chain.records[chain.ballots["alice"][1]].body.vote, rita, chain.game_id,
                                 chain.ballots["alice"][1], "alice")
     from pbem.protocol.formats import VoidBallot
 
@@ -131,13 +131,13 @@ def test_a_peer_voter_opening_no_vote_is_refused_in_its_own_file(pbem, tmp_path,
     chain = folder.load(g)
     honest = Party(chain, alice).turn([chancegame.Vote(stop=False)])
     body = codec.decode_body(codec.read_envelope(honest), TurnBody)
-    ballot = votes.make_ballot(chancegame.Pass(), alice.public, chain.game_id, body.seq, "alice")
+    ballot = ballots.make_ballot(chancegame.Pass(), alice.public, chain.game_id, body.seq, "alice")
     (g / folder.turn_name(body.seq, "alice")).write_bytes(
         codec.encode_signed("turn", msgspec.structs.replace(body, vote=ballot), alice))
     pbem("submit", g, "--as", "bob", "--cmd", "vote go")
     # alice's own pbem, its check switched off as a cheater's would be, opens it
     with monkeypatch.context() as mp:
-        mp.setattr(votes, "opening_problem", lambda chain, opening: None, raising=False)
+        mp.setattr(ballots, "opening_problem", lambda chain, opening: None, raising=False)
         chain = folder.load(g, full=True)
         opening_file = Party(chain, alice).answer()
     bad = g / folder.turn_name(chain.seq + 1, "alice")

@@ -612,7 +612,7 @@ class Game(Generic[St, Cmd]):
         must deal them as one, never shuffle them apart. The referee and
         hotseat dealers keep the rules' deal as it is; the peer dealer
         deals one pair of such zones, each read by one of two seats, with
-        a two-faced deck (`pbem.protocol.peer_faces`), when they are the
+        a two-faced deck (`pbem.protocol.peer.faces`), when they are the
         game's only hidden cards at set-up, and refuses anything else."""
         return []
 

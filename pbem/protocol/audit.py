@@ -153,57 +153,13 @@ def _replay_knowing(folder: Path, chain, cards: dict[str, str], checks: int, fai
 
 def _audit_peer(folder: Path, chain) -> AuditReport:
     """Check every shuffle layer with the published scalars, decrypt every
-    card, and replay knowing them all."""
-    from pbem.crypto import poker
-    from pbem.crypto.encoding import b64d
-    from pbem.errors import CryptoError, FormatError
+    card (`pbem.protocol.peer.audit`), and replay knowing them all."""
+    from pbem.protocol.peer import audit as peer_audit  # PyNaCl: peer games only
 
-    deck = chain.deck
-    failures: list[str] = []
-    checks = 0
-    layer_file = {chain.genesis.peer.creator: folder_mod.GENESIS}
-    for rec in chain.records[1:]:
-        if rec.body.join is not None:
-            layer_file[rec.by] = rec.name or folder_mod.turn_name(rec.seq, rec.by)
-    silent = [s for s in chain.seat_order if s not in deck.secrets]
-    for seat in silent:
-        failures.append(f"{seat} has not published its secrets: its shuffle layer and beacon cannot be checked")
-    if silent:
+    def name(seq: int, by: str) -> str:
+        return chain.records[seq].name or folder_mod.turn_name(seq, by)
+
+    cards, checks, failures = peer_audit.audit(chain, name, folder_mod.GENESIS)
+    if cards is None:
         return AuditReport(files=len(chain.records), checks=checks, failures=failures)
-    scalars = {s: b64d(deck.secrets[s].scalar, 32) for s in chain.seat_order}
-    if deck.late:  # the layers came after the set-up, one file each
-        files = [rec.name or folder_mod.turn_name(rec.seq, rec.by) for rec in chain.records[1:] if rec.body.layer is not None]
-    else:
-        files = [layer_file[layer.seat] for layer in deck.layers]
-    before = deck.starting_points()
-    if deck.faces is not None:  # the two-faced deck's pair layers (`peer_faces`)
-        from pbem.protocol import peer_faces
-
-        done, found = peer_faces.audit(deck, scalars, files)
-        checks += done
-        failures += found
-        before = [b64d(p, 32) for p in deck.layers[-1].points]
-    for layer, where in zip(deck.layers if deck.faces is None else (), files):
-        checks += 1
-        after = [b64d(p, 32) for p in layer.points]
-        try:
-            poker.check_layer(scalars[layer.seat], before, after)
-        except (CryptoError, FormatError) as exc:
-            failures.append(f"{where} (signed by {layer.seat}): shuffle layer: {exc.message}")
-        before = after
-    if failures:
-        return AuditReport(files=len(chain.records), checks=checks, failures=failures)
-    cards: dict[str, str] = {}
-    for ref, point in zip(deck.slots, before):
-        for seat in chain.seat_order:
-            point = poker.decrypt(scalars[seat], point)
-        cards[ref] = poker.identify(point, deck.table)[0]
-        checks += 1
-    for seat in chain.seat_order:  # private decks: checked when published
-        cards.update(deck.secrets[seat].private)
-        checks += len(deck.secrets[seat].private)
-    from pbem.protocol import peer_changes  # reshuffles and refilled private decks
-
-    checks += peer_changes.audit(chain, deck, cards, failures,
-                                 lambda seq, by: chain.records[seq].name or folder_mod.turn_name(seq, by))
     return _replay_knowing(folder, chain, cards, checks, failures)

@@ -200,7 +200,7 @@ class Tape:
 
 class ShuffleNotes:
     """Remembers which refs each `shuffle_zone` renamed, for a peer game's
-    protocol (`peer_changes`): the set that went in is public, the order is
+    protocol (`peer.changes`): the set that went in is public, the order is
     not. Keyed by the fresh refs, which a run repeated from the start (a
     retry after a reveal) names again the same way."""
 

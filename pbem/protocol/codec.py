@@ -13,11 +13,12 @@ from typing import TypeVar
 import msgspec
 
 from pbem.crypto.encoding import FORMAT, b64e, canonical, sha256
+from pbem.crypto.envelope import check_envelope
 from pbem.crypto.keys import PublicIdentity, SecretIdentity
 from pbem.crypto.limits import check_limits
 from pbem.crypto.sign import domain, sign, verify
 from pbem.errors import FormatError
-from pbem.protocol.formats import SignedFile
+from pbem.protocol.formats import GenesisBody, SignedFile, TurnBody
 
 T = TypeVar("T")
 
@@ -124,3 +125,18 @@ def decode_body(outer: SignedFile, body_type: type[T]) -> T:
     if canonical(body) != raw:
         raise FormatError(f"{outer.kind} body is not in canonical form")
     return body
+
+
+def check_envelopes(body: GenesisBody | TurnBody) -> None:
+    """Every sealed envelope a file carries must at least be well formed:
+    what only its readers can check (that it opens) they check on reading."""
+    boxes = [d.envelope for d in body.deliveries]
+    if isinstance(body, GenesisBody):
+        boxes += [body.dealer.seed_box] if body.dealer else [body.peer.secret_box]
+    else:
+        boxes += [s.envelope for s in body.sealed]
+        boxes += [body.join.secret_box] if body.join else []
+        boxes += [body.memo] if body.memo else []
+        boxes += [body.renewal.box] if body.renewal else []
+    for box in boxes:
+        check_envelope(box, readers=1)  # pbem seals every envelope to one reader

@@ -254,7 +254,7 @@ def game_seed(chain: Chain, master_seed: bytes) -> bytes:
     """The seed every chance result derives from: in a game dealt after
     its joins, the master seed and every seat's contribution; otherwise the
     master seed itself (hotseat, and referee games of version 1)."""
-    if chain.genesis.dealer.mode == "referee" and chain.genesis.version >= 2:
+    if chain.genesis.dealer.mode == "referee" and chain.version.contributions:
         return setup_game_seed(master_seed, [chain.contributions[s] for s in chain.seat_order])
     return master_seed
 
@@ -300,7 +300,7 @@ def dealer_effects(chain: Chain, seed: bytes, cards: dict[str, str], seq: int, r
 
 def open_ballots(chain: Chain, dealer: SecretIdentity):
     """Every ballot of the vote, opened, in seat order, once all are in."""
-    from pbem.protocol.votes import open_ballot
+    from pbem.protocol.ballots import open_ballot
 
     if not chain.tally_due():
         return []
@@ -312,10 +312,10 @@ def open_ballots(chain: Chain, dealer: SecretIdentity):
 
 def _void_file(chain: Chain, dealer: SecretIdentity) -> bytes | None:
     """From protocol version 4, before a tally: the file voiding the
-    ballots the dealer cannot tally, if any (`votes.voids`)."""
-    from pbem.protocol.votes import VOID_VERSION, voids
+    ballots the dealer cannot tally, if any (`ballots.voids`)."""
+    from pbem.protocol.ballots import voids
 
-    if chain.genesis.version < VOID_VERSION or not chain.tally_due() or chain.paused is not None:
+    if not chain.version.void_ballots or not chain.tally_due() or chain.paused is not None:
         return None
     void = voids(chain, dealer)
     if not void:

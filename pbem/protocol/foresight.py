@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pbem.protocol.versions import first
+
 if TYPE_CHECKING:
     from pbem.protocol.chain import Chain
 
@@ -18,7 +20,7 @@ if TYPE_CHECKING:
 def chance_knowledge(chain: "Chain") -> list[str]:
     """The facts, one sentence each, most important first."""
     mode = chain.dealer_mode
-    version = chain.genesis.version
+    version = chain.version
     game = chain.game
     if mode == "hotseat":
         return [
@@ -29,32 +31,33 @@ def chance_knowledge(chain: "Chain") -> list[str]:
         name = chain.dealer_name
         out = [f"{name} (the referee) knows every hidden card, and every die as it is drawn; a colluding referee "
                "could tell a player what it knows, but cannot change a die or a deal without the audit naming it."]
-        if version >= 2:
+        if version.contributions:
             out.append("No seat knows a die or a draw before the command that makes it is signed: the referee "
                        "supplies it in its answer, from its seed committed in the genesis and every seat's "
                        "contribution (the deal waits for them), so neither it nor the last seat to join can aim it.")
         else:
-            out.append("This game was begun before players' contributions (protocol version 1): the referee chose "
-                       "its seed alone, so it could have tried seeds until the deal suited someone.")
+            out.append(f"This game was begun before players' contributions (protocol version {version.number}): "
+                       "the referee chose its seed alone, so it could have tried seeds until the deal suited someone.")
         return out
     out = []
-    if version >= 4 and not game.immediate_chance:
+    if version.chance_from_every_seat and not game.immediate_chance:
         out.append("Chance a file draws (a die, which card of a private deck is drawn) waits for a new beacon link "
                    "of every other seat, each revealed in an answer after the file is signed: its writer cannot know "
                    "it before deciding, even with the help of every other seat but one. The last seat to answer can "
                    "compute it as it writes its answer; it cannot change it, only fail to answer, which status names.")
-    elif version >= 2 and not game.immediate_chance:
+    elif version.unforeseen_chance and not game.immediate_chance:
         out.append("Chance a file draws (a die, which card of a private deck is drawn) comes from the beacon links "
                    "of the next seat's answer, revealed after the file is signed: its writer cannot know it before "
                    "deciding, unless that seat tells it its beacon seed (this game was begun before protocol "
-                   "version 4, which waits for every other seat's link). The answering seat can compute it as it "
-                   "writes its answer; it cannot change it, only fail to answer, which status names.")
+                   f"version {first('chance_from_every_seat')}, which waits for every other seat's link). The "
+                   "answering seat can compute it as it writes its answer; it cannot change it, only fail to answer, "
+                   "which status names.")
     else:
         why = (f"{game.title} declares its chance harmless to foresee" if game.immediate_chance
-               else "this game was begun under protocol version 1")
+               else f"this game was begun under protocol version {version.number}")
         out.append(f"The writer of a file can compute the chance inside that file before writing it, from every "
                    f"seat's beacon links ({why}); it cannot change it.")
-    if version >= 3:
+    if version.setup_from_links:
         out.append("Public chance at set-up (who starts, the words on the table) comes from every seat's first "
                    "beacon link, each committed at its join and opened only once all have joined: no seat, and no "
                    "group short of all of them, can aim it; the last seat to open its link learns the set-up first "
@@ -62,6 +65,6 @@ def chance_knowledge(chain: "Chain") -> list[str]:
     else:
         out.append("Public chance at set-up (who starts, the words on the table) comes from the creator's nonce: the "
                    "creator could try nonces before sending the genesis (this game was begun before protocol "
-                   "version 3).")
+                   f"version {first('setup_from_links')}).")
     out.append("The order of the shared deck is known to nobody: every seat shuffled it with its own layer.")
     return out

@@ -23,6 +23,7 @@ from msgspec import Meta
 from pbem.crypto.encoding import B64
 from pbem.crypto.keys import PublicIdentity
 from pbem.crypto.envelope import Envelope
+from pbem.protocol import versions
 
 Name = Annotated[str, Meta(pattern="^[a-z0-9][a-z0-9_-]{0,31}$", description="a player's or dealer's name")]
 Ref = Annotated[str, Meta(pattern="^[A-Za-z0-9_.:-]{1,40}$", description="an opaque label of a hidden item")]
@@ -125,10 +126,11 @@ class PeerSetup(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     late: bool = False
 
 
-#: the protocol version pbem writes new games under (`GenesisBody.version`);
-#: pbem writes a seat's first file only into games of this version, unless
-#: its user accepts an older one knowingly (`pbem.actions`)
-PROTOCOL_VERSION = 4
+#: the protocol version pbem writes new games under (`GenesisBody.version`;
+#: what each version has: `pbem.protocol.versions`); pbem writes a seat's
+#: first file only into games of this version, unless its user accepts an
+#: older one knowingly (`pbem.actions`)
+PROTOCOL_VERSION = versions.NEWEST
 
 
 class GenesisBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -160,7 +162,8 @@ class GenesisBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
     #: a ballot that cannot be tallied is voided by its keeper, and in peer
     #: games beacon chains have pbem's length and are renewed, and chance a
     #: file draws waits for a link of every other seat
-    version: Annotated[int, Meta(ge=1, le=4)] = 1
+    #: (`pbem.protocol.versions` holds the table)
+    version: Annotated[int, Meta(ge=1, le=versions.NEWEST)] = 1
 
 
 class SeedOpening(msgspec.Struct, frozen=True):
@@ -223,7 +226,7 @@ class PeerSecrets(msgspec.Struct, frozen=True, omit_defaults=True):
 
 class BeaconRenewal(msgspec.Struct, frozen=True):
     """A fresh beacon chain for the writer of a peer game (version 4,
-    `pbem.protocol.peer_renewal`): its anchor, committed now, whose links
+    `pbem.protocol.peer.renewal`): its anchor, committed now, whose links
     the writer reveals once its current chain is used up, so never in the
     file that commits it; and its seed, sealed to the writer itself."""
 

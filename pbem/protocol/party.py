@@ -48,9 +48,9 @@ class Party:
         self.peer_secrets = None
         self._peer_cards: tuple[int, dict[str, str]] | None = None  # (seq, cards)
         if chain.deck is not None:
-            from pbem.protocol import peer_writer  # PyNaCl only for peer games
+            from pbem.protocol.peer import knowledge as peer_knowledge  # PyNaCl only for peer games
 
-            self.peer_secrets = peer_writer.my_secrets(chain, secret)
+            self.peer_secrets = peer_knowledge.my_secrets(chain, secret)
         elif self.is_dealer:
             seed = b64d(dealer_mod.open_seed_box(chain, secret).seed, 32)
             self.openings = dealer_mod.dealer_openings(chain, seed, secret)
@@ -62,12 +62,12 @@ class Party:
         """The ballots this party keeps must open to what their voters
         committed to, as commands of the game: checked when they arrive, so a
         bad one is named with its signer's file, not found at the tally."""
-        from pbem.protocol.votes import VOID_VERSION, check_ballot, open_ballot
+        from pbem.protocol.ballots import check_ballot, open_ballot
 
         chain = self.chain
         keeper = chain.dealer_name if chain.genesis.dealer is not None else None
-        if keeper == self.name and chain.genesis.version >= VOID_VERSION:
-            return  # it voids what it cannot tally (`votes.voids`), naming the voter
+        if keeper == self.name and chain.version.void_ballots:
+            return  # it voids what it cannot tally (`ballots.voids`), naming the voter
         for seat, (commitment, seq) in chain.ballots.items():
             if (keeper or seat) != self.name:
                 continue
@@ -106,13 +106,13 @@ class Party:
     def cards(self) -> dict[str, str]:
         """ref -> card for everything this party may know now."""
         if self.chain.deck is not None:
-            from pbem.protocol import peer_writer
+            from pbem.protocol.peer import knowledge as peer_knowledge
 
             if self.peer_secrets is None:
                 return dict(self.chain.revealed)
             # opening every sealed partial is work: once per head
             if self._peer_cards is None or self._peer_cards[0] != self.chain.seq:
-                self._peer_cards = (self.chain.seq, peer_writer.cards_known(self.chain, self.secret, self.peer_secrets))
+                self._peer_cards = (self.chain.seq, peer_knowledge.cards_known(self.chain, self.secret, self.peer_secrets))
             return dict(self._peer_cards[1])
         out = {ref: o.card for ref, o in self.openings.items()}
         out.update(self.chain.revealed)
@@ -151,7 +151,7 @@ class Party:
         cards = self.cards
         private = transition.private_checker(chain.game, self.name, cards)
         if chain.deck is not None:
-            from pbem.protocol import peer_writer
+            from pbem.protocol.peer import writer as peer_writer
 
             return peer_writer.turn(chain, self.secret, commands, private)
         effect = transition.run(
@@ -177,8 +177,8 @@ class Party:
 
     def _ballot(self, commands: list[Any]) -> bytes:
         """This seat's secret choice in the open vote, checked here as every
-        verifier checks its opening (`votes.ballot_problem`)."""
-        from pbem.protocol.votes import ballot_problem, make_ballot
+        verifier checks its opening (`ballots.ballot_problem`)."""
+        from pbem.protocol.ballots import ballot_problem, make_ballot
 
         chain = self.chain
         if len(commands) != 1:
@@ -191,9 +191,9 @@ class Party:
         beacon = None
         if chain.deck is not None:
             from pbem.crypto.encoding import b64e
-            from pbem.protocol import peer_writer
+            from pbem.protocol.peer import knowledge as peer_knowledge
 
-            secrets = peer_writer.my_secrets(chain, self.secret)
+            secrets = peer_knowledge.my_secrets(chain, self.secret)
             beacon = b64e(chain.deck.next_link(self.name, b64d(secrets.beacon_seed, 32),
                                                [b64d(s, 32) for s in secrets.renewals]))
         body = TurnBody(
@@ -241,7 +241,7 @@ class Party:
                 raise WrongWriter(f"it is not {self.name}'s turn to answer the undo (waiting for {', '.join(chain.writers())})")
             target = pending.target
             if what == "accept" and waiting == [self.name]:
-                after = chain.records[target].prior[0]
+                after = chain.records[target].prior.public
         body = TurnBody(
             game_id=chain.game_id,
             seq=chain.seq + 1,
@@ -265,17 +265,17 @@ class Party:
         if chain.deck is None and not chain.dealt and chain.writers() == [self.name]:
             return dealer_mod.contribution(chain, self.secret)  # joining a game dealt after its joins
         if chain.deck is not None and not chain.deck.all_joined and chain.deck.next_to_join == self.name:
-            from pbem.protocol import peer_writer  # joining in place (one shared folder)
+            from pbem.protocol.peer import writer as peer_writer  # joining in place (one shared folder)
 
             return peer_writer.join(chain, self.secret)
         if chain.deck is not None and chain.deck.all_joined and chain.writers() == [self.name]:
             owed = [o for o in chain.obligations() if o.by == self.name]
             if owed:
-                from pbem.protocol import peer_writer
+                from pbem.protocol.peer import writer as peer_writer
 
                 tally = []
                 if owed[0].what == "tally":
-                    from pbem.protocol.votes import open_ballot
+                    from pbem.protocol.ballots import open_ballot
 
                     seq = chain.ballots[self.name][1]
                     tally = [open_ballot(chain.records[seq].body.vote, self.secret, chain.game_id, seq, self.name)]

@@ -27,7 +27,7 @@ the set-up that no chance may change, the cards of the shared deck and of
 each private deck (`PeerShape`, from a run of the rules with a probe seed),
 so that the shuffle layers can go on at the joins; the set-up's own run is
 checked against that shape (`derive_peer_setup`). Linked zones (the
-Duet key) make a two-faced deck (`peer_faces`), always left to after the
+Duet key) make a two-faced deck (`peer.faces`), always left to after the
 set-up, whose pairs every verifier takes from the set-up's own run
 (`PeerShape.faces`). Version 2 peer games took
 their public set-up chance from the creator's nonce, which the creator
@@ -45,6 +45,7 @@ from pbem.crypto.stream import derive
 from pbem.errors import PbemError, ProtocolError
 from pbem.games.base import Game, GameState, Known, SeatSpec, project
 from pbem.protocol.chance import DealerChance, NoPublicChance, SetupChance, StandInChance
+from pbem.protocol import versions
 from pbem.protocol.formats import GenesisBody
 
 #: how many seats may read one zone in a peer game (the deck's two-reader
@@ -105,7 +106,7 @@ def peer_setup_chance(seed: bytes) -> DealerChance:
 
 
 def peer_sets_up_after_joins(genesis: GenesisBody) -> bool:
-    return genesis.version >= 3 and genesis.dealer is None
+    return genesis.dealer is None and versions.of(genesis.version).setup_from_links
 
 
 def probe_seed(nonce: str, n: int = 0) -> bytes:
@@ -123,7 +124,7 @@ class PeerShape(msgspec.Struct, frozen=True):
     private_refs: tuple[tuple[str, str], ...]  # (ref, zone)
     private_contents: tuple[tuple[str, tuple[str, ...]], ...]
     #: linked zones (`Game.linked_zones`): the two faces of a two-faced
-    #: deck, as the set-up dealt them (`peer_faces`); empty otherwise
+    #: deck, as the set-up dealt them (`peer.faces`); empty otherwise
     faces: tuple = ()
 
     @property
@@ -132,7 +133,7 @@ class PeerShape(msgspec.Struct, frozen=True):
 
 
 def peer_shape(game: Game, full: GameState) -> PeerShape:
-    from pbem.protocol import peer_faces  # PyNaCl: peer games only
+    from pbem.protocol.peer import faces as peer_faces  # PyNaCl: peer games only
 
     cards = {it.ref: it.card for z in full.zones.values() for it in z.items if isinstance(it, Known)}
     private = game.private_decks(full)
@@ -149,8 +150,8 @@ def peer_shape(game: Game, full: GameState) -> PeerShape:
 
 def peer_dealing_problem(game: Game, full: GameState, seats: list[str] | None = None) -> str | None:
     """Why peer dealing cannot deal this set-up, if it cannot (linked zones
-    need the two-faced deck's shape: `peer_faces.problem`)."""
-    from pbem.protocol import peer_faces  # PyNaCl: peer games only
+    need the two-faced deck's shape: `peer.faces.problem`)."""
+    from pbem.protocol.peer import faces as peer_faces  # PyNaCl: peer games only
 
     return peer_faces.problem(game, full, seats) or _zone_problem(full)
 
@@ -229,16 +230,20 @@ def derive_setup(game: Game, genesis: GenesisBody) -> DerivedSetup:
         raise ProtocolError(
             f"option {', '.join(scenario)} fixes hidden cards, which only a hotseat game may do (this is a {mode} game)"
         )
-    if genesis.version == 3 and mode != "peer":
-        raise ProtocolError(f"protocol version 3 is a peer game's: a {mode} game is of version 2 or 4")
+    version = versions.of(genesis.version)
+    if mode not in version.modes:
+        others = [str(n) for n, v in versions.VERSIONS.items() if mode in v.modes]
+        raise ProtocolError(f"protocol version {version.number} is a {' or '.join(version.modes)} game's: "
+                            f"a {mode} game is of version {', '.join(others[:-1])} or {others[-1]}")
     if deals_after_joins(genesis):
         if bytes(genesis.initial) != b"null" or genesis.setup_seed is not None:
             raise ProtocolError("this game is dealt once every seat has joined: its genesis holds no set-up")
         return DerivedSetup(options=options, seats=seats, hidden=None, full=None)
     if mode == "peer" and genesis.setup_seed is not None:
         raise ProtocolError("a peer game's set-up chance comes from its seats, not a setup seed")
-    if genesis.peer is not None and genesis.peer.late and not peer_sets_up_after_joins(genesis):
-        raise ProtocolError("only a peer game of version 3 may leave its deck to after the set-up")
+    if genesis.peer is not None and genesis.peer.late and not (peer_sets_up_after_joins(genesis) and version.late_decks):
+        raise ProtocolError(f"only a peer game of version {versions.first('late_decks')} may leave its deck to "
+                            "after the set-up")
     if peer_sets_up_after_joins(genesis):
         if bytes(genesis.initial) != b"null":
             raise ProtocolError("this game is set up once every seat has joined: its genesis holds no set-up")
@@ -287,7 +292,8 @@ def deals_after_joins(genesis: GenesisBody) -> bool:
     """Referee games from version 2 on are set up once every seat has
     joined, from the referee's committed seed and every seat's contribution
     (`game_seed`), so that neither the referee nor any seat can aim the deal."""
-    return genesis.version >= 2 and genesis.dealer is not None and genesis.dealer.mode == "referee"
+    referee = genesis.dealer is not None and genesis.dealer.mode == "referee"
+    return referee and versions.of(genesis.version).contributions
 
 
 def game_seed(master_seed: bytes, contributions: list[bytes]) -> bytes:

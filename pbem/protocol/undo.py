@@ -12,6 +12,10 @@ seen by everyone. The same checks run for the writer (to refuse at once,
 with a clear reason) and for every verifier (so a doctored request is
 refused whoever signed it).
 
+The undo files change no card and no seat's knowledge (`accept`): the
+last acceptance returns the chain to the head recorded before the file
+taken back (`Record.prior`), with the undo's own seq and hash.
+
 A request may be written out of turn (its writer's move was the last, and
 another seat is to write), so it can meet that seat's file on the same
 predecessor: a fork its writer could make at will, after seeing the reply.
@@ -24,21 +28,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import msgspec
+from msgspec.structs import replace
+
+from pbem.errors import ProtocolError
+from pbem.protocol.commitments import state_hash
+from pbem.protocol.head import ChainView, Head, Record, UndoPending
 
 if TYPE_CHECKING:
-    from pbem.protocol.chain import Chain, Record
+    from pbem.protocol.formats import SignedFile, TurnBody
 
 
-class Pending(msgspec.Struct, frozen=True):
-    """A request waiting for answers."""
-
-    by: str
-    target: int
-    accepted: tuple[str, ...] = ()
-
-
-def answerers(chain: Chain, pending: Pending) -> list[str]:
+def answerers(chain: ChainView, pending: UndoPending) -> list[str]:
     """The seats that still have to answer, in seat order."""
     return [s for s in chain.seat_order if s != pending.by and s not in pending.accepted]
 
@@ -57,7 +57,7 @@ def leaks(record: Record) -> str | None:
     return None
 
 
-def refusal(chain: Chain, by: str, target: int | None = None) -> str | None:
+def refusal(chain: ChainView, by: str, target: int | None = None) -> str | None:
     """Why `by` may not ask to take back seq `target` now (None: it may).
     `target` None asks about its last decision file, whatever its seq."""
     if by not in chain.seats:
@@ -85,7 +85,40 @@ def refusal(chain: Chain, by: str, target: int | None = None) -> str | None:
     return None
 
 
-def set_aside(chain: Chain, candidates: list[tuple[object, object]]) -> list[int] | None:
+def accept(chain: ChainView, outer: SignedFile, body: TurnBody, where: str) -> tuple[Head, Record]:
+    """An undo request or answer: the head after it, and its record."""
+    u = body.undo
+    pending = chain.undo_pending
+    restore = None
+    if u.what == "request":
+        why = refusal(chain, body.by, u.target)
+        if why is not None:
+            raise ProtocolError(f"{body.by} may not ask to take back seq {u.target}: {why}")
+        pending = UndoPending(body.by, u.target)
+    else:
+        if pending is None:
+            raise ProtocolError(f"{body.by} answers an undo request, but none is pending")
+        if body.by == pending.by:
+            raise ProtocolError(f"{body.by} cannot answer its own undo request")
+        if u.target != pending.target:
+            raise ProtocolError(f"{body.by} answers an undo of seq {u.target}, but the request is of seq {pending.target}")
+        if u.what == "refuse":
+            pending = None
+        else:
+            pending = UndoPending(pending.by, pending.target, (*pending.accepted, body.by))
+            if not answerers(chain, pending):
+                restore, pending = chain.records[u.target].prior, None
+    after = restore.public if restore is not None else chain.public
+    if state_hash(after) != body.state:
+        raise ProtocolError("the state it claims is not the state the undo leaves")
+    # an undo goes back to a decision: no chance was waiting, no vote was open
+    head = replace(restore, undo_pending=None, chance_answered=()) if restore is not None else \
+        replace(chain.now, undo_pending=pending)
+    return chain.accepted(outer, body, where, head, before=chain.public, after=head.public,
+                          undone=u.target if restore is not None else None)
+
+
+def set_aside(chain: ChainView, candidates: list[tuple[object, object]]) -> list[int] | None:
     """Of several signed files `(outer, body)` that claim the place after
     the head, the indices the rule sets aside: every undo request written
     out of turn, when exactly one other file is by a seat that was to

@@ -1,0 +1,121 @@
+"""The end-of-game audit of a peer game, once every seat published its
+secrets (`PeerSecrets`): every shuffle layer checked with its published
+scalar (the two-faced deck's with `faces.audit`), every card of the shared
+deck decrypted, each private deck's cards taken from their owner's
+published places, and the decks changed during play checked too
+(`_audit_changes`: reshuffle layers, refills). `pbem.protocol.audit` then
+replays the game knowing every card.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+from pbem.crypto import poker
+from pbem.crypto.encoding import b64d
+from pbem.errors import CryptoError, FormatError, PbemError
+from pbem.protocol.head import ChainView
+from pbem.protocol.peer import faces as peer_faces
+from pbem.protocol.peer.changes import derived_order
+from pbem.protocol.peer.deck import PeerDeck
+
+#: the name of the file at (seq, by), for a failure to name
+FileName = Callable[[int, str], str]
+
+
+def audit(chain: ChainView, file_of: FileName, genesis: str) -> tuple[dict[str, str] | None, int, list[str]]:
+    """Every card of the game (None when it cannot be known: a seat kept
+    its secrets, or a layer is false), the checks made, and the failures."""
+    deck = chain.deck
+    failures: list[str] = []
+    checks = 0
+    layer_file = {chain.genesis.peer.creator: genesis}
+    for rec in chain.records[1:]:
+        if rec.body.join is not None:
+            layer_file[rec.by] = file_of(rec.seq, rec.by)
+    silent = [s for s in chain.seat_order if s not in deck.secrets]
+    for seat in silent:
+        failures.append(f"{seat} has not published its secrets: its shuffle layer and beacon cannot be checked")
+    if silent:
+        return None, checks, failures
+    scalars = {s: b64d(deck.secrets[s].scalar, 32) for s in chain.seat_order}
+    if deck.late:  # the layers came after the set-up, one file each
+        files = [file_of(rec.seq, rec.by) for rec in chain.records[1:] if rec.body.layer is not None]
+    else:
+        files = [layer_file[layer.seat] for layer in deck.layers]
+    before = deck.starting_points()
+    if deck.faces is not None:  # the two-faced deck's pair layers
+        done, found = peer_faces.audit(deck, scalars, files)
+        checks += done
+        failures += found
+        before = [b64d(p, 32) for p in deck.layers[-1].points]
+    for layer, where in zip(deck.layers if deck.faces is None else (), files):
+        checks += 1
+        after = [b64d(p, 32) for p in layer.points]
+        try:
+            poker.check_layer(scalars[layer.seat], before, after)
+        except (CryptoError, FormatError) as exc:
+            failures.append(f"{where} (signed by {layer.seat}): shuffle layer: {exc.message}")
+        before = after
+    if failures:
+        return None, checks, failures
+    cards: dict[str, str] = {}
+    for ref, point in zip(deck.slots, before):
+        for seat in chain.seat_order:
+            point = poker.decrypt(scalars[seat], point)
+        cards[ref] = poker.identify(point, deck.table)[0]
+        checks += 1
+    for seat in chain.seat_order:  # private decks: checked when published
+        cards.update(deck.secrets[seat].private)
+        checks += len(deck.secrets[seat].private)
+    checks += _audit_changes(chain.game_id, deck, cards, failures, file_of)
+    return cards, checks, failures
+
+
+def _audit_changes(game_id: str, deck: PeerDeck, cards: dict[str, str], failures: list[str],
+                   file_of: FileName) -> int:
+    """Check every reshuffle layer with its published scalar and decrypt
+    the reshuffled cards into `cards`; then check that each private deck
+    was refilled with exactly the cards that went in. Returns the checks."""
+    checks = 0
+    taken: Counter[str] = Counter()
+    for r in deck.changes.reshuffles:
+        before, scalars, good = list(r.inputs), [], True
+        for i, layer in enumerate(r.layers):
+            seat = r.seats[i]
+            checks += 1
+            after = [b64d(p, 32) for p in layer.points]
+            try:
+                scalar = b64d(deck.secrets[seat].layers[taken[seat]], 32)
+                poker.check_key(scalar, b64d(layer.key, 32))
+                poker.check_layer(scalar, before, after)
+                scalars.append(scalar)
+            except (PbemError, IndexError) as exc:
+                good = False
+                failures.append(f"{file_of(r.files[i], seat)} (signed by {seat}): reshuffle layer of {r.zone}: "
+                                f"{getattr(exc, 'message', exc)}")
+            taken[seat] += 1
+            before = after
+        if good and r.next_seat is None:
+            for ref, point in zip(r.refs, before):
+                for scalar in scalars:
+                    point = poker.decrypt(scalar, point)
+                cards[ref] = poker.identify(point, deck.table)[0]
+                checks += 1
+    for f in deck.changes.refills:
+        checks += 1
+        went = sorted(cards.get(g, "?") for g in f.gone)
+        came = sorted(str(deck.secrets[f.owner].private.get(r)) for r in f.refs)
+        if went != came and f.committed is not None:
+            failures.append(f"{file_of(f.committed, f.owner)} (signed by {f.owner}): its commitments to the cards "
+                            f"reshuffled into {f.zone} are not the cards that went in")
+        elif f.derived and "?" not in went:
+            checks += 1
+            places = {r: deck.secrets[f.owner].private.get(r) for r in f.refs}
+            seed = b64d(deck.secrets[f.owner].beacon_seed, 32)
+            if places != derived_order(seed, game_id, f, went):
+                failures.append(f"{file_of(f.committed, f.owner)} (signed by {f.owner}): it drew from the cards it "
+                                f"reshuffled into {f.zone} in the same file, and their places are not the ones its "
+                                "beacon seed gives: it chose them")
+    return checks

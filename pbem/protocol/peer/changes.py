@@ -1,0 +1,527 @@
+"""Peer decks that change during play (docs/protocol.md, "Reshuffles and
+cards that change hands in peer games").
+
+Two things a peer game's deck did not do at first:
+
+* **Reshuffles.** The rules put cards into a hidden zone and shuffle it
+  (`shuffle_zone`): after the file, refs have disappeared and fresh refs
+  lie in that zone. In a peer game the rules' own shuffle is worth nothing
+  (its chance is the beacons', which everyone can compute), so the cards
+  are dealt again. Into the *shared* deck only face-up cards may go: their
+  current points are the bare card points, and every seat in turn adds a
+  fresh layer over them (obligations, written by `pbem sync`), exactly as
+  at the join; the fresh refs are the last layer's points, in order. Into
+  a *private* deck (`Game.private_decks`) the owner, who knows the cards
+  (they were face up or its own), commits to each fresh ref, as at the
+  join, in its next file (or the same one if it wrote it).
+* **Cards that change hands.** A card of seat A's hidden hand that goes to
+  seat B: when only A's layer is still on it, A seals its partial
+  decryption to B instead of publishing it (`files.owed`); a card of A's
+  private deck is opened to B by A, sealed (a `Delivery`), and B checks the
+  opening against A's commitment.
+
+Games begun before version 2 keep their old behaviour (`DeckChanges.enabled`).
+`PeerDeck.changes` holds the bookkeeping; every function here is called
+from `files.run_file`, so writers and verifiers run the same code.
+
+One job that needs a little more than 500 lines: reshuffles and refills
+share their bookkeeping and the check at the end of each file that finds
+them (`after_run`), and since writers and verifiers must run the same code,
+the writer's parts (its layer, its commitments, made where a verifier reads
+them from the file) sit beside the checks. What a seat opens of its own is
+`knowledge`'s; the audit of the changes at the end is `audit`'s.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from dataclasses import dataclass, field
+
+import msgspec
+
+from pbem.crypto import poker
+from pbem.crypto.encoding import b64d, b64e, canonical
+from pbem.crypto.envelope import check_envelope, seal_ad
+from pbem.crypto.seal import seal
+from pbem.crypto.stream import DeterministicStream, derive
+from pbem.errors import CryptoError, FormatError, PbemError, ProtocolError
+from pbem.protocol.formats import Delivery, Obligation, PeerSecrets, ReshuffleLayer
+from pbem.protocol.peer.secrets import commit_private
+
+
+@dataclass
+class Reshuffle:
+    """Face-up cards the rules shuffled into the shared deck, dealt again:
+    each seat adds a layer in turn (`seats`); then `refs[i]` is point i of
+    the last layer."""
+
+    zone: str
+    refs: list[str]
+    inputs: list[bytes]  # the bare points of the cards that went in
+    seats: list[str]
+    seq: int  # the file that shuffled them
+    layers: list[ReshuffleLayer] = field(default_factory=list)
+    files: list[int] = field(default_factory=list)  # the seq of each layer's file
+
+    @property
+    def next_seat(self) -> str | None:
+        return self.seats[len(self.layers)] if len(self.layers) < len(self.seats) else None
+
+    def points(self) -> list[bytes]:
+        return [b64d(p, 32) for p in self.layers[-1].points] if self.layers else list(self.inputs)
+
+
+@dataclass
+class Refill:
+    """Cards the rules shuffled into `owner`'s private deck: the owner
+    commits to each fresh ref (`committed`: the seq of that file)."""
+
+    zone: str
+    owner: str
+    refs: list[str]
+    gone: list[str]
+    seq: int
+    committed: int | None = None
+    #: committed by the file whose last command paused for chance, before
+    #: that command ran (`_commit_ahead`): the answer that runs it must
+    #: reshuffle exactly these cards into these refs
+    ahead: bool = False
+    #: committed by the owner in a file whose chance it knows, which also
+    #: draws from it: the places follow from its beacon seed
+    #: (`derived_order`) instead of being chosen, and the audit checks them
+    derived: bool = False
+    #: the cards that went in, when every one was face up (a multiset
+    #: everyone knows), and the cards of the refill opened since: each
+    #: opening is checked at once against what is left (`check_opening`)
+    cards: list[str] | None = None
+    opened: list[str] = field(default_factory=list)
+
+
+@dataclass
+class DeckChanges:
+    enabled: bool = False  # genesis version 2 and later
+    reshuffles: list[Reshuffle] = field(default_factory=list)
+    refills: list[Refill] = field(default_factory=list)
+    #: ref -> seat -> the key of that seat's layer, for reshuffled refs
+    keys: dict[str, dict[str, bytes]] = field(default_factory=dict)
+    index: dict[str, int] = field(default_factory=dict)  # ref -> its reshuffle
+
+    def copy(self) -> "DeckChanges":
+        return DeckChanges(
+            enabled=self.enabled,
+            reshuffles=[dataclasses.replace(r, layers=list(r.layers), files=list(r.files)) for r in self.reshuffles],
+            refills=[dataclasses.replace(f, opened=list(f.opened)) for f in self.refills],
+            keys={ref: dict(v) for ref, v in self.keys.items()},
+            index=dict(self.index),
+        )
+
+    def pending(self) -> Reshuffle | None:
+        return next((r for r in self.reshuffles if r.next_seat is not None), None)
+
+
+def reshuffle_scalar_ad(game_id: str, seq: int) -> bytes:
+    """What binds a reshuffle layer's scalar, sealed by its seat to itself."""
+    return seal_ad(game_id, seq, "reshuffle scalar")
+
+
+def refill_memo_ad(game_id: str, seq: int) -> bytes:
+    """What binds the places of a refill's cards, sealed by their owner to itself."""
+    return seal_ad(game_id, seq, "private refill")
+
+
+def openings_ad(game_id: str, seq: int, to: str) -> bytes:
+    """What binds the openings of private-deck cards sealed to the seat they go to."""
+    return seal_ad(game_id, seq, f"openings:{to}")
+
+
+# --- what is owed ---------------------------------------------------------------
+
+
+def obligations(chain) -> list[Obligation]:
+    """The layers and commitments owed for reshuffled cards, in order: they
+    come before anything else, so nobody draws from a deck not yet dealt."""
+    changes = chain.deck.changes
+    out = []
+    pending = changes.pending()
+    if pending is not None and chain.outcome() is None:
+        out.append(Obligation(by=pending.next_seat, what="reshuffle", refs=list(pending.refs)))
+    out += [Obligation(by=f.owner, what="commit", refs=list(f.refs)) for f in changes.refills if f.committed is None]
+    return out
+
+
+def _reading(parts):
+    """The body a verifier reads, or None for a writer's parts."""
+    return getattr(parts, "body", None)
+
+
+def take_due(chain, deck, writer: str, parts, seq: int) -> None:
+    """The start of a file: the writer's layer of a pending reshuffle, and
+    its commitments to cards reshuffled into its private deck, if owed."""
+    changes = deck.changes
+    body = _reading(parts)
+    pending = changes.pending() if changes.enabled and chain.outcome() is None else None
+    if pending is not None and pending.next_seat == writer:
+        layer = body.reshuffle if body is not None else _make_layer(chain, deck, pending, writer, parts, seq)
+        if layer is None:
+            raise ProtocolError(f"{writer} owes its layer of the cards reshuffled into {pending.zone} and does not give it")
+        _add_layer(deck, pending, writer, layer, seq)
+    elif body is not None and body.reshuffle is not None:
+        raise ProtocolError(f"{writer} adds a reshuffle layer, but none is due from it")
+    for refill in changes.refills:
+        if refill.committed is None and refill.owner == writer:
+            _commit_refill(chain, deck, refill, parts, seq, {})
+
+
+def _make_layer(chain, deck, pending: Reshuffle, writer: str, parts, seq: int) -> ReshuffleLayer:
+    # A fresh scalar for every reshuffle, never the seat's join scalar or an
+    # earlier one: the cards that went in were face up, so for each of them
+    # the points k·P of every seat's layer k on that card are public (the
+    # partials that revealed it). A reused k would map each bare card P to a
+    # k·P that everyone has seen with its card's name, and with every seat
+    # reusing its scalar the new deck's points would be the old deck's: the
+    # new order readable by all. `_add_layer` refuses a key seen before.
+    scalar = poker.new_scalar()
+    points = poker.shuffle_layer(scalar, pending.points())
+    box = seal(scalar, [parts.identity.public], reshuffle_scalar_ad(chain.game_id, seq))
+    parts.made.setdefault("layer_scalars", {})[deck.changes.reshuffles.index(pending)] = scalar
+    parts.made["reshuffle"] = layer = ReshuffleLayer(
+        key=b64e(poker.public_key(scalar)), points=[b64e(p) for p in points], box=box)
+    return layer
+
+
+def _used_keys(deck) -> set[bytes]:
+    keys = set(deck.keys.values())
+    for r in deck.changes.reshuffles:
+        keys |= {b64d(layer.key, 32) for layer in r.layers}
+    return keys
+
+
+def _add_layer(deck, pending: Reshuffle, seat: str, layer: ReshuffleLayer, seq: int) -> None:
+    what = f"{seat}'s layer of the cards reshuffled into {pending.zone}"
+    before = pending.points()
+    if len(layer.points) != len(before):
+        raise ProtocolError(f"{what} has {len(layer.points)} cards, not {len(before)}")
+    points = [poker.check_point(b64d(p, 32), f"{what}, point {i}") for i, p in enumerate(layer.points)]
+    if len(set(points)) != len(points):
+        raise ProtocolError(f"{what} repeats a card (a duplicated card)")
+    key = poker.check_point(b64d(layer.key, 32), f"the key of {what}")
+    if key in _used_keys(deck):
+        raise ProtocolError(f"{what} reuses the scalar of an earlier layer: its key is not fresh")
+    check_envelope(layer.box, readers=1)
+    pending.layers.append(layer)
+    pending.files.append(seq)
+    if pending.next_seat is None:  # complete: the fresh refs are the last layer's points
+        index = deck.changes.reshuffles.index(pending)
+        keys = {s: b64d(lay.key, 32) for s, lay in zip(pending.seats, pending.layers)}
+        for ref, point in zip(pending.refs, points):
+            deck.points[ref] = point
+            deck.remaining[ref] = set(pending.seats)
+            deck.changes.keys[ref] = dict(keys)
+            deck.changes.index[ref] = index
+
+
+# --- the end of a file: did the rules reshuffle? ----------------------------------
+
+
+def _shuffles(chance, fresh: list[str], before: dict[str, str],
+              after: dict[str, str]) -> list[tuple[str | None, list[str], list[str]]]:
+    """The file's reshuffles as ``(zone shuffled, fresh refs, refs that went
+    in)``, one per shuffle the rules noted (`ShuffleNotes`). A card can
+    vanish for another reason in the same command (a dead hero leaves the
+    zones) and does not count as reshuffled; two reshuffles in one file
+    (both seats' decks) are two. A ref a shuffle made and a later one took
+    again stands for what went into the first. Without notes: one reshuffle
+    of every ref that vanished, its zone left to `_register` to find."""
+    vanished = [r for r in before if r not in after]
+    notes = chance.shuffles_noted() if hasattr(chance, "shuffles_noted") else None
+    if notes is None:
+        return [(None, list(fresh), sorted(vanished))]
+    made_from = {ref: old for _, made, old in notes for ref in made}
+
+    def origins(refs):
+        for ref in refs:
+            if ref in before:
+                yield ref
+            elif ref in made_from:  # fresh refs are new names: no cycle
+                yield from origins(made_from[ref])
+
+    out, covered = [], set()
+    fresh_set = set(fresh)
+    for zone, made, old in notes:
+        covered |= set(made)
+        refs = sorted(r for r in made if r in fresh_set)
+        if refs:
+            out.append((zone, refs, sorted({r for r in origins(old) if r not in after})))
+    rest = [r for r in fresh if r not in covered]
+    if rest:  # new hidden refs no shuffle made: refused by `_register`
+        out.append((None, rest, []))
+    return out
+
+
+def after_run(chain, deck, writer: str, effect, parts, seq: int, chance=None) -> None:
+    """After the file's commands: fresh refs in hidden zones where others
+    disappeared are a reshuffle; register it (or refuse what peer dealing
+    cannot follow). A file whose last command paused for chance commits
+    ahead to the writer's own private deck that command reshuffles
+    (`_commit_ahead`). A verifier then checks the file carried no extra part."""
+    from pbem.games.base import refs_in
+
+    changes = deck.changes
+    body = _reading(parts)
+    if changes.enabled:
+        before, after = refs_in(chain.public), refs_in(effect.state)
+        fresh = sorted(r for r, z in after.items() if r not in before and not effect.state.zones[z].public)
+        for zone, refs, gone in _shuffles(chance, fresh, before, after) if fresh else ():
+            ahead = next((f for f in changes.refills if f.ahead and f.refs == refs), None)
+            if ahead is None:
+                _register(chain, deck, writer, effect, parts, seq, zone, refs, gone, after)
+            elif ahead.gone != gone:
+                raise ProtocolError(f"{ahead.zone}: the paused command reshuffled other cards than "
+                                    f"{ahead.owner} committed to when it paused")
+            else:
+                ahead.ahead = False  # its commitments were in the file that paused
+        resumed = (chain.paused is not None or chain.chance_blocked) and chain.resumes_chance(writer)
+        left = [f for f in changes.refills if f.ahead and resumed]
+        if left:
+            raise ProtocolError(f"{left[0].zone}: the paused command did not reshuffle the cards {left[0].owner} "
+                                "committed to when it paused")
+        if (effect.paused is not None or effect.chance_blocked) and chain.game.reshuffle_ahead:
+            _commit_ahead(chain, deck, writer, effect, parts, seq)
+    if body is not None:
+        committed = {r for f in changes.refills if f.committed == seq for r in f.refs}
+        if set(body.commitments) != committed:
+            raise ProtocolError(f"{writer} must commit to exactly the cards reshuffled into its private deck: "
+                                f"{', '.join(sorted(committed)) or 'none are due'}")
+        if (body.memo is None) != (not committed):
+            raise ProtocolError(f"{writer}'s file carries a memo exactly when it commits to reshuffled cards")
+
+
+def _register(chain, deck, writer, effect, parts, seq, zone, fresh, gone, after) -> None:
+    """One reshuffle of the file into `zone` (the zone the rules shuffled;
+    None: the one most of the fresh refs lie in, or a private deck among
+    them), into a private deck or the shared one."""
+    zones = {after[r] for r in fresh}
+    private = chain.game.private_decks(effect.state)
+    if zone is None:
+        zone = next((z for z in sorted(zones) if z in private), None) or Counter(after[r] for r in fresh).most_common(1)[0][0]
+    if len(gone) != len(fresh):
+        raise ProtocolError(f"{zone}: {len(fresh)} new hidden cards where {len(gone)} went: "
+                            "peer games can follow only a reshuffle of cards already in the game")
+    if zone in private:
+        _register_refill(chain, deck, writer, effect, parts, seq, zone, private[zone], fresh, gone, zones)
+    else:
+        _register_reshuffle(chain, deck, zone, fresh, gone, seq)
+
+
+def _commit_ahead(chain, deck, writer: str, effect, parts, seq: int) -> None:
+    """The file's last command paused for chance (a draw the writer may not
+    foresee), or the rules' `advance` after it did (Codex: Surplus's upkeep
+    draw after the tech step), and before that chance the rules reshuffle
+    into the writer's own private deck, which they then draw from (Codex: a
+    draw that empties the deck goes on from the reshuffled discard pile).
+
+    The answer that supplies the chance runs the command, but its writer
+    cannot commit to another seat's deck, and the draw may not wait for the
+    owner's next file (its chance is already drawn). So the owner commits
+    here, in the file that paused: the rules are probed on the public state
+    with placeholder chance to learn which cards go in under which fresh
+    refs, which must not depend on the chance (the answer checks that they
+    do not: `after_run`). The commitments are signed before the chance that
+    picks the drawn places exists, so the owner cannot fit its order to it.
+    Only for games that declare it (`Game.reshuffle_ahead`); anything else
+    (another seat's deck, a probe that fails) is left to the answer, which
+    refuses what peer dealing cannot follow."""
+    from pbem.games.base import overlay, refs_in
+    from pbem.protocol.chance import PlayChance, StandInChance, Tape
+
+    state = after_state = overlay(effect.state, dict(effect.revealed)) if effect.revealed else effect.state
+    probe = PlayChance(Tape(bytes(32), "probe"), secret=StandInChance(), draws_public=True)
+    try:
+        if effect.paused is not None:
+            after_state = chain.game.apply(state, writer, effect.paused, probe)
+        after_state = chain.game.advance(after_state, probe)  # the automatic steps the answer settles
+    except PbemError:
+        if after_state is state:
+            return
+    before, after = refs_in(effect.state), refs_in(after_state)
+    fresh = sorted(r for r, z in after.items() if r not in before and not after_state.zones[z].public)
+    private = chain.game.private_decks(after_state)
+    public = set(chain.revealed) | set(effect.revealed)
+    known = deck.knows(writer)
+    for zone, refs, gone in _shuffles(probe, fresh, before, after) if fresh else ():
+        if zone is None:
+            zone = next((z for z in sorted({after[r] for r in refs}) if z in private), None)
+        if private.get(zone) != writer or len(gone) != len(refs) or any(g not in public and g not in known for g in gone):
+            continue  # left to the answer, which refuses what peer dealing cannot follow
+        refill = Refill(zone=zone, owner=writer, refs=refs, gone=gone, seq=seq, ahead=True,
+                        cards=_public_cards(gone, {**chain.revealed, **effect.revealed}))
+        deck.changes.refills.append(refill)
+        _commit_refill(chain, deck, refill, parts, seq, dict(effect.revealed))
+
+
+def _register_reshuffle(chain, deck, zone: str, fresh: list[str], gone: list[str], seq: int) -> None:
+    hidden = [g for g in gone if g not in deck.points or deck.remaining.get(g)]
+    if hidden:
+        raise ProtocolError(
+            f"{zone}: peer games can reshuffle only face-up cards into a shared deck "
+            f"({', '.join(hidden)} {'is' if len(hidden) == 1 else 'are'} not)",
+            hint="the rules must reveal the cards they shuffle back, or the game needs a dealer",
+        )
+    deck.changes.reshuffles.append(
+        Reshuffle(zone=zone, refs=fresh, inputs=[deck.points[g] for g in gone], seats=list(chain.seat_order), seq=seq))
+
+
+def _register_refill(chain, deck, writer, effect, parts, seq, zone, owner, fresh, gone, zones) -> None:
+    public = set(chain.revealed) | set(effect.revealed)
+    known = deck.knows(owner)
+    strangers = [g for g in gone if g not in public and g not in known]
+    if strangers:
+        raise ProtocolError(f"{zone}: peer games can reshuffle into {owner}'s private deck only cards that are "
+                            f"face up or {owner}'s own ({', '.join(strangers)} are not)")
+    drawn = zones - {zone}
+    if drawn:
+        # The same file already drew from the new deck (a draw that
+        # emptied it goes on from the reshuffled pile). Only its owner can
+        # commit to it here, and the drawn cards must stay where only the
+        # owner reads them; the owner knows this file's chance as it
+        # writes, so it may not choose the order (`derived_order`).
+        elsewhere = sorted(z for z in drawn if effect.state.zones[z].public or effect.state.zones[z].readers != [owner])
+        if writer != owner or elsewhere:
+            raise ProtocolError(
+                f"{zone}: cards reshuffled into {owner}'s private deck must stay in it until {owner} commits "
+                f"to them (in its next file): the rules draw from it too early"
+                + (f", into {', '.join(elsewhere)}" if elsewhere else ""))
+    refill = Refill(zone=zone, owner=owner, refs=fresh, gone=gone, seq=seq, derived=bool(drawn),
+                    cards=_public_cards(gone, {**chain.revealed, **effect.revealed}))
+    deck.changes.refills.append(refill)
+    if writer == owner:
+        _commit_refill(chain, deck, refill, parts, seq, dict(effect.revealed))
+
+
+def _public_cards(gone: list[str], revealed: dict[str, str]) -> list[str] | None:
+    """The cards that went into a refill, when every one of them was face up."""
+    return sorted(revealed[g] for g in gone) if all(g in revealed for g in gone) else None
+
+
+def check_opening(deck, ref: str, card: str) -> None:
+    """A card of a refill whose cards all went in face up, opened by its
+    owner (or the seat it went to): everyone knows the multiset that went
+    in, so the card must be one still left of it. A refill committed to
+    other cards is caught at the first opening that cannot be, not only by
+    the audit at the end (a second Wither where one went in)."""
+    refill = next((f for f in deck.changes.refills if ref in f.refs and f.cards is not None), None)
+    if refill is None:
+        return
+    left = Counter(refill.cards) - Counter(refill.opened)
+    if left[card] <= 0:
+        raise ProtocolError(
+            f"{ref} opens as {card}, but the cards {refill.owner} reshuffled into {refill.zone} at seq {refill.seq} "
+            f"were all face up, and no {card} is left of them: {refill.owner}'s commitments to them are false")
+    refill.opened.append(card)
+
+
+def _commit_refill(chain, deck, refill: Refill, parts, seq: int, revealed: dict[str, str]) -> None:
+    """The owner's commitments to the cards reshuffled into its private
+    deck: made by the writer, read from the file by a verifier."""
+    body = _reading(parts)
+    if body is not None:
+        missing = [r for r in refill.refs if r not in body.commitments]
+        if missing:
+            raise ProtocolError(f"{refill.owner} must commit to the cards reshuffled into {refill.zone}: "
+                                f"{', '.join(missing)}")
+        commitments = {r: body.commitments[r] for r in refill.refs}
+        for value in commitments.values():
+            b64d(value, 32)
+    else:
+        commitments = _make_commitments(chain, refill, parts, revealed)
+    for ref, value in commitments.items():
+        deck.private_owner[ref] = refill.owner
+        deck.private_commitments[ref] = value
+    refill.committed = seq
+
+
+def refill_order(cards: list[str]) -> list[str]:
+    """The owner's secret order of the cards it commits to (a test may
+    replace it to play a cheat)."""
+    from pbem.crypto.committed import secret_order
+
+    return secret_order(sorted(cards))
+
+
+def derived_order(beacon_seed: bytes, game_id: str, refill: Refill, cards: list[str]) -> dict[str, str]:
+    """The places of a refill its owner may not choose: a shuffle of the
+    cards (sorted) keyed by the owner's beacon seed, committed at its join
+    and secret until the end, and by where the refill happens.
+
+    The owner can compute it, so it knows the card each draw of the file
+    takes; it cannot change it, and the file carries none of its decisions
+    (an answer to chance carries no commands). The other seats cannot
+    compute it until the seed is published; then the audit does."""
+    label = canonical(["refill order", game_id, refill.seq, refill.zone, list(refill.refs)])
+    key = derive(beacon_seed, b"pbem refill order")
+    return dict(zip(refill.refs, DeterministicStream(key, label).shuffle(sorted(cards))))
+
+
+def _make_commitments(chain, refill: Refill, parts, revealed: dict[str, str]) -> dict[str, str]:
+    known = {**parts.cards_known(parts.secrets), **revealed}
+    cards = [known[g] for g in refill.gone]
+    if refill.derived:
+        mapping = derived_order(b64d(parts.secrets.beacon_seed, 32), chain.game_id, refill, cards)
+    else:
+        mapping = dict(zip(refill.refs, refill_order(cards)))
+    parts.made.setdefault("mapping", {}).update(mapping)
+    # the new places count as the owner's from here on (openings, knowledge)
+    parts.secrets = msgspec.structs.replace(parts.secrets, private={**parts.secrets.private, **mapping})
+    commitments = commit_private(b64d(parts.secrets.beacon_seed, 32), mapping)
+    parts.made.setdefault("commitments", {}).update(commitments)
+    return commitments
+
+
+# --- the writer's side -------------------------------------------------------------
+
+
+def body_parts(chain, parts, seq: int) -> dict:
+    """The parts `peer_changes` adds to a writer's file: its reshuffle
+    layer, commitments and their memo, openings sealed to new holders."""
+    made = parts.made
+    out: dict = {}
+    if "reshuffle" in made:
+        out["reshuffle"] = made["reshuffle"]
+    if made.get("commitments"):
+        out["commitments"] = made["commitments"]
+        out["memo"] = seal(canonical(made["mapping"]), [parts.identity.public], refill_memo_ad(chain.game_id, seq))
+    if parts.to_deliver:
+        out["deliveries"] = [
+            Delivery(to=to, refs=[o.ref for o in openings],
+                     envelope=seal(canonical(openings), [chain.seats[to].identity], openings_ad(chain.game_id, seq, to)))
+            for to, openings in parts.to_deliver.items()
+        ]
+    return out
+
+
+def scalar_for(deck, seat: str, ref: str, secrets: PeerSecrets | None, made: dict) -> bytes | None:
+    """`seat`'s scalar of its layer on a reshuffled `ref` (None: its join scalar)."""
+    index = deck.changes.index.get(ref)
+    if index is None:
+        return None
+    if index in made.get("layer_scalars", {}):
+        return made["layer_scalars"][index]
+    mine = sum(1 for r in deck.changes.reshuffles[:index] for s in r.seats[:len(r.layers)] if s == seat)
+    return b64d(secrets.layers[mine], 32)
+
+
+# --- the end of the game ------------------------------------------------------------
+
+
+def check_published(deck, seat: str, secrets: PeerSecrets) -> None:
+    """A seat's published reshuffle scalars: one per layer it added, each
+    the scalar of that layer's key."""
+    keys = [b64d(r.layers[i].key, 32) for r in deck.changes.reshuffles for i in range(len(r.layers)) if r.seats[i] == seat]
+    if len(secrets.layers) != len(keys):
+        raise ProtocolError(f"{seat} publishes {len(secrets.layers)} reshuffle scalars, not the {len(keys)} of its layers")
+    for i, (scalar, key) in enumerate(zip(secrets.layers, keys)):
+        try:
+            poker.check_key(b64d(scalar, 32), key)
+        except (CryptoError, FormatError):
+            raise ProtocolError(f"{seat}'s published scalar of its reshuffle layer {i + 1} is not the one of its key") from None

@@ -1,0 +1,169 @@
+"""What one seat knows of a peer game: its own secrets, and the cards it can read.
+
+Nothing of it is stored outside the chain: a seat sealed its secrets to
+itself in its join (`secrets`), and what its later files added (the
+scalars of its reshuffle layers, the places of cards reshuffled into its
+private decks, the seeds of its renewed beacon chains) in those files
+(`with_changes`). Fellow readers seal it their partial decryptions of the
+cards they read with it (`held_partials`), and owners the openings of
+private-deck cards that go to it (`delivered_openings`); each is checked
+on reading, so a bad one names the file that carried it. From all that,
+`cards_known` says which card each ref is, as far as this seat may know.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from pbem.crypto import poker
+from pbem.crypto.encoding import b64d, b64e
+from pbem.crypto.keys import SecretIdentity
+from pbem.crypto.limits import check_limits
+from pbem.crypto.seal import open_envelope, seal_ad
+from pbem.errors import CommitmentError, CryptoError, FormatError, ProofError, ProtocolError, SealError
+from pbem.protocol.commitments import check_openings
+from pbem.protocol.formats import Opening, Partial, PeerSecrets
+from pbem.protocol.head import ChainView, Record
+from pbem.protocol.peer import changes as peer_changes, renewal as peer_renewal
+from pbem.protocol.peer.secrets import commit_private, open_secret_box
+
+
+def my_secrets(chain: ChainView, me: SecretIdentity) -> PeerSecrets | None:
+    """This seat's scalar and beacon seed, from the box it sealed to itself."""
+    genesis = chain.genesis
+    if genesis.peer.creator == me.name:
+        return with_changes(chain, me, open_secret_box(genesis.peer.secret_box, me, genesis.nonce))
+    for record in chain.records[1:]:
+        if record.by == me.name and record.body.join is not None:
+            return with_changes(chain, me, open_secret_box(record.body.join.secret_box, me, genesis.nonce))
+    return None
+
+
+def with_changes(chain: ChainView, me: SecretIdentity, secrets: PeerSecrets) -> PeerSecrets:
+    """`secrets` (from the seat's join) with what its later files sealed to
+    itself: the scalars of its reshuffle layers, the places of the cards
+    reshuffled into its private decks, the seeds of its renewed beacon chains."""
+    seed = b64d(secrets.beacon_seed, 32)
+    if any(chain.deck.private_commitments.get(r) != c for r, c in commit_private(seed, secrets.private).items()):
+        raise SealError(f"{me.name}'s commitments to its private decks are not those of the places it sealed to itself")
+    layers: list[str] = []
+    renewals: list[str] = []
+    private = dict(secrets.private)
+    for record in chain.records[1:]:
+        body = record.body
+        if record.by != me.name:
+            continue
+        where = record.name or f"seq {record.seq}"
+        try:
+            if body.reshuffle is not None:
+                scalar = open_envelope(body.reshuffle.box, me, peer_changes.reshuffle_scalar_ad(chain.game_id, record.seq))
+                poker.check_key(poker.check_scalar(scalar), b64d(body.reshuffle.key, 32))
+                layers.append(b64e(scalar))
+            if body.memo is not None:
+                payload = open_envelope(body.memo, me, peer_changes.refill_memo_ad(chain.game_id, record.seq))
+                check_limits(payload, "a memo")
+                mapping = msgspec.json.decode(payload, type=dict[str, str])
+                if commit_private(seed, mapping) != dict(body.commitments):
+                    raise FormatError("its memo does not open its commitments")
+                private.update(mapping)
+            if body.renewal is not None:
+                renewals.append(b64e(peer_renewal.opened(body.renewal, me, chain.game_id, record.seq,
+                                                         chain.deck.beacon_length)))
+        except (SealError, FormatError, CryptoError, ProtocolError, msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise SealError(f"{where}: {me.name}'s own sealed secrets cannot be opened: {exc}") from None
+    if not layers and not renewals and private == secrets.private:
+        return secrets
+    return msgspec.structs.replace(secrets, layers=layers, private=private, renewals=renewals)
+
+
+def delivered_openings(chain: ChainView, me: SecretIdentity) -> dict[str, Opening]:
+    """Openings of private-deck cards their owners sealed to `me`, each
+    checked against its owner's commitment (a false one names the file)."""
+    out: dict[str, Opening] = {}
+    for record in chain.records[1:]:
+        if chain.deck is None or not record.body.deliveries:
+            continue
+        where = record.name or f"seq {record.seq}"
+        for box in record.body.deliveries:
+            if box.to != me.name:
+                continue
+            openings = _opened(record, box, me, peer_changes.openings_ad(chain.game_id, record.seq, box.to), Opening,
+                               "openings")
+            try:
+                check_openings(openings, chain.deck.private_commitments, f"{where} (signed by {record.by})")
+            except CommitmentError as exc:
+                raise CommitmentError(f"{where}: {record.by}'s opening sealed to {me.name} is false: {exc.message}") from None
+            out.update({o.ref: o for o in openings})
+    return out
+
+
+def _opened(record: Record, box, me: SecretIdentity, ad: bytes, kind: type, what: str) -> list:
+    """The items (openings, partials) another seat's file sealed to `me` in
+    `box`, exactly those it names; a box that does not open names the file."""
+    where = record.name or f"seq {record.seq}"
+    try:
+        payload = open_envelope(box.envelope, me, ad)
+        check_limits(payload, f"sealed {what}")
+        items = msgspec.json.decode(payload, type=list[kind])
+    except (SealError, FormatError, msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise SealError(f"{where}: {record.by}'s sealed {what} to {me.name} cannot be opened: {exc}") from None
+    if sorted(item.ref for item in items) != sorted(box.refs):
+        raise ProtocolError(f"{where}: {record.by}'s sealed {what} hold other cards than they say")
+    return items
+
+
+def sealed_ad(game_id: str, seq: int, to: str) -> bytes:
+    return seal_ad(game_id, seq, f"partials:{to}")
+
+
+def held_partials(chain: ChainView, me: SecretIdentity) -> dict[str, dict[str, Partial]]:
+    """Partials fellow readers sealed to `me` for cards still hidden, each
+    checked against the card's public point (a bad one names its sender)."""
+    deck = chain.deck
+    held: dict[str, dict[str, Partial]] = {}
+    for record in chain.records[1:]:
+        for box in record.body.sealed:
+            if box.to != me.name:
+                continue
+            where = record.name or f"seq {record.seq}"
+            partials = _opened(record, box, me, sealed_ad(chain.game_id, record.seq, box.to), Partial, "partials")
+            for partial in partials:
+                if record.by not in deck.remaining.get(partial.ref, ()):
+                    continue  # that layer is off in public by now
+                try:
+                    deck.check_private(record.by, partial)
+                except (CryptoError, FormatError):
+                    raise ProofError(f"{where}: {record.by}'s sealed partial of {partial.ref} does not verify") from None
+                held.setdefault(partial.ref, {})[record.by] = partial
+    return held
+
+
+def cards_known(chain: ChainView, me: SecretIdentity, secrets: PeerSecrets) -> dict[str, str]:
+    """ref -> card for every card `me` can read: the public ones, and those
+    on which only its own layer, and layers whose partials were sealed to it,
+    remain (removed here, in private)."""
+    deck = chain.deck
+    scalar = b64d(secrets.scalar, 32)
+    held = held_partials(chain, me)
+    out = dict(chain.revealed)
+    for ref, card in secrets.private.items():
+        out.setdefault(ref, card)
+    for ref, opening in delivered_openings(chain, me).items():
+        out.setdefault(ref, opening.card)
+    for ref in deck.knows(me.name):
+        if ref in out:
+            continue
+        point = deck.points[ref]
+        others = deck.remaining[ref] - {me.name}
+        if len(others) > 1:
+            raise ProtocolError(f"{ref}: more than two readers are not supported")
+        for seat in others:
+            point = b64d(held[ref][seat].point, 32)
+        if me.name in deck.remaining[ref]:
+            point = poker.decrypt(peer_changes.scalar_for(deck, me.name, ref, secrets, {}) or scalar, point)
+        try:
+            out[ref] = poker.identify(point, deck.table)[0]
+        except CryptoError:
+            raise ProtocolError(f"{ref} decrypts to no card: a shuffle layer is wrong",
+                                hint="pbem audit names the seat once every secret is out") from None
+    return out

@@ -1,0 +1,233 @@
+"""Writing the files of a peer game: the genesis, a join, a turn, an answer.
+(What the writing seat knows, its secrets and its cards, is `knowledge`'s.)
+
+Every file is built by running `files.run_file` on a staged copy of the
+deck, the same function verifiers run, with a partial source that makes
+this seat's decryptions on demand. What the verifier will accept is
+therefore exactly what the writer wrote.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from typing import Any
+
+import msgspec
+
+from pbem.crypto import beacon, poker
+from pbem.crypto.committed import secret_order
+from pbem.crypto.encoding import b64d, b64e, canonical
+from pbem.crypto.keys import PublicIdentity, SecretIdentity
+from pbem.crypto.seal import seal
+from pbem.errors import InvalidOption, ProtocolError, WrongWriter
+from pbem.games.base import Game, SeatSpec, project
+from pbem.protocol import ballots, codec
+from pbem.protocol.commitments import state_hash
+from pbem.protocol.formats import (
+    PROTOCOL_VERSION, GenesisBody, Join, PeerSetup, SealedPartials, SeatEntry, TurnBody,
+)
+from pbem.protocol.head import ChainView
+from pbem.protocol.peer import changes as peer_changes, deck as peer_deck, renewal as peer_renewal
+from pbem.protocol.peer.deck import PeerDeck, new_layer
+from pbem.protocol.peer.files import WriterParts, run_file
+from pbem.protocol.peer.first_links import stage_setup
+from pbem.protocol.peer.knowledge import cards_known, delivered_openings, held_partials, my_secrets, sealed_ad
+from pbem.protocol.peer.secrets import commit_private, secret_box
+from pbem.protocol.setup import peer_dealing_problem, peer_setup_chance, peer_shape, probe_seed
+
+
+def make_genesis(
+    game: Game,
+    options,
+    seats: list[tuple[SeatSpec, PublicIdentity]],
+    creator: SecretIdentity,
+    beacon_length: int | None = None,
+) -> bytes:
+    """The genesis of a peer game, with the creator's beacon anchor and layer.
+
+    It holds no set-up: the game is set up once every seat has joined, from
+    every seat's first beacon link (`pbem.protocol.setup`). A run of the
+    rules with a probe seed gives the cards of the shared deck and of each
+    private deck, which the shuffle layers need now, when the game declares
+    that they never depend on the set-up's chance (`Game.fixed_hidden_cards`,
+    checked here on three probes and by every verifier at the set-up).
+    Otherwise (the Codenames key follows the starting team), and always
+    for linked zones (the two-faced deck of Duet, `peer_faces`), the deck is
+    late: every layer goes on after the set-up (`PeerSetup.late`).
+    """
+    specs = [spec for spec, _ in seats]
+    if creator.name not in {s.name for s in specs}:
+        raise InvalidOption(f"{creator.name} must have a seat in a peer game they create")
+    nonce = b64e(os.urandom(16))
+    full = game.setup(options, specs, peer_setup_chance(probe_seed(nonce)))
+    problem = peer_dealing_problem(game, full, [s.name for s in specs])
+    if problem is not None:
+        raise InvalidOption(f"{game.name}: {problem}", hint="use --dealer referee --referee NAME (or hotseat for one machine)")
+    shape = peer_shape(game, full)
+    late = not game.fixed_hidden_cards or bool(shape.faces)  # a two-faced deck learns its pairs at the set-up
+    probes = (game.setup(options, specs, peer_setup_chance(probe_seed(nonce, n))) for n in (1, 2))
+    if not late and any(peer_shape(game, other) != shape for other in probes):
+        raise InvalidOption(f"{game.name} declares fixed_hidden_cards, but its hidden cards at set-up differ with "
+                            "the set-up's chance (a bug in the game)")
+    if late:
+        # which cards are hidden may depend on the set-up's chance: the
+        # layers wait for the set-up (one more file); the genesis names no card
+        if shape.private_refs:
+            raise InvalidOption(
+                f"{game.name} has private decks, which peer dealing can commit to only if its hidden cards at "
+                "set-up never depend on the set-up's chance (Game.fixed_hidden_cards)",
+                hint="use --dealer referee --referee NAME",
+            )
+        shape = msgspec.structs.replace(shape, slots=(), deck=())
+    probe = project(full, set())
+    scalar, layer = new_layer(creator.name, [] if late else list(poker.card_table(nonce, list(shape.deck))))
+    beacon_length = beacon_length or peer_deck.BEACON_LENGTH  # another length: only for tests and attacks
+    seed, anchor = beacon.new_chain(beacon_length)
+    mapping = place_private(probe, game.private_decks(full), shape.contents, creator.name)
+    body = GenesisBody(
+        game=game.name,
+        rules_version=game.rules_version,
+        options=msgspec.Raw(canonical(options)),
+        seats=[SeatEntry(name=spec.name, role=spec.role, identity=ident) for spec, ident in seats],
+        peer=PeerSetup(
+            creator=creator.name,
+            deck=list(shape.deck),
+            slots=list(shape.slots),
+            beacon_length=beacon_length,
+            layer=layer,
+            anchor=b64e(anchor),
+            secret_box=secret_box(creator, scalar, seed, nonce, mapping),
+            private_contents=shape.contents,
+            private=commit_private(seed, mapping),
+            late=late,
+        ),
+        initial=msgspec.Raw(b"null"),
+        commitments={},
+        state=state_hash(None),
+        created_at=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        nonce=nonce,
+        version=PROTOCOL_VERSION,
+    )
+    return codec.encode_signed("genesis", body, creator)
+
+
+def place_private(state, private_decks: dict[str, str], contents: dict[str, list[str]], owner: str) -> dict[str, str]:
+    """Where each card of `owner`'s private decks lies: a secret random
+    order only the owner knows (the draws are picked by the beacons)."""
+    mapping: dict[str, str] = {}
+    for zone, who in private_decks.items():
+        if who == owner:
+            refs = [it.ref for it in state.zones[zone].items]
+            mapping.update(zip(refs, secret_order(contents[zone])))
+    return mapping
+
+
+def join(chain: ChainView, me: SecretIdentity) -> bytes:
+    """This seat's join file: beacon anchor, shuffle layer, and the partial
+    decryptions it owes once the deck is complete."""
+    deck = chain.deck
+    if deck.next_to_join != me.name:
+        raise WrongWriter(
+            f"{me.name} cannot join now",
+            hint=f"next to join: {deck.next_to_join}" if deck.next_to_join else "everyone has joined",
+        )
+    if deck.beacon_length != peer_deck.BEACON_LENGTH:  # the creator's choice, whatever the version: a short one kills the game
+        raise ProtocolError(
+            f"this game's beacon chains have {deck.beacon_length} links, which its creator chose: pbem joins only "
+            f"games whose chains have its {peer_deck.BEACON_LENGTH} (renewed as they run out)",
+            hint="ask its creator to make the game again with this pbem",
+        )
+    staged = deck.copy()
+    scalar, layer = new_layer(me.name, [b64d(p, 32) for p in deck.layers[-1].points] if deck.layers else [])
+    seed, anchor = beacon.new_chain(deck.beacon_length)
+    mapping = place_private(chain.shape, chain.game.private_decks(chain.shape), deck.private_contents, me.name)
+    join_info = Join(
+        anchor=b64e(anchor),
+        layer=layer,
+        secret_box=secret_box(me, scalar, seed, chain.genesis.nonce, mapping),
+        private=commit_private(seed, mapping),
+    )
+    staged.add_layer(layer, join_info.anchor, join_info.private)
+    link = None
+    if chain.version.setup_from_links and deck.join_order[-1] == me.name:  # the last to join opens its first link
+        link = b64e(staged.next_link(me.name, seed))
+        staged.apply_link(me.name, link)
+    return _write(chain, staged, me, scalar, [], join=join_info, beacon_link=link)
+
+
+def turn(chain: ChainView, me: SecretIdentity, commands: list[Any], private_check=None, tally=()) -> bytes:
+    """A peer file by `me`: owed decryptions first, then `commands` (or the
+    opening of its own ballot, `tally`)."""
+    secrets = my_secrets(chain, me)
+    if secrets is None:
+        raise ProtocolError(f"{me.name} has not joined this game", hint="pbem join DIR GENESIS --as NAME")
+    staged = chain.deck.copy()
+    seed = b64d(secrets.beacon_seed, 32)
+    link = staged.next_link(me.name, seed, [b64d(s, 32) for s in secrets.renewals])
+    staged.apply_link(me.name, b64e(link))
+    renewal = peer_renewal.due(staged, me, chain.game_id, chain.seq + 1) if chain.dealt else None
+    if renewal is not None:  # after this file's own link, which is still of the old chain
+        peer_renewal.take(staged, me.name, renewal[0], chain.version)
+        secrets = msgspec.structs.replace(secrets, renewals=[*secrets.renewals, b64e(renewal[1])])
+    return _write(chain, staged, me, b64d(secrets.scalar, 32), commands, beacon_link=b64e(link), secrets=secrets,
+                  private_check=private_check, tally=list(tally), renewal=renewal[0] if renewal else None)
+
+
+def _write(chain: ChainView, staged: PeerDeck, me: SecretIdentity, scalar: bytes, commands, *, join=None, beacon_link=None,
+           secrets=None, private_check=None, tally=(), renewal=None) -> bytes:
+    """A peer file: before the set-up only a join or a link; the file whose
+    link completes the set-up is checked against it (`Chain.set_up_as`)."""
+    seq = chain.seq + 1
+    setup = None if chain.dealt else stage_setup(chain, staged)
+    if not chain.dealt and setup is None:  # a join or a set-up link, with nothing dealt yet
+        if commands:
+            raise ProtocolError("the game is not set up yet: no command can be played")
+        body = TurnBody(game_id=chain.game_id, seq=seq, prev=chain.head, by=me.name, join=join, beacon=beacon_link,
+                        state=state_hash(None))
+        return codec.encode_signed("turn", body, me)
+    layer = None
+    if staged.late and staged.next_to_layer == me.name:  # a late deck: this seat's layer is due
+        layer = staged.late_layer(me.name, scalar)
+        staged.add_late_layer(layer)
+    return _write_dealt(chain.set_up_as(setup), staged, me, scalar, commands, join=join, beacon_link=beacon_link,
+                        secrets=secrets, private_check=private_check, tally=tally, layer=layer, renewal=renewal)
+
+
+def _write_dealt(chain: ChainView, staged: PeerDeck, me: SecretIdentity, scalar: bytes, commands, *, join=None,
+                 beacon_link=None, secrets=None, private_check=None, tally=(), layer=None, renewal=None) -> bytes:
+    seq = chain.seq + 1
+    parts = WriterParts(staged, me, scalar, held_partials(chain, me) if join is None else {}, secrets,
+                        cards_known=lambda secrets: cards_known(chain, me, secrets))
+    if join is None:
+        parts.delivered = delivered_openings(chain, me)
+    resume, _ = ballots.tally_resume(chain, me.name, tally, commands)
+    result = run_file(chain, staged, me.name, commands, parts, seq, private_check, resume=resume)
+    over = chain.game.outcome(result.effect.state) is not None
+    sealed = [
+        SealedPartials(
+            to=to,
+            refs=[p.ref for p in partials],
+            envelope=seal(canonical(partials), [chain.seats[to].identity], sealed_ad(chain.game_id, seq, to)),
+        )
+        for to, partials in parts.to_seal.items()
+    ]
+    body = TurnBody(
+        game_id=chain.game_id,
+        seq=seq,
+        prev=chain.head,
+        by=me.name,
+        commands=[msgspec.Raw(canonical(c)) for c in commands],
+        reveals=result.openings,
+        join=join,
+        partials=result.partials,
+        sealed=sealed,
+        beacon=beacon_link,
+        renewal=renewal,
+        layer=layer,
+        secrets=parts.secrets if over and join is None else None,  # with what this file committed to
+        tally=list(tally),
+        state=state_hash(result.effect.state),
+        **peer_changes.body_parts(chain, parts, seq),
+    )
+    return codec.encode_signed("turn", body, me)

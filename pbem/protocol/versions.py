@@ -1,0 +1,90 @@
+"""What each protocol version has: one table, read wherever a rule differs.
+
+A genesis names the protocol version its game was begun under
+(`GenesisBody.version`, 1 when absent), and the game keeps that version's
+rules for good, so that old games keep verifying. Code never compares
+version numbers: it asks the game's `Version` for a named feature
+(``chain.version.void_ballots``). A new version is one row of `_ROWS`
+(and a field below for each feature it adds, False by default, so that
+every older version lacks it); pbem writes new games under the last row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from pbem.errors import FormatError
+
+MODES = ("hotseat", "referee", "peer")
+
+
+@dataclass(frozen=True)
+class Version:
+    """The features of one protocol version; each version has every
+    feature of the one before it."""
+
+    number: int
+    #: the dealer modes a game may be begun in under this version
+    modes: tuple[str, ...] = MODES
+    #: referee games are dealt once every seat has joined with a
+    #: contribution to the game seed, so that neither the referee nor the last
+    #: seat to join can aim the deal (`setup.deals_after_joins`)
+    contributions: bool = False
+    #: peer chance a file draws waits for another seat's next beacon link,
+    #: so that its writer cannot foresee it (`peer.files.file_chance`)
+    unforeseen_chance: bool = False
+    #: peer decks follow reshuffles and cards that change hands
+    #: (`peer.changes.DeckChanges.enabled`)
+    deck_changes: bool = False
+    #: peer games are set up once every seat has joined, from every seat's
+    #: first beacon link; the last seat to join opens its own in its join
+    #: (`setup.peer_sets_up_after_joins`)
+    setup_from_links: bool = False
+    #: a peer deck may wait for the set-up before its layers go on
+    #: (`PeerSetup.late`: the Codenames key, the two-faced Duet deck)
+    late_decks: bool = False
+    #: a dealer voids the ballots it cannot tally (`ballots.take_void`)
+    void_ballots: bool = False
+    #: beacon chains have pbem's length and are renewed before they run
+    #: out (`peer.renewal`)
+    renewed_beacons: bool = False
+    #: peer chance a file draws waits for a link of every other seat, not
+    #: only the next one (`Chain.chance_answerers`)
+    chance_from_every_seat: bool = False
+
+
+#: (number, the dealer modes it may be begun in, the features it adds)
+_ROWS: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...] = (
+    (1, MODES, ()),
+    (2, MODES, ("contributions", "unforeseen_chance", "deck_changes")),  # pbem 0.3, issue #14
+    (3, ("peer",), ("setup_from_links", "late_decks")),
+    (4, MODES, ("void_ballots", "renewed_beacons", "chance_from_every_seat")),  # issue #20
+)
+
+
+def _table() -> dict[int, Version]:
+    out: dict[int, Version] = {}
+    last = Version(0)
+    for number, modes, adds in _ROWS:
+        last = replace(last, number=number, modes=modes, **{name: True for name in adds})
+        out[number] = last
+    return out
+
+
+VERSIONS = _table()
+#: the version pbem writes new games under
+NEWEST = max(VERSIONS)
+
+
+def of(number: int) -> Version:
+    """The features of protocol version `number`."""
+    try:
+        return VERSIONS[number]
+    except KeyError:
+        raise FormatError(f"protocol version {number} is unknown to this pbem (it knows 1 to {NEWEST})") from None
+
+
+def first(feature: str) -> int:
+    """The first protocol version that has `feature` (for messages: "games
+    begun before protocol version N cannot ...")."""
+    return min(n for n, v in VERSIONS.items() if getattr(v, feature))
