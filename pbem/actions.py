@@ -965,7 +965,8 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path | No
     seats before `name` have joined, it also writes `name`'s join file and
     returns its path (the file to send to the others); otherwise it
     returns None (a hotseat game needs no join; a later seat's join file is
-    written by its `pbem sync`)."""
+    written by its `pbem sync`; a seat that wrote files of the game before
+    gets its folder rebuilt from them, and writes nothing)."""
     if not received:
         raise PbemError("give the genesis file you received")
     if folder.exists() and (not folder.is_dir() or any(p.name != LOCK for p in folder.iterdir())):
@@ -984,6 +985,17 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path | No
             f"seat {name} in this game has the key {chain.identity(name).fingerprint()}, "
             f"not your key {name} ({secret.public.fingerprint()})"
         )
+    if any(r.by == name for r in chain.records):
+        # `name` entered this game before (its join, a move, a peer game's
+        # genesis): its folder is being rebuilt from another seat's files,
+        # and what was sealed to it is opened again from them when needed
+        with _new_folder(folder):
+            atomic_write(folder / folder_mod.GENESIS, genesis, exclusive=True)
+            if rest:
+                folder_mod.add_files(folder, Chain(genesis), rest)
+            else:
+                folder_mod.write_state(folder, chain)
+        return None
     if chain.deck is None:  # a dealer's game
         from pbem.protocol.party import Party
 

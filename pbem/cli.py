@@ -369,7 +369,10 @@ def join(folder: Path, received, name: str | None, accept_new: bool, allow_old: 
     mine = actions.join(folder, list(received), name, keys(accept_new, allow_old))
     if mine is None:
         chain = actions.open_game(folder)
-        if not chain.dealt and name in chain.seat_order:
+        if any(r.by == name for r in chain.records):
+            click.echo(f"rebuilt: {folder} holds the game up to seq {chain.seq}, your own files among them; "
+                       "nothing to send")
+        elif not chain.dealt and name in chain.seat_order:
             click.echo(f"joined: {folder} holds the game; your join file comes after "
                        f"{', '.join(chain.writers())}'s: run pbem sync {folder} --as {name} once it has arrived")
         else:
@@ -669,12 +672,16 @@ def apply_cmd(folder: Path, files, accept_new: bool) -> None:
     Files already in the game are skipped; the rest are applied in chain
     order; one whose predecessor has not arrived waits in DIR/pending/ and
     is applied when it can. A bad file is named (exit 1) and the others are
-    still applied.
+    still applied. A new or empty DIR is made from the genesis among the
+    files (a lost folder rebuilt from another party's files).
     """
-    from pbem import actions
+    from pbem import actions, rebuild
 
     said: list[str] = []
-    result = actions.receive(folder, list(files), keys(accept_new), said)
+    if rebuild.is_empty(folder):
+        result = rebuild.apply_into_empty(folder, list(files), keys(accept_new), said)
+    else:
+        result = actions.receive(folder, list(files), keys(accept_new), said)
     for path in result.written:
         click.echo(str(path))
     notes(said)
@@ -743,13 +750,22 @@ def dearmor(files, into: Path | None) -> None:
 @as_party
 @click.option("--to", "to", metavar="SEAT", help="Only what this party lacks.")
 @click.option("--armor", "as_armor", is_flag=True, help="Print the files as one armored bundle to paste into a mail.")
-def outbox(folder: Path, name: str, to: str | None, as_armor: bool) -> None:
+@click.option("--forum", "as_forum", is_flag=True,
+              help="Print a forum post (Markdown): a summary anyone may read, the files in a collapsed block.")
+def outbox(folder: Path, name: str, to: str | None, as_armor: bool, as_forum: bool) -> None:
     """The files each other party may still lack (after the last file it wrote)."""
     from pbem import actions, delivery
 
+    if as_armor and as_forum:
+        raise click.UsageError("--armor and --forum are two ways of printing the files: choose one")
     name = party_name(folder, name)
 
     chain = actions.open_game(folder, keys())
+    if as_forum:
+        from pbem import forum
+
+        click.echo(forum.post(folder, chain, name, to), nl=False)
+        return
     owed = delivery.outbox(folder, chain, name, to)
     if not owed:
         click.echo("nobody: a hotseat game stays in this folder", err=True)
@@ -1033,7 +1049,9 @@ def mail_send(folder: Path, name: str, again: bool) -> None:
 
 def _fetched_lines(report) -> list[str]:
     lines = []
-    if report.joined:
+    if report.rebuilt:
+        lines.append(f"rebuilt {report.folder} from the mail, your own files among them")
+    elif report.joined:
         lines.append(f"joined the game in {report.folder}")
     lines += [str(p) for p in report.written]
     lines += [f"waiting in pending/: {p.name}" for p in report.pending]

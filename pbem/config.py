@@ -38,7 +38,7 @@ class ConfigError(PbemError):
 
 _SERVER_KEYS = {"host", "port", "security", "user", "password_env", "keyring", "cafile", "timeout"}
 _TABLES: dict[str, set[str]] = {
-    "mail": {"from"},
+    "mail": {"from", "copy_to_self"},
     "smtp": _SERVER_KEYS,
     "imap": _SERVER_KEYS | {"folder"},
     "inbox": {"maildir", "mbox"},

@@ -191,6 +191,7 @@ def send(folder: Path, name: str, keys, ask: Ask | None = None, again: bool = Fa
         _save(record_path, record)
         return []
     config = cfg.read(home)
+    copy = _copy_to_self(config, name)
     sender = cfg.table(config, "mail", name).get("from") or keys.store.email(name)
     if not sender:
         raise MailError(f"no From address for {name}",
@@ -211,6 +212,43 @@ def send(folder: Path, name: str, keys, ask: Ask | None = None, again: bool = Fa
             record[party] = sorted(set(record.get(party, [])) | {_h(d) for _, d in files})
             _save(record_path, record)
             out.append(Sent(party, address, [p.name for p, _ in files]))
+        mine = _own_new(chain, folder, name, record) if copy else []
+        if mine:
+            subject, text = _letter(chain, info, name, name, folder, mine)
+            text = (f"Your own copy of the files you mailed. Should you lose your folder of this game, "
+                    f"pbem mail fetch NEW-FOLDER --as {name} makes it again from your mail.\n\n" + text)
+            smtp.send(mail.message(sender, sender, subject + " (your copy)", text, [(p.name, d) for p, d in mine]))
+            record[name] = sorted(set(record.get(name, [])) | {_h(d) for _, d in mine})
+            _save(record_path, record)
+            if notes is not None:
+                notes.append(f"mailed a copy of {', '.join(p.name for p, _ in mine)} to yourself <{sender}> "
+                             "(what pbem mail fetch rebuilds a lost folder from)")
+    return out
+
+
+def _copy_to_self(config: dict[str, Any], name: str) -> bool:
+    """``copy_to_self`` of [mail] (default true): whether `send` mails the
+    sender a copy of each file it wrote, so that a fetch into a new folder
+    finds the player's own files beside the others' (`pbem.rebuild`)."""
+    value = cfg.table(config, "mail", name).get("copy_to_self", True)
+    if not isinstance(value, bool):
+        raise cfg.ConfigError(f"copy_to_self in [mail] must be true or false, not {value!r}")
+    return value
+
+
+def _own_new(chain, folder: Path, name: str, record: dict[str, Any]) -> list[tuple[Path, bytes]]:
+    """The files `name` wrote that were mailed to others but not yet to itself."""
+    from pbem.protocol import folder as folder_mod
+
+    mailed = set().union(*(set(v) for k, v in record.items() if k not in ("", name)))
+    out = []
+    for r in chain.records:
+        if r.by != name:
+            continue
+        path = folder / (r.name or folder_mod.turn_name(r.seq, r.by))
+        data = folder_mod.read(path)
+        if _h(data) in mailed and _h(data) not in record.get(name, []):
+            out.append((path, data))
     return out
 
 
@@ -277,6 +315,7 @@ class Fetched:
 
     folder: Path
     joined: bool = False
+    rebuilt: bool = False  # joined with the identity's own files: a lost folder made again
     written: list[Path] = field(default_factory=list)
     pending: list[Path] = field(default_factory=list)
     bad: list[PbemError] = field(default_factory=list)
@@ -446,6 +485,8 @@ def _take(folder: Path, gid: str, name: str, keys, messages, report: Fetched, no
         items = []
         for f in ours:
             outer = codec.read_envelope(f.data)
+            if (outer.by == name or report.joined) and _held(chain, f.data):
+                continue  # its own copy, or a file its new folder was just made from: nothing to say
             try:
                 codec.check_signature(outer, chain.identity(outer.by))
             except (SignatureError, PbemError):
@@ -460,6 +501,17 @@ def _take(folder: Path, gid: str, name: str, keys, messages, report: Fetched, no
     report.written += result.written
     report.pending += result.pending
     report.bad += result.bad
+
+
+def _held(chain, data: bytes) -> bool:
+    """These exact bytes are in the chain already."""
+    from pbem import delivery
+    from pbem.protocol import folder as folder_mod
+
+    try:
+        return delivery._place(chain, data) is None or folder_mod.already_in(chain, data) is not None
+    except PbemError:
+        return False
 
 
 def _answer(folder: Path, name: str, keys, report: "Fetched", notes) -> None:
@@ -480,14 +532,16 @@ def _answer(folder: Path, name: str, keys, report: "Fetched", notes) -> None:
 
 def _join_from_mail(folder: Path, name: str, keys, messages, game: str | None, report: Fetched,
                     notes) -> str | None:
-    """Make `folder` from the genesis mailed to `name` (None: none found)."""
-    from pbem import actions
+    """Make `folder` from the genesis mailed to `name` and the files that
+    follow it (None: none found)."""
+    from pbem import actions, rebuild
+    from pbem.protocol import codec
 
+    mailed = [f for m in messages for f in _files(m)]
     invites: dict[str, bytes] = {}
-    for m in messages:
-        for f in _files(m):
-            if f.genesis and (game is None or f.game_id.startswith(game)) and _seats(f.data, name):
-                invites.setdefault(f.game_id, f.data)
+    for f in mailed:
+        if f.genesis and (game is None or f.game_id.startswith(game)) and _seats(f.data, name):
+            invites.setdefault(f.game_id, f.data)
     if not invites:
         raise MailError(
             f"{folder} holds no game, and no mail holds the genesis of a game {name} sits in"
@@ -498,11 +552,24 @@ def _join_from_mail(folder: Path, name: str, keys, messages, game: str | None, r
         raise MailError(f"mail holds {len(invites)} games {name} is invited to: {', '.join(g[:12] for g in invites)}",
                         hint="choose one with --game ID (the first letters are enough)")
     gid, data = next(iter(invites.items()))
+    # the files that follow the genesis: `name`'s own among them (the copies
+    # `send` mails to itself) make this a lost folder rebuilt, with no new join
+    later = [f.data for f in mailed if f.game_id == gid and not f.genesis and f.data]
+    files, gap = rebuild.fitting(data, later)
+    if gap:
+        raise MailError(
+            f"mail holds files of game {gid[:12]} up to seq {gap[-1]}, but none for seq {len(files) + 1}: "
+            f"{folder} is not made",
+            hint=f"ask another player for the missing file (their pbem outbox), or make the folder from their "
+                 f"files: pbem join {folder} THEIR-DIR/0*.pbem --as {name}")
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "000000-genesis.pbem"
-        path.write_bytes(data)
-        actions.join(folder, [path], name, keys)
+        paths = []
+        for i, one in enumerate([data, *files]):
+            paths.append(Path(tmp) / f"{i:06d}.pbem")
+            paths[-1].write_bytes(one)
+        actions.join(folder, paths, name, keys)
     report.joined = True
+    report.rebuilt = any(codec.read_envelope(one).by == name for one in [data, *files])
     return gid
 
 

@@ -9,6 +9,7 @@ import pytest
 from codex_helpers import GAME, base, do, gone, hand_names, legal_texts, start, stats, thing
 from pbem.errors import IllegalCommand, InvalidCommand
 from pbem.games.codex import cards
+from pbem.games.codex.state import Mod
 from pbem.games.conformance import encode
 
 TEST_CARDS = {
@@ -151,6 +152,23 @@ def test_obliterate_ties():
     refused(st, "attack trojan-duck opp:base with=opp:base doomed=opp:tenderfoot", "choose 2")
     st = do(st, "attack trojan-duck opp:base with=opp:base doomed=opp:older-brother,opp:fruit-ninja")
     assert not gone(st, "bob", "Tenderfoot")
+
+
+def test_an_attack_obliterate_turns_elsewhere_asks_its_overpower_then():
+    """Obliterate took what was attacked: the command's then= names the new
+    target, whose overpower spill is asked when the combat comes (a greedy
+    bot game found the declaration refused for want of over=)."""
+    st = start("turn = 3", "p1.units = Trojan Duck", "p2.units = Tenderfoot, Older Brother, Nimble Fencer, Maestro",
+               "p2.patrol = sl=tenderfoot, elite=maestro")
+    st.things[thing(st, "alice", "Trojan Duck")].mods.append(Mod(until="", keywords={"overpower": 1}))
+    texts = legal_texts(st)
+    assert "attack trojan-duck opp:tenderfoot with=opp:base then=opp:maestro" in texts
+    refused(st, "attack trojan-duck opp:tenderfoot with=opp:base over=opp:base then=opp:maestro", "chosen when")
+    st = do(st, "attack trojan-duck opp:tenderfoot with=opp:base then=opp:maestro")
+    assert st.prompt.kind == "target" and "overpower" in st.prompt.what
+    assert set(legal_texts(st)) == {"choose opp:nimble-fencer", "choose opp:base"}
+    st = do(st, "choose opp:base")
+    assert gone(st, "bob", "Maestro") and base(st, "bob") == 13
 
 
 # --- bad input: the rule that forbids it ---------------------------------------------------------

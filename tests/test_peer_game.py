@@ -138,7 +138,11 @@ def test_bad_peer_input_changes_nothing(players, tmp_path):
     before = snapshot(dirs["alice"])
     again = players["alice"]("apply", dirs["alice"], dirs["bob"] / "000001-bob.pbem")  # already there: skipped
     assert "already in the chain" in again.stderr and again.stdout == ""
-    players["bob"].fails("join", tmp_path / "again", dirs["alice"] / "000000-genesis.pbem", dirs["alice"] / "000001-bob.pbem", "--as", "bob")
+    # bob joined already: a join from his own files rebuilds his folder and writes no second join
+    rebuilt = players["bob"]("join", tmp_path / "again", dirs["alice"] / "000000-genesis.pbem",
+                             dirs["alice"] / "000001-bob.pbem", "--as", "bob")
+    assert "rebuilt:" in rebuilt.stdout and sorted(p.name for p in (tmp_path / "again").glob("0*.pbem")) == [
+        "000000-genesis.pbem", "000001-bob.pbem"]
     players["alice"].fails("submit", dirs["alice"], "--as", "bob", "--cmd", "recruit face-up")  # no key of bob's
     assert snapshot(dirs["alice"]) == before
 

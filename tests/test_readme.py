@@ -48,7 +48,7 @@ PASSPHRASE = "correct horse"
 #: lines not run, each with the reason (matched as regular expressions, in order)
 NOT_RUN = {
     r"^python3? -m pip install": "installs pbem into the running environment (the suite runs installed)",
-    r"^python3? -m pytest": "the test suite itself",
+    r"^(PBEM_LONG=1 )?python3? -m pytest": "the test suite itself",
     r"^python3? -m benchmarks": "the benchmarks take minutes (tests/test_benchmarks.py runs --quick)",
     r"^python3? -m venv": "makes a virtual environment (the suite runs in one already)",
     r"^python3? -m pbem.schemas": "rewrites schemas/ in the source tree (tests/test_package.py checks it is current)",

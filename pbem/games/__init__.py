@@ -66,6 +66,7 @@ def canonical(name: str) -> str:
 #: to the rules, as Dark Agent's `editions` do).
 _EARLIER: dict[tuple[str, str], tuple[str, str]] = {
     ("codex", "1"): ("pbem.games.codex_v1", "GAME"),
+    ("codex", "2"): ("pbem.games.codex_v2", "GAME"),
     ("dark-agent", "1"): ("pbem.games.dark_agent", "GAME_RULES_1"),
 }
 

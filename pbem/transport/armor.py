@@ -34,7 +34,9 @@ trailing spaces or indent it, and the same bytes come out. Mail files
 (`.eml`, `.mbox`) are read with the standard library's `email` and
 `mailbox` packages: quoted-printable and base64 bodies are decoded, text and
 HTML parts are searched for blocks, and an attachment holding a raw pbem
-file is taken as it is. A mail is parsed only when it is within the size
+file is taken as it is. A web page saved from a browser (a forum post,
+`pbem outbox --forum`) is read as the browser shows its text
+(`html_text`). A mail is parsed only when it is within the size
 and nesting limits the parser can take (`read_message`); every reader
 here is one pass over its text, so its work grows with the text's length
 and no faster.
@@ -309,8 +311,7 @@ def find_in_message(message: email.message.Message, source: str) -> tuple[list[F
             continue
         text = payload.decode(part.get_content_charset() or "utf-8", errors="replace")
         if part.get_content_subtype() == "html":
-            text = html.unescape(re.sub(r"(?:<br\s*/?>|</p>|</div>)[ \t]*\r?\n?", "\n", text, flags=re.I))
-            text = _TAG.sub("", text)
+            text = html_text(text)
         more, wrong = find_blocks(text, label)
         found += more
         bad += wrong
@@ -318,13 +319,51 @@ def find_in_message(message: email.message.Message, source: str) -> tuple[list[F
 
 
 def find_in_bytes(data: bytes, source: str) -> tuple[list[Found], list[BadBlock]]:
-    """Every pbem file in what was saved from a mail client: an mbox (many
-    messages), one message, or plain pasted text."""
+    """Every pbem file in what was saved from a mail client or a browser:
+    an mbox (many messages), one message, a web page (a forum post saved
+    as HTML), or plain pasted text."""
     if data.startswith(b"From "):
         return _find_in_mbox_bytes(data, source)
     if looks_like_mail(data):
         return _find_in_mail(data, source)
-    return find_blocks(data.decode("utf-8", errors="replace"), source)
+    text = data.decode("utf-8", errors="replace")
+    if looks_like_html(data):
+        text = html_text(text)
+    return find_blocks(text, source)
+
+
+def looks_like_html(data: bytes) -> bool:
+    """A web page as a browser saves it: it starts with its doctype or its
+    ``<html>`` tag (after a byte-order mark, blanks or a comment)."""
+    head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:512].lower()
+    if head.startswith(b"<!--"):
+        head = head.partition(b"-->")[2].lstrip()
+    return head.startswith((b"<!doctype html", b"<html"))
+
+
+#: a line break in HTML's source: a <br>, or the end of a paragraph or a div
+_BREAK = re.compile(r"(?:<br\s*/?>|</p>|</div>)[ \t]*\r?\n?", re.I)
+#: an element whose content is no text of the page (a script's data may
+#: hold an escaped copy of a block, which would read as a damaged one)
+_NOT_TEXT = re.compile(r"<(script|style|template)\b[^<>]*>", re.I)
+
+
+def html_text(text: str) -> str:
+    """The text of an HTML page or mail part, as a browser shows it for
+    copying: scripts and styles left out, line breaks kept, tags taken
+    out, entities undone. One pass over the text: each element left out
+    is searched for its end once, from where it starts."""
+    kept = []
+    lowered = text.lower()
+    at = 0
+    for m in _NOT_TEXT.finditer(text):
+        if m.start() < at:
+            continue  # inside an element already left out
+        kept.append(text[at:m.start()])
+        end = lowered.find(f"</{m.group(1).lower()}", m.end())
+        at = len(text) if end < 0 else end
+    kept.append(text[at:])
+    return html.unescape(_TAG.sub("", _BREAK.sub("\n", "".join(kept))))
 
 
 def find_in_file(path: Path, data: bytes) -> tuple[list[Found], list[BadBlock]]:

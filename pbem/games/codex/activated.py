@@ -113,7 +113,7 @@ def use(state: State, seat: str, ref: str, name: str, chosen: list[str], alt: in
         t.used_turn, t.used = state.turn, {}
     t.used[ab.name] = t.used.get(ab.name, 0) + 1
     if cost.get("exhaust"):
-        t.exhausted = True
+        engine.exhaust(state, ref)
     for kind, n in cost.get("remove", {}).items():
         if kind == "runes":
             engine.add_runes(state, ref, -n)
@@ -125,4 +125,4 @@ def use(state: State, seat: str, ref: str, name: str, chosen: list[str], alt: in
         engine.destroy(state, [ref], chance)
     if any(chosen):
         resolve.pay_targeting(state, seat, ab.targets, chosen)
-    run(Ctx(state, seat, ref, chosen, chance), ab.do)
+    run(Ctx(state, seat, ref, chosen, chance, card=ab.card), ab.do)

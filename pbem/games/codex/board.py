@@ -16,7 +16,7 @@ from typing import Any
 
 from pbem.games.codex import cards
 from pbem.games.codex.cards import Face
-from pbem.games.codex.state import Building, State, Thing, ongoing, play, workers
+from pbem.games.codex.state import Building, State, ongoing, play, workers
 
 
 class _Frozen(threading.local):
@@ -96,8 +96,18 @@ def controller(state: State, target: str) -> str:
     return state.things[target].controller
 
 
+def shown(state: State, ref: str) -> cards.Card:
+    """The card `ref` shows: its own, or what it is transformed into (its
+    subtypes and colour; its tech level and name stay its own card's)."""
+    t = state.things[ref]
+    for m in t.mods:
+        if m.face:
+            return cards.CARDS[m.face]
+    return cards.CARDS[t.card]
+
+
 def subtypes(state: State, ref: str) -> tuple[str, ...]:
-    return cards.CARDS[state.things[ref].card].subtypes
+    return shown(state, ref).subtypes
 
 
 def tech_of(state: State, ref: str) -> int:
@@ -112,7 +122,12 @@ def band(state: State, ref: str) -> int:
 
 
 def face(state: State, ref: str) -> Face:
+    """Its printed numbers, keywords and abilities now: a hero's band, or
+    the face of what it is transformed into."""
     t = state.things[ref]
+    for m in t.mods:
+        if m.face:
+            return cards.CARDS[m.face].face
     c = cards.CARDS[t.card]
     if not c.bands:
         return c.face
@@ -227,20 +242,6 @@ def card_buildings(state: State, seat: str) -> list[str]:
 def buildings_in_play(state: State, seat: str) -> list[str]:
     """Everything of `seat`'s that is a building: structures, then building cards."""
     return structures(state, seat) + card_buildings(state, seat)
-
-
-def layer0_keywords(state: State, ref: str) -> dict[str, int]:
-    """Keywords from the card's face and its own modifiers only (no
-    continuous effects of other cards): what selectors and conditions read
-    when a keyword is asked while continuous effects are being computed."""
-    t: Thing = state.things[ref]
-    kw = dict(face(state, ref).keywords)
-    for m in t.mods:
-        for k, v in m.keywords.items():
-            kw[k] = kw.get(k, 0) + v
-        for k in m.lose:
-            kw.pop(k, None)
-    return kw
 
 
 def name_of(state: State, target: str) -> str:

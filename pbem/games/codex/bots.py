@@ -1,7 +1,11 @@
 """Codex bots: `random` (uniform among the legal commands, with a lean
 towards attacking and ending so that games finish) and `greedy` (hire,
 build, summon and level, play the dearest card it can, attack the weakest
-reachable thing, the base when it can, patrol with everything ready)."""
+reachable thing, the base when it can, patrol with everything ready).
+
+The greedy bot aims what it plays and uses by what the card's data does
+to each target (`_aim`): effects that hurt go to the opponent's things,
+the others to its own; a choice that would do the reverse is left out."""
 
 from __future__ import annotations
 
@@ -45,7 +49,7 @@ def _greedy(game: Any, state: Any, seat: str, rng: random.Random) -> Any:
     if state.phase == TECH:
         techs = [c for c in legal if isinstance(c, Tech)]
         units = [c for c in techs if all(cards.kind(state_card(state, r)) == "unit" for r in c.cards)]
-        return rng.choice(units or techs)
+        return rng.choice(units if units and rng.random() < 0.6 else techs)
     p = state.players[seat]
     for kind in (Hire, Summon):
         cmds = [c for c in legal if isinstance(c, kind)]
@@ -54,10 +58,10 @@ def _greedy(game: Any, state: Any, seat: str, rng: random.Random) -> Any:
     builds = [c for c in legal if isinstance(c, Build) and c.building in cards.TECH_BUILDINGS]
     if builds:
         return builds[0]
-    plays = [c for c in legal if isinstance(c, Play)]
+    plays = [c for c in legal if isinstance(c, Play) and _aim(state, seat, c) >= 0]
     if plays:
-        best = max(plays, key=lambda c: (cards.CARDS[state_card(state, c.ref)].cost, rng.random()))
-        return best
+        return max(plays, key=lambda c: (cards.CARDS[state_card(state, c.ref)].cost, _aim(state, seat, c),
+                                         c.choices.boost, rng.random()))
     attacks = [c for c in legal if isinstance(c, Attack)]
     good = []
     for c in attacks:
@@ -76,11 +80,75 @@ def _greedy(game: Any, state: Any, seat: str, rng: random.Random) -> Any:
     levels = [c for c in legal if isinstance(c, Level)]
     if levels and p.gold >= 3:
         return levels[0]
-    uses = [c for c in legal if isinstance(c, Use) and not _sacrifices_itself(state, c)]
+    uses = [c for c in legal if isinstance(c, Use) and not _sacrifices_itself(state, c) and _aim(state, seat, c) >= 0]
     if uses:
-        return uses[0]
+        return max(uses, key=lambda c: _aim(state, seat, c))
     ends = [c for c in legal if isinstance(c, End)]
     return max(ends, key=lambda c: (sum(1 for r in c.patrol if r), rng.random()))
+
+
+#: effects that hurt what they land on
+_HURTS = {"damage", "split_damage", "destroy", "sacrifice", "trash", "transform", "take", "sideline", "disable",
+          "exhaust", "bounce", "trash_worker", "steal", "remove_counter"}
+
+
+def _hurts(e: dict[str, Any]) -> bool:
+    name = next(iter(e))
+    if name in ("runes", "give"):
+        amount = e[name]
+        if isinstance(amount, dict):
+            amount = amount.get("atk", amount.get("unit", 0)) + amount.get("hp", 0)
+        return amount < 0
+    return name in _HURTS
+
+
+def _mentions(value: Any, slot: str) -> bool:
+    if isinstance(value, str):
+        return value == slot or value == f"base:{slot}"
+    if isinstance(value, dict):
+        return any(_mentions(v, slot) for k, v in value.items() if k not in ("only", "if"))
+    if isinstance(value, list):
+        return any(_mentions(v, slot) for v in value)
+    return False
+
+
+def _flat(effects: list[Any]) -> list[dict[str, Any]]:
+    out = []
+    for e in effects:
+        out.append(e)
+        if "if" in e:
+            out += _flat(e.get("then", []) + e.get("else", []))
+    return out
+
+
+def _aim(state: Any, seat: str, c: Any) -> int:
+    """How well a play or use aims: +1 for each target that the effects
+    naming it help and that is its own, or hurt and that is not; -1 for
+    the reverse. Cards of its codex or hand count as its own."""
+    if isinstance(c, Play):
+        card = cards.CARDS[state_card(state, c.ref)]
+        if card.type != "spell":
+            abilities = [ab for ab in card.face.triggers.get("arrives", ()) if ab.targets]
+            effects = [e for ab in abilities for e in ab.do]
+        else:
+            modes = card.raw.get("modes") or []
+            effects = list(card.do) + [e for m in c.choices.modes for e in modes[m]]
+    else:
+        ab = activated.find(state, c.source, c.ability)
+        effects = list(ab.do) if ab is not None else []
+    effects = _flat(effects)
+    score = 0
+    for i, t in enumerate(c.targets):
+        if not t:
+            continue
+        slot = f"t{i}"
+        naming = [e for e in effects if _mentions(e, slot)]
+        if not naming:
+            continue
+        hurt = any(_hurts(e) for e in naming)
+        mine = board.controller(state, t) == seat if (board.is_structure(t) or t in state.things) else True
+        score += 1 if mine != hurt else -1
+    return score
 
 
 def _sacrifices_itself(state: Any, c: Use) -> bool:

@@ -24,10 +24,12 @@ from typing import Any
 COLOURS = ("neutral", "red", "green", "blue", "black", "white", "purple")
 
 #: every keyword of the rulebook's glossary that a card may print or be
-#: given, and whether several instances add up (resist 1 twice is resist 2)
+#: given, and whether several instances add up (resist 1 twice is resist 2);
+#: ``excess_to_base`` is no glossary word but a card's ("excess combat
+#: damage to units and heroes hits the base")
 KEYWORDS: dict[str, bool] = {
     "anti_air": False, "armor": True, "armor_piercing": False, "deathtouch": False, "detector": False,
-    "ephemeral": False, "fading": True, "flagbearer": False, "flying": False, "forecast": True,
+    "ephemeral": False, "excess_to_base": False, "fading": True, "flagbearer": False, "flying": False, "forecast": True,
     "frenzy": True, "haste": False, "healing": True, "illusion": False, "indestructible": False,
     "invisible": False, "long_range": False, "obliterate": True, "overpower": False, "readiness": False,
     "resist": True, "sparkshot": True, "stealth": False, "swift_strike": False,
@@ -35,11 +37,14 @@ KEYWORDS: dict[str, bool] = {
 }
 #: what a trigger (``"on"``) may listen to. The first group happens to the
 #: ability's own card (or, for upkeep and end of turn, to its controller's
-#: turn); the second are "whenever" events about any card, filtered by ``who``.
-OWN_EVENTS = ("arrives", "attacks", "dies", "leaves", "upkeep", "end_of_turn", "max_level", "kills",
-              "damages_base", "damages_building")
+#: turn; ``end_of_each_turn``: to every turn, whoever's it is;
+#: ``survives_combat``: its attack's combat damage is dealt and it is
+#: still in play); the second
+#: are "whenever" events about any card, filtered by ``who``.
+OWN_EVENTS = ("arrives", "attacks", "survives_combat", "dies", "leaves", "upkeep", "end_of_turn",
+              "end_of_each_turn", "max_level", "kills", "damages_base", "damages_building", "exhausts")
 WHENEVER_EVENTS = ("unit_dies", "hero_dies", "spell_cast", "base_damaged", "card_drawn", "card_discarded",
-                   "other_arrives", "unit_played", "other_attacks")
+                   "other_arrives", "unit_played", "other_attacks", "combat_damage")
 EVENTS = OWN_EVENTS + WHENEVER_EVENTS
 #: things that may be forbidden by a ``cant`` of a continuous effect
 CANT = ("attack", "patrol", "be_targeted", "be_attacked", "level_up", "be_sacrificed")
@@ -60,7 +65,12 @@ SLOT_SHORT = {"sl": "squad-leader", "squad-leader": "squad-leader", "elite": "el
               "tech": "technician", "lookout": "lookout"}
 
 
-_VALUE_KEYS = {"atk", "hp", "armor", "keywords", "lose", "cant", "grant", "atk_per", "unattackable_by", "unstoppable_by"}
+_VALUE_KEYS = {"atk", "hp", "armor", "base", "keywords", "lose", "cant", "grant", "atk_per", "unattackable_by",
+               "unstoppable_by", "cant_attack"}
+#: selector keys that read a current value of the thing they judge
+_READING_KEYS = ("atk_max", "atk_min", "has", "lacks", "no_abilities")
+#: what a continuous effect changes beyond numbers (its layer: after numbers)
+_GIFT_KEYS = {"keywords", "lose", "cant", "grant", "unattackable_by", "unstoppable_by", "cant_attack"}
 
 
 class CardDataError(ValueError):
@@ -70,12 +80,15 @@ class CardDataError(ValueError):
 class Part:
     """One target of a targeting ability: what it may pick and how."""
 
-    __slots__ = ("what", "pick", "distinct", "unordered", "optional", "prune", "aim")
+    __slots__ = ("what", "pick", "distinct", "unordered", "optional", "prune", "aim", "rel", "mode", "cond",
+                 "slot_of", "zones")
 
     def __init__(self, raw: dict[str, Any]) -> None:
         self.what: str = raw.get("what", "a target")
+        #: a condition (`select.holds`): while it fails, nothing may be chosen
+        self.cond: Any = raw.get("if")
         self.pick: Any = raw.get("pick", {})
-        self.distinct: bool = raw.get("distinct", False)
+        self.distinct: bool | str = raw.get("distinct", False)
         self.unordered: bool = raw.get("unordered", False)
         self.optional: bool = raw.get("optional", False)
         self.prune: str = raw.get("prune", "")
@@ -83,6 +96,19 @@ class Part:
         #: untargetable and invisible things may be chosen, no resist is
         #: paid, illusions do not die and flagbearers do not matter
         self.aim: bool = raw.get("aim", True)
+        #: a registered relation the pick must have to the earlier ones
+        self.rel: str = raw.get("rel", "")
+        #: the mode (1, 2 ...) of a modal spell it belongs to: none unless chosen
+        self.mode: int = int(raw.get("mode", 0))
+        #: ``t0``: not a thing but an empty slot of the patrol zone that
+        #: the thing chosen for that earlier part patrols (never aimed)
+        self.slot_of: str = raw.get("slot_of", "")
+        #: ``["hand", "codex"]``: not a thing but a card of the chooser's own
+        #: hidden zones, `pick` being then a card filter (`select.card_matches`);
+        #: never aimed
+        self.zones: tuple[str, ...] = tuple(raw.get("from", ()))
+        if self.slot_of or self.zones:
+            self.aim = False
 
 
 class Ability:
@@ -90,7 +116,8 @@ class Ability:
     effect, a state check or a replacement (its `kind`)."""
 
     __slots__ = ("card", "key", "kind", "on", "cond", "who", "targets", "do", "cost", "name", "granted",
-                 "once", "static", "check", "replace", "raw", "attack_context", "values_thing")
+                 "once", "static", "check", "replace", "raw", "attack_context", "values_thing", "reads_target",
+                 "gifts")
 
     def __init__(self, card: str, key: str, raw: dict[str, Any]) -> None:
         self.card, self.key, self.raw = card, key, raw
@@ -110,6 +137,14 @@ class Ability:
         self.attack_context = '"attacking"' in _json.dumps(self.static.get("while", {}))
         #: a continuous effect on things' values (not only on costs or damage)
         self.values_thing = "to" in self.static and bool(set(self.static) & _VALUE_KEYS)
+        #: its ``to`` reads a current value of the thing it judges ("units
+        #: with 3 ATK or less", "with no abilities"): the order of continuous
+        #: effects then matters (`values`)
+        to = self.static.get("to")
+        self.reads_target = isinstance(to, (dict, list)) and any(f'"{k}"' in _json.dumps(to) for k in _READING_KEYS)
+        #: it gives abilities or takes them (keywords, restrictions) rather
+        #: than only numbers: among effects that begin together, numbers first
+        self.gifts = bool(set(self.static) & _GIFT_KEYS)
         on = raw.get("on", [])
         self.on: tuple[str, ...] = tuple([on] if isinstance(on, str) else on)
         self.kind = ("use" if "use" in raw else "static" if "static" in raw else "check" if "check" in raw
@@ -131,6 +166,8 @@ class Face:
         self.abilities = abilities
         self.triggers: dict[str, list[Ability]] = {}
         for ab in abilities:
+            if ab.granted:  # only what the card gives others (and itself, where it says so)
+                continue
             for ev in ab.on:
                 self.triggers.setdefault(ev, []).append(ab)
         self.statics = [ab for ab in abilities if ab.kind == "static"]
@@ -147,7 +184,9 @@ class Card:
                  "limit_as", "may_top", "boost", "attach", "raw", "has_statics", "band_at", "checked")
 
     def __init__(self, name: str, raw: dict[str, Any], colour: str, hero: bool = False) -> None:
-        self.name, self.raw, self.colour = name, raw, colour
+        #: the file's colour, unless the card says otherwise (a token of
+        #: another colour that a card of this one makes: the blue Sharks)
+        self.name, self.raw, self.colour = name, raw, raw.get("colour", colour)
         self.type: str = "hero" if hero else raw["type"]
         self.spec: str = raw.get("spec", "")
         self.tech: int = int(raw.get("tech", 0))
@@ -224,6 +263,15 @@ HEROES: dict[str, Card] = {n: c for n, c in CARDS.items() if c.type == "hero"}
 STARTER: list[str] = list(STARTERS["neutral"])
 
 
+def granted_ability(card: str, name: str) -> Ability | None:
+    """The ability `card` gives others under `name` (its ``use`` name or its key)."""
+    for f in CARDS[card].faces:
+        for ab in f.abilities:
+            if ab.key == name or ab.name == name:
+                return ab
+    return None
+
+
 def add(colour: str, cards_: dict[str, Any], heroes: dict[str, Any] | None = None) -> list[str]:
     """Add cards at run time (tests of engine features no written card has
     yet); returns their names, for `remove`."""
@@ -243,6 +291,15 @@ def remove(names: list[str]) -> None:
     for name in names:
         CARDS.pop(name, None)
         _BY_SLUG.pop(slug(name), None)
+
+
+def ability(card: str, key: str) -> Ability:
+    """A card's ability by key, whatever band of a hero it came from."""
+    for f in CARDS[card].faces:
+        for ab in f.abilities:
+            if ab.key == key:
+                return ab
+    raise KeyError(f"{card} has no ability {key!r}")
 
 
 def playable_specs() -> list[str]:

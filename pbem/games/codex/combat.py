@@ -11,11 +11,14 @@ flying over a ground patroller; unable to attack it (ground against
 flying, an unattackable thing); anti-air may ignore patrolling fliers.
 What may be attacked at all: not unattackable (nor ``cant: be_attacked``),
 not invisible off patrol unless detected, not flying unless the attacker
-flies or has anti-air.
+flies or has anti-air, nothing an effect forbids the attacker to attack
+(``cant_attack``).
 
 Resolution: exhaust (not with readiness), obliterate (the defender's
 lowest-tech units; the attacker picks among ties, ``doomed=``), the
-attack triggers (its own with ``with=`` targets, then others'), then the
+attack triggers (its own with ``with=`` targets, then others'; if they
+removed what it attacks, it may attack something else: ``then=``, or a
+question), then the
 combat step: damage in packets applied together, swift strikers first.
 The attacker deals its ATK to the defender (sparkshot: as much to an
 adjacent patroller; overpower: the excess past a patroller's remaining HP
@@ -23,6 +26,10 @@ and armor to one other thing it could attack), the defender its ATK back
 (nothing from ground without anti-air to a flier, nothing to a long-range
 attacker from a defender without long-range), every anti-air patroller
 flown over its ATK, and the defender's tower 1 to an attacker it sees.
+An attacker with ``excess_to_base`` sends what is beyond a unit's or
+hero's remaining HP and armor to its controller's base, before overpower.
+An attacker still in play after its combat has its ``survives_combat``
+triggers.
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ import msgspec
 
 from pbem.errors import IllegalCommand
 from pbem.games.base import Chance
-from pbem.games.codex import board, cards, engine, events, registry, select, targets, values
+from pbem.games.codex import board, cards, engine, events, registry, resolve, select, targets, values
 from pbem.games.codex.board import log
 from pbem.games.codex.state import Combat, Pending, State, other
 
@@ -52,6 +59,9 @@ def _defender_detects(state: State, a: str) -> bool:
 
 def attack_problem(state: State, a: str, x: str) -> str | None:
     """Why attacker `a` could not attack `x` at all, patrollers aside (None: it could)."""
+    for ctrl, src, sel, card in values.get(state, a).cant_attack:
+        if select.matches(state, ctrl, src, sel, x):
+            return f"{card} forbids it"
     if board.is_structure(x):
         return None
     t = state.things.get(x)
@@ -128,7 +138,7 @@ def _targets(state: State, a: str, gone: str) -> list[str]:
     if binding:
         return [p for p in pats if can_attack(state, a, p)]
     out = [x for x in board.things_of(state, opp) if x != gone and can_attack(state, a, x)]
-    return out + board.structures(state, opp)
+    return out + [x for x in board.structures(state, opp) if can_attack(state, a, x)]
 
 
 def refusal(state: State, a: str, x: str) -> str:
@@ -176,8 +186,8 @@ def can_attack_now(state: State, a: str) -> str | None:
         return f"{t.card} is exhausted"
     if values.fatigued(state, a):
         return f"{t.card} arrived this turn (arrival fatigue; no haste)"
-    if t.attacked == state.turn:
-        return f"{t.card} already attacked this turn"
+    if t.attacked == state.turn and values.has(state, a, "readiness"):
+        return f"{t.card} already attacked this turn (readiness: once a turn)"
     return None
 
 
@@ -226,12 +236,29 @@ def obliterated(state: State, a: str, doomed: list[str]) -> list[str]:
     raise IllegalCommand(f"obliterate: choose {need} of the tied lowest-tech units ({names}) with doomed=")
 
 
+def _beyond(state: State, a: str, target: str) -> int:
+    """The part of `a`'s combat damage beyond what kills `target` (its HP
+    left and, unless `a` pierces armor, its armor left)."""
+    need = max(0, values.hp(state, target) - state.things[target].damage)
+    if not _has(state, a, "armor_piercing"):
+        need += values.armor_left(state, target)
+    return max(0, values.atk(state, a) - need)
+
+
+def to_base(state: State, a: str, target: str) -> int:
+    """``excess_to_base``: damage beyond what kills a unit or hero it
+    fights goes to that player's base (before overpower, ruling on Stampede)."""
+    if not _has(state, a, "excess_to_base") or not board.is_fighter(state, target):
+        return 0
+    return _beyond(state, a, target)
+
+
 def excess(state: State, a: str, target: str) -> int:
     """Overpower: damage beyond the patroller's remaining HP and armor."""
-    if not _has(state, a, "overpower") or board.is_structure(target) or not board.slot_of(state, target):
+    if not _has(state, a, "overpower") or board.is_structure(target) or not board.slot_of(state, target) \
+            or to_base(state, a, target):
         return 0
-    need = max(0, values.hp(state, target) - state.things[target].damage) + values.armor_left(state, target)
-    return max(0, values.atk(state, a) - need)
+    return _beyond(state, a, target)
 
 
 def spill_targets(state: State, a: str, target: str) -> list[str]:
@@ -264,10 +291,14 @@ def _check_attack(state: State, a: str, target: str, extra: list[str], spark: st
     own = [ab for ab in board.face(state, a).triggers.get("attacks", ())
            if select.holds(state, state.active, a, ab.cond, {"subject": a, "attacked": target})]
     targets.check_own(state, state.active, a, own, extra, state.players[state.active].gold)  # resist paid later
-    check_spill(state, a, target, spark, over)
     doomed_now = obliterated(state, a, doomed)
-    if then and not doomed_now:
+    if then and target not in doomed_now:
         raise IllegalCommand("then= only when obliterate removed what was attacked")
+    if target not in doomed_now:
+        check_spill(state, a, target, spark, over)
+    elif spark or over:  # the attack goes elsewhere: its spill is chosen then
+        raise IllegalCommand("sparkshot and overpower are chosen when the attack goes elsewhere (obliterate took "
+                             "what it attacks)")
     return doomed_now
 
 
@@ -288,7 +319,7 @@ def declare(state: State, a: str, target: str, extra: list[str], spark: str, ove
     if _has(state, a, "invisible") or not board.is_structure(target):
         targets.use_tower(state, seat, target)
     if not _has(state, a, "readiness"):
-        t.exhausted = True
+        engine.exhaust(state, a)
     t.attacked = state.turn
     engine.unpatrol(state, a)
     log(state, f"{t.card} attacks {board.name_of(state, target)}")
@@ -297,7 +328,7 @@ def declare(state: State, a: str, target: str, extra: list[str], spark: str, ove
         log(state, "obliterate: " + ", ".join(state.things[r].card for r in doomed_now))
         engine.die(state, doomed_now, chance)
     ev = {"subject": a, "attacked": target, "defender": defender}
-    mine = events.own(state, "attacks", a, t.card, seat, board.band(state, a) if t.level else 0, ev)
+    mine = events.own(state, "attacks", a, seat, board.face(state, a), ev)
     events.distribute(mine, extra)
     events.emit(state, mine + events.whenever(state, "other_attacks", a, ev))
     state.fresh.append(Pending(kind="step", key="combat", src=a))
@@ -306,36 +337,57 @@ def declare(state: State, a: str, target: str, extra: list[str], spark: str, ove
 @registry.register("step", "combat")
 def combat_step(state: State, item: Pending, chance: Chance | None) -> None:
     c = state.combat
-    state.combat = None
     if c is None or c.attacker not in state.things or state.outcome is not None:
+        state.combat = None
         return
     a, target = c.attacker, c.target
     gone = not board.is_structure(target) and target not in state.things or \
         board.is_structure(target) and target not in board.structures(state, board.controller(state, target))
     if gone:
-        if not c.then:
+        # what it attacked is gone before the combat (obliterate, an attack
+        # trigger killed it): the attacker may attack something else
+        # (rulebook, obliterate; Cinderblast Dragon ruling): the command's
+        # then=, or asked now (`state.combat` stays for the retry); its
+        # sparkshot and overpower are asked too
+        name = state.things[a].card
+        if c.then and not item.given:
+            item.given.append(c.then)
+        target = resolve.ask(state, item, 0, "target", f"what {name} attacks instead (its target is gone)",
+                             targets_of(state, a) + [""])
+        if not target:
+            state.combat = None
             return
-        if c.then not in targets_of(state, a):
-            raise IllegalCommand(f"{board.name_of(state, c.then)} cannot be attacked instead: "
-                                 + refusal(state, a, c.then))
-        target = c.then
-        check_spill(state, a, target, c.spark, c.over)
+        sparks = adjacent(state, target) if _has(state, a, "sparkshot") else []
+        c.spark = resolve.ask(state, item, 1, "target", f"{name}'s sparkshot: an adjacent patroller", sparks) \
+            if sparks else ""
+        spill = spill_targets(state, a, target)
+        c.over = resolve.ask(state, item, 1 + bool(sparks), "target", f"{name}'s overpower: where the excess goes", spill) \
+            if spill else ""
     elif c.then:
         raise IllegalCommand("then= only when obliterate removed what was attacked")
-    state.combat = c
     c.target = target
     try:
         _damage(state, a, target, c.spark, c.over, chance)
     finally:
         state.combat = None
+    t = state.things.get(a)
+    if t is not None and state.outcome is None:
+        events.emit(state, events.own(state, "survives_combat", a, t.controller, board.face(state, a),
+                                      {"subject": a, "attacked": target, "defender": board.controller(state, target)
+                                       if board.is_structure(target) or target in state.things else ""}))
 
 
 def _damage(state: State, a: str, target: str, spark: str, over: str, chance: Chance | None) -> None:
     for swift in (True, False):
         with values.frozen(state):
             packets = _packets(state, a, target, spark, over, swift)
+        dealt = 0
         for where, n, src in packets:
-            engine.damage(state, where, n, src=src, combat=True)
+            got = engine.damage(state, where, n, src=src, combat=True)
+            dealt += got if src == a else 0
+        if dealt > 0:  # one event a strike, sparkshot and overpower included (ruling on Might of Leaf and Claw)
+            seat = state.things[a].controller if a in state.things else state.active
+            events.emit(state, events.whenever(state, "combat_damage", a, {"subject": a, "controller": seat}))
         engine.settle(state, chance)
         if state.outcome is not None:
             return
@@ -363,9 +415,12 @@ def _packets(state: State, a: str, target: str, spark: str, over: str, swift: bo
                 continue
             n = values.atk(state, a)
             spill = excess(state, a, target)
-            packets.append((target, n - spill, a))
+            trample = to_base(state, a, target)
+            packets.append((target, n - spill - trample, a))
             if spill and over:
                 packets.append((over, spill, a))
+            if trample:
+                packets.append((f"{board.controller(state, target)}:base", trample, a))
             if spark:
                 packets.append((spark, values.get(state, a).kw.get("sparkshot", 0), a))
             if tower:

@@ -1,4 +1,4 @@
-"""Codex commands and their one-line notation (rules version 2).
+"""Codex commands and their one-line notation (rules version 2 on; 3 since the Red and Green specs).
 
 Wire form: frozen Structs in a tagged union (``"t": "cx.play"`` ...). They
 name cards by ref and buildings as ``SEAT:KIND``; the notation names cards
@@ -8,7 +8,9 @@ things in play by side and name: ``me:iron-man``, ``opp:base``,
 ``opp:tech2``; ``opp:sl`` (or ``opp:squad-leader``,
 ``opp:patrol:squad-leader``) names a patroller by its slot; a second copy
 of a name on one side is ``iron-man.2`` (in ref order). ``none``: a part
-with no legal target.
+with no legal target. A bare slot name (``elite``, ``scavenger`` ...) is
+the slot itself, for a part that chooses one; ``hand:NAME``,
+``codex:NAME``, ``discard:NAME`` a card of one's own there.
 
 * ``tech NAME NAME`` / ``tech NAME`` / ``tech none`` [``first=me:X,...``]
   start of turn: the cards teched after the last turn, and the upkeep
@@ -17,7 +19,9 @@ with no legal target.
 * ``build tech1|tech2|tech3|surplus|tower``
 * ``summon HERO``, ``level N``
 * ``play NAME [target=T,T,...] [top]``   (``top``: a card that may go back
-  on the draw pile, Appel Stomp; ``target=self``: the unit being played)
+  on the draw pile, Appel Stomp; ``target=self``: the unit being played;
+  ``codex:NAME``, ``hand:NAME``: a card of yours there; ``t0``: the card
+  target 0 named, again)
 * ``use THING ABILITY [target=T]``       an activated ability (``use
   bombaster explode target=opp:sl``); the ability's name may be left out
   when the thing has only one
@@ -152,9 +156,29 @@ def handle(state: State, ref: str) -> str:
     return base if len(same) <= 1 else f"{base}.{same.index(ref) + 1}"
 
 
+#: zones whose cards a choice may name (``hand:fire-dart``): the seat's own
+CARD_ZONES = ("hand", "codex", "discard")
+
+
+def _card_zone(state: State, ref: str) -> str:
+    """The kind of zone (``hand`` ...) among `CARD_ZONES` that holds `ref` ("" if none)."""
+    for name, zone in state.zones.items():
+        kind = name.partition(":")[0]
+        if kind in CARD_ZONES and any(it.ref == ref for it in zone.items):
+            return kind
+    return ""
+
+
 def target_text(state: State, seat: str, target: str) -> str:
     if not target:
         return "none"
+    if target in cards.SLOTS:  # a slot chosen as such (a patroller shoved there)
+        return target
+    if target not in state.things and not board.is_structure(target):
+        kind = _card_zone(state, target)
+        if kind:
+            name = known_card(state, target, seat)
+            return f"{kind}:{cards.slug(name) if name else 'card'}"
     if board.is_structure(target):
         owner, kind = board.structure(target)
         return f"{_side(state, seat, owner)}:{kind}"
@@ -163,13 +187,24 @@ def target_text(state: State, seat: str, target: str) -> str:
     return target
 
 
-def parse_target(state: State, seat: str, text: str) -> str:
+def parse_target(state: State, seat: str, text: str, taken: set[str] | None = None) -> str:
+    """A target in words; ``hand:NAME``, ``codex:NAME``, ``discard:NAME``
+    name a card of the writer's own (another copy than those in `taken`,
+    which it joins)."""
     text = text.strip().lower()
     if text in ("none", "-", ""):
         return ""
+    if text in cards.SLOT_SHORT:  # a patrol slot itself, not the thing in it
+        return cards.SLOT_SHORT[text]
     side, _, rest = text.partition(":")
+    if side in CARD_ZONES and rest:  # a card of one's own hand, codex, discard pile
+        taken = set() if taken is None else taken
+        ref = by_name(state, f"{side}:{seat}", card_name([rest]), side, taken)
+        taken.add(ref)
+        return ref
     if side not in ("me", "opp", "my", "their") or not rest:
-        raise InvalidCommand(f"target {text!r}: write me:NAME or opp:NAME (opp:base, opp:sl, me:tech1 ...)")
+        raise InvalidCommand(f"target {text!r}: write me:NAME or opp:NAME (opp:base, opp:sl, me:tech1 ...; "
+                             "codex:NAME or hand:NAME for a card of yours there)")
     owner = seat if side in ("me", "my") else other(state, seat)
     rest = handle_key(rest.removeprefix("patrol:").strip())
     if rest in ("base",) + cards.TECH_BUILDINGS + cards.ADDONS:
@@ -205,8 +240,19 @@ def handle_key(text: str) -> str:
     return cards.slug(text)
 
 
-def _targets(state: State, seat: str, targets: list[str]) -> str:
-    return ",".join(target_text(state, seat, t) for t in targets)
+def _targets(state: State, seat: str, targets: list[str], self_ref: str = "") -> str:
+    """Targets in words: ``self`` for the card played, ``tN`` for a card of
+    the codex or hand named by an earlier target N (a boosted Feral Strike
+    fetches it, then puts it into play)."""
+    out = []
+    for i, t in enumerate(targets):
+        if t and t == self_ref:
+            out.append("self")
+        elif t and t in targets[:i] and not (board.is_structure(t) or t in state.things):
+            out.append(f"t{targets.index(t)}")
+        else:
+            out.append(target_text(state, seat, t))
+    return ",".join(out)
 
 
 def known_card(state: State, ref: str, seat: str | None) -> str | None:
@@ -252,7 +298,7 @@ def did_you_mean(text: str) -> str | None:
 
 
 def answer_text(state: State, seat: str, answer: str) -> str:
-    if answer == "" or board.is_structure(answer) or answer in state.things:
+    if answer == "" or board.is_structure(answer) or answer in state.things or _card_zone(state, answer):
         return target_text(state, seat, answer)
     return answer
 
@@ -305,7 +351,7 @@ def format_command(cmd: Command, state: State, seat: str) -> str:
         case Play(ref=ref, targets=targets, top=top, choices=ch):
             text = f"play {card_slug(ref)}"
             if targets:
-                text += " target=" + ",".join("self" if t == ref else target_text(state, seat, t) for t in targets)
+                text += " target=" + _targets(state, seat, targets, ref)
             return text + (" top" if top else "") + _choices_text(state, seat, ch, card_slug)
         case Use(source=src, ability=ab, targets=targets, choices=ch):
             text = f"use {thing(src)} {ab}"
@@ -379,4 +425,6 @@ def _plain(state: State, seat: str, target: str) -> str:
         owner, kind = board.structure(target)
         return f"{owner}'s {kind}"
     t = state.things.get(target)
-    return f"{t.controller}'s {t.card}" if t else "a card no longer in play"
+    if t is not None:
+        return f"{t.controller}'s {t.card}"
+    return known_card(state, target, seat or None) or "a card out of play"

@@ -15,8 +15,9 @@ exist; prevention applies in `resources.damage`.
 
 from __future__ import annotations
 
-from pbem.games.base import Chance, Item, Known, Outcome
-from pbem.games.codex import board, cards, events, registry, select, values
+from pbem.games.base import Chance, Item, Known, Outcome, identity
+from pbem.games.codex import board, cards, events, registry, resources, select, values
+from pbem.games.codex.cards import Face
 from pbem.games.codex.board import log
 from pbem.games.codex.resources import (  # noqa: F401 (offered to the rules from here)
     add_counter,
@@ -26,13 +27,16 @@ from pbem.games.codex.resources import (  # noqa: F401 (offered to the rules fro
     discard_from_hand,
     draw,
     exhaust,
-    expire,
     gain_gold,
     give,
     heal,
+    lasting,
     level_up,
     repair,
+    shove,
+    stamp,
     take_item,
+    transform,
     to_discard,
     to_trash,
     trash_worker,
@@ -72,10 +76,12 @@ def remove_counter(state: State, ref: str, name: str, n: int, chance: Chance | N
 
 
 def new_thing(state: State, seat: str, item: Item, name: str, owner: str | None = None,
-              played: bool = False, ev: dict[str, str] | None = None) -> str:
+              played: bool = False, ev: dict[str, str] | None = None, from_hand: bool = False) -> str:
     """Put a card (or token) into play under `seat`. Forecast sends it to
     the future instead, legendary copies to the discard pile. Returns the
-    ref ("" if it did not arrive)."""
+    ref ("" if it did not arrive). A unit arriving `from_hand` says in its
+    arrival events whether it is the first to do so for `seat` this turn
+    (``from_hand``: ``first`` or ``yes``)."""
     owner = owner or seat
     c = cards.CARDS[name]
     forecast = c.keywords.get("forecast", 0)
@@ -93,19 +99,45 @@ def new_thing(state: State, seat: str, item: Item, name: str, owner: str | None 
     t = Thing(card=name, owner=owner, controller=seat, since=state.turn, arrived=state.turn,
               level=1 if c.type == "hero" else 0)
     state.things[item.ref] = t
+    stamp(state, item.ref)
     if c.keywords.get("fading"):
         t.counters["time"] = c.keywords["fading"]
+    if c.type in ("unit", "token") and from_hand:
+        ev = {**(ev or {}), "from_hand": "yes" if board.flag(state, seat, "unit_from_hand") else "first"}
+        state.players[seat].flags["unit_from_hand"] = state.turn
     if c.type != "spell":
         arrive(state, item.ref, ev)
     return item.ref
 
 
+def put_into_play(state: State, seat: str, zone: str, ref: str) -> str:
+    """A card of `seat`'s `zone` (its hand ...) is put into play, not
+    played: no cost, no tech needed, no boost or forecast; it arrives."""
+    item = next(it for it in state.zones[zone].items if it.ref == ref)
+    name = identity(item)  # read before anything moves (a public state asks its owner)
+    take_item(state, zone, ref)
+    log(state, f"{name} is put into play from {seat}'s {zone.split(':')[0]}")
+    return new_thing(state, seat, Known(ref, name), name, from_hand=zone.startswith("hand:"))
+
+
+def fetch(state: State, seat: str, zone: str, ref: str) -> None:
+    """A card of `seat`'s codex (`zone`) goes to its hand, shown to everyone."""
+    item = next(it for it in state.zones[zone].items if it.ref == ref)
+    name = identity(item)
+    take_item(state, zone, ref)
+    state.zones[hand(seat)].items.append(Known(ref, name))
+    state.shown[ref] = name
+    log(state, f"{seat} fetches {name} from the codex into the hand")
+
+
 def arrive(state: State, ref: str, ev: dict[str, str] | None = None) -> None:
     """The arrival event: its own arrives triggers (`ev`: how it was
-    played, ``boosted``), then others' "whenever another ... arrives"."""
+    played, ``boosted``, ``from_hand``), then others' "whenever another ...
+    arrives" (told the same)."""
     t = state.things[ref]
-    mine = events.own(state, "arrives", ref, t.card, t.controller, 0, {"subject": ref, **(ev or {})})
-    events.emit(state, mine + events.whenever(state, "other_arrives", ref, {"subject": ref, "controller": t.controller}))
+    mine = events.own(state, "arrives", ref, t.controller, board.face(state, ref), {"subject": ref, **(ev or {})})
+    events.emit(state, mine + events.whenever(state, "other_arrives", ref,
+                                              {"subject": ref, "controller": t.controller, **(ev or {})}))
 
 
 def make_token(state: State, seat: str, name: str, limit: int = 0) -> str:
@@ -143,10 +175,17 @@ def flip(state: State, ref: str, name: str) -> str:
     return new
 
 
-def change_control(state: State, ref: str, seat: str) -> None:
+def change_control(state: State, ref: str, seat: str, until: str = "") -> None:
+    """`seat` takes control of a thing: for good, or `until` an end
+    (``turn`` ...) when its controller before gets it back (`expire`).
+    Nothing arrives; damage, runes and exhaustion stay."""
     t = state.things[ref]
     if t.controller == seat:
         return
+    if until:
+        t.returns_to, t.returns_at = t.returns_to or t.controller, until
+    else:
+        t.returns_to = t.returns_at = ""
     unpatrol(state, ref)
     zone = ongoing if cards.CARDS[t.card].type == "spell" else play
     item = take_item(state, zone(t.controller), ref)
@@ -158,6 +197,18 @@ def change_control(state: State, ref: str, seat: str) -> None:
     state.zones[zone(seat)].items.append(item)
     t.controller = seat
     t.since = state.turn
+    stamp(state, ref)
+
+
+def expire(state: State, until: str) -> None:
+    """What lasts `until` ends now: modifiers and control taken for a while."""
+    resources.expire(state, until)
+    for ref in [r for r, t in state.things.items() if t.returns_at == until]:
+        t = state.things[ref]
+        back, t.returns_to, t.returns_at = t.returns_to, "", ""
+        if back != t.controller:
+            log(state, f"{back} gets {t.card} back")
+            change_control(state, ref, back)
 
 
 # --- leaving play ------------------------------------------------------------------------------------
@@ -178,22 +229,22 @@ def _take_from_play(state: State, ref: str) -> tuple[Thing, Item]:
     return _gone(state, ref), item
 
 
-def _leaves(state: State, ref: str, t: Thing, band: int) -> list:
-    return events.own(state, "leaves", ref, t.card, t.controller, band, {"subject": ref, "controller": t.controller})
+def _leaves(state: State, ref: str, t: Thing, face: Face) -> list:
+    return events.own(state, "leaves", ref, t.controller, face, {"subject": ref, "controller": t.controller})
 
 
 def die(state: State, refs: list[str], chance: Chance | None, cause: str = "") -> bool:
     """Things that die (or are destroyed, or sacrificed) together: to the
     discard pile (tokens cease to exist, heroes go to the command zone),
     then the patrol-slot bonuses, a dead hero's levels for the other side,
-    and their dies / leaves / unit_dies triggers. Indestructible ones are
-    exhausted and lose their damage and attachments instead. Returns
-    whether anything changed."""
+    and their dies / leaves / kills / unit_dies triggers. The triggers are
+    found while all of them are still in play, so that things dying
+    together see each other die (a watcher of deaths that dies too, a
+    killer killed back). Indestructible ones are exhausted and lose their
+    damage and attachments instead. Returns whether anything changed."""
     changed = False
-    triggers: list = []
-    bonuses: list[tuple[str, str]] = []
-    dead_heroes: list[str] = []
-    for ref in refs:
+    dying: list[str] = []
+    for ref in dict.fromkeys(refs):
         if ref not in state.things:
             continue
         t = state.things[ref]
@@ -202,24 +253,39 @@ def die(state: State, refs: list[str], chance: Chance | None, cause: str = "") -
             continue
         if values.has(state, ref, "indestructible"):
             if t.damage or not t.exhausted or _attachments(state, ref):
-                t.damage, t.exhausted = 0, True
+                t.damage = 0
+                exhaust(state, ref)
                 for a in _attachments(state, ref):
                     sacrifice_card(state, a)
                 changed = True
             continue
-        changed = True
-        band = board.band(state, ref) if t.level else 0
+        dying.append(ref)
+    if not dying:
+        return changed
+    triggers: list = []
+    bonuses: list[tuple[str, str]] = []
+    for ref in dying:
+        t = state.things[ref]
+        face = board.face(state, ref)
         slot = board.slot_of(state, ref)
         if slot in ("scavenger", "technician"):
             bonuses.append((t.controller, slot))
         killer = state.things.get(t.hit_src) if t.damage and cause != "destroyed" else None
         if killer is not None and t.hit_src != ref:
-            triggers += events.own(state, "kills", t.hit_src, killer.card, killer.controller,
-                                   board.band(state, t.hit_src) if killer.level else 0,
+            triggers += events.own(state, "kills", t.hit_src, killer.controller, board.face(state, t.hit_src),
                                    {"subject": t.hit_src, "victim": ref, "slot": slot or "", "player": t.controller})
         kind = cards.CARDS[t.card].type
-        t, item = _take_from_play(state, ref)
         ev = {"subject": ref, "controller": t.controller, "card": t.card}
+        triggers += events.own(state, "dies", ref, t.controller, face, ev)
+        triggers += _leaves(state, ref, t, face)
+        if kind in ("unit", "token"):
+            triggers += events.whenever(state, "unit_dies", ref, ev)
+        elif kind == "hero":
+            triggers += events.whenever(state, "hero_dies", ref, ev)
+    dead_heroes: list[str] = []
+    for ref in dying:
+        kind = cards.CARDS[state.things[ref].card].type
+        t, item = _take_from_play(state, ref)
         if kind == "hero":
             h = state.players[t.owner].heroes[t.card]
             h.home, h.ref = True, ""
@@ -231,12 +297,6 @@ def die(state: State, refs: list[str], chance: Chance | None, cause: str = "") -
         else:
             to_discard(state, t.owner, item, t.card)
             log(state, f"{t.card} dies")
-        triggers += events.own(state, "dies", ref, t.card, t.controller, band, ev)
-        triggers += _leaves(state, ref, t, band)
-        if kind in ("unit", "token"):
-            triggers += events.whenever(state, "unit_dies", ref, ev)
-        elif kind == "hero":
-            triggers += events.whenever(state, "hero_dies", ref, ev)
     for seat, slot in bonuses:
         if slot == "scavenger":
             gain_gold(state, seat, 1)
@@ -249,7 +309,7 @@ def die(state: State, refs: list[str], chance: Chance | None, cause: str = "") -
         for s in state.seats:
             if s != seat:
                 state.fresh.append(Pending(kind="step", key="hero_died", ctrl=s))
-    return changed
+    return True
 
 
 def _replaced(state: State, ref: str, cause: str, chance: Chance | None) -> bool:
@@ -280,12 +340,12 @@ def _attachments(state: State, ref: str) -> list[str]:
 def sacrifice_card(state: State, ref: str) -> None:
     """An ongoing spell, upgrade or building card goes from play to its owner's discard pile."""
     t = state.things[ref]
-    band = 0
+    triggers = events.own(state, "dies", ref, t.controller, board.face(state, ref), {"subject": ref}) \
+        + _leaves(state, ref, t, board.face(state, ref))
     t, item = _take_from_play(state, ref)
     to_discard(state, t.owner, item, t.card)
     log(state, f"{t.owner}'s {t.card} goes to the discard pile")
-    events.emit(state, events.own(state, "dies", ref, t.card, t.controller, band, {"subject": ref})
-                + _leaves(state, ref, t, band))
+    events.emit(state, triggers)
 
 
 def destroy(state: State, refs: list[str], chance: Chance | None) -> None:
@@ -301,7 +361,7 @@ def destroy(state: State, refs: list[str], chance: Chance | None) -> None:
 def leave_play(state: State, ref: str, to: str) -> None:
     """A thing goes back to its owner's hand (``hand``) or out of the game
     (``trash``); a token simply ceases to exist. No death."""
-    band = board.band(state, ref) if state.things[ref].level else 0
+    triggers = _leaves(state, ref, state.things[ref], board.face(state, ref))
     t, item = _take_from_play(state, ref)
     if cards.CARDS[t.card].type == "hero":
         h = state.players[t.owner].heroes[t.card]
@@ -312,7 +372,7 @@ def leave_play(state: State, ref: str, to: str) -> None:
             state.shown[ref] = t.card
         else:
             to_trash(state, t.owner, item, t.card)
-    events.emit(state, _leaves(state, ref, t, band))
+    events.emit(state, triggers)
 
 
 # --- state-based checks ------------------------------------------------------------------------------

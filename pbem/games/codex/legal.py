@@ -6,7 +6,8 @@ layouts (none, each ready thing as squad leader alone, and each as squad
 leader with the others by HP), a repair target (every damaged building
 and one undamaged), damage splits (all of it on one target, or one each).
 A pending question (`State.prompt`) is answered with ``choose``: one
-command per option.
+command per option (for a card of one's own hand or codex, none or one
+copy of each card that may be chosen).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from pbem.games.codex.commands import (
     Tech,
     Use,
 )
-from pbem.games.codex.state import TECH, State, Thing, codex, hand, ref_key
+from pbem.games.codex.state import TECH, Prompt, State, Thing, codex, hand, ref_key
 from pbem.games.codex.state import play as play_zone
 
 
@@ -46,12 +47,26 @@ def _hand_names(state: State, seat: str) -> dict[str, str]:
     return dict(sorted(out.items()))
 
 
+def _card_answers(state: State, q: Prompt) -> list[str]:
+    """One copy of each card of each zone a ``card`` question names that its
+    filter takes (lowest ref first), on the chooser's own knowledge."""
+    seen: dict[tuple[str, str], str] = {}
+    for zone in q.zones:
+        for it in sorted(state.zones[zone].items, key=lambda i: ref_key(i.ref)):
+            if isinstance(it, Known) and it.ref not in q.taken and select.card_matches(q.pick, it.card):
+                seen.setdefault((zone, it.card), it.ref)
+    return list(seen.values())
+
+
 def legal(state: State, seat: str) -> list[Command]:
     if seat not in rules.to_act(state):
         return []
     with values.frozen(state):
-        if state.prompt is not None:
-            return [Choose([o]) for o in state.prompt.options]
+        q = state.prompt
+        if q is not None and q.kind == "card":
+            return [Choose([""])] * q.optional + [Choose([r]) for r in _card_answers(state, q)]
+        if q is not None:
+            return [Choose([o]) for o in q.options]
         if state.phase == TECH:
             return _legal_tech(state, seat)
         return _legal_main(state, seat)
@@ -125,13 +140,13 @@ def _choice_sets(state: State, seat: str, name: str) -> list[Choices]:
     return out
 
 
-def _splits(c: cards.Card, chosen: list[str]) -> list[list[int]]:
+def _splits(state: State, seat: str, c: cards.Card, chosen: list[str]) -> list[list[int]]:
     split = next((e for e in c.do if "split_damage" in e), None)
     if split is None:
         return [[]]
     among = [int(p[1:]) for p in split["among"]]
     picked = [i for i in among if i < len(chosen) and chosen[i]]
-    total = split["split_damage"]
+    total = play.split_total(state, seat, c)
     if not picked or len(picked) > total:
         return []
     outs = []
@@ -159,8 +174,8 @@ def _legal_play(state: State, seat: str, name: str, ref: str) -> list[Command]:
         if c.type != "spell":
             out += [Play(ref, t, False, ch) for t in _arrival_targets(state, seat, name, ref, gold - price, ch.boost)]
             continue
-        for chosen in targeting.options(state, seat, ref, c.targets, gold - price):
-            for split in _splits(c, chosen):
+        for chosen in targeting.options(state, seat, ref, play.parts_for(c, list(ch.modes)), gold - price):
+            for split in _splits(state, seat, c, chosen):
                 choice = Choices(boost=ch.boost, modes=ch.modes, x=ch.x, split=split)
                 out.append(Play(ref, chosen, False, choice))
                 if c.may_top:
@@ -231,9 +246,10 @@ def _legal_attacks(state: State, a: str) -> list[Command]:
             for extra in extras:
                 thens = _thens(state, a, target, extra, doomed) if target in gone else [""]
                 for then in thens:
-                    hit = then or target
-                    sparks = combat.adjacent(state, hit) if values.has(state, a, "sparkshot") else []
-                    overs = combat.spill_targets(state, a, hit) if not then else []
+                    # an attack obliterate turned elsewhere asks its spill then
+                    later = target in gone
+                    sparks = combat.adjacent(state, target) if values.has(state, a, "sparkshot") and not later else []
+                    overs = combat.spill_targets(state, a, target) if not later else []
                     for spark in sparks or [""]:
                         for over in overs or [""]:
                             out.append(Attack(a, target, extra, spark, over, then, Choices(doomed=doomed if tied else [])))

@@ -72,8 +72,22 @@ def _thing(state: State, seat: str, text: str) -> str:
     return ref
 
 
-def _list(state: State, seat: str, value: str) -> list[str]:
-    return [parse_target(state, seat, v) for v in value.split(",")] if value else []
+def _list(state: State, seat: str, value: str, self_ref: str = "") -> list[str]:
+    """Targets separated by commas (``self``: `self_ref`, the card being
+    played; ``tN``: the card an earlier target N names)."""
+    taken: set[str] = set()
+    out: list[str] = []
+    for v in value.split(",") if value else []:
+        word = v.strip().lower()
+        if self_ref and word == "self":
+            out.append(self_ref)
+        elif word[:1] == "t" and word[1:].isdigit():
+            if int(word[1:]) >= len(out):
+                raise InvalidCommand(f"target {word}: it names an earlier target of this command (t0, t1 ...)")
+            out.append(out[int(word[1:])])
+        else:
+            out.append(parse_target(state, seat, v, taken))
+    return out
 
 
 def _tech_names(words: list[str]) -> list[str]:
@@ -126,7 +140,7 @@ def _not_a_card(state: State, seat: str, hero: str) -> InvalidCommand:
 def parse_answer(state: State, seat: str, text: str) -> str:
     text = text.strip()
     low = text.lower()
-    if ":" in low or low in ("none", "-"):
+    if ":" in low or low in ("none", "-") or low in cards.SLOT_SHORT:
         return parse_target(state, seat, low)
     return low
 
@@ -269,10 +283,7 @@ def parse_command(text: str, state: State, seat: str) -> Command:
         return Level(hero, n, ch)
     if verb == "play":
         ref = _hand_card(state, seat, args)
-        value = opts.get("target", "")
-        targets = [ref if v.strip().lower() == "self" else parse_target(state, seat, v)
-                   for v in value.split(",")] if value else []
-        return Play(ref, targets, "top" in flags, ch)
+        return Play(ref, _list(state, seat, opts.get("target", ""), ref), "top" in flags, ch)
     if verb == "attack" and len(args) >= 2:
         a, t = _attacker_and_target(state, seat, args)
         return Attack(a, t, _list(state, seat, opts.get("with", "")),

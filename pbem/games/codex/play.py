@@ -3,14 +3,15 @@
 * Units, upgrades and buildings need the tech building of their tech level
   (the base for tech 0); they arrive (`engine.new_thing`), and their own
   ``arrives`` triggers take the command's targets.
-* Spells need a hero in play: a spec's spells a hero of that spec; a minor
+* Spells need a hero in play (unless a continuous effect says ``no_hero``
+  for them): a spec's spells a hero of that spec; a minor
   spell of a colour costs 1 more without a hero of that colour (neutral
   minor spells never do); an ultimate spell a hero of its spec that was at
   max level, and under its controller's control, since the turn began.
   A spell resolves at once with the command's targets and choices, goes to
   the discard pile (or, an ongoing spell, stays in play; a card that may go
-  back on the draw pile goes there with ``top``), then the "spell cast"
-  event wakes its watchers (Harmony).
+  back on the draw pile goes there with ``top``; one whose effects say
+  ``{"trash": "self"}`` leaves the game), then the "spell cast" event wakes its watchers (Harmony).
 
 Choices a card may take (its data says which): ``boost`` (``"boost":
 {"cost": N}``; its effects read ``{"boosted": true}``), ``modes``
@@ -26,12 +27,12 @@ from typing import Any
 
 from pbem.errors import IllegalCommand
 from pbem.games.base import Chance, Known, identity
-from pbem.games.codex import board, cards, engine, events, resolve, targets, values
+from pbem.games.codex import board, cards, engine, events, registry, resolve, targets, values
 from pbem.games.codex.board import log
-from pbem.games.codex.cards import Card
+from pbem.games.codex.cards import Card, Part
 from pbem.games.codex.commands import Choices, Play
 from pbem.games.codex.effects import Ctx, run
-from pbem.games.codex.state import State, deck, hand
+from pbem.games.codex.state import Pending, State, deck, hand
 
 hire_cost = values.hire_cost
 
@@ -44,6 +45,8 @@ def requirement(state: State, seat: str, name: str) -> str | None:
     """Why `seat` may not play `name` now, cost aside (None: it may)."""
     c = cards.CARDS[name]
     if c.type == "spell":
+        if values.needs_no_hero(state, seat, name):
+            return None
         heroes = [state.things[h] for h in board.heroes_in_play(state, seat)]
         if not heroes:
             return "you need a hero in play to cast a spell"
@@ -55,7 +58,7 @@ def requirement(state: State, seat: str, name: str) -> str | None:
             if not ready:
                 return f"{name} needs a hero at max level since the start of your turn"
         return None
-    if c.tech and not board.building_done(state, seat, f"tech{c.tech}"):
+    if c.tech and not board.building_done(state, seat, f"tech{c.tech}") and not values.needs_no_tech(state, seat, name):
         return f"{name} needs a finished Tech {'I' * c.tech} building"
     return None
 
@@ -71,6 +74,13 @@ def cost(state: State, seat: str, name: str, ch: Choices) -> int:
     if c.raw.get("x"):
         total += ch.x * int(c.raw["x"].get("cost", 0))
     return total
+
+
+def split_total(state: State, seat: str, c: Card) -> int:
+    """The damage `c`'s ``split_damage`` divides when `seat` casts it, a
+    damage boost included (0: it divides none)."""
+    split = next((e for e in c.do if "split_damage" in e), None)
+    return int(split["split_damage"]) + values.damage_boost(state, seat, c.name) if split else 0
 
 
 def check_choices(state: State, seat: str, c: Card, ref: str, chosen: list[str], ch: Choices) -> None:
@@ -94,9 +104,10 @@ def check_choices(state: State, seat: str, c: Card, ref: str, chosen: list[str],
     if split:
         among = [int(p[1:]) for p in split["among"]]
         amounts = ch.split
-        if len(amounts) != len(among) or sum(amounts) != split["split_damage"] or any(
+        total = split_total(state, seat, c)
+        if len(amounts) != len(among) or sum(amounts) != total or any(
                 (n > 0) != bool(chosen[i] if i < len(chosen) else "") for n, i in zip(amounts, among)):
-            raise IllegalCommand(f"split: divide {split['split_damage']} damage among the chosen targets, "
+            raise IllegalCommand(f"split: divide {total} damage among the chosen targets, "
                                  "at least 1 each (split=N,N,...; 0 for a target not chosen)")
     elif ch.split:
         raise IllegalCommand(f"split: {c.name} deals no damage to divide")
@@ -107,6 +118,16 @@ def check_choices(state: State, seat: str, c: Card, ref: str, chosen: list[str],
             raise IllegalCommand(f"pay: {c.name} needs {discards} other card(s) from your hand (pay=hand:NAME,...)")
     elif ch.pay:
         raise IllegalCommand(f"pay: {c.name} takes no cards as its cost")
+
+
+#: the part of a mode not chosen: nothing may be named there
+_UNUSED = Part({"what": "nothing (its mode is not chosen)", "pick": {"kinds": []}, "optional": True})
+
+
+def parts_for(c: Card, modes: list[int]) -> list[Part]:
+    """The card's targets with the chosen modes (0-based): a part of a mode
+    not chosen (``"mode": N``, 1-based) takes nothing."""
+    return [_UNUSED if p.mode and p.mode - 1 not in modes else p for p in c.targets]
 
 
 def _effects(c: Card, ch: Choices) -> list[Any]:
@@ -134,7 +155,7 @@ def play(state: State, seat: str, cmd: Play, chance: Chance) -> None:
         if price > p.gold:
             raise IllegalCommand(f"{name} costs {price} gold, you have {p.gold}")
         if c.type == "spell":
-            targets.check(state, seat, cmd.ref, c.targets, list(cmd.targets), p.gold - price)
+            targets.check(state, seat, cmd.ref, parts_for(c, list(ch.modes)), list(cmd.targets), p.gold - price)
     p.gold -= price
     engine.discard_from_hand(state, seat, list(ch.pay))
     ev = {"boosted": "1"} if ch.boost else {}
@@ -144,24 +165,92 @@ def play(state: State, seat: str, cmd: Play, chance: Chance) -> None:
         events.emit(state, events.whenever(state, "unit_played", cmd.ref, {"subject": cmd.ref, "controller": seat})
                     if c.type == "unit" else [])
         return
-    chosen = list(cmd.targets)  # checked above; resist is paid by pay_targeting
+    cast_spell(state, seat, item, name, list(cmd.targets), ch, chance, top=cmd.top)  # resist: pay_targeting
+
+
+def cast_spell(state: State, seat: str, item: Any, name: str, chosen: list[str], ch: Choices,
+               chance: Chance | None, top: bool = False) -> None:
+    """A spell out of its zone, paid for and its choices checked, resolves:
+    resist is paid and illusions die, its effects run, it goes to the
+    discard pile (or stays in play, ongoing; or on top of the draw pile;
+    or to the trash if its effects said so);
+    then the "spell cast" event."""
+    p = state.players[seat]
+    c = cards.CARDS[name]
     state.shown[item.ref] = name
+    p.flags["spell_cast"] = state.turn
     if c.ongoing:
         engine.new_thing(state, seat, item, name)
     if any(chosen):
-        resolve.pay_targeting(state, seat, c.targets, chosen)
-    run(Ctx(state, seat, cmd.ref, chosen, chance, ev, split=list(ch.split), x=ch.x, modes=list(ch.modes)),
-        _effects(c, ch))
+        resolve.pay_targeting(state, seat, parts_for(c, list(ch.modes)), chosen)
+    ev = {"boosted": "1"} if ch.boost else {}
+    ctx = Ctx(state, seat, item.ref, chosen, chance, ev, split=list(ch.split), x=ch.x, modes=list(ch.modes), card=name)
+    run(ctx, _effects(c, ch))
     if c.ongoing:
         state.shown.pop(item.ref, None)
-    elif cmd.top:
+    elif ctx.fate == "trash":
+        engine.to_trash(state, seat, item, name)
+    elif top:
         state.zones[deck(seat)].items.insert(0, Known(item.ref, name))
         p.on_top += 1
     else:
         engine.to_discard(state, seat, item, name)
     engine.settle(state, chance)
-    events.emit(state, events.whenever(state, "spell_cast", cmd.ref, {"subject": cmd.ref, "controller": seat,
-                                                                      "card": name}))
+    events.emit(state, events.whenever(state, "spell_cast", item.ref, {"subject": item.ref, "controller": seat,
+                                                                       "card": name}))
+
+
+def splits(total: int, among: int, chosen: list[bool]) -> list[list[int]]:
+    """Every way to divide `total` among the chosen of `among` places, at least 1 each."""
+    picked = [i for i in range(among) if i < len(chosen) and chosen[i]]
+    out: list[list[int]] = []
+
+    def fill(k: int, left: int, acc: list[int]) -> None:
+        if k == len(picked) - 1:
+            out.append(acc + [left])
+            return
+        for n in range(1, left - (len(picked) - k - 1) + 1):
+            fill(k + 1, left - n, acc + [n])
+
+    if picked and len(picked) <= total:
+        fill(0, total, [])
+    result = []
+    for amounts in out:
+        row = [0] * among
+        for i, n in zip(picked, amounts):
+            row[i] = n
+        result.append(row)
+    return result
+
+
+@registry.register("step", "cast")
+def _cast(state: State, item: Pending, chance: Chance | None) -> None:
+    """A spell an effect plays for free from its controller's hand or codex
+    (`effects`' ``cast``): its targets, then how its damage is divided, are
+    asked now; no cost, no hero needed."""
+    seat = item.ctrl
+    zone = next((f"{k}:{seat}" for k in ("hand", "codex", "discard")
+                 if any(it.ref == item.src for it in state.zones[f"{k}:{seat}"].items)), "")
+    if not zone:
+        return
+    card = next(it for it in state.zones[zone].items if it.ref == item.src)
+    name = identity(card)
+    c = cards.CARDS[name]
+    with values.frozen(state):
+        chosen = resolve.choose_targets(state, seat, item.src, c.targets, item, 0)
+    split: list[int] = []
+    total = split_total(state, seat, c)
+    if total:
+        among = next(e for e in c.do if "split_damage" in e)["among"]
+        spots = [bool(chosen[int(p[1:])]) if int(p[1:]) < len(chosen) else False for p in among]
+        ways = [",".join(map(str, w)) for w in splits(total, len(among), spots)]
+        if not ways:
+            return
+        answer = resolve.ask(state, item, len(c.targets), "split", f"{name}: divide {total} damage", ways)
+        split = [int(n) for n in answer.split(",")]
+    engine.take_item(state, zone, item.src)
+    log(state, f"{seat} plays {name} for free")
+    cast_spell(state, seat, card, name, chosen, Choices(split=split), chance)
 
 
 def _arrive(state: State, seat: str, item: Any, name: str, chosen: list[str], ev: dict[str, str]) -> None:
@@ -169,7 +258,7 @@ def _arrive(state: State, seat: str, item: Any, name: str, chosen: list[str], ev
     command's targets, in order (a "you may" ability whose targets are all
     ``none`` is declined)."""
     before = len(state.fresh)
-    ref = engine.new_thing(state, seat, item, name, played=True, ev=ev)
+    ref = engine.new_thing(state, seat, item, name, played=True, ev=ev, from_hand=True)
     mine = [p for p in state.fresh[before:] if p.src == ref and p.kind == "trigger"
             and "arrives" in events.ability(p.card, p.key).on]
     if not ref:

@@ -17,6 +17,9 @@ Signatures (see the README's card author's guide for examples):
   False sacrifices the card (Two Step when a partner is lost).
 * ``prune``   ``fn(state, candidates) -> candidates``: fewer targets for
   `legal` to list when many would do the same (never for `apply`).
+* ``relation`` ``fn(state, seat, src, earlier, x) -> bool``: whether `x`
+  may be a part's pick given the earlier parts' picks (``rel`` of a
+  target: "a unit one tech higher than the one sacrificed").
 
 The engine files its own queue steps here too (``step``: ``fn(state,
 item, chance)``: combat damage, the turn's phases), so that the queue
@@ -32,12 +35,14 @@ EFFECTS: dict[str, Callable[..., Any]] = {}
 TESTS: dict[str, Callable[..., bool]] = {}
 CHECKS: dict[str, Callable[..., bool]] = {}
 PRUNES: dict[str, Callable[..., list[str]]] = {}
+RELATIONS: dict[str, Callable[..., bool]] = {}
 STEPS: dict[str, Callable[..., None]] = {}
 #: ``effects``: the runner of data effects, for replacements the engine
 #: applies (`effects` imports the engine, so the engine finds it here)
 RUNNERS: dict[str, Callable[..., None]] = {}
 
-_TABLES = {"effect": EFFECTS, "test": TESTS, "check": CHECKS, "prune": PRUNES, "step": STEPS, "runner": RUNNERS}
+_TABLES = {"effect": EFFECTS, "test": TESTS, "check": CHECKS, "prune": PRUNES, "relation": RELATIONS,
+           "step": STEPS, "runner": RUNNERS}
 
 
 def register(kind: str, name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

@@ -2,13 +2,15 @@
 
 After each item the state-based checks run (`engine.settle`) and the
 triggers that item woke go to the front of the queue. A trigger makes all
-its choices before any of its effects, in this order: "you may" (``may``),
-then its targets part by part. Each choice is taken from, in turn:
+its choices before any of its effects, in this order: "you may" (``may``;
+declined, its ``else`` effects run instead, if it has any), then its
+targets part by part. Each choice is taken from, in turn:
 
 1. the answers its command gave it (``Pending.given``: a played unit's
    targets, an attacker's ``with=`` targets),
 2. the command's later answers (``choose=...``, kept in ``state.answers``),
-3. the only legal option, where there is exactly one,
+3. the only legal option, where there is exactly one (never for a card of
+   the chooser's hand or codex: listing the options would show them),
 
 and otherwise the queue stops with a `Prompt` for the active player (who
 makes every decision, rulebook "Active Player Decides"); the next command,
@@ -61,18 +63,24 @@ def run(state: State, chance: Chance | None, stop_at: str = "") -> None:
         flush(state)
 
 
+def _given(state: State, item: Pending, used: int) -> str | None:
+    """The `used`-th answer of `item` if it has one: given, or the next of the command's."""
+    if used < len(item.given):
+        return item.given[used]
+    if state.answers:
+        item.given.append(state.answers.pop(0))
+        return item.given[used]
+    return None
+
+
 def ask(state: State, item: Pending, used: int, kind: str, what: str, options: list[str]) -> str:
     """The `used`-th decision of `item`: given, then the command's answers,
     then the only option; else a prompt (raises `_Pause`)."""
-    if used < len(item.given):
-        answer = item.given[used]
-    elif state.answers:
-        answer = state.answers.pop(0)
-        item.given.append(answer)
-    elif len(options) == 1:
+    answer = _given(state, item, used)
+    if answer is None and len(options) == 1:
         answer = options[0]
         item.given.append(answer)
-    else:
+    elif answer is None:
         state.prompt = Prompt(seat=state.active, kind=kind, what=what, options=list(options))
         raise _Pause
     if answer not in options:
@@ -81,16 +89,38 @@ def ask(state: State, item: Pending, used: int, kind: str, what: str, options: l
     return answer
 
 
-def choose_targets(state: State, seat: str, src: str, ab: Ability, item: Pending, used: int) -> list[str]:
-    """The ability's targets, part by part, each checked with `targets.check`."""
+def ask_card(state: State, item: Pending, used: int, seat: str, src: str, parts: list[Part], chosen: list[str]) -> str:
+    """A card of `seat`'s own zones for part ``len(chosen)`` (`Part.zones`),
+    or none: given, or asked without listing what those zones hold (`Prompt`)."""
+    part = parts[len(chosen)]
+    answer = _given(state, item, used)
+    if answer is None:
+        state.prompt = Prompt(seat=state.active, kind="card", what=part.what, zones=[f"{z}:{seat}" for z in part.zones],
+                              pick=dict(part.pick), taken=[t for t in chosen if t] if part.distinct else [],
+                              optional=part.optional)
+        raise _Pause
+    why = targets.card_problem(state, seat, src, parts, chosen, answer)
+    if why:
+        raise IllegalCommand(f"{part.what}: {why}")
+    return answer
+
+
+def choose_targets(state: State, seat: str, src: str, parts: list[Part], item: Pending, used: int) -> list[str]:
+    """An ability's (or spell's) targets, part by part, each checked with `targets.check`."""
     chosen: list[str] = []
     gold = state.players[seat].gold
-    pools = [targets.candidates(state, seat, src, part) for part in ab.targets]
-    for i, part in enumerate(ab.targets):
+    pools = [targets.candidates(state, seat, src, part) for part in parts]
+    for i, part in enumerate(parts):
+        if part.zones:  # "up to N cards": once one is declined, the later ones are too
+            done = any(p.zones and not c for p, c in zip(parts, chosen))
+            chosen.append("" if done else ask_card(state, item, used + i, seat, src, parts, chosen))
+            continue
+        if part.slot_of:
+            pools[i] = targets.slot_choices(state, chosen[int(part.slot_of[1:])])
         opts = []
         for x in (pools[i] + [""]) if part.optional or not pools[i] else pools[i]:
             try:
-                targets.check(state, seat, src, ab.targets[: i + 1], chosen + [x], gold, pools)
+                targets.check(state, seat, src, parts[: i + 1], chosen + [x], gold, pools)
             except IllegalCommand:
                 continue
             opts.append(x)
@@ -126,17 +156,22 @@ def resolve_trigger(state: State, item: Pending, chance: Chance | None) -> None:
     used = 0
     if ab.raw.get("may"):
         if ask(state, item, 0, "may", f"{item.card}: {ab.raw.get('ask', 'use this ability')}?", [YES, NO]) == NO:
+            if ab.raw.get("else"):  # what happens instead ("... or sacrifice this")
+                log(state, f"{item.card}: declined")
+                effects.run(effects.Ctx(state, seat, item.src, [], chance, item.ev, card=ab.card), ab.raw["else"])
             return
         used = 1
     if ab.targets:
         with values.frozen(state):  # choosing changes nothing values read
-            chosen = choose_targets(state, seat, item.src, ab, item, used)
+            chosen = choose_targets(state, seat, item.src, ab.targets, item, used)
     else:
         chosen = []
+    if not events.spend(state, item.src, ab):  # after the choices: a question asked would come back here
+        return
     if any(chosen):
         pay_targeting(state, seat, ab.targets, chosen)
     log(state, f"{item.card}: {ab.raw.get('log', _what(ab))}")
-    effects.run(effects.Ctx(state, seat, item.src, chosen, chance, item.ev), ab.do)
+    effects.run(effects.Ctx(state, seat, item.src, chosen, chance, item.ev, card=ab.card), ab.do)
 
 
 def _what(ab: Ability) -> str:
@@ -164,7 +199,7 @@ def answer_prompt(state: State, answers: list[str]) -> None:
         raise IllegalCommand("nothing waits for a choice (choose answers a question the game asked)")
     if not answers:
         raise IllegalCommand(f"{state.prompt.what}: give an answer")
-    if answers[0] not in state.prompt.options:
+    if state.prompt.kind != "card" and answers[0] not in state.prompt.options:  # a card: checked when used
         shown = ", ".join(o or "none" for o in state.prompt.options)
         raise IllegalCommand(f"{state.prompt.what}: {answers[0] or 'none'} is not a choice here (choose one of: {shown})")
     state.prompt = None

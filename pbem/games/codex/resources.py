@@ -11,7 +11,7 @@ from __future__ import annotations
 from pbem.games.base import Chance, Hidden, Item, Known, draw_private, shuffle_zone
 from pbem.games.codex import board, cards, events, select, values
 from pbem.games.codex.board import log
-from pbem.games.codex.state import MAIN, Mod, State, deck, discard, hand, trash, workers
+from pbem.games.codex.state import MAIN, Lasting, Mod, State, deck, discard, hand, trash, workers
 
 # --- gold and cards ----------------------------------------------------------------------
 
@@ -102,8 +102,9 @@ def to_trash(state: State, seat: str, item: Item, name: str | None) -> None:
 
 
 def damage(state: State, target: str, n: int, src: str = "", combat: bool = False) -> int:
-    """Deal `n` damage to a thing or a structure; returns what got through
-    armor. Combat damage from a deathtouch source kills a unit or hero it
+    """Deal `n` damage to a thing or a structure; returns what was dealt
+    after prevention (armor absorbing it counts: ruling on Might of Leaf and
+    Claw). Combat damage from a deathtouch source kills a unit or hero it
     reaches, even through armor; armor piercing ignores armor."""
     n = _prevented(state, target, n, combat) if n > 0 else 0
     if n <= 0:
@@ -118,7 +119,7 @@ def damage(state: State, target: str, n: int, src: str = "", combat: bool = Fals
             p.buildings[kind].damage += n
         else:
             return 0
-        _source_hit(state, src, "damages_base" if kind == "base" else "damages_building", target)
+        _source_hit(state, src, "damages_base" if kind == "base" else "damages_building", target, combat)
         return n
     t = state.things.get(target)
     if t is None:
@@ -130,14 +131,15 @@ def damage(state: State, target: str, n: int, src: str = "", combat: bool = Fals
         sv = values.get(state, src)
         lethal = sv.has("deathtouch") and board.is_fighter(state, target)
         pierce = sv.has("armor_piercing")
+    dealt = n
     if not pierce:
         n = _absorb(state, target, n)
     t.damage += n
     if lethal:
         t.damage = max(t.damage, values.hp(state, target))
     if board.kind_of(state, target) == "building":
-        _source_hit(state, src, "damages_building", target)
-    return n
+        _source_hit(state, src, "damages_building", target, combat)
+    return dealt
 
 
 def _prevented(state: State, target: str, n: int, combat: bool) -> int:
@@ -153,8 +155,8 @@ def _prevented(state: State, target: str, n: int, combat: bool) -> int:
             continue
         if not select.matches(state, ctrl, src, st["to"], target) or not select.holds(state, ctrl, src, st.get("while")):
             continue
-        t = state.things[src]
-        if st.get("per_turn"):
+        t = state.things.get(src)
+        if st.get("per_turn") and t is not None:
             if t.used_turn != state.turn:
                 t.used_turn, t.used = state.turn, {}
             if t.used.get("prevent", 0) >= st["per_turn"]:
@@ -162,15 +164,19 @@ def _prevented(state: State, target: str, n: int, combat: bool) -> int:
             t.used["prevent"] = t.used.get("prevent", 0) + 1
         stop = n if st["prevent"] == "all" else min(n, int(st["prevent"]))
         n -= stop
-        log(state, f"{t.card} prevents {stop} damage to {board.name_of(state, target)}")
+        log(state, f"{ab.card} prevents {stop} damage to {board.name_of(state, target)}")
     return n
 
 
-def _source_hit(state: State, src: str, name: str, target: str) -> None:
+def _source_hit(state: State, src: str, name: str, target: str, combat: bool) -> None:
+    """Its source's ``damages_base`` / ``damages_building`` (``cause``:
+    ``combat`` or ``effect``; ``defender``: whose it was)."""
     t = state.things.get(src)
     if t is not None:
-        events.emit(state, events.own(state, name, src, t.card, t.controller, board.band(state, src) if t.level else 0,
-                                      {"subject": src, "attacked": target, "player": board.controller(state, target)}))
+        owner = board.controller(state, target)
+        events.emit(state, events.own(state, name, src, t.controller, board.face(state, src),
+                                      {"subject": src, "attacked": target, "player": owner, "defender": owner,
+                                       "cause": "combat" if combat else "effect"}))
 
 
 def _absorb(state: State, ref: str, n: int) -> int:
@@ -226,16 +232,42 @@ def add_counter(state: State, ref: str, name: str, n: int, limit: int = 0) -> in
     return n
 
 
+def stamp(state: State, ref: str) -> None:
+    """`ref` is new to its controller now (arrival, control, a hero's new
+    band): later than everything stamped before (`values` orders
+    continuous effects by it)."""
+    state.clock += 1
+    state.things[ref].stamp = state.clock
+
+
 def give(state: State, ref: str, mod: Mod) -> None:
     state.things[ref].mods.append(mod)
 
 
+def transform(state: State, ref: str, name: str, until: str, src: str = "") -> None:
+    """`ref` shows `name`'s face (numbers, keywords, abilities, subtypes,
+    colour) until `until`: not an arrival; it loses what other effects gave
+    it before (their modifiers) and keeps its runes, damage, attachments and
+    tech level (rulings on Polymorph: Squirrel)."""
+    t = state.things[ref]
+    log(state, f"{t.card} is transformed into a {name}")
+    t.mods = [Mod(until=until, face=name, src=src)]
+
+
 def expire(state: State, until: str) -> None:
-    """Modifiers and player effects that last `until` end now."""
+    """Modifiers and lasting effects that last `until` end now."""
     for t in state.things.values():
         if any(m.until == until for m in t.mods):
             t.mods = [m for m in t.mods if m.until != until]
+    if any(e.until == until for e in state.lasting):
+        state.lasting = [e for e in state.lasting if e.until != until]
 
+
+def lasting(state: State, seat: str, src: str, card: str, key: str, until: str) -> None:
+    """`card`'s continuous effect `key` holds for `seat` until `until`
+    (`State.lasting`), though the card itself leaves or never stays."""
+    state.clock += 1
+    state.lasting.append(Lasting(card=card, key=key, ctrl=seat, src=src, until=until, stamp=state.clock))
 
 
 
@@ -247,14 +279,30 @@ def unpatrol(state: State, ref: str) -> None:
                 slots[i] = ""
 
 
+def shove(state: State, ref: str, slot: str) -> bool:
+    """Move a patroller to another slot of its patrol zone, if that one is empty."""
+    t = state.things[ref]
+    slots = state.patrol.get(t.controller, [])
+    if ref not in slots or slot not in cards.SLOTS or slots[cards.SLOTS.index(slot)]:
+        return False
+    slots[slots.index(ref)] = ""
+    slots[cards.SLOTS.index(slot)] = ref
+    return True
+
+
 def exhaust(state: State, ref: str) -> None:
-    state.things[ref].exhausted = True
+    """Exhaust a ready thing (an attack, a cost, an effect): its ``exhausts`` event."""
+    t = state.things[ref]
+    if t.exhausted:
+        return
+    t.exhausted = True
+    events.emit(state, events.own(state, "exhausts", ref, t.controller, board.face(state, ref), {"subject": ref}))
 
 
 def disable(state: State, ref: str) -> None:
     """Exhaust it, it skips its next ready step, and it leaves the patrol zone."""
     t = state.things[ref]
-    t.exhausted = True
+    exhaust(state, ref)
     t.disabled = True
     unpatrol(state, ref)
 
@@ -273,8 +321,9 @@ def level_up(state: State, ref: str, n: int) -> int:
         done += 1
         if cards.band(t.card, t.level) != before:
             t.damage = 0
+            stamp(state, ref)
         if t.level == top:
             t.max_since = state.turn
-            events.emit(state, events.own(state, "max_level", ref, t.card, t.controller, board.band(state, ref),
+            events.emit(state, events.own(state, "max_level", ref, t.controller, board.face(state, ref),
                                           {"subject": ref}))
     return done

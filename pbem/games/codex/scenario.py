@@ -6,9 +6,10 @@ order (``p1.``, ``p2.``):
 * ``hand``, ``deck`` (top first), ``discard``, ``workers`` (hired worker
   cards), ``codex``: comma-separated card names. Cards of the seat's 10
   starters and 24 codex cards not named anywhere go to the bottom of the
-  deck (starters) or stay in the codex (codex cards). With no ``hand``,
-  the opening hand is drawn from the top of the deck. A card of neither
-  (another colour's, for a test of one card) is added for the seat.
+  deck (starters) or stay in the codex (codex cards); a listed ``codex``
+  keeps only the codex cards it names. With no ``hand``, the opening hand
+  is drawn from the top of the deck. A card of neither (another colour's,
+  for a test of one card) is added for the seat.
 * ``gold`` (before the active seat's upkeep, which adds a gold per
   worker), ``base`` (HP left), ``base_workers`` (workers on the worker
   card): numbers.
@@ -52,6 +53,21 @@ from pbem.games.codex.state import (
 LIST_KEYS = ("hand", "deck", "discard", "workers", "codex", "units", "buildings", "ongoing", "future", "heroes")
 NUM_KEYS = ("gold", "base", "base_workers")
 _FLAGS = ("exhausted", "new")
+
+
+def _hero_in_play(state: State, seat: str, name: str, level: int, turn: int) -> str:
+    """`seat`'s hero `name` in play since before the game at `level` (at
+    max level, since the turn before `turn`: its ultimates are ready)."""
+    ref = f"h{state.next_ref:03d}"
+    state.next_ref += 1
+    h = state.players[seat].heroes[name]
+    h.home, h.ref = False, ref
+    engine.new_thing(state, seat, Known(ref, name), name)
+    t = state.things[ref]
+    t.since = t.arrived = 0
+    engine.level_up(state, ref, level - 1)
+    t.max_since = 0 if t.level < cards.max_level(name) else max(0, turn - 1)
+    return ref
 
 
 def parse(lines: list[str]) -> dict[str, str]:
@@ -174,33 +190,20 @@ def apply_scenario(state: State, sc: dict[str, str], chance: Chance) -> None:
                     for _ in range(extra):
                         put(deck(seat), name)
                     codex_left[name] -= extra
+            codex_left += left - codex_left  # cards of other specs, added for a test
         for name in sorted(codex_left.elements()):
             put(codex(seat), name)
         hero_ref = ""
         hero = sc.get(key + "hero", "home")
         if hero != "home":
-            name = next(iter(p.heroes))
-            hero_ref = f"h{state.next_ref:03d}"
-            state.next_ref += 1
-            h = p.heroes[name]
-            h.home, h.ref = False, hero_ref
-            engine.new_thing(state, seat, Known(hero_ref, name), name)
-            t = state.things[hero_ref]
-            t.since = t.arrived = 0
-            engine.level_up(state, hero_ref, _number(hero, key + "hero") - 1)
-            t.max_since = 0 if t.level < cards.max_level(name) else max(0, turn - 1)
+            hero_ref = _hero_in_play(state, seat, next(iter(p.heroes)), _number(hero, key + "hero"), turn)
         for entry in _names(sc.get(key + "heroes", "")):
             words = entry.split()
             name = cards.lookup(" ".join(words[:-1]))
             if name is None or not cards.is_hero(name) or not words[-1].isdigit():
                 raise InvalidOption(f"scenario: {key}heroes: write NAME LEVEL for a written hero ({entry!r})")
-            ref = f"h{state.next_ref:03d}"
-            state.next_ref += 1
-            p.heroes[name] = Hero(home=False, ref=ref)
-            engine.new_thing(state, seat, Known(ref, name), name)
-            state.things[ref].since = state.things[ref].arrived = 0
-            engine.level_up(state, ref, int(words[-1]) - 1)
-            units.append(ref)
+            p.heroes[name] = Hero()
+            units.append(_hero_in_play(state, seat, name, int(words[-1]), turn))
         p.gold = int(sc.get(key + "gold", "0"))
         if key + "base_workers" in sc:
             p.base_workers = int(sc[key + "base_workers"])

@@ -5,6 +5,7 @@ A *selector* picks things (and structures): ``{"kinds": ["unit"], "side":
 
 ``kinds``      unit (tokens too), hero, building (structures and building
                cards), base, upgrade, ongoing; default unit and hero
+``structure``  false: no base, tech building or add-on; true: only those
 ``side``       mine, theirs, friendly or any (default), as seen by the
                ability's controller
 ``tech`` ``subtype`` ``not_subtype`` ``card`` ``colour`` ``spec`` ``token``
@@ -12,18 +13,26 @@ A *selector* picks things (and structures): ``{"kinds": ["unit"], "side":
 ``patrolling`` ``slot`` ``damaged`` ``exhausted`` ``other`` (not the source)
 ``plus_runes`` ``minus_runes`` (has such runes or not) ``atk_max`` ``atk_min``
 ``has`` ``lacks`` (a keyword) ``counter`` (has a rune of that kind)
-``no_abilities`` ``test`` (a registered test)
+``host``       the thing the source is attached to
+``no_abilities`` (printed or given: keywords, granted abilities; not
+numbers, runes or a patrol slot's bonus) ``test`` (a registered test)
 
 A *condition* (``if`` of an ability or effect, ``while`` of a continuous
 effect) is about the ability's source and controller: ``turn`` (mine or
 theirs), ``patrolling``, ``attacking`` (true, unit, hero, building, base),
 ``arrived`` / ``attacked`` (``this_turn``), ``you_control`` (a selector),
 ``count`` (``{"of": selector, "min": n}``), ``boosted``, ``hand_empty``,
-``cause`` (of a death: ``combat``, ``effect``, ``destroyed``), ``slot``
+``counter`` (``{"growth": 5}``: at least so many runes of a kind on the
+source), ``cause`` (of a death: ``combat``, ``effect``, ``destroyed``; of
+damage to a base: ``combat`` or ``effect``), ``from_hand`` (of an
+arrival: true, or ``first``: the first unit to arrive from its
+controller's hand this turn), ``slot``
 (the patrol slot the victim of a ``kills`` event held, or true for any),
-``test``, and ``not`` / ``all`` / ``any`` of conditions.
+``flag`` (a flag of the controller's lasts this turn: ``spell_cast``, set
+when it casts a spell, ``instant_build`` ...), ``test``, and ``not`` /
+``all`` / ``any`` of conditions.
 
-Values a selector reads (ATK, keywords) come from `values` through
+Values a selector reads (ATK, keywords, abilities) come from `values` through
 `VALUE_READER`, which `values` sets on import (so that this module, which
 `values` uses, does not import it).
 """
@@ -33,26 +42,30 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from pbem.games.base import identity
 from pbem.games.codex import board, cards, registry
 from pbem.games.codex.cards import CardDataError
 from pbem.games.codex.state import State, hand
 
 Pred = Callable[[State, str, str, str], bool]
 
-#: (state, ref) -> (atk, keywords): set by `values` at import
-VALUE_READER: Callable[[State, str], tuple[int, dict[str, int]]] | None = None
+#: (state, ref) -> (atk, keywords, has abilities): set by `values` at import
+VALUE_READER: Callable[[State, str], tuple[int, dict[str, int], bool]] | None = None
 
 _KINDS = ("unit", "hero", "building", "base", "upgrade", "ongoing")
+#: what a card filter (a card not in play: costs' ``plays``, a part ``from``
+#: a hand or codex) may ask: printed facts, and a registered ``test`` of its ref
+CARD_FILTER_KEYS = {"types", "tech", "subtype", "spec", "colour", "name", "ultimate", "cost_max", "test"}
 _SEL_KEYS = {"kinds", "side", "tech", "subtype", "not_subtype", "card", "colour", "spec", "token", "legendary",
              "patrolling", "slot", "damaged", "exhausted", "other", "plus_runes", "minus_runes", "atk_max",
-             "atk_min", "has", "lacks", "no_abilities", "test", "counter"}
+             "atk_min", "has", "lacks", "no_abilities", "test", "counter", "structure", "host"}
 _COND_KEYS = {"turn", "patrolling", "attacking", "arrived", "attacked", "you_control", "count", "boosted",
-              "hand_empty", "cause", "slot", "test", "not", "all", "any"}
+              "hand_empty", "cause", "slot", "flag", "from_hand", "test", "not", "all", "any", "counter"}
 
 _compiled: dict[int, tuple[Any, Pred, tuple[str, ...]]] = {}
 
 
-def _values(state: State, ref: str) -> tuple[int, dict[str, int]]:
+def _values(state: State, ref: str) -> tuple[int, dict[str, int], bool]:
     assert VALUE_READER is not None, "values is not loaded"
     return VALUE_READER(state, ref)
 
@@ -77,16 +90,16 @@ def _thing_checks(sel: dict[str, Any]) -> list[Pred]:
         add(lambda st, seat, src, x: board.tech_of(st, x) in levels)
     if "subtype" in sel:
         want = sel["subtype"]
-        add(lambda st, seat, src, x: want in c[st.things[x].card].subtypes)
+        add(lambda st, seat, src, x: want in board.subtypes(st, x))
     if "not_subtype" in sel:
         nope = sel["not_subtype"]
-        add(lambda st, seat, src, x: nope not in c[st.things[x].card].subtypes)
+        add(lambda st, seat, src, x: nope not in board.subtypes(st, x))
     if "card" in sel:
         names = {sel["card"]} if isinstance(sel["card"], str) else set(sel["card"])
         add(lambda st, seat, src, x: st.things[x].card in names)
     if "colour" in sel:
         col = sel["colour"]
-        add(lambda st, seat, src, x: c[st.things[x].card].colour == col)
+        add(lambda st, seat, src, x: board.shown(st, x).colour == col)
     if "spec" in sel:
         spec = sel["spec"]
         add(lambda st, seat, src, x: c[st.things[x].card].spec == spec)
@@ -129,16 +142,20 @@ def _thing_checks(sel: dict[str, Any]) -> list[Pred]:
     if "counter" in sel:
         rune = sel["counter"]
         add(lambda st, seat, src, x: st.things[x].counters.get(rune, 0) > 0)
+    if "host" in sel:
+        host = sel["host"]
+        add(lambda st, seat, src, x: (src in st.things and st.things[src].attached == x) == host)
     if "no_abilities" in sel:
         none = sel["no_abilities"]
-        add(lambda st, seat, src, x: (not board.face(st, x).abilities and not board.face(st, x).keywords) == none)
+        add(lambda st, seat, src, x: (not _values(st, x)[2]) == none)
     return checks
 
 
 def _structure_ok(sel: dict[str, Any]) -> bool:
     """Whether a structure can ever match `sel` (its thing-only keys rule it out)."""
     only_things = {"tech", "subtype", "card", "colour", "spec", "token", "legendary", "patrolling", "slot",
-                   "exhausted", "plus_runes", "minus_runes", "atk_max", "atk_min", "has", "no_abilities", "counter"}
+                   "exhausted", "plus_runes", "minus_runes", "atk_max", "atk_min", "has", "no_abilities", "counter",
+                   "host"}
     return not (only_things & set(sel))
 
 
@@ -156,10 +173,10 @@ def compile_selector(sel: Any) -> tuple[Pred, tuple[str, ...]]:
 
         _compiled[id(sel)] = (sel, any_of, kinds)
         return any_of, kinds
+    kinds = tuple(sel.get("kinds", ("unit", "hero")))
     unknown = set(sel) - _SEL_KEYS
     if unknown:
         raise CardDataError(f"unknown selector key(s) {sorted(unknown)} in {sel}")
-    kinds = tuple(sel.get("kinds", ("unit", "hero")))
     for k in kinds:
         if k not in _KINDS:
             raise CardDataError(f"unknown kind {k!r} in selector {sel}")
@@ -167,7 +184,8 @@ def compile_selector(sel: Any) -> tuple[Pred, tuple[str, ...]]:
     other = sel.get("other", False)
     checks = _thing_checks(sel)
     test = registry.get("test", sel["test"]) if "test" in sel else None
-    structures_ok = _structure_ok(sel)
+    structures_ok = _structure_ok(sel) and sel.get("structure", True)
+    cards_ok = not sel.get("structure", False)
     damaged = sel.get("damaged")
 
     def pred(st: State, seat: str, src: str, x: str) -> bool:
@@ -185,7 +203,7 @@ def compile_selector(sel: Any) -> tuple[Pred, tuple[str, ...]]:
                 return False
         else:
             t = st.things.get(x)
-            if t is None or board.kind_of(st, x) not in kinds or not _side_ok(side, seat, t.controller):
+            if t is None or not cards_ok or _kind(st, x) not in kinds or not _side_ok(side, seat, t.controller):
                 return False
             for check in checks:
                 if not check(st, seat, src, x):
@@ -194,6 +212,41 @@ def compile_selector(sel: Any) -> tuple[Pred, tuple[str, ...]]:
 
     _compiled[id(sel)] = (sel, pred, kinds)
     return pred, kinds
+
+
+def zone_card(state: State, seat: str, x: str, kinds: tuple[str, ...] = ("hand", "codex", "discard")) -> str | None:
+    """The card of ref `x` in one of `seat`'s zones of these kinds (None:
+    not there); `NeedsReveal` where the holder of `state` cannot see it."""
+    for k in kinds:
+        for it in state.zones[f"{k}:{seat}"].items:
+            if it.ref == x:
+                return identity(it)
+    return None
+
+
+def card_matches(sel: dict[str, Any], name: str) -> bool:
+    """Printed facts of a card not in play against a card filter (a token
+    counts as a unit; ``cost_max``: printed cost, ruling on Circle of Life;
+    ``test`` is the caller's, who knows the ref)."""
+    c = cards.CARDS[name]
+    if "types" in sel and c.type not in sel["types"] and not (c.type == "token" and "unit" in sel["types"]):
+        return False
+    if "tech" in sel and (c.type not in ("unit", "token", "upgrade", "building") or c.tech not in sel["tech"]):
+        return False
+    if "name" in sel and sel["name"] != name:
+        return False
+    if "subtype" in sel and sel["subtype"] not in c.subtypes:
+        return False
+    for key in ("colour", "spec", "ultimate"):
+        if key in sel and getattr(c, key) != sel[key]:
+            return False
+    return "cost_max" not in sel or c.cost <= sel["cost_max"]
+
+
+def _kind(state: State, ref: str) -> str:
+    """A thing's kind as selectors name it (an ongoing spell: ``ongoing``)."""
+    k = board.kind_of(state, ref)
+    return "ongoing" if k == "spell" else k
 
 
 def pool(state: State, kinds: tuple[str, ...]) -> list[str]:
@@ -260,10 +313,16 @@ def _holds1(state: State, seat: str, src: str, key: str, want: Any, ev: dict[str
         return (ev.get("boosted") == "1") == want
     if key == "cause":
         return ev.get("cause") == want
+    if key == "from_hand":  # of an arrival: "first" (the first unit from its hand this turn) or true
+        return ev.get("from_hand") == want if isinstance(want, str) else bool(ev.get("from_hand")) == want
     if key == "slot":  # of what an event was about ("kills" a patroller): a slot name or true
         return ev.get("slot", "") == want if isinstance(want, str) else bool(ev.get("slot")) == want
+    if key == "counter":  # the source has at least so many runes of each kind
+        return t is not None and all(t.counters.get(k, 0) >= n for k, n in want.items())
     if key == "hand_empty":
         return (not state.zones[hand(seat)].items) == want
+    if key == "flag":
+        return board.flag(state, seat, want)
     if key == "test":
         return registry.get("test", want)(state, seat, src, "")
     if key == "not":

@@ -1,4 +1,4 @@
-"""Codex options and state Structs (rules version 2).
+"""Codex options and state Structs (rules version 2 on; 3 since the Red and Green specs).
 
 Zones (`GameState.zones`), for each seat S:
 
@@ -31,6 +31,8 @@ one of them needs a decision nobody gave (README: "Choices").
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import msgspec
 
@@ -116,9 +118,15 @@ class Player(msgspec.Struct, kw_only=True):
 class Mod(msgspec.Struct, kw_only=True, omit_defaults=True):
     """A modifier on a thing for a while (``until``: ``turn`` = the end of
     this turn; ``upkeep:SEAT`` = SEAT's next upkeep; ``""`` = while it stays
-    in play). `armor` is what is left of the armor it gave."""
+    in play). `armor` is what is left of the armor it gave; `face` a
+    transformation; `grant` names abilities of `card` the thing has
+    meanwhile (a delayed "it takes 1 damage at the end of the turn")."""
 
     until: str = "turn"
+    #: a transformation: the card (a token's name) whose face, subtypes and
+    #: colour it shows meanwhile; it keeps its tech level, runes, damage
+    #: and attachments (rulings on Polymorph: Squirrel)
+    face: str = ""
     atk: int = 0
     hp: int = 0
     armor: int = 0
@@ -126,6 +134,10 @@ class Mod(msgspec.Struct, kw_only=True, omit_defaults=True):
     lose: list[str] = []
     cant: list[str] = []
     src: str = ""
+    grant: list[str] = []
+    card: str = ""
+    #: the printed ATK it has meanwhile (swapped: Chaos Mirror's kind)
+    base_atk: int | None = None
 
 
 class Thing(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -153,6 +165,13 @@ class Thing(msgspec.Struct, kw_only=True, omit_defaults=True):
     disabled: bool = False    # does not ready in its next ready step
     attached: str = ""        # attachments: the thing it is attached to
     links: list[str] = []     # things this card binds (Two Step's partners)
+    #: when it came under its controller's control (or, a hero, reached its
+    #: band): `State.clock` then; orders continuous effects (`values`)
+    stamp: int = 0
+    #: control taken for a while: the seat that gets it back, and when
+    #: (an ``until`` of `Mod`: ``turn`` ...)
+    returns_to: str = ""
+    returns_at: str = ""
 
 
 class Future(msgspec.Struct, kw_only=True):
@@ -162,6 +181,20 @@ class Future(msgspec.Struct, kw_only=True):
     card: str
     owner: str
     time: int
+
+
+class Lasting(msgspec.Struct, kw_only=True):
+    """A continuous effect of a card that has left play or never stayed (a
+    spell's "until your next turn"): `card`'s static ability `key`, for
+    `ctrl`, until `until` (as `Mod.until`); `src` the card's ref when it
+    was played, `stamp` when the effect began."""
+
+    card: str
+    key: str
+    ctrl: str
+    src: str
+    until: str
+    stamp: int
 
 
 class Pending(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -182,12 +215,21 @@ class Pending(msgspec.Struct, kw_only=True, omit_defaults=True):
 
 class Prompt(msgspec.Struct, kw_only=True):
     """A decision the head of the queue needs: `kind` (``target``, ``may``,
-    ``mode``, ``hero`` ...), `what` in words, the legal `options` (wire form)."""
+    ``mode``, ``hero`` ...), `what` in words, the legal `options` (wire form).
+
+    A ``card`` question (a card of the chooser's own hand or codex) lists
+    no options, which would tell everyone what those zones hold: `zones`
+    and the card filter `pick` say what may be chosen (or none, where
+    `optional`), `taken` the cards chosen already for the same effect."""
 
     seat: str
     kind: str
     what: str
     options: list[str] = []
+    zones: list[str] = []
+    pick: dict[str, Any] = {}
+    taken: list[str] = []
+    optional: bool = False
 
 
 class Combat(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -223,10 +265,14 @@ class State(GameState, kw_only=True):
     combat: Combat | None = None
     #: seats that take an extra turn after the current one, in order
     extra_turns: list[str] = []
+    #: continuous effects lasting a while after their card left (`Lasting`)
+    lasting: list[Lasting] = []
     #: the tower's one detection this turn: seat of the tower -> ref detected
     detected: dict[str, str] = {}
     #: cards everyone saw that now lie in hidden zones: ref -> name
     shown: dict[str, str] = {}
+    #: a counter that only goes up: the `Thing.stamp` of what changed last
+    clock: int = 0
     #: what happened this turn, in words (public)
     log: list[str] = []
     last_log: list[str] = []

@@ -9,9 +9,12 @@ command): healing X, fading (a time rune off), forecast (a time rune off
 each card in the future; the last one makes it arrive), the surplus draw,
 and every ``upkeep`` trigger. Then the main phase begins.
 
-End (the ``end`` command): the patrol zone is locked, the hand discarded
-and that many + 2 cards drawn (at most 5), then the ``end_of_turn``
-triggers (after the draw, ruling on Bloodrage Ogre), ephemeral things die
+End (the ``end`` command): the patrol zone is locked (a ``discard_hand``
+flag on the player discards its hand first, at the end of the main phase),
+the hand discarded and that many + 2 cards drawn (at most 5), then the ``end_of_turn``
+triggers of the active seat's cards and the ``end_of_each_turn`` ones of
+every card in play (after the draw, rulings on Bloodrage Ogre and
+Chameleon Lizzo), ephemeral things die
 (at the end of every turn, ruling), construction finishes, "this turn"
 effects end, and the next turn begins: an extra turn first if one is due.
 """
@@ -27,7 +30,7 @@ from pbem.games.codex.state import ENDING, MAIN, OVER, TECH, UPKEEP, Pending, St
 def upkeep_items(state: State, seat: str) -> list[Pending]:
     """Everything that happens in `seat`'s upkeep, default order."""
     out: list[Pending] = []
-    for r in board.things_of(state, seat):
+    for r in board.things_of(state, seat) + board.spells_of(state, seat):  # an ongoing spell may heal
         kw = values.keywords(state, r)
         if kw.get("healing"):
             out.append(Pending(kind="step", key="healing", src=r, ctrl=seat))
@@ -114,11 +117,17 @@ def end_turn(state: State, seat: str, slots: list[str], chance: Chance) -> None:
     state.patrol[seat] = list(slots) if slots else [""] * 5
     log(state, f"{seat} ends the main phase")
     state.phase = ENDING
+    if board.flag(state, seat, "discard_hand"):  # at the end of the main phase, before the draw phase
+        engine.discard_from_hand(state, seat, [it.ref for it in state.zones[hand(seat)].items])
+        log(state, f"{seat} discards its hand at the end of the main phase")
     n = len(state.zones[hand(seat)].items)
     engine.discard_from_hand(state, seat, [it.ref for it in state.zones[hand(seat)].items])
     got = engine.draw(state, seat, min(n + 2, cards.HAND_MAX), chance)
     log(state, f"{seat} discards {n} and draws {got}")
-    events.emit(state, events.seat_turn(state, "end_of_turn", seat))
+    ends = events.seat_turn(state, "end_of_turn", seat)
+    for s in state.seats:
+        ends += events.seat_turn(state, "end_of_each_turn", s)
+    events.emit(state, ends)
     state.fresh += [Pending(kind="step", key="ephemeral"), Pending(kind="step", key="cleanup")]
     resolve.run(state, chance)
 

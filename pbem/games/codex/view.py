@@ -31,6 +31,8 @@ class ThingView(msgspec.Struct, frozen=True):
     keywords: list[str]
     kind: str = "unit"
     counters: dict[str, int] = {}
+    #: what it is transformed into ("": itself)
+    shows: str = ""
 
 
 class BuildingView(msgspec.Struct, frozen=True):
@@ -104,9 +106,10 @@ def _view(state: State, seat: str | None) -> View:
             v = values.get(state, r)
             kw = sorted(k for k, n in v.kw.items() if n)
             kind = board.kind_of(state, r)
+            shows = board.face(state, r).name
             things.append(ThingView(handle(state, r), t.card, v.atk if kind != "building" else 0, v.hp,
                                     t.damage, t.runes, t.exhausted, t.since >= state.turn, t.level, kw,
-                                    kind=kind, counters=dict(t.counters)))
+                                    kind=kind, counters=dict(t.counters), shows="" if shows == t.card else shows))
         hero_name = next(iter(p.heroes))
         hero = p.heroes[hero_name]
         blds, cards_of = [], []
@@ -141,6 +144,9 @@ def _prompt(state: State, seat: str | None) -> str:
     if state.prompt is not None:
         q = state.prompt
         who = "you" if seat == q.seat else q.seat
+        if q.kind == "card":  # the options would show the zones' cards
+            where = " or ".join(z.split(":")[0] for z in q.zones)
+            return f"{who} to choose: {q.what} (from {where}: {where.split()[0]}:NAME, or none)"
         shown = ", ".join(answer_text(state, seat or "", o) for o in q.options)
         return f"{who} to choose: {q.what} ({shown})"
     who = "your" if seat == state.active else f"{state.active}'s"
@@ -180,7 +186,7 @@ def render(v: View) -> str:
                 marks = [f"{k} {n}" for k, n in sorted(t.counters.items())] + (["exhausted"] if t.exhausted else [])
                 lines.append(f"  - {t.handle}: {t.kind}{extra}" + (f" ({', '.join(marks)})" if marks else ""))
                 continue
-            marks = []
+            marks = [f"a {t.shows} now"] if t.shows else []
             if t.level:
                 marks.append(f"L{t.level}")
             if t.damage:

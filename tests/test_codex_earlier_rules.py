@@ -1,0 +1,41 @@
+"""Codex games begun under rules "1" and "2" keep verifying and auditing
+with the rules they were begun under (the frozen `pbem.games.codex_v1` and
+`codex_v2`), while new games are made under the current rules."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pbem import games
+from pbem.cli import cli
+from pbem.protocol import folder
+
+VECTORS = Path(__file__).resolve().parent / "vectors"
+GAMES = [(rules, mode) for rules in ("1", "2") for mode in ("hotseat", "peer")]
+
+
+@pytest.mark.parametrize("rules, mode", GAMES)
+def test_an_earlier_rules_game_verifies_and_audits_with_its_own_package(rules, mode, tmp_path):
+    work = tmp_path / "game"
+    shutil.copytree(VECTORS / f"codex-rules{rules}" / mode / "game", work)
+    chain = folder.load(work)
+    assert chain.genesis.rules_version == rules
+    assert type(chain.game).__module__ == f"pbem.games.codex_v{rules}"
+    runner = CliRunner()
+    r = runner.invoke(cli, ["verify", str(work)])
+    assert r.exit_code == 0, r.output
+    assert "over: base destroyed" in r.stdout
+    r = runner.invoke(cli, ["audit", str(work)])
+    assert r.exit_code == 0, r.output
+
+
+def test_new_games_use_the_current_rules_and_rules1_is_only_kept():
+    current = games.get("codex")
+    assert current.rules_version not in ("1", "2")
+    assert type(current).__module__ == "pbem.games.codex"
+    assert games.get("codex", "1").rules_version == "1"
+    assert games.get("codex", "2").rules_version == "2"

@@ -1,0 +1,184 @@
+"""Rebuilding a lost game folder (issue 24, part 6): `mail send` mails the
+player a copy of its own files, `mail fetch` into a new folder rebuilds it
+from the mailbox (a real IMAP server, dovecot on loopback), and `pbem
+join` / `pbem apply` into an empty folder rebuild it from another seat's
+files; the player's hidden cards and peer secrets come back from what was
+sealed to its key, and the game goes on to its audit."""
+
+from __future__ import annotations
+
+import random
+import shutil
+
+import pytest
+
+from conftest import Pbem, introduced, mail_step
+from mailservers import Dovecot
+from pbem import actions, mailing
+from pbem.errors import PbemError
+from pbem.protocol import folder as folder_mod
+from pbem.transport.mail import MailError
+from test_mail import bot_turn, imap_people
+
+
+@pytest.fixture(scope="module")
+def dovecot():
+    server = Dovecot(["alice", "bob", "rita"])
+    yield server
+    server.stop()
+
+
+def hand(folder, name, keys):
+    """What `name` sees of the game (its hand among it)."""
+    chain = actions.open_game(folder)
+    return actions.view_json(chain, actions.party(chain, name, keys))
+
+
+def by_mail(folders, keys, referee: bool, rng, rounds: int) -> None:
+    """`rounds` rounds of every party fetching, acting and sending."""
+    for _ in range(rounds):
+        if referee:
+            mailing.referee(folders["rita"].parent, "rita", keys["rita"])
+        for who in ("alice", "bob"):
+            mailing.fetch([folders[who]], who, keys[who])
+            bot_turn(folders[who], who, keys[who], rng)
+            mailing.send(folders[who], who, keys[who])
+        if actions.open_game(folders["alice"]).over and actions.open_game(folders["bob"]).over:
+            return
+
+
+@pytest.mark.parametrize("dealer", ["referee", "peer"])
+def test_a_lost_folder_rebuilt_from_imap_and_played_on(tmp_path, dovecot, monkeypatch, dealer):
+    monkeypatch.setenv("PBEM_IMAP_PASSWORD", Dovecot.PASSWORD)
+    server, keys = imap_people(tmp_path, tmp_path / "spool", dovecot)
+    try:
+        folders = {"alice": tmp_path / "alice" / "g", "bob": tmp_path / "bob" / "g"}
+        if dealer == "referee":
+            folders["rita"] = tmp_path / "rita" / "g"
+            actions.new_game("aa", folders["rita"], ["alice", "bob"], keys["rita"], "referee", "rita")
+            mailing.send(folders["rita"], "rita", keys["rita"])
+        else:  # alice creates it: only her copy holds the genesis for her
+            actions.new_game("aa", folders["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
+            mailing.send(folders["alice"], "alice", keys["alice"])
+        rng = random.Random(4)
+        by_mail(folders, keys, dealer == "referee", rng, rounds=6)
+        lost = folders["alice"]
+        mailing.fetch([lost], "alice", keys["alice"])
+        before_head, before_hand = folder_mod.load(lost).head, hand(lost, "alice", keys["alice"])
+        assert folder_mod.load(lost).seq > 8 and any(r.by == "alice" for r in folder_mod.load(lost).records[1:])
+
+        shutil.rmtree(tmp_path / "alice")  # the disk is gone; the key store and the mailbox are not
+        report = mailing.fetch([lost], "alice", keys["alice"])[0]
+        assert report.joined and report.rebuilt
+        chain = folder_mod.load(lost)
+        assert chain.head == before_head  # every file back, and no second join
+        assert hand(lost, "alice", keys["alice"]) == before_hand
+        assert actions.verify(lost, full=True).head == before_head
+
+        by_mail(folders, keys, dealer == "referee", rng, rounds=200)
+        if dealer == "referee":
+            mailing.referee(folders["rita"].parent, "rita", keys["rita"])
+            for who in ("alice", "bob"):
+                mailing.fetch([folders[who]], who, keys[who])
+        heads = {folder_mod.load(f).head for f in folders.values()}
+        assert len(heads) == 1 and folder_mod.load(lost).over
+        assert actions.audit(lost).ok
+    finally:
+        server.stop()
+
+
+def test_without_its_own_files_a_fetch_makes_no_folder(tmp_path, dovecot, monkeypatch):
+    """With copy_to_self = false, a peer seat's lost join is nowhere in its
+    mailbox: the fetch says so and makes nothing (a second join would fork)."""
+    monkeypatch.setenv("PBEM_IMAP_PASSWORD", Dovecot.PASSWORD)
+    server, keys = imap_people(tmp_path, tmp_path / "spool", dovecot)
+    try:
+        conf = keys["bob"].store.home / "config.toml"
+        conf.write_text("[mail]\ncopy_to_self = false\n" + conf.read_text())
+        folders = {"alice": tmp_path / "alice" / "g", "bob": tmp_path / "bob" / "g"}
+        actions.new_game("aa", folders["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
+        mailing.send(folders["alice"], "alice", keys["alice"])
+        by_mail(folders, keys, False, random.Random(2), rounds=3)
+        shutil.rmtree(tmp_path / "bob")
+        with pytest.raises(MailError, match="none for seq 1"):
+            mailing.fetch([folders["bob"]], "bob", keys["bob"])
+        assert not folders["bob"].exists()
+    finally:
+        server.stop()
+
+
+def _game(tmp_path, dealer):
+    names = ["alice", "bob"]
+    keys = introduced(tmp_path, names + ["rita"])
+    dirs = {n: tmp_path / n for n in names}
+    if dealer == "referee":
+        dirs["rita"] = tmp_path / "rita"
+        actions.new_game("aa", dirs["rita"], names, keys["rita"], "referee", referee="rita")
+        genesis = dirs["rita"] / folder_mod.GENESIS
+    else:
+        actions.new_game("aa", dirs["alice"], names, keys["alice"], "peer", creator="alice")
+        genesis = dirs["alice"] / folder_mod.GENESIS
+    for n in names:
+        if n in dirs and dirs[n].exists():
+            continue
+        mine = actions.join(dirs[n], [genesis], n, keys[n])
+        if mine is not None:
+            for other in dirs:
+                if other != n and dirs[other].exists():
+                    actions.apply_files(dirs[other], [mine])
+    for d in dirs.values():
+        for other in dirs.values():
+            actions.apply_files(d, sorted(other.glob("0*.pbem")))
+    rng = random.Random(6)
+    for _ in range(14):
+        mail_step(keys, dirs, rng)
+    return keys, dirs, rng
+
+
+@pytest.mark.parametrize("dealer,seat,how", [
+    ("referee", "alice", "join"), ("referee", "rita", "apply"),  # a seat, and the referee itself
+    ("peer", "alice", "apply"), ("peer", "bob", "join"),  # the creator (her genesis is her first file), a joiner
+])
+def test_a_lost_folder_rebuilt_from_another_seats_files(tmp_path, dealer, seat, how):
+    keys, dirs, rng = _game(tmp_path, dealer)
+    before_head = folder_mod.load(dirs[seat]).head
+    before_hand = hand(dirs[seat], seat, keys[seat]) if seat != "rita" else None
+    shutil.rmtree(dirs[seat])
+    run = Pbem(keys[seat].store.home)
+    theirs = sorted(dirs["alice" if seat == "bob" else "bob"].glob("0*.pbem"))
+    if how == "join":
+        r = run("join", dirs[seat], *theirs, "--as", seat)
+        assert "rebuilt:" in r.stdout and "send" not in r.stderr
+    else:
+        r = run("apply", dirs[seat], *theirs)
+    assert folder_mod.load(dirs[seat]).head == before_head
+    if before_hand is not None:
+        assert hand(dirs[seat], seat, keys[seat]) == before_hand
+    for _ in range(2000):  # played on to the end, the rebuilt folder among the others
+        if not mail_step(keys, dirs, rng):
+            break
+    assert len({folder_mod.load(d).head for d in dirs.values()}) == 1
+    assert folder_mod.load(dirs[seat]).over and actions.audit(dirs[seat]).ok
+
+
+def test_apply_into_an_empty_folder_needs_the_genesis(tmp_path):
+    keys, dirs, _ = _game(tmp_path, "referee")
+    run = Pbem(keys["alice"].store.home)
+    target = tmp_path / "new"
+    r = run("apply", target, *sorted(dirs["bob"].glob("0000[1-9]*.pbem")), ok=False)
+    assert r.exit_code == 1 and "hold no genesis" in r.stderr and not target.exists()
+
+
+def test_copy_to_self_must_be_true_or_false(tmp_path, dovecot, monkeypatch):
+    monkeypatch.setenv("PBEM_IMAP_PASSWORD", Dovecot.PASSWORD)
+    server, keys = imap_people(tmp_path, tmp_path / "spool", dovecot)
+    try:
+        conf = keys["rita"].store.home / "config.toml"
+        conf.write_text('[mail]\ncopy_to_self = "yes"\n' + conf.read_text())
+        g = tmp_path / "rita" / "g"
+        actions.new_game("aa", g, ["alice", "bob"], keys["rita"], "referee", "rita")
+        with pytest.raises(PbemError, match="copy_to_self in \\[mail\\] must be true or false"):
+            mailing.send(g, "rita", keys["rita"])
+        assert not server.received  # nothing mailed
+    finally:
+        server.stop()
