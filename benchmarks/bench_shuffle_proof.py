@@ -25,9 +25,11 @@ import statistics
 import time
 from collections.abc import Callable
 
+import msgspec
 from nacl import bindings
 
 from pbem.crypto import poker, twofaced
+from pbem.crypto.encoding import b64d
 from pbem.crypto.shuffle import pairs_proof_length, proof_length, prove, prove_pairs, verify, verify_pairs
 
 GAME = "g-bench"
@@ -120,6 +122,53 @@ def duet_rows(runs: int) -> list[dict]:
     return rows
 
 
+def game_lines(runs: int, indent: str = "") -> list[str]:
+    """What a proof costs a peer game, per layer (protocol version 5): a
+    4-seat Agent Avenue game (teams 2v2) is created and joined through the
+    real writers; for its shared deck, the CPU time of writing a layer
+    without and with its proof, and of checking the proof when the file
+    arrives (`peer.proofs.check`, nothing remembered); and its biggest
+    join file, with the share of the proof in it."""
+    from pbem import games
+    from pbem.crypto.keys import SecretIdentity
+    from pbem.games.base import SeatSpec
+    from pbem.protocol.chain import Chain
+    from pbem.protocol.codec import read_envelope
+    from pbem.protocol.peer import proofs, writer
+    from pbem.protocol.peer.deck import new_layer
+
+    game = games.get("agent-avenue")
+    options = game.options({"teams": "2v2"})
+    names = ["alice", "bob", "carol", "dave"]
+    secrets = {n: SecretIdentity.generate(n) for n in names}
+    specs = game.seats(options, [SeatSpec(n, team) for n, team in zip(names, ["green", "blue"] * 2)])
+    chain = Chain(writer.make_genesis(game, options, [(s, secrets[s.name].public) for s in specs], secrets["alice"]))
+    deck = chain.deck
+    before, context = deck.received(), deck.proof_context(1)
+    layer = new_layer("bob", before, None, context)[1]
+    after = [b64d(p, 32) for p in layer.points]
+
+    def check() -> None:
+        proofs._CHECKED.clear()
+        proofs.check(deck, 1, proofs.SHARED, layer, before, after, "bob's layer")
+
+    plain = cpu_median(lambda: new_layer("bob", before), runs)[0]
+    proven = cpu_median(lambda: new_layer("bob", before, None, context), runs)[0]
+    checked = cpu_median(check, runs)[0]
+    joins = []
+    for name in names[1:]:
+        data = writer.join(chain, secrets[name])
+        chain.append(data)
+        joins.append(data)
+    biggest = max(joins, key=len)
+    proof = len(msgspec.json.decode(read_envelope(biggest).body)["join"]["layer"]["proof"])
+    return [f"{indent}per layer of Agent Avenue's shared deck ({len(before)} cards), median CPU ms of {runs} runs: "
+            f"writing {plain * 1000:.0f} without a proof, {proven * 1000:.0f} with; checking the proof on arrival "
+            f"{checked * 1000:.0f}",
+            f"{indent}biggest join file of a 4-seat peer game (Agent Avenue, teams): {len(biggest)} bytes, "
+            f"of which the layer's proof {proof} (goal: under 64 KiB)"]
+
+
 def report(runs: int, indent: str = "", quick: bool = False) -> list[str]:
     """The table's lines (also printed by `python -m benchmarks`; `quick`:
     decks of 8 and 60 cards only)."""
@@ -141,7 +190,7 @@ def report(runs: int, indent: str = "", quick: bool = False) -> list[str]:
                  goal["verify"] <= GOAL_VERIFY_S)]
     lines.append(f"{indent}issue 25's goals for {GOAL_CARDS} cards: " + "; ".join(
         f"{what} {value} ({target}): {'pass' if ok else 'miss'}" for what, value, target, ok in verdicts))
-    return lines
+    return lines + game_lines(runs, indent)
 
 
 def main() -> None:

@@ -66,7 +66,7 @@ def test_a_dealer_that_reshuffles_from_another_seed_is_caught_by_the_audit(tmp_p
 from pbem.crypto.encoding import b64d  # noqa: E402
 from pbem.errors import CommitmentError, PbemError, SealError  # noqa: E402
 from pbem.protocol import ballots as votes, codec  # noqa: E402
-from pbem.protocol.formats import TurnBody  # noqa: E402
+from pbem.protocol.formats import PROTOCOL_VERSION, TurnBody  # noqa: E402
 from tests import tamper  # noqa: E402
 
 LUCKY = ("target=200", "rounds=6")
@@ -237,11 +237,11 @@ def test_info_dir_says_once_who_can_know_which_chance(pbem, tmp_path):
     g, p = tmp_path / "g", tmp_path / "p"
     pbem("new", "aa", g, "--seat", "alice", "--seat", "bob", "--dealer", "referee", "--referee", "rita")
     out = pbem("info", g).stdout
-    assert "protocol version 4, dealer referee (rita)" in out
+    assert f"protocol version {PROTOCOL_VERSION}, dealer referee (rita)" in out
     assert "note: rita (the referee) knows every hidden card" in out and "contribution" in out
     pbem("new", "aa", p, "--seat", "alice", "--seat", "bob", "--dealer", "peer", "--as", "alice")
     info = pbem.json("info", p)
-    assert info["protocol_version"] == 4 and any("every other seat" in line for line in info["chance"])
+    assert info["protocol_version"] == PROTOCOL_VERSION and any("every other seat" in line for line in info["chance"])
     assert any("every seat's first beacon link" in line for line in info["chance"])
     assert "note:" not in pbem("status", p).stdout  # status no longer repeats it
     assert "options" in pbem.json("info", "aa")  # a game name still describes the game

@@ -20,7 +20,7 @@ from pbem.crypto.encoding import b64d, b64e
 from pbem.errors import CryptoError, ProtocolError
 from pbem.games.codenames.duet import PAIRS
 from pbem.protocol import codec, folder
-from pbem.protocol.peer import knowledge as peer_knowledge
+from pbem.protocol.peer import knowledge as peer_knowledge, writer as peer_writer
 from pbem.protocol.audit import audit
 from pbem.protocol.formats import TurnBody
 from test_peer_game import players, step  # noqa: F401 - `players` is a fixture
@@ -196,8 +196,29 @@ def _cross_a_classes(chain, points, secrets):
     return points
 
 
-@pytest.mark.parametrize("step_no, change, seat", [(0, _cross_b_classes, "alice"), (1, _cross_a_classes, "bob")])
-def test_a_re_pairing_across_classes_is_blamed_by_the_audit(tmp_path, step_no, change, seat):
+@pytest.fixture
+def version_4(monkeypatch):
+    """Games begun under protocol version 4, before layers carried proofs."""
+    monkeypatch.setattr(peer_writer, "PROTOCOL_VERSION", 4)
+
+
+CROSSED = [(0, _cross_b_classes, "alice"), (1, _cross_a_classes, "bob")]
+
+
+@pytest.mark.parametrize("step_no, change, seat", CROSSED)
+def test_a_re_pairing_across_classes_is_refused_at_once(step_no, change, seat):
+    def crossed(chain, body):
+        points = change(chain, [b64d(p, 32) for p in body.layer.points], tamper_secrets)
+        return _with(body, points=[b64e(p) for p in points])
+
+    tamper_secrets = {}
+    _refused(step_no, crossed, f"{seat}'s layer {step_no + 1} of the two-faced deck is not a pair layer",
+             secrets_out=tamper_secrets)
+
+
+@pytest.mark.parametrize("step_no, change, seat", CROSSED)
+def test_a_re_pairing_across_classes_is_blamed_by_the_audit_before_version_5(tmp_path, version_4, step_no, change,
+                                                                             seat):
     table = tamper.play("codenames", "peer", ["alice", "bob"], 3, OPTIONS, edit=_doctor(step_no, change))
     chain = tamper.replay(table.files)
     assert chain.over  # nobody can tell during play
@@ -207,11 +228,14 @@ def test_a_re_pairing_across_classes_is_blamed_by_the_audit(tmp_path, step_no, c
     assert "across classes" in report.failures[0]
 
 
-def _refused(step_no: int, fix, message: str):
-    """The honest chain up to layer `step_no`'s file, which `fix(body)` doctors: refused at once."""
+def _refused(step_no: int, fix, message: str, secrets_out: dict | None = None):
+    """The honest chain up to layer `step_no`'s file, which `fix(chain, body)`
+    doctors: refused at once. `secrets_out` receives every party's key."""
     seen = {}
 
     def edit(chain, data, secrets):
+        if secrets_out is not None:
+            secrets_out.update(secrets)
         body = _body(data)
         if body.layer is not None and len(chain.deck.layers) == step_no and not seen:
             seen["done"] = True
@@ -248,8 +272,18 @@ def test_a_layer_that_encrypts_nothing_is_refused_at_once():
     _refused(2, unshuffled, "encrypts nothing")
 
 
-def test_a_first_layer_key_that_is_not_its_scalars_is_blamed_by_the_audit(tmp_path):
-    """Nothing during play is proven against a's first-layer key; the audit is."""
+def test_a_layer_without_its_proof_or_with_another_layers_is_refused_at_once():
+    _refused(1, lambda chain, body: _with(body, proof=None), "bob's layer 2 of the two-faced deck carries no shuffle proof")
+    _refused(1, lambda chain, body: _with(body, proof=chain.deck.layers[0].proof), "bob's layer 2 of the two-faced deck")
+
+
+def test_a_first_layer_key_that_is_not_its_scalars_is_refused_at_once():
+    fresh = b64e(poker.public_key(poker.new_scalar()))
+    _refused(0, lambda chain, body: _with(body, key=fresh), "alice's layer 1 of the two-faced deck is not a pair layer")
+
+
+def test_a_first_layer_key_that_is_not_its_scalars_is_blamed_by_the_audit_before_version_5(tmp_path, version_4):
+    """Before version 5 nothing during play is proven against a's first-layer key; the audit is."""
     fresh = b64e(poker.public_key(poker.new_scalar()))
 
     def edit(chain, data, secrets):

@@ -19,7 +19,7 @@ from pbem.demo import run_demo
 from pbem.errors import CommitmentError, PbemError, ProtocolError
 from pbem.games.base import refs_in
 from pbem.protocol import codec, folder as folder_mod
-from pbem.protocol.peer import changes as peer_changes
+from pbem.protocol.peer import changes as peer_changes, proofs
 from pbem.protocol.peer import knowledge as peer_knowledge
 from pbem.protocol.audit import audit
 from pbem.protocol.formats import Delivery, Opening, ReshuffleLayer, TurnBody
@@ -137,6 +137,28 @@ def test_a_reshuffle_layer_that_drops_or_duplicates_a_card_is_refused(two):
         chain.append(tamper.resign(two, msgspec.structs.replace(body, reshuffle=doubled)))
     with pytest.raises(ProtocolError, match=f"{body.by} owes its layer"):
         chain.append(tamper.resign(two, msgspec.structs.replace(body, reshuffle=None)))
+    assert chain.append(two.files[chain.seq + 1]), "the honest file still goes in"
+
+
+def test_a_reshuffle_layer_is_proven_when_it_arrives(two):
+    """A card substituted in a reshuffle layer, its proof dropped, or a
+    proof made for the shared deck instead: refused in the layer's file."""
+    chain, body = _layer_file(two)
+    layer = body.reshuffle
+    assert layer.proof and chain.version.shuffle_proofs
+    substituted = msgspec.structs.replace(layer, points=[
+        b64e(poker.encrypt(poker.new_scalar(), b64d(layer.points[0], 32))), *layer.points[1:]])
+    scalar = poker.new_scalar()
+    points, proof = proofs.prove(proofs.context(chain.deck, chain.seq + 1, proofs.SHARED),
+                                 chain.deck.changes.pending().points(), scalar)
+    elsewhere = msgspec.structs.replace(layer, key=b64e(poker.public_key(scalar)), points=[b64e(p) for p in points],
+                                        proof=proof)
+    what = f"{body.by}'s layer of the cards reshuffled into deck"
+    for doctored, message in [(substituted, f"{what} is not a shuffle of the deck it received"),
+                              (msgspec.structs.replace(layer, proof=None), f"{what} carries no shuffle proof"),
+                              (elsewhere, f"{what} is not a shuffle of the deck it received")]:
+        with pytest.raises(ProtocolError, match=message):
+            chain.append(tamper.resign(two, msgspec.structs.replace(body, reshuffle=doctored)))
     assert chain.append(two.files[chain.seq + 1]), "the honest file still goes in"
 
 

@@ -82,15 +82,6 @@ BY_DESIGN = {
         "no public chance at set-up (then nothing public depends on it), and the audit still checks the seed's deal",
     (PEER_LAYER, r"(peer|join)\.anchor", "change"):
         "the writer's own beacon anchor: a wrong one only stops the writer's own next file",
-    (PEER_LAYER, r"(peer|join)\.layer\.key", "change"):
-        "the writer's own layer key: its partial decryptions are proven against it (a wrong one "
-        "stops the writer's own next file) and the audit checks it against the published scalar",
-    (PEER_LAYER, r"peer\.(deck|slots)|((peer|join)\.)?layer\.points", "swap"):
-        "another order of a shuffled deck: a layer is a secret permutation by design (in a two-faced deck, "
-        "an order that moves a face or breaks a pair is blamed by the audit's check_pair_layer)",
-    (PEER_LAYER, r"((peer|join)\.)?layer\.points\.\*", "change"):
-        "a substituted ciphertext in an unproven shuffle layer: a documented limit (pbem/crypto/poker.py, "
-        "'Honest limits'): it shows as a card that decrypts to nothing, and the audit's check_layer blames the signer",
     (r"turn/(hotseat|referee)/dealer\[.*chance.*\]", r"chance", "change"):
         "the chance seed of a dealer's answer: another seed that gives the same dice changes nothing (one that "
         "does not is refused by the state), and the audit checks every seed is the one the game seed gives",
@@ -107,17 +98,13 @@ BY_DESIGN = {
     (r"genesis/hotseat", r"version", "delete"):
         "protocol versions 1 and 4 run an honest hotseat game alike (later versions change referee deals, "
         "peer chance and void ballots); another version is another game id",
+    (r"genesis/(hotseat|referee)", r"version", "change"):
+        "protocol version 5 adds only peer games' shuffle proofs: a hotseat or referee genesis of version 4 "
+        "runs alike (another version is another game id), and pbem refuses a seat's first file in an older "
+        "version of a referee game (tests/test_downgrade.py)",
     (r"turn/peer/seat\[.*renewal.*\]", r"renewal", "delete"):
         "a beacon renewal is its writer's to make when it likes before its chain runs out: left out, it renews "
         "in a later file (and if its chain ran out first, only its own next file would stop)",
-    (r"turn/peer/seat\[.*reshuffle.*\]", r"reshuffle\.points", "swap"):
-        "another order of a reshuffled deck: a reshuffle layer is a secret permutation by design",
-    (r"turn/peer/seat\[.*reshuffle.*\]", r"reshuffle\.points\.\*", "change"):
-        "a substituted ciphertext in an unproven reshuffle layer: as for the first layers, it shows as a card "
-        "that decrypts to nothing, and the audit's check_layer blames the signer",
-    (r"turn/peer/seat\[beacon,layer\]", r"layer\.key", "change"):
-        "the fresh key of seat a's first layer of a two-faced deck (Duet): nothing during play is proven "
-        "against it (a's partials use its join key); the audit checks it against the scalar a's published one gives",
 }
 
 _CACHE: dict[tuple[str, str], tamper.Matrix] = {}

@@ -56,15 +56,15 @@ Why this is secure enough
 
 Honest limits
 -------------
-* A shuffle layer is **not proven** when it is made: a seat could duplicate,
-  drop or substitute a ciphertext, or shuffle with another scalar than the
-  one whose key it published. Such a layer is caught only at the audit, when
-  every scalar is published (`check_key`, `check_layer`), and is blamed on
-  the seat that signed it. During play it can show only as a card that does
-  not decrypt to any card of the deck (`identify` fails), or as a duplicate.
-  `pbem.crypto.shuffle` proves a layer when it is made (`shuffle_layer_witness`
-  gives the permutation it needs); the protocol does not attach those proofs
-  yet.
+* A layer made here alone is **not proven**: a seat could duplicate, drop or
+  substitute a ciphertext, or shuffle with another scalar than the one whose
+  key it published, and `check_layer` catches it only once the scalar is
+  published. `pbem.crypto.shuffle` proves a layer when it is made
+  (`shuffle_layer_witness` gives the permutation it needs), and from
+  protocol version 5 every peer layer carries that proof, checked when its
+  file arrives (`pbem.protocol.peer.proofs`); in games begun before, such a
+  layer shows during play only as a card that decrypts to no card of the
+  deck (`identify` fails) or as a duplicate, and the audit blames its seat.
 * A card stays hidden while any one seat whose scalar it still carries keeps
   quiet; seats that pool *all* their scalars see everything. The scheme
   protects each seat from the others, not from everybody together.

@@ -84,7 +84,7 @@ class DealerInfo(msgspec.Struct, frozen=True):
     seed_box: Envelope
 
 
-class PokerLayer(msgspec.Struct, frozen=True):
+class PokerLayer(msgspec.Struct, frozen=True, omit_defaults=True):
     """One seat's shuffle layer of the shared deck (peer games).
 
     `points` is the deck after this seat encrypted every card with its
@@ -95,6 +95,10 @@ class PokerLayer(msgspec.Struct, frozen=True):
     seat: Name
     key: B64
     points: list[B64]
+    #: from protocol version 5: the proof that `points` are the points the
+    #: layer received, permuted, times the scalar of `key`
+    #: (`pbem.protocol.peer.proofs`); a layer of no points has none
+    proof: B64 | None = None
 
 
 class PeerSetup(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -234,7 +238,7 @@ class BeaconRenewal(msgspec.Struct, frozen=True):
     box: Envelope
 
 
-class ReshuffleLayer(msgspec.Struct, frozen=True):
+class ReshuffleLayer(msgspec.Struct, frozen=True, omit_defaults=True):
     """A seat's layer over cards the rules reshuffled into the shared deck
     of a peer game (docs/protocol.md, "Reshuffles"): the points of those
     cards encrypted with a fresh scalar and permuted, its key, and the
@@ -243,6 +247,8 @@ class ReshuffleLayer(msgspec.Struct, frozen=True):
     key: B64
     points: list[B64]
     box: Envelope
+    #: from protocol version 5: its shuffle proof, as `PokerLayer.proof`
+    proof: B64 | None = None
 
 
 class Undo(msgspec.Struct, frozen=True):

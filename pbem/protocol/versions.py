@@ -51,6 +51,10 @@ class Version:
     #: peer chance a file draws waits for a link of every other seat, not
     #: only the next one (`Chain.chance_answerers`)
     chance_from_every_seat: bool = False
+    #: every shuffle layer of a peer deck carries a zero-knowledge proof
+    #: that it is its input permuted and times its key's one scalar,
+    #: checked when its file arrives (`peer.proofs`)
+    shuffle_proofs: bool = False
 
 
 #: (number, the dealer modes it may be begun in, the features it adds)
@@ -59,6 +63,7 @@ _ROWS: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...] = (
     (2, MODES, ("contributions", "unforeseen_chance", "deck_changes")),  # pbem 0.3, issue #14
     (3, ("peer",), ("setup_from_links", "late_decks")),
     (4, MODES, ("void_ballots", "renewed_beacons", "chance_from_every_seat")),  # issue #20
+    (5, MODES, ("shuffle_proofs",)),  # issue #25
 )
 
 

@@ -95,7 +95,7 @@ class PeerMode:
                 raise ProtocolError("a join file carries no commands and no beacon link (it commits the anchor)")
             if body.join.layer.seat != writer:
                 raise ProtocolError(f"{writer} joins with a layer of {body.join.layer.seat}")
-            deck.add_layer(body.join.layer, body.join.anchor, body.join.private)
+            deck.add_layer(body.join.layer, body.join.anchor, body.join.private, body.seq)
             if opens_link:
                 deck.apply_link(writer, body.beacon)
         else:
@@ -201,7 +201,7 @@ def _take_late_layer(deck: PeerDeck, body: TurnBody, commands) -> None:
     if deck.next_to_layer == body.by:
         if body.layer is None or body.layer.seat != body.by:
             raise ProtocolError(f"{body.by} owes its shuffle layer of the deck the set-up dealt")
-        deck.add_late_layer(body.layer)
+        deck.add_late_layer(body.layer, body.seq)
     elif body.layer is not None:
         raise ProtocolError(f"{body.by} adds a shuffle layer out of turn (next: {deck.next_to_layer})")
 

@@ -7,6 +7,8 @@ they read of it is `pbem.protocol.head.ChainView`):
 
 * `secrets`: a seat's own secrets, sealed to itself; its commitments to the
   cards of its private decks.
+* `proofs`: every shuffle layer's proof, made and checked as its file
+  arrives (version 5).
 * `renewal`: beacon chains that outlast their length (version 4).
 * `faces`: the two-faced deck of linked zones (the Codenames Duet key).
 * `changes`: reshuffles and cards that change hands during play.

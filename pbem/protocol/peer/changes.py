@@ -47,6 +47,7 @@ from pbem.crypto.seal import seal
 from pbem.crypto.stream import DeterministicStream, derive
 from pbem.errors import CryptoError, FormatError, PbemError, ProtocolError
 from pbem.protocol.formats import Delivery, Obligation, PeerSecrets, ReshuffleLayer
+from pbem.protocol.peer import proofs
 from pbem.protocol.peer.secrets import commit_private
 
 
@@ -182,11 +183,15 @@ def _make_layer(chain, deck, pending: Reshuffle, writer: str, parts, seq: int) -
     # reusing its scalar the new deck's points would be the old deck's: the
     # new order readable by all. `_add_layer` refuses a key seen before.
     scalar = poker.new_scalar()
-    points = poker.shuffle_layer(scalar, pending.points())
+    index = deck.changes.reshuffles.index(pending)
+    if deck.proven:
+        points, proof = proofs.prove(proofs.context(deck, seq, proofs.reshuffle_deck(index)), pending.points(), scalar)
+    else:
+        points, proof = poker.shuffle_layer(scalar, pending.points()), None
     box = seal(scalar, [parts.identity.public], reshuffle_scalar_ad(chain.game_id, seq))
-    parts.made.setdefault("layer_scalars", {})[deck.changes.reshuffles.index(pending)] = scalar
+    parts.made.setdefault("layer_scalars", {})[index] = scalar
     parts.made["reshuffle"] = layer = ReshuffleLayer(
-        key=b64e(poker.public_key(scalar)), points=[b64e(p) for p in points], box=box)
+        key=b64e(poker.public_key(scalar)), points=[b64e(p) for p in points], box=box, proof=proof)
     return layer
 
 
@@ -209,10 +214,11 @@ def _add_layer(deck, pending: Reshuffle, seat: str, layer: ReshuffleLayer, seq: 
     if key in _used_keys(deck):
         raise ProtocolError(f"{what} reuses the scalar of an earlier layer: its key is not fresh")
     check_envelope(layer.box, readers=1)
+    index = deck.changes.reshuffles.index(pending)
+    proofs.check(deck, seq, proofs.reshuffle_deck(index), layer, before, points, what)
     pending.layers.append(layer)
     pending.files.append(seq)
     if pending.next_seat is None:  # complete: the fresh refs are the last layer's points
-        index = deck.changes.reshuffles.index(pending)
         keys = {s: b64d(lay.key, 32) for s, lay in zip(pending.seats, pending.layers)}
         for ref, point in zip(pending.refs, points):
             deck.points[ref] = point

@@ -35,7 +35,7 @@ from pbem.protocol import versions
 from pbem.protocol.chance import ShuffleNotes
 from pbem.protocol.commitments import check_openings
 from pbem.protocol.formats import Partial, PeerSecrets, PokerLayer
-from pbem.protocol.peer import changes as peer_changes, faces as peer_faces, renewal as peer_renewal
+from pbem.protocol.peer import changes as peer_changes, faces as peer_faces, proofs, renewal as peer_renewal
 from pbem.protocol.peer.secrets import commit_private
 
 BEACON_LENGTH = 1000
@@ -46,12 +46,17 @@ def proof_context(game_id: str, ref: str, seat: str) -> bytes:
     return canonical(["pbem/1 partial", game_id, ref, seat])
 
 
-def new_layer(seat: str, points: list[bytes], scalar: bytes | None = None) -> tuple[bytes, PokerLayer]:
+def new_layer(seat: str, points: list[bytes], scalar: bytes | None = None,
+              context: bytes | None = None) -> tuple[bytes, PokerLayer]:
     """A fresh scalar (or the seat's own, for a late layer under the key of
-    its join) and this seat's encrypted, shuffled layer of `points`."""
+    its join) and this seat's encrypted, shuffled layer of `points`, with
+    its proof for `context` when the game proves layers (`proofs`)."""
     k = scalar or poker.new_scalar()
-    layered = poker.shuffle_layer(k, points)
-    return k, PokerLayer(seat=seat, key=b64e(poker.public_key(k)), points=[b64e(p) for p in layered])
+    if context is not None and points:
+        layered, proof = proofs.prove(context, points, k)
+    else:
+        layered, proof = poker.shuffle_layer(k, points), None
+    return k, PokerLayer(seat=seat, key=b64e(poker.public_key(k)), points=[b64e(p) for p in layered], proof=proof)
 
 
 class BeaconChance(ShuffleNotes):
@@ -118,6 +123,8 @@ class PeerDeck:
     renewable: bool = False
     renewals: dict[str, list[bytes]] = field(default_factory=dict)
     chain_in_use: dict[str, int] = field(default_factory=dict)
+    #: version 5: every layer carries its shuffle proof (`proofs`)
+    proven: bool = False
 
     def copy(self) -> "PeerDeck":
         """A copy to stage a file on. Points, keys, links and layers are
@@ -189,14 +196,19 @@ class PeerDeck:
             self.table = poker.card_table(self.nonce, list(cards))
         self.shaped = True
 
-    def late_layer(self, seat: str, scalar: bytes) -> PokerLayer:
-        """`seat`'s late layer, under the key of its join (`scalar`)."""
-        if self.faces is not None:
-            return peer_faces.make_layer(self, seat, scalar)
-        points = [self.points[ref] for ref in self.slots] if self.layers else self.starting_points()
-        return new_layer(seat, points, scalar)[1]
+    def proof_context(self, seq: int) -> bytes | None:
+        """What a layer of the shared deck in the file of `seq` proves for
+        (None: the game's version proves no layers)."""
+        return proofs.context(self, seq, proofs.SHARED) if self.proven else None
 
-    def add_late_layer(self, layer: PokerLayer) -> None:
+    def late_layer(self, seat: str, scalar: bytes, seq: int) -> PokerLayer:
+        """`seat`'s late layer, under the key of its join (`scalar`), in the
+        file of `seq`."""
+        if self.faces is not None:
+            return peer_faces.make_layer(self, seat, scalar, seq)
+        return new_layer(seat, self.received(), scalar, self.proof_context(seq))[1]
+
+    def add_late_layer(self, layer: PokerLayer, seq: int) -> None:
         seat = layer.seat
         if seat != self.next_to_layer:
             raise ProtocolError(f"{seat} cannot add its shuffle layer now (next: {self.next_to_layer or 'nobody'})")
@@ -204,26 +216,32 @@ class PeerDeck:
             peer_faces.check_now(self, layer)
         elif b64d(layer.key, 32) != self.keys[seat]:
             raise ProtocolError(f"{seat}'s shuffle layer is not under the key of its join")
-        self._lay(layer)
+        self._lay(layer, seq)
 
     def starting_points(self) -> list[bytes]:
         return list(self.table)
 
-    def add_layer(self, layer: PokerLayer, anchor: str, private: dict[str, str] | None = None) -> None:
-        """A seat's join: its key, anchor and (unless the deck is late) layer."""
+    def received(self) -> list[bytes]:
+        """The points the next layer goes over: the last layer's (nothing
+        is dealt before every layer is on), or the cards' starting points."""
+        return [b64d(p, 32) for p in self.layers[-1].points] if self.layers else self.starting_points()
+
+    def add_layer(self, layer: PokerLayer, anchor: str, private: dict[str, str] | None = None, seq: int = 0) -> None:
+        """A seat's join (in the file of `seq`): its key, anchor and (unless
+        the deck is late) layer."""
         if layer.seat != self.next_to_join:
             raise ProtocolError(f"{layer.seat} cannot join now (next to join: {self.next_to_join or 'nobody'})")
-        if self.late and layer.points:
+        if self.late and (layer.points or (self.proven and layer.proof is not None)):
             raise ProtocolError(f"{layer.seat} joins with a shuffle layer before the set-up: it comes after it")
         key = poker.check_point(b64d(layer.key, 32), f"{layer.seat}'s key")
         if not self.late:
-            self._lay(layer)
+            self._lay(layer, seq)
         self.keys[layer.seat] = key
         self.anchors[layer.seat] = self.latest[layer.seat] = b64d(anchor, 32)
         self.links_used[layer.seat] = 0
         self._commit_private(layer.seat, private)
 
-    def _lay(self, layer: PokerLayer) -> None:
+    def _lay(self, layer: PokerLayer, seq: int) -> None:
         if len(layer.points) != len(self.slots):
             raise ProtocolError(f"{layer.seat}'s shuffle layer has {len(layer.points)} cards, not {len(self.slots)}")
         points = [poker.check_point(b64d(p, 32), f"{layer.seat}'s layer point {i}") for i, p in enumerate(layer.points)]
@@ -231,6 +249,10 @@ class PeerDeck:
             # every card has its own encoding, and a layer maps distinct
             # points to distinct points: a repeat is a duplicated card
             raise ProtocolError(f"{layer.seat}'s shuffle layer repeats a card (a duplicated card)")
+        if self.faces is not None:
+            peer_faces.check_proof(self, layer, seq, points)
+        else:
+            proofs.check(self, seq, proofs.SHARED, layer, self.received(), points, f"{layer.seat}'s shuffle layer")
         self.layers.append(layer)
         for ref, point in zip(self.slots, points):
             self.points[ref] = point
@@ -408,6 +430,7 @@ def start_deck(genesis, game_id: str, private_refs: dict[str, tuple[str, str]] |
     deck.private_contents = {z: list(c) for z, c in setup.private_contents.items()}
     deck.changes = peer_changes.DeckChanges(enabled=version.deck_changes)
     deck.late = setup.late
+    deck.proven = version.shuffle_proofs
     deck.add_layer(setup.layer, setup.anchor, setup.private)
     return deck
 

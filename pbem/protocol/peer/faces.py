@@ -23,6 +23,8 @@ Then the layers go on in a fixed order, [A, B, A] (A reads the first zone):
 * at once, every verifier checks the keys, the count, that no point
   repeats (a duplicated card) and that a layer shares no point with the
   deck it received (a layer under the scalar 1 would show it unshuffled);
+* from protocol version 5 each layer carries a proof of all of that
+  (`pbem.crypto.shuffle.prove_pairs`), checked at once (`check_proof`);
 * the audit (`audit`) checks each layer with the published scalars: the
   re-pairings within classes, the fixed faces, the pair shuffles.
 
@@ -37,9 +39,11 @@ from dataclasses import dataclass
 
 from pbem.crypto import poker, twofaced
 from pbem.crypto.encoding import b64d, b64e
+from pbem.crypto.shuffle import prove_pairs
 from pbem.errors import CryptoError, FormatError, ProtocolError
 from pbem.games.base import Known
 from pbem.protocol.formats import PokerLayer
+from pbem.protocol.peer import proofs
 
 #: what each layer of the fixed order does: (which face it re-pairs, whether it shuffles the pairs)
 PLAN = ((1, False), (0, True), (None, True))
@@ -144,15 +148,41 @@ def _scalar(step: int, join_scalar: bytes) -> bytes:
     return join_scalar
 
 
-def make_layer(deck, seat: str, join_scalar: bytes) -> PokerLayer:
-    """`seat`'s next layer (it is `deck.next_to_layer`)."""
+def _statement(deck, step: int) -> dict:
+    """What pair layer `step` does (`PLAN`), as `twofaced` and the proofs
+    take it, and the base of its key: A's second layer's key is its join
+    key, ``k2·K1`` (K1 the first layer's key)."""
+    repair, shuffled = PLAN[step]
+    return dict(repair=repair, shuffle=shuffled, classes=deck.faces.classes(repair) if repair is not None else None,
+                base=b64d(deck.layers[0].key, 32) if step == 2 else poker.BASE)
+
+
+def make_layer(deck, seat: str, join_scalar: bytes, seq: int) -> PokerLayer:
+    """`seat`'s next layer (it is `deck.next_to_layer`), in the file of
+    `seq`, with its proof when the game proves layers (`proofs`)."""
     step = len(deck.layers)
-    repair, shuffle = PLAN[step]
+    statement = _statement(deck, step)
+    base = statement.pop("base")
     k = _scalar(step, join_scalar)
-    out = twofaced.pair_layer(k, _pairs(deck), repair=repair, shuffle=shuffle,
-                              classes=deck.faces.classes(repair) if repair is not None else None)
+    before = _pairs(deck)
+    out = twofaced.pair_layer(k, before, **statement)
     key = poker.public_key(k) if step == 0 else poker.public_key(join_scalar)
-    return PokerLayer(seat=seat, key=b64e(key), points=[b64e(p) for p in twofaced.flatten(out)])
+    proof = None
+    if deck.proven:
+        proof = b64e(prove_pairs(proofs.context(deck, seq, proofs.TWO_FACED), before, out, k, base=base, **statement))
+    return PokerLayer(seat=seat, key=b64e(key), points=[b64e(p) for p in twofaced.flatten(out)], proof=proof)
+
+
+def check_proof(deck, layer: PokerLayer, seq: int, points: list[bytes]) -> None:
+    """From version 5: refuse a pair layer whose proof does not show that
+    it re-pairs faces only within their classes, keeps what its step keeps,
+    and is under its key's one scalar (`PLAN`): nothing is left to the
+    audit. `check_now` has checked its key, `_lay` its points."""
+    statement = _statement(deck, len(deck.layers))
+    proofs.check_pairs(deck, seq, layer, _pairs(deck), twofaced.unflatten(points),
+                       f"{layer.seat}'s layer {len(deck.layers) + 1} of the two-faced deck",
+                       base=statement["base"], repair=statement["repair"], classes=statement["classes"],
+                       shuffled=statement["shuffle"])
 
 
 def check_now(deck, layer: PokerLayer) -> None:

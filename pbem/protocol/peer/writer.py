@@ -22,13 +22,13 @@ from pbem.crypto.keys import PublicIdentity, SecretIdentity
 from pbem.crypto.seal import seal
 from pbem.errors import InvalidOption, ProtocolError, WrongWriter
 from pbem.games.base import Game, SeatSpec, project
-from pbem.protocol import ballots, codec
+from pbem.protocol import ballots, codec, versions
 from pbem.protocol.commitments import state_hash
 from pbem.protocol.formats import (
     PROTOCOL_VERSION, GenesisBody, Join, PeerSetup, SealedPartials, SeatEntry, TurnBody,
 )
 from pbem.protocol.head import ChainView
-from pbem.protocol.peer import changes as peer_changes, deck as peer_deck, renewal as peer_renewal
+from pbem.protocol.peer import changes as peer_changes, deck as peer_deck, proofs, renewal as peer_renewal
 from pbem.protocol.peer.deck import PeerDeck, new_layer
 from pbem.protocol.peer.files import WriterParts, run_file
 from pbem.protocol.peer.first_links import stage_setup
@@ -81,7 +81,9 @@ def make_genesis(
             )
         shape = msgspec.structs.replace(shape, slots=(), deck=())
     probe = project(full, set())
-    scalar, layer = new_layer(creator.name, [] if late else list(poker.card_table(nonce, list(shape.deck))))
+    proven = versions.of(PROTOCOL_VERSION).shuffle_proofs
+    scalar, layer = new_layer(creator.name, [] if late else list(poker.card_table(nonce, list(shape.deck))), None,
+                              proofs.context_of(nonce, 0, proofs.SHARED) if proven else None)
     beacon_length = beacon_length or peer_deck.BEACON_LENGTH  # another length: only for tests and attacks
     seed, anchor = beacon.new_chain(beacon_length)
     mapping = place_private(probe, game.private_decks(full), shape.contents, creator.name)
@@ -139,7 +141,8 @@ def join(chain: ChainView, me: SecretIdentity) -> bytes:
             hint="ask its creator to make the game again with this pbem",
         )
     staged = deck.copy()
-    scalar, layer = new_layer(me.name, [b64d(p, 32) for p in deck.layers[-1].points] if deck.layers else [])
+    scalar, layer = new_layer(me.name, deck.received() if not deck.late else [], None,
+                              deck.proof_context(chain.seq + 1))
     seed, anchor = beacon.new_chain(deck.beacon_length)
     mapping = place_private(chain.shape, chain.game.private_decks(chain.shape), deck.private_contents, me.name)
     join_info = Join(
@@ -148,7 +151,7 @@ def join(chain: ChainView, me: SecretIdentity) -> bytes:
         secret_box=secret_box(me, scalar, seed, chain.genesis.nonce, mapping),
         private=commit_private(seed, mapping),
     )
-    staged.add_layer(layer, join_info.anchor, join_info.private)
+    staged.add_layer(layer, join_info.anchor, join_info.private, chain.seq + 1)
     link = None
     if chain.version.setup_from_links and deck.join_order[-1] == me.name:  # the last to join opens its first link
         link = b64e(staged.next_link(me.name, seed))
@@ -188,8 +191,8 @@ def _write(chain: ChainView, staged: PeerDeck, me: SecretIdentity, scalar: bytes
         return codec.encode_signed("turn", body, me)
     layer = None
     if staged.late and staged.next_to_layer == me.name:  # a late deck: this seat's layer is due
-        layer = staged.late_layer(me.name, scalar)
-        staged.add_late_layer(layer)
+        layer = staged.late_layer(me.name, scalar, seq)
+        staged.add_late_layer(layer, seq)
     return _write_dealt(chain.set_up_as(setup), staged, me, scalar, commands, join=join, beacon_link=beacon_link,
                         secrets=secrets, private_check=private_check, tally=tally, layer=layer, renewal=renewal)
 
