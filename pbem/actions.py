@@ -35,6 +35,8 @@ from pbem.games.base import Known, NeedsReveal, SeatSpec, overlay, unknown_to
 from pbem.protocol import folder as folder_mod
 from pbem.protocol.chain import Chain
 from pbem.safetext import text_problem
+# whose turn it is (`status`, `to_act_lines` are also read as actions.status ... by the CLI and the watchers)
+from pbem.turns import check_turn, owed, status, to_act_lines, waiting_words
 from pbem.protocol.chance import NeedsChance, PlayChance, Tape
 
 # What only writers and seats need (the dealer, sealing and its AEAD, the
@@ -412,86 +414,6 @@ def audit(folder: Path, keys: Keys | None = None):
     return run_audit(folder)
 
 
-def status(chain: Chain) -> dict[str, Any]:
-    """The `pbem status --json` object."""
-    outcome = chain.outcome()
-    to_act = [{"seat": s, "needs": chain.needs(s)} for s in chain.writers()]
-    owed = chain.obligations()
-    if owed and owed[0].what == "join":
-        # answered with `pbem join` into one's own folder, or with `pbem sync`
-        # in a folder everyone shares (joining in place)
-        to_act[0]["join"] = True
-    pending = [_pending_line(o, peer=chain.deck is not None) for o in owed]
-    for seat, (ballot, _, why) in chain.voided.items():  # the voter, never an honest keeper, is named
-        if seat not in chain.ballots:
-            pending.append(f"{seat}'s ballot (seq {ballot}) was void: {why}; {seat} votes again")
-    undo = chain.pending_undo()
-    if undo is not None:
-        for who in to_act:
-            who["undo"] = True  # answered with `pbem undo accept|refuse`
-        accepted = f" (accepted by {', '.join(undo.accepted)})" if undo.accepted else ""
-        pending.append(f"undo: {undo.by} asks to take back seq {undo.target}{accepted}; "
-                       f"waiting for {', '.join(undo.waiting)}")
-    info = {
-        "game": chain.game.name,
-        "game_id": chain.game_id,
-        "seq": chain.seq,
-        "dealer": {"mode": chain.dealer_mode, "name": chain.dealer_name},
-        "seats": [{"name": s.name, "role": s.role} for s in chain.genesis.seats],
-        "to_act": to_act,
-        "dealt": chain.dealt,
-        "over": outcome is not None,
-        "outcome": None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason},
-        "pending": pending,
-    }
-    if undo is not None:
-        info["undo"] = msgspec.to_builtins(undo)
-    if chain.notes:  # copies of a file, repaired line endings: harmless, but say so
-        info["notes"] = list(chain.notes)
-    from pbem.protocol.foresight import chance_knowledge
-
-    info["chance"] = chance_knowledge(chain)  # printed once by `pbem info DIR`, not by every status
-    return info
-
-
-def to_act_lines(info: dict[str, Any]) -> list[str]:
-    """Who must write next, in words, from a `status` object."""
-    lines = []
-    for who in info["to_act"]:
-        if who.get("undo"):
-            what = "must accept or refuse an undo (pbem undo accept|refuse DIR --as NAME)"
-        elif who.get("join"):
-            what = ("must join (in a shared folder: pbem sync DIR --as NAME; in one's own: "
-                    "pbem join DIR GENESIS --as NAME, then send the file it prints)")
-        elif who["needs"] == "decision":
-            what = "must decide"
-        else:
-            what = "owes an automatic answer (pbem sync)"
-        lines.append(f"{who['seat']} {what}")
-    return lines
-
-
-def _pending_line(o, peer: bool = False) -> str:
-    """An obligation in words (refs are opaque labels, not cards)."""
-    n = len(o.refs)
-    cards = f"{n} card{'s' if n != 1 else ''}"
-    return {
-        "reveal": f"{o.by} must reveal {cards}",
-        "deliver": f"{o.by} owes {cards}" + (f" to {o.to}" if o.to else " (decryptions)"),
-        "publish-seed": f"{o.by} must publish its seed (the game is over)",
-        "join": f"{o.by} must join",
-        "publish-secrets": f"{o.by} must publish its secrets (the game is over)",
-        "deal": f"{o.by} must deal (every seat has joined)",
-        "set-up": f"{o.by} must open its beacon link, which sets the game up (every seat has joined)",
-        "layer": f"{o.by} must add its shuffle layer to the deck the set-up dealt",
-        "chance": f"{o.by} must draw the chance of {o.to}'s last command" if o.to else f"{o.by} must draw chance",
-        "commit": f"{o.by} must commit to the order of {cards} shuffled",
-        "tally": f"{o.by} must open its own ballot" if peer else
-                 f"{o.by} must open the vote's ballots it keeps, or void those it cannot tally",
-        "reshuffle": f"{o.by} must add its layer to {cards} reshuffled",
-    }[o.what]
-
-
 def legal(chain: Chain, me: Party) -> list[str]:
     """`me`'s legal commands now: none while what it owes needs no decision
     (`submit` refuses commands then too)."""
@@ -650,6 +572,26 @@ def log_lines(chain: Chain, since: int = 0) -> list[str]:
     return lines
 
 
+def since_mine(chain: Chain, name: str) -> list[str]:
+    """What happened since `name`'s last file, in words anyone may read,
+    then whose turn it is."""
+    if name not in chain.seats and name != chain.dealer_name:
+        raise PbemError(f"{name} is not a party of this game (seats: {', '.join(chain.seat_order)})")
+    entries = log_entries(chain)["files"]
+    last = max((e["seq"] for e in entries if e["by"] == name), default=None)
+    if last is None:
+        lines = [f"{name} has written no file yet; the game so far:"]
+        after = entries
+    else:
+        after = [e for e in entries if e["seq"] > last]
+        lines = [f"since {name}'s last file (seq {last}): "
+                 + (f"{len(after)} file{'s' if len(after) != 1 else ''}" if after else "nothing new")]
+    for e in after:
+        lines.append(f"  seq {e['seq']}: {e['by']} " + ("; ".join(e["what"]) or "writes a file"))
+    lines.append(f"now: {owed(chain, name)[1] if not chain.over else waiting_words(status(chain))}")
+    return lines
+
+
 def _undo_words(chain: Chain, rec) -> str:
     """An undo file in words: the move it is about, as anyone may read it."""
     u = rec.body.undo
@@ -750,7 +692,6 @@ def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[st
     holds them.
     """
     from pbem.protocol.party import Party
-    from pbem.turns import check_turn
 
     if not texts:
         raise InvalidCommand("give at least one --cmd")

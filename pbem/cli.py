@@ -645,9 +645,7 @@ def log(folder: Path, as_json: bool, since_mine: bool, name: str | None) -> None
     if since_mine:
         if not name:
             raise click.UsageError("--since-mine needs --as NAME")
-        from pbem import turns
-
-        lines = turns.since_mine(chain, name)
+        lines = actions.since_mine(chain, name)
         if as_json:
             emit_json({"game_id": chain.game_id, "lines": lines})
         else:

@@ -13,7 +13,8 @@ disagree about what a file says.
 
 `canonical` is the encoding of everything that gets signed, hashed or
 committed to: msgspec JSON with keys (and Struct fields) sorted, so the same
-content always gives the same bytes.
+content always gives the same bytes. `domain` and `check_domain` spell the
+signing domains (`pbem.crypto.sign` says why they exist).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from pbem.errors import FormatError
 
 __all__ = [
     "FORMAT", "B64", "Strict", "b64e", "b64d", "sha256", "canonical",
-    "encode_file", "decode_file",
+    "encode_file", "decode_file", "domain", "check_domain",
 ]
 
 FORMAT = "pbem/1"
@@ -154,3 +155,33 @@ def decode_file(data: bytes, type: type[T], kind: str) -> T:
 
 def _why(exc: Exception) -> str:
     return str(exc).replace("\n", " ")
+
+
+# --- signing domains (`pbem.crypto.sign`) -------------------------------------
+
+_PREFIX = FORMAT.encode("ascii") + b" "
+
+
+def domain(kind: str) -> bytes:
+    """The signing domain for `kind`: ``b"pbem/1 " + kind + b"\\n"``."""
+    return check_domain(_PREFIX + kind.encode("ascii") + b"\n")
+
+
+def check_domain(d: bytes) -> bytes:
+    """Return `d` if it is a well-formed domain, else raise ValueError.
+
+    A domain is ``pbem/1 <kind>\\n`` with a non-empty printable ASCII kind and
+    exactly one newline, at the end. A malformed domain is a bug in the
+    caller, not bad input, hence ValueError.
+    """
+    if not isinstance(d, bytes):
+        raise ValueError("a signing domain must be bytes")
+    kind = d[len(_PREFIX):-1]
+    if (
+        not d.startswith(_PREFIX)
+        or not d.endswith(b"\n")
+        or not kind
+        or any(c < 0x20 or c > 0x7E for c in kind)
+    ):
+        raise ValueError(f"malformed signing domain {d!r}; build it with domain(kind)")
+    return d

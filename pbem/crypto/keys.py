@@ -50,9 +50,8 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 # only read a game never load them (start-up time, issue #12).
 
 from pbem.crypto.encoding import (
-    B64, FORMAT, Strict, b64d, b64e, canonical, decode_file, encode_file, sha256,
+    B64, FORMAT, Strict, b64d, b64e, canonical, check_domain, decode_file, domain, encode_file, sha256,
 )
-from pbem.crypto.sign import check_domain, domain
 from pbem.errors import FormatError, KeyStoreError, PassphraseError, SignatureError
 
 __all__ = [
