@@ -6,7 +6,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from pbem import actions, games
+from pbem import actions, games, turns
 from pbem.demo import run_demo
 from pbem.protocol import dealer as dealer_mod
 from pbem.protocol.audit import audit
@@ -156,7 +156,7 @@ def test_a_peer_roll_is_drawn_from_the_next_seats_link_and_a_withheld_link_is_na
             assert answerer != record.by and chain.writers() == [answerer]
             assert chain.obligations()[0].what == "chance" and chain.obligations()[0].to == record.by
             if seen == 1:  # the answering seat withholds its link: status names it, nothing moves
-                lines = [actions._pending_line(o) for o in chain.obligations()]
+                lines = turns.status(chain)["pending"]
                 assert any(answerer in line and record.by in line for line in lines), lines
     assert seen >= 2
 
