@@ -67,6 +67,7 @@ def canonical(name: str) -> str:
 _EARLIER: dict[tuple[str, str], tuple[str, str]] = {
     ("codex", "1"): ("pbem.games.codex_v1", "GAME"),
     ("codex", "2"): ("pbem.games.codex_v2", "GAME"),
+    ("codex", "3"): ("pbem.games.codex_v3", "GAME"),
     ("dark-agent", "1"): ("pbem.games.dark_agent", "GAME_RULES_1"),
 }
 

@@ -1,4 +1,4 @@
-"""Codex: Card-Time Strategy (Sirlin Games), 1-hero mode, rules version 3:
+"""Codex: Card-Time Strategy (Sirlin Games), rules version 4:
 an effects engine into which the whole Deluxe set fits; the playable specs
 are those whose cards are all written (`pbem info codex` lists them).
 
@@ -17,8 +17,8 @@ questions it asks), `activated` (``use``), `combat` (attacks), `turn`
 tests, hotseat only), `view`, `explain`, `bots`.
 
 Rules notes: ``shared/rules/codex.md`` and ``codex-cards.md``; decisions in
-README.md ("Rules decisions"). Games begun under rules "1" and "2" use the
-frozen `pbem.games.codex_v1` and `pbem.games.codex_v2`.
+README.md ("Rules decisions"). Games begun under rules "1", "2" and "3" use
+the frozen `pbem.games.codex_v1`, `codex_v2` and `codex_v3`.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def _bots() -> dict[str, Bot]:
 class Codex(Game[State, Command]):
     name = "codex"
     title = "Codex: Card-Time Strategy"
-    rules_version = "3"
+    rules_version = "4"
     fixed_hidden_cards = True  # the set-up's hidden cards never depend on its chance
     aliases = ("cx",)
     min_seats = 2

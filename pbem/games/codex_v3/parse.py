@@ -1,0 +1,300 @@
+"""Reading the Codex notation (its forms: `pbem.games.codex_v3.commands`).
+
+Apart from the commands and their written form because reading is where
+people's typing meets the rules: names in any case, with spaces or hyphens
+(``play Timely Messenger``, ``end sl=Older Brother``, ``attack Troq Bashar
+opp:base``), and an error that says what is wrong (no such card, with the
+names it might mean; not in your hand, with the hand; a hero to summon; the
+form expected).
+"""
+
+from __future__ import annotations
+
+from pbem.errors import InvalidCommand
+from pbem.games.codex_v3 import activated, board, cards
+from pbem.games.codex_v3.commands import (
+    SLOT_WORDS, Attack, Build, Choices, Choose, Command, End, Hire, Level, Play, Summon, Tech, Use, by_name,
+    card_name, did_you_mean, handle, parse_target,
+)
+from pbem.games.codex_v3.state import State, codex, hand
+
+_FLAGS = ("top", "boost")
+_CHOICE_KEYS = {"x", "mode", "split", "pay", "by", "doomed", "first", "choose"}
+
+#: each command's shape, for the error that says what was expected
+FORMS = {
+    "tech": "tech NAME NAME (the cards teched after your last turn), tech NAME or tech none",
+    "hire": "hire NAME (a card in your hand)",
+    "build": "build tech1|tech2|tech3|surplus|tower",
+    "summon": "summon HERO",
+    "level": "level [N]",
+    "play": "play NAME [target=T,...] [top] [boost] (a card in your hand)",
+    "use": "use THING [ABILITY] [target=T]",
+    "attack": "attack THING TARGET, e.g. attack troq-bashar opp:base",
+    "end": "end [sl=X] [elite=X] [scavenger=X] [technician=X] [lookout=X]",
+    "choose": "choose ANSWER (pbem legal lists the answers)",
+}
+#: the options each command takes beyond the choices any command may carry
+OPTIONS = {"play": {"target"}, "use": {"target"}, "attack": {"with", "spark", "over", "then"},
+           "end": set(SLOT_WORDS) | {"squad-leader", "scav", "tech"}}
+VERBS_HINT = "Codex commands: " + ", ".join(FORMS) + " (pbem legal DIR --as NAME lists yours)"
+
+
+def _split(text: str) -> tuple[list[str], dict[str, str], set[str]]:
+    """The words before the first option, the options (``KEY=VALUE``; a
+    value goes on over the next words up to the next option, so a name may
+    hold spaces: ``sl=Older Brother``) and the flags (``top``, ``boost``)."""
+    words: list[str] = []
+    opts: dict[str, str] = {}
+    flags: set[str] = set()
+    key = None
+    for tok in text.split():
+        if "=" in tok:
+            k, _, v = tok.partition("=")
+            key = k.lower()
+            opts[key] = v
+        elif tok.lower() in _FLAGS:
+            flags.add(tok.lower())
+        elif key is not None:
+            opts[key] += " " + tok
+        else:
+            words.append(tok)
+    return words, opts, flags
+
+
+def _thing(state: State, seat: str, text: str) -> str:
+    text = text.strip()
+    if ":" not in text:
+        text = "me:" + text
+    ref = parse_target(state, seat, text)
+    if not ref or board.is_structure(ref):
+        raise InvalidCommand(f"{text!r} is not one of your cards in play")
+    return ref
+
+
+def _list(state: State, seat: str, value: str, self_ref: str = "") -> list[str]:
+    """Targets separated by commas (``self``: `self_ref`, the card being
+    played; ``tN``: the card an earlier target N names)."""
+    taken: set[str] = set()
+    out: list[str] = []
+    for v in value.split(",") if value else []:
+        word = v.strip().lower()
+        if self_ref and word == "self":
+            out.append(self_ref)
+        elif word[:1] == "t" and word[1:].isdigit():
+            if int(word[1:]) >= len(out):
+                raise InvalidCommand(f"target {word}: it names an earlier target of this command (t0, t1 ...)")
+            out.append(out[int(word[1:])])
+        else:
+            out.append(parse_target(state, seat, v, taken))
+    return out
+
+
+def _tech_names(words: list[str]) -> list[str]:
+    """One or two card names from `words` (each any case, spaces or hyphens)."""
+    if [w.lower() for w in words] == ["none"]:
+        return []
+    for cut in range(len(words), 0, -1):  # the longest first name that is a card
+        first = cards.lookup(" ".join(words[:cut]))
+        if first is None:
+            continue
+        rest = words[cut:]
+        return [first] if not rest else [first, card_name(rest)]
+    raise InvalidCommand(f"no card called {' '.join(words)!r}", hint=did_you_mean(" ".join(words)))
+
+
+def _attacker_and_target(state: State, seat: str, args: list[str]) -> tuple[str, str]:
+    """``THING TARGET``: the target is the words from the first one with a
+    side (``opp:``); without one, the first split whose start is a thing of yours."""
+    cut = next((i for i, w in enumerate(args) if ":" in w and i > 0), None)
+    if cut is None:
+        for i in range(1, len(args)):
+            try:
+                _thing(state, seat, " ".join(args[:i]))
+            except InvalidCommand:
+                continue
+            cut = i
+            break
+    if cut is None:
+        raise InvalidCommand(f"attack: no unit or hero of yours called {' '.join(args[:-1])!r}",
+                             hint=f"expected {FORMS['attack']}")
+    target = " ".join(args[cut:])
+    return (_thing(state, seat, " ".join(args[:cut])),
+            parse_target(state, seat, target if ":" in target else "opp:" + target))
+
+
+def _hand_card(state: State, seat: str, words: list[str], taken: set[str] | None = None) -> str:
+    name = card_name(words)
+    if cards.is_hero(name):
+        raise _not_a_card(state, seat, name)
+    return by_name(state, hand(seat), name, "hand", taken)
+
+
+def _not_a_card(state: State, seat: str, hero: str) -> InvalidCommand:
+    mine = state.players[seat].hero
+    if hero == mine:
+        return InvalidCommand(f"{hero} is a hero: a hero is summoned: summon {cards.slug(hero)}")
+    return InvalidCommand(f"{hero} is a hero of the other side", hint=f"yours is {mine}: summon {cards.slug(mine)}")
+
+
+def parse_answer(state: State, seat: str, text: str) -> str:
+    text = text.strip()
+    low = text.lower()
+    if ":" in low or low in ("none", "-") or low in cards.SLOT_SHORT:
+        return parse_target(state, seat, low)
+    return low
+
+
+def _numbers(key: str, value: str) -> list[int]:
+    try:
+        return [int(v) for v in value.split(",") if v.strip()]
+    except ValueError:
+        raise InvalidCommand(f"{key}=: write numbers separated by commas") from None
+
+
+def _first(state: State, seat: str, value: str) -> list[str]:
+    return [f"{seat}:surplus" if f.strip().lower() in ("me:surplus", "surplus") else _thing(state, seat, f)
+            for f in value.split(",")]
+
+
+def _choices(state: State, seat: str, opts: dict[str, str], flags: set[str],
+             alts: list[str] | None = None) -> Choices:
+    fields: dict = {}
+    if "boost" in flags:
+        fields["boost"] = True
+    if "x" in opts:
+        xs = _numbers("x", opts["x"])
+        if len(xs) != 1 or xs[0] < 0:
+            raise InvalidCommand("x=N: one number, 0 or more")
+        fields["x"] = xs[0]
+    if "mode" in opts:
+        modes = _numbers("mode", opts["mode"])
+        if any(m < 1 for m in modes):
+            raise InvalidCommand("mode=: modes are numbered from 1")
+        fields["modes"] = [m - 1 for m in modes]
+    if "split" in opts:
+        fields["split"] = _numbers("split", opts["split"])
+    if "pay" in opts:
+        pay: list[str] = []
+        for v in opts["pay"].split(","):
+            v = v.strip()
+            if v.lower().startswith("hand:"):
+                pay.append(_hand_card(state, seat, v[5:].split(), set(pay)))
+            else:
+                pay.append(_thing(state, seat, v))
+        fields["pay"] = pay
+    if "by" in opts and alts is not None:
+        by = opts["by"].strip().lower()
+        if by.isdigit() and 1 <= int(by) <= len(alts):
+            fields["alt"] = int(by) - 1
+        elif by in alts:
+            fields["alt"] = alts.index(by)
+        else:
+            raise InvalidCommand("by=: " + (f"pay it by {' or '.join(alts)}" if alts else "this has one cost only"))
+    if "doomed" in opts:
+        fields["doomed"] = _list(state, seat, opts["doomed"])
+    if opts.get("first"):
+        fields["first"] = _first(state, seat, opts["first"])
+    if "choose" in opts:
+        fields["answers"] = [parse_answer(state, seat, a) for a in opts["choose"].split(";")]
+    return Choices(**fields)
+
+
+def _only_ability(state: State, ref: str) -> str:
+    names = activated.names(state, ref)
+    if len(names) != 1:
+        raise InvalidCommand(f"use {handle(state, ref)} ABILITY: name one of {', '.join(names) or 'none'}")
+    return names[0]
+
+
+def _use(state: State, seat: str, args: list[str], opts: dict[str, str], flags: set[str]) -> Use:
+    """``use THING [ABILITY]``: the thing's name may hold spaces; the last
+    word is the ability when it names one of the thing's."""
+    ref, ability = None, None
+    if len(args) >= 2:
+        try:
+            ref = _thing(state, seat, " ".join(args[:-1]))
+            ability = args[-1].lower()
+        except InvalidCommand:
+            ref = None
+    if ref is None:
+        ref = _thing(state, seat, " ".join(args))
+        ability = _only_ability(state, ref)
+    ab = activated.find(state, ref, ability)
+    ch = _choices(state, seat, opts, flags, activated.alt_names(ab) if ab else [])
+    return Use(ref, ability, _list(state, seat, opts.get("target", "")), ch)
+
+
+def parse_command(text: str, state: State, seat: str) -> Command:
+    """Read the notation (`pbem.games.codex_v3.commands`'s docstring). Names
+    may be typed in any case, with spaces or hyphens."""
+    words, opts, flags = _split(text.strip())
+    if not words:
+        raise InvalidCommand("empty command", hint=VERBS_HINT)
+    verb, args = words[0].lower(), words[1:]
+    if verb not in FORMS:
+        raise InvalidCommand(f"unknown command {words[0]!r}", hint=VERBS_HINT)
+    for key in opts:
+        if key not in OPTIONS.get(verb, set()) | _CHOICE_KEYS:
+            raise InvalidCommand(f"{verb}: unknown option {key}=", hint=f"expected {FORMS[verb]}")
+    if "top" in flags and verb != "play":
+        raise InvalidCommand(f"{verb}: unexpected word 'top'", hint=f"expected {FORMS[verb]}")
+    if "by" in opts and verb != "use":
+        raise InvalidCommand(f"{verb}: by= chooses how to pay an ability's cost (use ... by=gold)")
+    if verb == "choose":
+        if not args:
+            raise InvalidCommand(f"expected {FORMS['choose']}")
+        return Choose([parse_answer(state, seat, a) for a in " ".join(args).split(";")])
+    if verb in ("hire", "play", "summon", "use") and not args:
+        which = {"use": "which card in play", "summon": "which hero"}.get(verb, "which card")
+        raise InvalidCommand(f"{verb}: {which}? expected {FORMS[verb]}")
+    if verb == "use":
+        return _use(state, seat, args, opts, flags)
+    ch = _choices(state, seat, opts, flags)
+    if verb == "tech":
+        refs: list[str] = []
+        for name in _tech_names(args) if args else []:
+            try:
+                refs.append(by_name(state, codex(seat), name, "codex", set(refs)))
+            except InvalidCommand:
+                raise InvalidCommand(f"no {name} left in your codex") from None
+        return Tech(cards=refs, choices=ch)
+    if verb == "hire":
+        return Hire(_hand_card(state, seat, args), ch)
+    if verb == "build":
+        b = "".join(args).lower().replace("-", "")
+        b = {"techi": "tech1", "techii": "tech2", "techiii": "tech3"}.get(b, b)
+        if b not in cards.TECH_BUILDINGS + cards.ADDONS:
+            raise InvalidCommand(f"build: no building called {' '.join(args)!r}", hint=f"expected {FORMS['build']}")
+        return Build(b, ch)
+    if verb == "summon":
+        name = card_name(args)
+        if not cards.is_hero(name):
+            raise InvalidCommand(f"{name} is not a hero: a card from your hand is played: play {cards.slug(name)}")
+        return Summon(name, ch)
+    if verb == "level" and len(args) <= 1:
+        hero = board.hero_in_play(state, seat)
+        if hero is None:
+            raise InvalidCommand("you have no hero in play")
+        try:
+            n = int(args[0]) if args else 1
+        except ValueError:
+            raise InvalidCommand(f"level N: {args[0]!r} is not a number") from None
+        return Level(hero, n, ch)
+    if verb == "play":
+        ref = _hand_card(state, seat, args)
+        return Play(ref, _list(state, seat, opts.get("target", ""), ref), "top" in flags, ch)
+    if verb == "attack" and len(args) >= 2:
+        a, t = _attacker_and_target(state, seat, args)
+        return Attack(a, t, _list(state, seat, opts.get("with", "")),
+                      *(parse_target(state, seat, opts[k]) if opts.get(k) else "" for k in ("spark", "over", "then")),
+                      choices=ch)
+    if verb == "end" and not args:
+        slots = [""] * 5
+        for key, value in opts.items():
+            if key in _CHOICE_KEYS:
+                continue
+            i = SLOT_WORDS.index({"squad-leader": "sl", "scav": "scavenger", "tech": "technician"}.get(key, key))
+            slots[i] = _thing(state, seat, value)
+        return End(slots if any(slots) else [], ch)
+    raise InvalidCommand(f"cannot read {text.strip()!r}: expected {FORMS[verb]}")

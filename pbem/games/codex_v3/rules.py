@@ -1,0 +1,400 @@
+"""Codex rules, 1-hero mode: options, set-up, the turn, and `apply`.
+
+The set-up leaves every hand empty, each whole starter deck in its
+owner's draw pile (phase ``opening``); `advance` draws the opening hands
+of 5 and begins the first turn (README.md: a hand dealt by the set-up's
+chance would be public in a peer game).
+
+A turn of the active seat A:
+
+1. phase ``tech`` (from A's second turn on): ``tech`` puts the cards A
+   chose from its codex face down into its discard pile (two, mandatory
+   below 10 workers; 0-2 from 10 on) and orders A's upkeep effects. The
+   rulebook lets A choose while the opponent plays; pbem records the choice
+   as the first command of A's next file, after A has seen its new hand.
+2. ``upkeep`` (`advance`, no decision): `turn.start_turn`.
+3. ``main``: hire (once), build, summon, level, play, use, attack, in any
+   order; ``end`` locks the patrol zone and ends the main phase.
+4. ``end`` goes on without decision (`turn.end_turn`) to the opponent's turn.
+
+Every command runs the queue after its own action (`resolve.run`); when a
+trigger needs a decision the command did not give, the state keeps a
+`Prompt` and the active player's next command is ``choose``.
+
+The game ends when a base has taken 20 damage (`engine.settle`).
+"""
+
+from __future__ import annotations
+
+from pbem.errors import IllegalCommand, InvalidOption
+from pbem.games.base import Chance, Known, Zone, copy_struct
+from pbem.games.codex_v3 import activated, board, cards, combat, engine, play, resolve, turn
+from pbem.games.codex_v3.board import log
+from pbem.games.codex_v3.commands import (
+    Attack,
+    Build,
+    Choose,
+    Command,
+    End,
+    Hire,
+    Level,
+    Play,
+    Summon,
+    Tech,
+    Use,
+)
+from pbem.games.codex_v3.state import (
+    MAIN,
+    OPENING,
+    OVER,
+    TECH,
+    UPKEEP,
+    Building,
+    Hero,
+    Options,
+    Player,
+    State,
+    codex,
+    deck,
+    discard,
+    future,
+    hand,
+    ongoing,
+    trash,
+    workers,
+)
+from pbem.games.codex_v3.state import play as play_zone
+
+DEFAULT_SPECS = ("Bashing", "Finesse")
+
+
+def _spec(value: str, key: str) -> str:
+    for s in cards.SPECS:
+        if s.lower() == value.strip().lower():
+            if s not in cards.playable_specs():
+                raise InvalidOption(f"{key}={value}: the {s} spec is not playable yet "
+                                    f"(playable: {', '.join(cards.playable_specs())})")
+            return s
+    raise InvalidOption(f"{key}={value}: no such spec (playable: {', '.join(cards.playable_specs())})")
+
+
+def seat_decks(options: Options) -> list[tuple[str, str]]:
+    """(spec, starter colour) of each seat, from the options."""
+    p1, p2 = options.p1, options.p2
+    if options.first:
+        if options.first.lower() not in ("bashing", "finesse") or p1 or p2:
+            raise InvalidOption(f"first={options.first}: the first seat plays bashing or finesse "
+                                "(or give p1= and p2= instead)")
+        p1, p2 = ("Bashing", "Finesse") if options.first.lower() == "bashing" else ("Finesse", "Bashing")
+    specs = [_spec(p1 or DEFAULT_SPECS[0], "p1"), _spec(p2 or DEFAULT_SPECS[1], "p2")]
+    out = []
+    for i, (spec, colour) in enumerate(zip(specs, (options.p1_starter, options.p2_starter))):
+        colour = colour.strip().lower() or cards.colour_of(spec)
+        if colour not in cards.STARTERS:
+            raise InvalidOption(f"p{i + 1}_starter={colour}: no such colour ({', '.join(cards.COLOURS)})")
+        if not cards.starter_ready(colour):
+            ready = [c for c in cards.COLOURS if cards.starter_ready(c)]
+            raise InvalidOption(f"p{i + 1}_starter={colour}: the {colour} starter deck is not written yet "
+                                f"(ready: {', '.join(ready)})")
+        out.append((spec, colour))
+    return out
+
+
+def check_options(options: Options) -> Options:
+    seat_decks(options)
+    if options.scenario is not None:
+        from pbem.games.codex_v3 import scenario
+
+        scenario.parse(options.scenario)  # raises InvalidOption
+    return options
+
+
+def _zone(readers: list[str] | None = None, public: bool = False) -> Zone:
+    return Zone(items=[], readers=list(readers or []), public=public)
+
+
+def setup(options: Options, seats: list[str], chance: Chance) -> State:
+    options = check_options(options)
+    state = State(seats=list(seats), active=seats[0])
+    zones: dict[str, Zone] = {}
+    for i, (seat, (spec, colour)) in enumerate(zip(seats, seat_decks(options))):
+        hero = cards.HERO_OF[spec]
+        state.players[seat] = Player(spec=spec, colour=colour, heroes={hero: Hero()},
+                                     base_workers=cards.START_WORKERS[min(i, len(cards.START_WORKERS) - 1)])
+        state.patrol[seat] = [""] * 5
+        zones[deck(seat)] = _zone()
+        for name in (hand(seat), discard(seat), codex(seat), workers(seat), trash(seat)):
+            zones[name] = _zone([seat])
+        for name in (play_zone(seat), ongoing(seat), future(seat)):
+            zones[name] = _zone(public=True)
+    state.zones = zones
+    if options.scenario is not None:
+        from pbem.games.codex_v3 import scenario
+
+        scenario.apply_scenario(state, scenario.parse(options.scenario), chance)
+        if state.phase == UPKEEP:
+            turn.start_turn(state, chance)
+        return state
+    for seat in seats:
+        p = state.players[seat]
+        # secret shuffles first, refs after: a ref says nothing about its card
+        for zone, names in ((deck(seat), cards.starter(p.colour)), (codex(seat), cards.codex_cards(p.spec))):
+            for name in chance.shuffle(list(names)):
+                zones[zone].items.append(Known(f"c{state.next_ref:03d}", name))
+                state.next_ref += 1
+    # the whole starter deck is each seat's draw pile: which cards the hand
+    # gets is not the set-up's chance but draws of the opening (`advance`),
+    # which a peer game picks from a link no writer of the set-up foresaw
+    state.phase = OPENING
+    return state
+
+
+# --- the turn --------------------------------------------------------------------------
+
+
+def to_act(state: State) -> list[str]:
+    if state.phase == OVER:
+        return []
+    if state.prompt is not None:
+        return [state.prompt.seat]
+    return [state.active] if state.phase in (TECH, MAIN) else []
+
+
+def advance(state: State, chance: Chance) -> State:
+    if state.phase == OPENING:
+        state = copy_struct(state)
+        for seat in state.seats:
+            engine.draw(state, seat, cards.HAND_MAX, chance)
+        turn.start_turn(state, chance)
+        return state
+    if state.phase != UPKEEP or state.prompt is not None or state.queue:
+        return state
+    state = copy_struct(state)
+    turn.start_turn(state, chance)
+    return state
+
+
+def outcome(state: State):
+    return state.outcome
+
+
+# --- checks ------------------------------------------------------------------------------
+
+
+def _need_main(state: State, seat: str, what: str) -> None:
+    if state.phase == OVER:
+        raise IllegalCommand("the game is over")
+    if seat != state.active:
+        raise IllegalCommand(f"it is {state.active}'s turn")
+    if state.prompt is not None:
+        raise IllegalCommand(f"first answer: {state.prompt.what} (choose ...)")
+    if state.phase == TECH:
+        raise IllegalCommand(f"first tech (your turn starts with: tech NAME NAME) before you {what}")
+    if state.phase != MAIN:
+        raise IllegalCommand("the turn is being resolved")
+
+
+def tech_count(state: State, seat: str) -> tuple[int, int]:
+    """How many cards `seat` may tech now: (least, most)."""
+    left = len(state.zones[codex(seat)].items)
+    most = min(2, left)
+    return (0 if board.worker_count(state, seat) >= 10 else most), most
+
+
+def can_build(state: State, seat: str, kind: str) -> str | None:
+    """Why `seat` cannot build `kind` (None: it can)."""
+    if kind not in cards.BUILDINGS:
+        return f"unknown building {kind!r} ({', '.join(cards.BUILDINGS)})"
+    p = state.players[seat]
+    info = cards.BUILDINGS[kind]
+    if kind in p.buildings:
+        return f"you already have a {info['name']}"
+    if board.worker_count(state, seat) < info["workers"]:
+        return f"a {info['name']} needs {info['workers']} workers"
+    if info["needs"] and not board.building_done(state, seat, info["needs"]):
+        return f"a {info['name']} needs a finished {cards.BUILDINGS[info['needs']]['name']}"
+    if build_cost(state, seat, kind) > p.gold:
+        return f"a {info['name']} costs {build_cost(state, seat, kind)} gold"
+    return None
+
+
+def build_cost(state: State, seat: str, kind: str) -> int:
+    p = state.players[seat]
+    if kind in cards.TECH_BUILDINGS and kind in p.built:
+        return 0
+    return int(cards.BUILDINGS[kind]["cost"])
+
+
+def summon_problem(state: State, seat: str, name: str) -> str | None:
+    p = state.players[seat]
+    h = p.heroes.get(name)
+    if h is None:
+        return f"{name} is not your hero (yours: {', '.join(p.heroes)})"
+    if not h.home:
+        return f"{name} is in play already"
+    if board.heroes_in_play(state, seat):
+        return "you already have a hero in play (1-hero mode)"
+    if h.back > state.turn:
+        return f"{name} died: it may come back from turn {h.back}"
+    cost = cards.CARDS[name].cost
+    if p.gold < cost:
+        return f"summoning {name} costs {cost} gold"
+    return None
+
+
+# --- apply -------------------------------------------------------------------------------
+
+
+#: the choices each command may carry (beyond `first` and `answers`, which all take but ``tech``)
+_TAKES = {Play: {"boost", "x", "modes", "split", "pay"}, Use: {"alt", "pay"}, Attack: {"doomed"}}
+_WORDS = {"boost": "boost", "x": "x=", "modes": "mode=", "split": "split=", "pay": "pay=", "alt": "by=",
+          "doomed": "doomed=", "first": "first=", "answers": "choose="}
+
+
+def _check_choices(cmd: Command) -> None:
+    """Refuse a choice the command has no place for."""
+    if isinstance(cmd, Choose):
+        return
+    takes = _TAKES.get(type(cmd), set()) | ({"first"} if isinstance(cmd, Tech) else {"first", "answers"})
+    for name in cmd.choices.__struct_fields__:
+        if name not in takes and getattr(cmd.choices, name):
+            verb = type(cmd).__name__.lower()
+            raise IllegalCommand(f"{_WORDS[name]}: {verb} takes no such choice")
+
+
+def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
+    if seat not in state.seats:
+        raise IllegalCommand(f"{seat!r} is not a seat of this game")
+    _check_choices(cmd)
+    if isinstance(cmd, Choose):
+        if state.prompt is None or seat != state.prompt.seat:
+            raise IllegalCommand("nothing waits for your choice (choose answers a question the game asked)")
+    elif isinstance(cmd, Tech):
+        if state.phase != TECH or seat != state.active or state.prompt is not None:
+            raise IllegalCommand("tech comes first in your turn, once" if seat == state.active
+                                 else f"it is {state.active}'s turn")
+    else:
+        _need_main(state, seat, "do that")
+    state = copy_struct(state)
+    if isinstance(cmd, Choose):
+        resolve.answer_prompt(state, list(cmd.answers))
+    else:
+        state.first, state.ordered = list(cmd.choices.first), []
+        state.answers = list(cmd.choices.answers)
+    p = state.players[seat]
+    match cmd:
+        case Choose():
+            pass
+        case Tech(cards=refs, choices=ch):
+            _tech(state, seat, refs, ch.first)
+            return state
+        case Hire(ref=ref):
+            if p.hired == state.turn:
+                raise IllegalCommand("you already hired a worker this turn")
+            cost = play.hire_cost(state, seat)
+            if p.gold < cost:
+                raise IllegalCommand(f"hiring a worker costs {cost} gold")
+            item = engine.take_item(state, hand(seat), ref)
+            if item is None:
+                raise IllegalCommand("that card is not in your hand")
+            state.zones[workers(seat)].items.append(item)
+            p.gold -= cost
+            p.hired = state.turn
+            log(state, f"{seat} hires a worker")
+        case Build(building=kind):
+            _build(state, seat, kind)
+        case Summon(hero=name):
+            why = summon_problem(state, seat, name)
+            if why:
+                raise IllegalCommand(why)
+            p.gold -= cards.CARDS[name].cost
+            ref = f"h{state.next_ref:03d}"
+            state.next_ref += 1
+            h = p.heroes[name]
+            h.home, h.ref = False, ref
+            log(state, f"{seat} summons {name}")
+            engine.new_thing(state, seat, Known(ref, name), name)
+        case Level(hero=ref, times=n):
+            t = state.things.get(ref)
+            if t is None or t.controller != seat or not board.is_hero(state, ref):
+                raise IllegalCommand("level up a hero you control")
+            if n < 1 or t.level + n > cards.max_level(t.card):
+                raise IllegalCommand(f"{t.card} is level {t.level} of {cards.max_level(t.card)}")
+            if p.gold < n:
+                raise IllegalCommand(f"{n} level(s) cost {n} gold")
+            p.gold -= n
+            engine.level_up(state, ref, n)
+            log(state, f"{t.card} levels up to {t.level}")
+        case Play():
+            play.play(state, seat, cmd, chance)
+        case Use(source=src, ability=name, targets=chosen, choices=ch):
+            activated.use(state, seat, src, name, list(chosen), ch.alt, list(ch.pay), chance)
+        case Attack(attacker=a, target=t, extra=extra, spark=spark, over=over, then=then, choices=ch):
+            combat.declare(state, a, t, list(extra), spark, over, then, list(ch.doomed), chance)
+        case End(patrol=slots):
+            _check_patrol(state, seat, slots)
+            turn.end_turn(state, seat, slots, chance)
+        case _:
+            raise IllegalCommand(f"not a Codex command: {cmd!r}")
+    resolve.run(state, chance)
+    if state.answers:
+        raise IllegalCommand(f"choose={state.answers[0] or 'none'}: no question was left for this answer")
+    if state.prompt is None:
+        idle = [f for f in state.first if f not in state.ordered]
+        if idle:
+            raise IllegalCommand(f"first={board.name_of(state, idle[0])}: it has no trigger waiting to be ordered "
+                                 "in this command")
+        state.first, state.ordered = [], []
+    return state
+
+
+def _tech(state: State, seat: str, refs: list[str], first: list[str]) -> None:
+    least, most = tech_count(state, seat)
+    if not least <= len(refs) <= most or len(set(refs)) != len(refs):
+        raise IllegalCommand(f"tech {least if least == most else f'{least} to {most}'} card(s) from your codex")
+    for ref in refs:
+        item = engine.take_item(state, codex(seat), ref)
+        if item is None:
+            raise IllegalCommand(f"{ref} is not in your codex")
+        state.zones[discard(seat)].items.append(item)
+    sources = [it.src for it in turn.upkeep_items(state, seat)]
+    if len(set(first)) != len(first) or any(f not in sources for f in first):
+        raise IllegalCommand("first= names only what acts in your upkeep (healing, upkeep abilities, surplus ...)")
+    state.first, state.ordered = list(first), []
+    state.players[seat].tech_due = False
+    log(state, f"{seat} techs {len(refs)} card(s)")
+    state.phase = UPKEEP
+
+
+def _build(state: State, seat: str, kind: str) -> None:
+    why = can_build(state, seat, kind)
+    if why:
+        raise IllegalCommand(why)
+    p = state.players[seat]
+    p.gold -= build_cost(state, seat, kind)
+    if kind in cards.ADDONS:
+        for k in cards.ADDONS:
+            if k in p.buildings:
+                del p.buildings[k]
+                p.base_damage += 2
+                log(state, f"{seat} sacrifices its {cards.BUILDINGS[k]['name']} (2 damage to the base)")
+    p.buildings[kind] = Building(kind=kind)
+    if kind not in p.built:
+        p.built.append(kind)
+    log(state, f"{seat} starts a {cards.BUILDINGS[kind]['name']}")
+
+
+def _check_patrol(state: State, seat: str, slots: list[str]) -> None:
+    if slots and len(slots) != 5:
+        raise IllegalCommand("the patrol zone has 5 slots")
+    refs = [r for r in slots if r]
+    if len(set(refs)) != len(refs):
+        raise IllegalCommand("one thing can hold only one patrol slot")
+    for r in refs:
+        t = state.things.get(r)
+        if t is None or t.controller != seat or not board.is_fighter(state, r):
+            raise IllegalCommand("only your own units and heroes can patrol")
+        if t.exhausted:
+            raise IllegalCommand(f"{t.card} is exhausted: only ready units and heroes patrol")
+        if play.cannot_patrol(state, r):
+            raise IllegalCommand(f"{t.card} cannot patrol")
