@@ -129,6 +129,12 @@ def test_agent_avenue_team_pictures_keep_each_hand_secret(seed, teams, mode):
         for reader in [None, *(s.name for s in seats)]:
             view, svg, html = pictures(game, full, known, log, reader)
             once_seen = {it.card for z in full.zones.values() for it in z.items if it.ref in known[reader]}
+            hidden = unknown_names(full, known[reader], strings(msgspec.to_builtins(view)) | once_seen)
+            hidden_seen += len(hidden)
+            check([svg, html], hidden, f"{teams} seed {seed} step {step} {reader or 'observer'}")
+    assert hidden_seen  # the check had something to look for
+
+
 @pytest.mark.parametrize("seed", CX_SEEDS)
 def test_codex_pictures_keep_hands_codex_and_workers_secret(seed):
     """Cards share names (two copies of each codex card; the same starter
