@@ -517,7 +517,7 @@ def log_entries(chain: Chain, since: int = 0) -> dict[str, Any]:
         if body.contribution is not None:
             parts.append("joins: a contribution to the game seed")
         if body.setup_seed is not None:
-            parts.append(f"deals the game from the seed of the referee and every seat")
+            parts.append("deals the game from the seed of the referee and every seat")
         # what the file itself made public may be named (the face-up card)
         state = overlay(rec.before, rec.revealed) if rec.before is not None else None
         for cmd in rec.commands:

@@ -293,7 +293,7 @@ def _letter(chain, info: dict[str, Any], name: str, party: str, folder: Path,
     has_genesis = any(p.name == "000000-genesis.pbem" for p, _ in files)
     lines.append("")
     if has_genesis:
-        lines.append(f"You are invited to this game. To make your folder of it and take these files in:")
+        lines.append("You are invited to this game. To make your folder of it and take these files in:")
         lines.append(f"    pbem mail fetch NEW-FOLDER --as {party}")
     else:
         lines.append("To take these files in:")

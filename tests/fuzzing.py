@@ -10,7 +10,6 @@ command notation of every game in positions of a real game.
 from __future__ import annotations
 
 import functools
-import random
 import tempfile
 from collections.abc import Callable
 from pathlib import Path

@@ -29,6 +29,7 @@ import copy
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -127,7 +128,7 @@ def play(game_name: str, mode: str, seats: list[str], seed: int, options: tuple[
     raise AssertionError("the game did not end")
 
 
-def save(table: Table, path) -> "Path":
+def save(table: Table, path: Path) -> Path:
     """A finished table's files in a new folder, named as pbem names them."""
     path.mkdir()
     for k, data in enumerate(table.files):

@@ -20,7 +20,7 @@ from pbem.errors import IllegalCommand, InvalidCommand, InvalidOption
 from pbem.games.agent_avenue import GAME, cards
 from pbem.games.agent_avenue.commands import Choose, Pass, Take
 from pbem.games.agent_avenue.state import State
-from pbem.games.base import Hidden, NeedsReveal, RandomChance, SeatSpec, copy_struct, identity, project
+from pbem.games.base import NeedsReveal, RandomChance, SeatSpec, copy_struct, identity, project
 
 SEATS = [SeatSpec("alice"), SeatSpec("bob")]
 

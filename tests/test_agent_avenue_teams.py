@@ -16,7 +16,7 @@ import pytest
 from pbem.errors import IllegalCommand, InvalidOption
 from pbem.games.agent_avenue import GAME, cards
 from pbem.games.agent_avenue.commands import Discard, PlayOne
-from pbem.games.agent_avenue.state import State, members
+from pbem.games.agent_avenue.state import State
 from pbem.games.base import Known, RandomChance, SeatSpec, copy_struct, identity
 
 CH = RandomChance(0)

@@ -144,7 +144,8 @@ def test_cut_short_and_garbled_blocks_are_named(pbem, game, tmp_path):
     assert "holds no pbem file and no armored block" in pbem.fails("dearmor", nothing).stderr
 
 
-def _mail(text: str, attach: dict[str, bytes] = {}, cte: str = "quoted-printable") -> EmailMessage:
+def _mail(text: str, attach: dict[str, bytes] | None = None, cte: str = "quoted-printable") -> EmailMessage:
+    attach = attach or {}
     msg = EmailMessage()
     msg["From"], msg["To"], msg["Subject"] = "alice@example.org", "bob@example.org", "agent-avenue: seq 1"
     msg.set_content(text, cte=cte)

@@ -63,7 +63,6 @@ def test_a_dealer_that_reshuffles_from_another_seed_is_caught_by_the_audit(tmp_p
 
 # --- simultaneous secret choices ------------------------------------------------
 
-from pbem.crypto.encoding import b64d  # noqa: E402
 from pbem.errors import CommitmentError, PbemError, SealError  # noqa: E402
 from pbem.protocol import ballots as votes, codec  # noqa: E402
 from pbem.protocol.formats import PROTOCOL_VERSION, TurnBody  # noqa: E402
@@ -140,7 +139,6 @@ def test_a_second_ballot_a_ballot_out_of_a_vote_and_commands_during_a_vote_are_r
 
 
 def test_a_peer_roll_is_drawn_from_the_next_seats_link_and_a_withheld_link_is_named(tmp_path):
-    from pbem import actions
     from pbem.protocol.chain import Chain
 
     table = _table("peer")

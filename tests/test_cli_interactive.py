@@ -80,7 +80,7 @@ def test_question_mark_shows_the_rules_and_m_the_whole_menu(pbem, aa):
     game = get("aa")
     assert game.summary.splitlines()[0] in r.stdout and "Notation:" in r.stdout
     legal = pbem.json("legal", aa, "--as", "alice")
-    head, more = r.stdout.split("alice> ", 1)[0], r.stdout
+    more = r.stdout
     assert f"{len(legal)}. {legal[-1]}" in more.split("alice> ", 2)[2]  # m shows everything, same numbers
     assert r.stdout.count("space     0   1") == 1  # neither redraws the board
 

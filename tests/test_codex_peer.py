@@ -23,7 +23,7 @@ from pbem.games.codex import GAME, Codex
 from pbem.games.codex.bots import greedy_bot, state_card
 from pbem.games.codex.commands import Build, Level, Play, Tech
 from pbem.games.codex.state import TECH
-from pbem.protocol import codec, folder as folder_mod
+from pbem.protocol import codec
 from pbem.protocol.audit import audit
 from pbem.protocol.formats import Opening, TurnBody
 from tests import tamper

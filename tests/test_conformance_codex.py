@@ -4,14 +4,11 @@ every playout keeps the game's invariants (PBEM_LONG=1: many more seeds)."""
 from __future__ import annotations
 
 import os
-import random
-from collections import Counter
 
 import pytest
 
-from pbem.games.base import RandomChance, SeatSpec
-from pbem.games.codex import GAME, cards, engine
-from pbem.games.codex.state import OVER
+from pbem.games.base import SeatSpec
+from pbem.games.codex import GAME
 from pbem.games.conformance import check_game
 
 SEATS = [SeatSpec("alice"), SeatSpec("bob")]

@@ -38,7 +38,7 @@ def test_a_file_a_look_verified_is_not_swapped_unseen(cli, tmp_path, looks):
     cli("new", "codenames", g, *[a for s in SEATS for a in ("--seat", s)], "--seed", "5")
     cli("verify", g)  # the checkpoint, warm
     sp = cli.json("status", g)["to_act"][0]["seat"]
-    clue = cli.json("legal", g, "--as", sp)[0]
+    cli.json("legal", g, "--as", sp)
     head = folder.load(g).seq
     # sp's clue reaches the folder through a sync tool (no pbem here wrote it)
     (g / folder.turn_name(head + 1, sp)).write_bytes(_second_version(g, cli.home, head + 1, skip=""))

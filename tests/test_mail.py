@@ -18,7 +18,6 @@ from mailservers import CutProxy, Dovecot, Smtp, maildir
 from pbem import actions, mailing
 from pbem.actions import Keys
 from pbem.crypto.store import KeyStore
-from pbem.errors import PbemError
 from pbem.protocol import codec
 from pbem.protocol import folder as folder_mod
 from pbem.transport import armor

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from pbem import actions, checkpoint
-from pbem.crypto.store import KeyStore
 from pbem.errors import IllegalCommand
 from pbem.protocol import folder
 from pbem.protocol.chain import Chain

@@ -18,7 +18,7 @@ from pbem.crypto.seal import seal
 from pbem.demo import run_demo
 from pbem.errors import CommitmentError, PbemError, ProtocolError
 from pbem.games.base import refs_in
-from pbem.protocol import codec, folder as folder_mod
+from pbem.protocol import codec
 from pbem.protocol.peer import changes as peer_changes, proofs
 from pbem.protocol.peer import knowledge as peer_knowledge
 from pbem.protocol.audit import audit
@@ -204,7 +204,7 @@ def test_a_false_opening_sealed_to_the_new_holder_is_caught_by_it(two):
     doctored = msgspec.structs.replace(body, deliveries=[Delivery(to=box.to, refs=[ref], envelope=env)])
     chain.append(tamper.resign(two, doctored))  # nobody else can tell
     with pytest.raises(CommitmentError, match=f"{body.by}'s opening sealed to {box.to} is false"):
-        Party(chain, two.secrets[box.to]).cards
+        _ = Party(chain, two.secrets[box.to]).cards
 
 
 def test_a_private_refill_committed_to_other_cards_is_caught_by_the_audit(tmp_path, monkeypatch):

@@ -7,7 +7,6 @@ key, so only the new checks can refuse it."""
 
 from __future__ import annotations
 
-import json
 
 import msgspec
 import pytest

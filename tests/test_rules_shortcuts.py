@@ -21,7 +21,7 @@ from itertools import product
 import msgspec
 import pytest
 from hypothesis import example, given, settings
-from hypothesis import strategies as st
+from hypothesis import strategies
 
 from pbem.games import agent_avenue, codenames, dark_agent
 from pbem.games.base import RandomChance, SeatSpec, Zone, own_zone, settle_zones, share_zones
@@ -98,11 +98,11 @@ def test_the_compound_prefilter_lets_every_compound_through(language):
     assert found > 20
 
 
-_letters = st.text("abeo", max_size=7)
+_letters = strategies.text("abeo", max_size=7)
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.sampled_from(["en", "sv"]), _letters, _letters, _letters, _letters)
+@given(strategies.sampled_from(["en", "sv"]), _letters, _letters, _letters, _letters)
 @example("en", "aaa", "bb", "bbeee", "oo")  # the visible word starts as the clue's stem, not as the clue
 def test_the_compound_prefilter_holds_for_any_words_and_stems(language, flat, flat_stem, fv, sv):
     """The same over arbitrary strings: a real stem keeps its word's first

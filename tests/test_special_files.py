@@ -111,7 +111,7 @@ def stopped_by(proc: subprocess.Popen, log: Path, sig: int, within: float = 5) -
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait(10)
-        raise AssertionError(f"still running {within} s after {signal.Signals(sig).name}: {log.read_text()}")
+        raise AssertionError(f"still running {within} s after {signal.Signals(sig).name}: {log.read_text()}") from None
     assert code == 0 and time.monotonic() - t < within, log.read_text()
     text = log.read_text()
     assert "stopped watching" in text and "Traceback" not in text, text

@@ -12,6 +12,8 @@ its reason, fails the test.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import os
 import random
 import re
@@ -230,7 +232,6 @@ def test_one_genesis_content_has_one_byte_string(change):
     not canonical (an unknown key, a default written out) was the same game
     under another genesis; so was a seat listed twice or a seat holding an
     identity of another name. All are refused now."""
-    import msgspec
 
     from pbem.errors import FormatError, ProtocolError
     from pbem.protocol.chain import Chain
@@ -250,7 +251,7 @@ def test_one_genesis_content_has_one_byte_string(change):
         Chain(forged)
 
 
-def _put(g, k: int, data: bytes, honest: list[bytes]) -> "Path":
+def _put(g, k: int, data: bytes, honest: list[bytes]) -> Path:
     """Write `data` as chain file k of `g`, under the name of the honest file k."""
     name = folder.GENESIS if k == 0 else folder.turn_name(k, codec.read_envelope(honest[k]).by)
     (g / name).write_bytes(data)

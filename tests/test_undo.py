@@ -5,7 +5,6 @@ card or chance; doctored undo files re-signed with real keys refused."""
 from __future__ import annotations
 
 import json
-import random
 import shutil
 from pathlib import Path
 
@@ -18,7 +17,6 @@ from pbem import actions, games
 from pbem.crypto.store import KeyStore
 from pbem.errors import PbemError
 from pbem.protocol import codec, folder
-from pbem.protocol.audit import audit
 from pbem.protocol.commitments import state_hash
 from pbem.protocol.formats import TurnBody, Undo
 

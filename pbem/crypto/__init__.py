@@ -8,13 +8,21 @@ does not check out. The protocol layer decides what those bytes mean.
 Modules (import them directly; this package imports nothing, so that
 ``import pbem.crypto`` stays cheap):
 
-* `encoding`  base64url, canonical JSON, strict file decoding, SHA-256.
+* `encoding`  base64url, canonical JSON, strict file decoding, SHA-256,
+              the signing domains.
+* `limits`    size, depth and number limits checked on raw bytes before parsing.
 * `keys`      identities (Ed25519 + X25519), identity and secret key files.
 * `store`     the key store under ``$PBEM_HOME``: own keys and address book.
 * `sign`      domain-separated signatures.
+* `envelope`  the sealed envelope's file format and associated data.
 * `seal`      envelopes sealed to several readers, bound to a place in a game.
 * `commit`    salted hash commitments and their openings.
+* `committed` a seat's own private deck, committed before anyone draws.
 * `stream`    deterministic randomness from a seed, for dealers and audits.
+* `beacon`    hash-chain beacons: chance no seat can bias, without a third party.
+* `poker`     mental poker over edwards25519 (PyNaCl): shuffle layers, decryption.
+* `twofaced`  the two-faced deck (Codenames Duet under peer): pairs, re-pairing.
+* `shuffle/`  zero-knowledge proofs that a shuffle layer (or a pair layer) is honest.
 
 Primitives all come from `cryptography`; nothing here implements one.
 """

@@ -24,7 +24,7 @@ import binascii
 import functools
 import hashlib
 import re
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Final, TypeVar
 
 import msgspec
 
@@ -36,7 +36,7 @@ __all__ = [
     "encode_file", "decode_file", "domain", "check_domain",
 ]
 
-FORMAT = "pbem/1"
+FORMAT: Final = "pbem/1"
 """The version of every file and the prefix of every crypto label."""
 
 B64 = Annotated[str, msgspec.Meta(pattern="^[A-Za-z0-9_-]*$")]

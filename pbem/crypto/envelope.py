@@ -21,7 +21,7 @@ _KEY_LEN = 32
 _TAG_LEN = 16
 
 
-class Stanza(Strict):
+class Stanza(Strict, frozen=True):
     """The file key, wrapped for one (unnamed) reader."""
 
     ephemeral: B64
@@ -30,7 +30,7 @@ class Stanza(Strict):
     """The file key encrypted under the wrap key (32 + 16 bytes)."""
 
 
-class Envelope(Strict):
+class Envelope(Strict, frozen=True):
     """A sealed payload and one stanza per reader, in the order the readers were given."""
 
     stanzas: list[Stanza]
@@ -38,7 +38,7 @@ class Envelope(Strict):
     """The payload encrypted under the file key (its length + 16 bytes)."""
 
 
-class _SealAD(Strict):
+class _SealAD(Strict, frozen=True):
     format: Literal["pbem/1"]
     kind: Literal["seal-ad"]
     game: str

@@ -97,7 +97,7 @@ _KEY_LEN = 32
 _SIG_LEN = 64
 
 
-class PublicIdentity(Strict):
+class PublicIdentity(Strict, frozen=True):
     """What everyone may know about an identity: its name and public keys."""
 
     name: Name
@@ -261,7 +261,7 @@ def valid_email(text: object) -> bool:
     return isinstance(text, str) and len(text) <= 254 and _EMAIL_RE.fullmatch(text) is not None
 
 
-class IdentityCard(Strict, omit_defaults=True):
+class IdentityCard(Strict, frozen=True, omit_defaults=True):
     """The signed body of an identity file: the public identity and, when
     its owner gave one, the mail address other players reach them at.
 
@@ -288,7 +288,7 @@ class IdentityCard(Strict, omit_defaults=True):
         return PublicIdentity(name=self.name, sign=self.sign, seal=self.seal)
 
 
-class IdentityFile(Strict):
+class IdentityFile(Strict, frozen=True):
     """The self-signed public identity file. `body` is a canonical `IdentityCard`."""
 
     format: Literal["pbem/1"]
@@ -347,7 +347,7 @@ SCRYPT_R = 8
 SCRYPT_P = 1
 
 
-class ScryptParams(Strict):
+class ScryptParams(Strict, frozen=True):
     """scrypt's salt and cost, stored so a file stays readable if defaults change.
 
     Bounds keep a damaged or hostile file from asking for gigabytes of memory.
@@ -370,7 +370,7 @@ class ScryptParams(Strict):
             raise ValueError("scrypt r and p out of range")
 
 
-class SecretKeyFile(Strict, kw_only=True, omit_defaults=True):
+class SecretKeyFile(Strict, frozen=True, kw_only=True, omit_defaults=True):
     """The private key file. See the module docstring."""
 
     format: Literal["pbem/1"]

@@ -28,7 +28,7 @@ import sys
 from collections.abc import Callable, Mapping
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 from pbem.crypto.encoding import FORMAT, Strict, decode_file, encode_file
 from pbem.crypto.keys import (
@@ -43,7 +43,7 @@ __all__ = ["default_home", "KeyStore", "Seen"]
 _APP = "pbem"
 
 
-class Seen(Strict, kw_only=True, omit_defaults=True):
+class Seen(Strict, frozen=True, kw_only=True, omit_defaults=True):
     """Where (and when) a key of the address book was first seen.
 
     Written once, when the name enters the store, and never replaced: it is
@@ -219,12 +219,14 @@ class KeyStore:
         """The identity `name`, ours or imported; KeyStoreError if unknown."""
         path = self.id_path(name)
         data = self._read(path)
+        found: PublicIdentity | None
         if data is not None:
-            public = _in_file(path, read_identity_file, data)
+            found = _in_file(path, read_identity_file, data)
         else:
-            public = self._public_from_key(name) or self._accepted(name)
-            if public is None:
-                raise self._unknown(name)
+            found = self._public_from_key(name) or self._accepted(name)
+        if found is None:
+            raise self._unknown(name)
+        public = found
         if public.name != name:
             raise KeyStoreError(f"{path} holds the identity of {public.name}, not {name}")
         return public
@@ -242,7 +244,8 @@ class KeyStore:
         data = self._read(path)
         if data is None:
             return None
-        return _in_file(path, decode_file, data, SecretKeyFile, "secret-key").public
+        secret: SecretKeyFile = _in_file(path, decode_file, data, SecretKeyFile, "secret-key")
+        return secret.public
 
     def export(self, name: str, passphrase: Callable[[], str] | None = None) -> bytes:
         """The identity file of `name` (to mail to other players).
@@ -383,7 +386,7 @@ class KeyStore:
         data = self._read(path)
         if data is None:
             return None
-        seen = _in_file(path, decode_file, data, Seen, "seen")
+        seen: Seen = _in_file(path, decode_file, data, Seen, "seen")
         if seen.name != name:
             raise KeyStoreError(f"{path} is the record of {seen.name}, not {name}")
         return seen
@@ -392,7 +395,8 @@ class KeyStore:
         seen = self.seen(name) if valid_name(name) else None
         return seen.identity if seen is not None and seen.how == "accepted" else None
 
-    def _record_seen(self, public: PublicIdentity, how: str, **where) -> None:
+    def _record_seen(self, public: PublicIdentity, how: Literal["created", "imported", "accepted"],
+                     **where: Any) -> None:
         path = self.seen_path(public.name)
         try:
             old = self.seen(public.name)
@@ -424,6 +428,9 @@ class KeyStore:
         return [(name, name in own) for name in sorted(known)]
 
 
+_T = TypeVar("_T")
+
+
 def _stems(folder: Path, suffix: str) -> list[str]:
     try:
         entries = list(folder.iterdir())
@@ -434,7 +441,7 @@ def _stems(folder: Path, suffix: str) -> list[str]:
     return [p.name[: -len(suffix)] for p in entries if p.name.endswith(suffix) and valid_name(p.name[: -len(suffix)])]
 
 
-def _in_file(path: Path, fn, *args):
+def _in_file(path: Path, fn: Callable[..., _T], *args: Any) -> _T:
     """Call `fn(*args)`, prefixing any FormatError with the file it came from."""
     try:
         return fn(*args)

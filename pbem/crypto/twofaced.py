@@ -56,7 +56,8 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from nacl import bindings as _na
 
@@ -115,7 +116,7 @@ def second_scalar(k_a: bytes, k1: bytes) -> bytes:
     return poker.check_scalar(_na.crypto_core_ed25519_scalar_mul(poker.check_scalar(k_a), inverse))
 
 
-def _permute(items: list, draw) -> None:
+def _permute(items: list[Any], draw: Callable[[int], int]) -> None:
     for i in range(len(items) - 1, 0, -1):
         j = draw(i + 1)
         if not isinstance(j, int) or not 0 <= j <= i:
@@ -174,15 +175,16 @@ def check_pair_layer(k: bytes, before: Sequence[Pair], after: Sequence[Pair], *,
             else:
                 used[f].add(i)
             came.append(i)
-        if None in came:
+        if came[0] is None or came[1] is None:
             continue
-        anchor = came[fixed]
+        placed = (came[0], came[1])
+        anchor = placed[fixed]
         if not shuffle and anchor != j:
             problems.append(f"pair {j} moved (from {anchor}), in a layer that keeps the pairs in place")
-        if repair is None and came[0] != came[1]:
-            problems.append(f"pair {j} joins faces of pairs {came[0]} and {came[1]}, in a layer that re-pairs nothing")
-        elif repair is not None and classes[came[repair]] != classes[anchor]:
-            problems.append(f"pair {j}'s face {repair} comes from a pair of class {classes[came[repair]]}, "
+        if repair is None and placed[0] != placed[1]:
+            problems.append(f"pair {j} joins faces of pairs {placed[0]} and {placed[1]}, in a layer that re-pairs nothing")
+        elif repair is not None and classes is not None and classes[placed[repair]] != classes[anchor]:
+            problems.append(f"pair {j}'s face {repair} comes from a pair of class {classes[placed[repair]]}, "
                             f"not {classes[anchor]} (re-paired across classes)")
         if len(problems) >= 3:
             break

@@ -18,7 +18,7 @@ from pbem.errors import IllegalCommand, ProtocolError, WrongWriter
 from pbem.games.base import (
     Chance, Game, GameState, Hidden, Known, NeedsReveal, copy_struct, overlay, refs_in, unknown_to, unrevealed_public,
 )
-from pbem.protocol.chance import NeedsChance, NoChance, PlayChance, Tape
+from pbem.protocol.chance import NeedsChance, PlayChance, Tape
 
 #: given a ref, the card it is (if this side may reveal it), else None
 RevealSource = Callable[[str], str | None]

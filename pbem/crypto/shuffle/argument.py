@@ -79,7 +79,7 @@ def _statement(t: Transcript, context: bytes, base: bytes, key: bytes, X: Sequen
         t.absorb_points(b"outputs %d" % j, column)
 
 
-def _nonces(k: int, context: bytes, X, Y) -> Nonces:
+def _nonces(k: int, context: bytes, X: Sequence[Sequence[bytes]], Y: Sequence[Sequence[bytes]]) -> Nonces:
     return Nonces(k, context + b"".join(p for column in (*X, *Y) for p in column))
 
 
@@ -171,7 +171,8 @@ def verify(checks: Checks, context: bytes, X: Sequence[Sequence[bytes]], Y: Sequ
                        [point_lin(second) for _, second in committed])
 
 
-def _verify_same_scalar(t: Transcript, r: Reader, checks: Checks, X, a: Sequence[int], committed, key: bytes,
+def _verify_same_scalar(t: Transcript, r: Reader, checks: Checks, X: Sequence[Sequence[bytes]], a: Sequence[int],
+                        committed: Sequence[tuple[bytes, bytes]], key: bytes,
                         base: bytes) -> None:
     blinded = [(r.point(f"same-scalar blinder {j} (G_T part)"), r.point(f"same-scalar blinder {j} (H part)"))
                for j in range(len(X))]

@@ -94,9 +94,10 @@ def _origin(k: int, points: Sequence[bytes], outputs: Sequence[bytes]) -> list[i
     """Where each output came from: ``outputs[i] = k·points[origin[i]]``."""
     where = {mul(k, p): i for i, p in enumerate(points)}
     origin = [where.get(p) for p in outputs]
-    if None in origin:
+    found = [i for i in origin if i is not None]
+    if len(found) != len(origin):
         raise CryptoError("cannot prove a false statement: a point of the layer is no point it received times the scalar")
-    return origin
+    return found
 
 
 def _prove_repair(context: bytes, before: Sequence[Pair], after: Sequence[Pair], k: int, base: bytes,
@@ -105,6 +106,8 @@ def _prove_repair(context: bytes, before: Sequence[Pair], after: Sequence[Pair],
     fixed_in, fixed_out = _fixed(before, repair, singles), _fixed(after, repair, singles)
     argument.check_witness([fixed_in], [fixed_out], list(range(len(fixed_in))), k)
     proof = argument.prove_in_place(_part(context, "fixed faces"), fixed_in, fixed_out, k, base)
+    if repair is None:  # nothing re-paired: no classes to prove
+        return proof
     for cls, places in groups:
         X, Y = [before[i][repair] for i in places], [after[i][repair] for i in places]
         sigma = _origin(k, X, Y)
@@ -119,6 +122,8 @@ def _verify_repair(checks: Checks, reader: Reader, context: bytes, before: Seque
     reader.prefix = "the faces that stay: "
     argument.verify_in_place(checks.scoped(reader.prefix), _part(context, "fixed faces"), _fixed(before, repair, singles),
                              _fixed(after, repair, singles), reader, key, base)
+    if repair is None:  # nothing re-paired: no classes to check
+        return
     for cls, places in groups:
         reader.prefix = f"class {cls!r} of face {repair}: "
         argument.verify(checks.scoped(reader.prefix), _part(context, f"class {repair} {cls}"),
@@ -201,7 +206,7 @@ def verify_pairs(context: bytes, before: Sequence[Pair], after: Sequence[Pair], 
     checks.verify(WHAT)
 
 
-def _pairs(pairs: Sequence[Pair], what: str, error=ShuffleProofError) -> list[Pair]:
+def _pairs(pairs: Sequence[Pair], what: str, error: type[Exception] = ShuffleProofError) -> list[Pair]:
     out = []
     for i, pair in enumerate(pairs):
         if len(pair) != 2:

@@ -51,7 +51,7 @@ import msgspec
 from pbem.errors import InvalidCommand
 from pbem.games.base import Known
 from pbem.games.codex import activated, board, cards
-from pbem.games.codex.state import State, codex, hand, other, ref_key
+from pbem.games.codex.state import State, other, ref_key
 
 
 class Choices(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
