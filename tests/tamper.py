@@ -34,15 +34,14 @@ from typing import Any
 
 import msgspec
 
-from pbem import games
+from pbem import selfplay
 from pbem.crypto.encoding import FORMAT
 from pbem.crypto.keys import SecretIdentity
 from pbem.crypto.sign import domain, sign
 from pbem.errors import PbemError
 from pbem.protocol import genesis as genesis_mod
 from pbem.protocol.modes.base import OPTIONAL_PARTS
-from pbem.protocol import codec, dealer as dealer_mod, folder as folder_mod
-from pbem.protocol.peer import writer as peer_writer
+from pbem.protocol import codec
 from pbem.protocol.chain import Chain
 from pbem.protocol.formats import SignedFile
 from pbem.protocol.party import Party
@@ -86,55 +85,15 @@ class Table:
 
 
 def play(game_name: str, mode: str, seats: list[str], seed: int, options: tuple[str, ...] = (), edit=None) -> Table:
-    """Bots play a whole game through the real writers, one in-memory chain.
-    `edit(chain, data, secrets)` may doctor each file before it goes in (a
-    cheater's file, re-signed with its writer's real key); the game goes on
-    from the doctored chain."""
-    from pbem import actions
-
-    game = games.get(game_name)
-    names = [s.partition(":")[0] for s in seats]
-    secrets = {n: SecretIdentity.generate(n) for n in names}
-    specs = game.seats(game.options(actions.parse_options(list(options))), [actions.parse_seat(s) for s in seats])
-    idents = [(spec, secrets[spec.name].public) for spec in specs]
-    opts = game.options(actions.parse_options(list(options)))
-    rng = random.Random(seed)
-    if mode == "peer":
-        data = peer_writer.make_genesis(game, opts, idents, secrets[names[0]])
-    else:
-        dealer = dealer_mod.hotseat_dealer() if mode == "hotseat" else SecretIdentity.generate("rita")
-        secrets[dealer.name] = dealer
-        master = random.Random(seed).randbytes(32)
-        data = dealer_mod.make_genesis(game, opts, idents, mode, dealer, master)
-    files = [data]
-    chain = Chain(data)
-    for _ in range(3000):
-        writers = chain.writers()
-        if not writers:
-            return Table(game.name, mode, files, secrets)
-        who = writers[0]
-        me = Party(chain, secrets[who])
-        if chain.deck is not None and not chain.deck.all_joined:
-            data = peer_writer.join(chain, secrets[who])
-        elif chain.needs(who) == "auto":
-            data = me.answer()
-        else:
-            state = me.state()
-            data = me.turn([game.bots[game.demo_bot](game, state, who, rng)])
-        if edit is not None:
-            data = edit(chain, data, secrets)
-        chain.append(data)
-        files.append(data)
-    raise AssertionError("the game did not end")
+    """Bots play a whole game through the real writers, one in-memory chain
+    (`pbem.selfplay.play`; `edit` doctors files as they go in)."""
+    played = selfplay.play(game_name, mode, seats, seed, options, edit)
+    return Table(played.game, played.mode, played.files, played.secrets)
 
 
 def save(table: Table, path: Path) -> Path:
     """A finished table's files in a new folder, named as pbem names them."""
-    path.mkdir()
-    for k, data in enumerate(table.files):
-        name = folder_mod.GENESIS if k == 0 else folder_mod.turn_name(k, codec.read_envelope(data).by)
-        (path / name).write_bytes(data)
-    return path
+    return selfplay.save(table.files, path)
 
 
 def resign(table: Table, body) -> bytes:
@@ -142,11 +101,7 @@ def resign(table: Table, body) -> bytes:
     return codec.encode_signed("turn", body, table.secrets[body.by])
 
 
-def replay(files: list[bytes]) -> Chain:
-    chain = Chain(files[0])
-    for data in files[1:]:
-        chain.append(data)
-    return chain
+replay = selfplay.replay
 
 
 # --- mutations ------------------------------------------------------------------

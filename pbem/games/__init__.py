@@ -2,7 +2,9 @@
 
 The registry maps names and aliases to the module holding the game object,
 so that `import pbem.games` stays cheap: a game's module is imported only
-when a command needs it.
+when a command needs it. Games outside pbem come in by a package entry point
+(group ``pbem.games``, `_plugins`) or, while one is being written, by
+``PBEM_GAMES``.
 """
 
 from __future__ import annotations
@@ -40,6 +42,27 @@ def _extra_games() -> None:
 
 _extra_games()
 
+#: whether the ``pbem.games`` entry points have been read (`_plugins`)
+_plugins_read = False
+
+
+def _plugins() -> None:
+    """Games installed as packages of their own: a distribution that
+    declares an entry point in the group ``pbem.games`` (``NAME =
+    "MODULE:ATTR"`` under ``[project.entry-points."pbem.games"]``) is
+    registered under NAME. Read once, and only when a name is not found or
+    every name is listed, so that commands on the shipped games never pay
+    for scanning the installed distributions."""
+    global _plugins_read
+    if _plugins_read:
+        return
+    _plugins_read = True
+    from importlib.metadata import entry_points
+
+    for entry in entry_points(group="pbem.games"):
+        module, _, attr = entry.value.partition(":")
+        _REGISTRY.setdefault(entry.name.strip().lower(), (module.strip(), attr.strip() or "GAME", ()))
+
 
 def shipped() -> list[str]:
     """The games that come with pbem (not those added by ``PBEM_GAMES``)."""
@@ -48,14 +71,18 @@ def shipped() -> list[str]:
 
 def names() -> list[str]:
     """Canonical names of every registered game."""
+    _plugins()
     return sorted(_REGISTRY)
 
 
 def canonical(name: str) -> str:
     key = name.strip().lower()
-    for canon, (_, _, aliases) in _REGISTRY.items():
-        if key == canon or key in aliases:
-            return canon
+    for attempt in range(2):
+        for canon, (_, _, aliases) in _REGISTRY.items():
+            if key == canon or key in aliases:
+                return canon
+        if attempt == 0:
+            _plugins()
     raise UnknownGame(f"unknown game {name!r}", hint=f"games: {', '.join(names())}")
 
 
