@@ -482,9 +482,9 @@ def page(chain: Chain, me: Party | None, folder_text: str) -> str:
             board_text=board_text,
             # the rules' prompt ("your main phase") only while a decision is what is awaited:
             # while a seat or the dealer owes an automatic file, the page says that instead
-            prompt=getattr(seen, "prompt", None) if all(w["needs"] == "decision" for w in info["to_act"]) else None,
+            prompt=getattr(seen, "prompt", None) if all(w.needs == "decision" for w in info.to_act) else None,
             to_act=to_act_lines(info),
-            pending=info["pending"],
+            pending=info.pending,
             commands=legal(chain, me) if me is not None else [],
             log=log_lines(chain),
             outcome=result,

@@ -177,9 +177,12 @@ def write_output(path: Path, text: str) -> None:
 
 
 def emit_json(value: Any) -> None:
+    """`value` (plain data or msgspec Structs, such as a `turns.Status`) as indented JSON."""
     import json  # here: most commands print no JSON, and json costs every command 1.5 ms
 
-    click.echo(json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False))
+    import msgspec
+
+    click.echo(json.dumps(msgspec.to_builtins(value), indent=2, ensure_ascii=False, sort_keys=False))
 
 
 # --- the group ---------------------------------------------------------------------
@@ -401,14 +404,14 @@ def status(folder: Path | None, every: bool, as_json: bool) -> None:
     if as_json:
         emit_json(info)
         return
-    click.echo(f"{info['game']} game {info['game_id'][:12]}, seq {info['seq']}, dealer {info['dealer']['mode']}")
-    if info["outcome"]:
-        click.echo(f"over: {info['outcome']['reason']}")
+    click.echo(f"{info.game} game {info.game_id[:12]}, seq {info.seq}, dealer {info.dealer.mode}")
+    if info.outcome:
+        click.echo(f"over: {info.outcome.reason}")
     for line in actions.to_act_lines(info):
         click.echo(line)
-    for line in info["pending"]:
+    for line in info.pending:
         click.echo(f"pending: {line}")
-    # copies of a file and repaired line endings (info["notes"]) are harmless: `pbem verify`
+    # copies of a file and repaired line endings (info.notes) are harmless: `pbem verify`
     # and the watcher say so, once; status, run at every turn, does not repeat it
 
 
@@ -436,16 +439,17 @@ def status_all(tree: Path | None, as_json: bool) -> None:
         return
     store = KeyStore()
     mine = {n for n, own in store.names() if own}
+    flagged = False
     for row in rows:
-        if "error" in row:
-            click.echo(f"{row['dir']}: cannot be read: {row['error']}")
+        if isinstance(row, turns.UnreadableRow):
+            click.echo(f"{row.dir}: cannot be read: {row.error}")
             continue
-        yours = [w["seat"] for w in row["to_act"] if w["seat"] in mine and w["needs"] != "auto"]
-        flag = "*" if yours and not row["over"] else " "
-        state = f"over: {row['outcome']['reason']}" if row["over"] else row["waiting"]
-        click.echo(f"{flag} {row['dir']}  {row['game']} {row['game_id'][:8]} seq {row['seq']} ({row['dealer']}): {state}")
-    if any(r.get("to_act") and not r.get("over") and any(w["seat"] in mine and w["needs"] != "auto"
-                                                          for w in r["to_act"]) for r in rows):
+        yours = [w.seat for w in row.to_act if w.seat in mine and w.needs != "auto"]
+        flag = "*" if yours and not row.over else " "
+        flagged = flagged or flag == "*"
+        state = f"over: {row.outcome.reason}" if row.outcome is not None else row.waiting
+        click.echo(f"{flag} {row.dir}  {row.game} {row.game_id[:8]} seq {row.seq} ({row.dealer}): {state}")
+    if flagged:
         click.echo("(* a decision of one of your identities)")
 
 

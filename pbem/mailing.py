@@ -281,12 +281,12 @@ def _letter(chain, info: dict[str, Any], name: str, party: str, folder: Path,
     subject = f"[pbem] {chain.game.name} {gid} seq {top} from {name}"
     lines = [f"{chain.game.title} game {gid}: {name} sends "
              + ", ".join(p.name for p, _ in files) + "."]
-    if info["outcome"]:
-        lines.append(f"The game is over: {info['outcome']['reason']}.")
+    if info.outcome:
+        lines.append(f"The game is over: {info.outcome.reason}.")
     else:
         turn = actions.to_act_lines(info)
-        mine = [w for w in info["to_act"] if w["seat"] == party]
-        if mine and mine[0]["needs"] == "decision":
+        mine = [w for w in info.to_act if w.seat == party]
+        if mine and mine[0].needs == "decision":
             lines.append(f"It is your turn, {party}.")
         elif turn:
             lines.append("Next: " + "; ".join(turn) + ".")

@@ -19,6 +19,7 @@ def schemas() -> dict[str, dict]:
     from pbem.crypto.keys import IdentityCard
     from pbem.crypto.envelope import Envelope
     from pbem.protocol import formats
+    from pbem.turns import Row, Status, UnreadableRow
 
     out = {
         "signed-file.json": formats.SignedFile,
@@ -27,8 +28,13 @@ def schemas() -> dict[str, dict]:
         "state.json": formats.StateFile,
         "identity-body.json": IdentityCard,
         "envelope.json": Envelope,
+        "status.json": Status,
     }
     result = {name: msgspec.json.schema(t) for name, t in out.items()}
+    # `status --all --json`: a list of rows, each a game or a folder that
+    # cannot be read (two untagged Structs, so the union is written here)
+    (row, unreadable), defs = msgspec.json.schema_components([Row, UnreadableRow])
+    result["status-all.json"] = {"type": "array", "items": {"anyOf": [row, unreadable]}, "$defs": defs}
     for name in games.shipped():
         game = games.get(name)
         result[f"{name}.command.json"] = msgspec.json.schema(game.Command)

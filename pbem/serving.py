@@ -352,7 +352,7 @@ def game_screen(chain, me, name: str, key: str, folder: str, notes: list[str],
     screen = pages.Screen(
         key=key, title=chain.game.title, game=chain.game.name, game_id=chain.game_id, seq=chain.seq,
         folder=folder, viewer=name if me is not None else None, to_act=actions.to_act_lines(info),
-        pending=info["pending"], log=log, outcome=outcome_words(chain), notes=notes,
+        pending=info.pending, log=log, outcome=outcome_words(chain), notes=notes,
     )
     try:
         seen = actions.view(chain, me)
@@ -368,7 +368,7 @@ def game_screen(chain, me, name: str, key: str, folder: str, notes: list[str],
     screen.commands = actions.legal(chain, me)
     pending = chain.pending_undo()
     if pending is not None:
-        screen.undo_pending = next((line for line in info["pending"] if line.startswith("undo:")), "undo pending")
+        screen.undo_pending = next((line for line in info.pending if line.startswith("undo:")), "undo pending")
     elif undo_mod.refusal(chain, name) is None:
         screen.may_undo = True
     return screen

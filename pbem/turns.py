@@ -11,72 +11,142 @@ turn is told whose turn it is before any rule is asked about its cards.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
 from pbem.errors import PbemError, WrongWriter
+from pbem.protocol.formats import PendingUndo
 
 if TYPE_CHECKING:
     from pbem.protocol.chain import Chain
 
 
-def status(chain: Chain) -> dict[str, Any]:
-    """The `pbem status --json` object."""
+# --- the status record: what `pbem status --json` prints (schemas/status.json) --------
+
+
+class Dealer(msgspec.Struct, frozen=True):
+    mode: Literal["hotseat", "referee", "peer"]
+    name: str
+
+
+class Seat(msgspec.Struct, frozen=True):
+    name: str
+    role: str | None
+
+
+class ToAct(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A party that owes the next file: `needs` is ``decision`` (a command)
+    or ``auto`` (an automatic answer); `join`: it owes its join; `undo`: it
+    must answer a pending undo (`pbem undo accept|refuse`)."""
+
+    seat: str
+    needs: Literal["decision", "auto"]
+    join: bool = False
+    undo: bool = False
+
+
+class Result(msgspec.Struct, frozen=True):
+    winners: list[str]
+    reason: str
+
+
+class Status(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """Where a game stands, as every reader of it is told: the CLI, the
+    watchers, the page, the mail and `--json` (whose schema is this
+    Struct's). `outcome` is null until the game ends; `undo` and `notes`
+    appear only when there is one."""
+
+    game: str
+    game_id: str
+    seq: int
+    dealer: Dealer
+    seats: list[Seat]
+    to_act: list[ToAct]
+    dealt: bool
+    over: bool
+    outcome: Result | None
+    #: what is owed, in words (refs are opaque labels, not cards)
+    pending: list[str]
+    undo: PendingUndo | None = None
+    #: harmless oddities of the folder (copies of a file, repaired line endings)
+    notes: list[str] = []
+    #: what each party may know of chance in this game's dealer mode
+    chance: list[str] = []
+
+
+class Row(msgspec.Struct, frozen=True, kw_only=True):
+    """A game of `pbem status --all`."""
+
+    dir: str
+    game: str
+    game_id: str
+    seq: int
+    dealer: str
+    to_act: list[ToAct]
+    over: bool
+    outcome: Result | None
+    waiting: str
+
+
+class UnreadableRow(msgspec.Struct, frozen=True, kw_only=True):
+    """A folder of `pbem status --all` that cannot be read."""
+
+    dir: str
+    error: str
+
+
+def status(chain: Chain) -> Status:
+    """Where the game stands (`pbem status --json`)."""
     outcome = chain.outcome()
-    to_act = [{"seat": s, "needs": chain.needs(s)} for s in chain.writers()]
     owed = chain.obligations()
-    if owed and owed[0].what == "join":
-        # answered with `pbem join` into one's own folder, or with `pbem sync`
-        # in a folder everyone shares (joining in place)
-        to_act[0]["join"] = True
+    # join: answered with `pbem join` into one's own folder, or with `pbem
+    # sync` in a folder everyone shares (joining in place)
+    joining = bool(owed) and owed[0].what == "join"
+    undo = chain.pending_undo()
+    to_act = [ToAct(seat=s, needs=chain.needs(s), join=joining and k == 0, undo=undo is not None)
+              for k, s in enumerate(chain.writers())]
     pending = [_pending_line(o, peer=chain.deck is not None) for o in owed]
     for seat, (ballot, _, why) in chain.voided.items():  # the voter, never an honest keeper, is named
         if seat not in chain.ballots:
             pending.append(f"{seat}'s ballot (seq {ballot}) was void: {why}; {seat} votes again")
-    undo = chain.pending_undo()
     if undo is not None:
-        for who in to_act:
-            who["undo"] = True  # answered with `pbem undo accept|refuse`
         accepted = f" (accepted by {', '.join(undo.accepted)})" if undo.accepted else ""
         pending.append(f"undo: {undo.by} asks to take back seq {undo.target}{accepted}; "
                        f"waiting for {', '.join(undo.waiting)}")
-    info = {
-        "game": chain.game.name,
-        "game_id": chain.game_id,
-        "seq": chain.seq,
-        "dealer": {"mode": chain.dealer_mode, "name": chain.dealer_name},
-        "seats": [{"name": s.name, "role": s.role} for s in chain.genesis.seats],
-        "to_act": to_act,
-        "dealt": chain.dealt,
-        "over": outcome is not None,
-        "outcome": None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason},
-        "pending": pending,
-    }
-    if undo is not None:
-        info["undo"] = msgspec.to_builtins(undo)
-    if chain.notes:  # copies of a file, repaired line endings: harmless, but say so
-        info["notes"] = list(chain.notes)
     from pbem.protocol.foresight import chance_knowledge
 
-    info["chance"] = chance_knowledge(chain)  # printed once by `pbem info DIR`, not by every status
-    return info
+    return Status(
+        game=chain.game.name,
+        game_id=chain.game_id,
+        seq=chain.seq,
+        dealer=Dealer(chain.dealer_mode, chain.dealer_name),
+        seats=[Seat(s.name, s.role) for s in chain.genesis.seats],
+        to_act=to_act,
+        dealt=chain.dealt,
+        over=outcome is not None,
+        outcome=None if outcome is None else Result(list(outcome.winners), outcome.reason),
+        pending=pending,
+        undo=undo,
+        notes=list(chain.notes),  # harmless, but said (by `verify` and the watchers)
+        chance=chance_knowledge(chain),  # printed once by `pbem info DIR`, not by every status
+    )
 
 
-def to_act_lines(info: dict[str, Any]) -> list[str]:
-    """Who must write next, in words, from a `status` object."""
+def to_act_lines(info: Status) -> list[str]:
+    """Who must write next, in words, from a `status`."""
     lines = []
-    for who in info["to_act"]:
-        if who.get("undo"):
+    for who in info.to_act:
+        if who.undo:
             what = "must accept or refuse an undo (pbem undo accept|refuse DIR --as NAME)"
-        elif who.get("join"):
+        elif who.join:
             what = ("must join (in a shared folder: pbem sync DIR --as NAME; in one's own: "
                     "pbem join DIR GENESIS --as NAME, then send the file it prints)")
-        elif who["needs"] == "decision":
+        elif who.needs == "decision":
             what = "must decide"
         else:
             what = "owes an automatic answer (pbem sync)"
-        lines.append(f"{who['seat']} {what}")
+        lines.append(f"{who.seat} {what}")
     return lines
 
 
@@ -101,10 +171,10 @@ def _pending_line(o, peer: bool = False) -> str:
     }[o.what]
 
 
-def waiting_words(info: dict[str, Any]) -> str:
-    """Who the game waits for and for what, from a `status` object."""
-    if info["outcome"] is not None and not info["to_act"]:
-        return f"nobody: the game is over ({info['outcome']['reason']})"
+def waiting_words(info: Status) -> str:
+    """Who the game waits for and for what, from a `status`."""
+    if info.outcome is not None and not info.to_act:
+        return f"nobody: the game is over ({info.outcome.reason})"
     return "; ".join(to_act_lines(info)) or "nobody"
 
 
@@ -112,14 +182,14 @@ def owed(chain, name: str) -> tuple[str, str]:
     """(what `name` owes: "decision", "undo", "join", "auto" or "nothing",
     the sentence that says so)."""
     info = status(chain)
-    mine = next((w for w in info["to_act"] if w["seat"] == name), None)
+    mine = next((w for w in info.to_act if w.seat == name), None)
     if mine is None:
         return "nothing", f"{name} has nothing to do now: {waiting_words(info)}"
-    if mine.get("undo"):
+    if mine.undo:
         return "undo", f"{name} must accept or refuse an undo (pbem undo accept|refuse DIR --as {name})"
-    if mine.get("join"):
+    if mine.join:
         return "join", waiting_words(info)
-    if mine["needs"] == "auto":
+    if mine.needs == "auto":
         return "auto", f"{name} owes an automatic answer (pbem sync DIR --as {name})"
     return "decision", f"{name} must decide"
 
@@ -135,23 +205,19 @@ def check_turn(chain, name: str) -> None:
                           hint=f"pbem sync DIR --as {name}")
 
 
-def overview(folders: list[Path]) -> list[dict[str, Any]]:
-    """One row per game folder: what `pbem status` would say, in brief (a
+def overview(folders: list[Path]) -> list[Row | UnreadableRow]:
+    """`pbem status --all`: one row per game folder, in the order given (a
     folder that cannot be read is a row with its error)."""
     from pbem.protocol import folder as folder_mod
 
-    rows = []
+    rows: list[Row | UnreadableRow] = []
     for folder in folders:
-        row: dict[str, Any] = {"dir": str(folder)}
         try:
             chain = folder_mod.load(folder)
         except PbemError as exc:
-            row["error"] = exc.message
-            rows.append(row)
+            rows.append(UnreadableRow(dir=str(folder), error=exc.message))
             continue
         info = status(chain)
-        row.update({"game": info["game"], "game_id": info["game_id"], "seq": info["seq"],
-                    "dealer": info["dealer"]["mode"], "to_act": info["to_act"], "over": info["over"],
-                    "outcome": info["outcome"], "waiting": waiting_words(info)})
-        rows.append(row)
+        rows.append(Row(dir=str(folder), game=info.game, game_id=info.game_id, seq=info.seq, dealer=info.dealer.mode,
+                        to_act=info.to_act, over=info.over, outcome=info.outcome, waiting=waiting_words(info)))
     return rows

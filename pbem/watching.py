@@ -323,11 +323,11 @@ class Watch:
         where = str(folder)
         info = actions.status(chain)
         if chain.over:
-            self._tell(seen, f"{where}: the game is over: {info['outcome']['reason']}", key="over")
+            self._tell(seen, f"{where}: the game is over: {info.outcome.reason if info.outcome else ''}", key="over")
             return
-        mine = next((w for w in info["to_act"] if w["seat"] == self.name), None)
-        if mine is not None and mine["needs"] != "auto":
-            needs = "undo" if mine.get("undo") else "join" if mine.get("join") else "decision"
+        mine = next((w for w in info.to_act if w.seat == self.name), None)
+        if mine is not None and mine.needs != "auto":
+            needs = "undo" if mine.undo else "join" if mine.join else "decision"
             what = {"undo": "accept or refuse the undo (pbem undo accept|refuse)",
                     "join": "join the game", "decision": f"decide (pbem play {where} --as {self.name})"}[needs]
             key = f"turn {chain.seq}"

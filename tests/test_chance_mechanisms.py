@@ -154,7 +154,7 @@ def test_a_peer_roll_is_drawn_from_the_next_seats_link_and_a_withheld_link_is_na
             assert answerer != record.by and chain.writers() == [answerer]
             assert chain.obligations()[0].what == "chance" and chain.obligations()[0].to == record.by
             if seen == 1:  # the answering seat withholds its link: status names it, nothing moves
-                lines = turns.status(chain)["pending"]
+                lines = turns.status(chain).pending
                 assert any(answerer in line and record.by in line for line in lines), lines
     assert seen >= 2
 

@@ -95,8 +95,8 @@ def test_the_genesis_holds_no_set_up_and_the_creator_opens_the_last_link(tmp_pat
     assert _body(joined.read_bytes()).beacon is not None, "the last seat to join opens its first link in its join"
     actions.apply_file(dirs["alice"], joined)
     info = actions.status(folder.load(dirs["alice"]))
-    assert info["to_act"] == [{"seat": "alice", "needs": "auto"}] and not info["dealt"]
-    assert info["pending"] == ["alice must open its beacon link, which sets the game up (every seat has joined)"]
+    assert msgspec.to_builtins(info.to_act) == [{"seat": "alice", "needs": "auto"}] and not info.dealt
+    assert info.pending == ["alice must open its beacon link, which sets the game up (every seat has joined)"]
     written = actions.sync(dirs["alice"], "alice", keys["alice"])
     chain = folder.load(dirs["alice"])
     assert chain.dealt and chain.public is not None and len(written) >= 1

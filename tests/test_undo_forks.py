@@ -14,6 +14,7 @@ victim is the real CLI.
 
 from __future__ import annotations
 
+import msgspec
 from conftest import play_to_end
 from pbem import actions
 from pbem.crypto.store import KeyStore
@@ -55,7 +56,7 @@ def test_the_seat_to_write_stands_over_an_out_of_turn_request_in_a_shared_folder
     # sp saw the reply and forks it: a request on the clue, and an answer to it
     names = _request_on(g, clue, sp, cli.home, accept=True)
     st = cli.json("status", g)
-    assert st["seq"] == honest.seq and st["to_act"] == actions.status(honest)["to_act"]
+    assert st["seq"] == honest.seq and st["to_act"] == msgspec.to_builtins(actions.status(honest).to_act)
     notes = " ".join(st.get("notes", []))
     assert f"{names[0]}: {sp}'s undo request, written out of turn, is set aside" in notes
     assert f"{names[1]} follows a file set aside" in notes

@@ -62,6 +62,33 @@ def test_status_uses_the_current_folder_and_lists_every_game(pbem, game, tmp_pat
     assert json.loads((pbem.home / "games.json").read_text()) == [str(game.absolute())]
 
 
+def test_status_json_is_the_typed_record_its_schema_describes(pbem, game, tmp_path):
+    """`status --json` and `status --all --json` print exactly the
+    `turns.Status` / `turns.Row` records (schemas/status.json,
+    status-all.json): decoded strictly and encoded again, nothing changes;
+    an undo, an unreadable folder and a finished game each take their form."""
+    import msgspec
+
+    from pbem import turns
+
+    def strict(kind):
+        return msgspec.json.Decoder(kind, strict=True)
+
+    printed = pbem("status", game, "--json").stdout
+    info = strict(turns.Status).decode(printed)
+    assert json.loads(printed) == msgspec.to_builtins(info)
+    assert info.outcome is None and "undo" not in json.loads(printed) and info.to_act[0].seat == "alice"
+    broken = tmp_path / "tree" / "broken"
+    broken.mkdir(parents=True)
+    (broken / folder_mod.GENESIS).write_bytes(b"not a genesis")
+    pbem("new", "aa", tmp_path / "tree" / "g", "--seat", "alice", "--seat", "bob", "--dealer", "referee",
+         "--referee", "rita")
+    rows = json.loads(pbem("status", "--all", tmp_path / "tree", "--json").stdout)
+    typed = [strict(turns.UnreadableRow if "error" in r else turns.Row).decode(json.dumps(r)) for r in rows]
+    assert [type(r).__name__ for r in typed] == ["UnreadableRow", "Row"]
+    assert rows == msgspec.to_builtins(typed) and typed[1].waiting == "alice must decide"
+
+
 def test_log_since_mine_tells_what_happened(pbem, game):
     # bob's last file is his join (seq 2), before the referee's deal
     assert pbem("log", game, "--since-mine", "--as", "bob").stdout.splitlines()[0].startswith("since bob's last file (seq 2)")
