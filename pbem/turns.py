@@ -55,6 +55,11 @@ def status(chain: Chain) -> dict[str, Any]:
     }
     if undo is not None:
         info["undo"] = msgspec.to_builtins(undo)
+    from pbem.clock_words import clock_lines
+
+    clock = clock_lines(chain)
+    if clock:  # a game with an agreed pace (protocol version 6)
+        info["clock"] = clock
     if chain.notes:  # copies of a file, repaired line endings: harmless, but say so
         info["notes"] = list(chain.notes)
     from pbem.protocol.foresight import chance_knowledge
