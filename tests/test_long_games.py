@@ -12,8 +12,14 @@ from pathlib import Path
 import pytest
 
 from conftest import Pbem, introduced, snapshot
-from pbem import actions, games
+from doctor import hotseat_dealer_key, resign_turn
+from pbem import actions
+from pbem.crypto.store import KeyStore
+from pbem.errors import PbemError
 from pbem.protocol import clock, folder as folder_mod
+from pbem.protocol.formats import Pause, Timeout, Undo
+from test_mail import people
+from test_mail import smtp  # noqa: F401 (a fixture)
 
 LONG = bool(os.environ.get("PBEM_LONG"))
 DAY = 86400
@@ -24,12 +30,29 @@ def at(t: int) -> dict[str, str]:
     return {"PBEM_NOW": clock.stamp(t)}
 
 
+def file_of(g: Path, what) -> Path:
+    """The first chain file of `g` whose body `what` picks."""
+    chain = folder_mod.load(g)
+    record = next(r for r in chain.records[1:] if what(r))
+    return g / (record.name or folder_mod.turn_name(record.seq, record.by))
+
+
+def refused(path: Path, signer, words: str, **changes) -> None:
+    """The file at `path`, honest, follows the chain before it; changed by
+    `changes` and signed again with its writer's real key, it is refused."""
+    data = path.read_bytes()
+    seq = int(path.name[:6])
+    folder_mod.load(path.parent, stop=seq - 1).append(data)
+    with pytest.raises(PbemError, match=words):
+        folder_mod.load(path.parent, stop=seq - 1).append(resign_turn(data, signer, **changes))
+
+
 class Table:
     """Players with a home and a folder each (and a referee), every file
     written handed to every other folder, as mail would."""
 
-    def __init__(self, base: Path, names: list[str], monkeypatch) -> None:
-        self.keys = introduced(base, names)
+    def __init__(self, base: Path, names: list[str], monkeypatch, keys=None) -> None:
+        self.keys = keys or introduced(base, names)
         self.dirs = {n: base / f"{n}-game" for n in names}
         self.cli = {n: Pbem(self.keys[n].store.home) for n in names}
         self.monkeypatch = monkeypatch
@@ -86,8 +109,8 @@ class Table:
         raise AssertionError("the game did not stop")
 
 
-def referee_table(tmp_path, monkeypatch, game: str, absent: str, pace: str = "1d") -> Table:
-    t = Table(tmp_path, ["alice", "bob", "rita"], monkeypatch)
+def referee_table(tmp_path, monkeypatch, game: str, absent: str, pace: str = "1d", keys=None) -> Table:
+    t = Table(tmp_path, ["alice", "bob", "rita"], monkeypatch, keys)
     t.run("rita", "new", game, t.dirs["rita"], "--seat", "alice", "--seat", "bob", "--dealer", "referee",
           "--referee", "rita", "--pace", pace, "--absent", absent)
     for n in ("alice", "bob"):
@@ -115,6 +138,11 @@ def test_referee_clock_runs_out_bot_finishes_and_audit(tmp_path, monkeypatch):
     t.run("rita", "sync", t.dirs["rita"], "--as", "rita")  # the referee's bot plays the late seat's turn
     chain = t.chain("alice")
     assert late in chain.now.absent
+    first_bot = file_of(t.dirs["alice"], lambda r: r.outer.by == "rita" and r.by == late)
+    rita = t.keys["rita"].secret("rita")
+    refused(first_bot, rita, "is not out", at=clock.stamp(t.t - 2 * 3600))
+    refused(first_bot, rita, "only when", timeout=Timeout(seat="bob" if late == "alice" else "alice", what="bot"))
+    refused(first_bot, rita, "may not carry commands", timeout=Timeout(seat=late, what="abandon"))
     assert any(r.outer.by == "rita" and r.by == late and r.commands for r in chain.records)
     assert f"played for {late} by the referee rita's bot" in t.run("alice", "log", t.dirs["alice"]).stdout
     other = "bob" if late == "alice" else "alice"
@@ -142,6 +170,12 @@ def test_referee_abandons_as_agreed(tmp_path, monkeypatch):
     out = chain.outcome()
     assert out.winners == [] and out.reason.startswith(f"abandoned: {late}'s time ran out (by the referee rita")
     assert chain.over  # the seed is out: the audit runs
+    ended = file_of(t.dirs["bob"], lambda r: r.body.timeout is not None)
+    rita = t.keys["rita"].secret("rita")
+    refused(ended, rita, "is not out", timeout=Timeout(seat=late, what="abandon", since=clock.stamp(t.t - 3600)))
+    refused(ended, rita, "does not let the referee", timeout=Timeout(seat=late, what="bot"))
+    refused(ended, rita, "only in a peer game", timeout=Timeout(seat=late, what="claim"))
+    refused(ended, t.keys["bob"].secret("bob"), "only the referee", by="bob")
     assert "ok: audit passed" in t.run("bob", "audit", t.dirs["bob"]).stdout
 
 
@@ -176,6 +210,13 @@ def test_peer_claim_answered_by_a_move_then_accepted(tmp_path, monkeypatch):
     t.run("alice", "timeout", t.dirs["alice"], "--as", "alice")
     out = t.chain("bob").outcome()
     assert out.winners == [] and out.reason.startswith("abandoned: bob's time ran out, claimed by alice on 2031-")
+    alice = t.keys["alice"].secret("alice")
+    claims = [g for g in sorted(t.dirs["bob"].glob("0*-alice.pbem")) if b'"what":"claim"' in g.read_bytes()]
+    refused(claims[-1], alice, "is not out", at=clock.stamp(t.t - 3 * DAY))
+    refused(claims[-1], alice, "cannot time itself out", timeout=Timeout(seat="alice", what="claim"))
+    accepted = file_of(t.dirs["bob"], lambda r: r.body.timeout is not None and r.body.timeout.what == "accept")
+    refused(accepted, alice, "a day at least", at=clock.stamp(t.t - DAY))
+    refused(accepted, alice, "not alice", timeout=Timeout(seat="alice", what="accept"))
     t.settle(rng)  # each seat publishes its secrets
     assert "ok: audit passed" in t.run("bob", "audit", t.dirs["bob"]).stdout
 
@@ -202,6 +243,11 @@ def test_resign_ends_every_game_for_its_side(pbem, tmp_path, game, seats, option
     r = pbem.fails("resign", g, "--as", "rita", env=at(T0))  # rita has no seat here
     assert "rita has no seat" in r.stderr and snapshot(g) == files
     pbem("resign", g, "--as", first, "--note", "called away", env=at(T0 + 60))
+    if game == "aa":  # the resignation doctored: signed again by the dealer, or with commands
+        resigned = file_of(g, lambda r: r.body.resign is not None)
+        refused(resigned, hotseat_dealer_key(g), "only a seat resigns", by="dealer")
+        alice = actions.Keys(KeyStore(pbem.home), lambda: "").secret("alice")
+        refused(resigned, alice, "may not carry undo", undo=Undo(what="request", target=1))
     if "rita" in options:
         pbem("sync", g, "--as", "rita", env=at(T0 + 90))  # the referee publishes its seed
     st = pbem.json("status", g)
@@ -245,6 +291,17 @@ def test_pace_status_pauses_and_times_that_lie(pbem, tmp_path):
     st = pbem("status", g, env=at(T0 + 8 * DAY)).stdout
     assert "a time is only its writer's claim" in st and "1 year" not in st  # said in days
     assert pbem("verify", g).exit_code == 0
+    # the pause and the times, doctored and signed again with bob's real key: refused
+    bob = actions.Keys(KeyStore(pbem.home), lambda: "").secret("bob")
+    paused = file_of(g, lambda r: r.body.pause is not None)
+    start = clock.stamp(T0 + DAY + 3600)
+    refused(paused, bob, "longer than agreed", pause=Pause(start, clock.stamp(T0 + 12 * DAY)))
+    refused(paused, bob, "runs forward", pause=Pause(clock.stamp(T0), clock.stamp(T0 + DAY)))
+    refused(paused, bob, "may not carry commands", commands=folder_mod.load(g).records[1].body.commands)
+    refused(paused, bob, "carries its writer's time", at=None)
+    refused(paused, bob, "not a UTC time", at="2031-02-30T00:00:00Z")
+    refused(paused, bob, "changes no state", state=folder_mod.load(g).records[1].body.state)
+    refused(paused, hotseat_dealer_key(g), "only a seat", by="dealer")
 
 
 def test_hotseat_and_referee_games_refuse_a_seats_timeout_claim(pbem, tmp_path):
@@ -275,3 +332,39 @@ def test_old_games_have_no_long_game_files(pbem, tmp_path, monkeypatch):
     move = pbem.json("legal", g, "--as", "alice")[0]
     pbem("submit", g, "--as", "alice", "--cmd", move, "--allow-old-protocol")
     assert all(r.body.at is None for r in folder_mod.load(g).records[1:])
+
+
+def test_reminders_once_per_seat_and_turn_then_the_deadline(tmp_path, monkeypatch, smtp):  # noqa: F811
+    """`pbem watch` reminds its own seat (--notify-cmd) once 3/4 of its
+    time is gone, once; the referee's watch tells of a deadline passed;
+    `pbem referee mail` mails both, each once across its runs; nothing
+    for a seat that has moved."""
+    from pbem import watching
+
+    t = referee_table(tmp_path, monkeypatch, "aa", "none", pace="4d", keys=people(tmp_path, smtp))
+    late = t.chain().writers()[0]
+    log = tmp_path / "notified"
+    notify = f'echo "$PBEM_AS $PBEM_NEEDS $PBEM_SEAT" >> {log}'
+    t.now(t.t + 2 * DAY)  # half the time: nothing yet
+    out = t.run(late, "watch", t.dirs[late], "--once", "--notify-cmd", notify).stdout
+    assert "left" not in out
+    t.now(t.t + DAY + 3600)
+    said: list[str] = []
+    watch = watching.Watch(t.dirs[late], late, t.keys[late], said.append, notify_cmd=notify, settle=0)
+    watch.run(once=True)
+    watch.run(once=True)  # the same watcher looks again: no second reminder
+    assert [line for line in said if "left" in line] == [f"{t.dirs[late]}: {late} to move in Agent Avenue: 23 hours left"]
+    assert log.read_text().splitlines().count(f"{late} reminder {late}") == 1
+    other = "bob" if late == "alice" else "alice"
+    assert "left" not in t.run(other, "watch", t.dirs[other], "--once").stdout  # not the other seat's to hear
+    first = t.run("rita", "referee", "mail", t.dirs["rita"], "--as", "rita").stdout
+    assert f"reminded {late} <" in first
+    assert "reminded" not in t.run("rita", "referee", "mail", t.dirs["rita"], "--as", "rita").stdout
+    t.now(t.t + DAY)
+    out = t.run("rita", "referee", "watch", t.dirs["rita"], "--as", "rita", "--once", "--notify-cmd", notify).stdout
+    assert f"{late}'s time ran out at" in out and f"rita deadline {late}" in log.read_text().splitlines()
+    mailed = t.run("rita", "referee", "mail", t.dirs["rita"], "--as", "rita").stdout
+    assert mailed.count("time ran out") == 2  # to both seats
+    t.settle(random.Random(2), skip=other)  # the late seat moves after all: no reminder for it now
+    out = t.run(late, "watch", t.dirs[late], "--once").stdout
+    assert "left" not in out and "time ran out" not in out
