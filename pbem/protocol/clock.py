@@ -105,7 +105,7 @@ def parse_pace(text: str, pause: str | None = None, absent: str = "none") -> Pac
 
 def words(seconds: int) -> str:
     """ "2 days 4 hours", "3 hours 10 minutes", "5 minutes"."""
-    seconds = max(0, seconds)
+    seconds = (max(0, seconds) + 30) // 60 * 60  # to the nearest minute: "3 days" a second after it began
     days, rest = divmod(seconds, DAY)
     hours, rest = divmod(rest, 3600)
     minutes = rest // 60
