@@ -297,10 +297,7 @@ class Chain:
             raise StaleTurn(f"applies to another version of seq {self.seq}")
         long_games.check_version(self, body)
         if long_games.kind(body) is not None:  # a resignation, a pause, a timeout: whoever is to write
-            head, record = long_games.accept(self, outer, body, where)
-            if body.by not in self.writers():
-                record.out_of_turn = tuple(self.writers())
-            return head, record
+            return long_games.accept(self, outer, body, where)
         if body.timeout is not None:  # the referee's bot moves for an absent seat
             seat = long_games.bot_seat(self, body)
             inner = replace(body, by=seat, timeout=None)

@@ -71,11 +71,6 @@ def check_version(chain: ChainView, body: TurnBody) -> None:
         clock_mod.parse_stamp(body.at)
 
 
-def out_of_turn(chain: ChainView, body: TurnBody) -> bool:
-    """A long-game file by a seat, which may come whoever is to write."""
-    return kind(body) is not None and body.by in chain.seats
-
-
 def accept(chain: ChainView, outer: SignedFile, body: TurnBody, where: str) -> tuple[Head, Record]:
     """A resignation, a pause or a timeout: the head after it and its record."""
     what = kind(body)
