@@ -1,6 +1,7 @@
 """What the long-game commands do (`pbem resign`, `pbem pause`, `pbem
-timeout`, the clock lines of `pbem status`), as library functions that
-know nothing of click (issue #24; the files: `pbem.protocol.long_games`).
+timeout`), as library functions that know nothing of click (issue #24;
+the files: `pbem.protocol.long_games`; the clocks in words:
+`pbem.clock_words`).
 
 Each writing function works as `pbem.actions` does: it holds the folder's
 lock, checks every file in memory before the first is written, and lets
@@ -11,6 +12,7 @@ what the new file makes it owe (a game that ends: its seed).
 from __future__ import annotations
 
 from pathlib import Path
+
 from pbem import actions
 from pbem.protocol import folder as folder_mod
 

@@ -641,8 +641,7 @@ def referee(tree: Path, name: str, keys, ask: Ask | None = None, path: Path | No
     for folder in rnd.games:
         try:
             files = _listing(folder)
-            paced = delivery_genesis(folder).pace is not None  # a late seat needs no new file
-            if memo is not None and memo.get(folder) == files and not paced:
+            if memo is not None and memo.get(folder) == files and not _paced(folder):
                 rnd.answered[folder] = []
                 continue
             rnd.answered[folder] = actions.sync(folder, name, keys, notes)
@@ -653,17 +652,19 @@ def referee(tree: Path, name: str, keys, ask: Ask | None = None, path: Path | No
     for folder in rnd.games:
         try:
             rnd.sent[folder] = send(folder, name, keys, ask, notes=notes)
-            if delivery_genesis(folder).pace is not None:
+            if _paced(folder):
                 rnd.reminded += remind(folder, name, keys, ask, remind_at)
         except PbemError as exc:
             rnd.errors.append(type(exc)(f"{folder}: {exc.message}", exc.hint))
     return rnd
 
 
-def delivery_genesis(folder: Path):
+def _paced(folder: Path) -> bool:
+    """Whether the game in `folder` has an agreed pace (its clocks need
+    the referee even when no file arrived)."""
     from pbem import delivery
 
-    return delivery.folder_genesis(folder)
+    return delivery.folder_genesis(folder).pace is not None
 
 
 def remind(folder: Path, name: str, keys, ask: Ask | None, share: int) -> list[str]:

@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pbem.errors import InvalidOption
 from pbem.protocol import clock as clock_mod
 
 if TYPE_CHECKING:
@@ -33,12 +32,6 @@ class Reminder:
     late: bool
     key: str
     line: str
-
-
-def share_option(percent: int) -> int:
-    if not 1 <= percent <= 100:
-        raise InvalidOption(f"--remind-at {percent}: a share of the time, 1 to 100 (per cent)")
-    return percent
 
 
 def due(chain: Chain, at: int | None = None, share: int = SHARE) -> list[Reminder]:

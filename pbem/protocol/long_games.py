@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from msgspec.structs import replace
 
-from pbem.errors import ProtocolError, WrongWriter
+from pbem.errors import FormatError, PbemError, ProtocolError, WrongWriter
 from pbem.games.base import Outcome
 from pbem.protocol import clock as clock_mod
 from pbem.protocol.commitments import state_hash
@@ -68,7 +68,10 @@ def check_version(chain: ChainView, body: TurnBody) -> None:
         raise ProtocolError(f"games begun before protocol version {first('long_games')} carry no time, "
                             "resignation, pause or timeout")
     if body.at is not None:
-        clock_mod.parse_stamp(body.at)
+        try:
+            clock_mod.parse_stamp(body.at)
+        except PbemError as exc:
+            raise FormatError(f"its time: {exc.message}") from None
 
 
 def accept(chain: ChainView, outer: SignedFile, body: TurnBody, where: str) -> tuple[Head, Record]:

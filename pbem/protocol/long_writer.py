@@ -13,9 +13,10 @@ import msgspec
 from pbem.crypto.encoding import canonical
 from pbem.errors import ProtocolError, WrongWriter
 from pbem.games.base import overlay
-from pbem.protocol import clock as clock_mod, codec, long_games, transition
+from pbem.protocol import clock as clock_mod, codec, transition
 from pbem.protocol.commitments import state_hash
 from pbem.protocol.formats import Pause, Resign, Timeout, TurnBody
+from pbem.protocol.versions import first
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -35,7 +36,7 @@ def _signed(chain: Chain, me: SecretIdentity, state=None, **part) -> bytes:
 def _long_game(chain: Chain, what: str) -> None:
     if not chain.version.long_games:
         raise ProtocolError(f"this game was begun under protocol version {chain.version.number}, which has no {what}",
-                            hint=f"games begun from protocol version {long_games.first('long_games')} on have it")
+                            hint=f"games begun from protocol version {first('long_games')} on have it")
 
 
 def resign(chain: Chain, me: SecretIdentity, note: str = "") -> bytes:
@@ -87,45 +88,39 @@ def referee_file(chain: Chain, referee: SecretIdentity, folder: Path) -> bytes |
     genesis agreed (`Pace.absent`): the bot's move for a seat absent
     already, or, for a seat whose time is out by the referee's own clock,
     the file that abandons the game or the bot's first move. None: nothing."""
+    due = _due(chain, folder)
+    if due is None:
+        return None
+    seat, since = due
+    if chain.genesis.pace.absent == "bot":
+        return bot_move(chain, referee, seat, since)
+    return _signed(chain, referee, timeout=Timeout(seat=seat, what="abandon", since=since))
+
+
+def referee_acts(chain: Chain, folder: Path) -> bool:
+    """Whether the referee has a file to write for an absent or late seat."""
+    return _due(chain, folder) is not None
+
+
+def _due(chain: Chain, folder: Path) -> tuple[str, str | None] | None:
+    """The seat the referee acts for now, and its time of receipt of the
+    file that began the seat's turn: an absent seat to move, or one whose
+    time is out by the referee's clock (`received`)."""
     pace = chain.genesis.pace
     if pace is None or pace.absent == "none" or chain.outcome() is not None or chain.obligations():
         return None
     writers = chain.writers()
     if len(writers) == 1 and writers[0] in chain.now.absent:
-        return bot_move(chain, referee, writers[0])
-    late = late_for_referee(chain, folder)
-    if late is None:
-        return None
-    seat, since = late
-    if pace.absent == "bot":
-        return bot_move(chain, referee, seat, since)
-    return _signed(chain, referee, timeout=Timeout(seat=seat, what="abandon", since=since))
-
-
-def late_for_referee(chain: Chain, folder: Path) -> tuple[str, str | None] | None:
-    """The seat to move whose time is out by the referee's own clock (its
-    time of receipt, `received`), and that time; None: nobody's."""
+        return writers[0], None
     clocks = clock_mod.compute(chain)
-    if clocks is None or chain.outcome() is not None:
-        return None
     at = clock_mod.now()
-    writers = chain.writers()
     for seat in sorted(clocks.since, key=chain.seat_order.index):
-        if seat not in writers or seat in chain.now.absent:
+        if seat not in writers:
             continue
         since = received(folder, chain, clocks.since[seat])
         if at >= clocks.deadline(seat, clock_mod.parse_stamp(since) if since else None):
             return seat, since
     return None
-
-
-def referee_acts(chain: Chain, folder: Path) -> bool:
-    """Whether the referee has a file to write for an absent or late seat."""
-    pace = chain.genesis.pace
-    if pace is None or pace.absent == "none" or chain.outcome() is not None or chain.obligations():
-        return False
-    writers = chain.writers()
-    return (len(writers) == 1 and writers[0] in chain.now.absent) or late_for_referee(chain, folder) is not None
 
 
 def received(folder: Path, chain: Chain, began: int) -> str | None:
