@@ -9,6 +9,7 @@ import os
 import random
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from conftest import Pbem, introduced, snapshot
@@ -16,8 +17,9 @@ from doctor import hotseat_dealer_key, resign_turn
 from pbem import actions
 from pbem.crypto.store import KeyStore
 from pbem.errors import PbemError
-from pbem.protocol import clock, folder as folder_mod
-from pbem.protocol.formats import Pause, Timeout, Undo
+from pbem.protocol import clock, codec, folder as folder_mod
+from pbem.protocol.chain import Chain
+from pbem.protocol.formats import GenesisBody, Pause, Timeout, Undo
 from test_mail import people
 from test_mail import smtp  # noqa: F401 (a fixture)
 
@@ -302,6 +304,15 @@ def test_pace_status_pauses_and_times_that_lie(pbem, tmp_path):
     refused(paused, bob, "not a UTC time", at="2031-02-30T00:00:00Z")
     refused(paused, bob, "changes no state", state=folder_mod.load(g).records[1].body.state)
     refused(paused, hotseat_dealer_key(g), "only a seat", by="dealer")
+    # the genesis's pace, doctored and signed again by its dealer: refused
+    genesis = (g / folder_mod.GENESIS).read_bytes()
+    body = msgspec.json.decode(bytes(codec.read_envelope(genesis, "genesis").body), type=GenesisBody)
+    for pace, words in ((msgspec.structs.replace(body.pace, absent="bot"), "only a referee game"),
+                        (msgspec.structs.replace(body.pace, cap=3600), "cap is less than its start")):
+        with pytest.raises(PbemError, match=words):
+            Chain(codec.encode_signed("genesis", msgspec.structs.replace(body, pace=pace), hotseat_dealer_key(g)))
+    with pytest.raises(PbemError, match="only in games of protocol version 6"):
+        Chain(codec.encode_signed("genesis", msgspec.structs.replace(body, version=5), hotseat_dealer_key(g)))
 
 
 def test_hotseat_and_referee_games_refuse_a_seats_timeout_claim(pbem, tmp_path):
