@@ -181,12 +181,29 @@ def test_referee_abandons_as_agreed(tmp_path, monkeypatch):
     assert "ok: audit passed" in t.run("bob", "audit", t.dirs["bob"]).stdout
 
 
-def test_peer_claim_answered_by_a_move_then_accepted(tmp_path, monkeypatch):
+def peer_table(tmp_path, monkeypatch) -> Table:
     t = Table(tmp_path, ["alice", "bob"], monkeypatch)
     t.run("alice", "new", "aa", t.dirs["alice"], "--seat", "alice", "--seat", "bob", "--dealer", "peer",
           "--as", "alice", "--pace", "2d")
     actions.join(t.dirs["bob"], [t.dirs["alice"] / folder_mod.GENESIS], "bob", t.keys["bob"])
     t.exchange()
+    return t
+
+
+def test_peer_resign_out_of_turn_then_secrets_and_audit(tmp_path, monkeypatch):
+    t = peer_table(tmp_path, monkeypatch)
+    rng = random.Random(4)
+    t.settle(rng, skip="alice")
+    waiting = t.chain().writers()
+    t.run("bob", "resign", t.dirs["bob"], "--as", "bob")  # whoever is to move
+    out = t.chain("alice").outcome()
+    assert out.winners == ["alice"] and out.reason == "bob resigned" and waiting == ["alice"]
+    t.settle(rng)  # each seat publishes its secrets
+    assert "ok: audit passed" in t.run("alice", "audit", t.dirs["alice"]).stdout
+
+
+def test_peer_claim_answered_by_a_move_then_accepted(tmp_path, monkeypatch):
+    t = peer_table(tmp_path, monkeypatch)
     rng = random.Random(3)
     t.settle(rng, skip="alice")
     if t.chain().writers() == ["alice"]:
