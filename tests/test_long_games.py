@@ -125,10 +125,11 @@ def referee_table(tmp_path, monkeypatch, game: str, absent: str, pace: str = "1d
 def test_referee_clock_runs_out_bot_finishes_and_audit(tmp_path, monkeypatch):
     t = referee_table(tmp_path, monkeypatch, "aa", "bot")
     rng = random.Random(7)
-    for _ in range(6):  # alice and bob play a while, each well within the day
+    for _ in range(4):  # alice and bob play a while, each well within the day
         t.now(t.t + 3600)
         t.step(rng)
     late = t.chain().writers()[0]
+    t.now(t.t + 3600)
     st = t.run("alice", "status", t.dirs["alice"]).stdout
     assert f"clock: {late} to move, 23 hours left" in st
     # before the deadline the referee has nothing to do; nothing changes
@@ -148,7 +149,7 @@ def test_referee_clock_runs_out_bot_finishes_and_audit(tmp_path, monkeypatch):
     assert any(r.outer.by == "rita" and r.by == late and r.commands for r in chain.records)
     assert f"played for {late} by the referee rita's bot" in t.run("alice", "log", t.dirs["alice"]).stdout
     other = "bob" if late == "alice" else "alice"
-    for _ in range(400 if LONG else 12):  # the other seat plays on; the referee plays for the absent one
+    for _ in range(400 if LONG else 10):  # the other seat plays on; the referee plays for the absent one
         if not t.step(rng, skip=late):
             if t.chain().outcome() is not None and not t.chain().writers():
                 break
