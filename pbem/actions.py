@@ -34,6 +34,7 @@ from pbem.lock import LOCK
 from pbem.games.base import Known, NeedsReveal, SeatSpec, overlay, unknown_to
 from pbem.protocol import folder as folder_mod
 from pbem.protocol.chain import Chain
+from pbem.clock_words import file_words
 from pbem.safetext import text_problem
 # whose turn it is (`status`, `to_act_lines` are also read as actions.status ... by the CLI and the watchers)
 from pbem.turns import check_turn, owed, status, to_act_lines, waiting_words
@@ -164,8 +165,10 @@ def new_game(
     seed: int | None = None,
     options: list[str] = (),
     creator: str | None = None,
+    pace=None,
 ) -> Chain:
-    """Write the genesis (and, in hotseat, the dealer's key) into a new folder."""
+    """Write the genesis (and, in hotseat, the dealer's key) into a new folder
+    (`pace`: the clock the players agreed, `pbem.protocol.formats.Pace`)."""
     game = games.get(game_name)
     raw: dict[str, Any] = dict(parse_options(list(options)))
     for key in game.file_options & set(raw):
@@ -188,7 +191,7 @@ def new_game(
             raise InvalidOption("a peer game is created by one of its seats: add --as NAME")
         from pbem.protocol.peer import writer as peer_writer
 
-        data = peer_writer.make_genesis(game, opts, idents, keys.secret(creator))
+        data = peer_writer.make_genesis(game, opts, idents, keys.secret(creator), pace=pace)
         chain = Chain(data)
         keys.pin(chain, folder, write=True)
         with _new_folder(folder):
@@ -215,7 +218,7 @@ def new_game(
         master = os.urandom(32)
     else:
         raise InvalidOption(f"unknown dealer {dealer!r} (hotseat or referee)")
-    data = dealer_mod.make_genesis(game, opts, idents, dealer, dealer_secret, master)
+    data = dealer_mod.make_genesis(game, opts, idents, dealer, dealer_secret, master, pace=pace)
     chain = Chain(data)  # check what we are about to write
     keys.pin(chain, folder, write=True)
     key_file = secret_key_file(dealer_secret, None) if dealer == "hotseat" else None
@@ -514,6 +517,7 @@ def log_entries(chain: Chain, since: int = 0) -> dict[str, Any]:
                 parts.append("opens its first beacon link for the set-up")
         if body.undo is not None:
             parts.append(_undo_words(chain, rec))
+        parts += file_words(rec)  # a resignation, a pause, a timeout, a bot's move
         if body.contribution is not None:
             parts.append("joins: a contribution to the game seed")
         if body.setup_seed is not None:
@@ -784,6 +788,10 @@ def sync(folder: Path, name: str, keys: Keys, notes: list[str] | None = None) ->
         _auto_dealer(staged, dealer)
         while True:
             data = me.answer()
+            if data is None and me.is_dealer and chain.genesis.pace is not None:
+                from pbem.protocol import long_writer  # an absent or late seat (issue #24)
+
+                data = long_writer.referee_file(chain, me.secret, folder)
             if data is None:
                 return staged.write(notes)
             check_protocol(chain, name, keys)

@@ -331,7 +331,12 @@ def id_import(file: Path) -> None:
               shell_complete=complete_identity)
 @click.option("--seed", type=int, help="Make a hotseat game reproducible.")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A game option.")
-def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options) -> None:
+@click.option("--pace", metavar="3d|START+INC/CAP",
+              help="The agreed pace: 3d (3 days to each move) or a clock, e.g. 72h+12h/120h.")
+@click.option("--pauses", metavar="DURATION", help="With --pace: the pauses each seat may announce in all (e.g. 14d).")
+@click.option("--absent", type=click.Choice(["none", "bot", "abandon"]), default="none",
+              help="With --pace, referee games: what the referee may do once a seat's time is out.")
+def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options, pace, pauses, absent) -> None:
     """Create a new GAME in the empty folder DIR.
 
     GAME is agent-avenue (aa), codenames (cn), codex (cx) or dark-agent
@@ -347,7 +352,17 @@ def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options)
     from pbem import actions
 
     dealer = actions.dealer_for(game, dealer, referee)
-    chain = actions.new_game(game, folder, list(seats), keys(), dealer, referee, seed, list(options), creator)
+    agreed = None
+    if pace:
+        from pbem.protocol.clock import parse_pace
+
+        agreed = parse_pace(pace, pauses, absent)
+    elif pauses or absent != "none":
+        raise PbemError("--pauses and --absent go with an agreed --pace")
+    if absent != "none" and dealer != "referee":
+        raise PbemError("--absent is for referee games: elsewhere nobody may play for a seat or end its game")
+    chain = actions.new_game(game, folder, list(seats), keys(), dealer, referee, seed, list(options), creator,
+                             pace=agreed)
     click.echo(f"created {chain.game.title} game {chain.game_id[:12]} in {folder}")
     for line in actions.after_new(chain, folder):
         click.echo(line)
@@ -411,6 +426,8 @@ def status(folder: Path | None, every: bool, as_json: bool) -> None:
         click.echo(line)
     for line in info.pending:
         click.echo(f"pending: {line}")
+    for line in info.clock:
+        click.echo(f"clock: {line}")
     # copies of a file and repaired line endings (info.notes) are harmless: `pbem verify`
     # and the watcher say so, once; status, run at every turn, does not repeat it
 
@@ -551,6 +568,68 @@ def _undo_command(what: str, text: str) -> None:
 _undo_command("request", "Ask the other seats to let you take back your last move.")
 _undo_command("accept", "Accept the pending undo request (the last acceptance takes the move back).")
 _undo_command("refuse", "Refuse the pending undo request: the move stands.")
+
+
+# --- long games: resign, pause, timeout (issue #24) -------------------------------------------
+
+
+def _long_written(written: list[Path], said: list[str], folder: Path, name: str) -> None:
+    for path in written:
+        click.echo(str(path))
+    notes(said)
+    send(folder, written, name)
+
+
+@cli.command()
+@game_dir
+@as_party
+@click.option("--note", default="", help="A word to the other players, kept in the file.")
+@accept_new
+@allow_old
+def resign(folder: Path, name: str | None, note: str, accept_new: bool, allow_old: bool) -> None:
+    """Resign: your side loses and the game ends (a signed file; the audit
+    still runs). Any time, whoever is to move."""
+    from pbem import long_play
+
+    name = party_name(folder, name)
+    said: list[str] = []
+    _long_written(long_play.resign(folder, name, keys(accept_new, allow_old), note, said), said, folder, name)
+
+
+@cli.command()
+@game_dir
+@as_party
+@click.option("--from", "start", default="", metavar="WHEN", help="Start (a date, a UTC time, or a duration from now; default now).")
+@click.option("--until", "end", required=True, metavar="WHEN",
+              help="End: a date (2026-12-24), a UTC time, or a duration from the start (10d).")
+@accept_new
+@allow_old
+def pause(folder: Path, name: str | None, start: str, end: str, accept_new: bool, allow_old: bool) -> None:
+    """Announce a pause (a holiday): every clock stops meanwhile, within
+    the pauses the game agreed (pbem new --pauses)."""
+    from pbem import long_play
+
+    name = party_name(folder, name)
+    said: list[str] = []
+    _long_written(long_play.pause(folder, name, keys(accept_new, allow_old), start, end, said), said, folder, name)
+
+
+@cli.command()
+@game_dir
+@as_party
+@click.option("--seat", metavar="NAME", help="The seat whose time is out (default: the one there is).")
+@accept_new
+@allow_old
+def timeout(folder: Path, name: str | None, seat: str | None, accept_new: bool, allow_old: bool) -> None:
+    """A seat's time is out. The referee (as the genesis agreed) ends the
+    game as abandoned or plays the seat's turn with the game's bot; in a
+    peer game a seat claims it (the late seat may still answer with a
+    move), and the others accept the pending claim with this command."""
+    from pbem import long_play
+
+    name = party_name(folder, name)
+    said: list[str] = []
+    _long_written(long_play.timeout(folder, name, keys(accept_new, allow_old), seat, said), said, folder, name)
 
 
 plain_option = click.option(
@@ -885,8 +964,12 @@ def info(what: str, as_json: bool) -> None:
 notify_option = click.option(
     "--notify-cmd", metavar="CMD",
     help="A shell command run when a decision becomes NAME's, with PBEM_GAME, PBEM_DIR, PBEM_SEQ, "
-    "PBEM_NEEDS (decision, undo or join) and PBEM_AS in its environment.",
+    "PBEM_NEEDS (decision, undo or join; in a game with a pace also reminder or deadline, with PBEM_SEAT) "
+    "and PBEM_AS in its environment.",
 )
+remind_option = click.option(
+    "--remind-at", type=click.IntRange(1, 100), default=75, show_default=True, metavar="PERCENT",
+    help="In a game with a pace: remind a seat to move once this share of its time is gone.")
 poll_option = click.option("--poll", is_flag=True,
                            help="Poll the folder instead of file events (network drives; automatic without watchfiles).")
 interval_option = click.option("--interval", type=click.FloatRange(0.05, 3600), default=1.0, show_default=True,
@@ -894,14 +977,14 @@ interval_option = click.option("--interval", type=click.FloatRange(0.05, 3600), 
 
 
 def run_watch(root: Path, name: str, accept_new: bool, once: bool, poll: bool, interval: float,
-              notify_cmd: str | None, tree: bool, remove_copies: bool = False) -> None:
+              notify_cmd: str | None, tree: bool, remove_copies: bool = False, remind_at: int = 75) -> None:
     from pbem import watching
 
     def say(line: str) -> None:
         click.echo(line)
 
     watch = watching.Watch(root, name, watching.cached(keys(accept_new)), say, tree=tree, notify_cmd=notify_cmd,
-                           remove_copies=remove_copies, settle=watching.settle_time())
+                           remove_copies=remove_copies, settle=watching.settle_time(), remind_at=remind_at)
     what = f"every game under {root}" if tree else str(root)
     if not once:
         click.echo(f"watching {what} as {name} (Ctrl-C stops)", err=True)
@@ -919,12 +1002,13 @@ def run_watch(root: Path, name: str, accept_new: bool, once: bool, poll: bool, i
 @as_party
 @click.option("--once", is_flag=True, help="Do what is due now, then stop (exit 1 if a fork or bad file was found).")
 @notify_option
+@remind_option
 @poll_option
 @interval_option
 @click.option("--remove-copies", is_flag=True,
               help="Delete conflict copies that hold the same bytes as the file they copy.")
 @accept_new
-def watch(folder: Path, name: str, once: bool, notify_cmd: str | None, poll: bool, interval: float,
+def watch(folder: Path, name: str, once: bool, notify_cmd: str | None, remind_at: int, poll: bool, interval: float,
           remove_copies: bool, accept_new: bool) -> None:
     """Follow a game folder that a sync tool (Syncthing, Dropbox, a network
     drive) keeps in step: read each new file once it is complete, write
@@ -935,7 +1019,7 @@ def watch(folder: Path, name: str, once: bool, notify_cmd: str | None, poll: boo
     are reported as a fork with both signers (both kept).
     """
     run_watch(folder, party_name(folder, name), accept_new, once, poll, interval, notify_cmd, tree=False,
-              remove_copies=remove_copies)
+              remove_copies=remove_copies, remind_at=remind_at)
 
 
 @cli.command()
@@ -974,15 +1058,18 @@ def referee() -> None:
 @as_name
 @click.option("--once", is_flag=True, help="Answer what is due now in every game, then stop.")
 @notify_option
+@remind_option
 @poll_option
 @interval_option
 @accept_new
-def referee_watch(tree: Path, name: str, once: bool, notify_cmd: str | None, poll: bool, interval: float,
-                  accept_new: bool) -> None:
+def referee_watch(tree: Path, name: str, once: bool, notify_cmd: str | None, remind_at: int, poll: bool,
+                  interval: float, accept_new: bool) -> None:
     """Answer, as NAME, everything NAME owes in every game folder under
     TREE (new games are picked up as they appear). Safe to stop and start
-    again: the chains show what has been answered."""
-    run_watch(tree, name, accept_new, once, poll, interval, notify_cmd, tree=True)
+    again: the chains show what has been answered. In games with a pace it
+    reminds late seats (--notify-cmd) and acts for a seat whose time is
+    out as the genesis agreed."""
+    run_watch(tree, name, accept_new, once, poll, interval, notify_cmd, tree=True, remind_at=remind_at)
 
 
 @cli.command()
@@ -1125,10 +1212,13 @@ def mail_password(kind: str, name: str) -> None:
 @click.option("--from", "source", metavar="PATH", type=click.Path(path_type=Path),
               help="Read this maildir or mbox instead of the mailbox config.toml names.")
 @click.option("--every", metavar="SECONDS", type=click.FloatRange(min=1), help="Go on, a round every SECONDS, until Ctrl-C.")
-def referee_mail(tree: Path | None, name: str, source: Path | None, every: float | None) -> None:
+@remind_option
+def referee_mail(tree: Path | None, name: str, source: Path | None, every: float | None, remind_at: int) -> None:
     """Fetch mail, answer every obligation of NAME in every game under TREE
     it referees (default: [referee] tree in config.toml, else the current
-    folder), and mail the answers. Safe to stop and start again."""
+    folder), and mail the answers. Safe to stop and start again. In games
+    with a pace it mails late seats a reminder (once a turn) and everyone
+    a deadline passed, and acts for a seat whose time is out as agreed."""
     import time
 
     from pbem import config as cfg, mailing
@@ -1147,7 +1237,7 @@ def referee_mail(tree: Path | None, name: str, source: Path | None, every: float
     memo: dict = {}
     while True:
         said: list[str] = []
-        rnd = mailing.referee(tree, name, k, ask_secret, source, said, memo)
+        rnd = mailing.referee(tree, name, k, ask_secret, source, said, memo, remind_at=remind_at)
         notes(said)
         if not rnd.games:
             click.echo(f"no game under {tree} has {name} as its referee")
@@ -1164,6 +1254,8 @@ def referee_mail(tree: Path | None, name: str, source: Path | None, every: float
         for folder, sent in rnd.sent.items():
             for s in sent:
                 click.echo(f"mailed {s.party} <{s.address}>: {', '.join(s.files)}")
+        for line in rnd.reminded:
+            click.echo(line)
         if every is None:
             refused(rnd.errors)
             return

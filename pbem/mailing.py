@@ -614,10 +614,13 @@ class RefereeRound:
     answered: dict[Path, list[Path]] = field(default_factory=dict)
     sent: dict[Path, list[Sent]] = field(default_factory=dict)
     errors: list[PbemError] = field(default_factory=list)
+    #: the clock's reminders mailed, in words
+    reminded: list[str] = field(default_factory=list)
 
 
 def referee(tree: Path, name: str, keys, ask: Ask | None = None, path: Path | None = None,
-            notes: list[str] | None = None, memo: dict[Path, Any] | None = None) -> RefereeRound:
+            notes: list[str] | None = None, memo: dict[Path, Any] | None = None,
+            remind_at: int = 75) -> RefereeRound:
     """Fetch, answer every obligation of `name` in every game it referees
     under `tree`, send. A failure in one game is reported and the others
     go on; a lost connection still lets what arrived be answered and sent.
@@ -638,7 +641,7 @@ def referee(tree: Path, name: str, keys, ask: Ask | None = None, path: Path | No
     for folder in rnd.games:
         try:
             files = _listing(folder)
-            if memo is not None and memo.get(folder) == files:
+            if memo is not None and memo.get(folder) == files and not _paced(folder):
                 rnd.answered[folder] = []
                 continue
             rnd.answered[folder] = actions.sync(folder, name, keys, notes)
@@ -649,9 +652,52 @@ def referee(tree: Path, name: str, keys, ask: Ask | None = None, path: Path | No
     for folder in rnd.games:
         try:
             rnd.sent[folder] = send(folder, name, keys, ask, notes=notes)
+            if _paced(folder):
+                rnd.reminded += remind(folder, name, keys, ask, remind_at)
         except PbemError as exc:
             rnd.errors.append(type(exc)(f"{folder}: {exc.message}", exc.hint))
     return rnd
+
+
+def _paced(folder: Path) -> bool:
+    """Whether the game in `folder` has an agreed pace (its clocks need
+    the referee even when no file arrived)."""
+    from pbem import delivery
+
+    return delivery.folder_genesis(folder).pace is not None
+
+
+def remind(folder: Path, name: str, keys, ask: Ask | None, share: int) -> list[str]:
+    """Mail the clock's reminders now due in the game in `folder` (a
+    reminder to the late seat, a deadline passed to every seat), each once:
+    the ones mailed are kept in `name`'s home."""
+    from pbem import actions, reminders
+    from pbem.transport import mail
+
+    chain = actions.open_game(folder, keys)
+    record_path = _record_path(keys.store.home, "reminders", chain.game_id, name)
+    record = _load(record_path)
+    todo = [r for r in reminders.due(chain, share=share) if r.key not in record]
+    if not todo:
+        return []
+    home = keys.store.home
+    sender = cfg.table(cfg.read(home), "mail", name).get("from") or keys.store.email(name)
+    server = _server(home, "smtp", name, required=True)
+    out = []
+    with mail.Smtp(server, password(server, ask)) as smtp:
+        for r in todo:
+            for seat in chain.seat_order if r.late else [r.seat]:
+                address = keys.store.email(seat)
+                if not address:
+                    continue
+                text = (f"{r.line}.\n\nGame {chain.game_id[:12]} ({folder.name}). "
+                        + ("Its referee acts as the players agreed." if r.late else
+                           f"Your move: pbem play DIR --as {seat}"))
+                smtp.send(mail.message(sender, address, f"pbem: {r.line}", text, []))
+                out.append(f"reminded {seat} <{address}>: {r.line}")
+            record[r.key] = True
+            _save(record_path, record)
+    return out
 
 
 def _listing(folder: Path) -> frozenset[tuple[str, int, int]]:

@@ -69,6 +69,8 @@ class Status(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     #: what is owed, in words (refs are opaque labels, not cards)
     pending: list[str]
     undo: PendingUndo | None = None
+    #: each seat's clock in words, in a game with an agreed pace (protocol version 6)
+    clock: list[str] = []
     #: harmless oddities of the folder (copies of a file, repaired line endings)
     notes: list[str] = []
     #: what each party may know of chance in this game's dealer mode
@@ -114,6 +116,7 @@ def status(chain: Chain) -> Status:
         accepted = f" (accepted by {', '.join(undo.accepted)})" if undo.accepted else ""
         pending.append(f"undo: {undo.by} asks to take back seq {undo.target}{accepted}; "
                        f"waiting for {', '.join(undo.waiting)}")
+    from pbem.clock_words import clock_lines
     from pbem.protocol.foresight import chance_knowledge
 
     return Status(
@@ -128,6 +131,7 @@ def status(chain: Chain) -> Status:
         outcome=None if outcome is None else Result(list(outcome.winners), outcome.reason),
         pending=pending,
         undo=undo,
+        clock=clock_lines(chain),
         notes=list(chain.notes),  # harmless, but said (by `verify` and the watchers)
         chance=chance_knowledge(chain),  # printed once by `pbem info DIR`, not by every status
     )

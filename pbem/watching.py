@@ -108,6 +108,7 @@ class _Seen:
     told: set[str] = field(default_factory=set)  # messages already given
     chain: object | None = None  # the chain read at the last visit
     names: dict = field(default_factory=dict)  # its files' stamps, by seq
+    timed_out: tw.Signature | None = None  # the signature at which a late seat sent the referee to work
 
 
 @dataclass
@@ -123,6 +124,8 @@ class Watch:
     notify_cmd: str | None = None
     remove_copies: bool = False
     settle: float = SETTLE
+    #: the share of its time (per cent) a seat has used when it is reminded
+    remind_at: int = 75
     folders_seen: dict[Path, _Seen] = field(default_factory=dict)
     errors: int = 0
     #: the folders the last step found still changing
@@ -174,7 +177,7 @@ class Watch:
         changing (or asks to be looked at again)."""
         sig = tw.signature(folder, _chain_name)
         if sig == seen.done:
-            return False
+            return self._on_time(folder, seen, sig)
         if sig != seen.last:  # changed since the last look: let it settle
             seen.last = sig
             return True
@@ -183,6 +186,33 @@ class Watch:
         seen.done = sig
         self.visit(folder, seen)
         return seen.done is None  # asked to look again (a busy lock, a race)
+
+    def _on_time(self, folder: Path, seen: _Seen, sig) -> bool:
+        """An unchanged folder of a game with a pace: the reminders its
+        clocks make due, and, for the referee, a seat whose time ran out
+        (True: visit it again, where `actions.sync` writes what is due)."""
+        chain = seen.chain
+        if chain is None or chain.genesis.pace is None:
+            return False
+        self._remind(folder, chain, seen)
+        if self.name == chain.dealer_name:
+            from pbem.protocol import long_writer
+
+            if seen.timed_out != sig and long_writer.referee_acts(chain, folder):
+                seen.timed_out, seen.done = sig, None  # once per state of the folder: a failure is told once
+                return True
+        return False
+
+    def _remind(self, folder: Path, chain, seen: _Seen) -> None:
+        """Remind the seat to move (this watcher's own seat; the referee
+        every seat), and tell everyone of a deadline passed: once each."""
+        from pbem import reminders
+
+        for r in reminders.due(chain, share=self.remind_at):
+            if not r.late and r.seat != self.name and self.name != chain.dealer_name:
+                continue
+            if self._tell(seen, f"{folder}: {r.line}", key=r.key):
+                self._notify(folder, chain, "deadline" if r.late else "reminder", seat=r.seat)
 
     def game_folders_of(self, paths: set[Path]) -> set[Path] | None:
         """The game folders under the tree that hold (or are) `paths`: where
@@ -255,7 +285,7 @@ class Watch:
         if chain.dealer_mode == "hotseat":
             self._tell(seen, f"{where}: a hotseat game: every seat plays in this folder, nothing to follow")
             return
-        if name in chain.writers() and chain.needs(name) == "auto":
+        if (name in chain.writers() and chain.needs(name) == "auto") or self._referee_acts(folder, chain):
             notes: list[str] = []
             try:
                 written = actions.sync(folder, name, self.keys, notes)
@@ -276,6 +306,13 @@ class Watch:
                 seen.done = None
                 return
         self._report(folder, chain, seen)
+
+    def _referee_acts(self, folder: Path, chain) -> bool:
+        if self.name != chain.dealer_name or chain.genesis.pace is None:
+            return False
+        from pbem.protocol import long_writer
+
+        return long_writer.referee_acts(chain, folder)
 
     @staticmethod
     def _after(folder: Path, chain, written: list[Path]):
@@ -322,6 +359,8 @@ class Watch:
 
         where = str(folder)
         info = actions.status(chain)
+        if chain.genesis.pace is not None:
+            self._remind(folder, chain, seen)
         if chain.over:
             self._tell(seen, f"{where}: the game is over: {info.outcome.reason if info.outcome else ''}", key="over")
             return
@@ -361,10 +400,10 @@ class Watch:
                     self._tell(seen, f"{folder}: {path.name} is a copy{by} of {kept.name} (the same bytes): "
                                      "ignored, safe to delete (--remove-copies)")
 
-    def _notify(self, folder: Path, chain, needs: str) -> None:
+    def _notify(self, folder: Path, chain, needs: str, seat: str | None = None) -> None:
         if not self.notify_cmd:
             return
-        trouble = run_notify(self.notify_cmd, folder, chain, needs, self.name)
+        trouble = run_notify(self.notify_cmd, folder, chain, needs, self.name, seat)
         if trouble:
             self.say(trouble)
 
@@ -446,14 +485,15 @@ def settle_time() -> float:
         return SETTLE
 
 
-def run_notify(command: str, folder: Path, chain, needs: str, name: str) -> str | None:
+def run_notify(command: str, folder: Path, chain, needs: str, name: str, seat: str | None = None) -> str | None:
     """Run a user's `--notify-cmd` for a decision that became `name`'s, with
-    the game, folder, seq and what is needed in its environment; what went
+    the game, folder, seq and what is needed in its environment (a clock's
+    "reminder" or "deadline": `seat` is the seat it is about); what went
     wrong, if anything, in words (never an exception: a notification must
     not stop a watcher or a fetch)."""
     env = {**os.environ, "PBEM_GAME": chain.game.name, "PBEM_GAME_ID": chain.game_id,
            "PBEM_DIR": str(folder.absolute()), "PBEM_SEQ": str(chain.seq), "PBEM_NEEDS": needs,
-           "PBEM_AS": name}
+           "PBEM_AS": name, **({"PBEM_SEAT": seat} if seat else {})}
     try:
         done = subprocess.run(command, shell=True, env=env, stdin=subprocess.DEVNULL, timeout=60)
     except (OSError, subprocess.TimeoutExpired) as exc:

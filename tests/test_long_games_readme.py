@@ -90,3 +90,19 @@ def test_rebuild_lines(tmp_path, smtp):  # noqa: F811
         done = sh(line, tmp_path / "alice-side", keys["alice"].store.home)
         assert folder_mod.load(folders["alice"]).head == head, (line, done.stdout)
         assert ("rebuilt" in done.stdout) == (" apply " not in line)  # apply lists the files it wrote
+
+
+def test_long_games_lines(tmp_path):
+    """Pace, status, a pause, a resignation and the audit, as written (one
+    hotseat folder: both seats' keys in one home)."""
+    lines = block("long games")
+    assert [l.split()[:2] for l in lines] == [["pbem", "new"], ["pbem", "status"], ["pbem", "pause"],
+                                              ["pbem", "resign"], ["pbem", "audit"]]
+    keys = introduced(tmp_path, ["alice"])
+    keys["alice"].store.create("bob", None)
+    home = keys["alice"].store.home
+    out = [sh(line, tmp_path, home).stdout for line in lines]
+    assert "clock: alice to move, 3 days left" in out[1]
+    assert "ok: audit passed" in out[4]
+    chain = folder_mod.load(tmp_path / "long")
+    assert chain.outcome().winners == ["bob"] and chain.outcome().reason == "alice resigned"

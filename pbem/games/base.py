@@ -570,6 +570,13 @@ class Game(Generic[St, Cmd]):
                 raise InvalidOption(f"{self.name} has no roles (seat {s.name}:{s.role})")
         return requested
 
+    def sides(self, options: Any, seats: list[SeatSpec]) -> list[list[str]]:
+        """The sides of the table, each the seats that win or lose together
+        (a team, or everyone in a game played against the rules): what a
+        resignation ends (`pbem.protocol.long_games`). Default: every seat
+        plays for itself."""
+        return [[s.name] for s in seats]
+
     def catalogue(self) -> list[str]:
         """Lines `pbem info GAME` adds after the options: what the options
         may name (a game with many decks, sides or variants lists them

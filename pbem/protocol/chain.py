@@ -26,7 +26,7 @@ from pbem.crypto.encoding import canonical
 from pbem.crypto.keys import PublicIdentity
 from pbem.errors import FormatError, InvalidCommand, PbemError, ProtocolError, StaleTurn, WrongGame, WrongWriter
 from pbem.games.base import GameState, Hidden, SeatSpec
-from pbem.protocol import ballots as ballots_mod, codec, genesis as genesis_mod, undo as undo_mod
+from pbem.protocol import ballots as ballots_mod, codec, genesis as genesis_mod, long_games, undo as undo_mod
 from pbem.protocol.commitments import item_bytes, state_hash  # noqa: F401 - re-exported
 from pbem.protocol.formats import Obligation, PendingUndo, SignedFile, TurnBody
 from pbem.protocol.head import Head, Record
@@ -140,6 +140,8 @@ class Chain:
     # -- what is owed ---------------------------------------------------------
 
     def outcome(self):
+        if self.now.ended is not None:  # a resignation, an abandonment (`long_games`)
+            return self.now.ended
         if self.public is None:
             return None
         return self.game.outcome(self.public)
@@ -203,6 +205,8 @@ class Chain:
         owed = self.obligations()
         if owed:
             return [owed[0].by]
+        if self.now.ended is not None:
+            return []
         if self.undo_pending is not None:  # normal play waits for the answers
             return undo_mod.answerers(self, self.undo_pending)[:1]
         voters = self.voters()
@@ -291,6 +295,15 @@ class Chain:
             raise ProtocolError(f"seq {body.seq} does not follow the head (seq {self.seq}); files are missing")
         if body.prev != self.head:
             raise StaleTurn(f"applies to another version of seq {self.seq}")
+        long_games.check_version(self, body)
+        if long_games.kind(body) is not None:  # a resignation, a pause, a timeout: whoever is to write
+            return long_games.accept(self, outer, body, where)
+        if body.timeout is not None:  # the referee's bot moves for an absent seat
+            seat = long_games.bot_seat(self, body)
+            inner = replace(body, by=seat, timeout=None)
+            check_parts(inner, self.mode.parts(self, inner), self.mode.name)
+            head, record = self.mode.accept(self, outer, inner, where, private_openings)
+            return replace(head, absent=head.absent | {seat}), record
         if body.vote is not None:  # say what is wrong with a ballot before whose turn it is
             if not self.voters():
                 raise ProtocolError(f"{body.by} sends a ballot, but no vote is open")
@@ -312,7 +325,8 @@ class Chain:
             return ballots_mod.accept_ballot(self, outer, body, where, self.mode.cast)
         if body.void:
             return ballots_mod.accept_void(self, outer, body, where)
-        return self.mode.accept(self, outer, body, where, private_openings)
+        head, record = self.mode.accept(self, outer, body, where, private_openings)
+        return long_games.after_move(head, body.by, bool(record.commands)), record
 
     # -- helpers ------------------------------------------------------------------
 

@@ -14,7 +14,6 @@ holds everything, which is exactly what hotseat means.
 
 from __future__ import annotations
 
-import datetime as _dt
 import os
 
 import msgspec
@@ -30,6 +29,7 @@ from pbem.games.base import Game, Hidden, Known, SeatSpec, overlay, project, unk
 from pbem.protocol.chance import PlayChance, Tape, public_chance_seed, secret_chance
 from pbem.protocol import codec, transition
 from pbem.protocol.chain import Chain
+from pbem.protocol.clock import file_time, now, stamp
 from pbem.protocol.commitments import item_bytes, state_hash
 from pbem.protocol.setup import dealer_setup_chance, public_setup_seed
 from pbem.protocol.setup import game_seed as setup_game_seed
@@ -38,6 +38,7 @@ from pbem.protocol.formats import (
     Delivery,
     GenesisBody,
     PROTOCOL_VERSION,
+    Pace,
     Opening,
     SeatEntry,
     SeedOpening,
@@ -107,13 +108,14 @@ def make_genesis(
     dealer: SecretIdentity,
     seed: bytes,
     created_at: str | None = None,
+    pace: Pace | None = None,
 ) -> bytes:
     """Set the game up with the seed and write the signed genesis file."""
     specs = [spec for spec, _ in seats]
     if any(spec.name == dealer.name for spec in specs):
         raise InvalidOption(f"the dealer's name {dealer.name!r} cannot also be a seat")
     if mode == "referee":
-        return _genesis_dealt_after_joins(game, options, seats, dealer, seed, created_at)
+        return _genesis_dealt_after_joins(game, options, seats, dealer, seed, created_at, pace)
     setup_seed = public_setup_seed(seed)
     full = full_setup(game, options, specs, seed, setup_seed)
     cards = {it.ref: it.card for zone in full.zones.values() for it in zone.items if isinstance(it, Known)}
@@ -143,7 +145,8 @@ def make_genesis(
         reveals=reveals,
         deliveries=deliveries,
         state=state_hash(public),
-        created_at=created_at or _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        created_at=created_at or stamp(now()),
+        pace=pace,
         nonce=b64e(os.urandom(16)),
         setup_seed=b64e(setup_seed),
         version=PROTOCOL_VERSION,
@@ -158,7 +161,8 @@ def _seed_box(dealer: SecretIdentity, seed: bytes) -> tuple[str, object]:
     return seed_commitment, box
 
 
-def _genesis_dealt_after_joins(game: Game, options, seats, dealer: SecretIdentity, seed: bytes, created_at) -> bytes:
+def _genesis_dealt_after_joins(game: Game, options, seats, dealer: SecretIdentity, seed: bytes, created_at,
+                               pace: Pace | None = None) -> bytes:
     """A referee's genesis: the options, the seats and its commitment to
     its master seed, but no set-up. Every seat then joins with a fresh
     contribution, and the referee deals from the seed of them all
@@ -174,7 +178,8 @@ def _genesis_dealt_after_joins(game: Game, options, seats, dealer: SecretIdentit
         initial=msgspec.Raw(b"null"),
         commitments={},
         state=state_hash(None),
-        created_at=created_at or _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        created_at=created_at or stamp(now()),
+        pace=pace,
         nonce=b64e(os.urandom(16)),
         version=PROTOCOL_VERSION,
     )
@@ -204,7 +209,7 @@ def deal(chain: Chain, dealer: SecretIdentity, master: bytes) -> bytes:
             deliveries.append(Delivery(to=name, refs=refs, envelope=env))
     body = TurnBody(
         game_id=chain.game_id, seq=seq, prev=chain.head, by=dealer.name, commitments=commitments, reveals=reveals,
-        deliveries=deliveries, setup_seed=b64e(setup_seed), state=state_hash(public),
+        deliveries=deliveries, setup_seed=b64e(setup_seed), at=file_time(chain), state=state_hash(public),
     )
     return codec.encode_signed("turn", body, dealer)
 
@@ -215,7 +220,7 @@ def contribution(chain: Chain, seat: SecretIdentity) -> bytes:
     nobody anything about the deal)."""
     body = TurnBody(
         game_id=chain.game_id, seq=chain.seq + 1, prev=chain.head, by=seat.name,
-        contribution=b64e(os.urandom(32)), state=state_hash(None),
+        contribution=b64e(os.urandom(32)), at=file_time(chain), state=state_hash(None),
     )
     return codec.encode_signed("turn", body, seat)
 
@@ -357,7 +362,7 @@ def answer(chain: Chain, dealer: SecretIdentity) -> bytes | None:
             ad = delivery_ad(chain.game_id, seq, name)
             env = seal_openings([openings[r] for r in refs], chain.seats[name].identity, ad)
             deliveries.append(Delivery(to=name, refs=refs, envelope=env))
-    over = chain.game.outcome(effect.state) is not None
+    over = chain.game.outcome(effect.state) is not None or chain.now.ended is not None
     body = TurnBody(
         game_id=chain.game_id,
         seq=seq,
@@ -370,6 +375,7 @@ def answer(chain: Chain, dealer: SecretIdentity) -> bytes | None:
         chance=b64e(public_chance_seed(seed, seq)) if effect.drew_chance else None,
         memo=seal_openings(list(fresh.values()), dealer.public, memo_ad(chain.game_id, seq)) if fresh else None,
         tally=tally,
+        at=file_time(chain),
         state=state_hash(effect.state),
     )
     if not (body.reveals or body.deliveries or body.seed or body.commitments or body.chance or body.tally):

@@ -130,6 +130,62 @@ class PeerSetup(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     late: bool = False
 
 
+Seconds = Annotated[int, Meta(ge=0, le=10 * 366 * 86400, description="a duration in seconds")]
+Stamp = Annotated[str, Meta(pattern="^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$",
+                            description="a UTC time, to the second")]
+
+
+class Pace(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """The pace the players agreed at the start (protocol version 6,
+    `pbem.protocol.clock`): each seat's clock starts with `start` seconds,
+    gains `increment` when its turn ends, and never holds more than `cap`
+    (`--pace 3d` is 3 days to each move: start, increment and cap of 3 days).
+    """
+
+    start: Annotated[int, Meta(ge=60, le=10 * 366 * 86400)]
+    increment: Seconds = 0
+    #: None: no cap
+    cap: Seconds | None = None
+    #: the pauses each seat may announce, in all, over the whole game
+    pause_limit: Seconds = 0
+    #: referee games: what the referee may do for a seat whose time is out:
+    #: nothing ("none"), play for it with the game's bot, or end the game
+    #: as abandoned
+    absent: Literal["none", "bot", "abandon"] = "none"
+
+
+class Resign(msgspec.Struct, frozen=True, omit_defaults=True):
+    """The writer resigns (version 6): its side loses, the game ends
+    (`pbem.protocol.long_games.resign_outcome`)."""
+
+    note: Annotated[str, Meta(max_length=200)] = ""
+
+
+class Pause(msgspec.Struct, frozen=True):
+    """The writer's announced pause (version 6): every clock stops from
+    `start` to `end`, which lie after the file's own time."""
+
+    start: Stamp
+    end: Stamp
+
+
+class Timeout(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A seat's time is out (version 6, `pbem.protocol.long_games`).
+
+    `claim` and `accept`: peer games, a seat claims that `seat` ran out of
+    time, and every other seat but `seat` accepts in seat order (`seat`
+    answers with a move, and the claim lapses); `abandon` and `bot`: the
+    referee, by the genesis's `Pace.absent`, ends the game as abandoned or
+    plays `seat`'s move with the game's bot (the file's commands are then
+    `seat`'s). `since` is the referee's signed time of receipt of the file
+    that began `seat`'s turn: its clock, not the writers' claims.
+    """
+
+    seat: Name
+    what: Literal["claim", "accept", "abandon", "bot"]
+    since: Stamp | None = None
+
+
 #: the protocol version pbem writes new games under (`GenesisBody.version`;
 #: what each version has: `pbem.protocol.versions`); pbem writes a seat's
 #: first file only into games of this version, unless its user accepts an
@@ -168,6 +224,8 @@ class GenesisBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
     #: file draws waits for a link of every other seat
     #: (`pbem.protocol.versions` holds the table)
     version: Annotated[int, Meta(ge=1, le=versions.NEWEST)] = 1
+    #: the pace the players agreed (version 6); None: no clock
+    pace: Pace | None = None
 
 
 class SeedOpening(msgspec.Struct, frozen=True):
@@ -357,6 +415,14 @@ class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     #: the deal of such a game, by the referee: the seed of its public
     #: set-up chance, derived from the game seed (the audit checks it)
     setup_seed: B64 | None = None
+    #: the writer's signed time (version 6): what it claims, no more
+    #: (`pbem.protocol.clock`)
+    at: Stamp | None = None
+    #: version 6, each in a file that carries nothing else: the writer
+    #: resigns, announces a pause, or times a seat out
+    resign: Resign | None = None
+    pause: Pause | None = None
+    timeout: Timeout | None = None
     state: B64
 
 

@@ -88,6 +88,8 @@ def accept(data: bytes, name: str) -> Begun:
     codec.check_signature(outer, signer)
     codec.check_envelopes(genesis)
     version = versions.of(genesis.version)
+    if genesis.pace is not None:
+        _check_pace(genesis, version)
     game_id = codec.file_hash(outer)
     game = games.get(genesis.game, genesis.rules_version)
     names = [s.name for s in genesis.seats]
@@ -117,3 +119,15 @@ def accept(data: bytes, name: str) -> Begun:
         shape=derived.hidden if derived.hidden is not None else derived.probe, peer_shape=derived.shape,
         head=head, record=Record(0, signer.name, game_id, outer, genesis, after=head.public, name=name),
     )
+
+
+def _check_pace(genesis: GenesisBody, version: versions.Version) -> None:
+    """An agreed pace: from protocol version 6 on, and a referee's
+    powers over absent seats only in a referee game."""
+    if not version.long_games:
+        raise FormatError(f"a pace is agreed only in games of protocol version {versions.first('long_games')} or later")
+    pace = genesis.pace
+    if pace.cap is not None and pace.cap < pace.start:
+        raise FormatError("the pace's cap is less than its start")
+    if pace.absent != "none" and (genesis.dealer is None or genesis.dealer.mode != "referee"):
+        raise FormatError("only a referee game lets its referee act for an absent seat")

@@ -41,6 +41,15 @@ class UndoPending(msgspec.Struct, frozen=True):
     accepted: tuple[str, ...] = ()
 
 
+class TimeClaim(msgspec.Struct, frozen=True):
+    """A peer seat's claim that `seat`'s time is out (`long_games`)."""
+
+    by: str
+    seat: str
+    at: str
+    accepted: tuple[str, ...] = ()
+
+
 class Head(msgspec.Struct, frozen=True, kw_only=True):
     """The chain at one file: everything that judges the next one.
 
@@ -97,6 +106,13 @@ class Head(msgspec.Struct, frozen=True, kw_only=True):
     #: dealer modes: the public set-up seed (the genesis's or the deal's)
     setup_seed: bytes | None = None
     undo_pending: UndoPending | None = None
+    #: version 6 (`pbem.protocol.long_games`): how the game ended outside
+    #: its rules (a resignation, an abandonment), the seats the referee
+    #: plays for with the game's bot, and a peer claim that a seat's time
+    #: is out, waiting for the other seats to accept it
+    ended: Any = None
+    absent: frozenset[str] = frozenset()
+    claim: TimeClaim | None = None
 
 
 @dataclass
@@ -122,6 +138,9 @@ class Record:
     #: an undo request written out of turn: the seats that were to write,
     #: whose file on the same predecessor stands over it (`undo.set_aside`)
     out_of_turn: tuple[str, ...] | None = None
+    #: the file ended the game outside the rules: a resignation, a timeout
+    #: (`pbem.protocol.long_games`)
+    ends: bool = False
 
 
 class ChainView(Protocol):

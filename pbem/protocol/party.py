@@ -26,6 +26,7 @@ from pbem.protocol.chain import Chain
 from pbem.protocol.commitments import check_openings, state_hash
 from pbem.protocol.formats import Opening, TurnBody, Undo
 from pbem.protocol import undo as undo_mod
+from pbem.protocol.clock import file_time
 
 
 class Party:
@@ -171,6 +172,7 @@ class Party:
             by=self.name,
             commands=[msgspec.Raw(canonical(c)) for c in commands],
             reveals=reveals,
+            at=file_time(chain),
             state=state_hash(effect.state),
         )
         return codec.encode_signed("turn", body, self.secret)
@@ -203,6 +205,7 @@ class Party:
             by=self.name,
             vote=make_ballot(commands[0], keeper, chain.game_id, seq, self.name),
             beacon=beacon,
+            at=file_time(chain),
             state=state_hash(chain.public),
         )
         return codec.encode_signed("turn", body, self.secret)
@@ -248,6 +251,7 @@ class Party:
             prev=chain.head,
             by=self.name,
             undo=Undo(what=what, target=target),
+            at=file_time(chain),
             state=state_hash(after),
         )
         return codec.encode_signed("turn", body, self.secret)

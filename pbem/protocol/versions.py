@@ -55,6 +55,11 @@ class Version:
     #: that it is its input permuted and times its key's one scalar,
     #: checked when its file arrives (`peer.proofs`)
     shuffle_proofs: bool = False
+    #: games that last weeks (issue #24): files carry their writer's
+    #: signed time (`TurnBody.at`), the genesis an agreed pace
+    #: (`GenesisBody.pace`), and a seat may resign, pause, or be timed out
+    #: (`pbem.protocol.long_games`)
+    long_games: bool = False
 
 
 #: (number, the dealer modes it may be begun in, the features it adds)
@@ -64,6 +69,7 @@ _ROWS: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...] = (
     (3, ("peer",), ("setup_from_links", "late_decks")),
     (4, MODES, ("void_ballots", "renewed_beacons", "chance_from_every_seat")),  # issue #20
     (5, MODES, ("shuffle_proofs",)),  # issue #25
+    (6, MODES, ("long_games",)),  # issue #24
 )
 
 

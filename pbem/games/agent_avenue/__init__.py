@@ -133,6 +133,13 @@ class AgentAvenue(Game[State, Command]):
             rules.check_first(options, names)
         return requested
 
+    def sides(self, options: Any, seats: list[SeatSpec]) -> list[list[str]]:
+        """The team variant: a team wins or loses together."""
+        teams: dict[str, list[str]] = {}
+        for s in seats:
+            teams.setdefault(s.role or s.name, []).append(s.name)
+        return list(teams.values())
+
     def setup(self, options: Any, seats: list[Any], chance: Chance) -> State:
         if options is None:
             options = Options()

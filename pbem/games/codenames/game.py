@@ -108,6 +108,19 @@ class Codenames(Game[State, Command]):
             )
         return rules.check_seats(rules.check_options(options), requested)
 
+    def sides(self, options: Any, seats: list[SeatSpec]) -> list[list[str]]:
+        """Co-operative variants (coop, Duet): one side, the whole table.
+        Otherwise a team's spymaster and operatives; the three-player
+        variant's shared operative is a side of its own (it wins with
+        neither spymaster)."""
+        if getattr(options, "variant", "standard") in ("coop", "duet"):
+            return [[s.name for s in seats]]
+        teams: dict[str, list[str]] = {}
+        for s in seats:
+            role = s.role or s.name
+            teams.setdefault(role if role == "shared" else role.split("-")[0], []).append(s.name)
+        return list(teams.values())
+
     def setup(self, options: Any, seats: list[SeatSpec], chance: Chance) -> State:
         return rules.setup(options, seats, chance)
 

@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 #: depends on the dealer mode, who writes it and when (`FileRules.parts`)
 OPTIONAL_PARTS = (
     "commands", "reveals", "deliveries", "commitments", "seed", "join", "partials", "sealed", "beacon", "secrets", "undo",
-    "chance", "memo", "vote", "tally", "contribution", "setup_seed", "reshuffle", "layer", "renewal", "void",
+    "chance", "memo", "vote", "tally", "contribution", "setup_seed", "reshuffle", "layer", "renewal", "void", "resign",
+    "pause", "timeout",
 )
 
 

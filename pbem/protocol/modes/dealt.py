@@ -324,7 +324,7 @@ def _check_dealer_complete(chain: ChainView, body: TurnBody, effect, revealed: d
     if given != expected:
         owed = "; ".join(f"{', '.join(refs)} to {seat}" for seat, refs in expected) or "nothing"
         raise ProtocolError(f"the dealer must deliver exactly: {owed} (in seat order)")
-    over = chain.game.outcome(state) is not None
+    over = chain.game.outcome(state) is not None or chain.now.ended is not None
     if body.seed is not None:
         if not over:
             raise ProtocolError("the dealer published its seed before the game ended")

@@ -250,7 +250,7 @@ def _take_file(chain: ChainView, outer: SignedFile, body: TurnBody, where: str, 
     withheld = {ref for ref in need if writer in deck.remaining.get(ref, ()) or deck.private_owner.get(ref) == writer}
     if withheld:
         raise ProtocolError(f"{writer} must reveal {', '.join(sorted(withheld))} in this file")
-    over = chain.game.outcome(effect.state) is not None
+    over = chain.game.outcome(effect.state) is not None or chain.now.ended is not None
     if body.secrets is not None:
         if not over:
             raise ProtocolError(f"{writer} publishes its secrets before the game ended")

@@ -9,7 +9,6 @@ therefore exactly what the writer wrote.
 
 from __future__ import annotations
 
-import datetime as _dt
 import os
 from typing import Any
 
@@ -23,9 +22,10 @@ from pbem.crypto.seal import seal
 from pbem.errors import InvalidOption, ProtocolError, WrongWriter
 from pbem.games.base import Game, SeatSpec, project
 from pbem.protocol import ballots, codec, versions
+from pbem.protocol.clock import file_time, now, stamp
 from pbem.protocol.commitments import state_hash
 from pbem.protocol.formats import (
-    PROTOCOL_VERSION, GenesisBody, Join, PeerSetup, SealedPartials, SeatEntry, TurnBody,
+    PROTOCOL_VERSION, GenesisBody, Join, Pace, PeerSetup, SealedPartials, SeatEntry, TurnBody,
 )
 from pbem.protocol.head import ChainView
 from pbem.protocol.peer import changes as peer_changes, deck as peer_deck, proofs, renewal as peer_renewal
@@ -43,6 +43,7 @@ def make_genesis(
     seats: list[tuple[SeatSpec, PublicIdentity]],
     creator: SecretIdentity,
     beacon_length: int | None = None,
+    pace: Pace | None = None,
 ) -> bytes:
     """The genesis of a peer game, with the creator's beacon anchor and layer.
 
@@ -107,7 +108,8 @@ def make_genesis(
         initial=msgspec.Raw(b"null"),
         commitments={},
         state=state_hash(None),
-        created_at=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        created_at=stamp(now()),
+        pace=pace,
         nonce=nonce,
         version=PROTOCOL_VERSION,
     )
@@ -206,7 +208,7 @@ def _write_dealt(chain: ChainView, staged: PeerDeck, me: SecretIdentity, scalar:
         parts.delivered = delivered_openings(chain, me)
     resume, _ = ballots.tally_resume(chain, me.name, tally, commands)
     result = run_file(chain, staged, me.name, commands, parts, seq, private_check, resume=resume)
-    over = chain.game.outcome(result.effect.state) is not None
+    over = chain.game.outcome(result.effect.state) is not None or chain.now.ended is not None
     sealed = [
         SealedPartials(
             to=to,
@@ -230,6 +232,7 @@ def _write_dealt(chain: ChainView, staged: PeerDeck, me: SecretIdentity, scalar:
         layer=layer,
         secrets=parts.secrets if over and join is None else None,  # with what this file committed to
         tally=list(tally),
+        at=file_time(chain),
         state=state_hash(result.effect.state),
         **peer_changes.body_parts(chain, parts, seq),
     )
