@@ -1,0 +1,76 @@
+"""Issue #25 part 3: the checks that once waited for `pbem audit`.
+
+What mathematics allows is checked when its file arrives (protocol version
+6: a seat's private decks are its own proven shuffle layer); what must stay
+late (a face-down card only its holder can read) is still judged by the
+audit for every seat that published its secrets, when another never does.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from conftest import introduced, mail_step, settle
+from pbem import actions
+from pbem.games.agent_avenue.commands import Play
+from pbem.protocol import folder
+from pbem.protocol.audit import audit
+from pbem.protocol.party import Party
+from pbem.protocol.peer import writer as peer_writer
+
+
+def _pair(chain, keys, seat):
+    """Two refs of one name in `seat`'s hand, and one card of its hand more."""
+    state = Party(chain, keys[seat].secret(seat)).state()
+    if not any(isinstance(c, Play) for c in chain.game.legal(state, seat)):
+        return None
+    hand = state.zones[f"hand:{seat}"].items
+    names = Counter(it.card for it in hand)
+    twice = next((name for name, n in names.items() if n >= 2), None)
+    return None if twice is None or len(names) < 2 else [it.ref for it in hand if it.card == twice][:2]
+
+
+def _cheats_then_end(tmp_path, keys, attempt):
+    """A peer game in which each seat, the first time it holds a pair on its
+    turn, plays it (one face down: illegal, unseen by the other), played to
+    its end, where only the seat that wrote the last move has published.
+    (that seat, its cheat's file, the folders), or None if it did not cheat."""
+    dirs = {n: tmp_path / str(attempt) / n for n in keys}
+    actions.new_game("aa", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
+    actions.apply_file(dirs["alice"], actions.join(dirs["bob"], [dirs["alice"] / folder.GENESIS], "bob", keys["bob"]))
+    settle(keys, dirs)
+    rng = random.Random(attempt)
+    cheats: dict[str, str] = {}
+    while (chain := folder.load(dirs["alice"])).outcome() is None:
+        seat = chain.writers()[0]
+        pair = seat not in cheats and chain.needs(seat) == "decision" and _pair(chain, keys, seat)
+        if not pair:
+            mail_step(keys, dirs, rng)
+            continue
+        mine = folder.load(dirs[seat])
+        cheat = peer_writer.turn(mine, keys[seat].secret(seat), [Play(face_up=pair[0], face_down=pair[1])], None)
+        path = folder.add_file(dirs[seat], mine, cheat)
+        actions.apply_file(dirs["bob" if seat == "alice" else "alice"], path)
+        cheats[seat] = path.name
+    ender = next(iter(chain.deck.secrets))
+    return (ender, cheats[ender], dirs) if ender in cheats else None
+
+
+def test_the_audit_clears_every_other_seat_when_one_never_publishes(tmp_path):
+    """A seat plays two cards of one name (one face down: illegal, unseen by
+    the other), and the other seat never publishes its secrets (its last
+    file, owed after the game ended, never comes). The audit
+    names the silent seat and still finds the cheat with its signature:
+    before, it stopped at the silent seat and cleared nothing."""
+    keys = introduced(tmp_path, ["alice", "bob"])
+    found = next(filter(None, (_cheats_then_end(tmp_path, keys, n) for n in range(12))), None)
+    assert found is not None, "no game ended by the cheater's own file"
+    cheater, cheat_file, dirs = found
+    silent = "bob" if cheater == "alice" else "alice"
+    assert silent not in folder.load(dirs[cheater]).deck.secrets
+    report = audit(dirs[cheater])
+    assert any(f.startswith(f"{silent} has not published its secrets") for f in report.failures), report.failures
+    assert any(cheat_file in f and "both cards are named" in f for f in report.failures), report.failures
