@@ -13,13 +13,14 @@ from collections import Counter
 
 import pytest
 
-from conftest import introduced, mail_step, settle
-from pbem import actions
+from conftest import introduced, mail_step, settle, snapshot
+from pbem import actions, games
+from pbem.errors import ProtocolError
 from pbem.games.agent_avenue.commands import Play
 from pbem.protocol import folder
 from pbem.protocol.audit import audit
 from pbem.protocol.party import Party
-from pbem.protocol.peer import writer as peer_writer
+from pbem.protocol.peer import own_decks, writer as peer_writer
 
 
 def _pair(chain, keys, seat):
@@ -74,3 +75,54 @@ def test_the_audit_clears_every_other_seat_when_one_never_publishes(tmp_path):
     report = audit(dirs[cheater])
     assert any(f.startswith(f"{silent} has not published its secrets") for f in report.failures), report.failures
     assert any(cheat_file in f and "both cards are named" in f for f in report.failures), report.failures
+
+
+# --- private decks: the owner's proven layer (version 6) ------------------------------
+
+
+@pytest.fixture
+def toy(monkeypatch):
+    monkeypatch.setitem(games._REGISTRY, "toy-draw", ("toygame", "GAME", ()))
+
+
+def _laid_over(zone: str, cards: list[str]):
+    """A cheater's pbem, doctored to lay its private deck `zone` over
+    `cards` instead of the six it holds; it checks its own file alike."""
+    real = own_decks.table
+
+    def table(nonce, name, contents):
+        return real(nonce, name, cards if name == zone else contents)
+
+    return table
+
+
+@pytest.mark.parametrize("cheater", ["alice", "bob"])
+def test_a_private_deck_committed_to_other_cards_is_refused_at_once(toy, tmp_path, monkeypatch, cheater):
+    """The cheater lays its private deck over 1, 2, 3, 4, 6, 6 (it holds one
+    6 and a 5): its own pbem sees nothing amiss and signs with its real key;
+    the victim refuses the file at once, naming it and the seat: bob's
+    `apply` of alice's genesis (through his `join`), alice's `apply` of
+    bob's join. Before version 6 the hash commitments to those places passed
+    every verifier, and only the audit, once the cheater published them,
+    could find them."""
+    keys = introduced(tmp_path, ["alice", "bob"])
+    dirs = {n: tmp_path / n for n in keys}
+    doctored = _laid_over(f"deck:{cheater}", ["1", "2", "3", "4", "6", "6"])
+    refused = pytest.raises(ProtocolError, match=f"{cheater}'s layer over its private deck deck:{cheater} is not a "
+                                                 "shuffle of the deck it received")
+    with monkeypatch.context() as cheat:
+        if cheater == "alice":
+            cheat.setattr(own_decks, "table", doctored)
+        actions.new_game("toy-draw", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
+    if cheater == "alice":
+        with refused as caught:
+            actions.join(dirs["bob"], [dirs["alice"] / folder.GENESIS], "bob", keys["bob"])
+        assert folder.GENESIS in caught.value.message and not dirs["bob"].exists()
+        return
+    with monkeypatch.context() as cheat:
+        cheat.setattr(own_decks, "table", doctored)
+        path = actions.join(dirs["bob"], [dirs["alice"] / folder.GENESIS], "bob", keys["bob"])
+    before = snapshot(dirs["alice"])
+    with refused as caught:
+        actions.apply_file(dirs["alice"], path)
+    assert path.name in caught.value.message and snapshot(dirs["alice"]) == before

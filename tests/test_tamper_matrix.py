@@ -12,6 +12,8 @@ its reason, fails the test.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import os
 import random
 import re
@@ -32,6 +34,9 @@ CONFIGS.append(("duet", "peer"))  # the two-faced deck
 #: a ballot its keeper cannot tally, voided (issue #20): the void file and the vote cast again
 VARIANTS["lucky-void"] = ("lucky", ["alice", "bob"], ())
 CONFIGS += [("lucky-void", "referee"), ("lucky-void", "hotseat")]
+#: private decks under peer (issue #25 part 3): each seat's own proven layer in its join, refills
+VARIANTS["lucky-private"] = ("lucky", ["alice", "bob"], ("private=1",))
+CONFIGS.append(("lucky-private", "peer"))
 
 
 def _bad_first_ballot(chain, data, secrets):
@@ -99,9 +104,9 @@ BY_DESIGN = {
         "protocol versions 1 and 4 run an honest hotseat game alike (later versions change referee deals, "
         "peer chance and void ballots); another version is another game id",
     (r"genesis/(hotseat|referee)", r"version", "change"):
-        "protocol version 5 adds only peer games' shuffle proofs: a hotseat or referee genesis of version 4 "
-        "runs alike (another version is another game id), and pbem refuses a seat's first file in an older "
-        "version of a referee game (tests/test_downgrade.py)",
+        "protocol versions 5 and 6 add only peer features (shuffle proofs, proven private decks): a hotseat or "
+        "referee genesis of version 4 or 5 runs alike (another version is another game id), and pbem refuses a "
+        "seat's first file in an older version of a referee game (tests/test_downgrade.py)",
     (r"turn/peer/seat\[.*renewal.*\]", r"renewal", "delete"):
         "a beacon renewal is its writer's to make when it likes before its chain runs out: left out, it renews "
         "in a later file (and if its chain ran out first, only its own next file would stop)",
@@ -230,7 +235,6 @@ def test_one_genesis_content_has_one_byte_string(change):
     not canonical (an unknown key, a default written out) was the same game
     under another genesis; so was a seat listed twice or a seat holding an
     identity of another name. All are refused now."""
-    import msgspec
 
     from pbem.errors import FormatError, ProtocolError
     from pbem.protocol.chain import Chain
@@ -250,7 +254,7 @@ def test_one_genesis_content_has_one_byte_string(change):
         Chain(forged)
 
 
-def _put(g, k: int, data: bytes, honest: list[bytes]) -> "Path":
+def _put(g, k: int, data: bytes, honest: list[bytes]) -> Path:
     """Write `data` as chain file k of `g`, under the name of the honest file k."""
     name = folder.GENESIS if k == 0 else folder.turn_name(k, codec.read_envelope(honest[k]).by)
     (g / name).write_bytes(data)

@@ -72,13 +72,14 @@ def audit(chain: ChainView, file_of: FileName, genesis: str) -> tuple[dict[str, 
         return None, checks, failures
     cards: dict[str, str] = {}
     if silent:
-        checks += _readable(deck, cards, failures)
+        checks += _readable(deck, list(deck.points), cards, failures)
     else:
         for ref, point in zip(deck.slots, before):
             for seat in chain.seat_order:
                 point = poker.decrypt(scalars[seat], point)
-            cards[ref] = poker.identify(point, deck.table)[0]
+            cards[ref] = deck.identify(point)[0]
             checks += 1
+        checks += _readable(deck, list(deck.own), cards, failures)  # private decks proven in the joins (version 6)
     for seat in deck.secrets:  # private decks: checked when published
         cards.update(deck.secrets[seat].private)
         checks += len(deck.secrets[seat].private)
@@ -86,12 +87,13 @@ def audit(chain: ChainView, file_of: FileName, genesis: str) -> tuple[dict[str, 
     return cards, checks, failures
 
 
-def _readable(deck: PeerDeck, cards: dict[str, str], failures: list[str]) -> int:
-    """With a seat silent: every card on which only published seats' layers
-    remain, decrypted from its point as play left it (each partial taken
-    off was proven), into `cards`. Returns the checks."""
+def _readable(deck: PeerDeck, refs: list[str], cards: dict[str, str], failures: list[str]) -> int:
+    """Each card of `refs` on which only published seats' layers remain,
+    decrypted from its point as play left it (each partial taken off was
+    proven), into `cards`. Returns the checks."""
     checks = 0
-    for ref, point in deck.points.items():
+    for ref in refs:
+        point = deck.points[ref]
         seats = deck.remaining.get(ref, set())
         if not seats <= set(deck.secrets):
             continue
@@ -100,7 +102,7 @@ def _readable(deck: PeerDeck, cards: dict[str, str], failures: list[str]) -> int
             point = poker.decrypt(scalar_for(deck, seat, ref, secrets, {}) or b64d(secrets.scalar, 32), point)
         checks += 1
         try:
-            cards[ref] = poker.identify(point, deck.table)[0]
+            cards[ref] = deck.identify(point)[0]
         except CryptoError:
             failures.append(f"{ref} decrypts to no card with the published scalars")
     return checks
@@ -139,7 +141,7 @@ def _audit_changes(game_id: str, deck: PeerDeck, cards: dict[str, str], failures
             for ref, point in zip(r.refs, before):
                 for scalar in scalars:
                     point = poker.decrypt(scalar, point)
-                cards[ref] = poker.identify(point, deck.table)[0]
+                cards[ref] = deck.identify(point)[0]
                 checks += 1
     for f in deck.changes.refills:
         went = sorted(cards.get(g, "?") for g in f.gone)
