@@ -11,13 +11,16 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import msgspec
 import pytest
 
 from conftest import introduced, mail_step, settle, snapshot
 from pbem import actions, games
-from pbem.errors import ProtocolError
+from pbem.crypto.encoding import b64d, b64e
+from pbem.errors import ProofError, ProtocolError
 from pbem.games.agent_avenue.commands import Play
-from pbem.protocol import folder
+from pbem.protocol import codec, folder
+from pbem.protocol.formats import TurnBody
 from pbem.protocol.audit import audit
 from pbem.protocol.party import Party
 from pbem.protocol.peer import own_decks, writer as peer_writer
@@ -38,7 +41,8 @@ def _cheats_then_end(tmp_path, keys, attempt):
     """A peer game in which each seat, the first time it holds a pair on its
     turn, plays it (one face down: illegal, unseen by the other), played to
     its end, where only the seat that wrote the last move has published.
-    (that seat, its cheat's file, the folders), or None if it did not cheat."""
+    (that seat, its cheat's file, the folders), or None unless that seat
+    cheated first."""
     dirs = {n: tmp_path / str(attempt) / n for n in keys}
     actions.new_game("aa", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
     actions.apply_file(dirs["alice"], actions.join(dirs["bob"], [dirs["alice"] / folder.GENESIS], "bob", keys["bob"]))
@@ -57,7 +61,8 @@ def _cheats_then_end(tmp_path, keys, attempt):
         actions.apply_file(dirs["bob" if seat == "alice" else "alice"], path)
         cheats[seat] = path.name
     ender = next(iter(chain.deck.secrets))
-    return (ender, cheats[ender], dirs) if ender in cheats else None
+    first = min(cheats.values(), default=None)  # the replay stops at the first illegal file
+    return (ender, cheats[ender], dirs) if cheats.get(ender) == first else None
 
 
 def test_the_audit_clears_every_other_seat_when_one_never_publishes(tmp_path):
@@ -126,3 +131,50 @@ def test_a_private_deck_committed_to_other_cards_is_refused_at_once(toy, tmp_pat
     with refused as caught:
         actions.apply_file(dirs["alice"], path)
     assert path.name in caught.value.message and snapshot(dirs["alice"]) == before
+
+
+
+def test_before_version_6_the_same_cheat_passes_every_verifier(toy, tmp_path, monkeypatch):
+    """Games begun under version 5 keep their late check: bob's hash
+    commitments to 1, 2, 3, 4, 6, 6 pass alice's `apply` (only the audit,
+    once he publishes his places, can find them)."""
+    from pbem.protocol import formats
+
+    monkeypatch.setattr(peer_writer, "PROTOCOL_VERSION", 5)
+    monkeypatch.setattr(formats, "PROTOCOL_VERSION", 5)
+    keys = introduced(tmp_path, ["alice", "bob"])
+    dirs = {n: tmp_path / n for n in keys}
+    actions.new_game("toy-draw", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
+    with monkeypatch.context() as cheat:
+        cheat.setattr(peer_writer, "secret_order", lambda cards: ["1", "2", "3", "4", "6", "6"])
+        path = actions.join(dirs["bob"], [dirs["alice"] / folder.GENESIS], "bob", keys["bob"])
+    actions.apply_file(dirs["alice"], path)
+    assert folder.load(dirs["alice"]).seq == 1
+
+def test_a_private_card_opened_as_another_is_refused(toy, tmp_path):
+    """Version 6: alice plays a card of her private deck; its partial is
+    proven against her join key, so one that opens it as another card of
+    her deck (re-signed with her real key) is refused by bob's `apply`."""
+    keys = introduced(tmp_path, ["alice", "bob"])
+    dirs = {n: tmp_path / n for n in keys}
+    actions.new_game("toy-draw", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
+    actions.apply_file(dirs["alice"], actions.join(dirs["bob"], [dirs["alice"] / folder.GENESIS], "bob", keys["bob"]))
+    settle(keys, dirs)
+    actions.apply_file(dirs["bob"], actions.submit(dirs["alice"], "alice", ["draw"], keys["alice"])[0])
+    actions.apply_file(dirs["alice"], actions.sync(dirs["bob"], "bob", keys["bob"])[0])  # bob's link draws it
+    chain = folder.load(dirs["alice"])
+    me = actions.party(chain, "alice", keys["alice"])
+    data = me.turn(actions.parse_commands(chain, me, [actions.legal(chain, me)[0]]))
+    body = msgspec.json.decode(codec.read_envelope(data).body, type=TurnBody)
+    assert not body.reveals and len(body.partials) == 1, "the played card comes off by alice's partial"
+    honest = body.partials[0]
+    other = next(p for p in chain.deck.own_table if p != b64d(honest.point, 32))  # another card of her deck
+    lie = msgspec.structs.replace(honest, point=b64e(other))
+    forged = codec.encode_signed("turn", msgspec.structs.replace(body, partials=[lie]), keys["alice"].secret("alice"))
+    path = tmp_path / "forged.pbem"
+    path.write_bytes(forged)
+    before = snapshot(dirs["bob"])
+    with pytest.raises(ProofError):
+        actions.apply_file(dirs["bob"], path)
+    assert snapshot(dirs["bob"]) == before
+    actions.apply_file(dirs["bob"], folder.add_file(dirs["alice"], chain, data))  # the honest one passes
