@@ -12,13 +12,16 @@ From version 6 a private deck is a one-seat mental-poker deck: its cards
 get starting points of their own (one per copy, `table`, apart from the
 shared deck's), and the owner lays a layer over them under the scalar of
 its join key: permuted, each times that one scalar, with the same shuffle
-proof as every shared layer (`proofs`, Curdleproofs). Every verifier checks
+proof as every shared layer (`proofs`: Curdleproofs, the same-scalar
+shuffle argument cited in `pbem.crypto.shuffle`). Every verifier checks
 it in the owner's join (the creator's genesis): a deck committed to
 anything but its declared cards is refused there, naming the seat. Its
 cards are then slots on which only the owner's layer remains, and the
 shared deck's machinery does the rest: the owner reads them in private,
 reveals one with a partial decryption proven against its join key (a
-Chaum-Pedersen proof, `poker.partial_decrypt`), and seals that partial to a
+Chaum-Pedersen proof of one discrete log in two bases, D. Chaum and T. P.
+Pedersen, "Wallet Databases with Observers", CRYPTO '92;
+`poker.partial_decrypt`), and seals that partial to a
 seat a card goes to. Hiding rests on DDH, as for the shared deck.
 
 Cards the rules later reshuffle into a private deck keep the hash
