@@ -236,7 +236,7 @@ def test_no_seat_can_tell_which_starter_cards_the_other_holds(game):
     assert opening.by != setup.by and not opening.commands, "another seat's link draws the hands"
     drawn = [it.ref for it in opening.after.zones["hand:bob"].items]
     assert len(drawn) == 5 and set(drawn) <= {it.ref for it in setup.after.zones["deck:bob"].items}
-    assert all(chain.deck.private_owner[ref] == "bob" for ref in drawn)
+    assert all(chain.deck.own[ref] == ("deck:bob", "bob") for ref in drawn)  # his private deck: his own layer (version 6)
     at_opening = tamper.replay(game.files[:opening.seq + 1])
     assert not set(drawn) & set(Party(at_opening, game.secrets["alice"]).cards), "alice knows none of bob's hand"
     theirs = Party(at_opening, game.secrets["bob"]).cards

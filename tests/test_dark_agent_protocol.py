@@ -71,7 +71,7 @@ def test_peer_game_of_three_plays_to_the_scoring_and_audits(tmp_path):
     chain = _played("peer", 3, 3, tmp_path)
     _check_peer(chain)
     deck = chain.deck
-    assert set(deck.private_zone.values()) == {"area:deck"}  # the area deck is the first seat's private deck
+    assert {zone for zone, _ in deck.own.values()} == {"area:deck"}  # the area deck is the first seat's private deck (its own layer)
 
 
 def test_referee_games_of_one_and_six_seats_play_to_the_end(tmp_path):

@@ -26,6 +26,18 @@ def toy_registered(monkeypatch):
 
 
 @pytest.fixture
+def hash_commitments(monkeypatch):
+    """A game begun under protocol version 5, whose private decks are hash
+    commitments opened by their owner (from version 6 they are the owner's
+    proven layer, opened by proven partials: tests/test_late_checks.py)."""
+    from pbem.protocol import formats
+    from pbem.protocol.peer import writer as peer_writer
+
+    monkeypatch.setattr(peer_writer, "PROTOCOL_VERSION", 5)
+    monkeypatch.setattr(formats, "PROTOCOL_VERSION", 5)  # what a seat's first file checks
+
+
+@pytest.fixture
 def keys(tmp_path) -> dict[str, actions.Keys]:
     return introduced(tmp_path, ["alice", "bob"])
 
@@ -62,7 +74,7 @@ def test_the_owner_knows_its_deck_the_other_does_not(keys, tmp_path):
     assert alice_deck <= set(alice.cards)
     assert sorted(alice.cards[r] for r in alice_deck) == ["1", "2", "3", "4", "5", "6"]
     assert not alice_deck & set(bob.cards)
-    # the commitments are public, the places are not
+    # the commitments (from version 6, the points of alice's layer) are public, the places are not
     assert set(chain.genesis.peer.private) == alice_deck
 
 
@@ -87,7 +99,7 @@ def test_the_beacons_pick_the_draw(keys, tmp_path):
     assert deck[DeterministicStream(seed, f"public {after.seq}".encode()).below(len(deck))] == drawn
 
 
-def test_a_false_opening_of_a_private_card_is_refused(keys, tmp_path):
+def test_a_false_opening_of_a_private_card_is_refused(hash_commitments, keys, tmp_path):
     dirs = start(keys, tmp_path)
     path = actions.submit(dirs["alice"], "alice", ["draw"], keys["alice"])[0]
     actions.apply_file(dirs["bob"], path)  # bob's automatic answer draws the card
@@ -107,7 +119,7 @@ def test_a_false_opening_of_a_private_card_is_refused(keys, tmp_path):
         folder.load(dirs["alice"]).append(withheld)
 
 
-def test_published_places_must_open_the_commitments(keys, tmp_path):
+def test_published_places_must_open_the_commitments(hash_commitments, keys, tmp_path):
     dirs = start(keys, tmp_path)
     rng = random.Random(3)
     while True:

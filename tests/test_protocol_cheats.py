@@ -22,6 +22,7 @@ from pbem.games.agent_avenue.commands import Play
 from pbem.protocol import codec, dealer as dealer_mod, folder, transition
 from pbem.protocol.audit import audit
 from pbem.protocol.chain import state_hash
+from pbem.protocol.clock import file_time
 from pbem.protocol.formats import Delivery, Opening, SeedOpening, TurnBody
 from pbem.protocol.party import Party
 
@@ -54,7 +55,7 @@ def forge_turn(chain, secret, commands, reveals: list[Opening]) -> bytes:
                             writer_knows=lambda st: chain.knows(secret.name))
     body = TurnBody(game_id=chain.game_id, seq=chain.seq + 1, prev=chain.head, by=secret.name,
                     commands=[msgspec.Raw(canonical(c)) for c in commands], reveals=reveals,
-                    state=state_hash(effect.state))
+                    at=file_time(chain), state=state_hash(effect.state))
     return codec.encode_signed("turn", body, secret)
 
 
@@ -191,7 +192,8 @@ def test_dealer_may_write_only_when_it_owes(tmp_path, keys):
     chain = folder.load(g)
     rita = keys.secret("rita")
     assert dealer_mod.answer(chain, rita) is None
-    body = TurnBody(game_id=chain.game_id, seq=chain.seq + 1, prev=chain.head, by="rita", state=state_hash(chain.public))
+    body = TurnBody(game_id=chain.game_id, seq=chain.seq + 1, prev=chain.head, by="rita", at=file_time(chain),
+                    state=state_hash(chain.public))
     with pytest.raises(WrongWriter, match="rita may not write now"):
         chain.append(codec.encode_signed("turn", body, rita))
 

@@ -34,6 +34,9 @@ CONFIGS.append(("duet", "peer"))  # the two-faced deck
 #: a ballot its keeper cannot tally, voided (issue #20): the void file and the vote cast again
 VARIANTS["lucky-void"] = ("lucky", ["alice", "bob"], ())
 CONFIGS += [("lucky-void", "referee"), ("lucky-void", "hotseat")]
+#: private decks under peer (issue #25 part 3): each seat's own proven layer in its join, refills
+VARIANTS["lucky-private"] = ("lucky", ["alice", "bob"], ("private=1",))
+CONFIGS.append(("lucky-private", "peer"))
 
 
 def _bad_first_ballot(chain, data, secrets):
@@ -71,6 +74,9 @@ games._REGISTRY.setdefault("lucky", ("tests.chancegame", "GAME", ()))
 #: files that carry a shuffle layer: the genesis, joins (the last with its first link), a late deck's layers
 PEER_LAYER = r"genesis/peer|turn/peer/seat\[(beacon,)?join.*|turn/peer/seat\[beacon,layer.*\]"
 BY_DESIGN = {
+    (r"turn/.*", r"at", "change"):
+        "a file's time is its writer's claim, signed by it (another valid time is another claim; what a claimed "
+        "time can prove under each dealer: docs/security.md, 'Time and absence')",
     (r"genesis/(hotseat|referee)", r"nonce", "change"):
         "a dealer's genesis nonce only makes the game id unique: another nonce is another game",
     (r"genesis/(hotseat|referee)|turn/referee/dealer\[commitments,deliveries,setup_seed\]", r"commitments\.<key>", "change"):
@@ -101,9 +107,9 @@ BY_DESIGN = {
         "protocol versions 1 and 4 run an honest hotseat game alike (later versions change referee deals, "
         "peer chance and void ballots); another version is another game id",
     (r"genesis/(hotseat|referee)", r"version", "change"):
-        "protocol version 5 adds only peer games' shuffle proofs: a hotseat or referee genesis of version 4 "
-        "runs alike (another version is another game id), and pbem refuses a seat's first file in an older "
-        "version of a referee game (tests/test_downgrade.py)",
+        "protocol versions 5 and 6 add only peer features (shuffle proofs, proven private decks): a hotseat or "
+        "referee genesis of version 4 or 5 runs alike (another version is another game id), and pbem refuses a "
+        "seat's first file in an older version of a referee game (tests/test_downgrade.py)",
     (r"turn/peer/seat\[.*renewal.*\]", r"renewal", "delete"):
         "a beacon renewal is its writer's to make when it likes before its chain runs out: left out, it renews "
         "in a later file (and if its chain ran out first, only its own next file would stop)",

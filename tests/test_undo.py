@@ -17,6 +17,7 @@ from pbem import actions, games
 from pbem.crypto.store import KeyStore
 from pbem.errors import PbemError
 from pbem.protocol import codec, folder
+from pbem.protocol.clock import file_time
 from pbem.protocol.commitments import state_hash
 from pbem.protocol.formats import TurnBody, Undo
 
@@ -289,7 +290,7 @@ def test_peer_game_undo_refused_after_chance(tmp_path, monkeypatch):
 def undo_file(chain, secret, what: str, target: int, state=None, **extra) -> bytes:
     body = TurnBody(
         game_id=chain.game_id, seq=chain.seq + 1, prev=chain.head, by=secret.name,
-        undo=Undo(what=what, target=target), state=state or state_hash(chain.public), **extra,
+        undo=Undo(what=what, target=target), state=state or state_hash(chain.public), at=file_time(chain), **extra,
     )
     return codec.encode_signed("turn", body, secret)
 

@@ -24,6 +24,7 @@ from pbem.crypto.commit import commit
 from pbem.crypto.seal import seal
 from pbem.crypto.store import KeyStore
 from pbem.protocol import ballots, codec, folder
+from pbem.protocol.clock import file_time
 from pbem.protocol.commitments import state_hash
 from pbem.protocol.formats import Ballot, TurnBody
 from pbem.protocol.party import Party
@@ -67,7 +68,8 @@ def _cast(g, kind, home):
     chain = folder.load(g)
     keeper = chain.genesis.dealer.identity
     body = TurnBody(game_id=chain.game_id, seq=chain.seq + 1, prev=chain.head, by="alice",
-                    vote=_bad_ballot(kind, chain, alice, keeper, bob.public), state=state_hash(chain.public))
+                    vote=_bad_ballot(kind, chain, alice, keeper, bob.public), at=file_time(chain),
+                    state=state_hash(chain.public))
     (g / folder.turn_name(body.seq, "alice")).write_bytes(codec.encode_signed("turn", body, alice))
     return body.seq
 
@@ -114,7 +116,7 @@ def test_a_dealer_cannot_void_a_true_vote(pbem, tmp_path):
     from pbem.protocol.formats import VoidBallot
 
     body = TurnBody(game_id=chain.game_id, seq=chain.seq + 1, prev=chain.head, by="rita",
-                    void=[VoidBallot(seat="alice", opening=opening)], state=state_hash(chain.public))
+                    void=[VoidBallot(seat="alice", opening=opening)], at=file_time(chain), state=state_hash(chain.public))
     (g / folder.turn_name(body.seq, "rita")).write_bytes(codec.encode_signed("turn", body, rita))
     assert "which is a vote: it must tally it" in pbem.fails("verify", g).stderr
 

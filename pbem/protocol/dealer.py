@@ -326,7 +326,7 @@ def _void_file(chain: Chain, dealer: SecretIdentity) -> bytes | None:
     if not void:
         return None
     body = TurnBody(game_id=chain.game_id, seq=chain.seq + 1, prev=chain.head, by=dealer.name, void=void,
-                    state=state_hash(chain.public))
+                    at=file_time(chain), state=state_hash(chain.public))
     return codec.encode_signed("turn", body, dealer)
 
 

@@ -123,7 +123,9 @@ class PeerSetup(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     #: the cards of each seat's private deck (zone -> cards, sorted): public
     private_contents: dict[str, list[str]] = {}
     #: the creator's commitments to the cards of its own private decks
+    #: (from version 6 its layer's points, with their proofs, as `Join`'s)
     private: dict[Ref, B64] = {}
+    private_proofs: dict[str, B64] = {}
     #: version 3, for a game whose hidden cards depend on its set-up chance:
     #: `deck` and `slots` are empty, every `layer` (here and in the joins)
     #: carries only its key, and the layers go on after the set-up
@@ -237,12 +239,16 @@ class SeedOpening(msgspec.Struct, frozen=True):
 
 class Join(msgspec.Struct, frozen=True, omit_defaults=True):
     """A seat entering a peer game: its beacon anchor, shuffle layer, and
-    commitments to the cards of its own private decks."""
+    commitments to the cards of its own private decks: hash commitments,
+    or from protocol version 6 the points of its own layer over them, with
+    one shuffle proof per deck (`private_proofs`, deck -> proof;
+    `pbem.protocol.peer.own_decks`)."""
 
     anchor: B64
     layer: PokerLayer
     secret_box: Envelope
     private: dict[Ref, B64] = {}
+    private_proofs: dict[str, B64] = {}
 
 
 class Partial(msgspec.Struct, frozen=True, omit_defaults=True):

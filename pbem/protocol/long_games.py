@@ -61,7 +61,11 @@ def kind(body: TurnBody) -> str | None:
 
 def check_version(chain: ChainView, body: TurnBody) -> None:
     """Files of games begun before version 6 carry no time and none of
-    these parts; a time must be a real one."""
+    these parts; from version 6 every turn file carries its writer's time
+    (the clocks are read from it), and a time must be a real one."""
+    if body.at is None and chain.version.long_games:
+        raise ProtocolError("a file of a game begun under protocol version 6 or later carries its writer's "
+                            "time (at)")
     if body.at is None and body.resign is None and body.pause is None and body.timeout is None:
         return
     if not chain.version.long_games:

@@ -278,7 +278,7 @@ def _derive_peer_shape(game: Game, genesis: GenesisBody, options: Any, seats: li
                             "set-up: its deck must be late")
     if setup.late:
         # the deck waits for the set-up; nothing of it may be claimed now
-        if setup.slots or setup.deck or setup.private_contents or setup.private or setup.layer.points:
+        if setup.slots or setup.deck or setup.private_contents or setup.private or setup.private_proofs or setup.layer.points:
             raise ProtocolError("a late peer deck holds no cards, slots or layer points before the set-up")
         if shape.private_refs:
             raise ProtocolError(f"{game.name}: a late peer deck cannot hold private decks")

@@ -60,6 +60,11 @@ class Version:
     #: (`GenesisBody.pace`), and a seat may resign, pause, or be timed out
     #: (`pbem.protocol.long_games`)
     long_games: bool = False
+    #: a seat's private decks are its own shuffle layer over their declared
+    #: cards, proven in its join, and their cards come off by proven partial
+    #: decryptions, so a deck committed to other cards is refused at once,
+    #: not at the audit (`peer.own_decks`)
+    proven_private_decks: bool = False
 
 
 #: (number, the dealer modes it may be begun in, the features it adds)
@@ -69,7 +74,7 @@ _ROWS: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...] = (
     (3, ("peer",), ("setup_from_links", "late_decks")),
     (4, MODES, ("void_ballots", "renewed_beacons", "chance_from_every_seat")),  # issue #20
     (5, MODES, ("shuffle_proofs",)),  # issue #25
-    (6, MODES, ("long_games",)),  # issue #24
+    (6, MODES, ("long_games", "proven_private_decks")),  # issues #24 and #25 part 3
 )
 
 

@@ -95,7 +95,7 @@ class PeerMode:
                 raise ProtocolError("a join file carries no commands and no beacon link (it commits the anchor)")
             if body.join.layer.seat != writer:
                 raise ProtocolError(f"{writer} joins with a layer of {body.join.layer.seat}")
-            deck.add_layer(body.join.layer, body.join.anchor, body.join.private, body.seq)
+            deck.add_layer(body.join.layer, body.join.anchor, body.join.private, body.seq, body.join.private_proofs)
             if opens_link:
                 deck.apply_link(writer, body.beacon)
         else:

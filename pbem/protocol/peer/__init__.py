@@ -10,6 +10,7 @@ they read of it is `pbem.protocol.head.ChainView`):
 * `proofs`: every shuffle layer's proof, made and checked as its file
   arrives (version 5).
 * `renewal`: beacon chains that outlast their length (version 4).
+* `own_decks`: a seat's private decks as its own proven layer (version 6).
 * `faces`: the two-faced deck of linked zones (the Codenames Duet key).
 * `changes`: reshuffles and cards that change hands during play.
 * `deck`: `PeerDeck`, the public bookkeeping of the deck and the beacons

@@ -35,7 +35,7 @@ from pbem.protocol import versions
 from pbem.protocol.chance import ShuffleNotes
 from pbem.protocol.commitments import check_openings
 from pbem.protocol.formats import Partial, PeerSecrets, PokerLayer
-from pbem.protocol.peer import changes as peer_changes, faces as peer_faces, proofs, renewal as peer_renewal
+from pbem.protocol.peer import changes as peer_changes, faces as peer_faces, own_decks, proofs, renewal as peer_renewal
 from pbem.protocol.peer.secrets import commit_private
 
 BEACON_LENGTH = 1000
@@ -125,6 +125,11 @@ class PeerDeck:
     chain_in_use: dict[str, int] = field(default_factory=dict)
     #: version 5: every layer carries its shuffle proof (`proofs`)
     proven: bool = False
+    #: version 6: private decks are their owner's proven layer (`own_decks`):
+    #: ref -> (zone, owner), and the starting points of their cards
+    proven_private: bool = False
+    own: dict[str, tuple[str, str]] = field(default_factory=dict)
+    own_table: dict[bytes, tuple[str, int]] = field(default_factory=dict)
 
     def copy(self) -> "PeerDeck":
         """A copy to stage a file on. Points, keys, links and layers are
@@ -150,6 +155,7 @@ class PeerDeck:
             changes=self.changes.copy(),
             renewals={seat: list(anchors) for seat, anchors in self.renewals.items()},
             chain_in_use=dict(self.chain_in_use),
+            own_table=dict(self.own_table),
         )
 
     # -- joining -----------------------------------------------------------
@@ -226,9 +232,10 @@ class PeerDeck:
         is dealt before every layer is on), or the cards' starting points."""
         return [b64d(p, 32) for p in self.layers[-1].points] if self.layers else self.starting_points()
 
-    def add_layer(self, layer: PokerLayer, anchor: str, private: dict[str, str] | None = None, seq: int = 0) -> None:
-        """A seat's join (in the file of `seq`): its key, anchor and (unless
-        the deck is late) layer."""
+    def add_layer(self, layer: PokerLayer, anchor: str, private: dict[str, str] | None = None, seq: int = 0,
+                  private_proofs: dict[str, str] | None = None) -> None:
+        """A seat's join (in the file of `seq`): its key, anchor, (unless
+        the deck is late) layer, and its commitments to its private decks."""
         if layer.seat != self.next_to_join:
             raise ProtocolError(f"{layer.seat} cannot join now (next to join: {self.next_to_join or 'nobody'})")
         if self.late and (layer.points or (self.proven and layer.proof is not None)):
@@ -239,7 +246,13 @@ class PeerDeck:
         self.keys[layer.seat] = key
         self.anchors[layer.seat] = self.latest[layer.seat] = b64d(anchor, 32)
         self.links_used[layer.seat] = 0
-        self._commit_private(layer.seat, private)
+        if self.proven_private:
+            own_decks.commit(self, layer.seat, layer.key, dict(private or {}), dict(private_proofs or {}), seq)
+        elif private_proofs:
+            raise ProtocolError(f"{layer.seat} proves its private decks as a layer, which games begun before "
+                                f"protocol version {versions.first('proven_private_decks')} do not do")
+        else:
+            self._commit_private(layer.seat, private)
 
     def _lay(self, layer: PokerLayer, seq: int) -> None:
         if len(layer.points) != len(self.slots):
@@ -312,12 +325,17 @@ class PeerDeck:
         if scalar is not None:
             point = poker.decrypt(scalar, point)
         try:
-            return poker.identify(point, self.table)[0]
+            return self.identify(point)[0]
         except CryptoError:
             raise ProtocolError(
                 f"{ref} decrypts to no card: a shuffle layer is wrong",
                 hint="finish or abandon the game; pbem audit names the seat once every secret is out",
             ) from None
+
+    def identify(self, point: bytes) -> tuple[str, int]:
+        """The (card, copy) a bare point stands for: a card of the shared
+        deck or (version 6) of a private deck (`own_decks`)."""
+        return poker.identify(point, self.own_table if point in self.own_table else self.table)
 
     # -- partial decryptions ---------------------------------------------------
 
@@ -424,14 +442,18 @@ def start_deck(genesis, game_id: str, private_refs: dict[str, tuple[str, str]] |
         raise ProtocolError(f"the beacon chains have {setup.beacon_length} links: from protocol version "
                             f"{versions.first('renewed_beacons')} on they have pbem's {BEACON_LENGTH}, renewed as "
                             "they run out")
+    deck.proven_private = version.proven_private_decks
     for ref, (zone, owner) in (private_refs or {}).items():
-        deck.private_owner[ref] = owner
-        deck.private_zone[ref] = zone
+        if deck.proven_private:
+            deck.own[ref] = (zone, owner)
+        else:
+            deck.private_owner[ref] = owner
+            deck.private_zone[ref] = zone
     deck.private_contents = {z: list(c) for z, c in setup.private_contents.items()}
     deck.changes = peer_changes.DeckChanges(enabled=version.deck_changes)
     deck.late = setup.late
     deck.proven = version.shuffle_proofs
-    deck.add_layer(setup.layer, setup.anchor, setup.private)
+    deck.add_layer(setup.layer, setup.anchor, setup.private, 0, setup.private_proofs)
     return deck
 
 

@@ -162,7 +162,7 @@ def cards_known(chain: ChainView, me: SecretIdentity, secrets: PeerSecrets) -> d
         if me.name in deck.remaining[ref]:
             point = poker.decrypt(peer_changes.scalar_for(deck, me.name, ref, secrets, {}) or scalar, point)
         try:
-            out[ref] = poker.identify(point, deck.table)[0]
+            out[ref] = deck.identify(point)[0]
         except CryptoError:
             raise ProtocolError(f"{ref} decrypts to no card: a shuffle layer is wrong",
                                 hint="pbem audit names the seat once every secret is out") from None

@@ -28,7 +28,7 @@ from pbem.protocol.formats import (
     PROTOCOL_VERSION, GenesisBody, Join, Pace, PeerSetup, SealedPartials, SeatEntry, TurnBody,
 )
 from pbem.protocol.head import ChainView
-from pbem.protocol.peer import changes as peer_changes, deck as peer_deck, proofs, renewal as peer_renewal
+from pbem.protocol.peer import changes as peer_changes, deck as peer_deck, own_decks, proofs, renewal as peer_renewal
 from pbem.protocol.peer.deck import PeerDeck, new_layer
 from pbem.protocol.peer.files import WriterParts, run_file
 from pbem.protocol.peer.first_links import stage_setup
@@ -87,7 +87,9 @@ def make_genesis(
                               proofs.context_of(nonce, 0, proofs.SHARED) if proven else None)
     beacon_length = beacon_length or peer_deck.BEACON_LENGTH  # another length: only for tests and attacks
     seed, anchor = beacon.new_chain(beacon_length)
-    mapping = place_private(probe, game.private_decks(full), shape.contents, creator.name)
+    private, private_proofs, mapping = _private_decks(
+        versions.of(PROTOCOL_VERSION).proven_private_decks, lambda name: proofs.context_of(nonce, 0, name), nonce,
+        probe, game.private_decks(full), shape.contents, creator.name, scalar, seed)
     body = GenesisBody(
         game=game.name,
         rules_version=game.rules_version,
@@ -102,7 +104,8 @@ def make_genesis(
             anchor=b64e(anchor),
             secret_box=secret_box(creator, scalar, seed, nonce, mapping),
             private_contents=shape.contents,
-            private=commit_private(seed, mapping),
+            private=private,
+            private_proofs=private_proofs,
             late=late,
         ),
         initial=msgspec.Raw(b"null"),
@@ -114,6 +117,20 @@ def make_genesis(
         version=PROTOCOL_VERSION,
     )
     return codec.encode_signed("genesis", body, creator)
+
+
+def _private_decks(proven: bool, context, nonce: str, state, private_decks: dict[str, str],
+                   contents: dict[str, list[str]], owner: str, scalar: bytes, seed: bytes):
+    """`owner`'s commitments to its private decks, their proofs, and the
+    places it seals to itself: its proven layer over them (version 6,
+    `own_decks`: it reads the places back by decrypting), or a hash
+    commitment to each place in a secret order."""
+    if proven:
+        zones = {zone: [it.ref for it in state.zones[zone].items] for zone, who in private_decks.items() if who == owner}
+        points, proven_by = own_decks.lay(context, nonce, zones, contents, scalar)
+        return points, proven_by, {}
+    mapping = place_private(state, private_decks, contents, owner)
+    return commit_private(seed, mapping), {}, mapping
 
 
 def place_private(state, private_decks: dict[str, str], contents: dict[str, list[str]], owner: str) -> dict[str, str]:
@@ -146,14 +163,17 @@ def join(chain: ChainView, me: SecretIdentity) -> bytes:
     scalar, layer = new_layer(me.name, deck.received() if not deck.late else [], None,
                               deck.proof_context(chain.seq + 1))
     seed, anchor = beacon.new_chain(deck.beacon_length)
-    mapping = place_private(chain.shape, chain.game.private_decks(chain.shape), deck.private_contents, me.name)
+    private, private_proofs, mapping = _private_decks(
+        deck.proven_private, lambda name: proofs.context(deck, chain.seq + 1, name), deck.nonce, chain.shape,
+        chain.game.private_decks(chain.shape), deck.private_contents, me.name, scalar, seed)
     join_info = Join(
         anchor=b64e(anchor),
         layer=layer,
         secret_box=secret_box(me, scalar, seed, chain.genesis.nonce, mapping),
-        private=commit_private(seed, mapping),
+        private=private,
+        private_proofs=private_proofs,
     )
-    staged.add_layer(layer, join_info.anchor, join_info.private, chain.seq + 1)
+    staged.add_layer(layer, join_info.anchor, join_info.private, chain.seq + 1, join_info.private_proofs)
     link = None
     if chain.version.setup_from_links and deck.join_order[-1] == me.name:  # the last to join opens its first link
         link = b64e(staged.next_link(me.name, seed))
@@ -189,7 +209,7 @@ def _write(chain: ChainView, staged: PeerDeck, me: SecretIdentity, scalar: bytes
         if commands:
             raise ProtocolError("the game is not set up yet: no command can be played")
         body = TurnBody(game_id=chain.game_id, seq=seq, prev=chain.head, by=me.name, join=join, beacon=beacon_link,
-                        state=state_hash(None))
+                        at=file_time(chain), state=state_hash(None))
         return codec.encode_signed("turn", body, me)
     layer = None
     if staged.late and staged.next_to_layer == me.name:  # a late deck: this seat's layer is due
