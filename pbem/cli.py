@@ -328,7 +328,9 @@ def id_import(file: Path) -> None:
               shell_complete=complete_identity)
 @click.option("--seed", type=int, help="Make a hotseat game reproducible.")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A game option.")
-def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options) -> None:
+@click.option("--referee-handover", is_flag=True,
+              help="Let the referee hand a vanished seat over to a replacement (--dealer referee).")
+def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options, referee_handover) -> None:
     """Create a new GAME in the empty folder DIR.
 
     GAME is agent-avenue (aa), codenames (cn), codex (cx) or dark-agent
@@ -344,7 +346,8 @@ def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options)
     from pbem import actions
 
     dealer = actions.dealer_for(game, dealer, referee)
-    chain = actions.new_game(game, folder, list(seats), keys(), dealer, referee, seed, list(options), creator)
+    chain = actions.new_game(game, folder, list(seats), keys(), dealer, referee, seed, list(options), creator,
+                             referee_handover=referee_handover)
     click.echo(f"created {chain.game.title} game {chain.game_id[:12]} in {folder}")
     for line in actions.after_new(chain, folder):
         click.echo(line)
@@ -547,6 +550,32 @@ def _undo_command(what: str, text: str) -> None:
 _undo_command("request", "Ask the other seats to let you take back your last move.")
 _undo_command("accept", "Accept the pending undo request (the last acceptance takes the move back).")
 _undo_command("refuse", "Refuse the pending undo request: the move stands.")
+
+
+@cli.command()
+@game_dir
+@as_party
+@click.option("--to", "to", required=True, metavar="NAME|ID-FILE",
+              help="The newcomer: a name in your address book, or its identity file (already imported).")
+@click.option("--seat", metavar="SEAT", help="The seat handed over [default: yours; the referee names a vanished one].")
+@accept_new
+def handover(folder: Path, name: str | None, to: str, seat: str | None, accept_new: bool) -> None:
+    """Hand your seat over to another player, who plays on with its own key.
+
+    Everything your seat may see is sealed to the newcomer alone; from this
+    file on the seat's files are signed with its key. Written when the game
+    waits for the seat, once per seat. In a referee game whose genesis allows
+    it (pbem new --referee-handover), the referee may hand over a vanished seat.
+    """
+    from pbem import actions
+
+    name = party_name(folder, name)
+    said: list[str] = []
+    written = actions.handover(folder, name, to, keys(accept_new), seat=seat, notes=said)
+    for path in written:
+        click.echo(str(path))
+    notes(said)
+    send(folder, written, name)
 
 
 plain_option = click.option(

@@ -55,6 +55,10 @@ class Version:
     #: that it is its input permuted and times its key's one scalar,
     #: checked when its file arrives (`peer.proofs`)
     shuffle_proofs: bool = False
+    #: a seat may hand its place over to another identity, re-sealing what
+    #: it may see to the newcomer's key; a referee game's genesis may let
+    #: the referee do it for a vanished seat (`pbem.protocol.handover`)
+    handover: bool = False
 
 
 #: (number, the dealer modes it may be begun in, the features it adds)
@@ -64,6 +68,7 @@ _ROWS: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...] = (
     (3, ("peer",), ("setup_from_links", "late_decks")),
     (4, MODES, ("void_ballots", "renewed_beacons", "chance_from_every_seat")),  # issue #20
     (5, MODES, ("shuffle_proofs",)),  # issue #25
+    (6, MODES, ("handover",)),  # issue #24
 )
 
 

@@ -1,0 +1,169 @@
+"""Handing a seat over (issue #24, part 5): bob leaves, carol plays on.
+
+Every person has a home of their own (one key store each). carol is known
+to bob (he checked her fingerprint), not to alice: alice's address book
+takes carol's key only through bob's signed handover. The handover seals
+bob's cards and secrets to carol alone; afterwards carol plays the seat
+from her own home with her own key, to the end, and the game verifies and
+audits. Doctored handovers, re-signed with their writer's real key, are
+refused by every verifier, or (what only carol can see) by carol."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+
+import msgspec
+import pytest
+
+from conftest import Pbem, introduced, snapshot
+from pbem import actions
+from pbem.crypto.keys import SecretIdentity
+from pbem.crypto.seal import open_envelope, seal
+from pbem.crypto.encoding import canonical
+from pbem.errors import PbemError, SealError
+from pbem.protocol import codec, dealer as dealer_mod, folder as folder_mod, handover
+from pbem.protocol.chain import Chain
+from pbem.protocol.formats import Opening, SeatSecrets, TurnBody
+from pbem.protocol.party import Party
+
+LONG = bool(os.environ.get("PBEM_LONG"))
+
+
+def people(tmp_path):
+    """alice, bob and rita know each other; carol knows them all, and only
+    bob knows carol."""
+    keys = introduced(tmp_path, ["alice", "bob", "rita"])
+    keys.update(introduced(tmp_path / "c", ["carol"]))
+    for n in ("alice", "bob", "rita"):
+        keys["carol"].store.import_identity(keys[n].store.export(n))
+    keys["bob"].store.import_identity(keys["carol"].store.export("carol"))
+    return keys
+
+
+def start(tmp_path, game, dealer, **new):
+    keys = people(tmp_path)
+    dirs = {n: tmp_path / f"{n}-g" for n in ("alice", "bob")}
+    if dealer == "peer":
+        actions.new_game(game, dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
+        actions.join(dirs["bob"], [dirs["alice"] / folder_mod.GENESIS], "bob", keys["bob"])
+    else:
+        dirs["rita"] = tmp_path / "rita-g"
+        actions.new_game(game, dirs["rita"], ["alice", "bob"], keys["rita"], "referee", referee="rita", **new)
+        for n in ("alice", "bob"):
+            actions.join(dirs[n], [dirs["rita"] / folder_mod.GENESIS], n, keys[n])
+    for d in dirs.values():
+        for other in dirs.values():
+            actions.apply_files(d, sorted(other.glob("0*.pbem")))
+    return keys, dirs
+
+
+def step(keys, dirs, rng, bot="random") -> bool:
+    """One honest file by whoever must write (the game's bot where a
+    decision is needed), applied to every other folder. False at the end."""
+    chain = folder_mod.load(next(iter(dirs.values())))
+    if not chain.writers():
+        return False
+    me = chain.writers()[0]
+    if chain.needs(me) == "auto":
+        written = actions.sync(dirs[me], me, keys[me])
+    else:
+        mine = folder_mod.load(dirs[me])
+        state = actions.party(mine, me, keys[me]).state()
+        command = mine.game.bots[bot](mine.game, state, me, rng)
+        written = actions.submit(dirs[me], me, [mine.game.format(command, state, me)], keys[me])
+    for other, path in dirs.items():
+        if other != me and written:
+            actions.apply_files(path, written)
+    return True
+
+
+def until_bob_decides(keys, dirs, rng, files: int, bot="random") -> None:
+    for _ in range(600):
+        chain = folder_mod.load(dirs["alice"])
+        if chain.seq >= files and chain.writers() == ["bob"] and chain.needs("bob") == "decision":
+            return
+        assert step(keys, dirs, rng, bot)
+    raise AssertionError("bob never came to decide")
+
+
+def hand(folder, seat, keys):
+    chain = actions.open_game(folder)
+    return actions.view_json(chain, actions.party(chain, seat, keys))
+
+
+def carol_takes_over(tmp_path, keys, dirs, writer: str) -> None:
+    """`writer` (bob, or the referee) hands seat bob over through the CLI;
+    alice (and rita) apply it; carol makes her folder from it."""
+    said = Pbem(keys[writer].store.home)("handover", dirs[writer], "--as", writer, "--to", "carol",
+                                         *(["--seat", "bob"] if writer != "bob" else []))
+    written = [folder_mod.load(dirs[writer]).records[-1].name]
+    path = dirs[writer] / written[0]
+    assert str(path) in said.stdout
+    for n in dirs:
+        if n != writer:
+            note = Pbem(keys[n].store.home)("apply", dirs[n], path).stderr
+            if n == "alice":  # carol's key, taken on the word of the handover
+                assert "added seat bob (since seq" in note and "handover of seat bob" in note
+    assert keys["alice"].store.public("carol") == keys["carol"].store.public("carol")
+    Pbem(keys["carol"].store.home)("join", tmp_path / "carol-g", *sorted(dirs[writer].glob("0*.pbem")), "--as", "bob")
+
+
+def play_on(keys, dirs, rng, bot="random", files: int | None = None) -> None:
+    """carol plays seat bob (from her folder and home) to the end, or `files` files."""
+    dirs["bob"], keys["bob"] = dirs["carol"], keys["carol"]
+    for _ in range(files or 2000):
+        if not step(keys, dirs, rng, bot):
+            break
+    if files is None:
+        assert folder_mod.load(dirs["carol"]).over
+
+
+def checked_secrecy(keys, dirs, old_bob: SecretIdentity) -> None:
+    """Only carol's key opens the handover and what was sealed to seat bob
+    after it; the old seat's and everyone else's homes and folders never
+    held the handover's secrets in clear."""
+    chain = folder_mod.load(dirs["carol"])
+    seq = handover.since(chain, "bob")
+    h = chain.records[seq].body.handover
+    ad = handover.box_ad(chain.game_id, seq, "bob")
+    carol = keys["carol"].secret("carol").seated_as("bob")
+    payload = open_envelope(h.box, carol, ad)
+    for other in [old_bob, keys["alice"].secret("alice"), keys["rita"].secret("rita")]:
+        with pytest.raises(SealError):
+            open_envelope(h.box, other, ad)
+    if chain.deck is None:  # the cards dealt to seat bob after the handover: carol's alone
+        later = [(r.seq, d) for r in chain.records[seq + 1:] for d in r.body.deliveries if d.to == "bob"]
+        assert later
+        for at, d in later:
+            with pytest.raises(SealError):
+                dealer_mod.open_openings(d.envelope, old_bob, dealer_mod.delivery_ad(chain.game_id, at, "bob"))
+    with pytest.raises(PbemError, match="handed over to carol"):
+        Party(chain, old_bob)
+    for n in ("alice", "bob", "rita"):
+        for place in (keys[n].store.home, dirs.get(n, keys[n].store.home)):
+            for path in place.rglob("*"):
+                if path.is_file():
+                    assert payload not in path.read_bytes(), path
+
+
+@pytest.mark.parametrize("dealer", ["peer", "referee"])
+def test_agent_avenue_seat_handed_over_mid_game(tmp_path, dealer):
+    keys, dirs = start(tmp_path, "aa", dealer, **({"referee_handover": True} if dealer == "referee" else {}))
+    rng = random.Random(3)
+    until_bob_decides(keys, dirs, rng, files=8)
+    before = hand(dirs["bob"], "bob", keys["bob"])
+    old_bob = keys["bob"].secret("bob")
+    old_dir = dirs["bob"]
+    carol_takes_over(tmp_path, keys, dirs, "bob")
+    dirs["carol"] = tmp_path / "carol-g"
+    assert hand(dirs["carol"], "bob", keys["carol"]) == before  # carol sees what bob saw
+    dirs.pop("bob")
+    play_on(keys, dirs, rng)
+    dirs["bob"] = old_dir
+    for n in ("carol", "alice"):
+        cli = Pbem(keys[n].store.home)
+        cli("verify", dirs[n])
+        assert "ok" in cli("audit", dirs[n]).stdout.lower()
+    checked_secrecy(keys, dirs, old_bob)
