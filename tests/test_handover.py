@@ -17,7 +17,7 @@ import shutil
 import msgspec
 import pytest
 
-from conftest import Pbem, introduced, snapshot
+from conftest import Pbem, introduced, play_to_end, snapshot
 from pbem import actions
 from pbem.crypto.keys import SecretIdentity
 from pbem.crypto.seal import open_envelope, seal
@@ -33,12 +33,13 @@ LONG = bool(os.environ.get("PBEM_LONG"))
 
 def people(tmp_path):
     """alice, bob and rita know each other; carol knows them all, and only
-    bob knows carol."""
+    bob and the referee know carol."""
     keys = introduced(tmp_path, ["alice", "bob", "rita"])
     keys.update(introduced(tmp_path / "c", ["carol"]))
     for n in ("alice", "bob", "rita"):
         keys["carol"].store.import_identity(keys[n].store.export(n))
-    keys["bob"].store.import_identity(keys["carol"].store.export("carol"))
+    for n in ("bob", "rita"):
+        keys[n].store.import_identity(keys["carol"].store.export("carol"))
     return keys
 
 
@@ -120,32 +121,46 @@ def play_on(keys, dirs, rng, bot="random", files: int | None = None) -> None:
         assert folder_mod.load(dirs["carol"]).over
 
 
-def checked_secrecy(keys, dirs, old_bob: SecretIdentity) -> None:
-    """Only carol's key opens the handover and what was sealed to seat bob
-    after it; the old seat's and everyone else's homes and folders never
-    held the handover's secrets in clear."""
-    chain = folder_mod.load(dirs["carol"])
+def sealed_to_carol(keys, folder) -> SeatSecrets:
+    """What the handover of seat bob sealed to carol; nobody else's key opens it."""
+    chain = folder_mod.load(folder)
     seq = handover.since(chain, "bob")
-    h = chain.records[seq].body.handover
     ad = handover.box_ad(chain.game_id, seq, "bob")
-    carol = keys["carol"].secret("carol").seated_as("bob")
-    payload = open_envelope(h.box, carol, ad)
-    for other in [old_bob, keys["alice"].secret("alice"), keys["rita"].secret("rita")]:
+    box = chain.records[seq].body.handover.box
+    for n in ("alice", "bob", "rita"):
         with pytest.raises(SealError):
-            open_envelope(h.box, other, ad)
+            open_envelope(box, keys[n].secret(n).seated_as("bob"), ad)
+    return msgspec.json.decode(open_envelope(box, keys["carol"].secret("carol").seated_as("bob"), ad), type=SeatSecrets)
+
+
+def nowhere_in_clear(keys, dirs, secrets: SeatSecrets) -> None:
+    """No file in the homes and folders of anyone but carol holds the
+    handover's secrets in clear (the salts of bob's cards, his scalar)."""
+    words = [o.salt.encode() for o in secrets.openings]
+    if secrets.peer is not None:
+        words += [secrets.peer.scalar.encode(), secrets.peer.beacon_seed.encode()]
+    assert words
+    places = [keys[n].store.home for n in ("alice", "bob", "rita")] + [d for n, d in dirs.items() if n != "carol"]
+    for place in places:
+        for path in place.rglob("*"):
+            if path.is_file():
+                data = path.read_bytes()
+                assert not [w for w in words if w in data], path
+
+
+def sealed_after(keys, folder, old_bob: SecretIdentity) -> int:
+    """The old seat's key opens nothing of seat bob's after the handover
+    and plays no more; how many deliveries were sealed to the seat since."""
+    chain = folder_mod.load(folder)
+    seq = handover.since(chain, "bob")
+    later = [(r.seq, d) for r in chain.records[seq + 1:] for d in r.body.deliveries if d.to == "bob"]
     if chain.deck is None:  # the cards dealt to seat bob after the handover: carol's alone
-        later = [(r.seq, d) for r in chain.records[seq + 1:] for d in r.body.deliveries if d.to == "bob"]
-        assert later
         for at, d in later:
             with pytest.raises(SealError):
                 dealer_mod.open_openings(d.envelope, old_bob, dealer_mod.delivery_ad(chain.game_id, at, "bob"))
     with pytest.raises(PbemError, match="handed over to carol"):
         Party(chain, old_bob)
-    for n in ("alice", "bob", "rita"):
-        for place in (keys[n].store.home, dirs.get(n, keys[n].store.home)):
-            for path in place.rglob("*"):
-                if path.is_file():
-                    assert payload not in path.read_bytes(), path
+    return len(later)
 
 
 @pytest.mark.parametrize("dealer", ["peer", "referee"])
@@ -155,15 +170,57 @@ def test_agent_avenue_seat_handed_over_mid_game(tmp_path, dealer):
     until_bob_decides(keys, dirs, rng, files=8)
     before = hand(dirs["bob"], "bob", keys["bob"])
     old_bob = keys["bob"].secret("bob")
-    old_dir = dirs["bob"]
     carol_takes_over(tmp_path, keys, dirs, "bob")
     dirs["carol"] = tmp_path / "carol-g"
     assert hand(dirs["carol"], "bob", keys["carol"]) == before  # carol sees what bob saw
+    nowhere_in_clear(keys, dirs, sealed_to_carol(keys, dirs["carol"]))
     dirs.pop("bob")
     play_on(keys, dirs, rng)
-    dirs["bob"] = old_dir
     for n in ("carol", "alice"):
         cli = Pbem(keys[n].store.home)
         cli("verify", dirs[n])
         assert "ok" in cli("audit", dirs[n]).stdout.lower()
-    checked_secrecy(keys, dirs, old_bob)
+    assert sealed_after(keys, dirs["carol"], old_bob) or dealer == "peer"
+
+
+def test_codex_referee_hands_a_vanished_seat_over(tmp_path):
+    """bob vanished: the referee, as the genesis lets it, hands his seat to
+    carol, who plays on (to the end with PBEM_LONG=1)."""
+    keys, dirs = start(tmp_path, "cx", "referee", referee_handover=True)
+    rng = random.Random(5)
+    until_bob_decides(keys, dirs, rng, files=6, bot="greedy")
+    before = hand(dirs["bob"], "bob", keys["bob"])
+    old_bob, old_dir = keys["bob"].secret("bob"), dirs.pop("bob")
+    carol_takes_over(tmp_path, keys, dirs, "rita")
+    dirs["carol"] = tmp_path / "carol-g"
+    assert hand(dirs["carol"], "bob", keys["carol"]) == before
+    dirs["bob"] = old_dir
+    nowhere_in_clear(keys, dirs, sealed_to_carol(keys, dirs["carol"]))
+    dirs.pop("bob")
+    play_on(keys, dirs, rng, bot="greedy", files=None if LONG else 8)
+    for n in ("carol", "alice", "rita"):
+        Pbem(keys[n].store.home)("verify", dirs[n])
+    if LONG:
+        assert "ok" in Pbem(keys["carol"].store.home)("audit", dirs["carol"]).stdout.lower()
+    sealed_after(keys, dirs["carol"], old_bob)
+
+
+def test_a_hotseat_seat_handed_over(tmp_path):
+    pbem = Pbem(tmp_path / "home")
+    for n in ("alice", "bob", "carol"):
+        pbem("id", "new", n, "--no-passphrase")
+    game = tmp_path / "g"
+    pbem("new", "aa", game, "--seat", "alice", "--seat", "bob", "--seed", "4")
+    rng = random.Random(4)
+    while True:
+        st = pbem.json("status", game)
+        who = st["to_act"][0]["seat"]
+        if who == "bob" and st["seq"] >= 6:
+            break
+        pbem("submit", game, "--as", who, "--cmd", rng.choice(pbem.json("legal", game, "--as", who)))
+    seen = pbem.json("show", game, "--as", "bob")
+    pbem("handover", game, "--as", "bob", "--to", "carol")
+    assert pbem.json("show", game, "--as", "bob") == seen  # with carol's key now
+    assert not play_to_end(pbem, game, seed=4)["to_act"]
+    pbem("verify", game)
+    assert "ok" in pbem("audit", game).stdout.lower()
