@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 
 import msgspec
 import pytest
@@ -24,8 +23,7 @@ from pbem.crypto.seal import open_envelope, seal
 from pbem.crypto.encoding import canonical
 from pbem.errors import PbemError, SealError
 from pbem.protocol import codec, dealer as dealer_mod, folder as folder_mod, handover
-from pbem.protocol.chain import Chain
-from pbem.protocol.formats import Opening, SeatSecrets, TurnBody
+from pbem.protocol.formats import SeatSecrets, TurnBody
 from pbem.protocol.party import Party
 
 LONG = bool(os.environ.get("PBEM_LONG"))
@@ -43,8 +41,10 @@ def people(tmp_path):
     return keys
 
 
-def start(tmp_path, game, dealer, **new):
+def start(tmp_path, game, dealer, old=False, **new):
     keys = people(tmp_path)
+    for k in keys.values():
+        k.old_protocol = old
     dirs = {n: tmp_path / f"{n}-g" for n in ("alice", "bob")}
     if dealer == "peer":
         actions.new_game(game, dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
@@ -102,10 +102,11 @@ def carol_takes_over(tmp_path, keys, dirs, writer: str) -> None:
     written = [folder_mod.load(dirs[writer]).records[-1].name]
     path = dirs[writer] / written[0]
     assert str(path) in said.stdout
+    knew = keys["alice"].store.has_public("carol")
     for n in dirs:
         if n != writer:
             note = Pbem(keys[n].store.home)("apply", dirs[n], path).stderr
-            if n == "alice":  # carol's key, taken on the word of the handover
+            if n == "alice" and not knew:  # carol's key, taken on the word of the handover
                 assert "added seat bob (since seq" in note and "handover of seat bob" in note
     assert keys["alice"].store.public("carol") == keys["carol"].store.public("carol")
     Pbem(keys["carol"].store.home)("join", tmp_path / "carol-g", *sorted(dirs[writer].glob("0*.pbem")), "--as", "bob")
@@ -224,3 +225,99 @@ def test_a_hotseat_seat_handed_over(tmp_path):
     assert not play_to_end(pbem, game, seed=4)["to_act"]
     pbem("verify", game)
     assert "ok" in pbem("audit", game).stdout.lower()
+
+
+# --- bad input: a one-line error, and nothing changes ---------------------------------
+
+
+def refused(keys, who, folder, *args, match: str) -> None:
+    before = snapshot(folder)
+    result = Pbem(keys[who].store.home).fails("handover", folder, "--as", who, *args)
+    assert match in result.stderr, result.stderr
+    assert snapshot(folder) == before
+
+
+def test_bad_handovers_are_refused(tmp_path):
+    keys, dirs = start(tmp_path, "aa", "referee")
+    keys.update(introduced(tmp_path / "d", ["dave"]))
+    keys["alice"].store.import_identity(keys["carol"].store.export("carol"))
+    rng = random.Random(2)
+    until_bob_decides(keys, dirs, rng, files=4)
+    (tmp_path / "dave.id").write_bytes(keys["dave"].store.export("dave"))
+    refused(keys, "bob", dirs["bob"], "--to", "dave", match="dave is not in your address book")
+    refused(keys, "bob", dirs["bob"], "--to", tmp_path / "dave.id", match="not one your address book accepted")
+    refused(keys, "bob", dirs["bob"], "--to", "alice", match="alice (")  # already seated
+    refused(keys, "bob", dirs["bob"], "--to", "rita", match="already in this game, as the dealer")
+    refused(keys, "alice", dirs["alice"], "--seat", "bob", "--to", "carol", match="only bob itself may hand seat bob over")
+    refused(keys, "rita", dirs["rita"], "--seat", "bob", "--to", "carol",
+            match="genesis does not let its referee hand a seat over")
+    refused(keys, "alice", dirs["alice"], "--to", "carol", match="waits for bob, not for alice")
+    carol_takes_over(tmp_path, keys, dirs, "bob")
+    keys["carol"].store.import_identity(keys["dave"].store.export("dave"))
+    refused(keys, "carol", tmp_path / "carol-g", "--to", "dave", match="plays seat bob in this game")
+    folder = tmp_path / "carol-g"
+    before = snapshot(folder)
+    result = Pbem(keys["carol"].store.home).fails("handover", folder, "--as", "bob", "--to", "dave")
+    assert "seat bob was handed over already, to carol" in result.stderr and snapshot(folder) == before
+
+
+def test_a_game_of_protocol_version_5_cannot_hand_over(tmp_path, monkeypatch):
+    monkeypatch.setattr(dealer_mod, "PROTOCOL_VERSION", 5)
+    keys, dirs = start(tmp_path, "aa", "referee", old=True)
+    with pytest.raises(PbemError, match="protocol version 6 or later"):
+        actions.new_game("aa", tmp_path / "v5", ["alice", "bob"], keys["rita"], "referee", referee="rita",
+                         referee_handover=True)
+    until_bob_decides(keys, dirs, random.Random(1), files=4)
+    refused(keys, "bob", dirs["bob"], "--to", "carol", match="before protocol version 6 cannot hand a seat over")
+
+
+# --- doctored handovers, re-signed with their writer's real key -------------------------
+
+
+def resigned(data: bytes, signer: SecretIdentity, **change) -> bytes:
+    body = codec.decode_body(codec.read_envelope(data), TurnBody)
+    h = msgspec.structs.replace(body.handover, **change)
+    return codec.encode_signed("turn", msgspec.structs.replace(body, handover=h), signer)
+
+
+@pytest.mark.parametrize("dealer", ["referee", "peer"])
+def test_doctored_handovers(tmp_path, dealer):
+    keys, dirs = start(tmp_path, "aa", dealer, **({"referee_handover": True} if dealer == "referee" else {}))
+    keys.update(introduced(tmp_path / "d", ["dave"]))
+    until_bob_decides(keys, dirs, random.Random(6), files=4)
+    chain = folder_mod.load(dirs["bob"])
+    bob, carol = keys["bob"].secret("bob"), keys["carol"].store.public("carol")
+    honest = Party(chain, bob).handover("bob", carol)
+    seq = chain.seq + 1
+    as_carol = keys["carol"].secret("carol").seated_as("bob")
+
+    def judged(data):  # the chain with `data` on it, or the refusal every verifier makes
+        again = folder_mod.load(dirs["bob"])
+        again.append(data, f"{seq:06d}-bob.pbem")
+        return again
+
+    Party(judged(honest), as_carol)  # the honest one opens for carol
+    # every verifier refuses: another seat's handover, a newcomer already seated, other cards named
+    for change, match in [({"seat": "alice"}, "only alice itself"),
+                          ({"to": keys["alice"].store.public("alice")}, "already in this game"),
+                          ({"refs": ["x1"]}, "other cards than those bob knows")]:
+        with pytest.raises(PbemError, match=match):
+            judged(resigned(honest, bob, **change))
+    # a wrong recipient: the box is carol's, the file names dave; only dave can tell
+    dave = keys["dave"].store.public("dave")
+    with pytest.raises(SealError, match=r"handover of seat bob, signed by bob\): cannot be opened"):
+        Party(judged(resigned(honest, bob, to=dave)), keys["dave"].secret("dave").seated_as("bob"))
+    # swapped sealed secrets, sealed to carol: she refuses them, naming the signer
+    mine = handover.opened(judged(honest), as_carol)
+    ad = handover.box_ad(chain.game_id, seq, "bob")
+    if dealer == "referee":
+        alices = Party(chain, keys["alice"].secret("alice")).openings
+        wrong = [msgspec.structs.replace(o, card=alices[sorted(alices)[0]].card if alices[sorted(alices)[0]].card != o.card
+                                         else "nothing") for o in mine.openings]
+        swapped = SeatSecrets(openings=wrong)
+    else:
+        alice_secrets = Party(chain, keys["alice"].secret("alice")).peer_secrets
+        swapped = msgspec.structs.replace(mine, peer=alice_secrets)
+    box = seal(canonical(swapped), [carol], ad)
+    with pytest.raises(PbemError, match=r"signed by bob\)"):
+        Party(judged(resigned(honest, bob, box=box)), as_carol).cards
