@@ -538,6 +538,10 @@ def log_entries(chain: Chain, since: int = 0) -> dict[str, Any]:
                 parts.append("opens its first beacon link for the set-up")
         if body.undo is not None:
             parts.append(_undo_words(chain, rec))
+        if getattr(body, "handover", None) is not None:
+            h = body.handover
+            parts.append(f"hands seat {h.seat} over to {h.to.name} ({h.to.fingerprint()}), "
+                         f"sealing it {_cards(len(h.refs))} and the seat's secrets")
         if body.contribution is not None:
             parts.append("joins: a contribution to the game seed")
         if body.setup_seed is not None:

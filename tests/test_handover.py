@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 
 import msgspec
 import pytest
 
 from conftest import Pbem, introduced, play_to_end, snapshot
+from test_long_games_readme import block, sh
 from pbem import actions
 from pbem.crypto.keys import SecretIdentity
 from pbem.crypto.seal import open_envelope, seal
@@ -29,28 +31,33 @@ from pbem.protocol.party import Party
 LONG = bool(os.environ.get("PBEM_LONG"))
 
 
-def people(tmp_path):
+def people(tmp_path, bob_knows_carol=True):
     """alice, bob and rita know each other; carol knows them all, and only
     bob and the referee know carol."""
     keys = introduced(tmp_path, ["alice", "bob", "rita"])
     keys.update(introduced(tmp_path / "c", ["carol"]))
     for n in ("alice", "bob", "rita"):
         keys["carol"].store.import_identity(keys[n].store.export(n))
-    for n in ("bob", "rita"):
+    for n in ("bob", "rita") if bob_knows_carol else ("rita",):
         keys[n].store.import_identity(keys["carol"].store.export("carol"))
     return keys
 
 
-def start(tmp_path, game, dealer, old=False, **new):
-    keys = people(tmp_path)
+def side(tmp_path, name):
+    """Where `name` works: its game folder is `game` there, as in the README."""
+    return tmp_path / f"{name}-side"
+
+
+def start(tmp_path, game, dealer, old=False, bob_knows_carol=True, **new):
+    keys = people(tmp_path, bob_knows_carol)
     for k in keys.values():
         k.old_protocol = old
-    dirs = {n: tmp_path / f"{n}-g" for n in ("alice", "bob")}
+    dirs = {n: side(tmp_path, n) / "game" for n in ("alice", "bob")}
     if dealer == "peer":
         actions.new_game(game, dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
         actions.join(dirs["bob"], [dirs["alice"] / folder_mod.GENESIS], "bob", keys["bob"])
     else:
-        dirs["rita"] = tmp_path / "rita-g"
+        dirs["rita"] = side(tmp_path, "rita") / "game"
         actions.new_game(game, dirs["rita"], ["alice", "bob"], keys["rita"], "referee", referee="rita", **new)
         for n in ("alice", "bob"):
             actions.join(dirs[n], [dirs["rita"] / folder_mod.GENESIS], n, keys[n])
@@ -94,14 +101,21 @@ def hand(folder, seat, keys):
     return actions.view_json(chain, actions.party(chain, seat, keys))
 
 
-def carol_takes_over(tmp_path, keys, dirs, writer: str) -> None:
-    """`writer` (bob, or the referee) hands seat bob over through the CLI;
-    alice (and rita) apply it; carol makes her folder from it."""
-    said = Pbem(keys[writer].store.home)("handover", dirs[writer], "--as", writer, "--to", "carol",
-                                         *(["--seat", "bob"] if writer != "bob" else []))
-    written = [folder_mod.load(dirs[writer]).records[-1].name]
-    path = dirs[writer] / written[0]
-    assert str(path) in said.stdout
+def carol_takes_over(tmp_path, keys, dirs, writer: str, readme: bool = False) -> None:
+    """`writer` (bob, or the referee) hands seat bob over through the CLI
+    (bob: the README's lines, with `readme`); alice (and rita) apply it;
+    carol makes her folder from it."""
+    if readme:
+        lines = block("a seat handed over")
+        assert [line.split()[:2] for line in lines] == [["pbem", "id"], ["pbem", "handover"], ["pbem", "join"]]
+        (side(tmp_path, "bob") / "carol.id").write_bytes(keys["carol"].store.export("carol"))
+        sh(lines[0], side(tmp_path, "bob"), keys["bob"].store.home)
+        said = sh(lines[1], side(tmp_path, "bob"), keys["bob"].store.home)
+    else:
+        said = Pbem(keys[writer].store.home)("handover", dirs[writer], "--as", writer, "--to", "carol",
+                                             *(["--seat", "bob"] if writer != "bob" else []))
+    path = dirs[writer] / folder_mod.load(dirs[writer]).records[-1].name
+    assert path.name in said.stdout
     knew = keys["alice"].store.has_public("carol")
     for n in dirs:
         if n != writer:
@@ -109,7 +123,13 @@ def carol_takes_over(tmp_path, keys, dirs, writer: str) -> None:
             if n == "alice" and not knew:  # carol's key, taken on the word of the handover
                 assert "added seat bob (since seq" in note and "handover of seat bob" in note
     assert keys["alice"].store.public("carol") == keys["carol"].store.public("carol")
-    Pbem(keys["carol"].store.home)("join", tmp_path / "carol-g", *sorted(dirs[writer].glob("0*.pbem")), "--as", "bob")
+    if readme:
+        shutil.copytree(dirs["bob"], side(tmp_path, "carol") / "bob-files")
+        sh(lines[2], side(tmp_path, "carol"), keys["carol"].store.home)
+    else:
+        Pbem(keys["carol"].store.home)("join", side(tmp_path, "carol") / "game", *sorted(dirs[writer].glob("0*.pbem")),
+                                       "--as", "bob")
+    assert folder_mod.load(side(tmp_path, "carol") / "game").head == folder_mod.load(dirs[writer]).head
 
 
 def play_on(keys, dirs, rng, bot="random", files: int | None = None) -> None:
@@ -166,14 +186,17 @@ def sealed_after(keys, folder, old_bob: SecretIdentity) -> int:
 
 @pytest.mark.parametrize("dealer", ["peer", "referee"])
 def test_agent_avenue_seat_handed_over_mid_game(tmp_path, dealer):
-    keys, dirs = start(tmp_path, "aa", dealer, **({"referee_handover": True} if dealer == "referee" else {}))
+    """In the peer game, bob hands over with the README's lines."""
+    keys, dirs = start(tmp_path, "aa", dealer, bob_knows_carol=dealer != "peer",
+                       **({"referee_handover": True} if dealer == "referee" else {}))
     rng = random.Random(3)
     until_bob_decides(keys, dirs, rng, files=8)
     before = hand(dirs["bob"], "bob", keys["bob"])
     old_bob = keys["bob"].secret("bob")
-    carol_takes_over(tmp_path, keys, dirs, "bob")
-    dirs["carol"] = tmp_path / "carol-g"
+    carol_takes_over(tmp_path, keys, dirs, "bob", readme=dealer == "peer")
+    dirs["carol"] = side(tmp_path, "carol") / "game"
     assert hand(dirs["carol"], "bob", keys["carol"]) == before  # carol sees what bob saw
+    assert "hands seat bob over to carol" in Pbem(keys["alice"].store.home)("log", dirs["alice"]).stdout
     nowhere_in_clear(keys, dirs, sealed_to_carol(keys, dirs["carol"]))
     dirs.pop("bob")
     play_on(keys, dirs, rng)
@@ -193,7 +216,7 @@ def test_codex_referee_hands_a_vanished_seat_over(tmp_path):
     before = hand(dirs["bob"], "bob", keys["bob"])
     old_bob, old_dir = keys["bob"].secret("bob"), dirs.pop("bob")
     carol_takes_over(tmp_path, keys, dirs, "rita")
-    dirs["carol"] = tmp_path / "carol-g"
+    dirs["carol"] = side(tmp_path, "carol") / "game"
     assert hand(dirs["carol"], "bob", keys["carol"]) == before
     dirs["bob"] = old_dir
     nowhere_in_clear(keys, dirs, sealed_to_carol(keys, dirs["carol"]))
@@ -254,8 +277,8 @@ def test_bad_handovers_are_refused(tmp_path):
     refused(keys, "alice", dirs["alice"], "--to", "carol", match="waits for bob, not for alice")
     carol_takes_over(tmp_path, keys, dirs, "bob")
     keys["carol"].store.import_identity(keys["dave"].store.export("dave"))
-    refused(keys, "carol", tmp_path / "carol-g", "--to", "dave", match="plays seat bob in this game")
-    folder = tmp_path / "carol-g"
+    refused(keys, "carol", side(tmp_path, "carol") / "game", "--to", "dave", match="plays seat bob in this game")
+    folder = side(tmp_path, "carol") / "game"
     before = snapshot(folder)
     result = Pbem(keys["carol"].store.home).fails("handover", folder, "--as", "bob", "--to", "dave")
     assert "seat bob was handed over already, to carol" in result.stderr and snapshot(folder) == before
