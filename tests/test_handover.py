@@ -186,20 +186,21 @@ def sealed_after(keys, folder, old_bob: SecretIdentity) -> int:
 
 @pytest.mark.parametrize("dealer", ["peer", "referee"])
 def test_agent_avenue_seat_handed_over_mid_game(tmp_path, dealer):
-    """In the peer game, bob hands over with the README's lines."""
+    """In the peer game bob hands over, with the README's lines; in the
+    referee game bob vanished, and the referee hands his seat over."""
     keys, dirs = start(tmp_path, "aa", dealer, bob_knows_carol=dealer != "peer",
                        **({"referee_handover": True} if dealer == "referee" else {}))
-    rng = random.Random(3)
-    until_bob_decides(keys, dirs, rng, files=8)
+    rng, bot = random.Random(1), "random" if dealer == "peer" else "greedy"  # short games
+    until_bob_decides(keys, dirs, rng, files=8, bot=bot)
     before = hand(dirs["bob"], "bob", keys["bob"])
     old_bob = keys["bob"].secret("bob")
-    carol_takes_over(tmp_path, keys, dirs, "bob", readme=dealer == "peer")
+    carol_takes_over(tmp_path, keys, dirs, "bob" if dealer == "peer" else "rita", readme=dealer == "peer")
     dirs["carol"] = side(tmp_path, "carol") / "game"
     assert hand(dirs["carol"], "bob", keys["carol"]) == before  # carol sees what bob saw
     assert "hands seat bob over to carol" in Pbem(keys["alice"].store.home)("log", dirs["alice"]).stdout
     nowhere_in_clear(keys, dirs, sealed_to_carol(keys, dirs["carol"]))
     dirs.pop("bob")
-    play_on(keys, dirs, rng)
+    play_on(keys, dirs, rng, bot=bot)
     for n in ("carol", "alice"):
         cli = Pbem(keys[n].store.home)
         cli("verify", dirs[n])
@@ -207,9 +208,10 @@ def test_agent_avenue_seat_handed_over_mid_game(tmp_path, dealer):
     assert sealed_after(keys, dirs["carol"], old_bob) or dealer == "peer"
 
 
+@pytest.mark.skipif(not LONG, reason="long mode (PBEM_LONG=1): a Codex game played to its end")
 def test_codex_referee_hands_a_vanished_seat_over(tmp_path):
     """bob vanished: the referee, as the genesis lets it, hands his seat to
-    carol, who plays on (to the end with PBEM_LONG=1)."""
+    carol, who plays on to the end."""
     keys, dirs = start(tmp_path, "cx", "referee", referee_handover=True)
     rng = random.Random(5)
     until_bob_decides(keys, dirs, rng, files=6, bot="greedy")
@@ -221,11 +223,10 @@ def test_codex_referee_hands_a_vanished_seat_over(tmp_path):
     dirs["bob"] = old_dir
     nowhere_in_clear(keys, dirs, sealed_to_carol(keys, dirs["carol"]))
     dirs.pop("bob")
-    play_on(keys, dirs, rng, bot="greedy", files=None if LONG else 8)
+    play_on(keys, dirs, rng, bot="greedy")
     for n in ("carol", "alice", "rita"):
         Pbem(keys[n].store.home)("verify", dirs[n])
-    if LONG:
-        assert "ok" in Pbem(keys["carol"].store.home)("audit", dirs["carol"]).stdout.lower()
+    assert "ok" in Pbem(keys["carol"].store.home)("audit", dirs["carol"]).stdout.lower()
     sealed_after(keys, dirs["carol"], old_bob)
 
 
