@@ -277,6 +277,8 @@ def test_bad_handovers_are_refused(tmp_path):
             match="genesis does not let its referee hand a seat over")
     refused(keys, "alice", dirs["alice"], "--to", "carol", match="waits for bob, not for alice")
     carol_takes_over(tmp_path, keys, dirs, "bob")
+    gone = Pbem(keys["bob"].store.home).fails("show", dirs["bob"], "--as", "bob")  # bob's key no longer plays
+    assert "seat bob was handed over to carol" in gone.stderr
     keys["carol"].store.import_identity(keys["dave"].store.export("dave"))
     refused(keys, "carol", side(tmp_path, "carol") / "game", "--to", "dave", match="plays seat bob in this game")
     folder = side(tmp_path, "carol") / "game"
