@@ -886,6 +886,9 @@ def info(what: str, as_json: bool) -> None:
             "dealer": {"mode": chain.dealer_mode, "name": chain.dealer_name},
             "seats": [{"name": s.name, "role": s.role} for s in chain.genesis.seats],
             "chance": chance_knowledge(chain),
+            "referee_handover": chain.genesis.referee_handover,
+            "handed_over": {seat: {"seq": seq, "to": ident.name, "fingerprint": ident.fingerprint()}
+                            for seat, (seq, ident) in chain.handed.items()},
         }
         if as_json:
             emit_json(described)
@@ -896,6 +899,10 @@ def info(what: str, as_json: bool) -> None:
         click.echo("seats: " + ", ".join(s.name + (f" ({s.role})" if s.role else "") for s in chain.genesis.seats))
         for line in described["chance"]:
             click.echo(f"note: {line}")
+        if chain.genesis.referee_handover:
+            click.echo("note: its referee may hand a vanished seat over to a replacement (the genesis allows it)")
+        for seat, h in described["handed_over"].items():
+            click.echo(f"note: seat {seat} was handed over to {h['to']} ({h['fingerprint']}) at seq {h['seq']}")
         return
     described = gameinfo.describe(what)
     if as_json:

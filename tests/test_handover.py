@@ -197,7 +197,10 @@ def test_agent_avenue_seat_handed_over_mid_game(tmp_path, dealer):
     carol_takes_over(tmp_path, keys, dirs, "bob" if dealer == "peer" else "rita", readme=dealer == "peer")
     dirs["carol"] = side(tmp_path, "carol") / "game"
     assert hand(dirs["carol"], "bob", keys["carol"]) == before  # carol sees what bob saw
-    assert "hands seat bob over to carol" in Pbem(keys["alice"].store.home)("log", dirs["alice"]).stdout
+    alice = Pbem(keys["alice"].store.home)
+    assert "hands seat bob over to carol" in alice("log", dirs["alice"]).stdout
+    assert ("referee may hand a vanished seat over" in alice("info", dirs["alice"]).stdout) == (dealer == "referee")
+    assert alice.json("info", dirs["alice"])["handed_over"]["bob"]["to"] == "carol"
     nowhere_in_clear(keys, dirs, sealed_to_carol(keys, dirs["carol"]))
     dirs.pop("bob")
     play_on(keys, dirs, rng, bot=bot)
