@@ -48,13 +48,13 @@ def side(tmp_path, name):
     return tmp_path / f"{name}-side"
 
 
-def start(tmp_path, game, dealer, old=False, bob_knows_carol=True, **new):
+def start(tmp_path, game, dealer, old=False, bob_knows_carol=True, seats=("alice", "bob"), options=(), **new):
     keys = people(tmp_path, bob_knows_carol)
     for k in keys.values():
         k.old_protocol = old
     dirs = {n: side(tmp_path, n) / "game" for n in ("alice", "bob")}
     if dealer == "peer":
-        actions.new_game(game, dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
+        actions.new_game(game, dirs["alice"], list(seats), keys["alice"], "peer", creator="alice", options=list(options))
         actions.join(dirs["bob"], [dirs["alice"] / folder_mod.GENESIS], "bob", keys["bob"])
     else:
         dirs["rita"] = side(tmp_path, "rita") / "game"
@@ -350,3 +350,19 @@ def test_doctored_handovers(tmp_path, dealer):
     box = seal(canonical(swapped), [carol], ad)
     with pytest.raises(PbemError, match=r"signed by bob\)"):
         Party(judged(resigned(honest, bob, box=box)), as_carol).cards
+
+
+@pytest.mark.skipif(not LONG, reason="long mode (PBEM_LONG=1): a Codenames Duet game played to its end")
+def test_a_duet_seat_handed_over(tmp_path):
+    """A peer game with a two-faced deck (each Duet player reads its own
+    side of the key): carol reads bob's side after the handover."""
+    keys, dirs = start(tmp_path, "cn", "peer", seats=("alice:a", "bob:b"), options=("variant=duet",))
+    rng = random.Random(2)
+    until_bob_decides(keys, dirs, rng, files=4)
+    before = hand(dirs["bob"], "bob", keys["bob"])
+    carol_takes_over(tmp_path, keys, dirs, "bob")
+    dirs["carol"] = side(tmp_path, "carol") / "game"
+    assert hand(dirs["carol"], "bob", keys["carol"]) == before
+    dirs.pop("bob")
+    play_on(keys, dirs, rng)
+    assert "ok" in Pbem(keys["carol"].store.home)("audit", dirs["carol"]).stdout.lower()
