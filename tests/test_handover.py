@@ -339,17 +339,17 @@ def test_doctored_handovers(tmp_path, dealer):
     # swapped sealed secrets, sealed to carol: she refuses them, naming the signer
     mine = handover.opened(judged(honest), as_carol)
     ad = handover.box_ad(chain.game_id, seq, "bob")
-    if dealer == "referee":
-        alices = Party(chain, keys["alice"].secret("alice")).openings
-        wrong = [msgspec.structs.replace(o, card=alices[sorted(alices)[0]].card if alices[sorted(alices)[0]].card != o.card
-                                         else "nothing") for o in mine.openings]
-        swapped = SeatSecrets(openings=wrong)
-    else:
-        alice_secrets = Party(chain, keys["alice"].secret("alice")).peer_secrets
-        swapped = msgspec.structs.replace(mine, peer=alice_secrets)
-    box = seal(canonical(swapped), [carol], ad)
-    with pytest.raises(PbemError, match=r"signed by bob\)"):
-        Party(judged(resigned(honest, bob, box=box)), as_carol).cards
+    alice = Party(chain, keys["alice"].secret("alice"))
+    if dealer == "referee":  # alice's cards; bob's cards, named otherwise
+        assert mine.openings
+        swaps = [SeatSecrets(openings=sorted(alice.openings.values(), key=lambda o: o.ref)),
+                 SeatSecrets(openings=[msgspec.structs.replace(o, card="Mole") for o in mine.openings])]
+    else:  # alice's scalar and beacon seed
+        swaps = [msgspec.structs.replace(mine, peer=alice.peer_secrets)]
+    for swapped in swaps:
+        box = seal(canonical(swapped), [carol], ad)
+        with pytest.raises(PbemError, match=r"signed by bob\)"):
+            Party(judged(resigned(honest, bob, box=box)), as_carol).cards
 
 
 @pytest.mark.skipif(not LONG, reason="long mode (PBEM_LONG=1): a Codenames Duet game played to its end")
