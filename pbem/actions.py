@@ -166,9 +166,11 @@ def new_game(
     options: list[str] = (),
     creator: str | None = None,
     pace=None,
+    referee_handover: bool = False,
 ) -> Chain:
     """Write the genesis (and, in hotseat, the dealer's key) into a new folder
-    (`pace`: the clock the players agreed, `pbem.protocol.formats.Pace`)."""
+    (`pace`: the clock the players agreed, `pbem.protocol.formats.Pace`;
+    `referee_handover`: the referee may hand a vanished seat over)."""
     game = games.get(game_name)
     raw: dict[str, Any] = dict(parse_options(list(options)))
     for key in game.file_options & set(raw):
@@ -185,6 +187,8 @@ def new_game(
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise PbemError(f"{folder} exists and is not an empty folder")
     if dealer == "peer":
+        if referee_handover:
+            raise InvalidOption("a peer game has no referee to hand a seat over: only the seat itself can")
         if referee or seed is not None:
             raise InvalidOption("a peer game has no referee and no fixed seed")
         if not creator:
@@ -218,7 +222,8 @@ def new_game(
         master = os.urandom(32)
     else:
         raise InvalidOption(f"unknown dealer {dealer!r} (hotseat or referee)")
-    data = dealer_mod.make_genesis(game, opts, idents, dealer, dealer_secret, master, pace=pace)
+    data = dealer_mod.make_genesis(game, opts, idents, dealer, dealer_secret, master, pace=pace,
+                                   referee_handover=referee_handover)
     chain = Chain(data)  # check what we are about to write
     keys.pin(chain, folder, write=True)
     key_file = secret_key_file(dealer_secret, None) if dealer == "hotseat" else None
@@ -382,11 +387,24 @@ def party(chain: Chain, name: str, keys: Keys, secret: SecretIdentity | None = N
     from pbem.protocol.party import Party
 
     _check_seat(chain, name, keys)
-    return Party(chain, secret or keys.secret(name))
+    return Party(chain, secret or seat_secret(chain, name, keys))
+
+
+def seat_secret(chain: Chain, name: str, keys: Keys) -> SecretIdentity:
+    """The key `name` plays with: its own, or for a seat handed over, its
+    newcomer's, under the seat's name (`pbem.protocol.handover`)."""
+    holder = chain.holder(name) if name in chain.seats else None
+    if holder is None or holder.name == name:
+        return keys.secret(name)
+    return keys.secret(holder.name).seated_as(name)
 
 
 def _check_seat(chain: Chain, name: str, keys: Keys) -> None:
     """`--as name` must be a party of the game, and its key the one there."""
+    held = {ident.name: seat for seat, (_, ident) in chain.handed.items()}
+    if name in held:
+        raise KeyStoreError(f"{name} plays seat {held[name]} in this game, handed over to it",
+                            hint=f"act as the seat: --as {held[name]}")
     if name == chain.dealer_name and chain.dealer_mode == "hotseat":
         raise KeyStoreError(
             f"{name} is this hotseat game's own dealer: it answers by itself, with the folder's {folder_mod.DEALER_KEY}",
@@ -399,6 +417,13 @@ def _check_seat(chain: Chain, name: str, keys: Keys) -> None:
             hint=f"your keys here that sit in it: {here}" if here else
             f"none of its seats has a private key in {keys.store.home}",
         )
+    if name in chain.handed:
+        seq, newcomer = chain.handed[name]
+        if not keys.store.has_secret(newcomer.name):
+            raise KeyStoreError(f"seat {name} was handed over to {newcomer.name} (seq {seq}), "
+                                f"whose key is not in {keys.store.home}",
+                                hint=f"{newcomer.name} plays it now, from where {newcomer.name}'s key is")
+        return
     if not keys.store.has_secret(name):
         if keys.store.has_public(name):
             raise keys.store.no_secret(name)
@@ -518,6 +543,10 @@ def log_entries(chain: Chain, since: int = 0) -> dict[str, Any]:
         if body.undo is not None:
             parts.append(_undo_words(chain, rec))
         parts += file_words(rec)  # a resignation, a pause, a timeout, a bot's move
+        if getattr(body, "handover", None) is not None:
+            h = body.handover
+            parts.append(f"hands seat {h.seat} over to {h.to.name} ({h.to.fingerprint()}), "
+                         f"sealing it {_cards(len(h.refs))} and the seat's secrets")
         if body.contribution is not None:
             parts.append("joins: a contribution to the game seed")
         if body.setup_seed is not None:
@@ -816,6 +845,43 @@ def undo(folder: Path, name: str, what: str, keys: Keys, notes: list[str] | None
         return staged.write(notes)
 
 
+def handover(folder: Path, name: str, to: str, keys: Keys, seat: str | None = None,
+             notes: list[str] | None = None) -> list[Path]:
+    """`pbem handover`: write the file handing `seat` (`name`'s own, or as
+    the referee a vanished seat) over to the identity `to` (a name in the
+    address book, or an identity file whose key the book holds already)."""
+    with folder_mod.writing(folder):
+        chain = open_game(folder, keys, write=True)
+        newcomer = accepted_identity(to, keys.store)
+        me = party(chain, name, keys)
+        staged = _Staged(folder, chain)
+        staged.add(me.handover(seat or name, newcomer))
+        return staged.write(notes)
+
+
+def accepted_identity(text: str, store: "KeyStore"):
+    """The identity `text` names (a name, or the path of an identity file),
+    as the address book holds it: a handover goes only to a key its writer
+    accepted (checked with its owner), never to one first seen here."""
+    from pbem.crypto.keys import read_identity_file, valid_name
+
+    if valid_name(text) and not Path(text).is_file():
+        if not store.has_public(text):
+            raise KeyStoreError(f"{text} is not in your address book",
+                                hint=f"check {text}'s fingerprint with them, then pbem id import THEIR-ID-FILE")
+        return store.public(text)
+    try:
+        ident = read_identity_file(folder_mod.read(Path(text)))
+    except OSError as exc:
+        raise PbemError(f"cannot read {text}: {exc.strerror or exc}") from None
+    known = store.public(ident.name) if store.has_public(ident.name) else None
+    if known != ident:
+        raise KeyStoreError(
+            f"{ident.name}'s key in {text} ({ident.fingerprint()}) is not one your address book accepted",
+            hint=f"check the fingerprint with {ident.name}, then pbem id import {text}")
+    return ident
+
+
 def _writer_chain(folder: Path, name: str, keys: Keys) -> tuple[Chain, dict[str, str] | None, SecretIdentity | None]:
     """The chain of a writing command, loaded and pinned in one pass, and
     the dealer's cards when the dealer's key is at hand (a hotseat game's
@@ -928,7 +994,7 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path | No
     check_protocol(chain, name, keys, received[0].name)
     keys.pin(chain, folder, write=True)
     _check_seat(chain, name, keys)
-    secret = keys.secret(name)
+    secret = seat_secret(chain, name, keys)
     if chain.identity(name) != secret.public:  # both keys, signing and sealing
         raise KeyStoreError(
             f"seat {name} in this game has the key {chain.identity(name).fingerprint()}, "
@@ -1028,7 +1094,10 @@ def receive(folder: Path, paths: list[Path], keys: Keys | None = None, notes: li
     items = delivery.read_sources(list(paths))
     with folder_mod.writing(folder):
         chain = open_game(folder, keys, write=True)
+        handed = chain.handed
         result = delivery.receive(folder, chain, items, notes)
+        if keys is not None and (result.chain or chain).handed != handed:
+            keys.pin(result.chain or chain, folder, write=True)  # a newcomer, on the word of its handover
         _say(notes, folder_mod.tidy(folder, result.chain or chain))
     return result
 

@@ -336,7 +336,10 @@ def id_import(file: Path) -> None:
 @click.option("--pauses", metavar="DURATION", help="With --pace: the pauses each seat may announce in all (e.g. 14d).")
 @click.option("--absent", type=click.Choice(["none", "bot", "abandon"]), default="none",
               help="With --pace, referee games: what the referee may do once a seat's time is out.")
-def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options, pace, pauses, absent) -> None:
+@click.option("--referee-handover", is_flag=True,
+              help="Let the referee hand a vanished seat over to a replacement (--dealer referee).")
+def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options, pace, pauses, absent,
+        referee_handover) -> None:
     """Create a new GAME in the empty folder DIR.
 
     GAME is agent-avenue (aa), codenames (cn), codex (cx) or dark-agent
@@ -362,7 +365,7 @@ def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options,
     if absent != "none" and dealer != "referee":
         raise PbemError("--absent is for referee games: elsewhere nobody may play for a seat or end its game")
     chain = actions.new_game(game, folder, list(seats), keys(), dealer, referee, seed, list(options), creator,
-                             pace=agreed)
+                             pace=agreed, referee_handover=referee_handover)
     click.echo(f"created {chain.game.title} game {chain.game_id[:12]} in {folder}")
     for line in actions.after_new(chain, folder):
         click.echo(line)
@@ -630,6 +633,32 @@ def timeout(folder: Path, name: str | None, seat: str | None, accept_new: bool, 
     name = party_name(folder, name)
     said: list[str] = []
     _long_written(long_play.timeout(folder, name, keys(accept_new, allow_old), seat, said), said, folder, name)
+
+
+@cli.command()
+@game_dir
+@as_party
+@click.option("--to", "to", required=True, metavar="NAME|ID-FILE",
+              help="The newcomer: a name in your address book, or its identity file (already imported).")
+@click.option("--seat", metavar="SEAT", help="The seat handed over [default: yours; the referee names a vanished one].")
+@accept_new
+def handover(folder: Path, name: str | None, to: str, seat: str | None, accept_new: bool) -> None:
+    """Hand your seat over to another player, who plays on with its own key.
+
+    Everything your seat may see is sealed to the newcomer alone; from this
+    file on the seat's files are signed with its key. Written when the game
+    waits for the seat, once per seat. In a referee game whose genesis allows
+    it (pbem new --referee-handover), the referee may hand over a vanished seat.
+    """
+    from pbem import actions
+
+    name = party_name(folder, name)
+    said: list[str] = []
+    written = actions.handover(folder, name, to, keys(accept_new), seat=seat, notes=said)
+    for path in written:
+        click.echo(str(path))
+    notes(said)
+    send(folder, written, name)
 
 
 plain_option = click.option(
@@ -940,6 +969,9 @@ def info(what: str, as_json: bool) -> None:
             "dealer": {"mode": chain.dealer_mode, "name": chain.dealer_name},
             "seats": [{"name": s.name, "role": s.role} for s in chain.genesis.seats],
             "chance": chance_knowledge(chain),
+            "referee_handover": chain.genesis.referee_handover,
+            "handed_over": {seat: {"seq": seq, "to": ident.name, "fingerprint": ident.fingerprint()}
+                            for seat, (seq, ident) in chain.handed.items()},
         }
         if as_json:
             emit_json(described)
@@ -950,6 +982,10 @@ def info(what: str, as_json: bool) -> None:
         click.echo("seats: " + ", ".join(s.name + (f" ({s.role})" if s.role else "") for s in chain.genesis.seats))
         for line in described["chance"]:
             click.echo(f"note: {line}")
+        if chain.genesis.referee_handover:
+            click.echo("note: its referee may hand a vanished seat over to a replacement (the genesis allows it)")
+        for seat, h in described["handed_over"].items():
+            click.echo(f"note: seat {seat} was handed over to {h['to']} ({h['fingerprint']}) at seq {h['seq']}")
         return
     described = gameinfo.describe(what)
     if as_json:

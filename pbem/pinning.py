@@ -20,6 +20,13 @@ with the address book of ``$PBEM_HOME``:
   which records it in the book with the game and folder it came from;
   read-only commands let the caller warn and go on.
 
+A seat handed over (`pbem.protocol.handover`) has a newcomer, whose key the
+game accepts only through the handover file, signed by the old seat (or the
+referee) whose key the book already holds: the book takes the newcomer's key
+on that file's word, recorded with the game it came from, the first time a
+writing command reads it (a name or key it knows otherwise is refused as
+any other clash).
+
 A hotseat game's dealer is not pinned: it is a throw-away key made for that
 one folder and kept in its ``dealer.key``.
 """
@@ -45,6 +52,8 @@ class Party(msgspec.Struct, frozen=True):
 
     label: str
     identity: PublicIdentity
+    #: a newcomer's: the handover file that vouches for its key
+    via: str | None = None
 
 
 class Stranger(msgspec.Struct, frozen=True):
@@ -66,7 +75,8 @@ class New(msgspec.Struct, frozen=True):
     def line(self) -> str:
         p = self.party
         if self.accepted:
-            return f"added {p.label}'s key ({p.identity.fingerprint()}) to your address book"
+            why = f", on the word of {p.via}" if p.via else ""
+            return f"added {p.label}'s key ({p.identity.fingerprint()}) to your address book{why}"
         return (
             f"{p.label}'s key is not in your address book: fingerprint {p.identity.fingerprint()} "
             f"(check it with {p.identity.name}, then `pbem id import` their identity file)"
@@ -82,6 +92,9 @@ def parties(chain: Chain) -> list[Party]:
     ]
     if chain.genesis.dealer is not None and chain.dealer_mode != "hotseat":
         out.append(Party(f"{chain.dealer_mode} {chain.dealer_name}", chain.genesis.dealer.identity))
+    for seat, (seq, ident) in chain.handed.items():
+        by = chain.records[seq].by
+        out.append(Party(f"seat {seat} (since seq {seq})", ident, via=f"{by}'s handover of seat {seat} (seq {seq})"))
     return out
 
 
@@ -137,7 +150,9 @@ def check(store: KeyStore, chain: Chain, *, where: str, strict: bool,
             raise clashes[0]
         # a read-only look at a game the user is not in: shown, with warnings
         return [Stranger(c) for c in clashes] + [New(p, accepted=False) for p in new]
-    if new and strict and not accept_new:
+    strangers = [p for p in new if p.via is None]
+    if strangers and strict and not accept_new:
+        new = strangers
         lines = "; ".join(f"{p.label} ({p.identity.fingerprint()})" for p in new)
         raise UnknownIdentity(
             f"{'a key' if len(new) == 1 else f'{len(new)} keys'} in this game "
@@ -145,7 +160,7 @@ def check(store: KeyStore, chain: Chain, *, where: str, strict: bool,
             hint="check the fingerprints with their owners, then import their identity files "
             "(pbem id import FILE) or rerun with --accept-new to record them",
         )
-    if accept_new:
-        for p in new:
-            store.accept(p.identity, where, chain.game_id)
-    return [New(p, accepted=accept_new) for p in new]
+    taken = [p for p in new if accept_new or (strict and p.via is not None)]
+    for p in taken:
+        store.accept(p.identity, where, chain.game_id)
+    return [New(p, accepted=p in taken) for p in new]

@@ -222,6 +222,11 @@ class SecretIdentity:
             X25519PrivateKey.from_private_bytes(bytes(seal_private)),
         )
 
+    def seated_as(self, name: str) -> SecretIdentity:
+        """The same keys under another name: a newcomer plays the seat
+        handed over to it under the seat's name (`pbem.protocol.handover`)."""
+        return SecretIdentity(name, self._sign, self._seal)
+
     def private_bytes(self) -> bytes:
         """Ed25519 seed || X25519 private key (64 bytes). Handle with care."""
         return self._sign.private_bytes_raw() + self._seal.private_bytes_raw()

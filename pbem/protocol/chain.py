@@ -26,7 +26,9 @@ from pbem.crypto.encoding import canonical
 from pbem.crypto.keys import PublicIdentity
 from pbem.errors import FormatError, InvalidCommand, PbemError, ProtocolError, StaleTurn, WrongGame, WrongWriter
 from pbem.games.base import GameState, Hidden, SeatSpec
-from pbem.protocol import ballots as ballots_mod, codec, genesis as genesis_mod, long_games, undo as undo_mod
+from pbem.protocol import (
+    ballots as ballots_mod, codec, genesis as genesis_mod, handover as handover_mod, long_games, undo as undo_mod,
+)
 from pbem.protocol.commitments import item_bytes, state_hash  # noqa: F401 - re-exported
 from pbem.protocol.formats import Obligation, PendingUndo, SignedFile, TurnBody
 from pbem.protocol.head import Head, Record
@@ -107,6 +109,7 @@ class Chain:
     seed = _of_head("seed")
     setup_seed = _of_head("setup_seed")
     undo_pending = _of_head("undo_pending")
+    handed = _of_head("handed")
 
     def set_up_as(self, state: GameState | None) -> Chain:
         """The chain with `state` as its public state: a peer file whose
@@ -125,10 +128,21 @@ class Chain:
         return self.mode.name
 
     def identity(self, name: str) -> PublicIdentity:
+        """The keys `name`'s next file is signed with and its cards sealed
+        to, under `name`: a seat handed over has its newcomer's keys."""
+        handed = self.now.handed.get(name)
+        if handed is not None:
+            return replace(handed[1], name=name)
         try:
             return self._identities[name]
         except KeyError:
             raise WrongWriter(f"{name!r} is not a seat or the dealer of this game") from None
+
+    def holder(self, name: str) -> PublicIdentity:
+        """The identity that holds seat `name` now (its newcomer's, under
+        the newcomer's own name, once it was handed over)."""
+        handed = self.now.handed.get(name)
+        return handed[1] if handed is not None else self.identity(name)
 
     def seat_specs(self) -> list[SeatSpec]:
         return [SeatSpec(s.name, s.role) for s in self.genesis.seats]
@@ -309,6 +323,8 @@ class Chain:
                 raise ProtocolError(f"{body.by} sends a ballot, but no vote is open")
             if body.by in self.ballots:
                 raise ProtocolError(f"{body.by} has voted already (seq {self.ballots[body.by][1]})")
+        if body.handover is not None:  # may come from the referee, for the seat the game waits for
+            return handover_mod.accept(self, outer, body, where)
         writers = self.writers()
         requesting = body.undo is not None and body.undo.what == "request" and self.undo_pending is None
         if body.by not in writers and not requesting:

@@ -109,13 +109,17 @@ def make_genesis(
     seed: bytes,
     created_at: str | None = None,
     pace: Pace | None = None,
+    referee_handover: bool = False,
 ) -> bytes:
-    """Set the game up with the seed and write the signed genesis file."""
+    """Set the game up with the seed and write the signed genesis file
+    (`referee_handover`: the seats let the referee hand a vanished seat over)."""
     specs = [spec for spec, _ in seats]
     if any(spec.name == dealer.name for spec in specs):
         raise InvalidOption(f"the dealer's name {dealer.name!r} cannot also be a seat")
     if mode == "referee":
-        return _genesis_dealt_after_joins(game, options, seats, dealer, seed, created_at, pace)
+        return _genesis_dealt_after_joins(game, options, seats, dealer, seed, created_at, pace, referee_handover)
+    if referee_handover:
+        raise InvalidOption("only a referee may be let hand a seat over (--referee-handover needs --dealer referee)")
     setup_seed = public_setup_seed(seed)
     full = full_setup(game, options, specs, seed, setup_seed)
     cards = {it.ref: it.card for zone in full.zones.values() for it in zone.items if isinstance(it, Known)}
@@ -162,7 +166,7 @@ def _seed_box(dealer: SecretIdentity, seed: bytes) -> tuple[str, object]:
 
 
 def _genesis_dealt_after_joins(game: Game, options, seats, dealer: SecretIdentity, seed: bytes, created_at,
-                               pace: Pace | None = None) -> bytes:
+                               pace: Pace | None = None, referee_handover: bool = False) -> bytes:
     """A referee's genesis: the options, the seats and its commitment to
     its master seed, but no set-up. Every seat then joins with a fresh
     contribution, and the referee deals from the seed of them all
@@ -182,6 +186,7 @@ def _genesis_dealt_after_joins(game: Game, options, seats, dealer: SecretIdentit
         pace=pace,
         nonce=b64e(os.urandom(16)),
         version=PROTOCOL_VERSION,
+        referee_handover=referee_handover,
     )
     return codec.encode_signed("genesis", body, dealer)
 
@@ -205,7 +210,7 @@ def deal(chain: Chain, dealer: SecretIdentity, master: bytes) -> bytes:
         refs = unknown_to(public, name, revealed)
         if refs:
             openings = [opening_for(master, ref, cards[ref]) for ref in refs]
-            env = seal_openings(openings, chain.seats[name].identity, delivery_ad(chain.game_id, seq, name))
+            env = seal_openings(openings, chain.identity(name), delivery_ad(chain.game_id, seq, name))
             deliveries.append(Delivery(to=name, refs=refs, envelope=env))
     body = TurnBody(
         game_id=chain.game_id, seq=seq, prev=chain.head, by=dealer.name, commitments=commitments, reveals=reveals,
@@ -360,7 +365,7 @@ def answer(chain: Chain, dealer: SecretIdentity) -> bytes | None:
         refs = unknown_to(effect.state, name, chain.known[name] | revealed)
         if refs:
             ad = delivery_ad(chain.game_id, seq, name)
-            env = seal_openings([openings[r] for r in refs], chain.seats[name].identity, ad)
+            env = seal_openings([openings[r] for r in refs], chain.identity(name), ad)
             deliveries.append(Delivery(to=name, refs=refs, envelope=env))
     over = chain.game.outcome(effect.state) is not None or chain.now.ended is not None
     body = TurnBody(

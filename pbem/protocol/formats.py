@@ -228,6 +228,10 @@ class GenesisBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
     version: Annotated[int, Meta(ge=1, le=versions.NEWEST)] = 1
     #: the pace the players agreed (version 6); None: no clock
     pace: Pace | None = None
+    #: from version 6, referee games: the seats agree (by joining) that the
+    #: referee may hand a vanished seat over to a replacement
+    #: (`pbem.protocol.handover`); a seat may always hand itself over
+    referee_handover: bool = False
 
 
 class SeedOpening(msgspec.Struct, frozen=True):
@@ -362,6 +366,36 @@ class VoidBallot(msgspec.Struct, frozen=True, omit_defaults=True):
     opening: BallotOpening | None = None
 
 
+class Handover(msgspec.Struct, frozen=True):
+    """A seat passing its place to another identity (protocol version 6,
+    `pbem.protocol.handover`): from this file on, `seat`'s files are signed
+    with `to`'s key and its cards sealed to it.
+
+    `refs` are the cards the seat knows that are not public (every verifier
+    recomputes them); `box` holds their openings and the seat's own secrets
+    (`SeatSecrets`), sealed to `to` alone: the newcomer checks each against
+    its commitment or its public key when it opens the box.
+    """
+
+    seat: Name
+    to: PublicIdentity
+    refs: list[Ref]
+    box: Envelope
+
+
+class SeatSecrets(msgspec.Struct, frozen=True, omit_defaults=True):
+    """What a handover seals to the newcomer: everything the seat could
+    read with its old key. `openings`: the cards dealt to it (dealer
+    modes) or delivered to it from other seats' private decks (peer);
+    `peer`: its scalars, beacon seeds and private-deck places; `partials`:
+    the partial decryptions fellow readers sealed to it, each with the
+    `seat` whose layer it takes off."""
+
+    openings: list[Opening] = []
+    peer: PeerSecrets | None = None
+    partials: list[Partial] = []
+
+
 class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One file of the chain after the genesis, written by one party.
 
@@ -429,6 +463,9 @@ class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     resign: Resign | None = None
     pause: Pause | None = None
     timeout: Timeout | None = None
+    #: a seat handed over to another identity (version 6): a file carrying
+    #: it carries nothing else
+    handover: Handover | None = None
     state: B64
 
 

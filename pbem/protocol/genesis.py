@@ -90,6 +90,10 @@ def accept(data: bytes, name: str) -> Begun:
     version = versions.of(genesis.version)
     if genesis.pace is not None:
         _check_pace(genesis, version)
+    if genesis.referee_handover and not (version.handover and genesis.dealer is not None
+                                         and genesis.dealer.mode == "referee"):
+        raise FormatError("only a referee game of protocol version "
+                          f"{versions.first('handover')} or later lets its referee hand a seat over")
     game_id = codec.file_hash(outer)
     game = games.get(genesis.game, genesis.rules_version)
     names = [s.name for s in genesis.seats]

@@ -24,8 +24,9 @@ import msgspec
 from pbem.games.base import GameState
 from pbem.protocol.formats import GenesisBody, SignedFile, TurnBody
 
+from pbem.crypto.keys import PublicIdentity
+
 if TYPE_CHECKING:
-    from pbem.crypto.keys import PublicIdentity
     from pbem.games.base import Game, SeatSpec
     from pbem.protocol.formats import Obligation, SeatEntry
     from pbem.protocol.peer.deck import PeerDeck
@@ -113,6 +114,9 @@ class Head(msgspec.Struct, frozen=True, kw_only=True):
     ended: Any = None
     absent: frozenset[str] = frozenset()
     claim: TimeClaim | None = None
+    #: seats handed over (version 6): seat -> (seq of the handover, the
+    #: newcomer's identity, whose keys the seat's files carry from then on)
+    handed: dict[str, tuple[int, PublicIdentity]] = {}
 
 
 @dataclass
@@ -202,8 +206,11 @@ class ChainView(Protocol):
     def seed(self) -> bytes | None: ...
     @property
     def undo_pending(self) -> UndoPending | None: ...
+    @property
+    def handed(self) -> dict[str, tuple[int, PublicIdentity]]: ...
 
     def identity(self, name: str) -> PublicIdentity: ...
+    def holder(self, name: str) -> PublicIdentity: ...
     def seat_specs(self) -> list[SeatSpec]: ...
     def knows(self, seat: str) -> set[str]: ...
     def outcome(self) -> Any: ...

@@ -40,6 +40,10 @@ class Party:
             raise WrongWriter(f"{self.name} has no seat in this game", hint=f"seats: {', '.join(chain.seat_order)}")
         self.is_dealer = self.name == chain.dealer_name
         expected = chain.identity(self.name)
+        if expected != secret.public and self.name in chain.handed:
+            seq, newcomer = chain.handed[self.name]
+            raise WrongWriter(f"seat {self.name} was handed over to {newcomer.name} (seq {seq}): "
+                              f"it plays with {newcomer.name}'s key now ({newcomer.fingerprint()})")
         if expected != secret.public:  # both keys: a swapped sealing key would let another read our cards
             raise WrongWriter(
                 f"seat {self.name} in this game has the key {expected.fingerprint()}, "
@@ -82,8 +86,15 @@ class Party:
                 raise type(exc)(f"{where}: {seat}'s ballot, kept by {self.name}: {exc.message}") from None
 
     def _open_deliveries(self) -> None:
+        """The openings of the cards the dealer sealed to this seat; for a
+        seat handed over, those sealed to its old key come from its handover."""
+        from pbem.protocol import handover
+
         chain = self.chain
-        for record in chain.records:
+        since = handover.since(chain, self.name)
+        if since:
+            self.openings.update({o.ref: o for o in handover.opened(chain, self.secret).openings})
+        for record in chain.records[since:]:
             body = record.body
             if record.seq == 0:
                 key, seq = dealer_mod.genesis_ad_key(chain.genesis.dealer.seed_commitment), 0
@@ -255,6 +266,26 @@ class Party:
             state=state_hash(after),
         )
         return codec.encode_signed("turn", body, self.secret)
+
+    def handover(self, seat: str, newcomer) -> bytes:
+        """The file handing `seat` (this party's own, or as the referee a
+        vanished one) over to `newcomer`, with everything the seat may read
+        sealed to the newcomer alone (`pbem.protocol.handover`)."""
+        from pbem.protocol import handover
+        from pbem.protocol.formats import SeatSecrets
+
+        chain = self.chain
+        if chain.deck is None:
+            return handover.write(chain, self.secret, seat, newcomer, SeatSecrets(openings=list(self.openings.values())))
+        if seat != self.name:
+            raise ProtocolError(f"in a peer game only {seat} itself knows its secrets: nobody else can hand it over")
+        from pbem.protocol.peer import knowledge
+
+        held = knowledge.held_partials(chain, self.secret)
+        partials = [msgspec.structs.replace(p, seat=by) for ref in sorted(held) for by, p in sorted(held[ref].items())]
+        secrets = SeatSecrets(openings=list(knowledge.delivered_openings(chain, self.secret).values()),
+                              peer=self.peer_secrets, partials=partials)
+        return handover.write(chain, self.secret, seat, newcomer, secrets)
 
     def _opening(self, ref: str) -> Opening:
         if ref not in self.openings:

@@ -54,6 +54,8 @@ def leaks(record: Record) -> str | None:
         return "decrypts a card"
     if record.chance:
         return "draws chance"
+    if body.handover is not None:
+        return "hands a seat over"
     return None
 
 

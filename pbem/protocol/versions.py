@@ -65,6 +65,10 @@ class Version:
     #: decryptions, so a deck committed to other cards is refused at once,
     #: not at the audit (`peer.own_decks`)
     proven_private_decks: bool = False
+    #: a seat may hand its place over to another identity, re-sealing what
+    #: it may see to the newcomer's key; a referee game's genesis may let
+    #: the referee do it for a vanished seat (`pbem.protocol.handover`)
+    handover: bool = False
 
 
 #: (number, the dealer modes it may be begun in, the features it adds)
@@ -74,7 +78,7 @@ _ROWS: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...] = (
     (3, ("peer",), ("setup_from_links", "late_decks")),
     (4, MODES, ("void_ballots", "renewed_beacons", "chance_from_every_seat")),  # issue #20
     (5, MODES, ("shuffle_proofs",)),  # issue #25
-    (6, MODES, ("long_games", "proven_private_decks")),  # issues #24 and #25 part 3
+    (6, MODES, ("long_games", "proven_private_decks", "handover")),  # issues #24 and #25 part 3
 )
 
 

@@ -500,7 +500,7 @@ def body_parts(chain, parts, seq: int) -> dict:
     if parts.to_deliver:
         out["deliveries"] = [
             Delivery(to=to, refs=[o.ref for o in openings],
-                     envelope=seal(canonical(openings), [chain.seats[to].identity], openings_ad(chain.game_id, seq, to)))
+                     envelope=seal(canonical(openings), [chain.identity(to)], openings_ad(chain.game_id, seq, to)))
             for to, openings in parts.to_deliver.items()
         ]
     return out

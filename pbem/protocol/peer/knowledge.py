@@ -23,13 +23,18 @@ from pbem.crypto.seal import open_envelope, seal_ad
 from pbem.errors import CommitmentError, CryptoError, FormatError, ProofError, ProtocolError, SealError
 from pbem.protocol.commitments import check_openings
 from pbem.protocol.formats import Opening, Partial, PeerSecrets
+from pbem.protocol import handover
 from pbem.protocol.head import ChainView, Record
 from pbem.protocol.peer import changes as peer_changes, renewal as peer_renewal
 from pbem.protocol.peer.secrets import commit_private, open_secret_box
 
 
 def my_secrets(chain: ChainView, me: SecretIdentity) -> PeerSecrets | None:
-    """This seat's scalar and beacon seed, from the box it sealed to itself."""
+    """This seat's scalar and beacon seed, from the box it sealed to itself
+    (or, for a seat handed over, from its handover: `pbem.protocol.handover`)."""
+    handed = handover.opened(chain, me)
+    if handed is not None:
+        return with_changes(chain, me, handed.peer, handover.since(chain, me.name))
     genesis = chain.genesis
     if genesis.peer.creator == me.name:
         return with_changes(chain, me, open_secret_box(genesis.peer.secret_box, me, genesis.nonce))
@@ -39,17 +44,18 @@ def my_secrets(chain: ChainView, me: SecretIdentity) -> PeerSecrets | None:
     return None
 
 
-def with_changes(chain: ChainView, me: SecretIdentity, secrets: PeerSecrets) -> PeerSecrets:
-    """`secrets` (from the seat's join) with what its later files sealed to
-    itself: the scalars of its reshuffle layers, the places of the cards
-    reshuffled into its private decks, the seeds of its renewed beacon chains."""
+def with_changes(chain: ChainView, me: SecretIdentity, secrets: PeerSecrets, since: int = 0) -> PeerSecrets:
+    """`secrets` (from the seat's join, or its handover at seq `since`) with
+    what its later files sealed to itself: the scalars of its reshuffle
+    layers, the places of the cards reshuffled into its private decks, the
+    seeds of its renewed beacon chains."""
     seed = b64d(secrets.beacon_seed, 32)
     if any(chain.deck.private_commitments.get(r) != c for r, c in commit_private(seed, secrets.private).items()):
         raise SealError(f"{me.name}'s commitments to its private decks are not those of the places it sealed to itself")
-    layers: list[str] = []
-    renewals: list[str] = []
+    layers: list[str] = list(secrets.layers)
+    renewals: list[str] = list(secrets.renewals)
     private = dict(secrets.private)
-    for record in chain.records[1:]:
+    for record in chain.records[since + 1:]:
         body = record.body
         if record.by != me.name:
             continue
@@ -71,7 +77,7 @@ def with_changes(chain: ChainView, me: SecretIdentity, secrets: PeerSecrets) -> 
                                                          chain.deck.beacon_length)))
         except (SealError, FormatError, CryptoError, ProtocolError, msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise SealError(f"{where}: {me.name}'s own sealed secrets cannot be opened: {exc}") from None
-    if not layers and not renewals and private == secrets.private:
+    if layers == secrets.layers and renewals == secrets.renewals and private == secrets.private:
         return secrets
     return msgspec.structs.replace(secrets, layers=layers, private=private, renewals=renewals)
 
@@ -79,8 +85,9 @@ def with_changes(chain: ChainView, me: SecretIdentity, secrets: PeerSecrets) -> 
 def delivered_openings(chain: ChainView, me: SecretIdentity) -> dict[str, Opening]:
     """Openings of private-deck cards their owners sealed to `me`, each
     checked against its owner's commitment (a false one names the file)."""
-    out: dict[str, Opening] = {}
-    for record in chain.records[1:]:
+    since = handover.since(chain, me.name)  # what came before is in the handover
+    out: dict[str, Opening] = {o.ref: o for o in handover.opened(chain, me).openings} if since else {}
+    for record in chain.records[since + 1:]:
         if chain.deck is None or not record.body.deliveries:
             continue
         where = record.name or f"seq {record.seq}"
@@ -121,7 +128,11 @@ def held_partials(chain: ChainView, me: SecretIdentity) -> dict[str, dict[str, P
     checked against the card's public point (a bad one names its sender)."""
     deck = chain.deck
     held: dict[str, dict[str, Partial]] = {}
-    for record in chain.records[1:]:
+    since = handover.since(chain, me.name)  # what came before is in the handover, checked there
+    for partial in handover.opened(chain, me).partials if since else ():
+        if partial.seat in deck.remaining.get(partial.ref, ()):
+            held.setdefault(partial.ref, {})[partial.seat] = msgspec.structs.replace(partial, seat=None)
+    for record in chain.records[since + 1:]:
         for box in record.body.sealed:
             if box.to != me.name:
                 continue

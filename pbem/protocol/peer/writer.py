@@ -233,7 +233,7 @@ def _write_dealt(chain: ChainView, staged: PeerDeck, me: SecretIdentity, scalar:
         SealedPartials(
             to=to,
             refs=[p.ref for p in partials],
-            envelope=seal(canonical(partials), [chain.seats[to].identity], sealed_ad(chain.game_id, seq, to)),
+            envelope=seal(canonical(partials), [chain.identity(to)], sealed_ad(chain.game_id, seq, to)),
         )
         for to, partials in parts.to_seal.items()
     ]

@@ -1,0 +1,368 @@
+"""Handing a seat over (issue #24, part 5): bob leaves, carol plays on.
+
+Every person has a home of their own (one key store each). carol is known
+to bob (he checked her fingerprint), not to alice: alice's address book
+takes carol's key only through bob's signed handover. The handover seals
+bob's cards and secrets to carol alone; afterwards carol plays the seat
+from her own home with her own key, to the end, and the game verifies and
+audits. Doctored handovers, re-signed with their writer's real key, are
+refused by every verifier, or (what only carol can see) by carol."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+
+import msgspec
+import pytest
+
+from conftest import Pbem, introduced, play_to_end, snapshot
+from test_long_games_readme import block, sh
+from pbem import actions
+from pbem.crypto.keys import SecretIdentity
+from pbem.crypto.seal import open_envelope, seal
+from pbem.crypto.encoding import canonical
+from pbem.errors import PbemError, SealError
+from pbem.protocol import codec, dealer as dealer_mod, folder as folder_mod, handover
+from pbem.protocol.formats import SeatSecrets, TurnBody
+from pbem.protocol.party import Party
+
+LONG = bool(os.environ.get("PBEM_LONG"))
+
+
+def people(tmp_path, bob_knows_carol=True):
+    """alice, bob and rita know each other; carol knows them all, and only
+    bob and the referee know carol."""
+    keys = introduced(tmp_path, ["alice", "bob", "rita"])
+    keys.update(introduced(tmp_path / "c", ["carol"]))
+    for n in ("alice", "bob", "rita"):
+        keys["carol"].store.import_identity(keys[n].store.export(n))
+    for n in ("bob", "rita") if bob_knows_carol else ("rita",):
+        keys[n].store.import_identity(keys["carol"].store.export("carol"))
+    return keys
+
+
+def side(tmp_path, name):
+    """Where `name` works: its game folder is `game` there, as in the README."""
+    return tmp_path / f"{name}-side"
+
+
+def start(tmp_path, game, dealer, old=False, bob_knows_carol=True, seats=("alice", "bob"), options=(), **new):
+    keys = people(tmp_path, bob_knows_carol)
+    for k in keys.values():
+        k.old_protocol = old
+    dirs = {n: side(tmp_path, n) / "game" for n in ("alice", "bob")}
+    if dealer == "peer":
+        actions.new_game(game, dirs["alice"], list(seats), keys["alice"], "peer", creator="alice", options=list(options))
+        actions.join(dirs["bob"], [dirs["alice"] / folder_mod.GENESIS], "bob", keys["bob"])
+    else:
+        dirs["rita"] = side(tmp_path, "rita") / "game"
+        actions.new_game(game, dirs["rita"], ["alice", "bob"], keys["rita"], "referee", referee="rita", **new)
+        for n in ("alice", "bob"):
+            actions.join(dirs[n], [dirs["rita"] / folder_mod.GENESIS], n, keys[n])
+    for d in dirs.values():
+        for other in dirs.values():
+            actions.apply_files(d, sorted(other.glob("0*.pbem")))
+    return keys, dirs
+
+
+def step(keys, dirs, rng, bot="random") -> bool:
+    """One honest file by whoever must write (the game's bot where a
+    decision is needed), applied to every other folder. False at the end."""
+    chain = folder_mod.load(next(iter(dirs.values())))
+    if not chain.writers():
+        return False
+    me = chain.writers()[0]
+    if chain.needs(me) == "auto":
+        written = actions.sync(dirs[me], me, keys[me])
+    else:
+        mine = folder_mod.load(dirs[me])
+        state = actions.party(mine, me, keys[me]).state()
+        command = mine.game.bots[bot](mine.game, state, me, rng)
+        written = actions.submit(dirs[me], me, [mine.game.format(command, state, me)], keys[me])
+    for other, path in dirs.items():
+        if other != me and written:
+            actions.apply_files(path, written)
+    return True
+
+
+def until_bob_decides(keys, dirs, rng, files: int, bot="random") -> None:
+    for _ in range(600):
+        chain = folder_mod.load(dirs["alice"])
+        if chain.seq >= files and chain.writers() == ["bob"] and chain.needs("bob") == "decision":
+            return
+        assert step(keys, dirs, rng, bot)
+    raise AssertionError("bob never came to decide")
+
+
+def hand(folder, seat, keys):
+    chain = actions.open_game(folder)
+    return actions.view_json(chain, actions.party(chain, seat, keys))
+
+
+def carol_takes_over(tmp_path, keys, dirs, writer: str, readme: bool = False) -> None:
+    """`writer` (bob, or the referee) hands seat bob over through the CLI
+    (bob: the README's lines, with `readme`); alice (and rita) apply it;
+    carol makes her folder from it."""
+    if readme:
+        lines = block("a seat handed over")
+        assert [line.split()[:2] for line in lines] == [["pbem", "id"], ["pbem", "handover"], ["pbem", "join"]]
+        (side(tmp_path, "bob") / "carol.id").write_bytes(keys["carol"].store.export("carol"))
+        sh(lines[0], side(tmp_path, "bob"), keys["bob"].store.home)
+        said = sh(lines[1], side(tmp_path, "bob"), keys["bob"].store.home)
+    else:
+        said = Pbem(keys[writer].store.home)("handover", dirs[writer], "--as", writer, "--to", "carol",
+                                             *(["--seat", "bob"] if writer != "bob" else []))
+    path = dirs[writer] / folder_mod.load(dirs[writer]).records[-1].name
+    assert path.name in said.stdout
+    knew = keys["alice"].store.has_public("carol")
+    for n in dirs:
+        if n != writer:
+            note = Pbem(keys[n].store.home)("apply", dirs[n], path).stderr
+            if n == "alice" and not knew:  # carol's key, taken on the word of the handover
+                assert "added seat bob (since seq" in note and "handover of seat bob" in note
+    assert keys["alice"].store.public("carol") == keys["carol"].store.public("carol")
+    if readme:
+        shutil.copytree(dirs["bob"], side(tmp_path, "carol") / "bob-files")
+        sh(lines[2], side(tmp_path, "carol"), keys["carol"].store.home)
+    else:
+        Pbem(keys["carol"].store.home)("join", side(tmp_path, "carol") / "game", *sorted(dirs[writer].glob("0*.pbem")),
+                                       "--as", "bob")
+    assert folder_mod.load(side(tmp_path, "carol") / "game").head == folder_mod.load(dirs[writer]).head
+
+
+def play_on(keys, dirs, rng, bot="random", files: int | None = None) -> None:
+    """carol plays seat bob (from her folder and home) to the end, or `files` files."""
+    dirs["bob"], keys["bob"] = dirs["carol"], keys["carol"]
+    for _ in range(files or 2000):
+        if not step(keys, dirs, rng, bot):
+            break
+    if files is None:
+        assert folder_mod.load(dirs["carol"]).over
+
+
+def sealed_to_carol(keys, folder) -> SeatSecrets:
+    """What the handover of seat bob sealed to carol; nobody else's key opens it."""
+    chain = folder_mod.load(folder)
+    seq = handover.since(chain, "bob")
+    ad = handover.box_ad(chain.game_id, seq, "bob")
+    box = chain.records[seq].body.handover.box
+    for n in ("alice", "bob", "rita"):
+        with pytest.raises(SealError):
+            open_envelope(box, keys[n].secret(n).seated_as("bob"), ad)
+    return msgspec.json.decode(open_envelope(box, keys["carol"].secret("carol").seated_as("bob"), ad), type=SeatSecrets)
+
+
+def nowhere_in_clear(keys, dirs, secrets: SeatSecrets) -> None:
+    """No file in the homes and folders of anyone but carol holds the
+    handover's secrets in clear (the salts of bob's cards, his scalar)."""
+    words = [o.salt.encode() for o in secrets.openings]
+    if secrets.peer is not None:
+        words += [secrets.peer.scalar.encode(), secrets.peer.beacon_seed.encode()]
+    assert words
+    places = [keys[n].store.home for n in ("alice", "bob", "rita")] + [d for n, d in dirs.items() if n != "carol"]
+    for place in places:
+        for path in place.rglob("*"):
+            if path.is_file():
+                data = path.read_bytes()
+                assert not [w for w in words if w in data], path
+
+
+def sealed_after(keys, folder, old_bob: SecretIdentity) -> int:
+    """The old seat's key opens nothing of seat bob's after the handover
+    and plays no more; how many deliveries were sealed to the seat since."""
+    chain = folder_mod.load(folder)
+    seq = handover.since(chain, "bob")
+    later = [(r.seq, d) for r in chain.records[seq + 1:] for d in r.body.deliveries if d.to == "bob"]
+    if chain.deck is None:  # the cards dealt to seat bob after the handover: carol's alone
+        for at, d in later:
+            with pytest.raises(SealError):
+                dealer_mod.open_openings(d.envelope, old_bob, dealer_mod.delivery_ad(chain.game_id, at, "bob"))
+    with pytest.raises(PbemError, match="handed over to carol"):
+        Party(chain, old_bob)
+    return len(later)
+
+
+@pytest.mark.parametrize("dealer", ["peer", "referee"])
+def test_agent_avenue_seat_handed_over_mid_game(tmp_path, dealer):
+    """In the peer game bob hands over, with the README's lines; in the
+    referee game bob vanished, and the referee hands his seat over."""
+    keys, dirs = start(tmp_path, "aa", dealer, bob_knows_carol=dealer != "peer",
+                       **({"referee_handover": True} if dealer == "referee" else {}))
+    rng, bot = random.Random(1), "random" if dealer == "peer" else "greedy"  # short games
+    until_bob_decides(keys, dirs, rng, files=8, bot=bot)
+    before = hand(dirs["bob"], "bob", keys["bob"])
+    old_bob = keys["bob"].secret("bob")
+    carol_takes_over(tmp_path, keys, dirs, "bob" if dealer == "peer" else "rita", readme=dealer == "peer")
+    dirs["carol"] = side(tmp_path, "carol") / "game"
+    assert hand(dirs["carol"], "bob", keys["carol"]) == before  # carol sees what bob saw
+    alice = Pbem(keys["alice"].store.home)
+    assert "hands seat bob over to carol" in alice("log", dirs["alice"]).stdout
+    assert ("referee may hand a vanished seat over" in alice("info", dirs["alice"]).stdout) == (dealer == "referee")
+    assert alice.json("info", dirs["alice"])["handed_over"]["bob"]["to"] == "carol"
+    nowhere_in_clear(keys, dirs, sealed_to_carol(keys, dirs["carol"]))
+    dirs.pop("bob")
+    play_on(keys, dirs, rng, bot=bot)
+    for n in ("carol", "alice"):
+        cli = Pbem(keys[n].store.home)
+        cli("verify", dirs[n])
+        assert "ok" in cli("audit", dirs[n]).stdout.lower()
+    assert sealed_after(keys, dirs["carol"], old_bob) or dealer == "peer"
+
+
+@pytest.mark.skipif(not LONG, reason="long mode (PBEM_LONG=1): a Codex game played to its end")
+def test_codex_referee_hands_a_vanished_seat_over(tmp_path):
+    """bob vanished: the referee, as the genesis lets it, hands his seat to
+    carol, who plays on to the end."""
+    keys, dirs = start(tmp_path, "cx", "referee", referee_handover=True)
+    rng = random.Random(5)
+    until_bob_decides(keys, dirs, rng, files=6, bot="greedy")
+    before = hand(dirs["bob"], "bob", keys["bob"])
+    old_bob, old_dir = keys["bob"].secret("bob"), dirs.pop("bob")
+    carol_takes_over(tmp_path, keys, dirs, "rita")
+    dirs["carol"] = side(tmp_path, "carol") / "game"
+    assert hand(dirs["carol"], "bob", keys["carol"]) == before
+    dirs["bob"] = old_dir
+    nowhere_in_clear(keys, dirs, sealed_to_carol(keys, dirs["carol"]))
+    dirs.pop("bob")
+    play_on(keys, dirs, rng, bot="greedy")
+    for n in ("carol", "alice", "rita"):
+        Pbem(keys[n].store.home)("verify", dirs[n])
+    assert "ok" in Pbem(keys["carol"].store.home)("audit", dirs["carol"]).stdout.lower()
+    sealed_after(keys, dirs["carol"], old_bob)
+
+
+def test_a_hotseat_seat_handed_over(tmp_path):
+    pbem = Pbem(tmp_path / "home")
+    for n in ("alice", "bob", "carol"):
+        pbem("id", "new", n, "--no-passphrase")
+    game = tmp_path / "g"
+    pbem("new", "aa", game, "--seat", "alice", "--seat", "bob", "--seed", "4")
+    rng = random.Random(4)
+    while True:
+        st = pbem.json("status", game)
+        who = st["to_act"][0]["seat"]
+        if who == "bob" and st["seq"] >= 6:
+            break
+        pbem("submit", game, "--as", who, "--cmd", rng.choice(pbem.json("legal", game, "--as", who)))
+    seen = pbem.json("show", game, "--as", "bob")
+    pbem("handover", game, "--as", "bob", "--to", "carol")
+    assert pbem.json("show", game, "--as", "bob") == seen  # with carol's key now
+    assert not play_to_end(pbem, game, seed=4)["to_act"]
+    pbem("verify", game)
+    assert "ok" in pbem("audit", game).stdout.lower()
+
+
+# --- bad input: a one-line error, and nothing changes ---------------------------------
+
+
+def refused(keys, who, folder, *args, match: str) -> None:
+    before = snapshot(folder)
+    result = Pbem(keys[who].store.home).fails("handover", folder, "--as", who, *args)
+    assert match in result.stderr, result.stderr
+    assert snapshot(folder) == before
+
+
+def test_bad_handovers_are_refused(tmp_path):
+    keys, dirs = start(tmp_path, "aa", "referee")
+    keys.update(introduced(tmp_path / "d", ["dave"]))
+    keys["alice"].store.import_identity(keys["carol"].store.export("carol"))
+    rng = random.Random(2)
+    until_bob_decides(keys, dirs, rng, files=4)
+    (tmp_path / "dave.id").write_bytes(keys["dave"].store.export("dave"))
+    refused(keys, "bob", dirs["bob"], "--to", "dave", match="dave is not in your address book")
+    refused(keys, "bob", dirs["bob"], "--to", tmp_path / "dave.id", match="not one your address book accepted")
+    refused(keys, "bob", dirs["bob"], "--to", "alice", match="alice (")  # already seated
+    refused(keys, "bob", dirs["bob"], "--to", "rita", match="already in this game, as the dealer")
+    refused(keys, "alice", dirs["alice"], "--seat", "bob", "--to", "carol", match="only bob itself may hand seat bob over")
+    refused(keys, "rita", dirs["rita"], "--seat", "bob", "--to", "carol",
+            match="genesis does not let its referee hand a seat over")
+    refused(keys, "alice", dirs["alice"], "--to", "carol", match="waits for bob, not for alice")
+    carol_takes_over(tmp_path, keys, dirs, "bob")
+    gone = Pbem(keys["bob"].store.home).fails("show", dirs["bob"], "--as", "bob")  # bob's key no longer plays
+    assert "seat bob was handed over to carol" in gone.stderr
+    keys["carol"].store.import_identity(keys["dave"].store.export("dave"))
+    refused(keys, "carol", side(tmp_path, "carol") / "game", "--to", "dave", match="plays seat bob in this game")
+    folder = side(tmp_path, "carol") / "game"
+    before = snapshot(folder)
+    result = Pbem(keys["carol"].store.home).fails("handover", folder, "--as", "bob", "--to", "dave")
+    assert "seat bob was handed over already, to carol" in result.stderr and snapshot(folder) == before
+
+
+def test_a_game_of_protocol_version_5_cannot_hand_over(tmp_path, monkeypatch):
+    monkeypatch.setattr(dealer_mod, "PROTOCOL_VERSION", 5)
+    keys, dirs = start(tmp_path, "aa", "referee", old=True)
+    with pytest.raises(PbemError, match="protocol version 6 or later"):
+        actions.new_game("aa", tmp_path / "v5", ["alice", "bob"], keys["rita"], "referee", referee="rita",
+                         referee_handover=True)
+    until_bob_decides(keys, dirs, random.Random(1), files=4)
+    refused(keys, "bob", dirs["bob"], "--to", "carol", match="before protocol version 6 cannot hand a seat over")
+
+
+# --- doctored handovers, re-signed with their writer's real key -------------------------
+
+
+def resigned(data: bytes, signer: SecretIdentity, **change) -> bytes:
+    body = codec.decode_body(codec.read_envelope(data), TurnBody)
+    h = msgspec.structs.replace(body.handover, **change)
+    return codec.encode_signed("turn", msgspec.structs.replace(body, handover=h), signer)
+
+
+@pytest.mark.parametrize("dealer", ["referee", "peer"])
+def test_doctored_handovers(tmp_path, dealer):
+    keys, dirs = start(tmp_path, "aa", dealer, **({"referee_handover": True} if dealer == "referee" else {}))
+    keys.update(introduced(tmp_path / "d", ["dave"]))
+    until_bob_decides(keys, dirs, random.Random(6), files=4)
+    chain = folder_mod.load(dirs["bob"])
+    bob, carol = keys["bob"].secret("bob"), keys["carol"].store.public("carol")
+    honest = Party(chain, bob).handover("bob", carol)
+    seq = chain.seq + 1
+    as_carol = keys["carol"].secret("carol").seated_as("bob")
+
+    def judged(data):  # the chain with `data` on it, or the refusal every verifier makes
+        again = folder_mod.load(dirs["bob"])
+        again.append(data, f"{seq:06d}-bob.pbem")
+        return again
+
+    Party(judged(honest), as_carol)  # the honest one opens for carol
+    # every verifier refuses: another seat's handover, a newcomer already seated, other cards named
+    for change, match in [({"seat": "alice"}, "only alice itself"),
+                          ({"to": keys["alice"].store.public("alice")}, "already in this game"),
+                          ({"refs": ["x1"]}, "other cards than those bob knows")]:
+        with pytest.raises(PbemError, match=match):
+            judged(resigned(honest, bob, **change))
+    # a wrong recipient: the box is carol's, the file names dave; only dave can tell
+    dave = keys["dave"].store.public("dave")
+    with pytest.raises(SealError, match=r"handover of seat bob, signed by bob\): cannot be opened"):
+        Party(judged(resigned(honest, bob, to=dave)), keys["dave"].secret("dave").seated_as("bob"))
+    # swapped sealed secrets, sealed to carol: she refuses them, naming the signer
+    mine = handover.opened(judged(honest), as_carol)
+    ad = handover.box_ad(chain.game_id, seq, "bob")
+    alice = Party(chain, keys["alice"].secret("alice"))
+    if dealer == "referee":  # alice's cards; bob's cards, named otherwise
+        assert mine.openings
+        swaps = [SeatSecrets(openings=sorted(alice.openings.values(), key=lambda o: o.ref)),
+                 SeatSecrets(openings=[msgspec.structs.replace(o, card="Mole") for o in mine.openings])]
+    else:  # alice's scalar and beacon seed
+        swaps = [msgspec.structs.replace(mine, peer=alice.peer_secrets)]
+    for swapped in swaps:
+        box = seal(canonical(swapped), [carol], ad)
+        with pytest.raises(PbemError, match=r"signed by bob\)"):
+            _ = Party(judged(resigned(honest, bob, box=box)), as_carol).cards
+
+
+@pytest.mark.skipif(not LONG, reason="long mode (PBEM_LONG=1): a Codenames Duet game played to its end")
+def test_a_duet_seat_handed_over(tmp_path):
+    """A peer game with a two-faced deck (each Duet player reads its own
+    side of the key): carol reads bob's side after the handover."""
+    keys, dirs = start(tmp_path, "cn", "peer", seats=("alice:a", "bob:b"), options=("variant=duet",))
+    rng = random.Random(2)
+    until_bob_decides(keys, dirs, rng, files=4)
+    before = hand(dirs["bob"], "bob", keys["bob"])
+    carol_takes_over(tmp_path, keys, dirs, "bob")
+    dirs["carol"] = side(tmp_path, "carol") / "game"
+    assert hand(dirs["carol"], "bob", keys["carol"]) == before
+    dirs.pop("bob")
+    play_on(keys, dirs, rng)
+    assert "ok" in Pbem(keys["carol"].store.home)("audit", dirs["carol"]).stdout.lower()
