@@ -56,13 +56,13 @@ def folder_key(folder: Path) -> str:
 @dataclass
 class _Loaded:
     """A folder's chain and the seat's view of it, kept while the folder's
-    chain files stay the same; `seen` holds the chain between two changes
+    chain files stay the same; `reader` holds the chain between two changes
     (a new file is appended to it, as `pbem watch` does, instead of a
     replay); `log` the log's lines so far (a file's line never changes)."""
 
     stamp: Any
     chain: Any
-    seen: Any = None
+    reader: watching.ChainReader
     party: Any = None
     log: list = field(default_factory=list)
 
@@ -108,16 +108,16 @@ class Session:
     def _load(self, folder: Path) -> _Loaded:
         """The folder's chain, read again only when its files changed: the
         new files appended to the chain at hand when they only follow it
-        (the watcher's `_read`), else a full read; checked against the
+        (the watcher's `ChainReader`), else a full read; checked against the
         address book either way."""
-        stamp = tw.signature(folder, watching.chain_file)
+        stamp = watching.chain_signature(folder)
         held = self._loaded.get(folder)
         if held is None or held.stamp != stamp:
-            seen = held.seen if held is not None else watching._Seen()
-            chain = watching.Watch._read(folder, folder_mod.chain_files(folder), seen)
+            reader = held.reader if held is not None else watching.ChainReader()
+            chain = reader.read(folder)
             self.keys.pin(chain, folder, write=False)
             log = held.log if held is not None and held.chain.game_id == chain.game_id else []
-            held = self._loaded[folder] = _Loaded(stamp, chain, seen, log=log)
+            held = self._loaded[folder] = _Loaded(stamp, chain, reader, log=log)
         return held
 
     def log(self, held: _Loaded) -> list[tuple[int, str, str]]:
