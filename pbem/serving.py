@@ -45,6 +45,10 @@ from pbem.transport import watch as tw
 
 #: recent lines of the watchers, shown on the pages
 NOTES = 8
+#: seconds the server reads its games before it opens the page (the rest: after)
+WARM_FIRST = 2.0
+#: the log's lines on a game page (the newest; the whole log is a page of its own)
+LOG_LINES = 30
 
 
 def folder_key(folder: Path) -> str:
@@ -58,7 +62,8 @@ class _Loaded:
     """A folder's chain and the seat's view of it, kept while the folder's
     chain files stay the same; `reader` holds the chain between two changes
     (a new file is appended to it, as `pbem watch` does, instead of a
-    replay); `log` the log's lines so far (a file's line never changes)."""
+    replay); `log` the log's last lines so far, one per file from some seq
+    on (a file's line never changes)."""
 
     stamp: Any
     chain: Any
@@ -79,6 +84,7 @@ class Session:
     mail: bool = False
     ask_secret: Callable[[str], str] | None = None
     token: str = ""
+    log_lines: int = LOG_LINES
     lock: threading.RLock = field(default_factory=threading.RLock)
     notes: deque = field(default_factory=lambda: deque(maxlen=NOTES))
     _keys: dict[str, Path] = field(default_factory=dict)
@@ -120,23 +126,34 @@ class Session:
             held = self._loaded[folder] = _Loaded(stamp, chain, reader, log=log)
         return held
 
-    def log(self, held: _Loaded) -> list[tuple[int, str, str]]:
-        """Every file in words: only the files not told before are described."""
+    def log(self, held: _Loaded, last: int | None) -> list[tuple[int, str, str]]:
+        """The `last` files in words (None: every file): only the files not
+        told before are described. A page shows the last few (300 lines
+        would double the time to its first paint, in the server and in the
+        browser); the whole log is a page of its own."""
         chain = held.chain
         held.log = [entry for entry in held.log if entry[0] <= chain.seq]
-        since = held.log[-1][0] + 1 if held.log else 0
+        first = 0 if last is None else max(0, chain.seq + 1 - last)
+        if held.log and held.log[0][0] > first:
+            held.log = []  # an older line is asked for: the log is told again from there
+        since = held.log[-1][0] + 1 if held.log else first
         held.log += [(f["seq"], f["by"], "; ".join(f["what"]) or "writes a file")
                      for f in actions.log_entries(chain, since)["files"]]
-        return held.log
+        return held.log if last is None else held.log[-last:]
 
-    def warm(self) -> None:
-        """Read every game once (in the background at start), so that the
-        first page opened is drawn from memory."""
+    def warm(self, budget: float | None = None) -> bool:
+        """Read the games once, so that the pages opened first are drawn
+        from memory: for at most `budget` seconds (None: every game). True
+        when every game was read."""
+        end = None if budget is None else time.monotonic() + budget
         for folder in self.folders():
+            if end is not None and time.monotonic() > end:
+                return False
             try:
                 self.screen(folder_key(folder))
             except PbemError:
                 continue
+        return True
 
     def _party(self, held: _Loaded):
         chain = held.chain
@@ -173,7 +190,18 @@ class Session:
         with self.lock:
             held = self._load(folder)
             return game_screen(held.chain, self._party(held), self.name, key, str(folder), list(self.notes),
-                               self.log(held))
+                               self.log(held, self.log_lines))
+
+    def whole_log(self, key: str) -> pages.Screen | None:
+        """The game with every file of its log (and nothing else)."""
+        folder = self.folder(key)
+        if folder is None:
+            return None
+        with self.lock:
+            held = self._load(folder)
+            chain = held.chain
+            return pages.Screen(key=key, title=chain.game.title, game=chain.game.name, game_id=chain.game_id,
+                                seq=chain.seq, folder=str(folder), viewer=None, log=self.log(held, None))
 
     def check(self, key: str, text: str) -> dict[str, Any]:
         """`text` parsed and tried against the seat's state: what it would
@@ -283,6 +311,9 @@ class Session:
         if path == "list":
             return Reply.json({"html": pages.games_list(self.rows())})
         parts = path.split("/")
+        if parts[0] == "g" and len(parts) == 3 and parts[2] == "log":
+            whole = self.whole_log(parts[1])
+            return Reply.text(404, "no such game here") if whole is None else pages.log_page(whole, self.token)
         if parts[0] == "g" and len(parts) in (2, 3):
             screen = self.screen(parts[1])
             if screen is None:
@@ -414,8 +445,12 @@ def run(roots: list[Path], name: str, keys: actions.Keys, say: Callable[[str], N
     stop = threading.Event()
 
     def serve(interrupted: threading.Event) -> int:
+        # the games are read before the page is opened (the first page is
+        # drawn from memory, not while the browser waits), the rest of a
+        # long list in the background
+        if not session.warm(WARM_FIRST):
+            threading.Thread(target=session.warm, daemon=True, name="pbem serve warm-up").start()
         session.watchers(stop, watching.settle_time())
-        threading.Thread(target=session.warm, daemon=True, name="pbem serve warm-up").start()
         server.start()
         ready(server.url)
         launcher = _launcher(keys.store.home, server.url) if open_page else None

@@ -223,11 +223,12 @@
   }
   function listen() {
     var live = $("live");
-    var source = new EventSource((body.dataset.page === "game" ? "../" : "") + "events");
+    var source = new EventSource(({ game: "../", log: "../../" }[body.dataset.page] || "") + "events");
     source.addEventListener("hello", function () { live.textContent = "live"; live.classList.add("on"); });
     source.addEventListener("change", function (e) {
       var keys = JSON.parse(e.data);
-      if (body.dataset.page !== "game" || keys.indexOf(body.dataset.key) >= 0) { refresh(true); }
+      if (body.dataset.page === "log") { if (keys.indexOf(body.dataset.key) >= 0) { location.reload(); } }
+      else if (body.dataset.page !== "game" || keys.indexOf(body.dataset.key) >= 0) { refresh(true); }
     });
     source.onerror = function () { live.textContent = "reconnecting"; live.classList.remove("on"); };
   }
