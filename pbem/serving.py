@@ -241,7 +241,7 @@ class Session:
             except PbemError as exc:
                 return {"ok": False, "error": exc.message, "hint": exc.hint}
             said = [f"wrote {', '.join(p.name for p in written)}"] + said if written else said
-            said += self._mail(folder, written)
+            said += self._mail(folder) if written else []
         self.changed(folder)
         return {"ok": True, "said": said}
 
@@ -253,8 +253,10 @@ class Session:
             return []
         return actions.sync(folder, self.name, self.keys, said)
 
-    def _mail(self, folder: Path, written: list[Path]) -> list[str]:
-        if not self.mail or not written:
+    def _mail(self, folder: Path) -> list[str]:
+        """With `mail`: the files the other parties lack, mailed (nothing
+        when they have been; `mailing.send` keeps count)."""
+        if not self.mail:
             return []
         from pbem import mailing
 
@@ -357,15 +359,17 @@ class _LiveWatch(watching.Watch):
     def visit(self, folder: Path, seen) -> None:
         session = self.session
         with session.lock:
+            before = watching.chain_signature(folder)
             if not (folder / folder_mod.DEALER_KEY).exists():  # a hotseat game: nothing for `pbem watch`
                 super().visit(folder, seen)
             said: list[str] = []
             try:
-                written = session._owed(folder, said)
+                session._owed(folder, said)
             except PbemError as exc:
                 said.append(exc.message)
-                written = []
-            for line in said + session._mail(folder, written):
+            if watching.chain_signature(folder) != before:  # an answer was written here: mailed on
+                said += session._mail(folder)
+            for line in said:
                 self.say(f"{folder}: {line}")
         session.changed(folder)
 
@@ -495,6 +499,9 @@ def _fetch_mail(session: Session) -> None:
     for report in reports:
         if report.written or report.joined:
             session.heard(f"{report.folder}: from the mail: {', '.join(p.name for p in report.written)}")
+            with session.lock:  # the answers the fetch wrote, mailed on
+                for line in session._mail(report.folder):
+                    session.heard(f"{report.folder}: {line}")
             session.changed(report.folder)
     for line in notes + [e.message for e in errors]:
         session.heard(f"mail: {line}")
