@@ -45,6 +45,10 @@ from pbem.transport import watch as tw
 
 #: recent lines of the watchers, shown on the pages
 NOTES = 8
+#: seconds the server reads its games before it opens the page (the rest: after)
+WARM_FIRST = 2.0
+#: the log's lines on a game page (the newest; the whole log is a page of its own)
+LOG_LINES = 30
 
 
 def folder_key(folder: Path) -> str:
@@ -56,13 +60,14 @@ def folder_key(folder: Path) -> str:
 @dataclass
 class _Loaded:
     """A folder's chain and the seat's view of it, kept while the folder's
-    chain files stay the same; `seen` holds the chain between two changes
+    chain files stay the same; `reader` holds the chain between two changes
     (a new file is appended to it, as `pbem watch` does, instead of a
-    replay); `log` the log's lines so far (a file's line never changes)."""
+    replay); `log` the log's last lines so far, one per file from some seq
+    on (a file's line never changes)."""
 
     stamp: Any
     chain: Any
-    seen: Any = None
+    reader: watching.ChainReader
     party: Any = None
     log: list = field(default_factory=list)
 
@@ -79,6 +84,7 @@ class Session:
     mail: bool = False
     ask_secret: Callable[[str], str] | None = None
     token: str = ""
+    log_lines: int = LOG_LINES
     lock: threading.RLock = field(default_factory=threading.RLock)
     notes: deque = field(default_factory=lambda: deque(maxlen=NOTES))
     _keys: dict[str, Path] = field(default_factory=dict)
@@ -108,35 +114,46 @@ class Session:
     def _load(self, folder: Path) -> _Loaded:
         """The folder's chain, read again only when its files changed: the
         new files appended to the chain at hand when they only follow it
-        (the watcher's `_read`), else a full read; checked against the
+        (the watcher's `ChainReader`), else a full read; checked against the
         address book either way."""
-        stamp = tw.signature(folder, watching.chain_file)
+        stamp = watching.chain_signature(folder)
         held = self._loaded.get(folder)
         if held is None or held.stamp != stamp:
-            seen = held.seen if held is not None else watching._Seen()
-            chain = watching.Watch._read(folder, folder_mod.chain_files(folder), seen)
+            reader = held.reader if held is not None else watching.ChainReader()
+            chain = reader.read(folder)
             self.keys.pin(chain, folder, write=False)
             log = held.log if held is not None and held.chain.game_id == chain.game_id else []
-            held = self._loaded[folder] = _Loaded(stamp, chain, seen, log=log)
+            held = self._loaded[folder] = _Loaded(stamp, chain, reader, log=log)
         return held
 
-    def log(self, held: _Loaded) -> list[tuple[int, str, str]]:
-        """Every file in words: only the files not told before are described."""
+    def log(self, held: _Loaded, last: int | None) -> list[tuple[int, str, str]]:
+        """The `last` files in words (None: every file): only the files not
+        told before are described. A page shows the last few (300 lines
+        would double the time to its first paint, in the server and in the
+        browser); the whole log is a page of its own."""
         chain = held.chain
         held.log = [entry for entry in held.log if entry[0] <= chain.seq]
-        since = held.log[-1][0] + 1 if held.log else 0
+        first = 0 if last is None else max(0, chain.seq + 1 - last)
+        if held.log and held.log[0][0] > first:
+            held.log = []  # an older line is asked for: the log is told again from there
+        since = held.log[-1][0] + 1 if held.log else first
         held.log += [(f["seq"], f["by"], "; ".join(f["what"]) or "writes a file")
                      for f in actions.log_entries(chain, since)["files"]]
-        return held.log
+        return held.log if last is None else held.log[-last:]
 
-    def warm(self) -> None:
-        """Read every game once (in the background at start), so that the
-        first page opened is drawn from memory."""
+    def warm(self, budget: float | None = None) -> bool:
+        """Read the games once, so that the pages opened first are drawn
+        from memory: for at most `budget` seconds (None: every game). True
+        when every game was read."""
+        end = None if budget is None else time.monotonic() + budget
         for folder in self.folders():
+            if end is not None and time.monotonic() > end:
+                return False
             try:
                 self.screen(folder_key(folder))
             except PbemError:
                 continue
+        return True
 
     def _party(self, held: _Loaded):
         chain = held.chain
@@ -173,7 +190,18 @@ class Session:
         with self.lock:
             held = self._load(folder)
             return game_screen(held.chain, self._party(held), self.name, key, str(folder), list(self.notes),
-                               self.log(held))
+                               self.log(held, self.log_lines))
+
+    def whole_log(self, key: str) -> pages.Screen | None:
+        """The game with every file of its log (and nothing else)."""
+        folder = self.folder(key)
+        if folder is None:
+            return None
+        with self.lock:
+            held = self._load(folder)
+            chain = held.chain
+            return pages.Screen(key=key, title=chain.game.title, game=chain.game.name, game_id=chain.game_id,
+                                seq=chain.seq, folder=str(folder), viewer=None, log=self.log(held, None))
 
     def check(self, key: str, text: str) -> dict[str, Any]:
         """`text` parsed and tried against the seat's state: what it would
@@ -213,7 +241,7 @@ class Session:
             except PbemError as exc:
                 return {"ok": False, "error": exc.message, "hint": exc.hint}
             said = [f"wrote {', '.join(p.name for p in written)}"] + said if written else said
-            said += self._mail(folder, written)
+            said += self._mail(folder) if written else []
         self.changed(folder)
         return {"ok": True, "said": said}
 
@@ -225,8 +253,10 @@ class Session:
             return []
         return actions.sync(folder, self.name, self.keys, said)
 
-    def _mail(self, folder: Path, written: list[Path]) -> list[str]:
-        if not self.mail or not written:
+    def _mail(self, folder: Path) -> list[str]:
+        """With `mail`: the files the other parties lack, mailed (nothing
+        when they have been; `mailing.send` keeps count)."""
+        if not self.mail:
             return []
         from pbem import mailing
 
@@ -283,6 +313,9 @@ class Session:
         if path == "list":
             return Reply.json({"html": pages.games_list(self.rows())})
         parts = path.split("/")
+        if parts[0] == "g" and len(parts) == 3 and parts[2] == "log":
+            whole = self.whole_log(parts[1])
+            return Reply.text(404, "no such game here") if whole is None else pages.log_page(whole, self.token)
         if parts[0] == "g" and len(parts) in (2, 3):
             screen = self.screen(parts[1])
             if screen is None:
@@ -326,15 +359,17 @@ class _LiveWatch(watching.Watch):
     def visit(self, folder: Path, seen) -> None:
         session = self.session
         with session.lock:
+            before = watching.chain_signature(folder)
             if not (folder / folder_mod.DEALER_KEY).exists():  # a hotseat game: nothing for `pbem watch`
                 super().visit(folder, seen)
             said: list[str] = []
             try:
-                written = session._owed(folder, said)
+                session._owed(folder, said)
             except PbemError as exc:
                 said.append(exc.message)
-                written = []
-            for line in said + session._mail(folder, written):
+            if watching.chain_signature(folder) != before:  # an answer was written here: mailed on
+                said += session._mail(folder)
+            for line in said:
                 self.say(f"{folder}: {line}")
         session.changed(folder)
 
@@ -414,8 +449,12 @@ def run(roots: list[Path], name: str, keys: actions.Keys, say: Callable[[str], N
     stop = threading.Event()
 
     def serve(interrupted: threading.Event) -> int:
+        # the games are read before the page is opened (the first page is
+        # drawn from memory, not while the browser waits), the rest of a
+        # long list in the background
+        if not session.warm(WARM_FIRST):
+            threading.Thread(target=session.warm, daemon=True, name="pbem serve warm-up").start()
         session.watchers(stop, watching.settle_time())
-        threading.Thread(target=session.warm, daemon=True, name="pbem serve warm-up").start()
         server.start()
         ready(server.url)
         launcher = _launcher(keys.store.home, server.url) if open_page else None
@@ -460,6 +499,9 @@ def _fetch_mail(session: Session) -> None:
     for report in reports:
         if report.written or report.joined:
             session.heard(f"{report.folder}: from the mail: {', '.join(p.name for p in report.written)}")
+            with session.lock:  # the answers the fetch wrote, mailed on
+                for line in session._mail(report.folder):
+                    session.heard(f"{report.folder}: {line}")
             session.changed(report.folder)
     for line in notes + [e.message for e in errors]:
         session.heard(f"mail: {line}")

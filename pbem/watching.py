@@ -79,8 +79,10 @@ def _chain_name(name: str) -> bool:
     return name.endswith(".pbem") and name != folder_mod.STATE and not name.startswith("state")
 
 
-#: the files whose stamps say a folder changed (`pbem serve` reads them the same way)
-chain_file = _chain_name
+def chain_signature(folder: Path) -> tw.Signature:
+    """The stamps of a folder's chain files: the same while no chain file
+    was added, replaced or removed (`pbem serve` asks it before a read)."""
+    return tw.signature(folder, _chain_name)
 
 
 def _stamps(files: dict[int, list[Path]]) -> dict[int, list[tuple[str, int, int]]]:
@@ -100,14 +102,53 @@ def _stamps(files: dict[int, list[Path]]) -> dict[int, list[tuple[str, int, int]
 
 
 @dataclass
+class ChainReader:
+    """One folder's chain, kept between two reads: `read` appends only the
+    new files to the chain read before (one check per new file, not a
+    replay of the game), and reads afresh whenever anything else changed
+    (a copy or a fork at a place already read, a file that does not fit).
+    The watcher keeps one per folder; `pbem serve` one per game it shows."""
+
+    chain: object | None = None  # the chain read last
+    names: dict = field(default_factory=dict)  # its files' stamps, by seq
+
+    def read(self, folder: Path, files: dict[int, list[Path]] | None = None):
+        """The folder's chain now (`files`: its chain files, when already listed)."""
+        files = folder_mod.chain_files(folder) if files is None else files
+        chain, names = self.chain, _stamps(files)
+        self.chain = None
+        if chain is not None and all(names.get(s) == self.names.get(s) for s in range(chain.seq + 1)) \
+                and all(len(names[s]) == 1 for s in range(chain.seq + 1, max(names) + 1)):
+            try:
+                for s in range(chain.seq + 1, max(names) + 1):
+                    path = files[s][0]
+                    record = chain.append(codec.normalise(folder_mod.read(path))[0], path.name)
+                    if path.name != folder_mod.turn_name(s, record.by):
+                        raise PbemError("a file whose name is not its writer's")  # said by the full read
+            except PbemError:
+                chain = None
+        else:
+            chain = None
+        if chain is None:
+            chain = folder_mod.load(folder)
+        self.keep(folder, chain, names)
+        return chain
+
+    def keep(self, folder: Path, chain, names: dict | None = None) -> None:
+        """Hold `chain` as the folder's chain now (one its holder extended
+        with the files it wrote itself; None: read afresh next time)."""
+        self.chain = chain
+        self.names = _stamps(folder_mod.chain_files(folder)) if names is None else names
+
+
+@dataclass
 class _Seen:
     """What the loop knows of one folder between looks."""
 
     last: tw.Signature | None = None  # the signature at the previous look
     done: tw.Signature | None = None  # the signature it last acted on
     told: set[str] = field(default_factory=set)  # messages already given
-    chain: object | None = None  # the chain read at the last visit
-    names: dict = field(default_factory=dict)  # its files' stamps, by seq
+    reader: ChainReader = field(default_factory=ChainReader)  # the chain read at the last visit
     timed_out: tw.Signature | None = None  # the signature at which a late seat sent the referee to work
 
 
@@ -175,7 +216,7 @@ class Watch:
     def _look(self, folder: Path, seen: _Seen) -> bool:
         """Act on one folder if it has settled; True when it is still
         changing (or asks to be looked at again)."""
-        sig = tw.signature(folder, _chain_name)
+        sig = chain_signature(folder)
         if sig == seen.done:
             return self._on_time(folder, seen, sig)
         if sig != seen.last:  # changed since the last look: let it settle
@@ -191,7 +232,7 @@ class Watch:
         """An unchanged folder of a game with a pace: the reminders its
         clocks make due, and, for the referee, a seat whose time ran out
         (True: visit it again, where `actions.sync` writes what is due)."""
-        chain = seen.chain
+        chain = seen.reader.chain
         if chain is None or chain.genesis.pace is None:
             return False
         self._remind(folder, chain, seen)
@@ -266,7 +307,7 @@ class Watch:
             return
         self._copies(folder, files, seen)
         try:
-            chain = self._read(folder, files, seen)
+            chain = seen.reader.read(folder, files)
         except ForkError as exc:
             self.errors += 1
             self._tell(seen, f"{where}: {exc.message}; both files are kept"
@@ -301,7 +342,7 @@ class Watch:
             if written:
                 self.say(f"{where}: wrote {', '.join(p.name for p in written)}")
             chain = self._after(folder, chain, written)
-            seen.chain, seen.names = chain, _stamps(folder_mod.chain_files(folder))
+            seen.reader.keep(folder, chain)
             if chain is None:
                 seen.done = None
                 return
@@ -328,31 +369,6 @@ class Watch:
                 return folder_mod.load(folder)
             except PbemError:
                 return None
-
-    @staticmethod
-    def _read(folder: Path, files: dict[int, list[Path]], seen: _Seen):
-        """The folder's chain: the one read at the last visit with only the
-        new files appended (one check per new file, not a replay of the
-        game), or read afresh whenever anything else changed (a copy or a
-        fork at a place already read, a file that does not fit)."""
-        chain, names = seen.chain, _stamps(files)
-        seen.chain = None
-        if chain is not None and all(names.get(s) == seen.names.get(s) for s in range(chain.seq + 1)) \
-                and all(len(names[s]) == 1 for s in range(chain.seq + 1, max(names) + 1)):
-            try:
-                for s in range(chain.seq + 1, max(names) + 1):
-                    path = files[s][0]
-                    record = chain.append(codec.normalise(folder_mod.read(path))[0], path.name)
-                    if path.name != folder_mod.turn_name(s, record.by):
-                        raise PbemError("a file whose name is not its writer's")  # said by the full read
-            except PbemError:
-                chain = None
-        else:
-            chain = None
-        if chain is None:
-            chain = folder_mod.load(folder)
-        seen.chain, seen.names = chain, names
-        return chain
 
     def _report(self, folder: Path, chain, seen: _Seen) -> None:
         from pbem import actions

@@ -1,44 +1,45 @@
 """The game page in a real browser: Debian's chromium, headless, offline.
 
-The page is opened from a file with networking features turned off and a
-fresh profile; its DOM after the scripts ran (``--dump-dom``) must hold the
-board's elements and the submit lines, and a screenshot is taken (kept in
-the test's tmp dir: look at it when a picture changes). `.ci/run` installs
-chromium; without it the test is skipped, saying why.
+The page is opened from a file in one headless chromium for the module
+(`cdp.py`, its DevTools pipe; a fresh profile, networking features off);
+its DOM once its script has run must hold the board's elements and the
+submit lines, and a screenshot is taken (kept in the test's tmp dir: look
+at it when a picture changes). Every wait is for a condition in the page,
+never for a time: a loaded machine only makes it slower. `.ci/run`
+installs chromium; without it the test is skipped, saying why.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
-import shutil
 import struct
-import subprocess
 from pathlib import Path
 
 import pytest
 
+from cdp import CHROMIUM, SKIP, Browser
 from test_pictures import aa_game, cn_game  # noqa: F401 - the fixed scenarios
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="chromium is not installed (apt-get install -y chromium; .ci/run does it)"
-)
-FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=SKIP)
+READY = "document.body && document.body.dataset.ready === '1'"
 
 
-def chromium(tmp_path: Path, *args: str) -> str:
-    profile = tmp_path / f"profile-{len(list(tmp_path.glob('profile-*')))}"
-    profile.mkdir()
-    out = subprocess.run(
-        [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", *args],
-        capture_output=True, text=True, timeout=120, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
-    )
-    assert out.returncode == 0, out.stderr[-2000:]
-    return out.stdout
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    b = Browser(tmp_path_factory.mktemp("chromium") / "profile")
+    yield b
+    b.close()
+
+
+def dom_of(browser, page: Path, ready: str = READY) -> str:
+    """The page's DOM once `ready` holds in it."""
+    tab = browser.tab()
+    try:
+        tab.go(page.resolve().as_uri(), ready=ready)
+        return tab.eval("document.documentElement.outerHTML")
+    finally:
+        tab.send("Page.close")
 
 
 def png_size(path: Path) -> tuple[int, int]:
@@ -47,28 +48,31 @@ def png_size(path: Path) -> tuple[int, int]:
     return struct.unpack(">II", data[16:24])
 
 
-def open_page(pbem, folder: Path, seat: str, tmp_path: Path) -> tuple[str, Path]:
+def open_page(pbem, browser, folder: Path, seat: str, tmp_path: Path) -> tuple[str, Path]:
     page = tmp_path / f"{seat}.html"
     pbem("page", folder, "--as", seat, "-o", page)
-    url = page.resolve().as_uri()
-    dom = chromium(tmp_path, "--dump-dom", url)
-    shot = tmp_path / f"{seat}.png"
-    chromium(tmp_path, "--window-size=1400,1000", "--hide-scrollbars", f"--screenshot={shot}", url)
+    tab = browser.tab(width=1400, height=1000)
+    try:
+        tab.go(page.resolve().as_uri(), ready=READY)
+        dom = tab.eval("document.documentElement.outerHTML")
+        shot = tab.screenshot(tmp_path / f"{seat}.png", full=False)
+    finally:
+        tab.send("Page.close")
     assert png_size(shot) == (1400, 1000)
     assert shot.stat().st_size > 30_000  # a drawn page, not a blank one
     return dom, shot
 
 
-def test_agent_avenue_page_in_chromium(pbem, aa_game, tmp_path):  # noqa: F811
-    dom, _ = open_page(pbem, aa_game, "bob", tmp_path)
+def test_agent_avenue_page_in_chromium(pbem, browser, aa_game, tmp_path):  # noqa: F811
+    dom, _ = open_page(pbem, browser, aa_game, "bob", tmp_path)
     assert 'data-ready="1"' in dom  # the inline script ran under the page's CSP
     assert dom.count('class="meeple"') == 2 and dom.count('class="seat"') == 2
     assert 'data-card="Mole"' in dom and 'data-card="Saboteur"' not in dom
     assert dom.count('class="copy"') == 2 and '--cmd "recruit face-up"' in dom
 
 
-def test_codenames_page_in_chromium(pbem, cn_game, tmp_path):  # noqa: F811
-    dom, _ = open_page(pbem, cn_game, "alice", tmp_path)
+def test_codenames_page_in_chromium(pbem, browser, cn_game, tmp_path):  # noqa: F811
+    dom, _ = open_page(pbem, browser, cn_game, "alice", tmp_path)
     assert 'data-ready="1"' in dom
     assert dom.count('class="cell"') == 25
     assert 'data-word="orbit"' in dom and 'data-colour="assassin"' in dom  # alice holds the key
@@ -89,20 +93,20 @@ def script_hash(text: str) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
 
 
-def test_an_injected_script_handler_or_base_does_nothing(pbem, aa_game, tmp_path):  # noqa: F811
+def test_an_injected_script_handler_or_base_does_nothing(pbem, browser, aa_game, tmp_path):  # noqa: F811
     """The page's own script runs (its hash is in the policy); a script, an
     event handler or a <base> put into the page by an injection does not."""
     page = tmp_path / "bob.html"
     pbem("page", aa_game, "--as", "bob", "-o", page)
     html = page.read_text()
     page.write_text(html.replace('<section id="board"', INJECTED + '<section id="board"', 1))
-    dom = chromium(tmp_path, "--dump-dom", page.resolve().as_uri())
+    dom = dom_of(browser, page)  # the page's own script has run: what the injection tried, before it, did not
     assert 'data-ready="1"' in dom
     assert 'data-inline' not in dom and 'data-handler' not in dom
     assert "unsafe-inline" not in html
 
 
-def test_no_form_is_sent_and_no_base_moves_the_links(pbem, aa_game, tmp_path):  # noqa: F811
+def test_no_form_is_sent_and_no_base_moves_the_links(pbem, browser, aa_game, tmp_path):  # noqa: F811
     """The page's script replaced by a probe (and only its hash changed in
     the policy): the probe sends a form to a local file and reads the
     page's base address after an injected <base>. The policy stops both."""
@@ -124,7 +128,10 @@ def test_no_form_is_sent_and_no_base_moves_the_links(pbem, aa_game, tmp_path):  
     form = f'<form id="leak" method="get" action="{leak.resolve().as_uri()}"><input name="q" value="secret"></form>'
     page.write_text(html.replace('<section id="board"', f'<base href="{leak.resolve().as_uri()}">{form}'
                                  '<section id="board"', 1))
-    dom = chromium(tmp_path, "--virtual-time-budget=2000", "--dump-dom", page.resolve().as_uri())
+    # both refusals are awaited (the form is sent once the page has loaded);
+    # had the form gone, the page would be the leak's and the wait would fail
+    dom = dom_of(browser, page, ready="document.body && document.body.dataset.formaction === 'refused'"
+                                      " && document.body.dataset.baseuri === 'refused'")
     assert "LEAKED" not in dom, dom[-500:]
     assert f'data-base="{page.resolve().as_uri()}"' in dom
     assert 'data-baseuri="refused"' in dom and 'data-formaction="refused"' in dom

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from cdp import CHROMIUM, SKIP, Browser, CdpError
+from cdp import CHROMIUM, SKIP, Browser
 from conftest import introduced, snapshot
 from served import Served
 
@@ -79,6 +79,10 @@ def open_game(browser, server: Served) -> object:
     return tab
 
 
+#: no request of the page in flight (`serve.js` counts them in body.dataset.busy)
+IDLE = "!(+document.body.dataset.busy)"
+
+
 def state(tab) -> dict:
     return tab.eval(STATE) or {}
 
@@ -121,11 +125,7 @@ def one_move(tab, rng: random.Random, undo_odds: float = 0.0) -> str:
                 click_visible(tab, "#moves button.move", rng)
             else:  # the picks left no move: as a player would, start again
                 tab.click("#chooser .trail button")
-            try:
-                tab.wait("(function () { var c = document.getElementById('confirm'); return c && !c.hidden; }())",
-                         timeout=0.6)
-            except CdpError:
-                continue
+            tab.wait(IDLE)  # a click that chose a move has the server check it: its answer is in
     tab.wait("(function () { var c = document.getElementById('confirm'); return c && !c.hidden; }())", timeout=10)
     words = tab.eval("document.getElementById('confirm-text').textContent")
     tab.click("#send")
@@ -242,23 +242,81 @@ def test_codenames_game_with_a_referee_by_clicking(browser, servers, shots, tmp_
     verified(g)
 
 
-@pytest.mark.parametrize("game, seats, dealer, moves", [
-    ("codex", ["alice", "bob"], "hotseat", 14),
-    ("dark-agent", ["alice", "bob"], "hotseat", 10),
-])
-def test_every_game_plays_by_clicking(browser, servers, shots, tmp_path, game, seats, dealer, moves):
-    """Codex and Dark Agent in one folder, each seat served from its own
-    home in its own tab: the first moves of a game (the whole game with
-    PBEM_LONG=1)."""
-    keys = introduced(tmp_path, seats)
-    g = tmp_path / game
-    actions.new_game(game, g, seats, keys[seats[0]], dealer=dealer)
-    for name in seats:
-        servers.append(Served(keys[name].store.home, name, g, log=tmp_path / f"serve-{name}.log"))
-    tabs = {name: open_game(browser, s) for name, s in zip(seats, servers)}
-    play_by_clicking(tabs, random.Random(5), shots, limit=240, stop_after=moves if not LONG else None)
+#: every game, its seats and options, as the pages play it
+GAMES = {
+    "agent-avenue": (["alice", "bob"], []),
+    "codenames": (["alice:red-spymaster", "bob:red"], ["variant=coop"]),
+    "codex": (["alice", "bob"], []),
+    "dark-agent": (["alice", "bob"], ["rounds=1"]),  # a short game of its own (whole games last hundreds of moves)
+}
+#: played to the end by the tests above in every run
+WHOLE = {("agent-avenue", "peer"), ("codenames", "referee")}
+#: (game, dealer, moves clicked, None: to the end): the default run clicks
+#: a sample; PBEM_LONG=1 plays every other game under every dealer to its
+#: end (Codex from a position near its end, reached by the greedy bots)
+CASES = [(g, d, None) for g in GAMES for d in ("hotseat", "referee", "peer") if (g, d) not in WHOLE] if LONG \
+    else [("codex", "peer", 3), ("dark-agent", "referee", None)]
+
+
+def bots_until(g: Path, keys: dict, done, rng: random.Random, limit: int = 3000):
+    """The greedy bot's moves and every automatic file, written through the
+    library by whoever owes them, until `done(chain)` or the game's end."""
+    for _ in range(limit):
+        chain = folder_mod.load(g)
+        if chain.over or done(chain):
+            return chain
+        who = chain.writers()[0]
+        mine = keys.get(who) or next(iter(keys.values()))  # a hotseat dealer: its key is in the folder
+        if chain.needs(who) == "auto":
+            actions.sync(g, who, mine)
+            continue
+        me = actions.party(chain, who, mine)
+        state, game = me.state(), chain.game
+        command = game.bots["greedy"](game, state, who, rng)
+        actions.submit(g, who, [game.format(command, state, who)], mine)
+    raise AssertionError("the bots did not get there")
+
+
+def near_the_end(chain) -> bool:
+    """A Codex base with at most 6 HP of its 20 left (once it is dealt)."""
+    state = chain.records[-1].after
+    return state is not None and max(p.base_damage for p in state.players.values()) >= 14
+
+
+@pytest.mark.parametrize("game, dealer, moves", CASES, ids=[f"{g}-{d}" for g, d, _ in CASES])
+def test_every_game_under_every_dealer_by_clicking(browser, servers, shots, tmp_path, game, dealer, moves):
+    """Each seat served from its own home in its own tab, the players
+    sharing one folder (with rita's `pbem referee watch` as the referee):
+    the first moves clicked, or (PBEM_LONG=1) every move to the end."""
+    seats, options = GAMES[game]
+    names = [s.partition(":")[0] for s in seats]
+    keys = introduced(tmp_path, [*names, "rita"])
+    g = tmp_path / "shared" / game
+    if dealer == "referee":
+        actions.new_game(game, g, seats, keys["rita"], dealer="referee", referee="rita", options=options)
+    else:
+        actions.new_game(game, g, seats, keys[names[0]], dealer=dealer, options=options,
+                         creator=names[0] if dealer == "peer" else None)
+    if game == "codex" and moves is None:  # a whole game clicked would take an hour
+        bots_until(g, keys, near_the_end, random.Random(2))
+    referee = None
+    if dealer == "referee":
+        referee = subprocess.Popen(
+            [sys.executable, "-m", "pbem", "referee", "watch", str(g.parent), "--as", "rita"],
+            env={**os.environ, "PBEM_HOME": str(keys["rita"].store.home), "PBEM_WATCH_SETTLE": "0.05"},
+            stdout=subprocess.DEVNULL, stderr=open(tmp_path / "referee.log", "w"))
+    try:
+        for name in names:
+            servers.append(Served(keys[name].store.home, name, g, log=tmp_path / f"serve-{name}.log"))
+        tabs = {name: open_game(browser, s) for name, s in zip(names, servers)}
+        final = play_by_clicking(tabs, random.Random(5), shots, limit=900 if moves is None else 240, stop_after=moves)
+    finally:
+        if referee is not None:
+            referee.terminate()
+            referee.wait(15)
     for name, tab in tabs.items():
         tab.screenshot(shots / f"after-{name}.png")
+        assert moves is not None or final[name]["over"]
     verified(g)
 
 

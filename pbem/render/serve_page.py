@@ -244,8 +244,11 @@ def _log(s: Screen) -> str:
         f"<li value=\"{seq}\"><span class=\"seq\">{seq}</span> <span class=\"by\">{_e(by)}</span> {_e(what)}</li>"
         for seq, by, what in reversed(s.log)
     )
+    files = s.seq + 1
+    whole = "" if len(s.log) >= files else \
+        f"<p class=\"more\"><a href=\"{_e(s.key)}/log\">The whole log ({files} files)</a></p>"
     return (f"<section id=\"log\" class=\"panel\" aria-labelledby=\"log-h\"><h2 id=\"log-h\">Log "
-            f"<span class=\"hint\">(newest first)</span></h2><ol class=\"log\" reversed>{items}</ol></section>")
+            f"<span class=\"hint\">(newest first)</span></h2><ol class=\"log\" reversed>{items}</ol>{whole}</section>")
 
 
 def game_main(s: Screen) -> str:
@@ -268,6 +271,14 @@ def game_page(s: Screen, token: str) -> Reply:
               f"<p class=\"sub\">seen by {_e(who)} · game {_e(s.game_id[:12])} · {_e(s.folder)}</p>")
     attrs = f"data-page=\"game\" data-key=\"{_e(s.key)}\" data-game=\"{_e(s.game)}\""
     return _document(f"{s.title}: {who}", attrs, header, game_main(s), token, s.notes)
+
+
+def log_page(s: Screen, token: str) -> Reply:
+    """Every file of the game in words (a game page shows the last few)."""
+    header = (f"<a class=\"back\" href=\"../{_e(s.key)}\">&larr; back to the game</a><h1>{_e(s.title)}: the log</h1>"
+              f"<p class=\"sub\">game {_e(s.game_id[:12])} · {_e(s.folder)}</p>")
+    attrs = f"data-page=\"log\" data-key=\"{_e(s.key)}\" data-game=\"{_e(s.game)}\""
+    return _document(f"{s.title}: the log", attrs, header, _log(s), token, [])
 
 
 def launcher(url: str) -> str:

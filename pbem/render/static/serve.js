@@ -17,8 +17,10 @@
     return e;
   }
 
+  // body.dataset.busy counts the requests in flight (a test waits for none, not for a time)
   function request(method, path, data) {
     var init = { method: method, headers: { "X-Pbem-Token": token }, cache: "no-store" };
+    body.dataset.busy = (+(body.dataset.busy || 0) + 1).toString();
     if (data !== undefined) {
       init.headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(data);
@@ -27,7 +29,12 @@
       var type = r.headers.get("Content-Type") || "";
       if (type.indexOf("application/json") === 0) { return r.json(); }
       return r.text().then(function (t) { return { ok: false, error: t.trim() || ("HTTP " + r.status) }; });
-    }, function () { return { ok: false, error: "the pbem serve process does not answer (stopped?)" }; });
+    }, function () { return { ok: false, error: "the pbem serve process does not answer (stopped?)" }; })
+      .then(function (answer) {
+        // the answer's own handlers run first (a chained request counts itself before this one ends)
+        setTimeout(function () { body.dataset.busy = (+body.dataset.busy - 1).toString(); }, 0);
+        return answer;
+      });
   }
 
   function flash(kind, text, hint) {
@@ -223,11 +230,12 @@
   }
   function listen() {
     var live = $("live");
-    var source = new EventSource((body.dataset.page === "game" ? "../" : "") + "events");
+    var source = new EventSource(({ game: "../", log: "../../" }[body.dataset.page] || "") + "events");
     source.addEventListener("hello", function () { live.textContent = "live"; live.classList.add("on"); });
     source.addEventListener("change", function (e) {
       var keys = JSON.parse(e.data);
-      if (body.dataset.page !== "game" || keys.indexOf(body.dataset.key) >= 0) { refresh(true); }
+      if (body.dataset.page === "log") { if (keys.indexOf(body.dataset.key) >= 0) { location.reload(); } }
+      else if (body.dataset.page !== "game" || keys.indexOf(body.dataset.key) >= 0) { refresh(true); }
     });
     source.onerror = function () { live.textContent = "reconnecting"; live.classList.remove("on"); };
   }
