@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from pbem.errors import IllegalCommand, InvalidOption
 from pbem.games.base import Chance, Known, Zone, copy_struct
-from pbem.games.codex import activated, board, cards, combat, engine, play, resolve, turn
+from pbem.games.codex import activated, board, cards, combat, engine, hidden, play, resolve, turn
 from pbem.games.codex.board import log
 from pbem.games.codex.commands import (
     Attack,
@@ -276,6 +276,7 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
     else:
         _need_main(state, seat, "do that")
     state = copy_struct(state)
+    hidden.end_peeks(state)  # what a look showed was delivered before any command
     if isinstance(cmd, Choose):
         resolve.answer_prompt(state, list(cmd.answers))
     else:

@@ -232,6 +232,16 @@ class Prompt(msgspec.Struct, kw_only=True):
     optional: bool = False
 
 
+class Peek(msgspec.Struct, kw_only=True):
+    """A hidden zone shown for a moment (`hidden`): `seat` added to the
+    readers of `zone` (or, `seat` empty, the zone made public), until the
+    next command of anyone, by which the dealer (or, in a peer game, the
+    zone's owner) has shown its cards to whoever may now read them."""
+
+    zone: str
+    seat: str = ""
+
+
 class Combat(msgspec.Struct, kw_only=True, omit_defaults=True):
     """The attack being resolved (continuous effects "while attacking ..." read it)."""
 
@@ -269,6 +279,8 @@ class State(GameState, kw_only=True):
     lasting: list[Lasting] = []
     #: the tower's one detection this turn: seat of the tower -> ref detected
     detected: dict[str, str] = {}
+    #: hidden zones shown for a moment (`Peek`), undone by the next command
+    peeks: list[Peek] = []
     #: cards everyone saw that now lie in hidden zones: ref -> name
     shown: dict[str, str] = {}
     #: a counter that only goes up: the `Thing.stamp` of what changed last

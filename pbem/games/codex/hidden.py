@@ -1,0 +1,124 @@
+"""Effects on hidden zones: a look at another seat's hand or discard pile,
+a hand shown to everyone, a discard from another seat's hand (at random,
+or chosen by the caster after a look).
+
+Each is written as a change of a zone's readers, never as a card moved or
+named in the state, so that every dealer carries it without knowing the
+card: a seat added to the readers of a hand is a seat that may read it,
+and whoever holds those cards (the dealer; in a peer game the hand's
+owner) owes it their openings, sealed to that seat alone, before anyone
+writes on; a zone made public owes its openings to everyone. The look
+lasts until the next command of anyone (`end_peeks`), which the protocol
+lets come only after those openings: a file whose command makes its
+writer a reader of cards it does not know ends there. Undoing it at the
+next command keeps a later draw into that hand from being shown too.
+
+Chance over a hidden hand (a card discarded at random) is public chance
+(`Chance.public`): the position is drawn where no writer can foresee it
+(the dealer's answer, or under peer the other seats' next beacon links),
+and the card goes face down to its owner's discard pile, shown to nobody.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.base import Chance, own_zone
+from pbem.games.codex import events
+from pbem.games.codex.board import log
+from pbem.games.codex.cards import CardDataError
+from pbem.games.codex.state import Peek, State, discard, hand
+
+#: the effects of this module (`effects.one` hands them here)
+EFFECTS = ("look", "reveal", "discard")
+#: the zones a look or a reveal may name
+ZONES = ("hand", "discard")
+
+
+def look(state: State, seat: str, zone: str) -> None:
+    """`seat` reads `zone` (another seat's hand or discard pile) until the next command."""
+    z = own_zone(state, zone)
+    if z.public or seat in z.readers:
+        return
+    z.readers.append(seat)
+    state.peeks.append(Peek(zone=zone, seat=seat))
+    kind, _, owner = zone.partition(":")
+    log(state, f"{seat} looks at {owner}'s {'discard pile' if kind == 'discard' else kind}")
+
+
+def reveal(state: State, zone: str) -> None:
+    """Everyone reads `zone` until the next command: its cards are turned face up."""
+    z = own_zone(state, zone)
+    if z.public:
+        return
+    z.public = True
+    state.peeks.append(Peek(zone=zone))
+    kind, _, owner = zone.partition(":")
+    log(state, f"{owner}'s {kind} is revealed to everyone")
+
+
+def end_peeks(state: State) -> None:
+    """Undo every look and reveal: a command comes only once they were seen.
+    The cards a reveal turned face up stay known to all (they were seen)."""
+    for p in state.peeks:
+        z = own_zone(state, p.zone)
+        if p.seat:
+            if p.seat in z.readers:
+                z.readers.remove(p.seat)
+        else:
+            z.public = False
+    state.peeks = []
+
+
+def discard_random(state: State, victim: str, n: int, chance: Chance) -> int:
+    """`victim` discards `n` cards of its hand at random (public chance over
+    their places), face down: nobody learns which. Returns how many."""
+    done = 0
+    for _ in range(n):
+        items = own_zone(state, hand(victim)).items
+        if not items:
+            break
+        item = items.pop(chance.public.below(len(items)))
+        own_zone(state, discard(victim)).items.append(item)
+        done += 1
+    if done:
+        log(state, f"{victim} discards {done} card(s) at random")
+        events.emit(state, events.whenever(state, "card_discarded", "", {"player": victim, "n": str(done)}))
+    return done
+
+
+def discard_chosen(state: State, victim: str, refs: list[str]) -> None:
+    """Cards a part chose from `victim`'s hand go face down to its discard pile."""
+    moved = []
+    for ref in refs:
+        items = own_zone(state, hand(victim)).items
+        for i, it in enumerate(items):
+            if it.ref == ref:
+                own_zone(state, discard(victim)).items.append(items.pop(i))
+                moved.append(ref)
+                break
+    if moved:
+        log(state, f"{victim} discards {len(moved)} chosen card(s)")
+        events.emit(state, events.whenever(state, "card_discarded", "", {"player": victim, "n": str(len(moved))}))
+
+
+def run(ctx: Any, e: dict[str, Any]) -> None:
+    """One effect of `EFFECTS` (see `effects` for the forms)."""
+    st = ctx.state
+    name = next(iter(e))
+    if name in ("look", "reveal"):
+        kind = e[name]
+        if kind not in ZONES:
+            raise CardDataError(f"{name}: one of {', '.join(ZONES)}, not {kind!r}")
+        for p in ctx.players(e.get("of", "opp")):
+            if name == "look" and p != ctx.seat:
+                look(st, ctx.seat, f"{kind}:{p}")
+            elif name == "reveal":
+                reveal(st, f"{kind}:{p}")
+    elif name == "discard":
+        if isinstance(e["discard"], str):  # cards a part chose from another seat's hand
+            for zone, ref in ctx.cards(e["discard"]):
+                discard_chosen(st, zone.partition(":")[2], [ref])
+        elif ctx.chance is not None:
+            for p in ctx.players(e.get("who", "opp")):
+                discard_random(st, p, int(e["discard"]), ctx.chance)
