@@ -85,6 +85,29 @@ def test_carrion_curse_discards_up_to_two_cards_the_caster_picks_among_those_not
     assert hand_names(do(st, "choose none"), "bob") == ["Spark", "Spark", "Timely Messenger", "Wrecking Ball"]
 
 
+def test_vir_garbarean_sees_the_top_card_and_trades_it_for_a_card_of_the_hand():
+    st = start("p1.hand = Spark", "p1.deck = Bloom, Wither, Tenderfoot", "p1.heroes = Vir Garbarean 1", "p1.hero = home",
+               "p1.gold = 5", "p2.hand = Spark")
+    st = do(st, "use vir-garbarean peek")
+    assert _seen(st, "alice", "alice").my_top == ["Bloom"] and _seen(st, "bob", "alice").my_top is None
+    assert _seen(st, "alice", "alice").deck == 9, "the seen card still lies on the draw pile"
+    st = do(st, "use vir-garbarean swap target=hand:spark")
+    assert _seen(st, "alice", "alice").my_top == ["Spark"] and hand_names(st, "alice") == ["Bloom"]
+    assert st.players["alice"].gold == 8
+    st = do(st, "end")  # discards Bloom, draws three: the traded Spark first
+    assert hand_names(st, "alice") == ["Spark", "Tenderfoot", "Wither"]
+
+
+def test_looking_at_an_empty_draw_pile_sees_nothing_and_never_reshuffles():
+    st = start("p1.hand = Spark", "p1.deck = ", "p1.discard = Bloom, Wither, Tenderfoot, Older Brother, Brick Thief, "
+               "Helpful Turtle, Granfalloon Flagbearer, Fruit Ninja, Timely Messenger",
+               "p1.heroes = Vir Garbarean 1", "p1.hero = home", "p1.gold = 5")
+    st = do(st, "use vir-garbarean peek")
+    assert _seen(st, "alice", "alice").my_top == [] and len(st.zones["discard:alice"].items) == 9
+    st = do(st, "use vir-garbarean swap target=hand:spark")
+    assert hand_names(st, "alice") == ["Spark"] and st.players["alice"].gold == 8, "nothing to trade with"
+
+
 def test_opening_draw_scenarios_leave_the_hands_to_the_draws():
     st = start("opening = draw", "p1.deck = Lawful Search, Scorch", "p2.deck = Spark")
     assert st.phase == "main" and len(st.zones["hand:alice"].items) == 5
@@ -198,6 +221,33 @@ def test_a_random_discard_waits_for_chance_its_caster_cannot_foresee(tables, len
         assert len(imp.after.zones["hand:bob"].items) == len(answer.after.zones["hand:bob"].items) + 1, \
             f"{mode}: the discard happens in the answer, not in the caster's own file"
         assert answer.by != "alice"
+
+
+#: seven cards for a hand of five: three Scorches, so one is drawn at least,
+#: and four Sparks, so one is left to trade; two stay in the draw pile
+TOP_LINES = ["opening = draw", "p1.deck = Scorch, Scorch, Scorch, Spark, Spark, Spark, Spark",
+             "p1.workers = Timely Messenger, Tenderfoot, Older Brother, Brick Thief, Helpful Turtle, "
+             "Granfalloon Flagbearer, Fruit Ninja, Bloom, Wither, Lawful Search", "p1.gold = 20",
+             "p1.heroes = Vir Garbarean home", "p2.base = 1"]
+TOP_SCRIPT = [("alice", "summon vir-garbarean"), ("alice", "use vir-garbarean peek"),
+              ("alice", "use vir-garbarean swap target=hand:spark"), ("alice", "play scorch target=opp:base")]
+
+
+@pytest.mark.parametrize("mode", codex_tables.MODES)
+def test_the_top_of_ones_own_draw_pile_is_seen_and_traded_by_its_owner_alone(mode, tmp_path, lenient):
+    seen: dict = {}
+    table = codex_tables.play(mode, TOP_LINES, TOP_SCRIPT, seen=seen)
+    tops = {k: next((line for line in views["alice"].splitlines() if "top of your draw pile (seen)" in line), "")
+            for k, views in seen.items()}
+    assert not tops[0] and tops[1].endswith(("Scorch", "Spark")) and tops[2].endswith("Spark"), tops
+    for views in seen.values():
+        assert "top of your draw pile" not in views["bob"] + views["public"]
+    chain = tamper.replay(table.files)
+    for record in chain.records[1:]:
+        if record.after is not None:
+            assert not any(isinstance(it, Known) for it in record.after.zones["top:alice"].items)
+    report = audit(tamper.save(table, tmp_path / "game"))
+    assert chain.over and report.ok, report.failures
 
 
 # --- cheats: doctored files, re-signed with the writer's real key ------------------------

@@ -27,10 +27,10 @@ from pbem.games.base import Chance, own_zone
 from pbem.games.codex import events
 from pbem.games.codex.board import log
 from pbem.games.codex.cards import CardDataError
-from pbem.games.codex.state import Peek, State, discard, hand
+from pbem.games.codex.state import Peek, State, deck, discard, hand, top
 
 #: the effects of this module (`effects.one` hands them here)
-EFFECTS = ("look", "reveal", "discard")
+EFFECTS = ("look", "reveal", "discard", "look_top", "exchange_top")
 #: the zones a look or a reveal may name
 ZONES = ("hand", "discard")
 
@@ -55,6 +55,42 @@ def reveal(state: State, zone: str) -> None:
     state.peeks.append(Peek(zone=zone))
     kind, _, owner = zone.partition(":")
     log(state, f"{owner}'s {kind} is revealed to everyone")
+
+
+def look_top(state: State, seat: str, n: int, chance: Chance) -> int:
+    """`seat` looks at the top `n` cards of its own draw pile: those not
+    known yet (under the public ones, `Player.on_top`) are taken by chance,
+    as a draw takes them, into ``top:S`` (read by `seat`), where the next
+    draws find them in that order. No draw pile, nothing to see: looking
+    never reshuffles the discard pile (ruling on Vir Garbarean). Returns
+    how many cards `seat` newly sees."""
+    pile, seen = own_zone(state, deck(seat)), own_zone(state, top(seat))
+    public = state.players[seat].on_top
+    new = 0
+    while public + len(seen.items) < n and len(pile.items) > public:
+        seen.items.append(pile.items.pop(public + chance.private_draw(len(pile.items) - public)))
+        new += 1
+    log(state, f"{seat} looks at the top {n} card(s) of its draw pile")
+    return new
+
+
+def exchange_top(state: State, seat: str, ref: str, chance: Chance) -> bool:
+    """A card of `seat`'s hand and the top card of its draw pile trade
+    places (the top one looked at first, where it was not known). No draw
+    pile, nothing happens (ruling on Vir Garbarean)."""
+    p = state.players[seat]
+    if not p.on_top and not state.zones[top(seat)].items:
+        look_top(state, seat, 1, chance)
+    hand_items = own_zone(state, hand(seat)).items
+    i = next((k for k, it in enumerate(hand_items) if it.ref == ref), None)
+    if i is None or (not p.on_top and not state.zones[top(seat)].items):
+        return False
+    # the top is a public card (`Player.on_top`: its place stays counted,
+    # the next draw takes what lies there) or one `seat` looked at
+    pile = own_zone(state, deck(seat)) if p.on_top else own_zone(state, top(seat))
+    pile.items[0], hand_items[i] = hand_items[i], pile.items[0]
+    log(state, f"{seat} trades a card of its hand with the top card of its draw pile")
+    return True
 
 
 def end_peeks(state: State) -> None:
@@ -115,6 +151,13 @@ def run(ctx: Any, e: dict[str, Any]) -> None:
                 look(st, ctx.seat, f"{kind}:{p}")
             elif name == "reveal":
                 reveal(st, f"{kind}:{p}")
+    elif name == "look_top":
+        if ctx.chance is not None:
+            look_top(st, ctx.seat, int(e["look_top"]), ctx.chance)
+    elif name == "exchange_top":
+        if ctx.chance is not None:
+            for _, ref in ctx.cards(e["exchange_top"]):
+                exchange_top(st, ctx.seat, ref, ctx.chance)
     elif name == "discard":
         if isinstance(e["discard"], str):  # cards a part chose from another seat's hand
             for zone, ref in ctx.cards(e["discard"]):

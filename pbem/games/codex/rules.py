@@ -60,6 +60,7 @@ from pbem.games.codex.state import (
     future,
     hand,
     ongoing,
+    top,
     trash,
     workers,
 )
@@ -123,7 +124,7 @@ def setup(options: Options, seats: list[str], chance: Chance) -> State:
                                      base_workers=cards.START_WORKERS[min(i, len(cards.START_WORKERS) - 1)])
         state.patrol[seat] = [""] * 5
         zones[deck(seat)] = _zone()
-        for name in (hand(seat), discard(seat), codex(seat), workers(seat), trash(seat)):
+        for name in (hand(seat), discard(seat), codex(seat), workers(seat), trash(seat), top(seat)):
             zones[name] = _zone([seat])
         for name in (play_zone(seat), ongoing(seat), future(seat)):
             zones[name] = _zone(public=True)

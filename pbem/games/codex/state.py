@@ -4,6 +4,8 @@ Zones (`GameState.zones`), for each seat S:
 
 * ``deck:S``     S's draw pile; nobody reads it (a private deck: S knows
                  what it holds, nobody knows the order).
+* ``top:S``      the top of S's draw pile as far as S has looked at it
+                 (`hidden`), in order; read by S. Draws take it first.
 * ``hand:S``     S's hand; read by S.
 * ``discard:S``  S's face-down discard pile; read by S (the opponent sees
                  the count, and names the cards it saw go there).
@@ -302,6 +304,12 @@ def opponents(state: State, seat: str) -> list[str]:
 
 def deck(seat: str) -> str:
     return f"deck:{seat}"
+
+
+def top(seat: str) -> str:
+    """The cards on top of `seat`'s draw pile that `seat` has looked at, in
+    order (under the public cards `Player.on_top` counts): read by `seat`."""
+    return f"top:{seat}"
 
 
 def hand(seat: str) -> str:

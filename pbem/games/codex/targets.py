@@ -125,9 +125,12 @@ def card_problem(state: State, seat: str, src: str, parts: list[Part], picked: l
         return _card_fits(state, seat, src, part, x, name) and (rel is None or rel(state, seat, src, picked, x))
 
     owner = zones_owner(state, seat, part)
-    if target and owner != seat:  # another's card: read only where it is known, never shown to all
+    if target and (owner != seat or not part.pick):
+        # another's card, or any card (no filter): read only where it is
+        # known, never shown to all (the effect shows it if it must)
         if not any(it.ref == target for z in part.zones for it in state.zones[f"{z}:{owner}"].items):
-            return f"that is not a card of {owner}'s " + " or ".join(part.zones)
+            return ("that is not a card of your " if owner == seat else f"that is not a card of {owner}'s ") + \
+                " or ".join(part.zones)
         if part.distinct and not _left(parts, picked, [target]):
             return "another card than the one before"
         with checked_if_visible():

@@ -15,7 +15,7 @@ import msgspec
 from pbem.games.base import Known, Outcome, compact_lines, fit_lines
 from pbem.games.codex import board, cards, values
 from pbem.games.codex.commands import answer_text, handle
-from pbem.games.codex.state import State, codex, deck, discard, future, hand, ongoing, workers
+from pbem.games.codex.state import State, codex, deck, discard, future, hand, ongoing, top, workers
 
 
 class ThingView(msgspec.Struct, frozen=True):
@@ -66,6 +66,8 @@ class SideView(msgspec.Struct, frozen=True):
     my_discard: list[str] | None = None
     my_workers: list[str] | None = None
     my_codex: list[str] | None = None
+    #: the top of its own draw pile as far as it looked, in order
+    my_top: list[str] | None = None
     future: list[str] = []
     building_cards: list[BuildingView] = []
     #: another seat's hand and discard pile while a look or a reveal shows
@@ -132,7 +134,7 @@ def _view(state: State, seat: str | None) -> View:
             seat=s, spec=p.spec, hero=hero_name, hero_home=hero.home,
             hero_back=hero.back, base_hp=max(0, cards.BASE_HP - p.base_damage), gold=p.gold,
             workers=board.worker_count(state, s), hand=len(state.zones[hand(s)].items),
-            deck=len(state.zones[deck(s)].items), discard=len(state.zones[discard(s)].items),
+            deck=len(state.zones[deck(s)].items) + len(state.zones[top(s)].items), discard=len(state.zones[discard(s)].items),
             codex=len(state.zones[codex(s)].items), buildings=blds, things=things,
             patrol=[handle(state, r) if r in state.things else "" for r in state.patrol.get(s, [""] * 5)],
             ongoing=[it.card for it in state.zones[ongoing(s)].items],
@@ -140,6 +142,7 @@ def _view(state: State, seat: str | None) -> View:
             my_discard=_names(state, discard(s)) if own else None,
             my_workers=_names(state, workers(s)) if own else None,
             my_codex=_names(state, codex(s)) if own else None,
+            my_top=[it.card if isinstance(it, Known) else ON_ITS_WAY for it in state.zones[top(s)].items] if own else None,
             future=[f"{it.card} ({state.future[it.ref].time})" for it in state.zones[future(s)].items],
             building_cards=cards_of,
             seen_hand=None if own else _seen(state, hand(s), seat),
@@ -218,6 +221,8 @@ def render(v: View) -> str:
             lines.append(f"  your discard: {_counted(side.my_discard or [])}")
             lines.append(f"  your workers: {_counted(side.my_workers or [])}")
             lines.append(f"  your codex: {_counted(side.my_codex or [])}")
+            if side.my_top:
+                lines.append(f"  top of your draw pile (seen): {', '.join(side.my_top)}")
         if side.seen_hand is not None:
             lines.append(f"  {side.seat}'s hand (seen): {_counted(side.seen_hand)}")
         if side.seen_discard is not None:
