@@ -41,7 +41,7 @@ def play(mode: str, lines: list[str], script: list[tuple[str, str]], seed: int =
          seen: dict[int, dict[str, str]] | None = None, cheat=None) -> tamper.Table:
     """`script`: (seat, command) in order. `seen`, if given, gets after each
     command (by its index) every party's rendered view: seat -> text, and
-    ``public`` for what the chain alone shows. `cheat(chain, party, text)`,
+    ``public`` for what the chain alone shows (`views`). `cheat(chain, party, text)`,
     if given, writes a scripted command's file itself (None: honestly).
     Stops when the script is done and nothing is owed."""
     game = games.get("codex")
@@ -88,9 +88,13 @@ def _owed(chain: Chain) -> bool:
     return any(chain.needs(w) == "auto" for w in chain.writers())
 
 
-def views(chain: Chain, secrets: dict[str, SecretIdentity]) -> dict[str, str]:
+def views(chain: Chain, secrets: dict[str, SecretIdentity]) -> dict:
+    """Each party's rendered view (``public``: the chain's own), and the
+    views themselves under ``view:NAME``."""
     game = chain.game
-    out = {"public": game.render(game.view(chain.public, None))}
+    out = {"view:public": game.view(chain.public, None)}
     for seat in ("alice", "bob"):
-        out[seat] = game.render(game.view(Party(chain, secrets[seat]).state(), seat))
+        out[f"view:{seat}"] = game.view(Party(chain, secrets[seat]).state(), seat)
+    for who in ("public", "alice", "bob"):
+        out[who] = game.render(out[f"view:{who}"])
     return out

@@ -54,10 +54,12 @@ choices are asked then; ``free: true``), ``queue`` (this card's ability of
 that key resolves next, making its choices then: after a draw, say),
 ``look`` (``hand`` or ``discard``: the controller reads that zone of each
 player ``of`` names, default ``opp``, until the next command; its cards
-are shown to it alone), ``reveal`` (``hand`` or ``discard`` of ``of``:
-shown to everyone, until the next command), ``discard`` (``N`` cards of
-each ``who``'s hand at random, default ``opp``, face down; or ``t0``: the
-card a part ``from`` an opponent's hand chose, after a look: `hidden`),
+are shown to it alone), ``discard`` (``N`` cards of each ``who``'s hand at
+random, default ``opp``, face down; or ``t0``: the card a part ``from``
+an opponent's hand chose, after a look), ``look_top`` (the controller
+sees the top N cards of its own draw pile), ``exchange_top`` (the card a
+part ``from`` the hand chose and the top of the draw pile trade places):
+`hidden`;
 ``if`` / ``then`` / ``else`` (a condition, `select.holds`), ``coin`` (a
 coin is flipped, public chance: ``heads`` or ``tails`` effects), and ``call``: a
 function registered in ``abilities/`` (`registry`).

@@ -1,6 +1,7 @@
 """Effects on hidden zones: a look at another seat's hand or discard pile,
-a hand shown to everyone, a discard from another seat's hand (at random,
-or chosen by the caster after a look).
+a hand shown to everyone while a card says so, a discard from another
+seat's hand (at random, or chosen by the caster after a look), the top of
+one's own draw pile looked at and traded.
 
 Each is written as a change of a zone's readers, never as a card moved or
 named in the state, so that every dealer carries it without knowing the
@@ -24,14 +25,14 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.base import Chance, own_zone
-from pbem.games.codex import events
+from pbem.games.codex import events, values
 from pbem.games.codex.board import log
 from pbem.games.codex.cards import CardDataError
-from pbem.games.codex.state import Peek, State, deck, discard, hand, top
+from pbem.games.codex.state import Peek, State, deck, discard, hand, opponents, top
 
 #: the effects of this module (`effects.one` hands them here)
-EFFECTS = ("look", "reveal", "discard", "look_top", "exchange_top")
-#: the zones a look or a reveal may name
+EFFECTS = ("look", "discard", "look_top", "exchange_top")
+#: the zones a look or a continuous reveal may name
 ZONES = ("hand", "discard")
 
 
@@ -44,17 +45,6 @@ def look(state: State, seat: str, zone: str) -> None:
     state.peeks.append(Peek(zone=zone, seat=seat))
     kind, _, owner = zone.partition(":")
     log(state, f"{seat} looks at {owner}'s {'discard pile' if kind == 'discard' else kind}")
-
-
-def reveal(state: State, zone: str) -> None:
-    """Everyone reads `zone` until the next command: its cards are turned face up."""
-    z = own_zone(state, zone)
-    if z.public:
-        return
-    z.public = True
-    state.peeks.append(Peek(zone=zone))
-    kind, _, owner = zone.partition(":")
-    log(state, f"{owner}'s {kind} is revealed to everyone")
 
 
 def look_top(state: State, seat: str, n: int, chance: Chance) -> int:
@@ -93,16 +83,30 @@ def exchange_top(state: State, seat: str, ref: str, chance: Chance) -> bool:
     return True
 
 
+def refresh(state: State) -> None:
+    """Zones shown to all for as long as a continuous effect says so
+    (``{"static": {"reveal": "hand"}}``: the opponents of its controller
+    play with that zone face up), after every command and automatic step.
+    A card drawn into a zone shown to all is shown to all at once; one
+    shown stays known when the effect ends (everyone saw it)."""
+    want: set[str] = set()
+    for _, ctrl, ab in values.statics(state):
+        kind = ab.static.get("reveal")
+        if kind:
+            want.update(f"{kind}:{p}" for p in opponents(state, ctrl))
+    for seat in state.seats:
+        for kind in ZONES:
+            zone = f"{kind}:{seat}"
+            if state.zones[zone].public != (zone in want):
+                own_zone(state, zone).public = zone in want
+
+
 def end_peeks(state: State) -> None:
-    """Undo every look and reveal: a command comes only once they were seen.
-    The cards a reveal turned face up stay known to all (they were seen)."""
+    """Undo every look: a command comes only once the cards were delivered."""
     for p in state.peeks:
         z = own_zone(state, p.zone)
-        if p.seat:
-            if p.seat in z.readers:
-                z.readers.remove(p.seat)
-        else:
-            z.public = False
+        if p.seat in z.readers:
+            z.readers.remove(p.seat)
     state.peeks = []
 
 
@@ -142,15 +146,13 @@ def run(ctx: Any, e: dict[str, Any]) -> None:
     """One effect of `EFFECTS` (see `effects` for the forms)."""
     st = ctx.state
     name = next(iter(e))
-    if name in ("look", "reveal"):
+    if name == "look":
         kind = e[name]
         if kind not in ZONES:
-            raise CardDataError(f"{name}: one of {', '.join(ZONES)}, not {kind!r}")
+            raise CardDataError(f"look: one of {', '.join(ZONES)}, not {kind!r}")
         for p in ctx.players(e.get("of", "opp")):
-            if name == "look" and p != ctx.seat:
+            if p != ctx.seat:
                 look(st, ctx.seat, f"{kind}:{p}")
-            elif name == "reveal":
-                reveal(st, f"{kind}:{p}")
     elif name == "look_top":
         if ctx.chance is not None:
             look_top(st, ctx.seat, int(e["look_top"]), ctx.chance)

@@ -167,11 +167,13 @@ def advance(state: State, chance: Chance) -> State:
         for seat in state.seats:
             engine.draw(state, seat, cards.HAND_MAX, chance)
         turn.start_turn(state, chance)
+        hidden.refresh(state)
         return state
     if state.phase != UPKEEP or state.prompt is not None or state.queue:
         return state
     state = copy_struct(state)
     turn.start_turn(state, chance)
+    hidden.refresh(state)
     return state
 
 
@@ -289,6 +291,7 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
             pass
         case Tech(cards=refs, choices=ch):
             _tech(state, seat, refs, ch.first)
+            hidden.refresh(state)
             return state
         case Hire(ref=ref):
             if p.hired == state.turn:
@@ -347,6 +350,7 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
             raise IllegalCommand(f"first={board.name_of(state, idle[0])}: it has no trigger waiting to be ordered "
                                  "in this command")
         state.first, state.ordered = [], []
+    hidden.refresh(state)
     return state
 
 

@@ -236,12 +236,12 @@ class Prompt(msgspec.Struct, kw_only=True):
 
 class Peek(msgspec.Struct, kw_only=True):
     """A hidden zone shown for a moment (`hidden`): `seat` added to the
-    readers of `zone` (or, `seat` empty, the zone made public), until the
-    next command of anyone, by which the dealer (or, in a peer game, the
-    zone's owner) has shown its cards to whoever may now read them."""
+    readers of `zone` until the next command of anyone, by which the
+    dealer (or, in a peer game, the zone's owner) has delivered its cards
+    to `seat`."""
 
     zone: str
-    seat: str = ""
+    seat: str
 
 
 class Combat(msgspec.Struct, kw_only=True, omit_defaults=True):
