@@ -39,7 +39,8 @@ def scenarios_everywhere() -> Iterator[None]:
 
 def play(mode: str, lines: list[str], script: list[tuple[str, str]], seed: int = 1,
          seen: dict[int, dict[str, str]] | None = None, cheat=None) -> tamper.Table:
-    """`script`: (seat, command) in order. `seen`, if given, gets after each
+    """`script`: (seat, command) in order; a command may be a function of
+    the seat's state and name, giving the command. `seen`, if given, gets after each
     command (by its index) every party's rendered view: seat -> text, and
     ``public`` for what the chain alone shows (`views`). `cheat(chain, party, text)`,
     if given, writes a scripted command's file itself (None: honestly).
@@ -69,6 +70,8 @@ def play(mode: str, lines: list[str], script: list[tuple[str, str]], seed: int =
             data = me.answer()
         elif todo and todo[0][0] == who:
             seat, text = todo.pop(0)
+            if callable(text):  # a command that depends on what the seat holds
+                text = text(me.state(), seat)
             data = cheat(chain, me, text) if cheat is not None else None
             if data is None:
                 data = me.turn([game.parse(text, me.state(), seat)])

@@ -236,6 +236,19 @@ def test_a_peer_look_is_answered_by_the_hand_s_owner_sealed_to_the_looker(tables
     assert not answer.body.reveals
 
 
+def test_each_seat_s_codex_holds_its_own_spec_s_cards_under_peer(tables, lenient):
+    """Once the peer dealer dealt every codex from one shuffle of the
+    shared deck: each seat's codex held cards of both specs."""
+    from pbem.games.codex import cards
+    from pbem.protocol.party import Party
+
+    table, _ = tables["peer"]
+    chain = tamper.replay(table.files)
+    for seat, spec in (("alice", "Bashing"), ("bob", "Finesse")):
+        held = Party(chain, table.secrets[seat]).state().zones[f"codex:{seat}"].items
+        assert held and {cards.CARDS[it.card].spec for it in held} == {spec}
+
+
 def test_a_random_discard_waits_for_chance_its_caster_cannot_foresee(tables, lenient):
     for mode in ("referee", "peer"):
         chain = tamper.replay(tables[mode][0].files)
@@ -284,6 +297,35 @@ def test_a_hand_shown_to_all_while_eyes_of_the_chancellor_is_in_play(mode, table
     shown = chain.records[after.seq + 1] if after.by == "alice" else after
     assert all(isinstance(it, Known) for it in shown.after.zones["hand:bob"].items), \
         "the hand's cards are opened to all by the file that shows it, or the owner's next"
+
+
+def _tech_any(state, seat):
+    return GAME.format(next(c for c in GAME.legal(state, seat) if not c.choices.first), state, seat)
+
+
+def _fetch_paying_any(state, seat):
+    paid = next(it.card for it in state.zones[f"hand:{seat}"].items)
+    return f"use vandy-anadrose fetch target=codex:dark-pact pay=hand:{paid}"
+
+
+FETCH_LINES = ["p1.codex = Dark Pact, Dark Pact, Dark Pact", "p1.gold = 20", "p1.heroes = Vandy Anadrose home",
+               "p2.base = 2"]
+FETCH_SCRIPT = [("alice", "summon vandy-anadrose"), ("alice", "level 2"), ("alice", "end"),
+                ("bob", "end"), ("alice", _tech_any), ("alice", _fetch_paying_any),
+                ("alice", "play dark-pact target=opp:base")]
+
+
+@pytest.mark.parametrize("mode", codex_tables.MODES)
+def test_a_spell_fetched_from_the_codex_is_shown_to_all_and_the_rest_stays_hidden(mode, tmp_path, lenient):
+    seen: dict = {}
+    table = codex_tables.play(mode, FETCH_LINES, FETCH_SCRIPT, seen=seen)
+    assert "alice fetches Dark Pact from the codex into the hand" in seen[5]["public"]
+    chain = tamper.replay(table.files)
+    fetched = next(r for r in chain.records[1:] if r.body.commands and b"cx.use" in bytes(r.body.commands[0]))
+    assert [o.card for o in fetched.body.reveals] == ["Dark Pact"], "the fetched card alone is opened to all"
+    assert sum(isinstance(it, Known) for it in fetched.after.zones["codex:alice"].items) == 0
+    report = audit(tamper.save(table, tmp_path / "game"))
+    assert chain.over and report.ok, report.failures
 
 
 # --- cheats: doctored files, re-signed with the writer's real key ------------------------

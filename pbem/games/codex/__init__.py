@@ -31,7 +31,7 @@ from pbem.errors import InvalidOption
 from pbem.games.base import Bot, Chance, Game, Outcome, SeatSpec, loaded_on_use
 from pbem.games.codex import abilities, commands, legal, rules  # noqa: F401 (abilities registers)
 from pbem.games.codex.commands import Command
-from pbem.games.codex.state import Options, State, deck
+from pbem.games.codex.state import Options, State, codex, deck
 
 SUMMARY = """\
 Codex, 1-hero mode: destroy the opponent's base (20 HP).
@@ -124,8 +124,11 @@ class Codex(Game[State, Command]):
         return rules.setup(options, [s.name for s in specs], chance)
 
     def private_decks(self, state: State) -> dict[str, str]:
-        """Each seat's draw pile: its owner knows what it holds, nobody the order."""
-        return {deck(s): s for s in state.seats}
+        """Each seat's draw pile: its owner knows what it holds, nobody the
+        order; and each seat's codex, whose cards are its own spec's: in a
+        peer game the shared deck is one shuffle of every other hidden
+        card, which would deal each codex cards of both seats."""
+        return {z: s for s in state.seats for z in (deck(s), codex(s))}
 
     def to_act(self, state: State) -> list[str]:
         return rules.to_act(state)
