@@ -9,8 +9,8 @@ card behaviour by name), `select` (selectors and conditions of the data),
 `values` (current values: the continuous-effects pass), `events`
 (triggers an event wakes), `engine` (damage, runes, arrival, death, the
 state-based checks), `targets` (targeting rules), `effects` (the common
-effects of the data), `resolve` (the queue of triggers and steps, and the
-questions it asks), `activated` (``use``), `combat` (attacks), `turn`
+effects of the data; `hidden`: those on hidden zones), `resolve` (the
+queue of triggers and steps, and the questions it asks), `activated` (``use``), `combat` (attacks), `turn`
 (the turn's phases), `commands` (command Structs and the notation),
 `play` (playing cards), `rules` (options, set-up, `apply`), `legal`,
 `abilities/` (per-colour functions), `scenario` (fixed positions for
