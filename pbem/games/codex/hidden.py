@@ -127,19 +127,14 @@ def discard_random(state: State, victim: str, n: int, chance: Chance) -> int:
     return done
 
 
-def discard_chosen(state: State, victim: str, refs: list[str]) -> None:
-    """Cards a part chose from `victim`'s hand go face down to its discard pile."""
-    moved = []
-    for ref in refs:
-        items = own_zone(state, hand(victim)).items
-        for i, it in enumerate(items):
-            if it.ref == ref:
-                own_zone(state, discard(victim)).items.append(items.pop(i))
-                moved.append(ref)
-                break
-    if moved:
-        log(state, f"{victim} discards {len(moved)} chosen card(s)")
-        events.emit(state, events.whenever(state, "card_discarded", "", {"player": victim, "n": str(len(moved))}))
+def discard_chosen(state: State, victim: str, ref: str) -> None:
+    """A card a part chose from `victim`'s hand goes face down to its discard pile."""
+    items = own_zone(state, hand(victim)).items
+    i = next((k for k, it in enumerate(items) if it.ref == ref), None)
+    if i is not None:
+        own_zone(state, discard(victim)).items.append(items.pop(i))
+        log(state, f"{victim} discards a card chosen by its opponent")
+        events.emit(state, events.whenever(state, "card_discarded", "", {"player": victim, "n": "1"}))
 
 
 def run(ctx: Any, e: dict[str, Any]) -> None:
@@ -163,7 +158,7 @@ def run(ctx: Any, e: dict[str, Any]) -> None:
     elif name == "discard":
         if isinstance(e["discard"], str):  # cards a part chose from another seat's hand
             for zone, ref in ctx.cards(e["discard"]):
-                discard_chosen(st, zone.partition(":")[2], [ref])
+                discard_chosen(st, zone.partition(":")[2], ref)
         elif ctx.chance is not None:
             for p in ctx.players(e.get("who", "opp")):
                 discard_random(st, p, int(e["discard"]), ctx.chance)

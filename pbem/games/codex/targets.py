@@ -125,26 +125,20 @@ def card_problem(state: State, seat: str, src: str, parts: list[Part], picked: l
         return _card_fits(state, seat, src, part, x, name) and (rel is None or rel(state, seat, src, picked, x))
 
     owner = zones_owner(state, seat, part)
-    if target and (owner != seat or not part.pick):
-        # another's card, or any card (no filter): read only where it is
-        # known, never shown to all (the effect shows it if it must)
+    if target:
         if not any(it.ref == target for z in part.zones for it in state.zones[f"{z}:{owner}"].items):
-            return ("that is not a card of your " if owner == seat else f"that is not a card of {owner}'s ") + \
-                " or ".join(part.zones)
+            whose = "your" if owner == seat else f"{owner}'s"
+            return f"that is not a card of {whose} " + " or ".join(part.zones)
         if part.distinct and not _left(parts, picked, [target]):
             return "another card than the one before"
-        with checked_if_visible():
+        if owner == seat and (part.pick or rel):  # read, so shown to all (as the effect shows it)
+            name = select.zone_card(state, seat, target, part.zones)
+            return None if fits(target, name) else f"{name} is not {part.what}"
+        with checked_if_visible():  # another's card, or any card of one's own: never shown for this
             name = select.zone_card(state, owner, target, part.zones)
-            if name is not None and not fits(target, name):
+            if not fits(target, name):
                 return f"{name} is not {part.what}"
         return None
-    if target:
-        name = select.zone_card(state, seat, target, part.zones)
-        if name is None:
-            return "that is not a card of your " + " or ".join(part.zones)
-        if part.distinct and not _left(parts, picked, [target]):
-            return "another card than the one before"
-        return None if fits(target, name) else f"{name} is not {part.what}"
     if part.optional:
         return None
     items = [it for z in part.zones for it in state.zones[f"{z}:{owner}"].items]
