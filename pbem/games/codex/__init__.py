@@ -9,8 +9,8 @@ card behaviour by name), `select` (selectors and conditions of the data),
 `values` (current values: the continuous-effects pass), `events`
 (triggers an event wakes), `engine` (damage, runes, arrival, death, the
 state-based checks), `targets` (targeting rules), `effects` (the common
-effects of the data), `resolve` (the queue of triggers and steps, and the
-questions it asks), `activated` (``use``), `combat` (attacks), `turn`
+effects of the data; `hidden`: those on hidden zones), `resolve` (the
+queue of triggers and steps, and the questions it asks), `activated` (``use``), `combat` (attacks), `turn`
 (the turn's phases), `commands` (command Structs and the notation),
 `play` (playing cards), `rules` (options, set-up, `apply`), `legal`,
 `abilities/` (per-colour functions), `scenario` (fixed positions for
@@ -31,7 +31,7 @@ from pbem.errors import InvalidOption
 from pbem.games.base import Bot, Chance, Game, Outcome, SeatSpec, loaded_on_use
 from pbem.games.codex import abilities, commands, legal, rules  # noqa: F401 (abilities registers)
 from pbem.games.codex.commands import Command
-from pbem.games.codex.state import Options, State, deck
+from pbem.games.codex.state import Options, State, codex, deck
 
 SUMMARY = """\
 Codex, 1-hero mode: destroy the opponent's base (20 HP).
@@ -124,8 +124,11 @@ class Codex(Game[State, Command]):
         return rules.setup(options, [s.name for s in specs], chance)
 
     def private_decks(self, state: State) -> dict[str, str]:
-        """Each seat's draw pile: its owner knows what it holds, nobody the order."""
-        return {deck(s): s for s in state.seats}
+        """Each seat's draw pile: its owner knows what it holds, nobody the
+        order; and each seat's codex, whose cards are its own spec's: in a
+        peer game the shared deck is one shuffle of every other hidden
+        card, which would deal each codex cards of both seats."""
+        return {z: s for s in state.seats for z in (deck(s), codex(s))}
 
     def to_act(self, state: State) -> list[str]:
         return rules.to_act(state)

@@ -81,7 +81,7 @@ class Part:
     """One target of a targeting ability: what it may pick and how."""
 
     __slots__ = ("what", "pick", "distinct", "unordered", "optional", "prune", "aim", "rel", "mode", "cond",
-                 "slot_of", "zones")
+                 "slot_of", "zones", "of")
 
     def __init__(self, raw: dict[str, Any]) -> None:
         self.what: str = raw.get("what", "a target")
@@ -107,6 +107,9 @@ class Part:
         #: hidden zones, `pick` being then a card filter (`select.card_matches`);
         #: never aimed
         self.zones: tuple[str, ...] = tuple(raw.get("from", ()))
+        #: ``opp``: those zones are the opposing seat's (a hand the chooser
+        #: has just looked at), not the chooser's own
+        self.of: str = raw.get("of", "me")
         if self.slot_of or self.zones:
             self.aim = False
 

@@ -160,12 +160,13 @@ def handle(state: State, ref: str) -> str:
 CARD_ZONES = ("hand", "codex", "discard")
 
 
-def _card_zone(state: State, ref: str) -> str:
-    """The kind of zone (``hand`` ...) among `CARD_ZONES` that holds `ref` ("" if none)."""
+def _card_zone(state: State, ref: str, seat: str | None = None) -> str:
+    """The kind of zone (``hand`` ...) among `CARD_ZONES` that holds `ref`
+    ("" if none); ``opp-hand`` ... where it is not `seat`'s own."""
     for name, zone in state.zones.items():
-        kind = name.partition(":")[0]
+        kind, _, owner = name.partition(":")
         if kind in CARD_ZONES and any(it.ref == ref for it in zone.items):
-            return kind
+            return kind if seat is None or owner == seat else f"opp-{kind}"
     return ""
 
 
@@ -175,7 +176,7 @@ def target_text(state: State, seat: str, target: str) -> str:
     if target in cards.SLOTS:  # a slot chosen as such (a patroller shoved there)
         return target
     if target not in state.things and not board.is_structure(target):
-        kind = _card_zone(state, target)
+        kind = _card_zone(state, target, seat)
         if kind:
             name = known_card(state, target, seat)
             return f"{kind}:{cards.slug(name) if name else 'card'}"
@@ -197,9 +198,11 @@ def parse_target(state: State, seat: str, text: str, taken: set[str] | None = No
     if text in cards.SLOT_SHORT:  # a patrol slot itself, not the thing in it
         return cards.SLOT_SHORT[text]
     side, _, rest = text.partition(":")
-    if side in CARD_ZONES and rest:  # a card of one's own hand, codex, discard pile
+    mine = side in CARD_ZONES
+    if (mine or side.removeprefix("opp-") in CARD_ZONES) and rest:  # a card of one's hand ..., or one seen
         taken = set() if taken is None else taken
-        ref = by_name(state, f"{side}:{seat}", card_name([rest]), side, taken)
+        kind, owner = side.removeprefix("opp-"), seat if mine else other(state, seat)
+        ref = by_name(state, f"{kind}:{owner}", card_name([rest]), kind if mine else f"opponent's {kind}", taken)
         taken.add(ref)
         return ref
     if side not in ("me", "opp", "my", "their") or not rest:
@@ -273,8 +276,9 @@ def by_name(state: State, zone: str, name: str, what: str, taken: set[str] | Non
                    and it.ref not in (taken or ())), key=ref_key)
     if not refs:
         held = sorted({it.card for it in state.zones[zone].items if isinstance(it, Known)})
-        raise InvalidCommand(f"there is no {name} in your {what}",
-                             hint=f"your {what}: {', '.join(held)}" if held else f"your {what} is empty")
+        where = f"the {what}" if what.startswith("opponent") else f"your {what}"
+        raise InvalidCommand(f"there is no {name} in {where}",
+                             hint=f"{where}: {', '.join(held)}" if held else f"{where} is empty (or unseen)")
     return refs[0]
 
 

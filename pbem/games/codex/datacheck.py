@@ -24,8 +24,8 @@ _ABILITY_KEYS = {"on", "if", "who", "targets", "do", "use", "cost", "granted", "
                  "replace", "key", "may", "ask", "log", "targets_icon", "if_text", "to", "itself", "else"}
 _STATIC_KEYS = {"to", "while", "atk", "hp", "armor", "base", "keywords", "lose", "cant", "grant", "atk_per", "plays", "cost",
                 "hire", "hire_cost", "unattackable_by", "unstoppable_by", "prevent", "from", "per_turn", "cant_attack",
-                "no_hero", "damage_boost", "sources", "no_tech"}
-_PART_KEYS = {"what", "pick", "distinct", "unordered", "optional", "prune", "aim", "rel", "mode", "if", "slot_of", "from"}
+                "no_hero", "damage_boost", "sources", "no_tech", "reveal"}
+_PART_KEYS = {"what", "pick", "distinct", "unordered", "optional", "prune", "aim", "rel", "mode", "if", "slot_of", "from", "of"}
 _COST_KEYS = {"exhaust", "gold", "sacrifice", "remove", "discard", "alt"}
 _TYPES = {"unit", "token", "spell", "upgrade", "building"}
 
@@ -82,6 +82,8 @@ def _parts(where: str, parts: list[dict[str, Any]]) -> None:
         if p.get("from"):
             if set(p["from"]) - {"hand", "codex", "discard"}:
                 raise CardDataError(f"{where}: a card may be chosen from hand, codex or discard, not {p['from']}")
+            if p.get("of", "me") not in ("me", "opp"):
+                raise CardDataError(f"{where}: of: me or opp, not {p['of']!r}")
             _unknown(where + " card filter", p.get("pick", {}), select.CARD_FILTER_KEYS)
             if "test" in p.get("pick", {}):
                 registry.get("test", p["pick"]["test"])
@@ -114,6 +116,8 @@ def _ability(where: str, ab: Ability) -> None:
     if ab.kind == "static":
         st = ab.static
         _unknown(where + " static", st, _STATIC_KEYS)
+        if st.get("reveal", "hand") != "hand":
+            raise CardDataError(f"{where}: a continuous reveal shows hands only, not {st['reveal']!r}")
         select.check_condition(st.get("while"))
         if isinstance(st.get("to"), (dict, list)):
             select.compile_selector(st["to"])

@@ -52,6 +52,14 @@ arrives, not played), ``cast`` (a spell a
 part ``from`` the hand or codex chose, played for free: its own targets and
 choices are asked then; ``free: true``), ``queue`` (this card's ability of
 that key resolves next, making its choices then: after a draw, say),
+``look`` (``hand`` or ``discard``: the controller reads that zone of each
+player ``of`` names, default ``opp``, until the next command; its cards
+are shown to it alone), ``discard`` (``N`` cards of each ``who``'s hand at
+random, default ``opp``, face down; or ``t0``: the card a part ``from``
+an opponent's hand chose, after a look), ``look_top`` (the controller
+sees the top N cards of its own draw pile), ``exchange_top`` (the card a
+part ``from`` the hand chose and the top of the draw pile trade places):
+`hidden`;
 ``if`` / ``then`` / ``else`` (a condition, `select.holds`), ``coin`` (a
 coin is flipped, public chance: ``heads`` or ``tails`` effects), and ``call``: a
 function registered in ``abilities/`` (`registry`).
@@ -62,7 +70,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.base import Chance
-from pbem.games.codex import board, engine, registry, select, values
+from pbem.games.codex import board, engine, hidden, registry, select, values
 from pbem.games.codex.board import log
 from pbem.games.codex.cards import CardDataError
 from pbem.games.codex.state import Mod, Pending, State, opponents
@@ -70,7 +78,7 @@ from pbem.games.codex.state import Mod, Pending, State, opponents
 EFFECT_KEYS = ("damage", "split_damage", "runes", "counter", "remove_counter", "draw", "gold", "steal", "token",
                "destroy", "sacrifice", "bounce", "trash", "take", "sideline", "exhaust", "ready", "disable", "heal",
                "repair", "give", "level", "flip", "link", "attach", "player", "trash_worker", "extra_turn", "if",
-               "call", "transform", "lasting", "swap_printed", "shove", "fetch", "put_in_play", "cast", "queue", "coin")
+               "call", "transform", "lasting", "swap_printed", "shove", "fetch", "put_in_play", "cast", "queue", "coin") + hidden.EFFECTS
 
 
 class Ctx:
@@ -132,9 +140,10 @@ class Ctx:
         i = int(place[1:])
         ref = self.targets[i] if i < len(self.targets) else ""
         for kind in ("hand", "codex", "discard"):
-            zone = f"{kind}:{self.seat}"
-            if ref and any(it.ref == ref for it in self.state.zones[zone].items):
-                return [(zone, ref)]
+            for seat in self.state.seats:  # another's: a part ``of`` the opponent's zones
+                zone = f"{kind}:{seat}"
+                if ref and any(it.ref == ref for it in self.state.zones[zone].items):
+                    return [(zone, ref)]
         return []
 
     def players(self, who: str) -> list[str]:
@@ -356,6 +365,8 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
     elif name == "queue":
         st.fresh.append(Pending(kind="trigger", key=e["queue"], src=ctx.src, card=ctx.card, ctrl=seat,
                                 ev=dict(ctx.ev)))
+    elif name in hidden.EFFECTS:
+        hidden.run(ctx, e)
     elif name == "call":
         registry.get("effect", e["call"])(ctx, e)
     else:

@@ -137,12 +137,19 @@ def _not_a_card(state: State, seat: str, hero: str) -> InvalidCommand:
     return InvalidCommand(f"{hero} is a hero of the other side", hint=f"yours is {mine}: summon {cards.slug(mine)}")
 
 
-def parse_answer(state: State, seat: str, text: str) -> str:
+def parse_answer(state: State, seat: str, text: str, taken: set[str] | None = None) -> str:
+    """One answer; `taken`: cards the earlier answers of the same command named
+    (``hand:spark;hand:spark`` names two copies)."""
     text = text.strip()
     low = text.lower()
     if ":" in low or low in ("none", "-") or low in cards.SLOT_SHORT:
-        return parse_target(state, seat, low)
+        return parse_target(state, seat, low, taken)
     return low
+
+
+def _answers(state: State, seat: str, text: str) -> list[str]:
+    taken: set[str] = set()
+    return [parse_answer(state, seat, a, taken) for a in text.split(";")]
 
 
 def _numbers(key: str, value: str) -> list[int]:
@@ -196,7 +203,7 @@ def _choices(state: State, seat: str, opts: dict[str, str], flags: set[str],
     if opts.get("first"):
         fields["first"] = _first(state, seat, opts["first"])
     if "choose" in opts:
-        fields["answers"] = [parse_answer(state, seat, a) for a in opts["choose"].split(";")]
+        fields["answers"] = _answers(state, seat, opts["choose"])
     return Choices(**fields)
 
 
@@ -244,7 +251,7 @@ def parse_command(text: str, state: State, seat: str) -> Command:
     if verb == "choose":
         if not args:
             raise InvalidCommand(f"expected {FORMS['choose']}")
-        return Choose([parse_answer(state, seat, a) for a in " ".join(args).split(";")])
+        return Choose(_answers(state, seat, " ".join(args)))
     if verb in ("hire", "play", "summon", "use") and not args:
         which = {"use": "which card in play", "summon": "which hero"}.get(verb, "which card")
         raise InvalidCommand(f"{verb}: {which}? expected {FORMS[verb]}")

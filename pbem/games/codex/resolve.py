@@ -95,7 +95,7 @@ def ask_card(state: State, item: Pending, used: int, seat: str, src: str, parts:
     part = parts[len(chosen)]
     answer = _given(state, item, used)
     if answer is None:
-        state.prompt = Prompt(seat=state.active, kind="card", what=part.what, zones=[f"{z}:{seat}" for z in part.zones],
+        state.prompt = Prompt(seat=state.active, kind="card", what=part.what, zones=[f"{z}:{targets.zones_owner(state, seat, part)}" for z in part.zones],
                               pick=dict(part.pick), taken=[t for t in chosen if t] if part.distinct else [],
                               optional=part.optional)
         raise _Pause

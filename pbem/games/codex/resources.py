@@ -11,7 +11,7 @@ from __future__ import annotations
 from pbem.games.base import Chance, Hidden, Item, Known, draw_private, shuffle_zone
 from pbem.games.codex import board, cards, events, select, values
 from pbem.games.codex.board import log
-from pbem.games.codex.state import MAIN, Lasting, Mod, State, deck, discard, hand, trash, workers
+from pbem.games.codex.state import MAIN, Lasting, Mod, State, deck, discard, hand, top, trash, workers
 
 # --- gold and cards ----------------------------------------------------------------------
 
@@ -31,12 +31,15 @@ def take_item(state: State, zone: str, ref: str) -> Item | None:
 
 def draw(state: State, seat: str, n: int, chance: Chance) -> int:
     """Draw up to `n` cards; an empty deck takes the discard pile, shuffled
-    (once per main phase). Returns how many were drawn."""
+    (once per main phase). The top of the pile is the public cards put there
+    (`Player.on_top`), then those its owner looked at (``top:S``), then a
+    card chance picks. Returns how many were drawn."""
     p = state.players[seat]
     got = 0
     for _ in range(n):
         pile = state.zones[deck(seat)]
-        if not pile.items:
+        seen = state.zones[top(seat)]
+        if not pile.items and not seen.items:
             if state.phase == MAIN and p.reshuffled:
                 break
             used = state.zones[discard(seat)]
@@ -53,6 +56,8 @@ def draw(state: State, seat: str, n: int, chance: Chance) -> int:
         if p.on_top > 0:
             item = pile.items.pop(0)
             p.on_top -= 1
+        elif seen.items:
+            item = seen.items.pop(0)
         else:
             item = draw_private(state, deck(seat), chance)
         state.zones[hand(seat)].items.append(item)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from pbem.errors import IllegalCommand, InvalidOption
 from pbem.games.base import Chance, Known, Zone, copy_struct
-from pbem.games.codex import activated, board, cards, combat, engine, play, resolve, turn
+from pbem.games.codex import activated, board, cards, combat, engine, hidden, play, resolve, turn
 from pbem.games.codex.board import log
 from pbem.games.codex.commands import (
     Attack,
@@ -60,6 +60,7 @@ from pbem.games.codex.state import (
     future,
     hand,
     ongoing,
+    top,
     trash,
     workers,
 )
@@ -123,7 +124,7 @@ def setup(options: Options, seats: list[str], chance: Chance) -> State:
                                      base_workers=cards.START_WORKERS[min(i, len(cards.START_WORKERS) - 1)])
         state.patrol[seat] = [""] * 5
         zones[deck(seat)] = _zone()
-        for name in (hand(seat), discard(seat), codex(seat), workers(seat), trash(seat)):
+        for name in (hand(seat), discard(seat), codex(seat), workers(seat), trash(seat), top(seat)):
             zones[name] = _zone([seat])
         for name in (play_zone(seat), ongoing(seat), future(seat)):
             zones[name] = _zone(public=True)
@@ -166,11 +167,13 @@ def advance(state: State, chance: Chance) -> State:
         for seat in state.seats:
             engine.draw(state, seat, cards.HAND_MAX, chance)
         turn.start_turn(state, chance)
+        hidden.refresh(state)
         return state
     if state.phase != UPKEEP or state.prompt is not None or state.queue:
         return state
     state = copy_struct(state)
     turn.start_turn(state, chance)
+    hidden.refresh(state)
     return state
 
 
@@ -276,6 +279,7 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
     else:
         _need_main(state, seat, "do that")
     state = copy_struct(state)
+    hidden.end_peeks(state)  # what a look showed was delivered before any command
     if isinstance(cmd, Choose):
         resolve.answer_prompt(state, list(cmd.answers))
     else:
@@ -287,6 +291,7 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
             pass
         case Tech(cards=refs, choices=ch):
             _tech(state, seat, refs, ch.first)
+            hidden.refresh(state)
             return state
         case Hire(ref=ref):
             if p.hired == state.turn:
@@ -345,6 +350,7 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
             raise IllegalCommand(f"first={board.name_of(state, idle[0])}: it has no trigger waiting to be ordered "
                                  "in this command")
         state.first, state.ordered = [], []
+    hidden.refresh(state)
     return state
 
 

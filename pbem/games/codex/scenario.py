@@ -16,7 +16,8 @@ order (``p1.``, ``p2.``):
 * ``buildings``: ``tech1, tech2, tower`` (finished).
 * ``hero``: ``LEVEL`` (in play at that level) or ``home``.
 * ``heroes``: other heroes in play for a test, ``NAME LEVEL, ...`` (written
-  heroes of any spec; they join the seat's heroes).
+  heroes of any spec; they join the seat's heroes), or ``NAME home``: in
+  its command zone, to be summoned (nothing shown at set-up).
 * ``units``: comma-separated cards in play (units, tokens, upgrades and
   building cards): ``NAME [dmg=N] [runes=N] [RUNE=N ...] [exhausted]
   [new]``; ``RUNE`` is any other rune kind (``time=2``, ``blood=1``).
@@ -25,7 +26,10 @@ order (``p1.``, ``p2.``):
 * ``patrol``: ``sl=NAME elite=NAME ...`` (the names among its units/hero).
 
 Top-level ``turn`` (default 1, whose parity says who is active, p1 on odd
-turns) and ``tech`` (``yes``: the active seat starts by teching).
+turns), ``tech`` (``yes``: the active seat starts by teching) and
+``opening`` (``draw``: no hand is fixed; each seat draws its opening hand
+from its draw pile as a new game does, by the dealer's chance: the hands
+a peer dealer deals cannot be fixed, its draw piles' contents can).
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from pbem.errors import InvalidOption
 from pbem.games.base import Chance, Known
 from pbem.games.codex import cards, engine
 from pbem.games.codex.state import (
+    OPENING,
     TECH,
     UPKEEP,
     Building,
@@ -81,7 +86,7 @@ def parse(lines: list[str]) -> dict[str, str]:
         if not sep:
             raise InvalidOption(f"scenario line {n}: write KEY = VALUE")
         who, _, what = key.partition(".")
-        if key in ("turn", "tech"):
+        if key in ("turn", "tech", "opening"):
             out[key] = value.strip()
             continue
         if who not in ("p1", "p2") or what not in LIST_KEYS + NUM_KEYS + ("hero", "patrol"):
@@ -117,6 +122,9 @@ def _number(word: str, key: str) -> int:
 
 def apply_scenario(state: State, sc: dict[str, str], chance: Chance) -> None:
     turn = int(sc.get("turn", "1") or 1)
+    opening = sc.get("opening", "") == "draw"
+    if sc.get("opening", "draw") != "draw" or (opening and any(k.endswith(".hand") for k in sc)):
+        raise InvalidOption("scenario: opening = draw, and then no hand is fixed")
     state.turn = turn
     state.active = state.seats[(turn - 1) % 2]
     for i, seat in enumerate(state.seats):
@@ -200,10 +208,12 @@ def apply_scenario(state: State, sc: dict[str, str], chance: Chance) -> None:
         for entry in _names(sc.get(key + "heroes", "")):
             words = entry.split()
             name = cards.lookup(" ".join(words[:-1]))
-            if name is None or not cards.is_hero(name) or not words[-1].isdigit():
-                raise InvalidOption(f"scenario: {key}heroes: write NAME LEVEL for a written hero ({entry!r})")
+            if name is None or not cards.is_hero(name) or not (words[-1].isdigit() or words[-1] == "home"):
+                raise InvalidOption(f"scenario: {key}heroes: write NAME LEVEL (or NAME home) for a written hero "
+                                    f"({entry!r})")
             p.heroes[name] = Hero()
-            units.append(_hero_in_play(state, seat, name, int(words[-1]), turn))
+            if words[-1] != "home":
+                units.append(_hero_in_play(state, seat, name, int(words[-1]), turn))
         p.gold = int(sc.get(key + "gold", "0"))
         if key + "base_workers" in sc:
             p.base_workers = int(sc[key + "base_workers"])
@@ -230,11 +240,13 @@ def apply_scenario(state: State, sc: dict[str, str], chance: Chance) -> None:
                 raise InvalidOption(f"scenario: {seat} has no {name} to patrol")
             slots[words.index(word)] = ref
         state.patrol[seat] = slots
-        if not sc.get(key + "hand"):
+        if not sc.get(key + "hand") and not opening:
             items = state.zones[deck(seat)].items
             state.zones[hand(seat)].items, state.zones[deck(seat)].items = items[:5], items[5:]
     # arrivals above were set-up, not events of the game
     state.fresh, state.queue = [], []
     state.phase = TECH if sc.get("tech", "no").lower() in ("yes", "true", "1") else UPKEEP
+    if opening:  # `rules.advance` draws the hands, then begins the turn
+        state.phase = OPENING
     if state.phase == TECH:
         state.players[state.active].tech_due = True

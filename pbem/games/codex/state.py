@@ -4,6 +4,8 @@ Zones (`GameState.zones`), for each seat S:
 
 * ``deck:S``     S's draw pile; nobody reads it (a private deck: S knows
                  what it holds, nobody knows the order).
+* ``top:S``      the top of S's draw pile as far as S has looked at it
+                 (`hidden`), in order; read by S. Draws take it first.
 * ``hand:S``     S's hand; read by S.
 * ``discard:S``  S's face-down discard pile; read by S (the opponent sees
                  the count, and names the cards it saw go there).
@@ -232,6 +234,16 @@ class Prompt(msgspec.Struct, kw_only=True):
     optional: bool = False
 
 
+class Peek(msgspec.Struct, kw_only=True):
+    """A hidden zone shown for a moment (`hidden`): `seat` added to the
+    readers of `zone` until the next command of anyone, by which the
+    dealer (or, in a peer game, the zone's owner) has delivered its cards
+    to `seat`."""
+
+    zone: str
+    seat: str
+
+
 class Combat(msgspec.Struct, kw_only=True, omit_defaults=True):
     """The attack being resolved (continuous effects "while attacking ..." read it)."""
 
@@ -269,6 +281,8 @@ class State(GameState, kw_only=True):
     lasting: list[Lasting] = []
     #: the tower's one detection this turn: seat of the tower -> ref detected
     detected: dict[str, str] = {}
+    #: hidden zones shown for a moment (`Peek`), undone by the next command
+    peeks: list[Peek] = []
     #: cards everyone saw that now lie in hidden zones: ref -> name
     shown: dict[str, str] = {}
     #: a counter that only goes up: the `Thing.stamp` of what changed last
@@ -290,6 +304,12 @@ def opponents(state: State, seat: str) -> list[str]:
 
 def deck(seat: str) -> str:
     return f"deck:{seat}"
+
+
+def top(seat: str) -> str:
+    """The cards on top of `seat`'s draw pile that `seat` has looked at, in
+    order (under the public cards `Player.on_top` counts): read by `seat`."""
+    return f"top:{seat}"
 
 
 def hand(seat: str) -> str:

@@ -35,7 +35,7 @@ from pbem.errors import IllegalCommand
 from pbem.games.base import Known, checked_if_visible, identity
 from pbem.games.codex import board, cards, registry, select, values
 from pbem.games.codex.cards import Ability, Part
-from pbem.games.codex.state import State, ref_key
+from pbem.games.codex.state import State, other, ref_key
 
 
 def detects(state: State, seat: str, ref: str) -> bool:
@@ -102,8 +102,14 @@ def _card_fits(state: State, seat: str, src: str, part: Part, ref: str, name: st
 def card_candidates(state: State, seat: str, src: str, part: Part) -> list[str]:
     """The cards of `seat`'s zones a part ``from`` them may name, of those
     the holder of `state` can see (for `legal`: the chooser's own knowledge)."""
-    return [it.ref for z in part.zones for it in state.zones[f"{z}:{seat}"].items
+    owner = zones_owner(state, seat, part)
+    return [it.ref for z in part.zones for it in state.zones[f"{z}:{owner}"].items
             if isinstance(it, Known) and _card_fits(state, seat, src, part, it.ref, it.card)]
+
+
+def zones_owner(state: State, seat: str, part: Part) -> str:
+    """Whose zones a part ``from`` names: the chooser's, or (``of: opp``) the other seat's."""
+    return other(state, seat) if part.of == "opp" else seat
 
 
 def card_problem(state: State, seat: str, src: str, parts: list[Part], picked: list[str], target: str) -> str | None:
@@ -118,16 +124,24 @@ def card_problem(state: State, seat: str, src: str, parts: list[Part], picked: l
     def fits(x: str, name: str) -> bool:
         return _card_fits(state, seat, src, part, x, name) and (rel is None or rel(state, seat, src, picked, x))
 
+    owner = zones_owner(state, seat, part)
     if target:
-        name = select.zone_card(state, seat, target, part.zones)
-        if name is None:
-            return "that is not a card of your " + " or ".join(part.zones)
+        if not any(it.ref == target for z in part.zones for it in state.zones[f"{z}:{owner}"].items):
+            whose = "your" if owner == seat else f"{owner}'s"
+            return f"that is not a card of {whose} " + " or ".join(part.zones)
         if part.distinct and not _left(parts, picked, [target]):
             return "another card than the one before"
-        return None if fits(target, name) else f"{name} is not {part.what}"
+        if owner == seat and (part.pick or rel):  # read, so shown to all (as the effect shows it)
+            name = select.zone_card(state, seat, target, part.zones)
+            return None if fits(target, name) else f"{name} is not {part.what}"
+        with checked_if_visible():  # another's card, or any card of one's own: never shown for this
+            name = select.zone_card(state, owner, target, part.zones)
+            if not fits(target, name):
+                return f"{name} is not {part.what}"
+        return None
     if part.optional:
         return None
-    items = [it for z in part.zones for it in state.zones[f"{z}:{seat}"].items]
+    items = [it for z in part.zones for it in state.zones[f"{z}:{owner}"].items]
     if part.distinct:
         items = [it for it in items if _left(parts, picked, [it.ref])]
     with checked_if_visible():

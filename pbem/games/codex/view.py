@@ -15,7 +15,7 @@ import msgspec
 from pbem.games.base import Known, Outcome, compact_lines, fit_lines
 from pbem.games.codex import board, cards, values
 from pbem.games.codex.commands import answer_text, handle
-from pbem.games.codex.state import State, codex, deck, discard, future, hand, ongoing, workers
+from pbem.games.codex.state import State, codex, deck, discard, future, hand, ongoing, top, workers
 
 
 class ThingView(msgspec.Struct, frozen=True):
@@ -66,8 +66,14 @@ class SideView(msgspec.Struct, frozen=True):
     my_discard: list[str] | None = None
     my_workers: list[str] | None = None
     my_codex: list[str] | None = None
+    #: the top of its own draw pile as far as it looked, in order
+    my_top: list[str] | None = None
     future: list[str] = []
     building_cards: list[BuildingView] = []
+    #: another seat's hand and discard pile while a look or a reveal shows
+    #: them to the viewer (`hidden`): None otherwise
+    seen_hand: list[str] | None = None
+    seen_discard: list[str] | None = None
 
 
 class View(msgspec.Struct, frozen=True):
@@ -89,6 +95,12 @@ ON_ITS_WAY = "(a card on its way)"
 
 def _names(state: State, zone: str) -> list[str]:
     return sorted(it.card if isinstance(it, Known) else ON_ITS_WAY for it in state.zones[zone].items)
+
+
+def _seen(state: State, zone: str, seat: str | None) -> list[str] | None:
+    """The names of another seat's zone the viewer may read for now (a look, a reveal)."""
+    z = state.zones[zone]
+    return _names(state, zone) if z.public or (seat is not None and seat in z.readers) else None
 
 
 def view(state: State, seat: str | None) -> View:
@@ -122,7 +134,7 @@ def _view(state: State, seat: str | None) -> View:
             seat=s, spec=p.spec, hero=hero_name, hero_home=hero.home,
             hero_back=hero.back, base_hp=max(0, cards.BASE_HP - p.base_damage), gold=p.gold,
             workers=board.worker_count(state, s), hand=len(state.zones[hand(s)].items),
-            deck=len(state.zones[deck(s)].items), discard=len(state.zones[discard(s)].items),
+            deck=len(state.zones[deck(s)].items) + len(state.zones[top(s)].items), discard=len(state.zones[discard(s)].items),
             codex=len(state.zones[codex(s)].items), buildings=blds, things=things,
             patrol=[handle(state, r) if r in state.things else "" for r in state.patrol.get(s, [""] * 5)],
             ongoing=[it.card for it in state.zones[ongoing(s)].items],
@@ -130,8 +142,11 @@ def _view(state: State, seat: str | None) -> View:
             my_discard=_names(state, discard(s)) if own else None,
             my_workers=_names(state, workers(s)) if own else None,
             my_codex=_names(state, codex(s)) if own else None,
+            my_top=[it.card if isinstance(it, Known) else ON_ITS_WAY for it in state.zones[top(s)].items] if own else None,
             future=[f"{it.card} ({state.future[it.ref].time})" for it in state.zones[future(s)].items],
             building_cards=cards_of,
+            seen_hand=None if own else _seen(state, hand(s), seat),
+            seen_discard=None if own else _seen(state, discard(s), seat),
         ))
     return View(seat=seat, turn=state.turn, active=state.active, phase=state.phase, sides=sides,
                 log=list(state.log), last_log=list(state.last_log), outcome=state.outcome,
@@ -145,7 +160,8 @@ def _prompt(state: State, seat: str | None) -> str:
         q = state.prompt
         who = "you" if seat == q.seat else q.seat
         if q.kind == "card":  # the options would show the zones' cards
-            where = " or ".join(z.split(":")[0] for z in q.zones)
+            where = " or ".join(z.split(":")[0] if z.endswith(f":{q.seat}") else "opp-" + z.split(":")[0]
+                                for z in q.zones)
             return f"{who} to choose: {q.what} (from {where}: {where.split()[0]}:NAME, or none)"
         shown = ", ".join(answer_text(state, seat or "", o) for o in q.options)
         return f"{who} to choose: {q.what} ({shown})"
@@ -205,6 +221,12 @@ def render(v: View) -> str:
             lines.append(f"  your discard: {_counted(side.my_discard or [])}")
             lines.append(f"  your workers: {_counted(side.my_workers or [])}")
             lines.append(f"  your codex: {_counted(side.my_codex or [])}")
+            if side.my_top:
+                lines.append(f"  top of your draw pile (seen): {', '.join(side.my_top)}")
+        if side.seen_hand is not None:
+            lines.append(f"  {side.seat}'s hand (seen): {_counted(side.seen_hand)}")
+        if side.seen_discard is not None:
+            lines.append(f"  {side.seat}'s discard (seen): {_counted(side.seen_discard)}")
     if v.prompt.startswith(("you to choose", f"{v.active} to choose")):
         lines.append(f"  {v.prompt}")
     if v.log or v.last_log:
@@ -239,6 +261,8 @@ def compact(v: View) -> str:
             parts.append((["  in play: " + "; ".join(_thing_text(t) for t in side.things)], False))
         if side.my_hand is not None:
             parts.append(([f"  your hand: {_counted(side.my_hand)}"], False))
+        if side.seen_hand is not None:
+            parts.append(([f"  {side.seat}'s hand (seen): {_counted(side.seen_hand)}"], False))
     if v.log or v.last_log:
         parts.append((["last: " + (v.log or v.last_log)[-1]], True))
     return compact_lines(parts)
