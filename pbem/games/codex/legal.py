@@ -18,7 +18,7 @@ import msgspec
 
 from pbem.errors import IllegalCommand
 from pbem.games.base import Known, Zone, copy_struct, identity
-from pbem.games.codex import activated, board, cards, combat, events, play, resolve, rules, select
+from pbem.games.codex import activated, board, cards, combat, events, maps, modes, play, resolve, rules, select
 from pbem.games.codex import targets as targeting
 from pbem.games.codex import turn, values
 from pbem.games.codex.commands import (
@@ -76,9 +76,10 @@ def _legal_main(state: State, seat: str) -> list[Command]:
     out: list[Command] = []
     p = state.players[seat]
     hand_names = _hand_names(state, seat)
-    if p.hired != state.turn and p.gold >= play.hire_cost(state, seat):
-        out += [Hire(ref) for ref in hand_names.values()]
-    out += [Build(k) for k in cards.BUILDINGS if rules.can_build(state, seat, k) is None]
+    if (p.hired != state.turn or maps.has(state, "flagstone-mines")) and p.gold >= play.hire_cost(state, seat):
+        out += [Hire("")] if maps.has(state, "daggerfall-prison-camp") else [Hire(ref) for ref in hand_names.values()]
+    out += [Build(k, specs=specs) for k in cards.BUILDINGS if rules.can_build(state, seat, k) is None
+            for specs in modes.spec_choices(state, seat, k)]
     for name in p.heroes:
         if rules.summon_problem(state, seat, name) is None:
             out.append(Summon(name))

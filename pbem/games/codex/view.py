@@ -45,10 +45,29 @@ class BuildingView(msgspec.Struct, frozen=True):
     done: bool  # False while it is being built this turn
 
 
+class HeroView(msgspec.Struct, frozen=True):
+    """A hero of the seat's team: in play (`handle`) or in the command
+    zone, where it may be summoned again from turn `back` (or never:
+    `gone`)."""
+
+    name: str
+    spec: str
+    handle: str = ""
+    back: int = 0
+    gone: bool = False
+
+    def words(self) -> str:
+        if self.handle:
+            return f"{self.name} in play"
+        if self.gone:
+            return f"{self.name} (out of the game)"
+        return self.name + (f" (back from turn {self.back})" if self.back else " (command zone)")
+
+
 class SideView(msgspec.Struct, frozen=True):
     seat: str
     spec: str
-    hero: str
+    hero: str  # the main hero (heroes[0]); 1-hero pictures read these three
     hero_home: bool
     hero_back: int
     base_hp: int
@@ -68,6 +87,7 @@ class SideView(msgspec.Struct, frozen=True):
     my_codex: list[str] | None = None
     future: list[str] = []
     building_cards: list[BuildingView] = []
+    heroes: list[HeroView] = []
 
 
 class View(msgspec.Struct, frozen=True):
@@ -115,7 +135,9 @@ def _view(state: State, seat: str | None) -> View:
         blds, cards_of = [], []
         for kind, b in p.buildings.items():
             info = cards.BUILDINGS[kind]
-            blds.append(f"{info['name']} {info['hp'] - b.damage}/{info['hp']}" + ("" if b.done else " (building)"))
+            specs = [b.spec] if b.spec else p.tech_specs if kind in ("tech2", "tech3") else []
+            blds.append(f"{info['name']} {info['hp'] - b.damage}/{info['hp']}" + ("" if b.done else " (building)")
+                        + (f" ({'+'.join(specs)})" if specs else ""))
             cards_of.append(BuildingView(kind, info["name"], info["hp"] - b.damage, info["hp"], b.done))
         own = seat == s
         sides.append(SideView(
@@ -132,6 +154,8 @@ def _view(state: State, seat: str | None) -> View:
             my_codex=_names(state, codex(s)) if own else None,
             future=[f"{it.card} ({state.future[it.ref].time})" for it in state.zones[future(s)].items],
             building_cards=cards_of,
+            heroes=[HeroView(n, cards.CARDS[n].spec, handle(state, h.ref) if h.ref in state.things else "",
+                             h.back, h.gone) for n, h in p.heroes.items()],
         ))
     return View(seat=seat, turn=state.turn, active=state.active, phase=state.phase, sides=sides,
                 log=list(state.log), last_log=list(state.last_log), outcome=state.outcome,
@@ -160,7 +184,8 @@ def _counted(names: list[str]) -> str:
 
 
 def render(v: View) -> str:
-    lines = [f"Codex (1 hero) - turn {v.turn}, {v.active} to play ({v.phase})"]
+    heroes = max((len(side.heroes) for side in v.sides), default=1)
+    lines = [f"Codex ({heroes} hero{'es' if heroes > 1 else ''}) - turn {v.turn}, {v.active} to play ({v.phase})"]
     if v.outcome is not None:
         lines.append(f"Game over: {v.outcome.reason}; winner: {', '.join(v.outcome.winners) or 'nobody'}")
     for side in v.sides:
@@ -169,10 +194,7 @@ def render(v: View) -> str:
         lines.append(f"{side.seat}{me} - {side.spec}: base {side.base_hp}/20  gold {side.gold}  "
                      f"workers {side.workers}")
         lines.append(f"  hand {side.hand}  deck {side.deck}  discard {side.discard}  codex {side.codex}")
-        hero = f"{side.hero} in command zone" if side.hero_home else f"{side.hero} in play"
-        if side.hero_home and side.hero_back:
-            hero += f" (back from turn {side.hero_back})"
-        lines.append(f"  hero: {hero}")
+        lines.append(f"  {_heroes_text(side)}")
         lines.append(f"  buildings: base, {', '.join(side.buildings) or 'no others'}")
         if side.ongoing:
             lines.append(f"  ongoing: {', '.join(side.ongoing)}")
@@ -214,6 +236,15 @@ def render(v: View) -> str:
     return "\n".join(fit_lines(lines))
 
 
+def _heroes_text(side: SideView) -> str:
+    if len(side.heroes) <= 1:
+        hero = f"{side.hero} in command zone" if side.hero_home else f"{side.hero} in play"
+        if side.hero_home and side.hero_back:
+            hero += f" (back from turn {side.hero_back})"
+        return f"hero: {hero}"
+    return "heroes: " + ", ".join(h.words() for h in side.heroes)
+
+
 def _thing_text(t: ThingView) -> str:
     marks = [m for m in (f"L{t.level}" if t.level else "", f"{t.damage} dmg" if t.damage else "",
                          f"{t.runes:+d} runes" if t.runes else "", "exhausted" if t.exhausted else "") if m]
@@ -231,10 +262,15 @@ def compact(v: View) -> str:
         me = " (you)" if side.seat == v.seat else ""
         parts.append(([f"{side.seat}{me} {side.spec}: base {side.base_hp}/20, gold {side.gold}, workers "
                        f"{side.workers}; hand {side.hand}, deck {side.deck}, discard {side.discard}"], False))
-        hero = side.hero + (" (command zone)" if side.hero_home else "")
         slots = [f"{w}={h}" for w, h in zip(("SL", "elite", "scav", "tech", "look"), side.patrol) if h]
-        parts.append(([f"  hero {hero}; buildings: {', '.join(side.buildings) or '-'}; "
-                       f"patrol: {' '.join(slots) or '-'}"], side.seat != v.seat))
+        if len(side.heroes) > 1:
+            parts.append(([f"  {_heroes_text(side)}"], side.seat != v.seat))
+            parts.append(([f"  buildings: {', '.join(side.buildings) or '-'}; patrol: {' '.join(slots) or '-'}"],
+                          side.seat != v.seat))
+        else:
+            hero = side.hero + (" (command zone)" if side.hero_home else "")
+            parts.append(([f"  hero {hero}; buildings: {', '.join(side.buildings) or '-'}; "
+                           f"patrol: {' '.join(slots) or '-'}"], side.seat != v.seat))
         if side.things:
             parts.append((["  in play: " + "; ".join(_thing_text(t) for t in side.things)], False))
         if side.my_hand is not None:
