@@ -40,8 +40,10 @@ Choices any command may carry (the wire's ``choices``, `Choices`):
 ``split=2,1`` (damage per target, in target order), ``pay=T,T`` (cards
 discarded or things sacrificed as a cost: ``hand:NAME`` or ``me:NAME``),
 ``by=gold|exhaust`` (which of an ability's alternative costs),
-``first=me:X,...`` (simultaneous triggers to resolve first) and
-``choose=A;B`` (answers for questions later in the same command, in order).
+``first=me:X,...`` (simultaneous triggers to resolve first),
+``choose=A;B`` (answers for questions later in the same command, in order)
+and, for ``tech`` on the Mystical Forest map, ``rune=me:X,...`` (exhausted
+things that take a +1/+1 rune instead of readying).
 """
 
 from __future__ import annotations
@@ -68,6 +70,9 @@ class Choices(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fi
     doomed: list[str] = []
     first: list[str] = []
     answers: list[str] = []
+    #: exhausted things that take a +1/+1 rune instead of readying (a
+    #: ``tech`` on the Mystical Forest map)
+    runes: list[str] = []
 
 
 NO_CHOICES = Choices()
@@ -331,6 +336,8 @@ def _choices_text(state: State, seat: str, ch: Choices, card_slug) -> str:
                                        for f in ch.first))
     if ch.answers:
         out.append("choose=" + ";".join(answer_text(state, seat, a) for a in ch.answers))
+    if ch.runes:
+        out.append(f"rune={_targets(state, seat, ch.runes)}")
     return (" " + " ".join(out)) if out else ""
 
 

@@ -119,7 +119,11 @@ def _legal_tech(state: State, seat: str) -> list[Command]:
     if len({(it.key, it.card) for it in items}) > 1:
         default = events.order(state, items)[0].src
         firsts += [[src] for src in dict.fromkeys(it.src for it in items) if src != default]
-    return [Tech(refs, Choices(first=first)) for refs in choices for first in firsts]
+    # Mystical Forest: no rune, or a rune on everything that may take one
+    # (any other set is legal too; these two keep the list short)
+    grows = rules.grows(state, seat)
+    runes = [[], grows] if grows else [[]]
+    return [Tech(refs, Choices(first=first, runes=r)) for refs in choices for first in firsts for r in runes]
 
 
 def _choice_sets(state: State, seat: str, name: str) -> list[Choices]:
@@ -279,7 +283,7 @@ def _legal_end(state: State, seat: str) -> list[Command]:
     for sl in ready:
         out.append(End([sl, "", "", "", ""]))
         rest = [r for r in by_hp if r != sl][:4]
-        if rest:
+        if rest and not maps.has(state, "fury-road"):
             out.append(End([sl] + rest + [""] * (4 - len(rest))))
     return out
 

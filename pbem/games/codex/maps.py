@@ -53,6 +53,8 @@ MAPS: dict[str, tuple[str, str]] = {
 
 #: turns each seat ends before No Rush 15 Minutes lets damage through
 NO_RUSH_TURNS = 4
+#: Big Game Hunters' gold in each upkeep
+UPKEEP_GOLD = 2
 
 
 def key_of(value: str) -> str:

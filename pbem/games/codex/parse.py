@@ -19,7 +19,7 @@ from pbem.games.codex.commands import (
 from pbem.games.codex.state import State, codex, hand
 
 _FLAGS = ("top", "boost")
-_CHOICE_KEYS = {"x", "mode", "split", "pay", "by", "doomed", "first", "choose"}
+_CHOICE_KEYS = {"x", "mode", "split", "pay", "by", "doomed", "first", "choose", "rune"}
 
 #: each command's shape, for the error that says what was expected
 FORMS = {
@@ -235,6 +235,8 @@ def _choices(state: State, seat: str, opts: dict[str, str], flags: set[str],
         fields["first"] = _first(state, seat, opts["first"])
     if "choose" in opts:
         fields["answers"] = [parse_answer(state, seat, a) for a in opts["choose"].split(";")]
+    if "rune" in opts:
+        fields["runes"] = _list(state, seat, opts["rune"])
     return Choices(**fields)
 
 

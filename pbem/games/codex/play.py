@@ -28,7 +28,7 @@ from typing import Any
 
 from pbem.errors import IllegalCommand
 from pbem.games.base import Chance, Known, identity
-from pbem.games.codex import board, cards, engine, events, modes, registry, resolve, targets, values
+from pbem.games.codex import board, cards, engine, events, maps, modes, registry, resolve, targets, values
 from pbem.games.codex.board import log
 from pbem.games.codex.cards import Card, Part
 from pbem.games.codex.commands import Choices, Play
@@ -53,7 +53,7 @@ def requirement(state: State, seat: str, name: str) -> str | None:
             return "you need a hero in play to cast a spell"
         if c.spec and not any(cards.CARDS[h.card].spec == c.spec for h in heroes):
             return f"{name} needs your {c.spec} hero in play"
-        if c.ultimate:
+        if c.ultimate and not maps.has(state, "pinnacle"):
             ready = [h for h in heroes if (not c.spec or cards.CARDS[h.card].spec == c.spec)
                      and h.max_since and h.max_since < state.turn and h.since < state.turn]
             if not ready:

@@ -27,6 +27,8 @@ The game ends when a base has taken 20 damage (`engine.settle`).
 
 from __future__ import annotations
 
+import msgspec
+
 from pbem.errors import IllegalCommand
 from pbem.games.base import Chance, Known, Zone, copy_struct
 from pbem.games.codex import activated, board, cards, combat, engine, maps, modes, play, resolve, turn
@@ -68,7 +70,7 @@ from pbem.games.codex.state import play as play_zone
 
 def check_options(options: Options) -> Options:
     modes.teams(options)
-    maps.key_of(options.map)
+    options = msgspec.structs.replace(options, map=maps.key_of(options.map))
     if options.scenario is not None:
         from pbem.games.codex import scenario
 
@@ -225,14 +227,14 @@ def summon_problem(state: State, seat: str, name: str) -> str | None:
 #: the choices each command may carry (beyond `first` and `answers`, which all take but ``tech``)
 _TAKES = {Play: {"boost", "x", "modes", "split", "pay"}, Use: {"alt", "pay"}, Attack: {"doomed"}}
 _WORDS = {"boost": "boost", "x": "x=", "modes": "mode=", "split": "split=", "pay": "pay=", "alt": "by=",
-          "doomed": "doomed=", "first": "first=", "answers": "choose="}
+          "doomed": "doomed=", "first": "first=", "answers": "choose=", "runes": "rune="}
 
 
 def _check_choices(cmd: Command) -> None:
     """Refuse a choice the command has no place for."""
     if isinstance(cmd, Choose):
         return
-    takes = _TAKES.get(type(cmd), set()) | ({"first"} if isinstance(cmd, Tech) else {"first", "answers"})
+    takes = _TAKES.get(type(cmd), set()) | ({"first", "runes"} if isinstance(cmd, Tech) else {"first", "answers"})
     for name in cmd.choices.__struct_fields__:
         if name not in takes and getattr(cmd.choices, name):
             verb = type(cmd).__name__.lower()
@@ -264,6 +266,7 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
             pass
         case Tech(cards=refs, choices=ch):
             _tech(state, seat, refs, ch.first)
+            _grow(state, seat, list(ch.runes))
             return state
         case Hire(ref=ref):
             if p.hired == state.turn and not maps.has(state, "flagstone-mines"):
@@ -346,6 +349,28 @@ def _tech(state: State, seat: str, refs: list[str], first: list[str]) -> None:
     state.players[seat].tech_due = False
     log(state, f"{seat} techs {len(refs)} card(s)")
     state.phase = UPKEEP
+
+
+def grows(state: State, seat: str) -> list[str]:
+    """What may take a +1/+1 rune instead of readying on the Mystical
+    Forest map: `seat`'s exhausted units and heroes that would ready."""
+    if not maps.has(state, "mystical-forest"):
+        return []
+    return [r for r in board.fighters_of(state, seat) if state.things[r].exhausted and not state.things[r].disabled]
+
+
+def _grow(state: State, seat: str, refs: list[str]) -> None:
+    """Mystical Forest: each of `refs` takes its rune now and skips the
+    ready step that follows (as a disabled thing does)."""
+    if not refs:
+        return
+    if len(set(refs)) != len(refs) or any(r not in grows(state, seat) for r in refs):
+        raise IllegalCommand("rune= names your exhausted units and heroes that would ready "
+                             "(the Mystical Forest map only)")
+    for ref in refs:
+        engine.add_runes(state, ref, 1)
+        state.things[ref].disabled = True
+        log(state, f"{state.things[ref].card} takes a +1/+1 rune instead of readying")
 
 
 def _build(state: State, seat: str, kind: str, specs: list[str]) -> None:

@@ -13,7 +13,7 @@ from collections import Counter
 import msgspec
 
 from pbem.games.base import Known, Outcome, compact_lines, fit_lines
-from pbem.games.codex import board, cards, values
+from pbem.games.codex import board, cards, maps, values
 from pbem.games.codex.commands import answer_text, handle
 from pbem.games.codex.state import State, codex, deck, discard, future, hand, ongoing, workers
 
@@ -100,6 +100,9 @@ class View(msgspec.Struct, frozen=True):
     last_log: list[str]
     outcome: Outcome | None
     prompt: str = ""
+    #: the map card's name ("" for none) and its rule
+    map: str = ""
+    map_rule: str = ""
 
 
 #: a card of the seat's own zone it cannot read yet: drawn, and the dealer's
@@ -159,7 +162,8 @@ def _view(state: State, seat: str | None) -> View:
         ))
     return View(seat=seat, turn=state.turn, active=state.active, phase=state.phase, sides=sides,
                 log=list(state.log), last_log=list(state.last_log), outcome=state.outcome,
-                prompt=_prompt(state, seat))
+                prompt=_prompt(state, seat), map=maps.MAPS[state.map][0] if state.map else "",
+                map_rule=maps.MAPS[state.map][1] if state.map else "")
 
 
 def _prompt(state: State, seat: str | None) -> str:
@@ -186,6 +190,8 @@ def _counted(names: list[str]) -> str:
 def render(v: View) -> str:
     heroes = max((len(side.heroes) for side in v.sides), default=1)
     lines = [f"Codex ({heroes} hero{'es' if heroes > 1 else ''}) - turn {v.turn}, {v.active} to play ({v.phase})"]
+    if v.map:
+        lines.append(f"map: {v.map} ({v.map_rule})")
     if v.outcome is not None:
         lines.append(f"Game over: {v.outcome.reason}; winner: {', '.join(v.outcome.winners) or 'nobody'}")
     for side in v.sides:
