@@ -21,6 +21,7 @@ from pbem.games.codex.bots import greedy_bot
 from pbem.games.codex.commands import End
 from pbem.games.codex.state import OVER
 from pbem.protocol.audit import audit
+from pbem.render import codex_cards
 from tests import tamper
 from tests.codex_helpers import CH, SEATS, do, legal_texts, next_turn, start
 
@@ -53,7 +54,7 @@ def test_three_heroes_wait_in_the_public_command_zone_with_the_72_codex_cards_of
     assert (alice.colour, bob.colour) == ("red", "green")
     seen_by_bob = GAME.view(st, "bob").sides[0]
     assert [(h.name, h.handle) for h in seen_by_bob.heroes] == [(n, "") for n in alice.heroes]
-    assert "heroes: Captain Zane (command zone), Drakk Ramhorn (command zone)" in GAME.render(GAME.view(st, "bob"))
+    assert "command zone: Captain Zane, Drakk Ramhorn, Jaina Stormborne" in GAME.render(GAME.view(st, "bob"))
 
 
 @pytest.mark.parametrize("raw, colour", [
@@ -233,6 +234,28 @@ def test_a_minor_spell_costs_one_more_with_only_heroes_of_another_colour(hero, c
     if cost == 2:
         with pytest.raises(IllegalCommand, match="needs your Fire hero in play"):
             do(st, "play fire-dart target=opp:base")
+
+
+# --- pictures -------------------------------------------------------------------------------------
+
+
+def test_the_pictures_show_three_heroes_a_side_within_80_columns():
+    st = three("p1.hero = 3", "p1.heroes = Drakk Ramhorn 2", "p1.buildings = tech1, tech2 blood, techlab fire",
+               "p1.units = Older Brother, Tenderfoot", "p2.heroes = Calamandra Moss 1",
+               "p2.buildings = tech1, tech2 feral, hall")
+    for seat in ("alice", "bob", None):
+        v = GAME.view(st, seat)
+        text, compact = GAME.render(v), GAME.compact(v)
+        assert max(len(line) for line in (text + "\n" + compact).splitlines()) <= 80
+        assert len(compact.splitlines()) <= 12
+        assert "alice - Anarchy/Blood/Fire" in text.replace(" (you)", "")
+        assert "heroes in play: Captain Zane, Drakk Ramhorn; command zone: Jaina Stormborne" in text
+        assert "heroes in play: Calamandra Moss; command zone: Master Midori, Argagarg Garg" in text
+        assert "Tech II 5/5 (Blood), Tech Lab 4/4 (Fire)" in text
+        svg = GAME.svg(v)
+        assert all(name in svg for name in ("Jaina Stormborne", "Master Midori", "Argagarg Garg", "Balance/Feral/Growth"))
+        page = codex_cards.board(v)
+        assert "command zone: Master Midori, Argagarg Garg" in page
 
 
 # --- bot games -----------------------------------------------------------------------------------

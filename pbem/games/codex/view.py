@@ -43,6 +43,7 @@ class BuildingView(msgspec.Struct, frozen=True):
     hp: int  # left
     max_hp: int
     done: bool  # False while it is being built this turn
+    spec: str = ""  # what a tech II or III building or a tech lab makes (3-hero mode)
 
 
 class HeroView(msgspec.Struct, frozen=True):
@@ -55,13 +56,6 @@ class HeroView(msgspec.Struct, frozen=True):
     handle: str = ""
     back: int = 0
     gone: bool = False
-
-    def words(self) -> str:
-        if self.handle:
-            return f"{self.name} in play"
-        if self.gone:
-            return f"{self.name} (out of the game)"
-        return self.name + (f" (back from turn {self.back})" if self.back else " (command zone)")
 
 
 class SideView(msgspec.Struct, frozen=True):
@@ -88,6 +82,23 @@ class SideView(msgspec.Struct, frozen=True):
     future: list[str] = []
     building_cards: list[BuildingView] = []
     heroes: list[HeroView] = []
+
+    @property
+    def specs(self) -> str:
+        return "/".join(h.spec for h in self.heroes) or self.spec
+
+    def heroes_text(self) -> str:
+        """Where the heroes are, in a line (3-hero mode: grouped)."""
+        if len(self.heroes) <= 1:
+            hero = f"{self.hero} in command zone" if self.hero_home else f"{self.hero} in play"
+            if self.hero_home and self.hero_back:
+                hero += f" (back from turn {self.hero_back})"
+            return f"hero: {hero}"
+        groups = (("heroes in play", [h.name for h in self.heroes if h.handle]),
+                  ("command zone", [h.name + (f" (back from turn {h.back})" if h.back else "")
+                                    for h in self.heroes if not h.handle and not h.gone]),
+                  ("out of the game", [h.name for h in self.heroes if h.gone]))
+        return "; ".join(f"{what}: {', '.join(names)}" for what, names in groups if names)
 
 
 class View(msgspec.Struct, frozen=True):
@@ -141,7 +152,7 @@ def _view(state: State, seat: str | None) -> View:
             specs = [b.spec] if b.spec else p.tech_specs if kind in ("tech2", "tech3") else []
             blds.append(f"{info['name']} {info['hp'] - b.damage}/{info['hp']}" + ("" if b.done else " (building)")
                         + (f" ({'+'.join(specs)})" if specs else ""))
-            cards_of.append(BuildingView(kind, info["name"], info["hp"] - b.damage, info["hp"], b.done))
+            cards_of.append(BuildingView(kind, info["name"], info["hp"] - b.damage, info["hp"], b.done, "+".join(specs)))
         own = seat == s
         sides.append(SideView(
             seat=s, spec=p.spec, hero=hero_name, hero_home=hero.home,
@@ -197,10 +208,10 @@ def render(v: View) -> str:
     for side in v.sides:
         me = " (you)" if side.seat == v.seat else ""
         lines.append("-" * 78)
-        lines.append(f"{side.seat}{me} - {side.spec}: base {side.base_hp}/20  gold {side.gold}  "
+        lines.append(f"{side.seat}{me} - {side.specs}: base {side.base_hp}/20  gold {side.gold}  "
                      f"workers {side.workers}")
         lines.append(f"  hand {side.hand}  deck {side.deck}  discard {side.discard}  codex {side.codex}")
-        lines.append(f"  {_heroes_text(side)}")
+        lines.append(f"  {side.heroes_text()}")
         lines.append(f"  buildings: base, {', '.join(side.buildings) or 'no others'}")
         if side.ongoing:
             lines.append(f"  ongoing: {', '.join(side.ongoing)}")
@@ -242,15 +253,6 @@ def render(v: View) -> str:
     return "\n".join(fit_lines(lines))
 
 
-def _heroes_text(side: SideView) -> str:
-    if len(side.heroes) <= 1:
-        hero = f"{side.hero} in command zone" if side.hero_home else f"{side.hero} in play"
-        if side.hero_home and side.hero_back:
-            hero += f" (back from turn {side.hero_back})"
-        return f"hero: {hero}"
-    return "heroes: " + ", ".join(h.words() for h in side.heroes)
-
-
 def _thing_text(t: ThingView) -> str:
     marks = [m for m in (f"L{t.level}" if t.level else "", f"{t.damage} dmg" if t.damage else "",
                          f"{t.runes:+d} runes" if t.runes else "", "exhausted" if t.exhausted else "") if m]
@@ -270,7 +272,7 @@ def compact(v: View) -> str:
                        f"{side.workers}; hand {side.hand}, deck {side.deck}, discard {side.discard}"], False))
         slots = [f"{w}={h}" for w, h in zip(("SL", "elite", "scav", "tech", "look"), side.patrol) if h]
         if len(side.heroes) > 1:
-            parts.append(([f"  {_heroes_text(side)}"], side.seat != v.seat))
+            parts.append(([f"  {side.heroes_text()}"], side.seat != v.seat))
             parts.append(([f"  buildings: {', '.join(side.buildings) or '-'}; patrol: {' '.join(slots) or '-'}"],
                           side.seat != v.seat))
         else:
