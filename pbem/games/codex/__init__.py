@@ -12,7 +12,9 @@ state-based checks), `targets` (targeting rules), `effects` (the common
 effects of the data), `resolve` (the queue of triggers and steps, and the
 questions it asks), `activated` (``use``), `combat` (attacks), `turn`
 (the turn's phases), `commands` (command Structs and the notation),
-`play` (playing cards), `rules` (options, set-up, `apply`), `legal`,
+`play` (playing cards), `modes` (1-hero and 3-hero mode: the teams, the
+hero limit, the tech II spec), `maps` (the map cards), `rules` (options,
+set-up, `apply`), `legal`,
 `abilities/` (per-colour functions), `scenario` (fixed positions for
 tests, hotseat only), `view`, `explain`, `bots`.
 

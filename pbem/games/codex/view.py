@@ -94,8 +94,9 @@ class SideView(msgspec.Struct, frozen=True):
             if self.hero_home and self.hero_back:
                 hero += f" (back from turn {self.hero_back})"
             return f"hero: {hero}"
-        groups = (("heroes in play", [h.name for h in self.heroes if h.handle]),
-                  ("command zone", [h.name + (f" (back from turn {h.back})" if h.back else "")
+        in_play = [h.name for h in self.heroes if h.handle]
+        groups = (("heroes in play", in_play),
+                  ("command zone" if in_play else "heroes in the command zone", [h.name + (f" (back from turn {h.back})" if h.back else "")
                                     for h in self.heroes if not h.handle and not h.gone]),
                   ("out of the game", [h.name for h in self.heroes if h.gone]))
         return "; ".join(f"{what}: {', '.join(names)}" for what, names in groups if names)
