@@ -360,7 +360,7 @@ def format_command(cmd: Command, state: State, seat: str) -> str:
         case Summon(hero=name, choices=ch):
             return f"summon {cards.slug(name)}" + _choices_text(state, seat, ch, card_slug)
         case Level(hero=ref, times=n, choices=ch):
-            many = ref in state.things and len(board.heroes_in_play(state, seat)) > 1
+            many = ref in state.things and len(board.heroes_in_play(state, state.things[ref].controller)) > 1
             named = f"{cards.slug(state.things[ref].card)} " if many else ""
             return f"level {named}{n}" + _choices_text(state, seat, ch, card_slug)
         case Play(ref=ref, targets=targets, top=top, choices=ch):
