@@ -81,6 +81,11 @@ def test_a_team_that_breaks_the_rules_is_refused_when_the_game_is_made(raw, erro
         GAME.options(raw)
 
 
+def test_pbem_info_lists_the_modes():
+    listed = "\n".join(GAME.catalogue())
+    assert "modes (mode=): 1hero (the default: p1=SPEC, p2=SPEC)," in listed and "  3hero (three different" in listed
+
+
 def test_the_add_ons_of_3_hero_mode_are_not_built_in_1_hero_mode():
     st = start("p1.gold = 20")
     with pytest.raises(IllegalCommand, match="3hero mode only"):

@@ -143,7 +143,7 @@ def mixed_colours(state: State, seat: str) -> bool:
     return len(colours) > 1
 
 
-def build_extra(state: State, seat: str, kind: str) -> int:
+def build_extra(state: State, seat: str) -> int:
     """The off-colour gold: 1 on the first tech building or add-on of a
     seat whose heroes are of more than one colour."""
     p = state.players[seat]

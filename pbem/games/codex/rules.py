@@ -195,7 +195,7 @@ def build_cost(state: State, seat: str, kind: str) -> int:
     p = state.players[seat]
     if kind in cards.TECH_BUILDINGS and kind in p.built:
         return 0
-    return int(cards.BUILDINGS[kind]["cost"]) + modes.build_extra(state, seat, kind)
+    return int(cards.BUILDINGS[kind]["cost"]) + modes.build_extra(state, seat)
 
 
 def summon_problem(state: State, seat: str, name: str) -> str | None:

@@ -219,7 +219,7 @@ def apply_scenario(state: State, sc: dict[str, str], chance: Chance) -> None:
                 raise InvalidOption(f"scenario: unknown building or spec {entry!r}")
             p.buildings[b] = Building(kind=b, done=True, spec=specs[0] if b == "techlab" and specs else "")
             if b == "tech2" and specs:
-                p.tech_specs = [s for s in specs if s]
+                p.tech_specs = [s for s in specs if s is not None]
             if b in cards.TECH_BUILDINGS:
                 p.built.append(b)
         p.turns = (turn - i) // 2
