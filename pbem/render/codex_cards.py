@@ -124,9 +124,11 @@ def _side(v: View, side: SideView) -> str:
     hero = "in play" if not side.hero_home else "in the command zone"
     if side.hero_home and side.hero_back:
         hero += f" (back from turn {side.hero_back})"
+    team = getattr(side, "heroes", [])  # none in a view of rules 3 or before
+    heroes = side.heroes_text() if len(team) > 1 else f"hero {side.hero} {hero}"
     rows = [
         f"<div class=\"cx-head\"><strong>{_e(side.seat)}{' (you)' if own else ''}</strong>"
-        f"<span>{_e(side.spec)} · hero {_e(side.hero)} {_e(hero)}</span>"
+        f"<span>{_e(getattr(side, 'specs', side.spec))} · {_e(heroes)}</span>"
         f"{badge}</div>",
         "<div class=\"cx-stats\">"
         f"<span>base {side.base_hp}/20</span><span>gold {side.gold}</span><span>workers {side.workers}</span>"
@@ -139,7 +141,8 @@ def _side(v: View, side: SideView) -> str:
     if side.ongoing:
         rows.append(_row("Ongoing spells", [card_in_hand(n, pick=False) for n in side.ongoing], small=True))
     if own and side.my_hand is not None:
-        hero_card = [card_in_hand(side.hero)] if side.hero_home else []
+        homes = [h.name for h in team if not h.handle and not h.gone] if team else [side.hero] * side.hero_home
+        hero_card = [card_in_hand(name) for name in homes]
         rows.append(_row("Your hand", [card_in_hand(n) for n in side.my_hand] + hero_card
                          or ["<li class=\"hint\">empty</li>"]))
     if own and side.my_codex:

@@ -121,7 +121,9 @@ def _codex(view: Any) -> list[str]:
     out = [f"Turn {view.turn}, {text(view.active)} to play ({text(view.phase)})", ""]
     for side in view.sides:
         hero = f"{side.hero} in the command zone" if side.hero_home else f"{side.hero} in play"
-        out.append(f"**{text(side.seat)}** ({text(side.spec)}; {text(hero)}): base {side.base_hp} HP, "
+        if len(getattr(side, "heroes", ())) > 1:
+            hero = side.heroes_text()
+        out.append(f"**{text(side.seat)}** ({text(getattr(side, 'specs', side.spec))}; {text(hero)}): base {side.base_hp} HP, "
                    f"gold {side.gold}, workers {side.workers}")
         out.append(f"- hand {side.hand}, deck {side.deck}, discard {side.discard}, codex {side.codex}")
         out.append("- buildings: " + ", ".join(["base"] + [text(b) for b in side.buildings]))

@@ -12,7 +12,9 @@ state-based checks), `targets` (targeting rules), `effects` (the common
 effects of the data; `hidden`: those on hidden zones), `resolve` (the
 queue of triggers and steps, and the questions it asks), `activated` (``use``), `combat` (attacks), `turn`
 (the turn's phases), `commands` (command Structs and the notation),
-`play` (playing cards), `rules` (options, set-up, `apply`), `legal`,
+`play` (playing cards), `modes` (1-hero and 3-hero mode: the teams, the
+hero limit, the tech II spec), `maps` (the map cards), `rules` (options,
+set-up, `apply`), `legal`,
 `abilities/` (per-colour functions), `scenario` (fixed positions for
 tests, hotseat only), `view`, `explain`, `bots`.
 
@@ -34,7 +36,7 @@ from pbem.games.codex.commands import Command
 from pbem.games.codex.state import Options, State, codex, deck
 
 SUMMARY = """\
-Codex, 1-hero mode: destroy the opponent's base (20 HP).
+Codex (one hero a side; mode=3hero: three): destroy the opponent's base (20 HP).
 Each turn: tech 2 codex cards into your discard pile (from your 2nd turn),
 ready, gold = workers (cap 20), then the main phase in any order: hire a
 worker (1 gold + a hand card, once a turn), build tech I/II/III (6/8/10
@@ -87,7 +89,7 @@ class Codex(Game[State, Command]):
             if key not in fields:
                 raise InvalidOption(f"unknown option {key!r} for codex (options: {', '.join(sorted(fields))})")
         raw = dict(raw)
-        for key in ("first", "p1", "p2", "p1_starter", "p2_starter"):
+        for key in ("mode", "map", "first", "p1", "p2", "p1_starter", "p2_starter"):
             if isinstance(raw.get(key), str):
                 raw[key] = raw[key].strip().lower()
         if isinstance(raw.get("scenario"), str):
@@ -101,10 +103,14 @@ class Codex(Game[State, Command]):
     def catalogue(self) -> list[str]:
         """The specs (and their heroes) new games may pick, those still being
         written, and the starter decks: from the card data."""
-        from pbem.games.codex import cards
+        from pbem.games.codex import cards, maps
 
         playable = cards.playable_specs()
-        lines = ["specs new games may pick (p1=, p2=):"]
+        lines = ["modes (mode=): 1hero (the default: p1=SPEC, p2=SPEC),",
+                 "  3hero (three different specs a seat, mixed colours allowed, the main",
+                 "  one first: p1=anarchy,blood,fire; the starter deck of the main spec's",
+                 "  colour, or another hero's with p1_starter=; default: red against green)",
+                 "specs new games may pick (p1=, p2=):"]
         lines += [f"  {s.lower():<12} hero {cards.HERO_OF[s]} ({cards.colour_of(s)})" for s in playable]
         later = [s for s in cards.SPECS if s not in playable]
         if later:
@@ -112,6 +118,8 @@ class Codex(Game[State, Command]):
         ready = [c for c in cards.COLOURS if cards.starter_ready(c)]
         lines.append("starter decks (p1_starter=, p2_starter=; default: the spec's colour): " + ", ".join(ready))
         lines.append("heroes written: " + ", ".join(f"{n} ({c.spec})" for n, c in cards.HEROES.items()))
+        lines.append("map cards (map=NAME; a rule for the whole game):")
+        lines += [f"  {key:<23} {text}" for key, (_, text) in maps.MAPS.items()]
         return lines
 
     def setup(self, options: Any, seats: list[Any], chance: Chance) -> State:

@@ -57,7 +57,7 @@ def _greedy(game: Any, state: Any, seat: str, rng: random.Random) -> Any:
             return cmds[0]
     builds = [c for c in legal if isinstance(c, Build) and c.building in cards.TECH_BUILDINGS]
     if builds:
-        return builds[0]
+        return max(builds, key=lambda c: _spec_worth(state, seat, c.specs))
     plays = [c for c in legal if isinstance(c, Play) and _aim(state, seat, c) >= 0]
     if plays:
         return max(plays, key=lambda c: (cards.CARDS[state_card(state, c.ref)].cost, _aim(state, seat, c),
@@ -149,6 +149,15 @@ def _aim(state: Any, seat: str, c: Any) -> int:
         mine = board.controller(state, t) == seat if (board.is_structure(t) or t in state.things) else True
         score += 1 if mine != hurt else -1
     return score
+
+
+def _spec_worth(state: Any, seat: str, specs: list[str]) -> int:
+    """How many of its own cards out of the codex (hand, discard pile and
+    draw pile, those it can read) a tech II building of `specs` would let
+    it play: the spec it declares in 3-hero mode."""
+    own = [it.card for z in ("hand", "discard", "deck") for it in state.zones[f"{z}:{seat}"].items
+           if getattr(it, "card", None)]
+    return sum(1 for name in own if cards.CARDS[name].tech >= 2 and cards.CARDS[name].spec in specs)
 
 
 def _sacrifices_itself(state: Any, c: Use) -> bool:

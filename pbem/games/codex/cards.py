@@ -311,6 +311,11 @@ def playable_specs() -> list[str]:
     return [s for s, raw in SPECS.items() if raw.get("playable")]
 
 
+def lookup_spec(word: str) -> str | None:
+    """A spec by its name in any case (None: no such spec)."""
+    return next((s for s in SPECS if s.lower() == word.strip().lower()), None)
+
+
 def colour_of(spec: str) -> str:
     return SPECS[spec]["colour"]
 

@@ -16,8 +16,10 @@ the slot itself, for a part that chooses one; ``hand:NAME``,
   start of turn: the cards teched after the last turn, and the upkeep
   effects to resolve first (the active player orders them)
 * ``hire NAME``                    a hand card becomes a worker
-* ``build tech1|tech2|tech3|surplus|tower``
-* ``summon HERO``, ``level N``
+* ``build tech1|tech2|tech3|surplus|tower`` (3-hero mode: ``build tech2
+  SPEC``, ``build techlab SPEC``, ``build hall``)
+* ``summon HERO``, ``level N`` (``level HERO N`` with more than one hero
+  in play)
 * ``play NAME [target=T,T,...] [top]``   (``top``: a card that may go back
   on the draw pile, Appel Stomp; ``target=self``: the unit being played;
   ``codex:NAME``, ``hand:NAME``: a card of yours there; ``t0``: the card
@@ -38,8 +40,10 @@ Choices any command may carry (the wire's ``choices``, `Choices`):
 ``split=2,1`` (damage per target, in target order), ``pay=T,T`` (cards
 discarded or things sacrificed as a cost: ``hand:NAME`` or ``me:NAME``),
 ``by=gold|exhaust`` (which of an ability's alternative costs),
-``first=me:X,...`` (simultaneous triggers to resolve first) and
-``choose=A;B`` (answers for questions later in the same command, in order).
+``first=me:X,...`` (simultaneous triggers to resolve first),
+``choose=A;B`` (answers for questions later in the same command, in order)
+and, for ``tech`` on the Mystical Forest map, ``rune=me:X,...`` (exhausted
+things that take a +1/+1 rune instead of readying).
 """
 
 from __future__ import annotations
@@ -66,6 +70,9 @@ class Choices(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fi
     doomed: list[str] = []
     first: list[str] = []
     answers: list[str] = []
+    #: exhausted things that take a +1/+1 rune instead of readying (a
+    #: ``tech`` on the Mystical Forest map)
+    runes: list[str] = []
 
 
 NO_CHOICES = Choices()
@@ -82,8 +89,12 @@ class Hire(msgspec.Struct, frozen=True, tag="cx.hire", tag_field="t", omit_defau
 
 
 class Build(msgspec.Struct, frozen=True, tag="cx.build", tag_field="t", omit_defaults=True):
+    """`specs`: what a tech II building (first begun) or a tech lab
+    declares in 3-hero mode (`modes`)."""
+
     building: str
     choices: Choices = NO_CHOICES
+    specs: list[str] = []
 
 
 class Summon(msgspec.Struct, frozen=True, tag="cx.summon", tag_field="t", omit_defaults=True):
@@ -329,6 +340,8 @@ def _choices_text(state: State, seat: str, ch: Choices, card_slug) -> str:
                                        for f in ch.first))
     if ch.answers:
         out.append("choose=" + ";".join(answer_text(state, seat, a) for a in ch.answers))
+    if ch.runes:
+        out.append(f"rune={_targets(state, seat, ch.runes)}")
     return (" " + " ".join(out)) if out else ""
 
 
@@ -345,13 +358,15 @@ def format_command(cmd: Command, state: State, seat: str) -> str:
             return "tech " + (" ".join(card_slug(r) for r in refs) if refs else "none") + \
                 _choices_text(state, seat, ch, card_slug)
         case Hire(ref=ref, choices=ch):
-            return f"hire {card_slug(ref)}" + _choices_text(state, seat, ch, card_slug)
-        case Build(building=b, choices=ch):
-            return f"build {b}" + _choices_text(state, seat, ch, card_slug)
+            return "hire" + (f" {card_slug(ref)}" if ref else "") + _choices_text(state, seat, ch, card_slug)
+        case Build(building=b, choices=ch, specs=specs):
+            return f"build {b}" + "".join(f" {s.lower()}" for s in specs) + _choices_text(state, seat, ch, card_slug)
         case Summon(hero=name, choices=ch):
             return f"summon {cards.slug(name)}" + _choices_text(state, seat, ch, card_slug)
-        case Level(times=n, choices=ch):
-            return f"level {n}" + _choices_text(state, seat, ch, card_slug)
+        case Level(hero=ref, times=n, choices=ch):
+            many = ref in state.things and len(board.heroes_in_play(state, state.things[ref].controller)) > 1
+            named = f"{cards.slug(state.things[ref].card)} " if many else ""
+            return f"level {named}{n}" + _choices_text(state, seat, ch, card_slug)
         case Play(ref=ref, targets=targets, top=top, choices=ch):
             text = f"play {card_slug(ref)}"
             if targets:

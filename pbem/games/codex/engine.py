@@ -16,7 +16,7 @@ exist; prevention applies in `resources.damage`.
 from __future__ import annotations
 
 from pbem.games.base import Chance, Item, Known, Outcome, identity
-from pbem.games.codex import board, cards, events, registry, resources, select, values
+from pbem.games.codex import board, cards, events, maps, registry, resources, select, values
 from pbem.games.codex.cards import Face
 from pbem.games.codex.board import log
 from pbem.games.codex.resources import (  # noqa: F401 (offered to the rules from here)
@@ -289,9 +289,11 @@ def die(state: State, refs: list[str], chance: Chance | None, cause: str = "") -
         if kind == "hero":
             h = state.players[t.owner].heroes[t.card]
             h.home, h.ref = True, ""
-            h.back = state.turn + (4 if t.owner == state.active else 3)
+            h.back = state.turn + (4 if t.owner == state.active else 3) + 2 * maps.has(state, "pinnacle")
+            h.gone = maps.has(state, "burial-grounds")
             dead_heroes.append(t.controller)
-            log(state, f"{t.card} dies and returns to {t.owner}'s command zone")
+            log(state, f"{t.card} dies and " + ("leaves the game (Burial Grounds)" if h.gone
+                                                else f"returns to {t.owner}'s command zone"))
         elif kind == "token":
             log(state, f"a {t.card} token dies")
         else:

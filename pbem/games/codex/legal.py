@@ -18,7 +18,7 @@ import msgspec
 
 from pbem.errors import IllegalCommand
 from pbem.games.base import Known, Zone, copy_struct, identity
-from pbem.games.codex import activated, board, cards, combat, events, play, resolve, rules, select
+from pbem.games.codex import activated, board, cards, combat, events, maps, modes, play, resolve, rules, select
 from pbem.games.codex import targets as targeting
 from pbem.games.codex import turn, values
 from pbem.games.codex.commands import (
@@ -76,9 +76,10 @@ def _legal_main(state: State, seat: str) -> list[Command]:
     out: list[Command] = []
     p = state.players[seat]
     hand_names = _hand_names(state, seat)
-    if p.hired != state.turn and p.gold >= play.hire_cost(state, seat):
-        out += [Hire(ref) for ref in hand_names.values()]
-    out += [Build(k) for k in cards.BUILDINGS if rules.can_build(state, seat, k) is None]
+    if (p.hired != state.turn or maps.has(state, "flagstone-mines")) and p.gold >= play.hire_cost(state, seat):
+        out += [Hire("")] if maps.has(state, "daggerfall-prison-camp") else [Hire(ref) for ref in hand_names.values()]
+    out += [Build(k, specs=specs) for k in cards.BUILDINGS if rules.can_build(state, seat, k) is None
+            for specs in modes.spec_choices(state, seat, k)]
     for name in p.heroes:
         if rules.summon_problem(state, seat, name) is None:
             out.append(Summon(name))
@@ -118,7 +119,11 @@ def _legal_tech(state: State, seat: str) -> list[Command]:
     if len({(it.key, it.card) for it in items}) > 1:
         default = events.order(state, items)[0].src
         firsts += [[src] for src in dict.fromkeys(it.src for it in items) if src != default]
-    return [Tech(refs, Choices(first=first)) for refs in choices for first in firsts]
+    # Mystical Forest: no rune, or a rune on everything that may take one
+    # (any other set is legal too; these two keep the list short)
+    grows = rules.grows(state, seat)
+    runes = [[], grows] if grows else [[]]
+    return [Tech(refs, Choices(first=first, runes=r)) for refs in choices for first in firsts for r in runes]
 
 
 def _choice_sets(state: State, seat: str, name: str) -> list[Choices]:
@@ -278,7 +283,7 @@ def _legal_end(state: State, seat: str) -> list[Command]:
     for sl in ready:
         out.append(End([sl, "", "", "", ""]))
         rest = [r for r in by_hp if r != sl][:4]
-        if rest:
+        if rest and not maps.has(state, "fury-road"):
             out.append(End([sl] + rest + [""] * (4 - len(rest))))
     return out
 

@@ -11,7 +11,7 @@ form expected).
 from __future__ import annotations
 
 from pbem.errors import InvalidCommand
-from pbem.games.codex import activated, board, cards
+from pbem.games.codex import activated, board, cards, maps
 from pbem.games.codex.commands import (
     SLOT_WORDS, Attack, Build, Choices, Choose, Command, End, Hire, Level, Play, Summon, Tech, Use, by_name,
     card_name, did_you_mean, handle, parse_target,
@@ -19,15 +19,15 @@ from pbem.games.codex.commands import (
 from pbem.games.codex.state import State, codex, hand
 
 _FLAGS = ("top", "boost")
-_CHOICE_KEYS = {"x", "mode", "split", "pay", "by", "doomed", "first", "choose"}
+_CHOICE_KEYS = {"x", "mode", "split", "pay", "by", "doomed", "first", "choose", "rune"}
 
 #: each command's shape, for the error that says what was expected
 FORMS = {
     "tech": "tech NAME NAME (the cards teched after your last turn), tech NAME or tech none",
     "hire": "hire NAME (a card in your hand)",
-    "build": "build tech1|tech2|tech3|surplus|tower",
+    "build": "build tech1|tech2|tech3|surplus|tower (3-hero mode: build tech2 SPEC, techlab SPEC, hall)",
     "summon": "summon HERO",
-    "level": "level [N]",
+    "level": "level [HERO] [N]",
     "play": "play NAME [target=T,...] [top] [boost] (a card in your hand)",
     "use": "use THING [ABILITY] [target=T]",
     "attack": "attack THING TARGET, e.g. attack troq-bashar opp:base",
@@ -130,11 +130,49 @@ def _hand_card(state: State, seat: str, words: list[str], taken: set[str] | None
     return by_name(state, hand(seat), name, "hand", taken)
 
 
+def _free_hire(state: State) -> bool:
+    return maps.has(state, "daggerfall-prison-camp")
+
+
+def _build(state: State, seat: str, args: list[str], ch) -> Build:
+    """``build KIND [SPEC ...]``: the specs a tech II building or tech lab declares (3-hero mode)."""
+    specs = []
+    while args and cards.lookup_spec(args[-1]):
+        specs.insert(0, cards.lookup_spec(args.pop()))
+    b = "".join(args).lower().replace("-", "").replace("'", "")
+    b = {"techi": "tech1", "techii": "tech2", "techiii": "tech3", "heroeshall": "hall"}.get(b, b)
+    if b not in cards.TECH_BUILDINGS + cards.ADDONS:
+        raise InvalidCommand(f"build: no building called {' '.join(args)!r}", hint=f"expected {FORMS['build']}")
+    return Build(b, ch, specs)
+
+
+def _level(state: State, seat: str, args: list[str], ch) -> Level:
+    """``level [HERO] [N]``: without a name, the first hero in play (the
+    only one in 1-hero mode)."""
+    n = 1
+    if args and args[-1].isdigit():
+        n = int(args.pop())
+    if args:
+        name = card_name(args)
+        hero = next((r for r in board.heroes_in_play(state, seat) if state.things[r].card == name), None)
+        if hero is None:
+            raise InvalidCommand(f"level: {name} is not a hero of yours in play")
+        return Level(hero, n, ch)
+    heroes = board.heroes_in_play(state, seat)
+    if not heroes:
+        raise InvalidCommand("you have no hero in play")
+    return Level(heroes[0], n, ch)
+
+
 def _not_a_card(state: State, seat: str, hero: str) -> InvalidCommand:
-    mine = state.players[seat].hero
-    if hero == mine:
+    mine = state.players[seat].heroes
+    if hero in mine:
         return InvalidCommand(f"{hero} is a hero: a hero is summoned: summon {cards.slug(hero)}")
-    return InvalidCommand(f"{hero} is a hero of the other side", hint=f"yours is {mine}: summon {cards.slug(mine)}")
+    if len(mine) == 1:
+        only = next(iter(mine))
+        return InvalidCommand(f"{hero} is a hero of the other side", hint=f"yours is {only}: summon {cards.slug(only)}")
+    yours = ", ".join(cards.slug(h) for h in mine)
+    return InvalidCommand(f"{hero} is a hero of the other side", hint=f"yours: {yours} (summon HERO)")
 
 
 def parse_answer(state: State, seat: str, text: str, taken: set[str] | None = None) -> str:
@@ -204,6 +242,8 @@ def _choices(state: State, seat: str, opts: dict[str, str], flags: set[str],
         fields["first"] = _first(state, seat, opts["first"])
     if "choose" in opts:
         fields["answers"] = _answers(state, seat, opts["choose"])
+    if "rune" in opts:
+        fields["runes"] = _list(state, seat, opts["rune"])
     return Choices(**fields)
 
 
@@ -252,7 +292,7 @@ def parse_command(text: str, state: State, seat: str) -> Command:
         if not args:
             raise InvalidCommand(f"expected {FORMS['choose']}")
         return Choose(_answers(state, seat, " ".join(args)))
-    if verb in ("hire", "play", "summon", "use") and not args:
+    if verb in ("hire", "play", "summon", "use") and not args and not (verb == "hire" and _free_hire(state)):
         which = {"use": "which card in play", "summon": "which hero"}.get(verb, "which card")
         raise InvalidCommand(f"{verb}: {which}? expected {FORMS[verb]}")
     if verb == "use":
@@ -267,27 +307,16 @@ def parse_command(text: str, state: State, seat: str) -> Command:
                 raise InvalidCommand(f"no {name} left in your codex") from None
         return Tech(cards=refs, choices=ch)
     if verb == "hire":
-        return Hire(_hand_card(state, seat, args), ch)
+        return Hire(_hand_card(state, seat, args) if args else "", ch)
     if verb == "build":
-        b = "".join(args).lower().replace("-", "")
-        b = {"techi": "tech1", "techii": "tech2", "techiii": "tech3"}.get(b, b)
-        if b not in cards.TECH_BUILDINGS + cards.ADDONS:
-            raise InvalidCommand(f"build: no building called {' '.join(args)!r}", hint=f"expected {FORMS['build']}")
-        return Build(b, ch)
+        return _build(state, seat, args, ch)
     if verb == "summon":
         name = card_name(args)
         if not cards.is_hero(name):
             raise InvalidCommand(f"{name} is not a hero: a card from your hand is played: play {cards.slug(name)}")
         return Summon(name, ch)
-    if verb == "level" and len(args) <= 1:
-        hero = board.hero_in_play(state, seat)
-        if hero is None:
-            raise InvalidCommand("you have no hero in play")
-        try:
-            n = int(args[0]) if args else 1
-        except ValueError:
-            raise InvalidCommand(f"level N: {args[0]!r} is not a number") from None
-        return Level(hero, n, ch)
+    if verb == "level":
+        return _level(state, seat, args, ch)
     if verb == "play":
         ref = _hand_card(state, seat, args)
         return Play(ref, _list(state, seat, opts.get("target", ""), ref), "top" in flags, ch)

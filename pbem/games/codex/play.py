@@ -1,7 +1,8 @@
 """Playing a card from hand: what it needs, what it costs, and what happens.
 
 * Units, upgrades and buildings need the tech building of their tech level
-  (the base for tech 0); they arrive (`engine.new_thing`), and their own
+  (the base for tech 0; in 3-hero mode, of their spec from tech II on:
+  `modes.spec_problem`); they arrive (`engine.new_thing`), and their own
   ``arrives`` triggers take the command's targets.
 * Spells need a hero in play (unless a continuous effect says ``no_hero``
   for them): a spec's spells a hero of that spec; a minor
@@ -27,7 +28,7 @@ from typing import Any
 
 from pbem.errors import IllegalCommand
 from pbem.games.base import Chance, Known, identity
-from pbem.games.codex import board, cards, engine, events, registry, resolve, targets, values
+from pbem.games.codex import board, cards, engine, events, maps, modes, registry, resolve, targets, values
 from pbem.games.codex.board import log
 from pbem.games.codex.cards import Card, Part
 from pbem.games.codex.commands import Choices, Play
@@ -52,15 +53,17 @@ def requirement(state: State, seat: str, name: str) -> str | None:
             return "you need a hero in play to cast a spell"
         if c.spec and not any(cards.CARDS[h.card].spec == c.spec for h in heroes):
             return f"{name} needs your {c.spec} hero in play"
-        if c.ultimate:
+        if c.ultimate and not maps.has(state, "pinnacle"):
             ready = [h for h in heroes if (not c.spec or cards.CARDS[h.card].spec == c.spec)
                      and h.max_since and h.max_since < state.turn and h.since < state.turn]
             if not ready:
                 return f"{name} needs a hero at max level since the start of your turn"
         return None
-    if c.tech and not board.building_done(state, seat, f"tech{c.tech}") and not values.needs_no_tech(state, seat, name):
+    if values.needs_no_tech(state, seat, name):
+        return None
+    if c.tech and not board.building_done(state, seat, f"tech{c.tech}"):
         return f"{name} needs a finished Tech {'I' * c.tech} building"
-    return None
+    return modes.spec_problem(state, seat, name)
 
 
 def cost(state: State, seat: str, name: str, ch: Choices) -> int:

@@ -9,7 +9,7 @@ on top (and is what the rest of the rules import).
 from __future__ import annotations
 
 from pbem.games.base import Chance, Hidden, Item, Known, draw_private, shuffle_zone
-from pbem.games.codex import board, cards, events, select, values
+from pbem.games.codex import board, cards, events, maps, select, values
 from pbem.games.codex.board import log
 from pbem.games.codex.state import MAIN, Lasting, Mod, State, deck, discard, hand, top, trash, workers
 
@@ -111,7 +111,7 @@ def damage(state: State, target: str, n: int, src: str = "", combat: bool = Fals
     after prevention (armor absorbing it counts: ruling on Might of Leaf and
     Claw). Combat damage from a deathtouch source kills a unit or hero it
     reaches, even through armor; armor piercing ignores armor."""
-    n = _prevented(state, target, n, combat) if n > 0 else 0
+    n = _prevented(state, target, n, combat) if n > 0 and not maps.no_rush(state) else 0
     if n <= 0:
         return 0
     if board.is_structure(target):

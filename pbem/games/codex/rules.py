@@ -1,4 +1,5 @@
-"""Codex rules, 1-hero mode: options, set-up, the turn, and `apply`.
+"""Codex rules: options, set-up, the turn, and `apply` (the modes' own
+rules: `modes`; the map cards': `maps`).
 
 The set-up leaves every hand empty, each whole starter deck in its
 owner's draw pile (phase ``opening``); `advance` draws the opening hands
@@ -26,9 +27,11 @@ The game ends when a base has taken 20 damage (`engine.settle`).
 
 from __future__ import annotations
 
-from pbem.errors import IllegalCommand, InvalidOption
+import msgspec
+
+from pbem.errors import IllegalCommand
 from pbem.games.base import Chance, Known, Zone, copy_struct
-from pbem.games.codex import activated, board, cards, combat, engine, hidden, play, resolve, turn
+from pbem.games.codex import activated, board, cards, combat, engine, hidden, maps, modes, play, resolve, turn
 from pbem.games.codex.board import log
 from pbem.games.codex.commands import (
     Attack,
@@ -66,43 +69,9 @@ from pbem.games.codex.state import (
 )
 from pbem.games.codex.state import play as play_zone
 
-DEFAULT_SPECS = ("Bashing", "Finesse")
-
-
-def _spec(value: str, key: str) -> str:
-    for s in cards.SPECS:
-        if s.lower() == value.strip().lower():
-            if s not in cards.playable_specs():
-                raise InvalidOption(f"{key}={value}: the {s} spec is not playable yet "
-                                    f"(playable: {', '.join(cards.playable_specs())})")
-            return s
-    raise InvalidOption(f"{key}={value}: no such spec (playable: {', '.join(cards.playable_specs())})")
-
-
-def seat_decks(options: Options) -> list[tuple[str, str]]:
-    """(spec, starter colour) of each seat, from the options."""
-    p1, p2 = options.p1, options.p2
-    if options.first:
-        if options.first.lower() not in ("bashing", "finesse") or p1 or p2:
-            raise InvalidOption(f"first={options.first}: the first seat plays bashing or finesse "
-                                "(or give p1= and p2= instead)")
-        p1, p2 = ("Bashing", "Finesse") if options.first.lower() == "bashing" else ("Finesse", "Bashing")
-    specs = [_spec(p1 or DEFAULT_SPECS[0], "p1"), _spec(p2 or DEFAULT_SPECS[1], "p2")]
-    out = []
-    for i, (spec, colour) in enumerate(zip(specs, (options.p1_starter, options.p2_starter))):
-        colour = colour.strip().lower() or cards.colour_of(spec)
-        if colour not in cards.STARTERS:
-            raise InvalidOption(f"p{i + 1}_starter={colour}: no such colour ({', '.join(cards.COLOURS)})")
-        if not cards.starter_ready(colour):
-            ready = [c for c in cards.COLOURS if cards.starter_ready(c)]
-            raise InvalidOption(f"p{i + 1}_starter={colour}: the {colour} starter deck is not written yet "
-                                f"(ready: {', '.join(ready)})")
-        out.append((spec, colour))
-    return out
-
-
 def check_options(options: Options) -> Options:
-    seat_decks(options)
+    modes.teams(options)
+    options = msgspec.structs.replace(options, map=maps.key_of(options.map))
     if options.scenario is not None:
         from pbem.games.codex import scenario
 
@@ -116,11 +85,11 @@ def _zone(readers: list[str] | None = None, public: bool = False) -> Zone:
 
 def setup(options: Options, seats: list[str], chance: Chance) -> State:
     options = check_options(options)
-    state = State(seats=list(seats), active=seats[0])
+    state = State(seats=list(seats), active=seats[0], mode=modes.mode_of(options), map=maps.key_of(options.map))
     zones: dict[str, Zone] = {}
-    for i, (seat, (spec, colour)) in enumerate(zip(seats, seat_decks(options))):
-        hero = cards.HERO_OF[spec]
-        state.players[seat] = Player(spec=spec, colour=colour, heroes={hero: Hero()},
+    for i, (seat, (specs, colour)) in enumerate(zip(seats, modes.teams(options))):
+        state.players[seat] = Player(spec=specs[0], colour=colour, specs=specs,
+                                     heroes={cards.HERO_OF[s]: Hero() for s in specs},
                                      base_workers=cards.START_WORKERS[min(i, len(cards.START_WORKERS) - 1)])
         state.patrol[seat] = [""] * 5
         zones[deck(seat)] = _zone()
@@ -139,7 +108,7 @@ def setup(options: Options, seats: list[str], chance: Chance) -> State:
     for seat in seats:
         p = state.players[seat]
         # secret shuffles first, refs after: a ref says nothing about its card
-        for zone, names in ((deck(seat), cards.starter(p.colour)), (codex(seat), cards.codex_cards(p.spec))):
+        for zone, names in ((deck(seat), cards.starter(p.colour)), (codex(seat), modes.codex_of(p.specs))):
             for name in chance.shuffle(list(names)):
                 zones[zone].items.append(Known(f"c{state.next_ref:03d}", name))
                 state.next_ref += 1
@@ -210,6 +179,10 @@ def can_build(state: State, seat: str, kind: str) -> str | None:
         return f"unknown building {kind!r} ({', '.join(cards.BUILDINGS)})"
     p = state.players[seat]
     info = cards.BUILDINGS[kind]
+    if info.get("mode", state.mode) != state.mode:
+        return f"a {info['name']} is built in {info['mode']} mode only"
+    if kind in ("techlab", "hall") and maps.has(state, "vortoss-ruins"):
+        return f"no {info['name']} is built on the Vortoss Ruins map (every player has its effect)"
     if kind in p.buildings:
         return f"you already have a {info['name']}"
     if board.worker_count(state, seat) < info["workers"]:
@@ -225,7 +198,7 @@ def build_cost(state: State, seat: str, kind: str) -> int:
     p = state.players[seat]
     if kind in cards.TECH_BUILDINGS and kind in p.built:
         return 0
-    return int(cards.BUILDINGS[kind]["cost"])
+    return int(cards.BUILDINGS[kind]["cost"]) + modes.build_extra(state, seat)
 
 
 def summon_problem(state: State, seat: str, name: str) -> str | None:
@@ -233,10 +206,16 @@ def summon_problem(state: State, seat: str, name: str) -> str | None:
     h = p.heroes.get(name)
     if h is None:
         return f"{name} is not your hero (yours: {', '.join(p.heroes)})"
+    if h.gone:
+        return f"{name} died on the Burial Grounds: it is out of the game"
     if not h.home:
         return f"{name} is in play already"
-    if board.heroes_in_play(state, seat):
-        return "you already have a hero in play (1-hero mode)"
+    limit = modes.hero_limit(state, seat)
+    if len(board.heroes_in_play(state, seat)) >= limit:
+        if state.mode == modes.ONE:
+            return "you already have a hero in play (1-hero mode)"
+        return (f"your hero limit is {limit} (2 with a finished tech II building or a heroes' hall, "
+                "3 with a tech III building or both)")
     if h.back > state.turn:
         return f"{name} died: it may come back from turn {h.back}"
     cost = cards.CARDS[name].cost
@@ -251,14 +230,14 @@ def summon_problem(state: State, seat: str, name: str) -> str | None:
 #: the choices each command may carry (beyond `first` and `answers`, which all take but ``tech``)
 _TAKES = {Play: {"boost", "x", "modes", "split", "pay"}, Use: {"alt", "pay"}, Attack: {"doomed"}}
 _WORDS = {"boost": "boost", "x": "x=", "modes": "mode=", "split": "split=", "pay": "pay=", "alt": "by=",
-          "doomed": "doomed=", "first": "first=", "answers": "choose="}
+          "doomed": "doomed=", "first": "first=", "answers": "choose=", "runes": "rune="}
 
 
 def _check_choices(cmd: Command) -> None:
     """Refuse a choice the command has no place for."""
     if isinstance(cmd, Choose):
         return
-    takes = _TAKES.get(type(cmd), set()) | ({"first"} if isinstance(cmd, Tech) else {"first", "answers"})
+    takes = _TAKES.get(type(cmd), set()) | ({"first", "runes"} if isinstance(cmd, Tech) else {"first", "answers"})
     for name in cmd.choices.__struct_fields__:
         if name not in takes and getattr(cmd.choices, name):
             verb = type(cmd).__name__.lower()
@@ -291,23 +270,29 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
             pass
         case Tech(cards=refs, choices=ch):
             _tech(state, seat, refs, ch.first)
+            _grow(state, seat, list(ch.runes))
             hidden.refresh(state)
             return state
         case Hire(ref=ref):
-            if p.hired == state.turn:
+            if p.hired == state.turn and not maps.has(state, "flagstone-mines"):
                 raise IllegalCommand("you already hired a worker this turn")
             cost = play.hire_cost(state, seat)
             if p.gold < cost:
                 raise IllegalCommand(f"hiring a worker costs {cost} gold")
-            item = engine.take_item(state, hand(seat), ref)
-            if item is None:
-                raise IllegalCommand("that card is not in your hand")
-            state.zones[workers(seat)].items.append(item)
+            if maps.has(state, "daggerfall-prison-camp"):
+                if ref:
+                    raise IllegalCommand("hiring takes no card on the Daggerfall Prison Camp map (hire)")
+                p.base_workers += 1
+            else:
+                item = engine.take_item(state, hand(seat), ref) if ref else None
+                if item is None:
+                    raise IllegalCommand("that card is not in your hand")
+                state.zones[workers(seat)].items.append(item)
             p.gold -= cost
             p.hired = state.turn
             log(state, f"{seat} hires a worker")
-        case Build(building=kind):
-            _build(state, seat, kind)
+        case Build(building=kind, specs=specs):
+            _build(state, seat, kind, list(specs))
         case Summon(hero=name):
             why = summon_problem(state, seat, name)
             if why:
@@ -372,8 +357,30 @@ def _tech(state: State, seat: str, refs: list[str], first: list[str]) -> None:
     state.phase = UPKEEP
 
 
-def _build(state: State, seat: str, kind: str) -> None:
-    why = can_build(state, seat, kind)
+def grows(state: State, seat: str) -> list[str]:
+    """What may take a +1/+1 rune instead of readying on the Mystical
+    Forest map: `seat`'s exhausted units and heroes that would ready."""
+    if not maps.has(state, "mystical-forest"):
+        return []
+    return [r for r in board.fighters_of(state, seat) if state.things[r].exhausted and not state.things[r].disabled]
+
+
+def _grow(state: State, seat: str, refs: list[str]) -> None:
+    """Mystical Forest: each of `refs` takes its rune now and skips the
+    ready step that follows (as a disabled thing does)."""
+    if not refs:
+        return
+    if len(set(refs)) != len(refs) or any(r not in grows(state, seat) for r in refs):
+        raise IllegalCommand("rune= names your exhausted units and heroes that would ready "
+                             "(the Mystical Forest map only)")
+    for ref in refs:
+        engine.add_runes(state, ref, 1)
+        state.things[ref].disabled = True
+        log(state, f"{state.things[ref].card} takes a +1/+1 rune instead of readying")
+
+
+def _build(state: State, seat: str, kind: str, specs: list[str]) -> None:
+    why = can_build(state, seat, kind) or modes.build_spec_problem(state, seat, kind, specs)
     if why:
         raise IllegalCommand(why)
     p = state.players[seat]
@@ -384,10 +391,13 @@ def _build(state: State, seat: str, kind: str) -> None:
                 del p.buildings[k]
                 p.base_damage += 2
                 log(state, f"{seat} sacrifices its {cards.BUILDINGS[k]['name']} (2 damage to the base)")
-    p.buildings[kind] = Building(kind=kind)
+    p.buildings[kind] = Building(kind=kind, spec=specs[0] if kind == "techlab" else "")
+    if kind == "tech2" and specs:
+        p.tech_specs = list(specs)
     if kind not in p.built:
         p.built.append(kind)
-    log(state, f"{seat} starts a {cards.BUILDINGS[kind]['name']}")
+    named = f" ({' and '.join(specs)})" if specs else ""
+    log(state, f"{seat} starts a {cards.BUILDINGS[kind]['name']}{named}")
 
 
 def _check_patrol(state: State, seat: str, slots: list[str]) -> None:
@@ -396,6 +406,8 @@ def _check_patrol(state: State, seat: str, slots: list[str]) -> None:
     refs = [r for r in slots if r]
     if len(set(refs)) != len(refs):
         raise IllegalCommand("one thing can hold only one patrol slot")
+    if len(refs) > 1 and maps.has(state, "fury-road"):
+        raise IllegalCommand("one patroller at most on the Fury Road map")
     for r in refs:
         t = state.things.get(r)
         if t is None or t.controller != seat or not board.is_fighter(state, r):

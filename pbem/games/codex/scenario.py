@@ -13,11 +13,14 @@ order (``p1.``, ``p2.``):
 * ``gold`` (before the active seat's upkeep, which adds a gold per
   worker), ``base`` (HP left), ``base_workers`` (workers on the worker
   card): numbers.
-* ``buildings``: ``tech1, tech2, tower`` (finished).
-* ``hero``: ``LEVEL`` (in play at that level) or ``home``.
-* ``heroes``: other heroes in play for a test, ``NAME LEVEL, ...`` (written
-  heroes of any spec; they join the seat's heroes), or ``NAME home``: in
-  its command zone, to be summoned (nothing shown at set-up).
+* ``buildings``: ``tech1, tech2, tower`` (finished); in 3-hero mode
+  ``tech2 SPEC`` (or two specs) declares the tech II spec, ``techlab SPEC``
+  the tech lab's.
+* ``hero``: ``LEVEL`` (in play at that level) or ``home``: the (main) hero.
+* ``heroes``: other heroes, ``NAME LEVEL, ...`` in play: the seat's own
+  (3-hero mode), or written heroes of any spec for a test (they join the
+  seat's heroes); or ``NAME home``: in its command zone, to be summoned
+  (nothing shown at set-up).
 * ``units``: comma-separated cards in play (units, tokens, upgrades and
   building cards): ``NAME [dmg=N] [runes=N] [RUNE=N ...] [exhausted]
   [new]``; ``RUNE`` is any other rune kind (``time=2``, ``blood=1``).
@@ -38,7 +41,7 @@ from collections import Counter
 
 from pbem.errors import InvalidOption
 from pbem.games.base import Chance, Known
-from pbem.games.codex import cards, engine
+from pbem.games.codex import cards, engine, modes
 from pbem.games.codex.state import (
     OPENING,
     TECH,
@@ -131,7 +134,7 @@ def apply_scenario(state: State, sc: dict[str, str], chance: Chance) -> None:
         key = f"p{i + 1}."
         p = state.players[seat]
         starters = Counter(cards.starter(p.colour))
-        codex_left = Counter(cards.codex_cards(p.spec))
+        codex_left = Counter(modes.codex_of(p.specs))
 
         def take(name: str) -> str:
             real = cards.lookup(name)
@@ -211,7 +214,7 @@ def apply_scenario(state: State, sc: dict[str, str], chance: Chance) -> None:
             if name is None or not cards.is_hero(name) or not (words[-1].isdigit() or words[-1] == "home"):
                 raise InvalidOption(f"scenario: {key}heroes: write NAME LEVEL (or NAME home) for a written hero "
                                     f"({entry!r})")
-            p.heroes[name] = Hero()
+            p.heroes.setdefault(name, Hero())
             if words[-1] != "home":
                 units.append(_hero_in_play(state, seat, name, int(words[-1]), turn))
         p.gold = int(sc.get(key + "gold", "0"))
@@ -219,10 +222,14 @@ def apply_scenario(state: State, sc: dict[str, str], chance: Chance) -> None:
             p.base_workers = int(sc[key + "base_workers"])
         if key + "base" in sc:
             p.base_damage = cards.BASE_HP - int(sc[key + "base"])
-        for b in _names(sc.get(key + "buildings", "")):
-            if b not in cards.BUILDINGS:
-                raise InvalidOption(f"scenario: unknown building {b!r}")
-            p.buildings[b] = Building(kind=b, done=True)
+        for entry in _names(sc.get(key + "buildings", "")):
+            b, *named = entry.split()
+            specs = [cards.lookup_spec(w) for w in named]
+            if b not in cards.BUILDINGS or None in specs:
+                raise InvalidOption(f"scenario: unknown building or spec {entry!r}")
+            p.buildings[b] = Building(kind=b, done=True, spec=specs[0] if b == "techlab" and specs else "")
+            if b == "tech2" and specs:
+                p.tech_specs = [s for s in specs if s is not None]
             if b in cards.TECH_BUILDINGS:
                 p.built.append(b)
         p.turns = (turn - i) // 2

@@ -49,17 +49,22 @@ OVER = "over"
 
 
 class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Codex options (1-hero mode).
+    """Codex options.
 
-    `p1`, `p2`: the spec of the first and second seat (``pbem info codex``
-    lists the playable ones); each seat gets the starter deck of its spec's
-    colour unless `p1_starter` / `p2_starter` names another colour whose
-    starter deck is written (``neutral``, ``red``, ``green``). `first` is the
+    `mode`: ``1hero`` (the default) or ``3hero`` (`modes`). `p1`, `p2`: the
+    spec of the first and second seat (``pbem info codex`` lists the
+    playable ones), three of them comma-separated in 3-hero mode (the
+    first is the main one); each seat gets the starter deck of its (main)
+    spec's colour unless `p1_starter` / `p2_starter` names another colour
+    whose starter deck is written (``neutral``, ``red``, ``green``; in
+    3-hero mode the colour of one of the seat's heroes). `first` is the
     older way to say it: ``finesse`` means p1=finesse, p2=bashing.
-    `scenario`: the lines of a scenario file (hotseat only, see `scenario`)
-    fixing decks, hands and a position.
+    `map`: a map card (`maps`). `scenario`: the lines of a scenario file
+    (hotseat only, see `scenario`) fixing decks, hands and a position.
     """
 
+    mode: str = ""
+    map: str = ""
     p1: str = ""
     p2: str = ""
     p1_starter: str = ""
@@ -69,11 +74,13 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 
 
 class Building(msgspec.Struct):
-    """A tech building or add-on: `done` once construction finished."""
+    """A tech building or add-on: `done` once construction finished;
+    `spec` the spec a tech lab unlocks (3-hero mode)."""
 
     kind: str
     damage: int = 0
     done: bool = False
+    spec: str = ""
 
 
 class Hero(msgspec.Struct, kw_only=True):
@@ -82,12 +89,18 @@ class Hero(msgspec.Struct, kw_only=True):
     home: bool = True
     ref: str = ""
     back: int = 0             # turn number from which it may be summoned again
+    gone: bool = False        # out of the game (the Burial Grounds map)
 
 
 class Player(msgspec.Struct, kw_only=True):
-    spec: str                 # the spec of the (first) hero
+    spec: str                 # the spec of the (first, main) hero
     colour: str = "neutral"   # the colour of the starter deck
+    #: the specs of the seat's heroes, main first: its codex holds their cards
+    specs: list[str] = []
     heroes: dict[str, Hero] = {}
+    #: 3-hero mode: the specs its tech II building makes, fixed when it is
+    #: first begun (two under the Vortoss Ruins map, the tech lab's included)
+    tech_specs: list[str] = []
     gold: int = 0
     #: workers on the worker card (4 or 5); hired ones are cards in workers:S
     base_workers: int = 4
@@ -257,6 +270,10 @@ class Combat(msgspec.Struct, kw_only=True, omit_defaults=True):
 class State(GameState, kw_only=True):
     seats: list[str]
     active: str
+    #: the game mode (``1hero``, ``3hero``) and map card (a key of
+    #: `maps.MAPS`, "" for none), from the options
+    mode: str = "1hero"
+    map: str = ""
     phase: str = UPKEEP
     turn: int = 1
     players: dict[str, Player] = {}

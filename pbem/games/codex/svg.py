@@ -113,27 +113,43 @@ def _row_label(y: float, label: str) -> str:
     return text(12, y - 4, label, 10, fill=MUTED, font_weight="bold")
 
 
-def _buildings(side: SideView, x0: float, y: float) -> list[str]:
+PER_ROW = 7
+
+
+def _home_heroes(side: SideView) -> list[tuple[str, str]]:
+    """(name, note) of each hero waiting in the command zone."""
+    if not side.heroes:  # a view of before 3-hero mode
+        return [(side.hero, f"back from turn {side.hero_back}" if side.hero_back else "in the command zone")] \
+            if side.hero_home else []
+    return [(h.name, "out of the game" if h.gone else f"back from turn {h.back}" if h.back else "in the command zone")
+            for h in side.heroes if not h.handle]
+
+
+def _buildings(side: SideView, x0: float, y: float) -> tuple[list[str], int]:
     """The base, each other building (its HP left, or "being built"), and
-    the hero while it waits in the command zone."""
+    the heroes waiting in the command zone, `PER_ROW` to a row; and how
+    many rows they take."""
     out = [_card(x0, y, "Base", kind="building", cost=None, atk=None, hp=cards.BASE_HP,
                  damage=cards.BASE_HP - side.base_hp)]
+
+    def at(i: int) -> tuple[float, float]:
+        return x0 + (i % PER_ROW) * (CARD_W + GAP), y + (i // PER_ROW) * (CARD_H + GAP)
+
     for i, b in enumerate(side.building_cards, 1):
         note = "being built" if not b.done else ""
-        out.append(_card(x0 + i * (CARD_W + GAP), y, b.name, kind="building", cost=None, atk=None, hp=b.max_hp,
+        if b.spec:
+            note = f"{b.spec}, {note}" if note else b.spec
+        out.append(_card(*at(i), b.name, kind="building", cost=None, atk=None, hp=b.max_hp,
                          damage=b.max_hp - b.hp, note=note))
-    if side.hero_home:
-        hero = cards.HEROES[side.hero]
-        x = x0 + (1 + len(side.building_cards)) * (CARD_W + GAP)
-        back = f"back from turn {side.hero_back}" if side.hero_back else "in the command zone"
-        out.append(_card(x, y, side.hero, kind="hero", cost=hero.cost, atk=hero.atk,
-                         hp=hero.hp, note=back))
-    return out
+    for i, (name, note) in enumerate(_home_heroes(side), 1 + len(side.building_cards)):
+        hero = cards.HEROES[name]
+        out.append(_card(*at(i), name, kind="hero", cost=hero.cost, atk=hero.atk, hp=hero.hp, note=note))
+    return out, (len(out) + PER_ROW - 1) // PER_ROW
 
 
 def _panel(side: SideView, y: float, own: bool, active: bool) -> tuple[str, float]:
     parts = []
-    head = (f"{side.seat} - {side.spec}{' (to play)' if active else ''}: base {side.base_hp}/{cards.BASE_HP}, "
+    head = (f"{side.seat} - {side.specs}{' (to play)' if active else ''}: base {side.base_hp}/{cards.BASE_HP}, "
             f"gold {side.gold}, workers {side.workers}")
     parts.append(text(12, y + 18, head, 15, fill=INK, font_weight="bold"))
     piles = f"hand {side.hand}  deck {side.deck}  discard {side.discard}  codex {side.codex}"
@@ -141,9 +157,11 @@ def _panel(side: SideView, y: float, own: bool, active: bool) -> tuple[str, floa
         piles += "   ongoing: " + ", ".join(side.ongoing)
     parts.append(text(12, y + 35, piles, 12, fill=INK))
     row = y + 56
-    parts.append(_row_label(row, "buildings" + (" and hero" if side.hero_home else "")))
-    parts += _buildings(side, 12, row)
-    row += CARD_H + 22
+    homes = len(_home_heroes(side))
+    parts.append(_row_label(row, "buildings" + (" and hero" + "es" * (homes > 1) if homes else "")))
+    cards_of, rows = _buildings(side, 12, row)
+    parts += cards_of
+    row += rows * (CARD_H + GAP) - GAP + 22
     parts.append(_row_label(row, "patrol zone"))
     by_handle = {t.handle: t for t in side.things}
     for i, (label, h) in enumerate(zip(SLOT_NAMES, side.patrol)):
@@ -152,7 +170,7 @@ def _panel(side: SideView, y: float, own: bool, active: bool) -> tuple[str, floa
         parts.append(_thing(x, row, by_handle[h]) if h in by_handle else _empty(x, row, label))
     row += CARD_H + 34  # room for a card turned aside above
     rest = [t for t in side.things if t.handle not in side.patrol]
-    per_row = 7
+    per_row = PER_ROW
     if rest:
         parts.append(_row_label(row, "in play"))
         row += 8  # a card turned aside rises above its place

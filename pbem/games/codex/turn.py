@@ -22,7 +22,7 @@ effects end, and the next turn begins: an extra turn first if one is due.
 from __future__ import annotations
 
 from pbem.games.base import Chance, Known
-from pbem.games.codex import board, cards, engine, events, registry, resolve, values
+from pbem.games.codex import board, cards, engine, events, maps, registry, resolve, values
 from pbem.games.codex.board import log
 from pbem.games.codex.state import ENDING, MAIN, OVER, TECH, UPKEEP, Pending, State, future, hand, other
 
@@ -59,9 +59,9 @@ def start_turn(state: State, chance: Chance) -> None:
             t.exhausted = False
     state.patrol[seat] = [""] * 5
     state.detected = {}
-    workers_now = board.worker_count(state, seat)
-    engine.gain_gold(state, seat, workers_now)
-    log(state, f"{seat} gets {workers_now} gold")
+    gold = board.worker_count(state, seat) + maps.UPKEEP_GOLD * maps.has(state, "big-game-hunters")
+    engine.gain_gold(state, seat, gold)
+    log(state, f"{seat} gets {gold} gold")
     with values.frozen(state):
         items = upkeep_items(state, seat)
     state.queue = events.order(state, items) + [Pending(kind="step", key="main")]

@@ -54,7 +54,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from pbem.games.codex import board, cards, select
+from pbem.games.codex import board, cards, maps, select
 from pbem.games.codex.cards import Ability
 from pbem.games.codex.state import State, Thing
 
@@ -219,6 +219,10 @@ def _base(state: State, ref: str) -> V:
     printed = printed_atk(state, ref)
     v = V(printed + t.runes, f.hp + t.runes, 0, f.keywords, set(), [])
     v.base = (printed, f.hp)
+    if maps.has(state, "bloodbowl") and board.is_unit(state, ref):
+        v.atk += 1
+        v.kw = v.own_kw = {**v.kw, "haste": max(1, v.kw.get("haste", 0))}
+        v.private = True
     if t.mods:
         v.kw = v.own_kw = dict(v.kw)
         v.private = True
@@ -458,13 +462,15 @@ def play_cost(state: State, seat: str, name: str) -> int:
 def needs_no_hero(state: State, seat: str, name: str) -> bool:
     """A continuous effect (``plays`` with ``no_hero``) lets `seat` cast
     spell `name` without a hero of its spec, ultimate or not."""
-    return any(st.get("no_hero") and card_matches(st["plays"], name) for _, st in _player_statics(state, seat, "plays"))
+    return maps.has(state, "lost-temple") or any(
+        st.get("no_hero") and card_matches(st["plays"], name) for _, st in _player_statics(state, seat, "plays"))
 
 
 def needs_no_tech(state: State, seat: str, name: str) -> bool:
     """Whether a continuous ``plays`` effect with ``no_tech`` lets `seat`
     play `name` without its tech building."""
-    return any(st.get("no_tech") and card_matches(st["plays"], name) for _, st in _player_statics(state, seat, "plays"))
+    return maps.has(state, "lost-temple") or any(
+        st.get("no_tech") and card_matches(st["plays"], name) for _, st in _player_statics(state, seat, "plays"))
 
 
 def damage_boost(state: State, seat: str, card: str) -> int:
@@ -482,4 +488,5 @@ def hire_cost(state: State, seat: str) -> int:
     """1 gold, or none with a "hire for free" effect; increases still count (ruling)."""
     found = _player_statics(state, seat, "hire")
     base = 0 if any(st["hire"] == "free" for _, st in found) else 1
-    return max(0, base + sum(st.get("hire_cost", 0) for _, st in _player_statics(state, seat, "hire_cost")))
+    more = sum(st.get("hire_cost", 0) for _, st in _player_statics(state, seat, "hire_cost"))
+    return max(0, base + more + maps.has(state, "hard-times-mill"))

@@ -13,7 +13,7 @@ from collections import Counter
 import msgspec
 
 from pbem.games.base import Known, Outcome, compact_lines, fit_lines
-from pbem.games.codex import board, cards, values
+from pbem.games.codex import board, cards, maps, values
 from pbem.games.codex.commands import answer_text, handle
 from pbem.games.codex.state import State, codex, deck, discard, future, hand, ongoing, top, workers
 
@@ -43,12 +43,25 @@ class BuildingView(msgspec.Struct, frozen=True):
     hp: int  # left
     max_hp: int
     done: bool  # False while it is being built this turn
+    spec: str = ""  # what a tech II or III building or a tech lab makes (3-hero mode)
+
+
+class HeroView(msgspec.Struct, frozen=True):
+    """A hero of the seat's team: in play (`handle`) or in the command
+    zone, where it may be summoned again from turn `back` (or never:
+    `gone`)."""
+
+    name: str
+    spec: str
+    handle: str = ""
+    back: int = 0
+    gone: bool = False
 
 
 class SideView(msgspec.Struct, frozen=True):
     seat: str
     spec: str
-    hero: str
+    hero: str  # the main hero (heroes[0]); 1-hero pictures read these three
     hero_home: bool
     hero_back: int
     base_hp: int
@@ -74,6 +87,25 @@ class SideView(msgspec.Struct, frozen=True):
     #: them to the viewer (`hidden`): None otherwise
     seen_hand: list[str] | None = None
     seen_discard: list[str] | None = None
+    heroes: list[HeroView] = []
+
+    @property
+    def specs(self) -> str:
+        return "/".join(h.spec for h in self.heroes) or self.spec
+
+    def heroes_text(self) -> str:
+        """Where the heroes are, in a line (3-hero mode: grouped)."""
+        if len(self.heroes) <= 1:
+            hero = f"{self.hero} in command zone" if self.hero_home else f"{self.hero} in play"
+            if self.hero_home and self.hero_back:
+                hero += f" (back from turn {self.hero_back})"
+            return f"hero: {hero}"
+        in_play = [h.name for h in self.heroes if h.handle]
+        groups = (("heroes in play", in_play),
+                  ("command zone" if in_play else "heroes in the command zone", [h.name + (f" (back from turn {h.back})" if h.back else "")
+                                    for h in self.heroes if not h.handle and not h.gone]),
+                  ("out of the game", [h.name for h in self.heroes if h.gone]))
+        return "; ".join(f"{what}: {', '.join(names)}" for what, names in groups if names)
 
 
 class View(msgspec.Struct, frozen=True):
@@ -86,6 +118,9 @@ class View(msgspec.Struct, frozen=True):
     last_log: list[str]
     outcome: Outcome | None
     prompt: str = ""
+    #: the map card's name ("" for none) and its rule
+    map: str = ""
+    map_rule: str = ""
 
 
 #: a card of the seat's own zone it cannot read yet: drawn, and the dealer's
@@ -127,8 +162,10 @@ def _view(state: State, seat: str | None) -> View:
         blds, cards_of = [], []
         for kind, b in p.buildings.items():
             info = cards.BUILDINGS[kind]
-            blds.append(f"{info['name']} {info['hp'] - b.damage}/{info['hp']}" + ("" if b.done else " (building)"))
-            cards_of.append(BuildingView(kind, info["name"], info["hp"] - b.damage, info["hp"], b.done))
+            specs = [b.spec] if b.spec else p.tech_specs if kind in ("tech2", "tech3") else []
+            blds.append(f"{info['name']} {info['hp'] - b.damage}/{info['hp']}" + ("" if b.done else " (building)")
+                        + (f" ({'+'.join(specs)})" if specs else ""))
+            cards_of.append(BuildingView(kind, info["name"], info["hp"] - b.damage, info["hp"], b.done, "+".join(specs)))
         own = seat == s
         sides.append(SideView(
             seat=s, spec=p.spec, hero=hero_name, hero_home=hero.home,
@@ -147,10 +184,13 @@ def _view(state: State, seat: str | None) -> View:
             building_cards=cards_of,
             seen_hand=None if own else _seen(state, hand(s), seat),
             seen_discard=None if own else _seen(state, discard(s), seat),
+            heroes=[HeroView(n, cards.CARDS[n].spec, handle(state, h.ref) if h.ref in state.things else "",
+                             h.back, h.gone) for n, h in p.heroes.items()],
         ))
     return View(seat=seat, turn=state.turn, active=state.active, phase=state.phase, sides=sides,
                 log=list(state.log), last_log=list(state.last_log), outcome=state.outcome,
-                prompt=_prompt(state, seat))
+                prompt=_prompt(state, seat), map=maps.MAPS[state.map][0] if state.map else "",
+                map_rule=maps.MAPS[state.map][1] if state.map else "")
 
 
 def _prompt(state: State, seat: str | None) -> str:
@@ -176,19 +216,19 @@ def _counted(names: list[str]) -> str:
 
 
 def render(v: View) -> str:
-    lines = [f"Codex (1 hero) - turn {v.turn}, {v.active} to play ({v.phase})"]
+    heroes = max((len(side.heroes) for side in v.sides), default=1)
+    lines = [f"Codex ({heroes} hero{'es' if heroes > 1 else ''}) - turn {v.turn}, {v.active} to play ({v.phase})"]
+    if v.map:
+        lines.append(f"map: {v.map} ({v.map_rule})")
     if v.outcome is not None:
         lines.append(f"Game over: {v.outcome.reason}; winner: {', '.join(v.outcome.winners) or 'nobody'}")
     for side in v.sides:
         me = " (you)" if side.seat == v.seat else ""
         lines.append("-" * 78)
-        lines.append(f"{side.seat}{me} - {side.spec}: base {side.base_hp}/20  gold {side.gold}  "
+        lines.append(f"{side.seat}{me} - {side.specs}: base {side.base_hp}/20  gold {side.gold}  "
                      f"workers {side.workers}")
         lines.append(f"  hand {side.hand}  deck {side.deck}  discard {side.discard}  codex {side.codex}")
-        hero = f"{side.hero} in command zone" if side.hero_home else f"{side.hero} in play"
-        if side.hero_home and side.hero_back:
-            hero += f" (back from turn {side.hero_back})"
-        lines.append(f"  hero: {hero}")
+        lines.append(f"  {side.heroes_text()}")
         lines.append(f"  buildings: base, {', '.join(side.buildings) or 'no others'}")
         if side.ongoing:
             lines.append(f"  ongoing: {', '.join(side.ongoing)}")
@@ -253,10 +293,15 @@ def compact(v: View) -> str:
         me = " (you)" if side.seat == v.seat else ""
         parts.append(([f"{side.seat}{me} {side.spec}: base {side.base_hp}/20, gold {side.gold}, workers "
                        f"{side.workers}; hand {side.hand}, deck {side.deck}, discard {side.discard}"], False))
-        hero = side.hero + (" (command zone)" if side.hero_home else "")
         slots = [f"{w}={h}" for w, h in zip(("SL", "elite", "scav", "tech", "look"), side.patrol) if h]
-        parts.append(([f"  hero {hero}; buildings: {', '.join(side.buildings) or '-'}; "
-                       f"patrol: {' '.join(slots) or '-'}"], side.seat != v.seat))
+        if len(side.heroes) > 1:
+            parts.append(([f"  {side.heroes_text()}"], side.seat != v.seat))
+            parts.append(([f"  buildings: {', '.join(side.buildings) or '-'}; patrol: {' '.join(slots) or '-'}"],
+                          side.seat != v.seat))
+        else:
+            hero = side.hero + (" (command zone)" if side.hero_home else "")
+            parts.append(([f"  hero {hero}; buildings: {', '.join(side.buildings) or '-'}; "
+                           f"patrol: {' '.join(slots) or '-'}"], side.seat != v.seat))
         if side.things:
             parts.append((["  in play: " + "; ".join(_thing_text(t) for t in side.things)], False))
         if side.my_hand is not None:
