@@ -48,6 +48,8 @@ When an effect needs a decision the command did not give (a trigger's
 target, "you may"), the game asks and you answer: `choose opp:NAME`.
 """
 
+DEMO_SEATS = ("alice", "bob", "carol", "dave", "erin")
+
 __all__ = ["Codex", "GAME", "Options", "State", "Command"]
 
 
@@ -64,7 +66,7 @@ class Codex(Game[State, Command]):
     fixed_hidden_cards = True  # the set-up's hidden cards never depend on its chance
     aliases = ("cx",)
     min_seats = 2
-    max_seats = 2
+    max_seats = 5  # two, or 3 to 5 in a free-for-all (mode=ffa)
     has_chance = True
     has_hidden_information = True
     scenario_options = frozenset({"scenario"})
@@ -87,7 +89,7 @@ class Codex(Game[State, Command]):
             if key not in fields:
                 raise InvalidOption(f"unknown option {key!r} for codex (options: {', '.join(sorted(fields))})")
         raw = dict(raw)
-        for key in ("first", "p1", "p2", "p1_starter", "p2_starter"):
+        for key in ("mode", "first") + tuple(f"p{i}{end}" for i in range(1, 6) for end in ("", "_starter")):
             if isinstance(raw.get(key), str):
                 raw[key] = raw[key].strip().lower()
         if isinstance(raw.get("scenario"), str):
@@ -97,6 +99,20 @@ class Codex(Game[State, Command]):
         except msgspec.ValidationError as exc:
             raise InvalidOption(f"bad option for codex: {exc}") from None
         return rules.check_options(options)
+
+    def demo_seats_for(self, options: Any) -> tuple[str, ...]:
+        if not isinstance(options, Options) or not options.mode:
+            return self.demo_seats
+        return DEMO_SEATS[:rules.seat_count(options)]
+
+    def seats(self, options: Any, requested: list[SeatSpec]) -> list[SeatSpec]:
+        """Two seats, or 3 to 5 in a free-for-all (in turn order)."""
+        requested = super().seats(options, requested)
+        if isinstance(options, Options):
+            rules.seat_count(options, len(requested))
+        elif len(requested) != 2:
+            raise InvalidOption(f"codex needs 2 seats, got {len(requested)} (mode=ffa for 3 to 5 players)")
+        return requested
 
     def catalogue(self) -> list[str]:
         """The specs (and their heroes) new games may pick, those still being

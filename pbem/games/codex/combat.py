@@ -40,7 +40,7 @@ from pbem.errors import IllegalCommand
 from pbem.games.base import Chance
 from pbem.games.codex import board, cards, engine, events, registry, resolve, select, targets, values
 from pbem.games.codex.board import log
-from pbem.games.codex.state import Combat, Pending, State, other
+from pbem.games.codex.state import Combat, Pending, State, opponents
 
 
 def _has(state: State, ref: str, key: str) -> bool:
@@ -52,9 +52,9 @@ def _sneaky(state: State, ref: str) -> bool:
     return kw.get("stealth", 0) > 0 or kw.get("invisible", 0) > 0
 
 
-def _defender_detects(state: State, a: str) -> bool:
+def _defender_detects(state: State, a: str, defender: str) -> bool:
     """The defender sees the sneaky attacker `a` (a detector, or its tower)."""
-    return targets.detects(state, other(state, state.things[a].controller), a)
+    return targets.detects(state, defender, a)
 
 
 def attack_problem(state: State, a: str, x: str) -> str | None:
@@ -96,7 +96,7 @@ def can_ignore(state: State, a: str, p: str, flying: bool | None = None) -> bool
     for ctrl, src, sel in av.unstoppable_by:
         if select.matches(state, ctrl, src, sel, p):
             return True
-    if _sneaky(state, a) and not _defender_detects(state, a):
+    if _sneaky(state, a) and not _defender_detects(state, a, state.things[p].controller):
         return True
     fly = _has(state, a, "flying") if flying is None else flying
     if fly and not _has(state, p, "flying"):
@@ -106,32 +106,39 @@ def can_ignore(state: State, a: str, p: str, flying: bool | None = None) -> bool
     return False
 
 
-def _binding(state: State, a: str, flying: bool | None = None) -> list[str]:
-    opp = other(state, state.things[a].controller)
+def _binding(state: State, a: str, opp: str, flying: bool | None = None) -> list[str]:
+    """`opp`'s patrollers that `a` must attack before anything else of `opp`'s."""
     return [p for p in board.patrollers(state, opp) if not can_ignore(state, a, p, flying)]
 
 
+def defender_of(state: State, x: str) -> str:
+    """Whose thing or structure `x` is (the player an attack on it attacks)."""
+    return board.controller(state, x)
+
+
 def targets_of(state: State, a: str, gone: str = "") -> list[str]:
-    """What attacker `a` may attack now (`gone`: leave that one out). Where
-    a continuous effect depends on what is attacked ("unstoppable when
-    attacking a building"), each target is judged as if it were attacked."""
+    """What attacker `a` may attack now, of every opponent (`gone`: leave
+    that one out); each opponent's patrollers guard only its own things
+    (a free-for-all). Where a continuous effect depends on what is attacked
+    ("unstoppable when attacking a building"), each target is judged as if
+    it were attacked."""
+    enemies = opponents(state, state.things[a].controller)
     if not any(ab.attack_context for _, _, ab in values.statics(state)):
-        return _targets(state, a, gone)
-    opp = other(state, state.things[a].controller)
+        return [x for opp in enemies for x in _targets(state, a, opp, gone)]
     out = []
-    for x in board.patrollers(state, opp) + board.things_of(state, opp) + board.structures(state, opp):
-        if x == gone or x in out:
-            continue
-        hypothetical = msgspec.structs.replace(state, combat=Combat(attacker=a, target=x))
-        if x in _targets(hypothetical, a, gone):
-            out.append(x)
+    for opp in enemies:
+        for x in board.patrollers(state, opp) + board.things_of(state, opp) + board.structures(state, opp):
+            if x == gone or x in out:
+                continue
+            hypothetical = msgspec.structs.replace(state, combat=Combat(attacker=a, target=x))
+            if x in _targets(hypothetical, a, opp, gone):
+                out.append(x)
     return out
 
 
-def _targets(state: State, a: str, gone: str) -> list[str]:
-    opp = other(state, state.things[a].controller)
+def _targets(state: State, a: str, opp: str, gone: str) -> list[str]:
     pats = [p for p in board.patrollers(state, opp) if p != gone]
-    binding = [p for p in _binding(state, a) if p != gone]
+    binding = [p for p in _binding(state, a, opp) if p != gone]
     sl = state.patrol.get(opp, [""])[0]
     if sl and sl in binding:
         return [sl]
@@ -150,9 +157,9 @@ def refusal(state: State, a: str, x: str) -> str:
     why = attack_problem(state, a, x)
     if why:
         return f"{name} cannot attack {board.name_of(state, x)}: {why}"
-    opp = other(state, state.things[a].controller)
+    opp = defender_of(state, x)
     sl = state.patrol.get(opp, [""])[0]
-    binding = _binding(state, a)
+    binding = _binding(state, a, opp)
     if sl and sl in binding and x != sl:
         return f"{name} must attack the squad leader {board.name_of(state, sl)} first"
     if binding:
@@ -164,8 +171,8 @@ def flown_over(state: State, a: str, target: str) -> list[str]:
     """Anti-air patrollers `a` flew over to reach `target`."""
     if not _has(state, a, "flying"):
         return []
-    ground = _binding(state, a, flying=False)
-    opp = other(state, state.things[a].controller)
+    opp = defender_of(state, target)
+    ground = _binding(state, a, opp, flying=False)
     sl = state.patrol.get(opp, [""])[0]
     if target == sl:
         return []
@@ -200,13 +207,12 @@ def adjacent(state: State, target: str) -> list[str]:
     return [slots[j] for j in (i - 1, i + 1) if 0 <= j < len(slots) and slots[j]]
 
 
-def lowest_units(state: State, a: str) -> tuple[list[str], list[str]]:
-    """Obliterate: (the units it surely takes, the tied ones it picks from),
-    skipping indestructible units (ruling)."""
+def lowest_units(state: State, a: str, opp: str) -> tuple[list[str], list[str]]:
+    """Obliterate: (the units of the defender `opp` it surely takes, the
+    tied ones it picks from), skipping indestructible units (ruling)."""
     n = values.get(state, a).kw.get("obliterate", 0)
     if not n:
         return [], []
-    opp = other(state, state.things[a].controller)
     units = [r for r in board.things_of(state, opp) if board.is_unit(state, r) and not _has(state, r, "indestructible")]
     units.sort(key=lambda r: board.tech_of(state, r))
     if len(units) <= n:
@@ -219,10 +225,11 @@ def lowest_units(state: State, a: str) -> tuple[list[str], list[str]]:
     return sure, tied
 
 
-def obliterated(state: State, a: str, doomed: list[str]) -> list[str]:
-    """The units obliterate destroys, with the attacker's pick among ties."""
+def obliterated(state: State, a: str, target: str, doomed: list[str]) -> list[str]:
+    """The units obliterate destroys when `a` attacks `target`, with the
+    attacker's pick among ties."""
     n = values.get(state, a).kw.get("obliterate", 0)
-    sure, tied = lowest_units(state, a)
+    sure, tied = lowest_units(state, a, defender_of(state, target))
     if not tied:
         if doomed and set(doomed) != set(sure):
             raise IllegalCommand("obliterate: there is no tie to choose from (doomed= only names tied units)")
@@ -291,7 +298,7 @@ def _check_attack(state: State, a: str, target: str, extra: list[str], spark: st
     own = [ab for ab in board.face(state, a).triggers.get("attacks", ())
            if select.holds(state, state.active, a, ab.cond, {"subject": a, "attacked": target})]
     targets.check_own(state, state.active, a, own, extra, state.players[state.active].gold)  # resist paid later
-    doomed_now = obliterated(state, a, doomed)
+    doomed_now = obliterated(state, a, target, doomed)
     if then and target not in doomed_now:
         raise IllegalCommand("then= only when obliterate removed what was attacked")
     if target not in doomed_now:
@@ -307,13 +314,13 @@ def declare(state: State, a: str, target: str, extra: list[str], spark: str, ove
     """Declare an attack (checked here, unless the caller `checked` it) and
     queue its triggers and combat."""
     if checked:
-        doomed_now = obliterated(state, a, doomed)
+        doomed_now = obliterated(state, a, target, doomed)
     else:
         with values.frozen(state):
             doomed_now = _check_attack(state, a, target, extra, spark, over, then, doomed)
     seat = state.active
     t = state.things[a]
-    defender = other(state, seat)
+    defender = defender_of(state, target)
     if _sneaky(state, a) and not state.detected.get(defender) and board.building_done(state, defender, "tower"):
         state.detected[defender] = a
     if _has(state, a, "invisible") or not board.is_structure(target):
@@ -378,9 +385,10 @@ def combat_step(state: State, item: Pending, chance: Chance | None) -> None:
 
 
 def _damage(state: State, a: str, target: str, spark: str, over: str, chance: Chance | None) -> None:
+    defender = defender_of(state, target)  # read before a swift strike may kill it
     for swift in (True, False):
         with values.frozen(state):
-            packets = _packets(state, a, target, spark, over, swift)
+            packets = _packets(state, a, target, defender, spark, over, swift)
         dealt = 0
         for where, n, src in packets:
             got = engine.damage(state, where, n, src=src, combat=True)
@@ -393,12 +401,11 @@ def _damage(state: State, a: str, target: str, spark: str, over: str, chance: Ch
             return
 
 
-def _packets(state: State, a: str, target: str, spark: str, over: str, swift: bool) -> list[tuple[str, int, str]]:
+def _packets(state: State, a: str, target: str, defender: str, spark: str, over: str,
+             swift: bool) -> list[tuple[str, int, str]]:
     """The combat damage dealt in one strike (swift strikers, or the rest)."""
     if a not in state.things:
         return []  # a swift striker already killed the attacker
-    seat = state.things[a].controller
-    defender = other(state, seat)
     sources: list[tuple[str, bool]] = [(a, _has(state, a, "swift_strike"))]
     if not board.is_structure(target) and board.is_fighter(state, target):
         sources.append((target, _has(state, target, "swift_strike")))

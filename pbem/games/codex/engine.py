@@ -16,7 +16,7 @@ exist; prevention applies in `resources.damage`.
 from __future__ import annotations
 
 from pbem.games.base import Chance, Item, Known, Outcome, identity
-from pbem.games.codex import board, cards, events, registry, resources, select, values
+from pbem.games.codex import board, cards, events, ffa, registry, resources, select, values
 from pbem.games.codex.cards import Face
 from pbem.games.codex.board import log
 from pbem.games.codex.resources import (  # noqa: F401 (offered to the rules from here)
@@ -268,13 +268,15 @@ def die(state: State, refs: list[str], chance: Chance | None, cause: str = "") -
         t = state.things[ref]
         face = board.face(state, ref)
         slot = board.slot_of(state, ref)
-        if slot in ("scavenger", "technician"):
-            bonuses.append((t.controller, slot))
+        if slot in ("scavenger", "technician"):  # a lent patroller's goes to its lender (free-for-all)
+            bonuses.append((t.returns_to if state.mode == ffa.FFA and t.returns_to else t.controller, slot))
         killer = state.things.get(t.hit_src) if t.damage and cause != "destroyed" else None
         if killer is not None and t.hit_src != ref:
             triggers += events.own(state, "kills", t.hit_src, killer.controller, board.face(state, t.hit_src),
                                    {"subject": t.hit_src, "victim": ref, "slot": slot or "", "player": t.controller})
         kind = cards.CARDS[t.card].type
+        if kind in ("unit", "token") and (cause == "destroyed" or t.damage):
+            ffa.killed(state, t.controller)
         ev = {"subject": ref, "controller": t.controller, "card": t.card}
         triggers += events.own(state, "dies", ref, t.controller, face, ev)
         triggers += _leaves(state, ref, t, face)
@@ -413,7 +415,9 @@ def settle(state: State, chance: Chance | None) -> None:
         if changed:
             continue
         dead = [s for s in state.seats if state.players[s].base_damage >= cards.BASE_HP]
-        if dead:
+        if dead and state.mode == ffa.FFA:
+            ffa.base_destroyed(state, dead)
+        elif dead:
             state.phase = OVER
             winners = [s for s in state.seats if s not in dead]
             state.outcome = Outcome(winners=winners, reason="base destroyed: " + ", ".join(dead))

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from pbem.errors import IllegalCommand, InvalidOption
 from pbem.games.base import Chance, Known, Zone, copy_struct
-from pbem.games.codex import activated, board, cards, combat, engine, play, resolve, turn
+from pbem.games.codex import activated, board, cards, combat, engine, ffa, play, resolve, turn
 from pbem.games.codex.board import log
 from pbem.games.codex.commands import (
     Attack,
@@ -39,6 +39,7 @@ from pbem.games.codex.commands import (
     Hire,
     Level,
     Play,
+    Repair,
     Summon,
     Tech,
     Use,
@@ -78,18 +79,43 @@ def _spec(value: str, key: str) -> str:
     raise InvalidOption(f"{key}={value}: no such spec (playable: {', '.join(cards.playable_specs())})")
 
 
-def seat_decks(options: Options) -> list[tuple[str, str]]:
-    """(spec, starter colour) of each seat, from the options."""
-    p1, p2 = options.p1, options.p2
+MODES = ("", "ffa")
+#: free-for-all: how many 1/1 Mercenaries each seat gets at its first upkeep
+FFA_MERCENARIES = (0, 0, 1, 2, 3)
+
+
+def seat_count(options: Options, given: int = 0) -> int:
+    """How many seats the options call for (`given`: the seats named at
+    `pbem new`), refusing a count the mode does not allow."""
+    if options.mode not in MODES:
+        raise InvalidOption(f"mode={options.mode}: no such mode (modes: ffa; none for two players)")
+    n = given or options.players or (4 if options.mode == "ffa" else 2)
+    if options.players and given and options.players != given:
+        raise InvalidOption(f"players={options.players} but {given} seats were given")
+    if options.mode == "ffa" and not 3 <= n <= 5:
+        raise InvalidOption(f"mode=ffa is for 3 to 5 players, got {n}")
+    if not options.mode and n != 2:
+        raise InvalidOption(f"codex needs 2 seats, got {n} (mode=ffa for 3 to 5 players)")
+    return n
+
+
+def seat_decks(options: Options, n: int = 0) -> list[tuple[str, str]]:
+    """(spec, starter colour) of each of the `n` seats, from the options."""
+    n = seat_count(options, n)
+    specs = [options.p1, options.p2, options.p3, options.p4, options.p5]
+    starters = [options.p1_starter, options.p2_starter, options.p3_starter, options.p4_starter,
+                options.p5_starter]
+    if any(specs[n:]) or any(starters[n:]):
+        raise InvalidOption(f"p{n + 1}=: there are only {n} seats")
     if options.first:
-        if options.first.lower() not in ("bashing", "finesse") or p1 or p2:
+        if options.first.lower() not in ("bashing", "finesse") or any(specs) or n != 2:
             raise InvalidOption(f"first={options.first}: the first seat plays bashing or finesse "
                                 "(or give p1= and p2= instead)")
-        p1, p2 = ("Bashing", "Finesse") if options.first.lower() == "bashing" else ("Finesse", "Bashing")
-    specs = [_spec(p1 or DEFAULT_SPECS[0], "p1"), _spec(p2 or DEFAULT_SPECS[1], "p2")]
+        specs[:2] = ["Bashing", "Finesse"] if options.first.lower() == "bashing" else ["Finesse", "Bashing"]
     out = []
-    for i, (spec, colour) in enumerate(zip(specs, (options.p1_starter, options.p2_starter))):
-        colour = colour.strip().lower() or cards.colour_of(spec)
+    for i in range(n):
+        spec = _spec(specs[i] or DEFAULT_SPECS[i % 2], f"p{i + 1}")
+        colour = starters[i].strip().lower() or cards.colour_of(spec)
         if colour not in cards.STARTERS:
             raise InvalidOption(f"p{i + 1}_starter={colour}: no such colour ({', '.join(cards.COLOURS)})")
         if not cards.starter_ready(colour):
@@ -105,7 +131,8 @@ def check_options(options: Options) -> Options:
     if options.scenario is not None:
         from pbem.games.codex import scenario
 
-        scenario.parse(options.scenario)  # raises InvalidOption
+        most = options.players or (5 if options.mode else 2)
+        scenario.parse(options.scenario, most)  # raises InvalidOption
     return options
 
 
@@ -115,9 +142,9 @@ def _zone(readers: list[str] | None = None, public: bool = False) -> Zone:
 
 def setup(options: Options, seats: list[str], chance: Chance) -> State:
     options = check_options(options)
-    state = State(seats=list(seats), active=seats[0])
+    state = State(seats=list(seats), active=seats[0], mode=options.mode)
     zones: dict[str, Zone] = {}
-    for i, (seat, (spec, colour)) in enumerate(zip(seats, seat_decks(options))):
+    for i, (seat, (spec, colour)) in enumerate(zip(seats, seat_decks(options, len(seats)))):
         hero = cards.HERO_OF[spec]
         state.players[seat] = Player(spec=spec, colour=colour, heroes={hero: Hero()},
                                      base_workers=cards.START_WORKERS[min(i, len(cards.START_WORKERS) - 1)])
@@ -131,7 +158,7 @@ def setup(options: Options, seats: list[str], chance: Chance) -> State:
     if options.scenario is not None:
         from pbem.games.codex import scenario
 
-        scenario.apply_scenario(state, scenario.parse(options.scenario), chance)
+        scenario.apply_scenario(state, scenario.parse(options.scenario, len(seats)), chance)
         if state.phase == UPKEEP:
             turn.start_turn(state, chance)
         return state
@@ -331,9 +358,14 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
             activated.use(state, seat, src, name, list(chosen), ch.alt, list(ch.pay), chance)
         case Attack(attacker=a, target=t, extra=extra, spark=spark, over=over, then=then, choices=ch):
             combat.declare(state, a, t, list(extra), spark, over, then, list(ch.doomed), chance)
-        case End(patrol=slots):
+        case End(patrol=slots, lend=loans):
+            lent = [(x.ref, x.to, x.slot) for x in loans]
             _check_patrol(state, seat, slots)
-            turn.end_turn(state, seat, slots, chance)
+            ffa.check_lend(state, seat, lent, [r for r in slots if r])
+            _check_patrol(state, seat, [ref for ref, _, _ in lent], zone=False)
+            turn.end_turn(state, seat, slots, chance, lent)
+        case Repair(n=n):
+            ffa.repair(state, seat, n)
         case _:
             raise IllegalCommand(f"not a Codex command: {cmd!r}")
     resolve.run(state, chance)
@@ -384,8 +416,10 @@ def _build(state: State, seat: str, kind: str) -> None:
     log(state, f"{seat} starts a {cards.BUILDINGS[kind]['name']}")
 
 
-def _check_patrol(state: State, seat: str, slots: list[str]) -> None:
-    if slots and len(slots) != 5:
+def _check_patrol(state: State, seat: str, slots: list[str], zone: bool = True) -> None:
+    """Refuse a patrol zone (`zone`: its five slots; else patrollers to
+    lend) that breaks a rule."""
+    if zone and slots and len(slots) != 5:
         raise IllegalCommand("the patrol zone has 5 slots")
     refs = [r for r in slots if r]
     if len(set(refs)) != len(refs):

@@ -1,7 +1,7 @@
 """Scenario files (the ``scenario`` option, hotseat only): a fixed position.
 
 One ``KEY = VALUE`` per line, ``#`` comments. Keys, for each seat by its
-order (``p1.``, ``p2.``):
+order (``p1.``, ``p2.``; ``p3.`` to ``p5.`` in a free-for-all):
 
 * ``hand``, ``deck`` (top first), ``discard``, ``workers`` (hired worker
   cards), ``codex``: comma-separated card names. Cards of the seat's 10
@@ -24,8 +24,8 @@ order (``p1.``, ``p2.``):
 * ``future``: cards waiting in the future, ``NAME time=N``.
 * ``patrol``: ``sl=NAME elite=NAME ...`` (the names among its units/hero).
 
-Top-level ``turn`` (default 1, whose parity says who is active, p1 on odd
-turns) and ``tech`` (``yes``: the active seat starts by teching).
+Top-level ``turn`` (default 1, which says who is active: p1 on turn 1,
+then each seat in turn) and ``tech`` (``yes``: the active seat starts by teching).
 """
 
 from __future__ import annotations
@@ -70,7 +70,8 @@ def _hero_in_play(state: State, seat: str, name: str, level: int, turn: int) -> 
     return ref
 
 
-def parse(lines: list[str]) -> dict[str, str]:
+def parse(lines: list[str], seats: int = 2) -> dict[str, str]:
+    """The scenario's keys (``p1.`` ... for the first `seats` seats only)."""
     out: dict[str, str] = {}
     for n, raw in enumerate(lines, 1):
         line = raw.split("#", 1)[0].strip()
@@ -84,7 +85,7 @@ def parse(lines: list[str]) -> dict[str, str]:
         if key in ("turn", "tech"):
             out[key] = value.strip()
             continue
-        if who not in ("p1", "p2") or what not in LIST_KEYS + NUM_KEYS + ("hero", "patrol"):
+        if who not in [f"p{i + 1}" for i in range(seats)] or what not in LIST_KEYS + NUM_KEYS + ("hero", "patrol"):
             raise InvalidOption(f"scenario line {n}: unknown key {key!r}")
         out[key] = value.strip()
     for key, value in out.items():
@@ -118,7 +119,7 @@ def _number(word: str, key: str) -> int:
 def apply_scenario(state: State, sc: dict[str, str], chance: Chance) -> None:
     turn = int(sc.get("turn", "1") or 1)
     state.turn = turn
-    state.active = state.seats[(turn - 1) % 2]
+    state.active = state.seats[(turn - 1) % len(state.seats)]
     for i, seat in enumerate(state.seats):
         key = f"p{i + 1}."
         p = state.players[seat]
@@ -215,7 +216,7 @@ def apply_scenario(state: State, sc: dict[str, str], chance: Chance) -> None:
             p.buildings[b] = Building(kind=b, done=True)
             if b in cards.TECH_BUILDINGS:
                 p.built.append(b)
-        p.turns = (turn - i) // 2
+        p.turns = (turn + len(state.seats) - 2 - i) // len(state.seats)  # turns begun before this one
         p.tech_due = p.turns > 0
         slots = [""] * 5
         for entry in sc.get(key + "patrol", "").split():

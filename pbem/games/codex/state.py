@@ -56,12 +56,24 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     older way to say it: ``finesse`` means p1=finesse, p2=bashing.
     `scenario`: the lines of a scenario file (hotseat only, see `scenario`)
     fixing decks, hands and a position.
+
+    `mode`: ``""`` (two players) or ``ffa`` (free-for-all, 3 to 5 seats:
+    `players` says how many where the seats are not given, as ``pbem
+    demo`` needs); `p3` ... `p5` and their starters as `p1`.
     """
 
+    mode: str = ""
+    players: int = 0
     p1: str = ""
     p2: str = ""
+    p3: str = ""
+    p4: str = ""
+    p5: str = ""
     p1_starter: str = ""
     p2_starter: str = ""
+    p3_starter: str = ""
+    p4_starter: str = ""
+    p5_starter: str = ""
     first: str = ""
     scenario: list[str] | None = None
 
@@ -245,6 +257,8 @@ class Combat(msgspec.Struct, kw_only=True, omit_defaults=True):
 class State(GameState, kw_only=True):
     seats: list[str]
     active: str
+    #: ``""`` (two players) or ``ffa`` (free-for-all: `seats` in turn order)
+    mode: str = ""
     phase: str = UPKEEP
     turn: int = 1
     players: dict[str, Player] = {}
@@ -273,6 +287,13 @@ class State(GameState, kw_only=True):
     shown: dict[str, str] = {}
     #: a counter that only goes up: the `Thing.stamp` of what changed last
     clock: int = 0
+    #: free-for-all: gold the active seat got this turn for kills (at most 3)
+    kill_gold: int = 0
+    #: free-for-all tie-break: the seats tied for the most base HP when a
+    #: base was destroyed, and those of them still to take their one more
+    #: turn, in order
+    finalists: list[str] = []
+    final_turns: list[str] = []
     #: what happened this turn, in words (public)
     log: list[str] = []
     last_log: list[str] = []
@@ -280,8 +301,15 @@ class State(GameState, kw_only=True):
 
 
 def other(state: State, seat: str) -> str:
+    """The one opponent of a two-player game (never asked in a free-for-all)."""
     a, b = state.seats
     return b if seat == a else a
+
+
+def next_seat(state: State, seat: str) -> str:
+    """Whose turn follows `seat`'s: the next seat in turn order."""
+    i = state.seats.index(seat)
+    return state.seats[(i + 1) % len(state.seats)]
 
 
 def opponents(state: State, seat: str) -> list[str]:
