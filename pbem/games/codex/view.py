@@ -160,7 +160,8 @@ def _counted(names: list[str]) -> str:
 
 
 def render(v: View) -> str:
-    lines = [f"Codex (1 hero) - turn {v.turn}, {v.active} to play ({v.phase})"]
+    mode = "1 hero" if len(v.sides) == 2 else f"1 hero, free-for-all of {len(v.sides)}"
+    lines = [f"Codex ({mode}) - turn {v.turn}, {v.active} to play ({v.phase})"]
     if v.outcome is not None:
         lines.append(f"Game over: {v.outcome.reason}; winner: {', '.join(v.outcome.winners) or 'nobody'}")
     for side in v.sides:
@@ -220,14 +221,28 @@ def _thing_text(t: ThingView) -> str:
     return f"{t.handle} {t.atk}/{t.hp - t.damage}" + (f" ({', '.join(marks)})" if marks else "")
 
 
+def _opponent_line(side: SideView, active: bool) -> str:
+    """One line for an opponent among several: base, gold, workers, hand,
+    hero, what patrols and how much is in play."""
+    hero = side.hero + (" home" if side.hero_home else "")
+    patrol = ",".join(h for h in side.patrol if h) or "-"
+    return (f"{'>' if active else ' '}{side.seat} {side.spec}: base {side.base_hp} gold {side.gold} "
+            f"w{side.workers} h{side.hand}; {hero}; patrol {patrol}; {len(side.things)} in play")
+
+
 def compact(v: View) -> str:
     """Each side in three lines or so (base, gold, workers, piles; hero,
     buildings, patrol; what is in play), the viewer's hand, the last event:
-    at most a dozen lines for `pbem play` (the full picture: `render`)."""
+    at most a dozen lines for `pbem play` (the full picture: `render`).
+    Among more than two seats each opponent gets one line (`_opponent_line`)
+    and only the viewer's side the rest."""
     parts: list[tuple[list[str], bool]] = []
     if v.outcome is not None:
         parts.append(([f"Game over: {v.outcome.reason}; winner: {', '.join(v.outcome.winners) or 'nobody'}"], False))
     for side in v.sides:
+        if len(v.sides) > 2 and side.seat != v.seat:
+            parts.append(([_opponent_line(side, side.seat == v.active)], False))
+            continue
         me = " (you)" if side.seat == v.seat else ""
         parts.append(([f"{side.seat}{me} {side.spec}: base {side.base_hp}/20, gold {side.gold}, workers "
                        f"{side.workers}; hand {side.hand}, deck {side.deck}, discard {side.discard}"], False))
