@@ -103,16 +103,23 @@ class Codex(Game[State, Command]):
     def demo_seats_for(self, options: Any) -> tuple[str, ...]:
         if not isinstance(options, Options) or not options.mode:
             return self.demo_seats
+        if options.mode == "2v2":
+            return ("alice:red", "bob:blue", "carol:red", "dave:blue")
         return DEMO_SEATS[:rules.seat_count(options)]
 
     def seats(self, options: Any, requested: list[SeatSpec]) -> list[SeatSpec]:
-        """Two seats, or 3 to 5 in a free-for-all (in turn order)."""
-        requested = super().seats(options, requested)
-        if isinstance(options, Options):
+        """Two seats, 3 to 5 in a free-for-all (in turn order), or four in
+        two teams (``NAME:TEAM``, the Two-Headed Dragon)."""
+        if not isinstance(options, Options):
+            options = self.options(options or {})
+        if options.mode != "2v2":
+            requested = super().seats(options, requested)
             rules.seat_count(options, len(requested))
-        elif len(requested) != 2:
-            raise InvalidOption(f"codex needs 2 seats, got {len(requested)} (mode=ffa for 3 to 5 players)")
-        return requested
+            return requested
+        super().seats(options, [SeatSpec(s.name) for s in requested])  # names: distinct
+        rules.seat_count(options, len(requested))
+        names = [s.name for s in requested]
+        return [SeatSpec(n, t) for n, t in zip(names, rules.team_roles(names, [s.role for s in requested]))]
 
     def catalogue(self) -> list[str]:
         """The specs (and their heroes) new games may pick, those still being
@@ -137,7 +144,7 @@ class Codex(Game[State, Command]):
             options = self.options(options)
         specs = [s if isinstance(s, SeatSpec) else SeatSpec(str(s)) for s in seats]
         specs = self.seats(options, specs)
-        return rules.setup(options, [s.name for s in specs], chance)
+        return rules.setup(options, [s.name for s in specs], chance, [s.role for s in specs])
 
     def private_decks(self, state: State) -> dict[str, str]:
         """Each seat's draw pile: its owner knows what it holds, nobody the order."""

@@ -19,7 +19,7 @@ from typing import Any
 
 from pbem.games.codex import activated, board, cards, ffa, values
 from pbem.games.codex.commands import Attack, Build, End, Hire, Level, Play, Repair, Summon, Tech, Use
-from pbem.games.codex.state import TECH
+from pbem.games.codex.state import TECH, team_of
 
 
 def random_bot(game: Any, state: Any, seat: str, rng: random.Random) -> Any:
@@ -49,7 +49,7 @@ def _value(state: Any, target: str) -> tuple[int, int]:
 def _ends_badly(state: Any, seat: str, c: Attack) -> bool:
     """Would this attack destroy a base while `seat`'s would not then have
     the most HP (a free-for-all ends with that base)?"""
-    if len(state.seats) == 2 or not c.target.endswith(":base"):
+    if state.mode != ffa.FFA or not c.target.endswith(":base"):
         return False
     victim = board.controller(state, c.target)
     if values.atk(state, c.attacker) < ffa.base_hp(state, victim):
@@ -170,7 +170,8 @@ def _aim(state: Any, seat: str, c: Any) -> int:
         if not naming:
             continue
         hurt = any(_hurts(e) for e in naming)
-        mine = board.controller(state, t) == seat if (board.is_structure(t) or t in state.things) else True
+        mine = board.controller(state, t) in team_of(state, seat) if (board.is_structure(t) or t in state.things) \
+            else True
         score += 1 if mine != hurt else -1
     return score
 

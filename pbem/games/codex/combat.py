@@ -40,7 +40,7 @@ from pbem.errors import IllegalCommand
 from pbem.games.base import Chance
 from pbem.games.codex import board, cards, engine, events, registry, resolve, select, targets, values
 from pbem.games.codex.board import log
-from pbem.games.codex.state import Combat, Pending, State, opponents
+from pbem.games.codex.state import Combat, Pending, State, opponents, team_of
 
 
 def _has(state: State, ref: str, key: str) -> bool:
@@ -106,9 +106,10 @@ def can_ignore(state: State, a: str, p: str, flying: bool | None = None) -> bool
     return False
 
 
-def _binding(state: State, a: str, opp: str, flying: bool | None = None) -> list[str]:
-    """`opp`'s patrollers that `a` must attack before anything else of `opp`'s."""
-    return [p for p in board.patrollers(state, opp) if not can_ignore(state, a, p, flying)]
+def _binding(state: State, a: str, front: list[str], flying: bool | None = None) -> list[str]:
+    """The patrollers of the seats `front` that `a` must attack before
+    anything else of theirs."""
+    return [p for s in front for p in board.patrollers(state, s) if not can_ignore(state, a, p, flying)]
 
 
 def defender_of(state: State, x: str) -> str:
@@ -116,36 +117,51 @@ def defender_of(state: State, x: str) -> str:
     return board.controller(state, x)
 
 
-def targets_of(state: State, a: str, gone: str = "") -> list[str]:
-    """What attacker `a` may attack now, of every opponent (`gone`: leave
-    that one out); each opponent's patrollers guard only its own things
-    (a free-for-all). Where a continuous effect depends on what is attacked
-    ("unstoppable when attacking a building"), each target is judged as if
-    it were attacked."""
-    enemies = opponents(state, state.things[a].controller)
-    if not any(ab.attack_context for _, _, ab in values.statics(state)):
-        return [x for opp in enemies for x in _targets(state, a, opp, gone)]
-    out = []
-    for opp in enemies:
-        for x in board.patrollers(state, opp) + board.things_of(state, opp) + board.structures(state, opp):
-            if x == gone or x in out:
-                continue
-            hypothetical = msgspec.structs.replace(state, combat=Combat(attacker=a, target=x))
-            if x in _targets(hypothetical, a, opp, gone):
-                out.append(x)
+def _fronts(state: State, seat: str) -> list[list[str]]:
+    """The sides `seat`'s attackers face, each guarded by its own patrol
+    zones: each opponent alone (a free-for-all), or the other team whole
+    (Two-Headed Dragon: both patrol zones guard both players)."""
+    out: list[list[str]] = []
+    for opp in opponents(state, seat):
+        if team_of(state, opp) not in out:
+            out.append(team_of(state, opp))
     return out
 
 
-def _targets(state: State, a: str, opp: str, gone: str) -> list[str]:
-    pats = [p for p in board.patrollers(state, opp) if p != gone]
-    binding = [p for p in _binding(state, a, opp) if p != gone]
-    sl = state.patrol.get(opp, [""])[0]
-    if sl and sl in binding:
-        return [sl]
+def _squad_leaders(state: State, front: list[str]) -> list[str]:
+    return [state.patrol[s][0] for s in front if state.patrol.get(s) and state.patrol[s][0]]
+
+
+def targets_of(state: State, a: str, gone: str = "") -> list[str]:
+    """What attacker `a` may attack now, on every side it faces (`gone`:
+    leave that one out). Where a continuous effect depends on what is
+    attacked ("unstoppable when attacking a building"), each target is
+    judged as if it were attacked."""
+    fronts = _fronts(state, state.things[a].controller)
+    if not any(ab.attack_context for _, _, ab in values.statics(state)):
+        return [x for front in fronts for x in _targets(state, a, front, gone)]
+    out = []
+    for front in fronts:
+        for opp in front:
+            for x in board.patrollers(state, opp) + board.things_of(state, opp) + board.structures(state, opp):
+                if x == gone or x in out:
+                    continue
+                hypothetical = msgspec.structs.replace(state, combat=Combat(attacker=a, target=x))
+                if x in _targets(hypothetical, a, front, gone):
+                    out.append(x)
+    return out
+
+
+def _targets(state: State, a: str, front: list[str], gone: str) -> list[str]:
+    pats = [p for s in front for p in board.patrollers(state, s) if p != gone]
+    binding = [p for p in _binding(state, a, front) if p != gone]
+    leaders = [sl for sl in _squad_leaders(state, front) if sl in binding]
+    if leaders:  # two squad leaders: one it can attack must be (either one)
+        return leaders
     if binding:
         return [p for p in pats if can_attack(state, a, p)]
-    out = [x for x in board.things_of(state, opp) if x != gone and can_attack(state, a, x)]
-    return out + [x for x in board.structures(state, opp) if can_attack(state, a, x)]
+    out = [x for s in front for x in board.things_of(state, s) if x != gone and can_attack(state, a, x)]
+    return out + [x for s in front for x in board.structures(state, s) if can_attack(state, a, x)]
 
 
 def refusal(state: State, a: str, x: str) -> str:
@@ -157,11 +173,11 @@ def refusal(state: State, a: str, x: str) -> str:
     why = attack_problem(state, a, x)
     if why:
         return f"{name} cannot attack {board.name_of(state, x)}: {why}"
-    opp = defender_of(state, x)
-    sl = state.patrol.get(opp, [""])[0]
-    binding = _binding(state, a, opp)
-    if sl and sl in binding and x != sl:
-        return f"{name} must attack the squad leader {board.name_of(state, sl)} first"
+    front = team_of(state, defender_of(state, x))
+    binding = _binding(state, a, front)
+    leaders = [sl for sl in _squad_leaders(state, front) if sl in binding]
+    if leaders and x not in leaders:
+        return f"{name} must attack the squad leader {' or '.join(board.name_of(state, sl) for sl in leaders)} first"
     if binding:
         return f"{name} must attack a patroller first ({', '.join(board.name_of(state, p) for p in binding)})"
     return f"{name} cannot attack {board.name_of(state, x)}"
@@ -171,12 +187,12 @@ def flown_over(state: State, a: str, target: str) -> list[str]:
     """Anti-air patrollers `a` flew over to reach `target`."""
     if not _has(state, a, "flying"):
         return []
-    opp = defender_of(state, target)
-    ground = _binding(state, a, opp, flying=False)
-    sl = state.patrol.get(opp, [""])[0]
-    if target == sl:
+    front = team_of(state, defender_of(state, target))
+    ground = _binding(state, a, front, flying=False)
+    leaders = _squad_leaders(state, front)
+    if target in leaders:
         return []
-    over = ([sl] if sl in ground else []) if board.slot_of(state, target) else ground
+    over = [sl for sl in leaders if sl in ground] if board.slot_of(state, target) else ground
     return [p for p in over if p != target and _has(state, p, "anti_air")]
 
 

@@ -246,7 +246,9 @@ def parse_target(state: State, seat: str, text: str, taken: set[str] | None = No
                              "SEAT:NAME where there are several opponents; "
                              "codex:NAME or hand:NAME for a card of yours there)")
     rest = handle_key(rest.removeprefix("patrol:").strip())
-    if rest in ("base",) + cards.TECH_BUILDINGS + cards.ADDONS:
+    if rest == "base":
+        return board.base_of(state, owner)
+    if rest in cards.TECH_BUILDINGS + cards.ADDONS:
         return f"{owner}:{rest}"
     if rest in cards.SLOT_SHORT:
         slot = cards.SLOTS.index(cards.SLOT_SHORT[rest])

@@ -52,6 +52,7 @@ from pbem.games.codex.state import (
     hand,
     ongoing,
     play,
+    turn_order,
 )
 
 def remove_counter(state: State, ref: str, name: str, n: int, chance: Chance | None = None) -> int:
@@ -291,7 +292,7 @@ def die(state: State, refs: list[str], chance: Chance | None, cause: str = "") -
         if kind == "hero":
             h = state.players[t.owner].heroes[t.card]
             h.home, h.ref = True, ""
-            h.back = state.turn + (4 if t.owner == state.active else 3)
+            h.back = _after_next_turn(state, t.owner)
             dead_heroes.append(t.controller)
             log(state, f"{t.card} dies and returns to {t.owner}'s command zone")
         elif kind == "token":
@@ -307,11 +308,17 @@ def die(state: State, refs: list[str], chance: Chance | None, cause: str = "") -
             got = draw(state, seat, 1, chance)
             log(state, f"{seat}'s technician draws {got} card")
     events.emit(state, triggers)
-    for seat in dead_heroes:
-        for s in state.seats:
-            if s != seat:
-                state.fresh.append(Pending(kind="step", key="hero_died", ctrl=s))
+    for seat in dead_heroes:  # one opposing hero of all of them levels (rulebook)
+        state.fresh.append(Pending(kind="step", key="hero_died", ev={"dead": seat}))
     return True
+
+
+def _after_next_turn(state: State, seat: str) -> int:
+    """The turn number after `seat`'s next turn (a dead hero comes back
+    then), counting round the table in turn order."""
+    order = turn_order(state)
+    wait = (order.index(seat) - order.index(state.active)) % len(order) or len(order)
+    return state.turn + wait + len(order)
 
 
 def _replaced(state: State, ref: str, cause: str, chance: Chance | None) -> bool:
@@ -402,7 +409,7 @@ def settle(state: State, chance: Chance | None) -> None:
             for kind, b in list(p.buildings.items()):
                 if b.done and b.damage >= board.building_hp(kind):
                     del p.buildings[kind]
-                    p.base_damage += 2
+                    board.damage_base(state, seat, 2)
                     log(state, f"{seat}'s {cards.BUILDINGS[kind]['name']} is destroyed (2 damage to the base)")
                     changed = True
         for ref in [r for r, t in state.things.items() if t.attached or cards.CARDS[t.card].checked]:
@@ -414,7 +421,7 @@ def settle(state: State, chance: Chance | None) -> None:
                 changed = True
         if changed:
             continue
-        dead = [s for s in state.seats if state.players[s].base_damage >= cards.BASE_HP]
+        dead = [s for s in state.seats if state.players[s].base_damage >= board.base_max(state)]
         if dead and state.mode == ffa.FFA:
             ffa.base_destroyed(state, dead)
         elif dead:

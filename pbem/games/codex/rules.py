@@ -62,6 +62,8 @@ from pbem.games.codex.state import (
     hand,
     ongoing,
     trash,
+    team_of,
+    turn_order,
     workers,
 )
 from pbem.games.codex.state import play as play_zone
@@ -79,21 +81,21 @@ def _spec(value: str, key: str) -> str:
     raise InvalidOption(f"{key}={value}: no such spec (playable: {', '.join(cards.playable_specs())})")
 
 
-MODES = ("", "ffa")
-#: free-for-all: how many 1/1 Mercenaries each seat gets at its first upkeep
-FFA_MERCENARIES = (0, 0, 1, 2, 3)
+MODES = ("", "ffa", "2v2")
 
 
 def seat_count(options: Options, given: int = 0) -> int:
     """How many seats the options call for (`given`: the seats named at
     `pbem new`), refusing a count the mode does not allow."""
     if options.mode not in MODES:
-        raise InvalidOption(f"mode={options.mode}: no such mode (modes: ffa; none for two players)")
-    n = given or options.players or (4 if options.mode == "ffa" else 2)
+        raise InvalidOption(f"mode={options.mode}: no such mode (modes: ffa, 2v2; none for two players)")
+    n = given or options.players or (4 if options.mode else 2)
     if options.players and given and options.players != given:
         raise InvalidOption(f"players={options.players} but {given} seats were given")
     if options.mode == "ffa" and not 3 <= n <= 5:
         raise InvalidOption(f"mode=ffa is for 3 to 5 players, got {n}")
+    if options.mode == "2v2" and n != 4:
+        raise InvalidOption(f"mode=2v2 is for 4 players (two teams of two), got {n}")
     if not options.mode and n != 2:
         raise InvalidOption(f"codex needs 2 seats, got {n} (mode=ffa for 3 to 5 players)")
     return n
@@ -140,14 +142,35 @@ def _zone(readers: list[str] | None = None, public: bool = False) -> Zone:
     return Zone(items=[], readers=list(readers or []), public=public)
 
 
-def setup(options: Options, seats: list[str], chance: Chance) -> State:
+def team_roles(names: list[str], roles: list[str | None]) -> list[str]:
+    """Two-Headed Dragon: the team of each of the 4 seats, from the roles
+    (``--seat NAME:TEAM``, two team names of two seats each), or, with none
+    given, the first and third seat against the second and fourth."""
+    if all(r is None for r in roles):
+        return ["red" if i % 2 == 0 else "blue" for i in range(len(names))]
+    teams = [str(r) for r in roles]
+    sides = list(dict.fromkeys(teams))
+    if any(r is None for r in roles) or len(sides) != 2 or any(teams.count(t) != 2 for t in sides):
+        raise InvalidOption("mode=2v2: two teams of two, e.g. --seat alice:red --seat bob:blue "
+                            "--seat carol:red --seat dave:blue (or no teams: 1st and 3rd against 2nd and 4th)")
+    if any(t in names for t in sides):
+        raise InvalidOption("a team cannot have a seat's name")
+    return teams
+
+
+def setup(options: Options, seats: list[str], chance: Chance, roles: list[str | None] | None = None) -> State:
     options = check_options(options)
     state = State(seats=list(seats), active=seats[0], mode=options.mode)
+    if options.mode == "2v2":
+        state.teams = dict(zip(seats, team_roles(list(seats), list(roles or [None] * len(seats)))))
+    order = turn_order(state)
     zones: dict[str, Zone] = {}
-    for i, (seat, (spec, colour)) in enumerate(zip(seats, seat_decks(options, len(seats)))):
+    for seat, (spec, colour) in zip(seats, seat_decks(options, len(seats))):
         hero = cards.HERO_OF[spec]
+        # the first seat (in 2v2 its whole team) 4 workers, every later one 5
+        first = seat in team_of(state, order[0])
         state.players[seat] = Player(spec=spec, colour=colour, heroes={hero: Hero()},
-                                     base_workers=cards.START_WORKERS[min(i, len(cards.START_WORKERS) - 1)])
+                                     base_workers=cards.START_WORKERS[0 if first else 1])
         state.patrol[seat] = [""] * 5
         zones[deck(seat)] = _zone()
         for name in (hand(seat), discard(seat), codex(seat), workers(seat), trash(seat)):
@@ -236,6 +259,10 @@ def can_build(state: State, seat: str, kind: str) -> str | None:
     info = cards.BUILDINGS[kind]
     if kind in p.buildings:
         return f"you already have a {info['name']}"
+    mate = next((s for s in team_of(state, seat) if s != seat and kind in cards.ADDONS
+                 and kind in state.players[s].buildings), None)
+    if mate:
+        return f"{mate} has a {info['name']}: a team has no two of the same add-on"
     if board.worker_count(state, seat) < info["workers"]:
         return f"a {info['name']} needs {info['workers']} workers"
     if info["needs"] and not board.building_done(state, seat, info["needs"]):
@@ -408,7 +435,7 @@ def _build(state: State, seat: str, kind: str) -> None:
         for k in cards.ADDONS:
             if k in p.buildings:
                 del p.buildings[k]
-                p.base_damage += 2
+                board.damage_base(state, seat, 2)
                 log(state, f"{seat} sacrifices its {cards.BUILDINGS[k]['name']} (2 damage to the base)")
     p.buildings[kind] = Building(kind=kind)
     if kind not in p.built:

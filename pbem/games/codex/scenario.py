@@ -34,7 +34,7 @@ from collections import Counter
 
 from pbem.errors import InvalidOption
 from pbem.games.base import Chance, Known
-from pbem.games.codex import cards, engine
+from pbem.games.codex import board, cards, engine
 from pbem.games.codex.state import (
     TECH,
     UPKEEP,
@@ -43,6 +43,7 @@ from pbem.games.codex.state import (
     Hero,
     State,
     codex,
+    turn_order,
     deck,
     discard,
     future,
@@ -119,7 +120,8 @@ def _number(word: str, key: str) -> int:
 def apply_scenario(state: State, sc: dict[str, str], chance: Chance) -> None:
     turn = int(sc.get("turn", "1") or 1)
     state.turn = turn
-    state.active = state.seats[(turn - 1) % len(state.seats)]
+    order = turn_order(state)
+    state.active = order[(turn - 1) % len(order)]
     for i, seat in enumerate(state.seats):
         key = f"p{i + 1}."
         p = state.players[seat]
@@ -208,15 +210,15 @@ def apply_scenario(state: State, sc: dict[str, str], chance: Chance) -> None:
         p.gold = int(sc.get(key + "gold", "0"))
         if key + "base_workers" in sc:
             p.base_workers = int(sc[key + "base_workers"])
-        if key + "base" in sc:
-            p.base_damage = cards.BASE_HP - int(sc[key + "base"])
+        if key + "base" in sc:  # a team's shared base: the last teammate's line counts
+            board.damage_base(state, seat, board.base_max(state) - int(sc[key + "base"]) - p.base_damage)
         for b in _names(sc.get(key + "buildings", "")):
             if b not in cards.BUILDINGS:
                 raise InvalidOption(f"scenario: unknown building {b!r}")
             p.buildings[b] = Building(kind=b, done=True)
             if b in cards.TECH_BUILDINGS:
                 p.built.append(b)
-        p.turns = (turn + len(state.seats) - 2 - i) // len(state.seats)  # turns begun before this one
+        p.turns = (turn + len(order) - 2 - order.index(seat)) // len(order)  # turns begun before this one
         p.tech_due = p.turns > 0
         slots = [""] * 5
         for entry in sc.get(key + "patrol", "").split():

@@ -57,9 +57,11 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     `scenario`: the lines of a scenario file (hotseat only, see `scenario`)
     fixing decks, hands and a position.
 
-    `mode`: ``""`` (two players) or ``ffa`` (free-for-all, 3 to 5 seats:
+    `mode`: ``""`` (two players), ``ffa`` (free-for-all, 3 to 5 seats:
     `players` says how many where the seats are not given, as ``pbem
-    demo`` needs); `p3` ... `p5` and their starters as `p1`.
+    demo`` needs) or ``2v2`` (Two-Headed Dragon: four seats in two teams,
+    ``--seat NAME:TEAM``, or the first and third seat against the second and
+    fourth); `p3` ... `p5` and their starters as `p1`.
     """
 
     mode: str = ""
@@ -257,8 +259,11 @@ class Combat(msgspec.Struct, kw_only=True, omit_defaults=True):
 class State(GameState, kw_only=True):
     seats: list[str]
     active: str
-    #: ``""`` (two players) or ``ffa`` (free-for-all: `seats` in turn order)
+    #: ``""`` (two players), ``ffa`` (free-for-all: `seats` in turn order)
+    #: or ``2v2`` (Two-Headed Dragon: `teams`)
     mode: str = ""
+    #: Two-Headed Dragon: seat -> its team's name
+    teams: dict[str, str] = {}
     phase: str = UPKEEP
     turn: int = 1
     players: dict[str, Player] = {}
@@ -306,14 +311,32 @@ def other(state: State, seat: str) -> str:
     return b if seat == a else a
 
 
+def team_of(state: State, seat: str) -> list[str]:
+    """`seat` and its teammates (Two-Headed Dragon), in seat order."""
+    if not state.teams:
+        return [seat]
+    return [s for s in state.seats if state.teams[s] == state.teams[seat]]
+
+
+def turn_order(state: State) -> list[str]:
+    """The seats in turn order: as seated, or in Two-Headed Dragon the first
+    seat's team (its two players one after the other), then the other."""
+    if not state.teams:
+        return list(state.seats)
+    first = team_of(state, state.seats[0])
+    return first + [s for s in state.seats if s not in first]
+
+
 def next_seat(state: State, seat: str) -> str:
-    """Whose turn follows `seat`'s: the next seat in turn order."""
-    i = state.seats.index(seat)
-    return state.seats[(i + 1) % len(state.seats)]
+    """Whose turn follows `seat`'s."""
+    order = turn_order(state)
+    return order[(order.index(seat) + 1) % len(order)]
 
 
 def opponents(state: State, seat: str) -> list[str]:
-    return [s for s in state.seats if s != seat]
+    """The seats not on `seat`'s side."""
+    mine = team_of(state, seat)
+    return [s for s in state.seats if s not in mine]
 
 
 def deck(seat: str) -> str:

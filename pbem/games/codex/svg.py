@@ -116,8 +116,8 @@ def _row_label(y: float, label: str) -> str:
 def _buildings(side: SideView, x0: float, y: float) -> list[str]:
     """The base, each other building (its HP left, or "being built"), and
     the hero while it waits in the command zone."""
-    out = [_card(x0, y, "Base", kind="building", cost=None, atk=None, hp=cards.BASE_HP,
-                 damage=cards.BASE_HP - side.base_hp)]
+    out = [_card(x0, y, "Base", kind="building", cost=None, atk=None, hp=side.base_max,
+                 damage=side.base_max - side.base_hp)]
     for i, b in enumerate(side.building_cards, 1):
         note = "being built" if not b.done else ""
         out.append(_card(x0 + i * (CARD_W + GAP), y, b.name, kind="building", cost=None, atk=None, hp=b.max_hp,
@@ -133,7 +133,7 @@ def _buildings(side: SideView, x0: float, y: float) -> list[str]:
 
 def _panel(side: SideView, y: float, own: bool, active: bool) -> tuple[str, float]:
     parts = []
-    head = (f"{side.seat} - {side.spec}{' (to play)' if active else ''}: base {side.base_hp}/{cards.BASE_HP}, "
+    head = (f"{side.seat} - {side.spec}{' (to play)' if active else ''}: base {side.base_hp}/{side.base_max}, "
             f"gold {side.gold}, workers {side.workers}")
     parts.append(text(12, y + 18, head, 15, fill=INK, font_weight="bold"))
     piles = f"hand {side.hand}  deck {side.deck}  discard {side.discard}  codex {side.codex}"

@@ -68,6 +68,10 @@ class SideView(msgspec.Struct, frozen=True):
     my_codex: list[str] | None = None
     future: list[str] = []
     building_cards: list[BuildingView] = []
+    #: the base's full HP (a Two-Headed Dragon team's shared base: 30)
+    base_max: int = cards.BASE_HP
+    #: Two-Headed Dragon: the seat's team
+    team: str = ""
 
 
 class View(msgspec.Struct, frozen=True):
@@ -120,7 +124,7 @@ def _view(state: State, seat: str | None) -> View:
         own = seat == s
         sides.append(SideView(
             seat=s, spec=p.spec, hero=hero_name, hero_home=hero.home,
-            hero_back=hero.back, base_hp=max(0, cards.BASE_HP - p.base_damage), gold=p.gold,
+            hero_back=hero.back, base_hp=max(0, board.base_max(state) - p.base_damage), gold=p.gold,
             workers=board.worker_count(state, s), hand=len(state.zones[hand(s)].items),
             deck=len(state.zones[deck(s)].items), discard=len(state.zones[discard(s)].items),
             codex=len(state.zones[codex(s)].items), buildings=blds, things=things,
@@ -131,7 +135,7 @@ def _view(state: State, seat: str | None) -> View:
             my_workers=_names(state, workers(s)) if own else None,
             my_codex=_names(state, codex(s)) if own else None,
             future=[f"{it.card} ({state.future[it.ref].time})" for it in state.zones[future(s)].items],
-            building_cards=cards_of,
+            building_cards=cards_of, base_max=board.base_max(state), team=state.teams.get(s, ""),
         ))
     return View(seat=seat, turn=state.turn, active=state.active, phase=state.phase, sides=sides,
                 log=list(state.log), last_log=list(state.last_log), outcome=state.outcome,
@@ -160,14 +164,17 @@ def _counted(names: list[str]) -> str:
 
 
 def render(v: View) -> str:
-    mode = "1 hero" if len(v.sides) == 2 else f"1 hero, free-for-all of {len(v.sides)}"
+    teams = " against ".join(dict.fromkeys(s.team for s in v.sides if s.team))
+    mode = f"1 hero, {teams}" if teams else "1 hero" if len(v.sides) == 2 else \
+        f"1 hero, free-for-all of {len(v.sides)}"
     lines = [f"Codex ({mode}) - turn {v.turn}, {v.active} to play ({v.phase})"]
     if v.outcome is not None:
         lines.append(f"Game over: {v.outcome.reason}; winner: {', '.join(v.outcome.winners) or 'nobody'}")
     for side in v.sides:
         me = " (you)" if side.seat == v.seat else ""
         lines.append("-" * 78)
-        lines.append(f"{side.seat}{me} - {side.spec}: base {side.base_hp}/20  gold {side.gold}  "
+        team = f" ({side.team})" if side.team else ""
+        lines.append(f"{side.seat}{me}{team} - {side.spec}: base {side.base_hp}/{side.base_max}  gold {side.gold}  "
                      f"workers {side.workers}")
         lines.append(f"  hand {side.hand}  deck {side.deck}  discard {side.discard}  codex {side.codex}")
         hero = f"{side.hero} in command zone" if side.hero_home else f"{side.hero} in play"
@@ -226,7 +233,8 @@ def _opponent_line(side: SideView, active: bool) -> str:
     hero, what patrols and how much is in play."""
     hero = side.hero + (" home" if side.hero_home else "")
     patrol = ",".join(h for h in side.patrol if h) or "-"
-    return (f"{'>' if active else ' '}{side.seat} {side.spec}: base {side.base_hp} gold {side.gold} "
+    team = f" ({side.team})" if side.team else ""
+    return (f"{'>' if active else ' '}{side.seat}{team} {side.spec}: base {side.base_hp} gold {side.gold} "
             f"w{side.workers} h{side.hand}; {hero}; patrol {patrol}; {len(side.things)} in play")
 
 
@@ -244,7 +252,7 @@ def compact(v: View) -> str:
             parts.append(([_opponent_line(side, side.seat == v.active)], False))
             continue
         me = " (you)" if side.seat == v.seat else ""
-        parts.append(([f"{side.seat}{me} {side.spec}: base {side.base_hp}/20, gold {side.gold}, workers "
+        parts.append(([f"{side.seat}{me} {side.spec}: base {side.base_hp}/{side.base_max}, gold {side.gold}, workers "
                        f"{side.workers}; hand {side.hand}, deck {side.deck}, discard {side.discard}"], False))
         hero = side.hero + (" (command zone)" if side.hero_home else "")
         slots = [f"{w}={h}" for w, h in zip(("SL", "elite", "scav", "tech", "look"), side.patrol) if h]

@@ -59,7 +59,7 @@ def weakest_opposing(state: State, candidates: list[str]) -> list[str]:
     choices stay few."""
     def left(x: str) -> int:
         if board.is_structure(x):
-            return board.building_hp(board.structure(x)[1]) - board.structure_damage(state, x)
+            return board.building_hp(board.structure(x)[1], state) - board.structure_damage(state, x)
         return values.hp(state, x) - state.things[x].damage
 
     theirs = [x for x in candidates if board.controller(state, x) != state.active]
