@@ -2,7 +2,8 @@
 games by bots through the real writers, verified from their files and
 audited; each seat's hand readable by that seat alone, in the chain's
 zones and in every seat's view. One referee free-for-all of four in the
-default run; PBEM_LONG=1 adds peer games of 3 to 5 and `pbem demo`."""
+default run; PBEM_LONG=1 adds peer games of 3 to 5, Two-Headed Dragon
+games under both dealers and `pbem demo` of both modes under every dealer."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ NAMES = ["alice", "bob", "carol", "dave", "erin"]
 
 GAMES = [("referee", 4, ("mode=ffa",))]
 LONG_GAMES = [("peer", 4, ("mode=ffa",)), ("peer", 3, ("mode=ffa",)), ("peer", 5, ("mode=ffa",)),
-              ("referee", 5, ("mode=ffa",))]
+              ("referee", 5, ("mode=ffa",)), ("referee", 4, ("mode=2v2",)), ("peer", 4, ("mode=2v2",))]
 
 
 def _hands_sealed(table: tamper.Table, seats: list[str]) -> None:
@@ -40,7 +41,8 @@ def _hands_sealed(table: tamper.Table, seats: list[str]) -> None:
 @pytest.mark.parametrize("dealer,n,options", GAMES + (LONG_GAMES if LONG else []))
 def test_a_multiplayer_game_verifies_and_audits(dealer, n, options, tmp_path):
     seats = NAMES[:n]
-    table = tamper.play("codex", dealer, seats, 3, options)
+    teams = ["red", "blue"] * 2 if "mode=2v2" in options else []
+    table = tamper.play("codex", dealer, [f"{s}:{t}" for s, t in zip(seats, teams)] or seats, 3, options)
     folder = tamper.save(table, tmp_path / "game")
     chain = actions.verify(folder)
     assert chain.over and chain.outcome().winners
@@ -51,7 +53,7 @@ def test_a_multiplayer_game_verifies_and_audits(dealer, n, options, tmp_path):
 
 @pytest.mark.skipif(not LONG, reason="the whole CLI demo under every dealer: PBEM_LONG=1")
 @pytest.mark.parametrize("dealer", ["hotseat", "referee", "peer"])
-@pytest.mark.parametrize("options", [("mode=ffa", "players=4")])
+@pytest.mark.parametrize("options", [("mode=ffa", "players=4"), ("mode=2v2",)])
 def test_the_multiplayer_demo_plays_to_the_end(dealer, options, tmp_path):
     folder = run_demo("codex", tmp_path / "game", 1, dealer, None, lambda line: None, keys_dir=tmp_path / "keys",
                       options=list(options))

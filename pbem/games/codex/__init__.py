@@ -43,7 +43,11 @@ cards (spells need a hero), use abilities, attack. An attacker must hit
 the squad leader first, then other patrollers, then anything.
 `end sl=X elite=Y ...` locks your patrol zone; you discard your hand and
 draw that many + 2 (at most 5).
-Targets: me:NAME, opp:NAME, opp:base, opp:tech1, opp:sl (a patrol slot).
+Targets: me:NAME, opp:NAME, opp:base, opp:tech1, opp:sl (a patrol slot);
+with several opponents the side is the seat's name (carol:base).
+More players: --option mode=ffa (free-for-all of 3 to 5: repair N, gold for
+kills, end ... lend=X@SEAT:SLOT; the most base HP wins when a base falls) or
+--option mode=2v2 (Two-Headed Dragon, --seat NAME:TEAM: a shared 30-HP base).
 When an effect needs a decision the command did not give (a trigger's
 target, "you may"), the game asks and you answer: `choose opp:NAME`.
 """
