@@ -202,7 +202,7 @@ SLOW_FILES = frozenset({
     "test_examples.py", "test_conformance_codex.py", "test_refs_carry_no_information.py", "test_duet_peer.py",
     "test_peer_cheats.py", "test_page_browser.py", "test_outbox_inbox.py", "test_crypto_shuffle_proof.py",
     "test_rebuild.py", "test_fuzz_atheris.py", "test_layer_proofs.py", "test_forum.py", "test_codex_spec_pairs.py",
-    "test_long_games_readme.py", "test_crypto_shuffle_pairs.py",
+    "test_long_games_readme.py", "test_crypto_shuffle_pairs.py", "test_codex_multi_dealers.py",
 })
 
 

@@ -18,9 +18,6 @@ from pbem.games.codex import cards
 from pbem.games.codex.cards import Face
 from pbem.games.codex.state import Building, State, ongoing, play, team_of, workers
 
-#: Two-Headed Dragon: a team's shared base
-TEAM_BASE_HP = 30
-
 
 class _Frozen(threading.local):
     state: State | None = None
@@ -226,7 +223,7 @@ def building_hp(kind: str, state: State | None = None) -> int:
 
 def base_max(state: State) -> int:
     """A base's HP: 20, or a Two-Headed Dragon team's shared 30."""
-    return TEAM_BASE_HP if state.teams else cards.BASE_HP
+    return cards.TEAM_BASE_HP if state.teams else cards.BASE_HP
 
 
 def base_of(state: State, seat: str) -> str:

@@ -36,11 +36,11 @@ from pbem.games.codex.board import log
 from pbem.games.codex.state import OVER, State, next_seat
 
 FFA = "ffa"
-REPAIR_COST = 3
-KILL_GOLD_MAX = 3
+REPAIR_COST: int = cards.FFA["repair_cost"]
+KILL_GOLD_MAX: int = cards.FFA["kill_gold_max"]
 #: how many Mercenaries each seat (in turn order) gets at its first upkeep
-MERCENARIES = (0, 0, 1, 2, 3)
-MERCENARY = "Mercenary"
+MERCENARIES: tuple[int, ...] = tuple(cards.FFA["mercenaries"])
+MERCENARY: str = cards.FFA["mercenary"]
 
 
 def mercenaries(state: State, seat: str) -> int:
