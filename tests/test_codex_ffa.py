@@ -263,3 +263,13 @@ def test_bot_games_end_with_the_healthiest_base_winning(n, seed, bot):
     assert state.outcome.winners and all(hp[w] > 0 for w in state.outcome.winners)
     if "tie-break" not in state.outcome.reason:
         assert all(hp[w] == max(hp.values()) for w in state.outcome.winners)
+
+
+def test_every_legal_command_reads_back_from_its_notation():
+    state = ffa(*SET, "p1.base = 14", "p1.gold = 9")
+    cmds = GAME.legal(state, "alice")
+    assert any(getattr(c, "lend", None) for c in cmds) and any(type(c).__name__ == "Repair" for c in cmds)
+    for cmd in cmds:
+        text = GAME.format(cmd, state, "alice")
+        assert GAME.parse(text, state, "alice") == cmd, text
+        assert GAME.explain(cmd, state, "alice")
