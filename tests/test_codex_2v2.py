@@ -16,6 +16,7 @@ from pbem.games.base import RandomChance, SeatSpec
 from pbem.games.codex import GAME, engine
 from pbem.games.codex.state import OVER
 from tests.codex_helpers import CH, do, legal_texts
+from tests.codex_helpers import next_turn as end_turn
 
 LONG = os.environ.get("PBEM_LONG") == "1"
 SEATS = [SeatSpec("alice", "red"), SeatSpec("bob", "blue"), SeatSpec("carol", "red"), SeatSpec("dave", "blue")]
@@ -28,14 +29,6 @@ def dragon(*lines: str, **options: str):
     raw.update(options)
     state = GAME.setup(GAME.options(raw), SEATS, CH)
     return GAME.advance(state, CH)
-
-
-def end_turn(state, text: str = "end"):
-    state = do(state, text)
-    if state.phase == "tech":
-        cmd = next(c for c in GAME.legal(state, state.active) if not c.choices.first)
-        state = GAME.advance(GAME.apply(state, state.active, cmd, CH), CH)
-    return state
 
 
 def test_teams_take_their_turns_together_with_4_and_5_workers():

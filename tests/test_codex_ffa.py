@@ -15,6 +15,7 @@ from pbem.games.base import RandomChance, SeatSpec
 from pbem.games.codex import GAME, cards, engine
 from pbem.games.codex.state import OVER
 from tests.codex_helpers import CH, do, legal_texts
+from tests.codex_helpers import next_turn as end_turn
 
 LONG = os.environ.get("PBEM_LONG") == "1"
 NAMES = ("alice", "bob", "carol", "dave", "erin")
@@ -32,15 +33,6 @@ def new(n: int, seed: int = 1):
     chance = RandomChance(seed)
     state = GAME.setup(GAME.options({"mode": "ffa"}), [SeatSpec(s) for s in NAMES[:n]], chance)
     return GAME.advance(state, chance), chance
-
-
-def end_turn(state, text: str = "end"):
-    """End the active seat's turn; the next one techs (nothing) if it must."""
-    state = do(state, text)
-    if state.phase == "tech":
-        cmd = next(c for c in GAME.legal(state, state.active) if not c.choices.first)
-        state = GAME.advance(GAME.apply(state, state.active, cmd, CH), CH)
-    return state
 
 
 # --- set-up and turn order -----------------------------------------------------------------

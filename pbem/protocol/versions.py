@@ -55,6 +55,11 @@ class Version:
     #: that it is its input permuted and times its key's one scalar,
     #: checked when its file arrives (`peer.proofs`)
     shuffle_proofs: bool = False
+    #: with 3+ seats, the seat whose private deck a paused command draws
+    #: from answers its chance last, so that it runs the command and a
+    #: reshuffle of that deck happens in its owner's own answer (Codex: an
+    #: attack that makes the defender's technician draw; `PeerMode.chance_answerers`)
+    answer_from_drawn_deck: bool = False
 
 
 #: (number, the dealer modes it may be begun in, the features it adds)
@@ -64,6 +69,7 @@ _ROWS: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...] = (
     (3, ("peer",), ("setup_from_links", "late_decks")),
     (4, MODES, ("void_ballots", "renewed_beacons", "chance_from_every_seat")),  # issue #20
     (5, MODES, ("shuffle_proofs",)),  # issue #25
+    (6, MODES, ("answer_from_drawn_deck",)),  # issue #23
 )
 
 
