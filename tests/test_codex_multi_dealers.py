@@ -60,3 +60,30 @@ def test_the_multiplayer_demo_plays_to_the_end(dealer, options, tmp_path):
     seats = NAMES[:4] if dealer == "peer" else [""]
     for seat in seats:
         assert audit(folder / seat).ok
+
+
+def test_the_owner_of_the_deck_a_paused_attack_draws_from_answers_last():
+    """Protocol 6: alice's attack kills carol's technician patroller, and
+    carol draws; carol, not the next seat bob, must run the paused attack
+    (its deck may reshuffle). Version 5 kept bob last."""
+    from types import SimpleNamespace
+
+    from pbem.games.codex import GAME
+    from pbem.protocol import versions
+    from pbem.protocol.modes.peer import MODE
+    from tests.test_codex_ffa import ffa
+
+    state = ffa("p1.units = Older Brother", "p3.units = Timely Messenger", "p3.patrol = technician=timely-messenger",
+                n=3)
+    attack = GAME.parse("attack older-brother carol:timely-messenger", state, "alice")
+    quiet = GAME.parse("attack older-brother bob:base", state, "alice")
+
+    def answerers(version: int, command) -> list[str]:
+        chain = SimpleNamespace(paused=("alice", command), public=state, game=GAME, chance_answered=(),
+                                seat_order=["alice", "bob", "carol"], version=versions.of(version),
+                                chance_by=lambda: "alice")
+        return MODE.chance_answerers(chain)
+
+    assert answerers(6, attack) == ["bob", "carol"]
+    assert answerers(5, attack) == ["carol", "bob"]
+    assert answerers(6, quiet) == ["carol", "bob"]
