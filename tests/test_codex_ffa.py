@@ -75,6 +75,8 @@ def test_seat_counts_per_mode():
         GAME.seats(GAME.options({}), [SeatSpec(s) for s in "abc"])
     with pytest.raises(InvalidOption, match="players=4 but 3"):
         GAME.seats(GAME.options({"mode": "ffa", "players": "4"}), [SeatSpec(s) for s in "abc"])
+    with pytest.raises(InvalidOption, match="words of the notation"):  # a side is written by seat name
+        GAME.seats(GAME.options({"mode": "ffa"}), [SeatSpec(s) for s in ("alice", "opp", "carol")])
     assert GAME.demo_seats_for(GAME.options({"mode": "ffa", "players": "5"})) == NAMES
     assert len(GAME.demo_seats_for(GAME.options({"mode": "ffa"}))) == 4
 

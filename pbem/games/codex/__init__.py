@@ -53,6 +53,8 @@ target, "you may"), the game asks and you answer: `choose opp:NAME`.
 """
 
 DEMO_SEATS = ("alice", "bob", "carol", "dave", "erin")
+#: words a target's side may be written with (`commands.parse_target`)
+RESERVED_SEATS = ("me", "my", "opp", "their", "hand", "codex", "discard", "none")
 
 __all__ = ["Codex", "GAME", "Options", "State", "Command"]
 
@@ -116,6 +118,10 @@ class Codex(Game[State, Command]):
         two teams (``NAME:TEAM``, the Two-Headed Dragon)."""
         if not isinstance(options, Options):
             options = self.options(options or {})
+        taken = [s.name for s in requested if s.name.lower() in RESERVED_SEATS]
+        if taken:  # commands name sides by these words, and by seat
+            raise InvalidOption(f"a Codex seat cannot be called {taken[0]!r} ({', '.join(RESERVED_SEATS)} are words "
+                                "of the notation)")
         if options.mode != "2v2":
             requested = super().seats(options, requested)
             rules.seat_count(options, len(requested))
