@@ -185,6 +185,12 @@ def test_lend_only_to_an_open_slot_of_another_seat():
         with pytest.raises(IllegalCommand, match=why):
             GAME.apply(state, "alice", GAME.parse(text, state, "alice"), CH)
     assert "end lend=older-brother@bob:elite" in legal_texts(state, "alice")
+    from pbem.games.codex.commands import End, Loan
+
+    ref = engine.controls(state, "alice", "Older Brother")[0]
+    for loan in (Loan(ref, "carol", 7), Loan(ref, "carol", -1), Loan("nothing", "carol", 0), Loan(ref, "zed", 0)):
+        with pytest.raises(IllegalCommand):  # a doctored file's loan: refused, never a crash
+            GAME.apply(state, "alice", End(lend=[loan]), CH)
 
 
 def test_a_lent_patroller_that_dies_pays_its_lender_the_scavenger_gold():

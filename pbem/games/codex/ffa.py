@@ -137,6 +137,8 @@ def check_lend(state: State, seat: str, lent: list[tuple[str, str, int]], own: l
     for ref, to, slot in lent:
         if to == seat or to not in state.seats:
             raise IllegalCommand("lend= places a patroller in another player's patrol zone")
+        if not 0 <= slot < len(cards.SLOTS) or ref not in state.things:
+            raise IllegalCommand("lend= names one of your units or heroes and a slot of the patrol zone")
         if ref in own or sum(1 for r, _, _ in lent if r == ref) > 1:
             raise IllegalCommand(f"{board.name_of(state, ref)} can patrol in one place only")
         if (to, slot) in seen or state.patrol[to][slot]:
