@@ -273,3 +273,11 @@ def test_every_legal_command_reads_back_from_its_notation():
         text = GAME.format(cmd, state, "alice")
         assert GAME.parse(text, state, "alice") == cmd, text
         assert GAME.explain(cmd, state, "alice")
+
+
+def test_a_flying_swift_striker_kills_an_opponents_unit_before_its_second_strike():
+    """The defender is read before the swift strike: the second strike
+    still knows whose anti-air patrollers were flown over."""
+    state = ffa("p1.units = Blademaster, Cloud Sprite", "p2.units = Older Brother", n=3)
+    state = do(state, "attack cloud-sprite bob:older-brother")
+    assert not engine.controls(state, "bob", "Older Brother") and engine.controls(state, "alice", "Cloud Sprite")

@@ -183,11 +183,12 @@ def refusal(state: State, a: str, x: str) -> str:
     return f"{name} cannot attack {board.name_of(state, x)}"
 
 
-def flown_over(state: State, a: str, target: str) -> list[str]:
-    """Anti-air patrollers `a` flew over to reach `target`."""
+def flown_over(state: State, a: str, target: str, defender: str = "") -> list[str]:
+    """Anti-air patrollers `a` flew over to reach `target` (`defender`:
+    whose it was, for a target a swift strike already killed)."""
     if not _has(state, a, "flying"):
         return []
-    front = team_of(state, defender_of(state, target))
+    front = team_of(state, defender or defender_of(state, target))
     ground = _binding(state, a, front, flying=False)
     leaders = _squad_leaders(state, front)
     if target in leaders:
@@ -425,7 +426,7 @@ def _packets(state: State, a: str, target: str, defender: str, spark: str, over:
     sources: list[tuple[str, bool]] = [(a, _has(state, a, "swift_strike"))]
     if not board.is_structure(target) and board.is_fighter(state, target):
         sources.append((target, _has(state, target, "swift_strike")))
-    for p in flown_over(state, a, target):
+    for p in flown_over(state, a, target, defender):
         sources.append((p, _has(state, p, "swift_strike")))
     tower = board.building_done(state, defender, "tower") and (
         not _sneaky(state, a) or state.detected.get(defender) == a)
