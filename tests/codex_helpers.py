@@ -50,9 +50,10 @@ def thing(state: State, seat: str, name: str) -> str:
     return refs[0]
 
 
-def next_turn(state: State) -> State:
-    """End the active seat's turn; the next seat techs its first codex cards if it must."""
-    state = do(state, "end")
+def next_turn(state: State, text: str = "end") -> State:
+    """End the active seat's turn (`text`: the ``end`` command); the next
+    seat techs its first codex cards if it must."""
+    state = do(state, text)
     if state.phase == "tech":
         cmd = next(c for c in GAME.legal(state, state.active) if not c.choices.first)
         state = GAME.advance(GAME.apply(state, state.active, cmd, CH), CH)

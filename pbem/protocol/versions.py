@@ -69,6 +69,11 @@ class Version:
     #: it may see to the newcomer's key; a referee game's genesis may let
     #: the referee do it for a vanished seat (`pbem.protocol.handover`)
     handover: bool = False
+    #: with 3+ seats, the seat whose private deck a paused command draws
+    #: from answers its chance last, so that it runs the command and a
+    #: reshuffle of that deck happens in its owner's own answer (Codex: an
+    #: attack that makes the defender's technician draw; `PeerMode.chance_answerers`)
+    answer_from_drawn_deck: bool = False
 
 
 #: (number, the dealer modes it may be begun in, the features it adds)
@@ -78,7 +83,7 @@ _ROWS: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...] = (
     (3, ("peer",), ("setup_from_links", "late_decks")),
     (4, MODES, ("void_ballots", "renewed_beacons", "chance_from_every_seat")),  # issue #20
     (5, MODES, ("shuffle_proofs",)),  # issue #25
-    (6, MODES, ("long_games", "proven_private_decks", "handover")),  # issues #24 and #25 part 3
+    (6, MODES, ("long_games", "proven_private_decks", "handover", "answer_from_drawn_deck")),  # issues #23, #24, #25
 )
 
 

@@ -45,10 +45,18 @@ cards (spells need a hero), use abilities, attack. An attacker must hit
 the squad leader first, then other patrollers, then anything.
 `end sl=X elite=Y ...` locks your patrol zone; you discard your hand and
 draw that many + 2 (at most 5).
-Targets: me:NAME, opp:NAME, opp:base, opp:tech1, opp:sl (a patrol slot).
+Targets: me:NAME, opp:NAME, opp:base, opp:tech1, opp:sl (a patrol slot);
+with several opponents the side is the seat's name (carol:base).
+More players: --option mode=ffa (free-for-all of 3 to 5: repair N, gold for
+kills, end ... lend=X@SEAT:SLOT; the most base HP wins when a base falls) or
+--option mode=2v2 (Two-Headed Dragon, --seat NAME:TEAM: a shared 30-HP base).
 When an effect needs a decision the command did not give (a trigger's
 target, "you may"), the game asks and you answer: `choose opp:NAME`.
 """
+
+DEMO_SEATS = ("alice", "bob", "carol", "dave", "erin")
+#: words a target's side may be written with (`commands.parse_target`)
+RESERVED_SEATS = ("me", "my", "opp", "their", "hand", "codex", "discard", "none")
 
 __all__ = ["Codex", "GAME", "Options", "State", "Command"]
 
@@ -66,7 +74,7 @@ class Codex(Game[State, Command]):
     fixed_hidden_cards = True  # the set-up's hidden cards never depend on its chance
     aliases = ("cx",)
     min_seats = 2
-    max_seats = 2
+    max_seats = 5  # two, or 3 to 5 in a free-for-all (mode=ffa)
     has_chance = True
     has_hidden_information = True
     scenario_options = frozenset({"scenario"})
@@ -89,7 +97,7 @@ class Codex(Game[State, Command]):
             if key not in fields:
                 raise InvalidOption(f"unknown option {key!r} for codex (options: {', '.join(sorted(fields))})")
         raw = dict(raw)
-        for key in ("mode", "map", "first", "p1", "p2", "p1_starter", "p2_starter"):
+        for key in ("mode", "map", "first") + tuple(f"p{i}{end}" for i in range(1, 6) for end in ("", "_starter")):
             if isinstance(raw.get(key), str):
                 raw[key] = raw[key].strip().lower()
         if isinstance(raw.get("scenario"), str):
@@ -99,6 +107,35 @@ class Codex(Game[State, Command]):
         except msgspec.ValidationError as exc:
             raise InvalidOption(f"bad option for codex: {exc}") from None
         return rules.check_options(options)
+
+    def demo_seats_for(self, options: Any) -> tuple[str, ...]:
+        from pbem.games.codex import modes
+
+        if not isinstance(options, Options) or modes.mode_of(options) in modes.TWO_SEATS:
+            return self.demo_seats
+        if modes.mode_of(options) == modes.TEAMS:
+            return ("alice:red", "bob:blue", "carol:red", "dave:blue")
+        return DEMO_SEATS[:rules.seat_count(options)]
+
+    def seats(self, options: Any, requested: list[SeatSpec]) -> list[SeatSpec]:
+        """Two seats, 3 to 5 in a free-for-all (in turn order), or four in
+        two teams (``NAME:TEAM``, the Two-Headed Dragon)."""
+        if not isinstance(options, Options):
+            options = self.options(options or {})
+        taken = [s.name for s in requested if s.name.lower() in RESERVED_SEATS]
+        if taken:  # commands name sides by these words, and by seat
+            raise InvalidOption(f"a Codex seat cannot be called {taken[0]!r} ({', '.join(RESERVED_SEATS)} are words "
+                                "of the notation)")
+        from pbem.games.codex import modes
+
+        if modes.mode_of(options) != modes.TEAMS:
+            requested = super().seats(options, requested)
+            rules.seat_count(options, len(requested))
+            return requested
+        super().seats(options, [SeatSpec(s.name) for s in requested])  # names: distinct
+        rules.seat_count(options, len(requested))
+        names = [s.name for s in requested]
+        return [SeatSpec(n, t) for n, t in zip(names, rules.team_roles(names, [s.role for s in requested]))]
 
     def catalogue(self) -> list[str]:
         """The specs (and their heroes) new games may pick, those still being
@@ -129,7 +166,7 @@ class Codex(Game[State, Command]):
             options = self.options(options)
         specs = [s if isinstance(s, SeatSpec) else SeatSpec(str(s)) for s in seats]
         specs = self.seats(options, specs)
-        return rules.setup(options, [s.name for s in specs], chance)
+        return rules.setup(options, [s.name for s in specs], chance, [s.role for s in specs])
 
     def private_decks(self, state: State) -> dict[str, str]:
         """Each seat's draw pile: its owner knows what it holds, nobody the

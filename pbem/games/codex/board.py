@@ -16,7 +16,7 @@ from typing import Any
 
 from pbem.games.codex import cards
 from pbem.games.codex.cards import Face
-from pbem.games.codex.state import Building, State, ongoing, play, workers
+from pbem.games.codex.state import Building, State, ongoing, play, team_of, workers
 
 
 class _Frozen(threading.local):
@@ -215,8 +215,28 @@ def building_done(state: State, seat: str, kind: str) -> bool:
     return b.done or (kind in cards.TECH_BUILDINGS and flag(state, seat, "instant_build"))
 
 
-def building_hp(kind: str) -> int:
-    return cards.BASE_HP if kind == "base" else int(cards.BUILDINGS[kind]["hp"])
+def building_hp(kind: str, state: State | None = None) -> int:
+    if kind == "base":
+        return base_max(state) if state is not None else cards.BASE_HP
+    return int(cards.BUILDINGS[kind]["hp"])
+
+
+def base_max(state: State) -> int:
+    """A base's HP: 20, or a Two-Headed Dragon team's shared 30."""
+    return cards.TEAM_BASE_HP if state.teams else cards.BASE_HP
+
+
+def base_of(state: State, seat: str) -> str:
+    """The structure id of `seat`'s base: a team's shared base is its first seat's."""
+    return f"{team_of(state, seat)[0]}:base"
+
+
+def damage_base(state: State, seat: str, n: int) -> None:
+    """`n` damage to `seat`'s base (negative: repaired), shared with its
+    teammates: each teammate's `Player.base_damage` counts the one base."""
+    for s in team_of(state, seat):
+        p = state.players[s]
+        p.base_damage = max(0, p.base_damage + n)
 
 
 def structure_damage(state: State, target: str) -> int:
@@ -227,7 +247,7 @@ def structure_damage(state: State, target: str) -> int:
 
 def structures(state: State, seat: str) -> list[str]:
     """Structure ids (``SEAT:base``, ``SEAT:tech1`` ...) that can be hit."""
-    out = [f"{seat}:base"]
+    out = [f"{seat}:base"] if base_of(state, seat) == f"{seat}:base" else []
     for kind in cards.TECH_BUILDINGS + cards.ADDONS:
         if building_done(state, seat, kind):
             out.append(f"{seat}:{kind}")

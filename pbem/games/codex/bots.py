@@ -5,16 +5,21 @@ reachable thing, the base when it can, patrol with everything ready).
 
 The greedy bot aims what it plays and uses by what the card's data does
 to each target (`_aim`): effects that hurt go to the opponent's things,
-the others to its own; a choice that would do the reverse is left out."""
+the others to its own; a choice that would do the reverse is left out.
+
+Among several opponents (a free-for-all) it attacks the base with the
+most HP first, never destroys a base unless its own would then be the
+one with the most HP (the game ends there: rulebook, "Lending
+Patrollers"), and repairs its base with the gold it has left."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from pbem.games.codex import activated, board, cards, values
-from pbem.games.codex.commands import Attack, Build, End, Hire, Level, Play, Summon, Tech, Use
-from pbem.games.codex.state import TECH
+from pbem.games.codex import activated, board, cards, ffa, values
+from pbem.games.codex.commands import Attack, Build, End, Hire, Level, Play, Repair, Summon, Tech, Use
+from pbem.games.codex.state import TECH, team_of
 
 
 def random_bot(game: Any, state: Any, seat: str, rng: random.Random) -> Any:
@@ -32,9 +37,25 @@ def random_bot(game: Any, state: Any, seat: str, rng: random.Random) -> Any:
 
 
 def _value(state: Any, target: str) -> tuple[int, int]:
+    """Lower first: bases (the healthiest first), other buildings, then the
+    weakest units."""
     if board.is_building(target):
-        return (0 if target.endswith(":base") else 1, 0)
+        if target.endswith(":base"):
+            return (0, -ffa.base_hp(state, board.controller(state, target)))
+        return (1, 0)
     return (2, values.hp(state, target) - state.things[target].damage)
+
+
+def _ends_badly(state: Any, seat: str, c: Attack) -> bool:
+    """Would this attack destroy a base while `seat`'s would not then have
+    the most HP (a free-for-all ends with that base)?"""
+    if state.mode != ffa.FFA or not c.target.endswith(":base"):
+        return False
+    victim = board.controller(state, c.target)
+    if values.atk(state, c.attacker) < ffa.base_hp(state, victim):
+        return False
+    mine = ffa.base_hp(state, seat)
+    return any(ffa.base_hp(state, s) >= mine for s in state.seats if s not in (seat, victim))
 
 
 def greedy_bot(game: Any, state: Any, seat: str, rng: random.Random) -> Any:
@@ -62,7 +83,7 @@ def _greedy(game: Any, state: Any, seat: str, rng: random.Random) -> Any:
     if plays:
         return max(plays, key=lambda c: (cards.CARDS[state_card(state, c.ref)].cost, _aim(state, seat, c),
                                          c.choices.boost, rng.random()))
-    attacks = [c for c in legal if isinstance(c, Attack)]
+    attacks = [c for c in legal if isinstance(c, Attack) and not _ends_badly(state, seat, c)]
     good = []
     for c in attacks:
         a = c.attacker
@@ -83,7 +104,10 @@ def _greedy(game: Any, state: Any, seat: str, rng: random.Random) -> Any:
     uses = [c for c in legal if isinstance(c, Use) and not _sacrifices_itself(state, c) and _aim(state, seat, c) >= 0]
     if uses:
         return max(uses, key=lambda c: _aim(state, seat, c))
-    ends = [c for c in legal if isinstance(c, End)]
+    repairs = [c for c in legal if isinstance(c, Repair)]
+    if repairs:
+        return max(repairs, key=lambda c: c.n)
+    ends = [c for c in legal if isinstance(c, End) and not c.lend]
     return max(ends, key=lambda c: (sum(1 for r in c.patrol if r), rng.random()))
 
 
@@ -146,7 +170,8 @@ def _aim(state: Any, seat: str, c: Any) -> int:
         if not naming:
             continue
         hurt = any(_hurts(e) for e in naming)
-        mine = board.controller(state, t) == seat if (board.is_structure(t) or t in state.things) else True
+        mine = board.controller(state, t) in team_of(state, seat) if (board.is_structure(t) or t in state.things) \
+            else True
         score += 1 if mine != hurt else -1
     return score
 

@@ -56,6 +56,11 @@ BASE_HP: int = _CORE["base_hp"]
 GOLD_CAP: int = _CORE["gold_cap"]
 HAND_MAX: int = _CORE["hand_max"]
 START_WORKERS: tuple[int, ...] = tuple(_CORE["workers"])
+#: Two-Headed Dragon: a team's shared base
+TEAM_BASE_HP: int = _CORE["team_base_hp"]
+#: the free-for-all's numbers: Mercenaries by seat (and their token), a
+#: repair's cost, the most gold for kills a turn
+FFA: dict[str, Any] = _CORE["free_for_all"]
 SLOTS: tuple[str, ...] = tuple(_CORE["slots"])
 BUILDINGS: dict[str, dict[str, Any]] = _CORE["buildings"]
 TECH_BUILDINGS = tuple(k for k, b in BUILDINGS.items() if b.get("tech"))

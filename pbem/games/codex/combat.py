@@ -40,7 +40,7 @@ from pbem.errors import IllegalCommand
 from pbem.games.base import Chance
 from pbem.games.codex import board, cards, engine, events, registry, resolve, select, targets, values
 from pbem.games.codex.board import log
-from pbem.games.codex.state import Combat, Pending, State, other
+from pbem.games.codex.state import Combat, Pending, State, opponents, team_of
 
 
 def _has(state: State, ref: str, key: str) -> bool:
@@ -52,9 +52,9 @@ def _sneaky(state: State, ref: str) -> bool:
     return kw.get("stealth", 0) > 0 or kw.get("invisible", 0) > 0
 
 
-def _defender_detects(state: State, a: str) -> bool:
+def _defender_detects(state: State, a: str, defender: str) -> bool:
     """The defender sees the sneaky attacker `a` (a detector, or its tower)."""
-    return targets.detects(state, other(state, state.things[a].controller), a)
+    return targets.detects(state, defender, a)
 
 
 def attack_problem(state: State, a: str, x: str) -> str | None:
@@ -96,7 +96,7 @@ def can_ignore(state: State, a: str, p: str, flying: bool | None = None) -> bool
     for ctrl, src, sel in av.unstoppable_by:
         if select.matches(state, ctrl, src, sel, p):
             return True
-    if _sneaky(state, a) and not _defender_detects(state, a):
+    if _sneaky(state, a) and not _defender_detects(state, a, state.things[p].controller):
         return True
     fly = _has(state, a, "flying") if flying is None else flying
     if fly and not _has(state, p, "flying"):
@@ -106,39 +106,62 @@ def can_ignore(state: State, a: str, p: str, flying: bool | None = None) -> bool
     return False
 
 
-def _binding(state: State, a: str, flying: bool | None = None) -> list[str]:
-    opp = other(state, state.things[a].controller)
-    return [p for p in board.patrollers(state, opp) if not can_ignore(state, a, p, flying)]
+def _binding(state: State, a: str, front: list[str], flying: bool | None = None) -> list[str]:
+    """The patrollers of the seats `front` that `a` must attack before
+    anything else of theirs."""
+    return [p for s in front for p in board.patrollers(state, s) if not can_ignore(state, a, p, flying)]
 
 
-def targets_of(state: State, a: str, gone: str = "") -> list[str]:
-    """What attacker `a` may attack now (`gone`: leave that one out). Where
-    a continuous effect depends on what is attacked ("unstoppable when
-    attacking a building"), each target is judged as if it were attacked."""
-    if not any(ab.attack_context for _, _, ab in values.statics(state)):
-        return _targets(state, a, gone)
-    opp = other(state, state.things[a].controller)
-    out = []
-    for x in board.patrollers(state, opp) + board.things_of(state, opp) + board.structures(state, opp):
-        if x == gone or x in out:
-            continue
-        hypothetical = msgspec.structs.replace(state, combat=Combat(attacker=a, target=x))
-        if x in _targets(hypothetical, a, gone):
-            out.append(x)
+def defender_of(state: State, x: str) -> str:
+    """Whose thing or structure `x` is (the player an attack on it attacks)."""
+    return board.controller(state, x)
+
+
+def _fronts(state: State, seat: str) -> list[list[str]]:
+    """The sides `seat`'s attackers face, each guarded by its own patrol
+    zones: each opponent alone (a free-for-all), or the other team whole
+    (Two-Headed Dragon: both patrol zones guard both players)."""
+    out: list[list[str]] = []
+    for opp in opponents(state, seat):
+        if team_of(state, opp) not in out:
+            out.append(team_of(state, opp))
     return out
 
 
-def _targets(state: State, a: str, gone: str) -> list[str]:
-    opp = other(state, state.things[a].controller)
-    pats = [p for p in board.patrollers(state, opp) if p != gone]
-    binding = [p for p in _binding(state, a) if p != gone]
-    sl = state.patrol.get(opp, [""])[0]
-    if sl and sl in binding:
-        return [sl]
+def _squad_leaders(state: State, front: list[str]) -> list[str]:
+    return [state.patrol[s][0] for s in front if state.patrol.get(s) and state.patrol[s][0]]
+
+
+def targets_of(state: State, a: str, gone: str = "") -> list[str]:
+    """What attacker `a` may attack now, on every side it faces (`gone`:
+    leave that one out). Where a continuous effect depends on what is
+    attacked ("unstoppable when attacking a building"), each target is
+    judged as if it were attacked."""
+    fronts = _fronts(state, state.things[a].controller)
+    if not any(ab.attack_context for _, _, ab in values.statics(state)):
+        return [x for front in fronts for x in _targets(state, a, front, gone)]
+    out = []
+    for front in fronts:
+        for opp in front:
+            for x in board.patrollers(state, opp) + board.things_of(state, opp) + board.structures(state, opp):
+                if x == gone or x in out:
+                    continue
+                hypothetical = msgspec.structs.replace(state, combat=Combat(attacker=a, target=x))
+                if x in _targets(hypothetical, a, front, gone):
+                    out.append(x)
+    return out
+
+
+def _targets(state: State, a: str, front: list[str], gone: str) -> list[str]:
+    pats = [p for s in front for p in board.patrollers(state, s) if p != gone]
+    binding = [p for p in _binding(state, a, front) if p != gone]
+    leaders = [sl for sl in _squad_leaders(state, front) if sl in binding]
+    if leaders:  # two squad leaders: one it can attack must be (either one)
+        return leaders
     if binding:
         return [p for p in pats if can_attack(state, a, p)]
-    out = [x for x in board.things_of(state, opp) if x != gone and can_attack(state, a, x)]
-    return out + [x for x in board.structures(state, opp) if can_attack(state, a, x)]
+    out = [x for s in front for x in board.things_of(state, s) if x != gone and can_attack(state, a, x)]
+    return out + [x for s in front for x in board.structures(state, s) if can_attack(state, a, x)]
 
 
 def refusal(state: State, a: str, x: str) -> str:
@@ -150,26 +173,27 @@ def refusal(state: State, a: str, x: str) -> str:
     why = attack_problem(state, a, x)
     if why:
         return f"{name} cannot attack {board.name_of(state, x)}: {why}"
-    opp = other(state, state.things[a].controller)
-    sl = state.patrol.get(opp, [""])[0]
-    binding = _binding(state, a)
-    if sl and sl in binding and x != sl:
-        return f"{name} must attack the squad leader {board.name_of(state, sl)} first"
+    front = team_of(state, defender_of(state, x))
+    binding = _binding(state, a, front)
+    leaders = [sl for sl in _squad_leaders(state, front) if sl in binding]
+    if leaders and x not in leaders:
+        return f"{name} must attack the squad leader {' or '.join(board.name_of(state, sl) for sl in leaders)} first"
     if binding:
         return f"{name} must attack a patroller first ({', '.join(board.name_of(state, p) for p in binding)})"
     return f"{name} cannot attack {board.name_of(state, x)}"
 
 
-def flown_over(state: State, a: str, target: str) -> list[str]:
-    """Anti-air patrollers `a` flew over to reach `target`."""
+def flown_over(state: State, a: str, target: str, defender: str = "") -> list[str]:
+    """Anti-air patrollers `a` flew over to reach `target` (`defender`:
+    whose it was, for a target a swift strike already killed)."""
     if not _has(state, a, "flying"):
         return []
-    ground = _binding(state, a, flying=False)
-    opp = other(state, state.things[a].controller)
-    sl = state.patrol.get(opp, [""])[0]
-    if target == sl:
+    front = team_of(state, defender or defender_of(state, target))
+    ground = _binding(state, a, front, flying=False)
+    leaders = _squad_leaders(state, front)
+    if target in leaders:
         return []
-    over = ([sl] if sl in ground else []) if board.slot_of(state, target) else ground
+    over = [sl for sl in leaders if sl in ground] if board.slot_of(state, target) else ground
     return [p for p in over if p != target and _has(state, p, "anti_air")]
 
 
@@ -200,13 +224,12 @@ def adjacent(state: State, target: str) -> list[str]:
     return [slots[j] for j in (i - 1, i + 1) if 0 <= j < len(slots) and slots[j]]
 
 
-def lowest_units(state: State, a: str) -> tuple[list[str], list[str]]:
-    """Obliterate: (the units it surely takes, the tied ones it picks from),
-    skipping indestructible units (ruling)."""
+def lowest_units(state: State, a: str, opp: str) -> tuple[list[str], list[str]]:
+    """Obliterate: (the units of the defender `opp` it surely takes, the
+    tied ones it picks from), skipping indestructible units (ruling)."""
     n = values.get(state, a).kw.get("obliterate", 0)
     if not n:
         return [], []
-    opp = other(state, state.things[a].controller)
     units = [r for r in board.things_of(state, opp) if board.is_unit(state, r) and not _has(state, r, "indestructible")]
     units.sort(key=lambda r: board.tech_of(state, r))
     if len(units) <= n:
@@ -219,10 +242,11 @@ def lowest_units(state: State, a: str) -> tuple[list[str], list[str]]:
     return sure, tied
 
 
-def obliterated(state: State, a: str, doomed: list[str]) -> list[str]:
-    """The units obliterate destroys, with the attacker's pick among ties."""
+def obliterated(state: State, a: str, target: str, doomed: list[str]) -> list[str]:
+    """The units obliterate destroys when `a` attacks `target`, with the
+    attacker's pick among ties."""
     n = values.get(state, a).kw.get("obliterate", 0)
-    sure, tied = lowest_units(state, a)
+    sure, tied = lowest_units(state, a, defender_of(state, target))
     if not tied:
         if doomed and set(doomed) != set(sure):
             raise IllegalCommand("obliterate: there is no tie to choose from (doomed= only names tied units)")
@@ -291,7 +315,7 @@ def _check_attack(state: State, a: str, target: str, extra: list[str], spark: st
     own = [ab for ab in board.face(state, a).triggers.get("attacks", ())
            if select.holds(state, state.active, a, ab.cond, {"subject": a, "attacked": target})]
     targets.check_own(state, state.active, a, own, extra, state.players[state.active].gold)  # resist paid later
-    doomed_now = obliterated(state, a, doomed)
+    doomed_now = obliterated(state, a, target, doomed)
     if then and target not in doomed_now:
         raise IllegalCommand("then= only when obliterate removed what was attacked")
     if target not in doomed_now:
@@ -307,13 +331,13 @@ def declare(state: State, a: str, target: str, extra: list[str], spark: str, ove
     """Declare an attack (checked here, unless the caller `checked` it) and
     queue its triggers and combat."""
     if checked:
-        doomed_now = obliterated(state, a, doomed)
+        doomed_now = obliterated(state, a, target, doomed)
     else:
         with values.frozen(state):
             doomed_now = _check_attack(state, a, target, extra, spark, over, then, doomed)
     seat = state.active
     t = state.things[a]
-    defender = other(state, seat)
+    defender = defender_of(state, target)
     if _sneaky(state, a) and not state.detected.get(defender) and board.building_done(state, defender, "tower"):
         state.detected[defender] = a
     if _has(state, a, "invisible") or not board.is_structure(target):
@@ -378,9 +402,10 @@ def combat_step(state: State, item: Pending, chance: Chance | None) -> None:
 
 
 def _damage(state: State, a: str, target: str, spark: str, over: str, chance: Chance | None) -> None:
+    defender = defender_of(state, target)  # read before a swift strike may kill it
     for swift in (True, False):
         with values.frozen(state):
-            packets = _packets(state, a, target, spark, over, swift)
+            packets = _packets(state, a, target, defender, spark, over, swift)
         dealt = 0
         for where, n, src in packets:
             got = engine.damage(state, where, n, src=src, combat=True)
@@ -393,16 +418,15 @@ def _damage(state: State, a: str, target: str, spark: str, over: str, chance: Ch
             return
 
 
-def _packets(state: State, a: str, target: str, spark: str, over: str, swift: bool) -> list[tuple[str, int, str]]:
+def _packets(state: State, a: str, target: str, defender: str, spark: str, over: str,
+             swift: bool) -> list[tuple[str, int, str]]:
     """The combat damage dealt in one strike (swift strikers, or the rest)."""
     if a not in state.things:
         return []  # a swift striker already killed the attacker
-    seat = state.things[a].controller
-    defender = other(state, seat)
     sources: list[tuple[str, bool]] = [(a, _has(state, a, "swift_strike"))]
     if not board.is_structure(target) and board.is_fighter(state, target):
         sources.append((target, _has(state, target, "swift_strike")))
-    for p in flown_over(state, a, target):
+    for p in flown_over(state, a, target, defender):
         sources.append((p, _has(state, p, "swift_strike")))
     tower = board.building_done(state, defender, "tower") and (
         not _sneaky(state, a) or state.detected.get(defender) == a)

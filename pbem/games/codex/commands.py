@@ -5,7 +5,8 @@ name cards by ref and buildings as ``SEAT:KIND``; the notation names cards
 in hand or codex by name (resolved to a representative copy, which the
 writer re-chooses at random before signing: `pbem.games.refchoice`) and
 things in play by side and name: ``me:iron-man``, ``opp:base``,
-``opp:tech2``; ``opp:sl`` (or ``opp:squad-leader``,
+``opp:tech2`` (with several opponents the side is the seat's name:
+``carol:base``); ``opp:sl`` (or ``opp:squad-leader``,
 ``opp:patrol:squad-leader``) names a patroller by its slot; a second copy
 of a name on one side is ``iron-man.2`` (in ref order). ``none``: a part
 with no legal target. A bare slot name (``elite``, ``scavenger`` ...) is
@@ -31,7 +32,11 @@ the slot itself, for a part that chooses one; ``hand:NAME``,
   (`with`: targets of its attack trigger; sparkshot, overpower,
   obliterate's new target and its pick among tied lowest-tech units)
 * ``end [sl=X] [elite=X] [scavenger=X] [technician=X] [lookout=X]``
-  lock the patrol zone and end the main phase (draw phase follows)
+  ``[lend=X@SEAT:SLOT,...]``
+  lock the patrol zone and end the main phase (draw phase follows);
+  ``lend``: free-for-all, a patroller lent to another seat's open slot
+* ``repair N``                     free-for-all: 3 gold per damage healed
+  on one's base
 * ``choose ANSWER`` answers the question the game asks (`pbem legal` lists
   the answers): a target (``opp:x``, ``none``), ``yes``/``no``, a number
 
@@ -134,9 +139,26 @@ class Attack(msgspec.Struct, frozen=True, tag="cx.attack", tag_field="t", omit_d
     choices: Choices = NO_CHOICES
 
 
+class Loan(msgspec.Struct, frozen=True):
+    """A patroller lent to another seat (free-for-all): thing, seat, slot index."""
+
+    ref: str
+    to: str
+    slot: int
+
+
 class End(msgspec.Struct, frozen=True, tag="cx.end", tag_field="t", omit_defaults=True):
     #: the five slots, squad leader first: refs or ""
     patrol: list[str] = []
+    choices: Choices = NO_CHOICES
+    #: free-for-all: patrollers lent to other seats' patrol zones
+    lend: list[Loan] = []
+
+
+class Repair(msgspec.Struct, frozen=True, tag="cx.repair", tag_field="t", omit_defaults=True):
+    """Free-for-all: pay 3 gold for each damage the base loses."""
+
+    n: int = 1
     choices: Choices = NO_CHOICES
 
 
@@ -146,7 +168,7 @@ class Choose(msgspec.Struct, frozen=True, tag="cx.choose", tag_field="t"):
     answers: list[str]
 
 
-Command = Tech | Hire | Build | Summon | Level | Play | Use | Attack | End | Choose
+Command = Tech | Hire | Build | Summon | Level | Play | Use | Attack | End | Choose | Repair
 
 SLOT_WORDS = ("sl", "elite", "scavenger", "technician", "lookout")
 
@@ -155,7 +177,23 @@ SLOT_WORDS = ("sl", "elite", "scavenger", "technician", "lookout")
 
 
 def _side(state: State, seat: str, owner: str) -> str:
-    return "me" if owner == seat else "opp"
+    """``me``, ``opp`` (the one opponent), or the seat's name where there
+    are several opponents (a free-for-all)."""
+    if owner == seat:
+        return "me"
+    return "opp" if len(state.seats) == 2 else owner
+
+
+def side_owner(state: State, seat: str, side: str) -> str:
+    """The seat a side word names (``me``, ``opp``, a seat's name), or ""."""
+    if side in ("me", "my"):
+        return seat
+    if side in ("opp", "their"):
+        if len(state.seats) == 2:
+            return other(state, seat)
+        names = ", ".join(f"{s}:base" for s in state.seats if s != seat)
+        raise InvalidCommand(f"{side}: there are several opponents; name one by seat ({names} ...)")
+    return next((s for s in state.seats if s.lower() == side), "")
 
 
 def handle(state: State, ref: str) -> str:
@@ -216,12 +254,15 @@ def parse_target(state: State, seat: str, text: str, taken: set[str] | None = No
         ref = by_name(state, f"{kind}:{owner}", card_name([rest]), kind if mine else f"opponent's {kind}", taken)
         taken.add(ref)
         return ref
-    if side not in ("me", "opp", "my", "their") or not rest:
+    owner = side_owner(state, seat, side) if rest else ""
+    if not owner:
         raise InvalidCommand(f"target {text!r}: write me:NAME or opp:NAME (opp:base, opp:sl, me:tech1 ...; "
+                             "SEAT:NAME where there are several opponents; "
                              "codex:NAME or hand:NAME for a card of yours there)")
-    owner = seat if side in ("me", "my") else other(state, seat)
     rest = handle_key(rest.removeprefix("patrol:").strip())
-    if rest in ("base",) + cards.TECH_BUILDINGS + cards.ADDONS:
+    if rest == "base":
+        return board.base_of(state, owner)
+    if rest in cards.TECH_BUILDINGS + cards.ADDONS:
         return f"{owner}:{rest}"
     if rest in cards.SLOT_SHORT:
         slot = cards.SLOTS.index(cards.SLOT_SHORT[rest])
@@ -239,7 +280,7 @@ def parse_target(state: State, seat: str, text: str, taken: set[str] | None = No
             if state.things[ref].card == name:
                 return ref
     there = sorted(handle(state, r) for r in board.things_of(state, owner))
-    where = "your" if owner == seat else "the opposing"
+    where = "your" if owner == seat else f"{owner}'s"
     raise InvalidCommand(f"nothing called {rest!r} on {where} side",
                          hint=f"{where} side has in play: {', '.join(there)}; and the base" if there
                          else f"{where} side has nothing in play but its base and buildings")
@@ -389,12 +430,16 @@ def format_command(cmd: Command, state: State, seat: str) -> str:
                 if value:
                     text += f" {key}={target_text(state, seat, value)}"
             return text + _choices_text(state, seat, ch, card_slug)
-        case End(patrol=slots, choices=ch):
+        case End(patrol=slots, choices=ch, lend=lent):
             parts = ["end"]
             for word, ref in zip(SLOT_WORDS, slots):
                 if ref:
                     parts.append(f"{word}={handle(state, ref)}")
+            if lent:
+                parts.append("lend=" + ",".join(f"{handle(state, x.ref)}@{x.to}:{SLOT_WORDS[x.slot]}" for x in lent))
             return " ".join(parts) + _choices_text(state, seat, ch, card_slug)
+        case Repair(n=n):
+            return f"repair {n}"
         case Choose(answers=answers):
             return "choose " + ";".join(answer_text(state, seat, a) for a in answers)
     raise InvalidCommand(f"not a Codex command: {cmd!r}")

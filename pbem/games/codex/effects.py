@@ -121,7 +121,7 @@ class Ctx:
             x = self.targets[i] if i < len(self.targets) else ""
             return [x] if self._alive(x) else []
         if to.startswith("base:"):
-            return [f"{p}:base" for p in self.players(to[5:])]
+            return list(dict.fromkeys(board.base_of(st, p) for p in self.players(to[5:])))  # a team's is shared
         if to == "self":
             return [self.src] if self.src in st.things else []
         if to == "linked":

@@ -16,7 +16,7 @@ exist; prevention applies in `resources.damage`.
 from __future__ import annotations
 
 from pbem.games.base import Chance, Item, Known, Outcome, identity
-from pbem.games.codex import board, cards, events, maps, registry, resources, select, values
+from pbem.games.codex import board, cards, events, ffa, maps, registry, resources, select, values
 from pbem.games.codex.cards import Face
 from pbem.games.codex.board import log
 from pbem.games.codex.resources import (  # noqa: F401 (offered to the rules from here)
@@ -52,6 +52,7 @@ from pbem.games.codex.state import (
     hand,
     ongoing,
     play,
+    turn_order,
 )
 
 def remove_counter(state: State, ref: str, name: str, n: int, chance: Chance | None = None) -> int:
@@ -268,13 +269,15 @@ def die(state: State, refs: list[str], chance: Chance | None, cause: str = "") -
         t = state.things[ref]
         face = board.face(state, ref)
         slot = board.slot_of(state, ref)
-        if slot in ("scavenger", "technician"):
-            bonuses.append((t.controller, slot))
+        if slot in ("scavenger", "technician"):  # a lent patroller's goes to its lender (free-for-all)
+            bonuses.append((t.returns_to if state.mode == ffa.FFA and t.returns_to else t.controller, slot))
         killer = state.things.get(t.hit_src) if t.damage and cause != "destroyed" else None
         if killer is not None and t.hit_src != ref:
             triggers += events.own(state, "kills", t.hit_src, killer.controller, board.face(state, t.hit_src),
                                    {"subject": t.hit_src, "victim": ref, "slot": slot or "", "player": t.controller})
         kind = cards.CARDS[t.card].type
+        if kind in ("unit", "token") and (cause == "destroyed" or t.damage):
+            ffa.killed(state, t.controller)
         ev = {"subject": ref, "controller": t.controller, "card": t.card}
         triggers += events.own(state, "dies", ref, t.controller, face, ev)
         triggers += _leaves(state, ref, t, face)
@@ -289,7 +292,7 @@ def die(state: State, refs: list[str], chance: Chance | None, cause: str = "") -
         if kind == "hero":
             h = state.players[t.owner].heroes[t.card]
             h.home, h.ref = True, ""
-            h.back = state.turn + (4 if t.owner == state.active else 3) + 2 * maps.has(state, "pinnacle")
+            h.back = _after_next_turn(state, t.owner) + 2 * maps.has(state, "pinnacle")
             h.gone = maps.has(state, "burial-grounds")
             dead_heroes.append(t.controller)
             log(state, f"{t.card} dies and " + ("leaves the game (Burial Grounds)" if h.gone
@@ -307,11 +310,17 @@ def die(state: State, refs: list[str], chance: Chance | None, cause: str = "") -
             got = draw(state, seat, 1, chance)
             log(state, f"{seat}'s technician draws {got} card")
     events.emit(state, triggers)
-    for seat in dead_heroes:
-        for s in state.seats:
-            if s != seat:
-                state.fresh.append(Pending(kind="step", key="hero_died", ctrl=s))
+    for seat in dead_heroes:  # one opposing hero of all of them levels (rulebook)
+        state.fresh.append(Pending(kind="step", key="hero_died", ev={"dead": seat}))
     return True
+
+
+def _after_next_turn(state: State, seat: str) -> int:
+    """The turn number after `seat`'s next turn (a dead hero comes back
+    then), counting round the table in turn order."""
+    order = turn_order(state)
+    wait = (order.index(seat) - order.index(state.active)) % len(order) or len(order)
+    return state.turn + wait + len(order)
 
 
 def _replaced(state: State, ref: str, cause: str, chance: Chance | None) -> bool:
@@ -402,7 +411,7 @@ def settle(state: State, chance: Chance | None) -> None:
             for kind, b in list(p.buildings.items()):
                 if b.done and b.damage >= board.building_hp(kind):
                     del p.buildings[kind]
-                    p.base_damage += 2
+                    board.damage_base(state, seat, 2)
                     log(state, f"{seat}'s {cards.BUILDINGS[kind]['name']} is destroyed (2 damage to the base)")
                     changed = True
         for ref in [r for r, t in state.things.items() if t.attached or cards.CARDS[t.card].checked]:
@@ -414,8 +423,10 @@ def settle(state: State, chance: Chance | None) -> None:
                 changed = True
         if changed:
             continue
-        dead = [s for s in state.seats if state.players[s].base_damage >= cards.BASE_HP]
-        if dead:
+        dead = [s for s in state.seats if state.players[s].base_damage >= board.base_max(state)]
+        if dead and state.mode == ffa.FFA:
+            ffa.base_destroyed(state, dead)
+        elif dead:
             state.phase = OVER
             winners = [s for s in state.seats if s not in dead]
             state.outcome = Outcome(winners=winners, reason="base destroyed: " + ", ".join(dead))

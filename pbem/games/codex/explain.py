@@ -12,6 +12,7 @@ from pbem.games.codex.commands import (
     Hire,
     Level,
     Play,
+    Repair,
     Summon,
     Tech,
     Use,
@@ -59,8 +60,11 @@ def _explain(cmd: Command, state: State, seat: str) -> str:
         case Choose(answers=answers):
             q = state.prompt
             return (f"{q.what}: " if q else "answer: ") + ", ".join(answer_text(state, seat, x) for x in answers)
-        case End(patrol=slots):
+        case End(patrol=slots, lend=lent):
             placed = [f"{s}: {tgt(r)}" for s, r in zip(cards.SLOTS, slots) if r]
-            return "end the main phase; patrol: " + ("; ".join(placed) or "nobody") + \
+            loans = "".join(f"; lend {tgt(x.ref)} to {x.to} ({cards.SLOTS[x.slot]})" for x in lent)
+            return "end the main phase; patrol: " + ("; ".join(placed) or "nobody") + loans + \
                 ". Then discard your hand and draw."
+        case Repair(n=n):
+            return f"pay {3 * n} gold to repair {n} damage of your base"
     return str(cmd)

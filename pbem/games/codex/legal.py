@@ -18,7 +18,7 @@ import msgspec
 
 from pbem.errors import IllegalCommand
 from pbem.games.base import Known, Zone, copy_struct, identity
-from pbem.games.codex import activated, board, cards, combat, events, maps, modes, play, resolve, rules, select
+from pbem.games.codex import activated, board, cards, combat, events, ffa, maps, modes, play, resolve, rules, select
 from pbem.games.codex import targets as targeting
 from pbem.games.codex import turn, values
 from pbem.games.codex.commands import (
@@ -30,7 +30,9 @@ from pbem.games.codex.commands import (
     End,
     Hire,
     Level,
+    Loan,
     Play,
+    Repair,
     Summon,
     Tech,
     Use,
@@ -93,6 +95,8 @@ def _legal_main(state: State, seat: str) -> list[Command]:
         out += _legal_use(state, seat, ref)
     for ref in board.fighters_of(state, seat):
         out += _legal_attacks(state, ref)
+    if state.mode == ffa.FFA:
+        out += [Repair(n) for n in range(1, min(p.base_damage, p.gold // ffa.REPAIR_COST) + 1)]
     out += _legal_end(state, seat)
     return out
 
@@ -235,12 +239,12 @@ def _legal_attacks(state: State, a: str) -> list[Command]:
     seat = state.things[a].controller
     gold = state.players[seat].gold
     own = board.face(state, a).triggers.get("attacks", [])
-    sure, tied = combat.lowest_units(state, a)
-    need = values.get(state, a).kw.get("obliterate", 0) - len(sure)
-    dooms = [list(d) for d in itertools.combinations(tied, need)] if tied else [[]]
     out: list[Command] = []
     extras_for: dict[tuple[str, ...], list[list[str]]] = {}
     for target in combat.targets_of(state, a):
+        sure, tied = combat.lowest_units(state, a, combat.defender_of(state, target))
+        need = values.get(state, a).kw.get("obliterate", 0) - len(sure)
+        dooms = [list(d) for d in itertools.combinations(tied, need)] if tied else [[]]
         mine = [ab for ab in own if select.holds(state, seat, a, ab.cond, {"subject": a, "attacked": target})]
         key = tuple(ab.key for ab in mine)
         if key not in extras_for:
@@ -285,5 +289,10 @@ def _legal_end(state: State, seat: str) -> list[Command]:
         rest = [r for r in by_hp if r != sl][:4]
         if rest and not maps.has(state, "fury-road"):
             out.append(End([sl] + rest + [""] * (4 - len(rest))))
+    if state.mode == ffa.FFA:  # lending: each ready thing alone, to each other seat's first open slot
+        for to in state.seats:
+            open_slots = [i for i, r in enumerate(state.patrol[to]) if not r]
+            if to != seat and open_slots:
+                out += [End(lend=[Loan(r, to, open_slots[0])]) for r in ready]
     return out
 

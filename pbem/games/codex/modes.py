@@ -43,7 +43,12 @@ from pbem.games.codex import board, cards, maps
 from pbem.games.codex.state import Options, State
 
 ONE, THREE = "1hero", "3hero"
-MODES = (ONE, THREE)
+#: the free-for-all (3 to 5 seats) and the Two-Headed Dragon (two teams of
+#: two), one hero a seat (`ffa`, `rules.seat_decks`)
+FFA, TEAMS = "ffa", "2v2"
+MODES = (ONE, THREE, FFA, TEAMS)
+#: the modes of two seats, whose specs `teams` reads
+TWO_SEATS = (ONE, THREE)
 #: each seat's specs when the options name none
 DEFAULT_SPECS = {ONE: (("Bashing",), ("Finesse",)),
                  THREE: (("Anarchy", "Blood", "Fire"), ("Balance", "Feral", "Growth"))}
@@ -51,13 +56,14 @@ HEROES = {ONE: 1, THREE: 3}
 
 
 def mode_of(options: Options) -> str:
+    """The mode the options name (none: 1-hero, two seats)."""
     mode = options.mode.strip().lower() or ONE
     if mode not in MODES:
         raise InvalidOption(f"mode={options.mode}: no such mode ({', '.join(MODES)})")
     return mode
 
 
-def _spec(value: str, key: str) -> str:
+def spec_named(value: str, key: str) -> str:
     s = cards.lookup_spec(value)
     if s is not None:
         if s not in cards.playable_specs():
@@ -80,7 +86,7 @@ def teams(options: Options) -> list[tuple[list[str], str]]:
     for i, (value, starter) in enumerate(zip(named, (options.p1_starter, options.p2_starter))):
         key = f"p{i + 1}"
         words = [w for w in value.split(",") if w.strip()]
-        specs = [_spec(w, key) for w in words] if words else list(DEFAULT_SPECS[mode][i])
+        specs = [spec_named(w, key) for w in words] if words else list(DEFAULT_SPECS[mode][i])
         if len(specs) != HEROES[mode] or len(set(specs)) != len(specs):
             raise InvalidOption(f"{key}={value}: {HEROES[mode]} different spec(s) in {mode} mode"
                                 + (" (mode=3hero for three)" if mode == ONE and len(specs) > 1 else ""))

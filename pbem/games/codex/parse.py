@@ -13,8 +13,8 @@ from __future__ import annotations
 from pbem.errors import InvalidCommand
 from pbem.games.codex import activated, board, cards, maps
 from pbem.games.codex.commands import (
-    SLOT_WORDS, Attack, Build, Choices, Choose, Command, End, Hire, Level, Play, Summon, Tech, Use, by_name,
-    card_name, did_you_mean, handle, parse_target,
+    SLOT_WORDS, Attack, Build, Choices, Choose, Command, End, Hire, Level, Loan, Play, Repair, Summon, Tech, Use,
+    by_name, card_name, did_you_mean, handle, parse_target,
 )
 from pbem.games.codex.state import State, codex, hand
 
@@ -31,12 +31,13 @@ FORMS = {
     "play": "play NAME [target=T,...] [top] [boost] (a card in your hand)",
     "use": "use THING [ABILITY] [target=T]",
     "attack": "attack THING TARGET, e.g. attack troq-bashar opp:base",
-    "end": "end [sl=X] [elite=X] [scavenger=X] [technician=X] [lookout=X]",
+    "end": "end [sl=X] [elite=X] [scavenger=X] [technician=X] [lookout=X] [lend=X@SEAT:SLOT,...]",
+    "repair": "repair [N] (free-for-all: 3 gold a damage)",
     "choose": "choose ANSWER (pbem legal lists the answers)",
 }
 #: the options each command takes beyond the choices any command may carry
 OPTIONS = {"play": {"target"}, "use": {"target"}, "attack": {"with", "spark", "over", "then"},
-           "end": set(SLOT_WORDS) | {"squad-leader", "scav", "tech"}}
+           "end": set(SLOT_WORDS) | {"squad-leader", "scav", "tech", "lend"}}
 VERBS_HINT = "Codex commands: " + ", ".join(FORMS) + " (pbem legal DIR --as NAME lists yours)"
 
 
@@ -247,6 +248,20 @@ def _choices(state: State, seat: str, opts: dict[str, str], flags: set[str],
     return Choices(**fields)
 
 
+def _slot_word(word: str) -> str:
+    return {"squad-leader": "sl", "scav": "scavenger", "tech": "technician"}.get(word, word)
+
+
+def _loan(state: State, seat: str, text: str) -> Loan:
+    """``X@SEAT:SLOT``: a patroller of yours lent to SEAT's slot."""
+    thing, at, place = text.strip().rpartition("@")
+    to, _, slot = place.partition(":")
+    to = next((s for s in state.seats if s.lower() == to.strip().lower()), "")
+    if not at or not to or _slot_word(slot.strip().lower()) not in SLOT_WORDS:
+        raise InvalidCommand(f"lend={text.strip()}: write lend=NAME@SEAT:SLOT (slot: {', '.join(SLOT_WORDS)})")
+    return Loan(_thing(state, seat, thing), to, SLOT_WORDS.index(_slot_word(slot.strip().lower())))
+
+
 def _only_ability(state: State, ref: str) -> str:
     names = activated.names(state, ref)
     if len(names) != 1:
@@ -328,9 +343,15 @@ def parse_command(text: str, state: State, seat: str) -> Command:
     if verb == "end" and not args:
         slots = [""] * 5
         for key, value in opts.items():
-            if key in _CHOICE_KEYS:
+            if key in _CHOICE_KEYS or key == "lend":
                 continue
-            i = SLOT_WORDS.index({"squad-leader": "sl", "scav": "scavenger", "tech": "technician"}.get(key, key))
+            i = SLOT_WORDS.index(_slot_word(key))
             slots[i] = _thing(state, seat, value)
-        return End(slots if any(slots) else [], ch)
+        lent = [_loan(state, seat, v) for v in opts.get("lend", "").split(",") if v.strip()]
+        return End(slots if any(slots) else [], ch, lent)
+    if verb == "repair" and len(args) <= 1:
+        try:
+            return Repair(int(args[0]) if args else 1)
+        except ValueError:
+            raise InvalidCommand(f"repair N: {args[0]!r} is not a number") from None
     raise InvalidCommand(f"cannot read {text.strip()!r}: expected {FORMS[verb]}")

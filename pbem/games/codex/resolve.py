@@ -25,7 +25,7 @@ from pbem.games.base import Chance
 from pbem.games.codex import board, cards, effects, engine, events, registry, targets, values
 from pbem.games.codex.board import log
 from pbem.games.codex.cards import Ability, Part
-from pbem.games.codex.state import OVER, Pending, Prompt, State
+from pbem.games.codex.state import OVER, Pending, Prompt, State, opponents
 
 YES, NO = "yes", "no"
 
@@ -182,9 +182,10 @@ def _what(ab: Ability) -> str:
 
 @registry.register("step", "hero_died")
 def _hero_died(state: State, item: Pending, chance: Chance | None) -> None:
-    """An opposing hero died: one of `ctrl`'s heroes in play that can still
-    level up levels up twice, the active player's pick (rulebook)."""
-    up = [h for h in board.heroes_in_play(state, item.ctrl)
+    """A hero of the seat `ev["dead"]` died: one hero in play of its
+    opponents (any of them, with several) that can still level up levels up
+    twice, the active player's pick (rulebook)."""
+    up = [h for s in opponents(state, item.ev["dead"]) for h in board.heroes_in_play(state, s)
           if state.things[h].level < cards.max_level(state.things[h].card)]
     if not up:
         return

@@ -118,7 +118,7 @@ def damage(state: State, target: str, n: int, src: str = "", combat: bool = Fals
         seat, kind = board.structure(target)
         p = state.players[seat]
         if kind == "base":
-            p.base_damage += n
+            board.damage_base(state, seat, n)
             events.emit(state, events.whenever(state, "base_damaged", "", {"player": seat, "n": str(n), "source": src}))
         elif kind in p.buildings:
             p.buildings[kind].damage += n
@@ -214,7 +214,7 @@ def repair(state: State, target: str, n: int) -> None:
         seat, kind = board.structure(target)
         p = state.players[seat]
         if kind == "base":
-            p.base_damage = max(0, p.base_damage - n)
+            board.damage_base(state, seat, -n)
         elif kind in p.buildings:
             p.buildings[kind].damage = max(0, p.buildings[kind].damage - n)
     elif target in state.things:

@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import msgspec
 
-from pbem.errors import IllegalCommand
+from pbem.errors import IllegalCommand, InvalidOption
 from pbem.games.base import Chance, Known, Zone, copy_struct
-from pbem.games.codex import activated, board, cards, combat, engine, hidden, maps, modes, play, resolve, turn
+from pbem.games.codex import activated, board, cards, combat, engine, ffa, hidden, maps, modes, play, resolve, turn
 from pbem.games.codex.board import log
 from pbem.games.codex.commands import (
     Attack,
@@ -42,6 +42,7 @@ from pbem.games.codex.commands import (
     Hire,
     Level,
     Play,
+    Repair,
     Summon,
     Tech,
     Use,
@@ -65,17 +66,73 @@ from pbem.games.codex.state import (
     ongoing,
     top,
     trash,
+    team_of,
+    turn_order,
     workers,
 )
 from pbem.games.codex.state import play as play_zone
 
+DEFAULT_SPECS = ("Bashing", "Finesse")
+
+
+def seat_count(options: Options, given: int = 0) -> int:
+    """How many seats the options call for (`given`: the seats named at
+    `pbem new`), refusing a count the mode does not allow."""
+    mode = modes.mode_of(options)
+    n = given or options.players or (4 if mode not in modes.TWO_SEATS else 2)
+    if options.players and given and options.players != given:
+        raise InvalidOption(f"players={options.players} but {given} seats were given")
+    if mode == modes.FFA and not 3 <= n <= 5:
+        raise InvalidOption(f"mode=ffa is for 3 to 5 players, got {n}")
+    if mode == modes.TEAMS and n != 4:
+        raise InvalidOption(f"mode=2v2 is for 4 players (two teams of two), got {n}")
+    if mode in modes.TWO_SEATS and n != 2:
+        raise InvalidOption(f"codex ({mode}) needs 2 seats, got {n} (mode=ffa for 3 to 5 players)")
+    return n
+
+
+def seat_decks(options: Options, n: int = 0) -> list[tuple[list[str], str]]:
+    """(specs, starter colour) of each of the `n` seats, from the options:
+    `modes.teams` in the modes of two seats, one spec a seat here."""
+    if modes.mode_of(options) in modes.TWO_SEATS:
+        seat_count(options, n)
+        return modes.teams(options)
+    n = seat_count(options, n)
+    specs = [options.p1, options.p2, options.p3, options.p4, options.p5]
+    starters = [options.p1_starter, options.p2_starter, options.p3_starter, options.p4_starter,
+                options.p5_starter]
+    if any(specs[n:]) or any(starters[n:]):
+        raise InvalidOption(f"p{n + 1}=: there are only {n} seats")
+    if options.first:
+        if options.first.lower() not in ("bashing", "finesse") or any(specs) or n != 2:
+            raise InvalidOption(f"first={options.first}: the first seat plays bashing or finesse "
+                                "(or give p1= and p2= instead)")
+        specs[:2] = ["Bashing", "Finesse"] if options.first.lower() == "bashing" else ["Finesse", "Bashing"]
+    out = []
+    for i in range(n):
+        spec = modes.spec_named(specs[i] or DEFAULT_SPECS[i % 2], f"p{i + 1}")
+        colour = starters[i].strip().lower() or cards.colour_of(spec)
+        if colour not in cards.STARTERS:
+            raise InvalidOption(f"p{i + 1}_starter={colour}: no such colour ({', '.join(cards.COLOURS)})")
+        if not cards.starter_ready(colour):
+            ready = [c for c in cards.COLOURS if cards.starter_ready(c)]
+            raise InvalidOption(f"p{i + 1}_starter={colour}: the {colour} starter deck is not written yet "
+                                f"(ready: {', '.join(ready)})")
+        out.append(([spec], colour))
+    return out
+
+
 def check_options(options: Options) -> Options:
-    modes.teams(options)
+    mode = modes.mode_of(options)
+    seat_decks(options)
+    if options.map and mode not in modes.TWO_SEATS:
+        raise InvalidOption(f"map={options.map}: the map cards are played by two seats here (not mode={mode})")
     options = msgspec.structs.replace(options, map=maps.key_of(options.map))
     if options.scenario is not None:
         from pbem.games.codex import scenario
 
-        scenario.parse(options.scenario)  # raises InvalidOption
+        most = options.players or (5 if mode not in modes.TWO_SEATS else 2)
+        scenario.parse(options.scenario, most)  # raises InvalidOption
     return options
 
 
@@ -83,14 +140,36 @@ def _zone(readers: list[str] | None = None, public: bool = False) -> Zone:
     return Zone(items=[], readers=list(readers or []), public=public)
 
 
-def setup(options: Options, seats: list[str], chance: Chance) -> State:
+def team_roles(names: list[str], roles: list[str | None]) -> list[str]:
+    """Two-Headed Dragon: the team of each of the 4 seats, from the roles
+    (``--seat NAME:TEAM``, two team names of two seats each), or, with none
+    given, the first and third seat against the second and fourth."""
+    if all(r is None for r in roles):
+        return ["red" if i % 2 == 0 else "blue" for i in range(len(names))]
+    teams = [str(r) for r in roles]
+    sides = list(dict.fromkeys(teams))
+    if any(r is None for r in roles) or len(sides) != 2 or any(teams.count(t) != 2 for t in sides):
+        raise InvalidOption("mode=2v2: two teams of two, e.g. --seat alice:red --seat bob:blue "
+                            "--seat carol:red --seat dave:blue (or no teams: 1st and 3rd against 2nd and 4th)")
+    if any(t in names for t in sides):
+        raise InvalidOption("a team cannot have a seat's name")
+    return teams
+
+
+def setup(options: Options, seats: list[str], chance: Chance, roles: list[str | None] | None = None) -> State:
     options = check_options(options)
-    state = State(seats=list(seats), active=seats[0], mode=modes.mode_of(options), map=maps.key_of(options.map))
+    mode = modes.mode_of(options)
+    state = State(seats=list(seats), active=seats[0], mode=mode, map=maps.key_of(options.map))
+    if mode == modes.TEAMS:
+        state.teams = dict(zip(seats, team_roles(list(seats), list(roles or [None] * len(seats)))))
+    order = turn_order(state)
     zones: dict[str, Zone] = {}
-    for i, (seat, (specs, colour)) in enumerate(zip(seats, modes.teams(options))):
+    for seat, (specs, colour) in zip(seats, seat_decks(options, len(seats))):
+        # the first seat (in 2v2 its whole team) 4 workers, every later one 5
+        first = seat in team_of(state, order[0])
         state.players[seat] = Player(spec=specs[0], colour=colour, specs=specs,
                                      heroes={cards.HERO_OF[s]: Hero() for s in specs},
-                                     base_workers=cards.START_WORKERS[min(i, len(cards.START_WORKERS) - 1)])
+                                     base_workers=cards.START_WORKERS[0 if first else 1])
         state.patrol[seat] = [""] * 5
         zones[deck(seat)] = _zone()
         for name in (hand(seat), discard(seat), codex(seat), workers(seat), trash(seat), top(seat)):
@@ -101,7 +180,7 @@ def setup(options: Options, seats: list[str], chance: Chance) -> State:
     if options.scenario is not None:
         from pbem.games.codex import scenario
 
-        scenario.apply_scenario(state, scenario.parse(options.scenario), chance)
+        scenario.apply_scenario(state, scenario.parse(options.scenario, len(seats)), chance)
         if state.phase == UPKEEP:
             turn.start_turn(state, chance)
         return state
@@ -185,6 +264,10 @@ def can_build(state: State, seat: str, kind: str) -> str | None:
         return f"no {info['name']} is built on the Vortoss Ruins map (every player has its effect)"
     if kind in p.buildings:
         return f"you already have a {info['name']}"
+    mate = next((s for s in team_of(state, seat) if s != seat and kind in cards.ADDONS
+                 and kind in state.players[s].buildings), None)
+    if mate:
+        return f"{mate} has a {info['name']}: a team has no two of the same add-on"
     if board.worker_count(state, seat) < info["workers"]:
         return f"a {info['name']} needs {info['workers']} workers"
     if info["needs"] and not board.building_done(state, seat, info["needs"]):
@@ -321,9 +404,14 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
             activated.use(state, seat, src, name, list(chosen), ch.alt, list(ch.pay), chance)
         case Attack(attacker=a, target=t, extra=extra, spark=spark, over=over, then=then, choices=ch):
             combat.declare(state, a, t, list(extra), spark, over, then, list(ch.doomed), chance)
-        case End(patrol=slots):
+        case End(patrol=slots, lend=loans):
+            lent = [(x.ref, x.to, x.slot) for x in loans]
             _check_patrol(state, seat, slots)
-            turn.end_turn(state, seat, slots, chance)
+            ffa.check_lend(state, seat, lent, [r for r in slots if r])
+            _check_patrol(state, seat, [ref for ref, _, _ in lent], zone=False)
+            turn.end_turn(state, seat, slots, chance, lent)
+        case Repair(n=n):
+            ffa.repair(state, seat, n)
         case _:
             raise IllegalCommand(f"not a Codex command: {cmd!r}")
     resolve.run(state, chance)
@@ -389,7 +477,7 @@ def _build(state: State, seat: str, kind: str, specs: list[str]) -> None:
         for k in cards.ADDONS:
             if k in p.buildings:
                 del p.buildings[k]
-                p.base_damage += 2
+                board.damage_base(state, seat, 2)
                 log(state, f"{seat} sacrifices its {cards.BUILDINGS[k]['name']} (2 damage to the base)")
     p.buildings[kind] = Building(kind=kind, spec=specs[0] if kind == "techlab" else "")
     if kind == "tech2" and specs:
@@ -400,8 +488,10 @@ def _build(state: State, seat: str, kind: str, specs: list[str]) -> None:
     log(state, f"{seat} starts a {cards.BUILDINGS[kind]['name']}{named}")
 
 
-def _check_patrol(state: State, seat: str, slots: list[str]) -> None:
-    if slots and len(slots) != 5:
+def _check_patrol(state: State, seat: str, slots: list[str], zone: bool = True) -> None:
+    """Refuse a patrol zone (`zone`: its five slots; else patrollers to
+    lend) that breaks a rule."""
+    if zone and slots and len(slots) != 5:
         raise IllegalCommand("the patrol zone has 5 slots")
     refs = [r for r in slots if r]
     if len(set(refs)) != len(refs):

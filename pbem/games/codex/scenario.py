@@ -1,7 +1,7 @@
 """Scenario files (the ``scenario`` option, hotseat only): a fixed position.
 
 One ``KEY = VALUE`` per line, ``#`` comments. Keys, for each seat by its
-order (``p1.``, ``p2.``):
+order (``p1.``, ``p2.``; ``p3.`` to ``p5.`` in a free-for-all):
 
 * ``hand``, ``deck`` (top first), ``discard``, ``workers`` (hired worker
   cards), ``codex``: comma-separated card names. Cards of the seat's 10
@@ -28,11 +28,11 @@ order (``p1.``, ``p2.``):
 * ``future``: cards waiting in the future, ``NAME time=N``.
 * ``patrol``: ``sl=NAME elite=NAME ...`` (the names among its units/hero).
 
-Top-level ``turn`` (default 1, whose parity says who is active, p1 on odd
-turns), ``tech`` (``yes``: the active seat starts by teching) and
-``opening`` (``draw``: no hand is fixed; each seat draws its opening hand
-from its draw pile as a new game does, by the dealer's chance: the hands
-a peer dealer deals cannot be fixed, its draw piles' contents can).
+Top-level ``turn`` (default 1, which says who is active: p1 on turn 1,
+then each seat in turn), ``tech`` (``yes``: the active seat starts by
+teching) and ``opening`` (``draw``: no hand is fixed; each seat draws its
+opening hand from its draw pile as a new game does, by the dealer's chance:
+the hands a peer dealer deals cannot be fixed, its draw piles' contents can).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from collections import Counter
 
 from pbem.errors import InvalidOption
 from pbem.games.base import Chance, Known
-from pbem.games.codex import cards, engine, modes
+from pbem.games.codex import board, cards, engine, modes
 from pbem.games.codex.state import (
     OPENING,
     TECH,
@@ -51,6 +51,7 @@ from pbem.games.codex.state import (
     Hero,
     State,
     codex,
+    turn_order,
     deck,
     discard,
     future,
@@ -78,7 +79,8 @@ def _hero_in_play(state: State, seat: str, name: str, level: int, turn: int) -> 
     return ref
 
 
-def parse(lines: list[str]) -> dict[str, str]:
+def parse(lines: list[str], seats: int = 2) -> dict[str, str]:
+    """The scenario's keys (``p1.`` ... for the first `seats` seats only)."""
     out: dict[str, str] = {}
     for n, raw in enumerate(lines, 1):
         line = raw.split("#", 1)[0].strip()
@@ -92,7 +94,7 @@ def parse(lines: list[str]) -> dict[str, str]:
         if key in ("turn", "tech", "opening"):
             out[key] = value.strip()
             continue
-        if who not in ("p1", "p2") or what not in LIST_KEYS + NUM_KEYS + ("hero", "patrol"):
+        if who not in [f"p{i + 1}" for i in range(seats)] or what not in LIST_KEYS + NUM_KEYS + ("hero", "patrol"):
             raise InvalidOption(f"scenario line {n}: unknown key {key!r}")
         out[key] = value.strip()
     for key, value in out.items():
@@ -129,7 +131,8 @@ def apply_scenario(state: State, sc: dict[str, str], chance: Chance) -> None:
     if sc.get("opening", "draw") != "draw" or (opening and any(k.endswith(".hand") for k in sc)):
         raise InvalidOption("scenario: opening = draw, and then no hand is fixed")
     state.turn = turn
-    state.active = state.seats[(turn - 1) % 2]
+    order = turn_order(state)
+    state.active = order[(turn - 1) % len(order)]
     for i, seat in enumerate(state.seats):
         key = f"p{i + 1}."
         p = state.players[seat]
@@ -220,8 +223,8 @@ def apply_scenario(state: State, sc: dict[str, str], chance: Chance) -> None:
         p.gold = int(sc.get(key + "gold", "0"))
         if key + "base_workers" in sc:
             p.base_workers = int(sc[key + "base_workers"])
-        if key + "base" in sc:
-            p.base_damage = cards.BASE_HP - int(sc[key + "base"])
+        if key + "base" in sc:  # a team's shared base: the last teammate's line counts
+            board.damage_base(state, seat, board.base_max(state) - int(sc[key + "base"]) - p.base_damage)
         for entry in _names(sc.get(key + "buildings", "")):
             b, *named = entry.split()
             specs = [cards.lookup_spec(w) for w in named]
@@ -232,7 +235,7 @@ def apply_scenario(state: State, sc: dict[str, str], chance: Chance) -> None:
                 p.tech_specs = [s for s in specs if s is not None]
             if b in cards.TECH_BUILDINGS:
                 p.built.append(b)
-        p.turns = (turn - i) // 2
+        p.turns = (turn + len(order) - 2 - order.index(seat)) // len(order)  # turns begun before this one
         p.tech_due = p.turns > 0
         slots = [""] * 5
         for entry in sc.get(key + "patrol", "").split():

@@ -45,7 +45,7 @@ from typing import Any
 from pbem.games.base import identity
 from pbem.games.codex import board, cards, registry
 from pbem.games.codex.cards import CardDataError
-from pbem.games.codex.state import State, hand
+from pbem.games.codex.state import State, hand, team_of
 
 Pred = Callable[[State, str, str, str], bool]
 
@@ -70,12 +70,16 @@ def _values(state: State, ref: str) -> tuple[int, dict[str, int], bool]:
     return VALUE_READER(state, ref)
 
 
-def _side_ok(side: str, seat: str, owner_seat: str) -> bool:
+def _side_ok(state: State, side: str, seat: str, owner_seat: str) -> bool:
+    """``mine``: the seat's own ("you means you", Two-Headed Dragon);
+    ``friendly``: its team's; ``theirs``: an opponent's."""
     if side == "any":
         return True
-    if side in ("mine", "friendly"):
+    if side == "mine":
         return owner_seat == seat
-    return owner_seat != seat
+    if side == "friendly":
+        return owner_seat in team_of(state, seat)
+    return owner_seat not in team_of(state, seat)
 
 
 def _thing_checks(sel: dict[str, Any]) -> list[Pred]:
@@ -197,13 +201,13 @@ def compile_selector(sel: Any) -> tuple[Pred, tuple[str, ...]]:
             owner, kind = board.structure(x)
             if "building" not in kinds and not ("base" in kinds and kind == "base"):
                 return False
-            if not _side_ok(side, seat, owner):
+            if not _side_ok(st, side, seat, owner):
                 return False
             if damaged is not None and (board.structure_damage(st, x) > 0) != damaged:
                 return False
         else:
             t = st.things.get(x)
-            if t is None or not cards_ok or _kind(st, x) not in kinds or not _side_ok(side, seat, t.controller):
+            if t is None or not cards_ok or _kind(st, x) not in kinds or not _side_ok(st, side, seat, t.controller):
                 return False
             for check in checks:
                 if not check(st, seat, src, x):

@@ -51,7 +51,7 @@ OVER = "over"
 class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """Codex options.
 
-    `mode`: ``1hero`` (the default) or ``3hero`` (`modes`). `p1`, `p2`: the
+    `mode`: see below (`modes`). `p1`, `p2`: the
     spec of the first and second seat (``pbem info codex`` lists the
     playable ones), three of them comma-separated in 3-hero mode (the
     first is the main one); each seat gets the starter deck of its (main)
@@ -59,16 +59,32 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     whose starter deck is written (``neutral``, ``red``, ``green``; in
     3-hero mode the colour of one of the seat's heroes). `first` is the
     older way to say it: ``finesse`` means p1=finesse, p2=bashing.
-    `map`: a map card (`maps`). `scenario`: the lines of a scenario file
-    (hotseat only, see `scenario`) fixing decks, hands and a position.
+    `map`: a map card (`maps`; two seats only). `scenario`: the lines of a
+    scenario file (hotseat only, see `scenario`) fixing decks, hands and a
+    position.
+
+    `mode`: ``1hero`` (the default: two seats, one hero each), ``3hero``
+    (two seats, three heroes each: `p1`, `p2` name three specs), ``ffa``
+    (free-for-all, 3 to 5 seats: `players` says how many where the seats
+    are not given, as ``pbem demo`` needs) or ``2v2`` (Two-Headed Dragon:
+    four seats in two teams, ``--seat NAME:TEAM``, or the first and third
+    seat against the second and fourth); `p3` ... `p5` and their starters
+    as `p1`.
     """
 
     mode: str = ""
     map: str = ""
+    players: int = 0
     p1: str = ""
     p2: str = ""
+    p3: str = ""
+    p4: str = ""
+    p5: str = ""
     p1_starter: str = ""
     p2_starter: str = ""
+    p3_starter: str = ""
+    p4_starter: str = ""
+    p5_starter: str = ""
     first: str = ""
     scenario: list[str] | None = None
 
@@ -270,10 +286,13 @@ class Combat(msgspec.Struct, kw_only=True, omit_defaults=True):
 class State(GameState, kw_only=True):
     seats: list[str]
     active: str
-    #: the game mode (``1hero``, ``3hero``) and map card (a key of
-    #: `maps.MAPS`, "" for none), from the options
+    #: the game mode (``1hero``, ``3hero``, ``ffa``: `seats` in turn order,
+    #: ``2v2``: `teams`) and map card (a key of `maps.MAPS`, "" for none),
+    #: from the options
     mode: str = "1hero"
     map: str = ""
+    #: Two-Headed Dragon: seat -> its team's name
+    teams: dict[str, str] = {}
     phase: str = UPKEEP
     turn: int = 1
     players: dict[str, Player] = {}
@@ -304,6 +323,13 @@ class State(GameState, kw_only=True):
     shown: dict[str, str] = {}
     #: a counter that only goes up: the `Thing.stamp` of what changed last
     clock: int = 0
+    #: free-for-all: gold the active seat got this turn for kills (at most 3)
+    kill_gold: int = 0
+    #: free-for-all tie-break: the seats tied for the most base HP when a
+    #: base was destroyed, and those of them still to take their one more
+    #: turn, in order
+    finalists: list[str] = []
+    final_turns: list[str] = []
     #: what happened this turn, in words (public)
     log: list[str] = []
     last_log: list[str] = []
@@ -311,12 +337,37 @@ class State(GameState, kw_only=True):
 
 
 def other(state: State, seat: str) -> str:
+    """The one opponent of a two-player game (never asked in a free-for-all)."""
     a, b = state.seats
     return b if seat == a else a
 
 
+def team_of(state: State, seat: str) -> list[str]:
+    """`seat` and its teammates (Two-Headed Dragon), in seat order."""
+    if not state.teams:
+        return [seat]
+    return [s for s in state.seats if state.teams[s] == state.teams[seat]]
+
+
+def turn_order(state: State) -> list[str]:
+    """The seats in turn order: as seated, or in Two-Headed Dragon the first
+    seat's team (its two players one after the other), then the other."""
+    if not state.teams:
+        return list(state.seats)
+    first = team_of(state, state.seats[0])
+    return first + [s for s in state.seats if s not in first]
+
+
+def next_seat(state: State, seat: str) -> str:
+    """Whose turn follows `seat`'s."""
+    order = turn_order(state)
+    return order[(order.index(seat) + 1) % len(order)]
+
+
 def opponents(state: State, seat: str) -> list[str]:
-    return [s for s in state.seats if s != seat]
+    """The seats not on `seat`'s side."""
+    mine = team_of(state, seat)
+    return [s for s in state.seats if s not in mine]
 
 
 def deck(seat: str) -> str:

@@ -129,8 +129,8 @@ def _buildings(side: SideView, x0: float, y: float) -> tuple[list[str], int]:
     """The base, each other building (its HP left, or "being built"), and
     the heroes waiting in the command zone, `PER_ROW` to a row; and how
     many rows they take."""
-    out = [_card(x0, y, "Base", kind="building", cost=None, atk=None, hp=cards.BASE_HP,
-                 damage=cards.BASE_HP - side.base_hp)]
+    out = [_card(x0, y, "Base", kind="building", cost=None, atk=None, hp=side.base_max,
+                 damage=side.base_max - side.base_hp)]
 
     def at(i: int) -> tuple[float, float]:
         return x0 + (i % PER_ROW) * (CARD_W + GAP), y + (i // PER_ROW) * (CARD_H + GAP)
@@ -149,7 +149,7 @@ def _buildings(side: SideView, x0: float, y: float) -> tuple[list[str], int]:
 
 def _panel(side: SideView, y: float, own: bool, active: bool) -> tuple[str, float]:
     parts = []
-    head = (f"{side.seat} - {side.specs}{' (to play)' if active else ''}: base {side.base_hp}/{cards.BASE_HP}, "
+    head = (f"{side.seat} - {side.specs}{' (to play)' if active else ''}: base {side.base_hp}/{side.base_max}, "
             f"gold {side.gold}, workers {side.workers}")
     parts.append(text(12, y + 18, head, 15, fill=INK, font_weight="bold"))
     piles = f"hand {side.hand}  deck {side.deck}  discard {side.discard}  codex {side.codex}"

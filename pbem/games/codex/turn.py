@@ -22,9 +22,9 @@ effects end, and the next turn begins: an extra turn first if one is due.
 from __future__ import annotations
 
 from pbem.games.base import Chance, Known
-from pbem.games.codex import board, cards, engine, events, maps, registry, resolve, values
+from pbem.games.codex import board, cards, engine, events, ffa, maps, registry, resolve, values
 from pbem.games.codex.board import log
-from pbem.games.codex.state import ENDING, MAIN, OVER, TECH, UPKEEP, Pending, State, future, hand, other
+from pbem.games.codex.state import ENDING, MAIN, OVER, TECH, UPKEEP, Pending, State, future, hand, next_seat
 
 
 def upkeep_items(state: State, seat: str) -> list[Pending]:
@@ -59,9 +59,15 @@ def start_turn(state: State, chance: Chance) -> None:
             t.exhausted = False
     state.patrol[seat] = [""] * 5
     state.detected = {}
+    state.kill_gold = 0
     gold = board.worker_count(state, seat) + maps.UPKEEP_GOLD * maps.has(state, "big-game-hunters")
     engine.gain_gold(state, seat, gold)
     log(state, f"{seat} gets {gold} gold")
+    hired = ffa.mercenaries(state, seat)
+    for _ in range(hired):
+        engine.make_token(state, seat, ffa.MERCENARY)
+    if hired:
+        log(state, f"{seat} gets {hired} Mercenar{'y' if hired == 1 else 'ies'}")
     with values.frozen(state):
         items = upkeep_items(state, seat)
     state.queue = events.order(state, items) + [Pending(kind="step", key="main")]
@@ -112,9 +118,16 @@ def _surplus(state: State, item: Pending, chance: Chance | None) -> None:
         engine.draw(state, item.ctrl, 1, chance)
 
 
-def end_turn(state: State, seat: str, slots: list[str], chance: Chance) -> None:
-    """Lock the patrol zone, the draw phase, then the end-of-turn steps (mutates)."""
+def end_turn(state: State, seat: str, slots: list[str], chance: Chance,
+             lent: list[tuple[str, str, int]] = ()) -> None:
+    """Lock the patrol zone, lend patrollers (free-for-all: each (thing, to
+    seat, slot) until that seat's upkeep), the draw phase, then the
+    end-of-turn steps (mutates)."""
     state.patrol[seat] = list(slots) if slots else [""] * 5
+    for ref, to, slot in lent:
+        engine.change_control(state, ref, to, until=f"upkeep:{to}")
+        state.patrol[to][slot] = ref
+        log(state, f"{seat} lends {state.things[ref].card} to {to} ({cards.SLOTS[slot]})")
     log(state, f"{seat} ends the main phase")
     state.phase = ENDING
     if board.flag(state, seat, "discard_hand"):  # at the end of the main phase, before the draw phase
@@ -153,5 +166,8 @@ def _cleanup(state: State, item: Pending, chance: Chance | None) -> None:
     p.tech_due = True
     state.last_log, state.log = state.log, []
     state.turn += 1
-    state.active = state.extra_turns.pop(0) if state.extra_turns else other(state, seat)
+    final = ffa.next_turn(state, seat)
+    if state.phase == OVER:
+        return
+    state.active = final or (state.extra_turns.pop(0) if state.extra_turns else next_seat(state, seat))
     state.phase = TECH if state.players[state.active].tech_due else UPKEEP

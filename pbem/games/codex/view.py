@@ -106,6 +106,10 @@ class SideView(msgspec.Struct, frozen=True):
                                     for h in self.heroes if not h.handle and not h.gone]),
                   ("out of the game", [h.name for h in self.heroes if h.gone]))
         return "; ".join(f"{what}: {', '.join(names)}" for what, names in groups if names)
+    #: the base's full HP (a Two-Headed Dragon team's shared base: 30)
+    base_max: int = cards.BASE_HP
+    #: Two-Headed Dragon: the seat's team
+    team: str = ""
 
 
 class View(msgspec.Struct, frozen=True):
@@ -169,7 +173,7 @@ def _view(state: State, seat: str | None) -> View:
         own = seat == s
         sides.append(SideView(
             seat=s, spec=p.spec, hero=hero_name, hero_home=hero.home,
-            hero_back=hero.back, base_hp=max(0, cards.BASE_HP - p.base_damage), gold=p.gold,
+            hero_back=hero.back, base_hp=max(0, board.base_max(state) - p.base_damage), gold=p.gold,
             workers=board.worker_count(state, s), hand=len(state.zones[hand(s)].items),
             deck=len(state.zones[deck(s)].items) + len(state.zones[top(s)].items), discard=len(state.zones[discard(s)].items),
             codex=len(state.zones[codex(s)].items), buildings=blds, things=things,
@@ -186,6 +190,7 @@ def _view(state: State, seat: str | None) -> View:
             seen_discard=None if own else _seen(state, discard(s), seat),
             heroes=[HeroView(n, cards.CARDS[n].spec, handle(state, h.ref) if h.ref in state.things else "",
                              h.back, h.gone) for n, h in p.heroes.items()],
+            base_max=board.base_max(state), team=state.teams.get(s, ""),
         ))
     return View(seat=seat, turn=state.turn, active=state.active, phase=state.phase, sides=sides,
                 log=list(state.log), last_log=list(state.last_log), outcome=state.outcome,
@@ -217,7 +222,11 @@ def _counted(names: list[str]) -> str:
 
 def render(v: View) -> str:
     heroes = max((len(side.heroes) for side in v.sides), default=1)
-    lines = [f"Codex ({heroes} hero{'es' if heroes > 1 else ''}) - turn {v.turn}, {v.active} to play ({v.phase})"]
+    hero_words = f"{heroes} hero{'es' if heroes > 1 else ''}"
+    teams = " against ".join(dict.fromkeys(s.team for s in v.sides if s.team))
+    mode = f"{hero_words}, {teams}" if teams else hero_words if len(v.sides) == 2 else \
+        f"{hero_words}, free-for-all of {len(v.sides)}"
+    lines = [f"Codex ({mode}) - turn {v.turn}, {v.active} to play ({v.phase})"]
     if v.map:
         lines.append(f"map: {v.map} ({v.map_rule})")
     if v.outcome is not None:
@@ -225,7 +234,8 @@ def render(v: View) -> str:
     for side in v.sides:
         me = " (you)" if side.seat == v.seat else ""
         lines.append("-" * 78)
-        lines.append(f"{side.seat}{me} - {side.specs}: base {side.base_hp}/20  gold {side.gold}  "
+        team = f" ({side.team})" if side.team else ""
+        lines.append(f"{side.seat}{me}{team} - {side.specs}: base {side.base_hp}/{side.base_max}  gold {side.gold}  "
                      f"workers {side.workers}")
         lines.append(f"  hand {side.hand}  deck {side.deck}  discard {side.discard}  codex {side.codex}")
         lines.append(f"  {side.heroes_text()}")
@@ -282,16 +292,31 @@ def _thing_text(t: ThingView) -> str:
     return f"{t.handle} {t.atk}/{t.hp - t.damage}" + (f" ({', '.join(marks)})" if marks else "")
 
 
+def _opponent_line(side: SideView, active: bool) -> str:
+    """One line for an opponent among several: base, gold, workers, hand,
+    hero, what patrols and how much is in play."""
+    hero = side.hero + (" home" if side.hero_home else "")
+    patrol = ",".join(h for h in side.patrol if h) or "-"
+    team = f" ({side.team})" if side.team else ""
+    return (f"{'>' if active else ' '}{side.seat}{team} {side.spec}: base {side.base_hp} gold {side.gold} "
+            f"w{side.workers} h{side.hand}; {hero}; patrol {patrol}; {len(side.things)} in play")
+
+
 def compact(v: View) -> str:
     """Each side in three lines or so (base, gold, workers, piles; hero,
     buildings, patrol; what is in play), the viewer's hand, the last event:
-    at most a dozen lines for `pbem play` (the full picture: `render`)."""
+    at most a dozen lines for `pbem play` (the full picture: `render`).
+    Among more than two seats each opponent gets one line (`_opponent_line`)
+    and only the viewer's side the rest."""
     parts: list[tuple[list[str], bool]] = []
     if v.outcome is not None:
         parts.append(([f"Game over: {v.outcome.reason}; winner: {', '.join(v.outcome.winners) or 'nobody'}"], False))
     for side in v.sides:
+        if len(v.sides) > 2 and side.seat != v.seat:
+            parts.append(([_opponent_line(side, side.seat == v.active)], False))
+            continue
         me = " (you)" if side.seat == v.seat else ""
-        parts.append(([f"{side.seat}{me} {side.spec}: base {side.base_hp}/20, gold {side.gold}, workers "
+        parts.append(([f"{side.seat}{me} {side.spec}: base {side.base_hp}/{side.base_max}, gold {side.gold}, workers "
                        f"{side.workers}; hand {side.hand}, deck {side.deck}, discard {side.discard}"], False))
         slots = [f"{w}={h}" for w, h in zip(("SL", "elite", "scav", "tech", "look"), side.patrol) if h]
         if len(side.heroes) > 1:

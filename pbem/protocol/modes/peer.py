@@ -166,6 +166,10 @@ class PeerMode:
         i = chain.seat_order.index(by)
         others = chain.seat_order[i + 1:] + chain.seat_order[:i]
         order = others[1:] + others[:1] if chain.version.chance_from_every_seat else others[:1]
+        if chain.version.answer_from_drawn_deck and len(others) > 1:
+            owner = _drawn_owner(chain, by)
+            if owner in order:  # from version 6: the owner of the deck drawn from runs it
+                order = [s for s in order if s != owner] + [owner]
         return [s for s in order if s not in chain.chance_answered]
 
     def answers_with_decision(self, chain: ChainView, party: str, owed: list[Obligation],
@@ -187,6 +191,40 @@ class PeerMode:
 
 
 MODE = PeerMode()
+
+_DRAWN: dict[int, tuple[Any, Any, str | None]] = {}
+
+
+def _drawn_owner(chain: ChainView, by: str) -> str | None:
+    """The seat other than `by` whose private deck `by`'s paused command
+    draws from, found by running it on the public state with stand-in
+    chance (which decks change does not depend on the chance: Codex draws
+    by counts), or None (no such deck, or the rules need a hidden card).
+    Cached per public state: every obligation check asks it."""
+    from pbem.errors import PbemError
+    from pbem.protocol.chance import PlayChance, StandInChance, Tape
+
+    if chain.paused is None or chain.public is None:
+        return None
+    state, command = chain.public, chain.paused[1]
+    hit = _DRAWN.get(id(state))
+    if hit is not None and hit[0] is state and hit[1] is command:
+        return hit[2]
+    owner = None
+    probe = PlayChance(Tape(bytes(32), "probe"), secret=StandInChance(), draws_public=True)
+    try:
+        after = chain.game.apply(state, by, command, probe)
+    except PbemError:
+        after = state
+    for zone, seat in chain.game.private_decks(state).items():
+        if seat != by and zone in after.zones and \
+                [it.ref for it in state.zones[zone].items] != [it.ref for it in after.zones[zone].items]:
+            owner = seat
+            break
+    if len(_DRAWN) > 64:
+        _DRAWN.clear()
+    _DRAWN[id(state)] = (state, command, owner)
+    return owner
 
 
 def _mode() -> PeerMode:

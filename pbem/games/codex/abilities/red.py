@@ -9,7 +9,7 @@ from pbem.games.codex import board, engine, values
 from pbem.games.codex.board import log
 from pbem.games.codex.effects import Ctx
 from pbem.games.codex.registry import register
-from pbem.games.codex.state import State
+from pbem.games.codex.state import State, opponents
 
 
 @register("effect", "trash_worker_or_card")
@@ -59,8 +59,8 @@ def weakest_opposing(state: State, candidates: list[str]) -> list[str]:
     choices stay few."""
     def left(x: str) -> int:
         if board.is_structure(x):
-            return board.building_hp(board.structure(x)[1]) - board.structure_damage(state, x)
+            return board.building_hp(board.structure(x)[1], state) - board.structure_damage(state, x)
         return values.hp(state, x) - state.things[x].damage
 
-    theirs = [x for x in candidates if board.controller(state, x) != state.active]
+    theirs = [x for x in candidates if board.controller(state, x) in opponents(state, state.active)]
     return sorted(theirs, key=left)[:3]
