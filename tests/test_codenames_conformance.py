@@ -1,7 +1,10 @@
-"""Codenames through the game-agnostic conformance harness, and the bots."""
+"""Codenames through the game-agnostic conformance harness, and the bots.
+
+Two seeds per case and bot by default, eight under ``PBEM_LONG=1``."""
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -12,6 +15,7 @@ from pbem.games.codenames.bots import best_clue
 from pbem.games.codenames.rules import category_clues
 from pbem.games.conformance import check_game
 
+SEEDS = range(8 if os.environ.get("PBEM_LONG") == "1" else 2)
 CASES = {
     "standard": ({}, ["ann", "bob", "cat", "dan"]),
     "standard-review": (
@@ -32,7 +36,7 @@ CASES = {
 def test_conformance(case, bot):
     raw, seats = CASES[case]
     options = GAME.options(raw)
-    for seed in range(4):
+    for seed in SEEDS:
         outcome = check_game(GAME, options, seats, seed, bot=bot)
         assert outcome.reason
 

@@ -29,7 +29,7 @@ from pbem.games.base import COMPACT_ROWS, Known, RandomChance, SeatSpec, copy_st
 from pbem.games.codenames import words as cn_words
 from pbem.render import terminal
 
-SEEDS = range(12 if os.environ.get("PBEM_LONG") else 2)
+SEEDS = range(12 if os.environ.get("PBEM_LONG") else 1)
 LONG_A, LONG_B = "a" * 31 + "1", "b" * 30 + "-2"  # names are at most 32 characters
 ROLES4 = ["red-spymaster", "red", "blue-spymaster", "blue"]
 #: a user's word list of long words (letters, and one hyphen with hyphen=true)
