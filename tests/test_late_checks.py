@@ -62,7 +62,7 @@ def _cheats_then_end(tmp_path, keys, attempt):
         cheats[seat] = path.name
     ender = next(iter(chain.deck.secrets))
     first = min(cheats.values(), default=None)  # the replay stops at the first illegal file
-    return (ender, cheats[ender], dirs) if cheats.get(ender) == first else None
+    return (ender, cheats[ender], dirs) if ender in cheats and cheats[ender] == first else None
 
 
 def test_the_audit_clears_every_other_seat_when_one_never_publishes(tmp_path):
