@@ -986,6 +986,13 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path | No
         raise PbemError("give the genesis file you received")
     if folder.exists() and (not folder.is_dir() or any(p.name != LOCK for p in folder.iterdir())):
         raise PbemError(f"{folder} exists and is not an empty folder")
+    # a folder made anew (a lost one rebuilt at the same place): what this
+    # user verified of the old one binds the new one no more, as after
+    # `verify --full` (its own file that never left the lost disk is
+    # written again, and with a new signed time it is another file)
+    from pbem import checkpoint
+
+    checkpoint.forget(folder)
     genesis = folder_mod.received(received[0])
     chain = Chain(genesis, received[0].name)
     rest = [folder_mod.received(p) for p in received[1:]]

@@ -270,9 +270,11 @@ def _remove_stale_temps(target: Path) -> None:
 
 
 def forget(folder: Path) -> None:
-    """Remove the checkpoint of `folder` (its files no longer match it)."""
-    with contextlib.suppress(OSError):
-        path_for(folder).unlink()
+    """Remove the checkpoint of `folder` (its files no longer match it), and
+    what looks verified after it (`pbem.checkpoint_seen`)."""
+    for path in (path_for(folder), seen_path(folder)):
+        with contextlib.suppress(OSError):
+            path.unlink()
 
 
 #: more segments than this are merged whatever their sizes

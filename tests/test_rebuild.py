@@ -182,3 +182,41 @@ def test_copy_to_self_must_be_true_or_false(tmp_path, dovecot, monkeypatch):
         assert not server.received  # nothing mailed
     finally:
         server.stop()
+
+
+def test_a_rebuilt_folder_takes_the_own_file_written_again_that_never_left(tmp_path, monkeypatch):
+    """alice writes an automatic answer, looks at her folder, and loses her
+    disk before sending it; her folder made again from bob's files lacks
+    it, so her pbem writes it again: with its new signed time (protocol
+    version 6) it is another file, and what she verified of the lost folder
+    does not hold the new one to it (as `verify --full` would not)."""
+    from conftest import settle
+
+    from pbem import actions
+
+    keys = introduced(tmp_path, ["alice", "bob"])
+    dirs = {n: tmp_path / n / "g" for n in keys}
+    actions.new_game("aa", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
+    actions.apply_file(dirs["alice"], actions.join(dirs["bob"], [dirs["alice"] / folder_mod.GENESIS], "bob",
+                                                   keys["bob"]))
+    settle(keys, dirs)
+    rng = random.Random(2)
+    monkeypatch.setenv("PBEM_NOW", "2031-03-01T09:00:00Z")
+    for _ in range(200):
+        chain = folder_mod.load(dirs["bob"])
+        if chain.writers() and chain.writers()[0] == "alice" and chain.needs("alice") == "auto":
+            break
+        mail_step(keys, dirs, rng)
+    else:
+        raise AssertionError("alice never owed an automatic answer")
+    first = actions.sync(dirs["alice"], "alice", keys["alice"])
+    assert first
+    for _ in range(3):  # looks: the checkpoint and the record of what was verified after it
+        actions.status(actions.open_game(dirs["alice"], keys["alice"]))
+    shutil.rmtree(dirs["alice"])  # lost before it was sent
+    actions.join(dirs["alice"], sorted(dirs["bob"].glob("0*.pbem")), "alice", keys["alice"])
+    monkeypatch.setenv("PBEM_NOW", "2031-03-02T09:00:00Z")
+    again = actions.sync(dirs["alice"], "alice", keys["alice"])
+    assert [p.name for p in again] == [p.name for p in first] and again[0].read_bytes() != b""
+    chain = actions.open_game(dirs["alice"], keys["alice"])  # refused before: "not the file you verified"
+    assert chain.seq == folder_mod.load(dirs["bob"]).seq + 1

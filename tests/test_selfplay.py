@@ -39,7 +39,9 @@ def test_a_wrong_declaration_to_the_protocol_is_found_under_the_dealer_it_mislea
     monkeypatch.setattr(cls, "fixed_hidden_cards", True)
     seats = ["alice:red-spymaster", "bob:red", "carol:blue-spymaster", "dave:blue"]
     assert set(selfplay.check_dealers("codenames", (), seats, seed=1, modes=("hotseat",))) == {"hotseat"}
-    with pytest.raises(AssertionError, match=r"codenames under peer .*fixed_hidden_cards"):
+    # found at the genesis (its probes of the set-up) or at the first file
+    # that deals from it, as the set-up's chance falls
+    with pytest.raises(AssertionError, match=r"codenames under peer .*(fixed_hidden_cards|depend on the set-up's chance)"):
         selfplay.check_dealers("codenames", (), seats, seed=1, modes=("peer",))
 
 
