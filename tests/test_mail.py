@@ -241,8 +241,10 @@ def test_a_whole_game_by_mail_only(tmp_path, smtp, game, seats, options, dealer)
         tops = {max(folder_mod.chain_files(f)) for f in folders.values()}
         if len(tops) == 1 and actions.open_game(g).outcome() is not None:
             break
-    else:
-        raise AssertionError("the game did not end by mail")
+    else:  # where it stood, for whoever meets this
+        where = {who: (folder_mod.load(f).seq, actions.to_act_lines(actions.status(folder_mod.load(f))))
+                 for who, f in folders.items() if f.exists()}
+        raise AssertionError(f"the game did not end by mail: {where}")
     heads = {folder_mod.load(f).head for f in folders.values()}
     assert len(heads) == 1
     assert actions.audit(folders["alice"]).ok
