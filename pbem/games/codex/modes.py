@@ -90,18 +90,24 @@ def teams(options: Options) -> list[tuple[list[str], str]]:
         if len(specs) != HEROES[mode] or len(set(specs)) != len(specs):
             raise InvalidOption(f"{key}={value}: {HEROES[mode]} different spec(s) in {mode} mode"
                                 + (" (mode=3hero for three)" if mode == ONE and len(specs) > 1 else ""))
-        colour = starter.strip().lower() or cards.colour_of(specs[0])
-        if colour not in cards.STARTERS:
-            raise InvalidOption(f"{key}_starter={colour}: no such colour ({', '.join(cards.COLOURS)})")
-        if mode == THREE and colour not in {cards.colour_of(s) for s in specs}:
-            raise InvalidOption(f"{key}_starter={colour}: the starter deck of one of your heroes' colours "
-                                f"({', '.join(dict.fromkeys(cards.colour_of(s) for s in specs))})")
-        if not cards.starter_ready(colour):
-            ready = [c for c in cards.COLOURS if cards.starter_ready(c)]
-            raise InvalidOption(f"{key}_starter={colour}: the {colour} starter deck is not written yet "
-                                f"(ready: {', '.join(ready)})")
-        out.append((specs, colour))
+        out.append((specs, starter_of(key, starter, specs, mode)))
     return out
+
+
+def starter_of(key: str, starter: str, specs: list[str], mode: str) -> str:
+    """The starter deck's colour of a seat (`key`: ``p1`` ...): the one
+    `starter` names, or its main spec's; in 3-hero mode one of its heroes'."""
+    colour = starter.strip().lower() or cards.colour_of(specs[0])
+    if colour not in cards.STARTERS:
+        raise InvalidOption(f"{key}_starter={colour}: no such colour ({', '.join(cards.COLOURS)})")
+    if mode == THREE and colour not in {cards.colour_of(s) for s in specs}:
+        raise InvalidOption(f"{key}_starter={colour}: the starter deck of one of your heroes' colours "
+                            f"({', '.join(dict.fromkeys(cards.colour_of(s) for s in specs))})")
+    if not cards.starter_ready(colour):
+        ready = [c for c in cards.COLOURS if cards.starter_ready(c)]
+        raise InvalidOption(f"{key}_starter={colour}: the {colour} starter deck is not written yet "
+                            f"(ready: {', '.join(ready)})")
+    return colour
 
 
 def codex_of(specs: list[str]) -> list[str]:

@@ -103,22 +103,14 @@ def seat_decks(options: Options, n: int = 0) -> list[tuple[list[str], str]]:
                 options.p5_starter]
     if any(specs[n:]) or any(starters[n:]):
         raise InvalidOption(f"p{n + 1}=: there are only {n} seats")
-    if options.first:
-        if options.first.lower() not in ("bashing", "finesse") or any(specs) or n != 2:
-            raise InvalidOption(f"first={options.first}: the first seat plays bashing or finesse "
-                                "(or give p1= and p2= instead)")
-        specs[:2] = ["Bashing", "Finesse"] if options.first.lower() == "bashing" else ["Finesse", "Bashing"]
+    if options.first:  # a two-seat option (`modes.teams`)
+        raise InvalidOption(f"first={options.first}: the first seat plays bashing or finesse "
+                            "(or give p1= and p2= instead)")
+    mode = modes.mode_of(options)
     out = []
     for i in range(n):
-        spec = modes.spec_named(specs[i] or DEFAULT_SPECS[i % 2], f"p{i + 1}")
-        colour = starters[i].strip().lower() or cards.colour_of(spec)
-        if colour not in cards.STARTERS:
-            raise InvalidOption(f"p{i + 1}_starter={colour}: no such colour ({', '.join(cards.COLOURS)})")
-        if not cards.starter_ready(colour):
-            ready = [c for c in cards.COLOURS if cards.starter_ready(c)]
-            raise InvalidOption(f"p{i + 1}_starter={colour}: the {colour} starter deck is not written yet "
-                                f"(ready: {', '.join(ready)})")
-        out.append(([spec], colour))
+        spec = [modes.spec_named(specs[i] or DEFAULT_SPECS[i % 2], f"p{i + 1}")]
+        out.append((spec, modes.starter_of(f"p{i + 1}", starters[i], spec, mode)))
     return out
 
 
