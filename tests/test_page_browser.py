@@ -128,10 +128,12 @@ def test_no_form_is_sent_and_no_base_moves_the_links(pbem, browser, aa_game, tmp
     form = f'<form id="leak" method="get" action="{leak.resolve().as_uri()}"><input name="q" value="secret"></form>'
     page.write_text(html.replace('<section id="board"', f'<base href="{leak.resolve().as_uri()}">{form}'
                                  '<section id="board"', 1))
-    # both refusals are awaited (the form is sent once the page has loaded);
-    # had the form gone, the page would be the leak's and the wait would fail
-    dom = dom_of(browser, page, ready="document.body && document.body.dataset.formaction === 'refused'"
-                                      " && document.body.dataset.baseuri === 'refused'")
+    # the form's refusal is awaited (the form is sent once the page has
+    # loaded); had the form gone, the page would be the leak's and the wait
+    # would fail. The <base> refusal is proven by its effect, the address the
+    # probe read: its violation event is queued when the parser meets the tag
+    # and may run before the probe's listener exists on a loaded machine.
+    dom = dom_of(browser, page, ready="document.body && document.body.dataset.formaction === 'refused'")
     assert "LEAKED" not in dom, dom[-500:]
     assert f'data-base="{page.resolve().as_uri()}"' in dom
-    assert 'data-baseuri="refused"' in dom and 'data-formaction="refused"' in dom
+    assert 'data-formaction="refused"' in dom
