@@ -73,10 +73,14 @@ def test_racing_writers_leave_one_valid_chain(tables, tmp_path, mode):
         assert check.stderr == "" and not [p for p in work.iterdir() if p.name.endswith(".tmp")]
 
 
-def _hold(folder, seconds, held: threading.Event):
+def _hold(folder, seconds, held: threading.Event, release: threading.Event | None = None):
+    """Hold the folder's lock for `seconds`, or until `release` is set."""
     with lock.folder_lock(folder):
         held.set()
-        time.sleep(seconds)
+        if release is None:
+            time.sleep(seconds)
+        else:
+            release.wait(seconds)
 
 
 def test_a_writer_waits_for_the_lock_then_gives_up_with_a_hint(tables, tmp_path):
@@ -86,13 +90,18 @@ def test_a_writer_waits_for_the_lock_then_gives_up_with_a_hint(tables, tmp_path)
     shutil.copytree(table.dirs[who], work)
     cmd = table.run(who).json("legal", work, "--as", who)[0]
     before = snapshot(work)
-    held = threading.Event()
-    holder = threading.Thread(target=_hold, args=(work, 1.5, held))
+    held, release = threading.Event(), threading.Event()
+    # held until the writer has given up, however slowly a loaded machine
+    # starts it (a fixed hold ran out before the writer reached the lock)
+    holder = threading.Thread(target=_hold, args=(work, 120, held, release))
     holder.start()
     held.wait()
     proc = spawn(table.homes[who], "submit", work, "--as", who, "--cmd", cmd, env={"PBEM_LOCK_TIMEOUT": "0.3"})
-    out, err = proc.communicate(timeout=60)
-    holder.join()
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        release.set()
+        holder.join()
     assert proc.returncode == 1 and out == ""
     assert err.startswith("pbem: error: another pbem command is writing to") and "pbem: hint: retry" in err
     assert snapshot(work) == before
