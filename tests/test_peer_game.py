@@ -7,6 +7,7 @@ seat publishes its secrets at the end for the audit.
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
@@ -171,7 +172,9 @@ def test_play_answers_what_is_owed_then_offers_the_menu(players, tmp_path):
     assert "automatic answer" in r.stdout and "waiting for bob" in r.stdout
 
 
-@pytest.mark.parametrize("game", ["agent-avenue", "codenames"])
+@pytest.mark.parametrize("game", ["agent-avenue", pytest.param("codenames", marks=pytest.mark.skipif(
+    not os.environ.get("PBEM_LONG"), reason="long mode (PBEM_LONG=1): a Codenames peer game through the CLI is "
+    "tests/test_codenames_cli.py's"))])
 def test_demo_plays_a_peer_game_between_separate_folders(tmp_path, game):
     from pbem.demo import run_demo
     from pbem.protocol import folder
