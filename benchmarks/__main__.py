@@ -231,7 +231,7 @@ def from_checkpoint(datas: list[bytes], work: Path, runs: int) -> tuple[float, f
     """In process, as a fresh process would (nothing remembered but the
     checkpoint): seconds to load the folder of `datas` from a warm checkpoint,
     unchanged and with the last file new; and that file's index."""
-    from pbem import checkpoint
+    from pbem.home import checkpoint
     from pbem.crypto import keys, poker
 
     old = os.environ.get("PBEM_HOME")

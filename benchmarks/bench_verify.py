@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from pbem import actions
-from pbem.crypto.store import KeyStore
+from pbem.home.store import KeyStore
 from pbem.protocol import folder
 from pbem.protocol.audit import audit
 

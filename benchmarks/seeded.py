@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbem import actions
-from pbem.crypto.store import KeyStore
+from pbem.home.store import KeyStore
 from pbem.protocol import folder as folder_mod
 
 #: game -> (title, seats as NAME[:ROLE])

@@ -11,7 +11,7 @@ is appended to `notes` (when given) for the CLI to print: library code never
 prints.
 
 Given `Keys`, every function that reads a game first checks the game's
-identities against the address book (`pbem.pinning`): strictly before it
+identities against the address book (`pbem.home.pinning`): strictly before it
 writes, with warnings (through `Keys.warn`) when it only reads.
 """
 
@@ -26,7 +26,9 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from pbem import games, journal, pinning
+from pbem import games
+from pbem.home import journal
+from pbem.home import pinning
 from pbem.crypto.keys import SecretIdentity, read_secret_key_file
 from pbem.errors import InvalidCommand, InvalidOption, KeyStoreError, PassphraseError, PbemError, ProtocolError
 from pbem.fsio import atomic_write, make_folder
@@ -44,7 +46,7 @@ from pbem.protocol.chance import NeedsChance, PlayChance, Tape
 # key-file cipher) is imported inside the functions that use it, so that
 # `status`, `log` and an observer's `show` load none of it (issue #12).
 if TYPE_CHECKING:
-    from pbem.crypto.store import KeyStore
+    from pbem.home.store import KeyStore
     from pbem.protocol.party import Party
 
 @dataclass
@@ -348,7 +350,7 @@ def verify(
     """Check every file: the chain and a hotseat dealer's key (and, given
     `keys`, warn about identities the address book lacks).
 
-    Files this user verified before are only hashed (`pbem.checkpoint`);
+    Files this user verified before are only hashed (`pbem.home.checkpoint`);
     `full` replays every file from genesis instead, and writes the
     checkpoint anew (what to run after settling a fork by hand).
 
@@ -718,7 +720,7 @@ def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[st
     no longer to act. While `name` is still to act and nothing is owed (a
     turn of several files: Codex, Dark Agent, a recruit before one's own
     play), they are that run repeated only if it never reported what it
-    wrote (`pbem.journal`: with `until_reported`, a note is kept until the
+    wrote (`pbem.home.journal`: with `until_reported`, a note is kept until the
     caller calls `reported`, as the CLI and `pbem play` do); else
     they are a new command: played when legal, refused with the rule's
     error (exit 1) when not, with a hint naming the last file that already
@@ -768,7 +770,7 @@ def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[st
 
 def reported(folder: Path, name: str, keys: Keys) -> None:
     """`name`'s submit in `folder` has told the user what it wrote: the same
-    commands again are a new command from now on (`pbem.journal`)."""
+    commands again are a new command from now on (`pbem.home.journal`)."""
     journal.end(keys.store.home, folder, name)
 
 
@@ -990,7 +992,7 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path | No
     # user verified of the old one binds the new one no more, as after
     # `verify --full` (its own file that never left the lost disk is
     # written again, and with a new signed time it is another file)
-    from pbem import checkpoint
+    from pbem.home import checkpoint
 
     checkpoint.forget(folder)
     genesis = folder_mod.received(received[0])

@@ -78,7 +78,7 @@ def _remember_dir(ctx: click.Context, param: click.Parameter, value: Path | None
     """Remember a game folder a command opened (for `pbem status --all`),
     once the command is done: a stat and a small read, never a failure."""
     if value is not None and not ctx.resilient_parsing:
-        from pbem import games_index
+        from pbem.home import games_index
 
         ctx.call_on_close(lambda: games_index.remember(value))
     return value
@@ -87,7 +87,7 @@ def _remember_dir(ctx: click.Context, param: click.Parameter, value: Path | None
 def complete_identity(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Shell completion: the names of the identities in $PBEM_HOME."""
     try:
-        from pbem.crypto.store import KeyStore
+        from pbem.home.store import KeyStore
 
         return [n for n, _ in KeyStore().names() if n.startswith(incomplete)]
     except Exception:  # noqa: BLE001 - completion never fails loudly
@@ -115,7 +115,7 @@ def party_name(folder: Path, name: str | None) -> str:
     if name:
         return name
     from pbem import actions
-    from pbem.crypto.store import KeyStore
+    from pbem.home.store import KeyStore
     from pbem.protocol.folder import GENESIS
 
     return actions.my_name(folder / GENESIS, KeyStore())
@@ -154,7 +154,7 @@ def warn(line: str) -> None:
 
 def keys(accept_new: bool = False, allow_old: bool = False) -> "Keys":
     from pbem.actions import Keys
-    from pbem.agent import AgentKeyStore  # asks `pbem agent` before asking for a passphrase
+    from pbem.home.agent import AgentKeyStore  # asks `pbem agent` before asking for a passphrase
 
     typed = os.environ.get("PBEM_PASSPHRASE") is None and sys.stdin.isatty()  # a person, who may mistype
     return Keys(store=AgentKeyStore(), passphrase=ask_passphrase, named=True, accept_new=accept_new,
@@ -213,7 +213,7 @@ def id() -> None:  # noqa: A001 - the command is called `id`
 def id_new(name: str, no_passphrase: bool, email: str | None) -> None:
     """Create a key pair named NAME."""
     from pbem.crypto.keys import check_name, valid_email
-    from pbem.crypto.store import KeyStore
+    from pbem.home.store import KeyStore
 
     check_name(name)
     if email is not None and not valid_email(email):
@@ -231,7 +231,7 @@ def id_new(name: str, no_passphrase: bool, email: str | None) -> None:
 @click.argument("name", required=False)
 def id_show(name: str | None) -> None:
     """Show one identity's fingerprint, or list them all."""
-    from pbem.crypto.store import KeyStore
+    from pbem.home.store import KeyStore
 
     store = KeyStore()
     if name:
@@ -248,7 +248,7 @@ def id_show(name: str | None) -> None:
 @id.command("list")
 def id_list() -> None:
     """The address book: every identity, its fingerprint, and where it was first seen."""
-    from pbem.crypto.store import KeyStore
+    from pbem.home.store import KeyStore
 
     store = KeyStore()
     rows = store.names()
@@ -275,7 +275,7 @@ def id_list() -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file.")
 def id_export(name: str, output: Path | None) -> None:
     """Print (or write) NAME's public identity file to give to other players."""
-    from pbem.crypto.store import KeyStore
+    from pbem.home.store import KeyStore
     from pbem.fsio import atomic_write
 
     data = KeyStore().export(name)
@@ -293,7 +293,7 @@ def id_email(name: str, address: str) -> None:
     """Set where NAME gets mail: for your own identity its identity file is
     signed again (export it again); for another player, a note in your
     address book that wins over the address their file carries."""
-    from pbem.agent import AgentKeyStore
+    from pbem.home.agent import AgentKeyStore
 
     store = AgentKeyStore()
     store.set_email(name, address, lambda: ask_passphrase(name))
@@ -306,7 +306,7 @@ def id_email(name: str, address: str) -> None:
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 def id_import(file: Path) -> None:
     """Add another player's public identity file to the address book."""
-    from pbem.crypto.store import KeyStore
+    from pbem.home.store import KeyStore
     from pbem.protocol.folder import read
 
     data = read(file)
@@ -383,7 +383,7 @@ def join(folder: Path, received, name: str | None, accept_new: bool, allow_old: 
     files) you received, checked first. In a peer game it also writes your
     join file and prints its path: send it to the other players."""
     from pbem import actions
-    from pbem.crypto.store import KeyStore
+    from pbem.home.store import KeyStore
 
     name = name or actions.my_name(Path(received[0]), KeyStore())
 
@@ -437,8 +437,9 @@ def status(folder: Path | None, every: bool, as_json: bool) -> None:
 
 def status_all(tree: Path | None, as_json: bool) -> None:
     """`pbem status --all [TREE]`: one line per game."""
-    from pbem import games_index, turns
-    from pbem.crypto.store import KeyStore
+    from pbem import turns
+    from pbem.home import games_index
+    from pbem.home.store import KeyStore
     from pbem.protocol.folder import GENESIS
     from pbem.transport.watch import game_folders
 
@@ -1236,7 +1237,7 @@ def mail_password(kind: str, name: str) -> None:
     """Store the password of the SMTP or IMAP server in the system keyring
     (then set keyring = true in its table of config.toml)."""
     from pbem import mailing
-    from pbem.crypto.store import KeyStore
+    from pbem.home.store import KeyStore
 
     entry = mailing.store_password(KeyStore().home, name, kind, click.prompt(f"{kind} password", hide_input=True, err=True))
     click.echo(f"stored in the system keyring as pbem / {entry}")
@@ -1257,7 +1258,8 @@ def referee_mail(tree: Path | None, name: str, source: Path | None, every: float
     a deadline passed, and acts for a seat whose time is out as agreed."""
     import time
 
-    from pbem import config as cfg, mailing
+    from pbem import mailing
+    from pbem.home import config as cfg
 
     k = keys()
     typed: dict[str, str] = {}
@@ -1315,8 +1317,9 @@ def agent(ctx: click.Context, timeout: str | None) -> None:
     unlocks a key gives it the key, later ones take it from there."""
     if ctx.invoked_subcommand is not None:
         return
-    from pbem import agent as agent_mod, config as cfg
-    from pbem.crypto.store import KeyStore
+    from pbem.home import agent as agent_mod
+    from pbem.home import config as cfg
+    from pbem.home.store import KeyStore
 
     home = KeyStore().home
     given = timeout or cfg.table(cfg.read(home), "agent", None).get("timeout") or agent_mod.DEFAULT_TIMEOUT
@@ -1327,8 +1330,8 @@ def agent(ctx: click.Context, timeout: str | None) -> None:
 
 
 def _agent_client():
-    from pbem import agent as agent_mod
-    from pbem.crypto.store import KeyStore
+    from pbem.home import agent as agent_mod
+    from pbem.home.store import KeyStore
 
     client = agent_mod.Client(KeyStore().home)
     if not client.running():
@@ -1367,8 +1370,8 @@ def agent_forget(name: str) -> None:
 @agent.command("stop")
 def agent_stop() -> None:
     """Stop the agent: every key it held is forgotten."""
-    from pbem import agent as agent_mod
-    from pbem.crypto.store import KeyStore
+    from pbem.home import agent as agent_mod
+    from pbem.home.store import KeyStore
 
     if agent_mod.Client(KeyStore().home).stop():
         click.echo("agent stopped")

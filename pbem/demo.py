@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pbem import actions, games
-from pbem.crypto.store import KeyStore
+from pbem.home.store import KeyStore
 from pbem.errors import InvalidOption
 from pbem.protocol.audit import audit
 

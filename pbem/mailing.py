@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem import config as cfg
+from pbem.home import config as cfg
 from pbem.errors import PbemError, SignatureError
 from pbem.transport.mail import MailError
 

@@ -97,7 +97,7 @@ class Session:
 
     def folders(self) -> list[Path]:
         if not self.roots:
-            from pbem import games_index
+            from pbem.home import games_index
 
             games_index.forget_missing()
             return [f for f in games_index.known() if (f / folder_mod.GENESIS).is_file()]

@@ -85,7 +85,7 @@ def introduced(base: Path, names: list[str]):
     """One key store per player, each holding every other player's public
     identity (what `pbem id export` / `pbem id import` do by mail)."""
     from pbem.actions import Keys
-    from pbem.crypto.store import KeyStore
+    from pbem.home.store import KeyStore
 
     out = {n: Keys(KeyStore(base / f"home-{n}"), lambda: "") for n in names}
     for n, k in out.items():

@@ -17,7 +17,7 @@ from pathlib import Path
 import tamper
 from pbem import actions, games
 from pbem.crypto.keys import identity_file, read_identity_file, read_secret_key_file, secret_key_file
-from pbem.crypto.store import KeyStore
+from pbem.home.store import KeyStore
 from pbem.errors import PbemError
 from pbem.games.base import overlay
 from pbem.protocol import folder

@@ -181,7 +181,7 @@ def test_a_peer_seat_that_opens_another_vote_than_it_cast_is_refused():
 def test_join_refuses_a_genesis_of_protocol_version_1(tmp_path):
     """A creator could write a version-1 genesis (chance its writers can
     foresee): verifiers still read old games, but nobody joins a new one."""
-    from pbem.crypto.store import KeyStore
+    from pbem.home.store import KeyStore
     from pbem.errors import ProtocolError
     from pbem.protocol.formats import GenesisBody
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import Pbem, snapshot
-from pbem import checkpoint
+from pbem.home import checkpoint
 from pbem.protocol import folder
 from pbem.protocol.chain import Chain
 

@@ -72,7 +72,7 @@ def test_four_players_referee_game_each_with_only_their_key(homes, tmp_path):
 
 
 def test_operative_keys_never_open_the_key(homes, tmp_path):
-    from pbem.crypto.store import KeyStore
+    from pbem.home.store import KeyStore
     from pbem.protocol import folder
     from pbem.protocol.party import Party
 
@@ -204,7 +204,7 @@ def test_peer_game_four_folders_to_the_end(homes, tmp_path):
 
 
 def test_peer_key_stays_with_the_spymasters(homes, tmp_path):
-    from pbem.crypto.store import KeyStore
+    from pbem.home.store import KeyStore
     from pbem.protocol import folder
     from pbem.protocol.party import Party
 

@@ -70,7 +70,7 @@ def test_an_explicit_default_in_a_turn_is_refused(pbem, game, tmp_path):
     other = tmp_path / "other"
     pbem("new", "aa", other, "--seat", "alice", "--seat", "bob", "--seed", "1")
     body = json.loads(bytes(codec.read_envelope(open(path, "rb").read()).body))
-    from pbem.crypto.store import KeyStore
+    from pbem.home.store import KeyStore
 
     alice = KeyStore(pbem.home).secret("alice", None)
     for extra in ({"reveals": []}, {"beacon": None}, {"deliveries": []}):

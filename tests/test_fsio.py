@@ -37,7 +37,7 @@ def test_a_racing_second_writer_is_told_and_changes_nothing(pbem, tmp_path):
     chain_a = folder.load(g)
     chain_b = folder.load(g)  # a second process that loaded the same head
     from pbem import actions
-    from pbem.crypto.store import KeyStore
+    from pbem.home.store import KeyStore
 
     keys = actions.Keys(KeyStore(pbem.home), lambda: "")
     alice = actions.party(chain_a, "alice", keys)

@@ -12,7 +12,7 @@ import pytest
 from conftest import dealt
 
 from pbem import actions
-from pbem.crypto.store import KeyStore
+from pbem.home.store import KeyStore
 from pbem.errors import PbemError
 from pbem.protocol import codec, dealer as dealer_mod, folder
 from pbem.protocol.peer import writer as peer_writer

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pbem import actions
-from pbem.crypto.store import KeyStore
+from pbem.home.store import KeyStore
 from pbem.games.base import Known
 from pbem.protocol import folder
 from pbem.protocol.party import Party

@@ -23,7 +23,7 @@ from pbem.actions import Keys
 from pbem.cli import cli
 from pbem.crypto import poker
 from pbem.crypto.encoding import b64d, b64e
-from pbem.crypto.store import KeyStore
+from pbem.home.store import KeyStore
 from pbem.protocol import codec, folder, versions
 from pbem.protocol.audit import audit
 from pbem.protocol.formats import GenesisBody, TurnBody

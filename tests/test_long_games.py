@@ -15,7 +15,7 @@ import pytest
 from conftest import Pbem, introduced, snapshot
 from doctor import hotseat_dealer_key, resign_turn
 from pbem import actions
-from pbem.crypto.store import KeyStore
+from pbem.home.store import KeyStore
 from pbem.errors import PbemError
 from pbem.protocol import clock, codec, folder as folder_mod
 from pbem.protocol.chain import Chain

@@ -17,7 +17,7 @@ from conftest import Pbem, snapshot
 from mailservers import CutProxy, Dovecot, Smtp, maildir
 from pbem import actions, mailing
 from pbem.actions import Keys
-from pbem.crypto.store import KeyStore
+from pbem.home.store import KeyStore
 from pbem.protocol import codec
 from pbem.protocol import folder as folder_mod
 from pbem.transport import armor
@@ -458,7 +458,7 @@ def _folder_of(keys: Keys) -> str:
 def test_password_from_env_keyring_or_nowhere(tmp_path, monkeypatch):
     import sys
 
-    from pbem import config as cfg
+    from pbem.home import config as cfg
 
     home = tmp_path / "h"
     home.mkdir()

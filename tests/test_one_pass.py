@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem import actions, checkpoint
+from pbem import actions
+from pbem.home import checkpoint
 from pbem.errors import IllegalCommand
 from pbem.protocol import folder
 from pbem.protocol.chain import Chain

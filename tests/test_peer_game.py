@@ -103,7 +103,7 @@ def test_nobody_reads_another_folder_without_its_key(players, tmp_path):
 def test_each_seat_sees_its_own_hand_only(players, tmp_path):
     from pbem.crypto import poker
     from pbem.crypto.encoding import b64d
-    from pbem.crypto.store import KeyStore
+    from pbem.home.store import KeyStore
     from pbem.errors import CryptoError
     from pbem.protocol import folder
     from pbem.protocol.peer import knowledge as peer_knowledge

@@ -12,7 +12,7 @@ import pytest
 
 from conftest import introduced, mail_step, settle
 from pbem import actions, games
-from pbem.crypto.store import KeyStore
+from pbem.home.store import KeyStore
 from pbem.errors import CommitmentError, ProtocolError
 from pbem.protocol import codec, folder
 from pbem.protocol.audit import audit

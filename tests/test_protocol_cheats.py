@@ -15,7 +15,7 @@ from conftest import dealt
 
 from pbem import actions
 from pbem.crypto.encoding import b64d, b64e, canonical
-from pbem.crypto.store import KeyStore
+from pbem.home.store import KeyStore
 from pbem.errors import CommitmentError, IllegalCommand, ProtocolError, WrongWriter
 from pbem.games.agent_avenue.cards import full_deck
 from pbem.games.agent_avenue.commands import Play

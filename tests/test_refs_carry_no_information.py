@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import pytest
 
 from pbem import actions
-from pbem.crypto.store import KeyStore
+from pbem.home.store import KeyStore
 from pbem.games.agent_avenue import GAME, cards
 from pbem.games.agent_avenue.commands import Discard, Play, Recruit
 from pbem.games.agent_avenue.state import hand, ref_key

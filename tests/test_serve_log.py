@@ -9,7 +9,7 @@ import random
 import re
 
 from pbem import actions, serving
-from pbem.crypto.store import KeyStore
+from pbem.home.store import KeyStore
 from pbem.protocol import folder as folder_mod
 
 

@@ -19,7 +19,7 @@ import pytest
 from pbem import actions, games
 from pbem.crypto.encoding import canonical
 from pbem.crypto.keys import read_secret_key_file
-from pbem.crypto.store import KeyStore
+from pbem.home.store import KeyStore
 from pbem.errors import PbemError, ProtocolError
 from pbem.games.base import SeatSpec
 from pbem.protocol import codec, dealer as dealer_mod

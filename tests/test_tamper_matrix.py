@@ -21,7 +21,8 @@ import re
 import pytest
 
 import tamper
-from pbem import actions, checkpoint, games
+from pbem import actions, games
+from pbem.home import checkpoint
 from pbem.errors import PbemError
 from pbem.protocol import codec, folder
 from pbem.protocol.peer import deck as peer, renewal as peer_renewal

@@ -14,7 +14,7 @@ import pytest
 from conftest import Pbem, introduced, play_to_end, snapshot
 from doctor import resign_turn
 from pbem import actions, games
-from pbem.crypto.store import KeyStore
+from pbem.home.store import KeyStore
 from pbem.errors import PbemError
 from pbem.protocol import codec, folder
 from pbem.protocol.clock import file_time

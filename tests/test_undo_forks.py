@@ -17,7 +17,7 @@ from __future__ import annotations
 import msgspec
 from conftest import play_to_end
 from pbem import actions
-from pbem.crypto.store import KeyStore
+from pbem.home.store import KeyStore
 from pbem.protocol import codec, folder
 from pbem.protocol.party import Party
 from test_undo import SEATS, cli, referee_table  # noqa: F401 - cli: every seat's key

@@ -132,7 +132,7 @@ def test_errors_name_the_file_never_bare_file(pbem, game, tmp_path):
     other = tmp_path / "other"
     pbem("new", "aa", other, "--seat", "alice", "--seat", "bob", "--dealer", "referee", "--referee", "rita")
     written = actions.submit(other, "alice", [pbem.json("legal", other, "--as", "alice")[0]],
-                             actions.Keys(__import__("pbem.crypto.store", fromlist=["KeyStore"]).KeyStore(), lambda: ""))
+                             actions.Keys(__import__("pbem.home.store", fromlist=["KeyStore"]).KeyStore(), lambda: ""))
     from pbem.errors import PbemError
 
     chain = folder_mod.load(game)

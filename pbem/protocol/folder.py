@@ -25,7 +25,8 @@ from pathlib import Path
 
 import msgspec
 
-from pbem import checkpoint, checkpoint_seen
+from pbem.home import checkpoint
+from pbem.home import checkpoint_seen
 
 from pbem.crypto.encoding import FORMAT, canonical
 from pbem.crypto.limits import MAX_FILE_BYTES, check_limits, check_size
@@ -145,7 +146,7 @@ def load(
     stop: int | None = None,
 ) -> Chain:
     """Check the chain in `folder`: every file, or (from this user's
-    verified checkpoint, `pbem.checkpoint`) every file not checked before.
+    verified checkpoint, `pbem.home.checkpoint`) every file not checked before.
 
     Files the checkpoint covers are hashed, not verified again: when one of
     them is no longer the same bytes (edited, removed, renamed, replaced),

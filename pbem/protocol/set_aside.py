@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from pbem import checkpoint
+from pbem.home import checkpoint
 from pbem.errors import PbemError
 from pbem.protocol import codec, undo
 from pbem.protocol.chain import Chain

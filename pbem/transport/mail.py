@@ -8,7 +8,7 @@ The receiving side takes both and counts the file once
 
 SMTP goes over TLS: implicit (``security = "tls"``, port 465) or STARTTLS
 (port 587, refused if the server does not offer it). Plain SMTP is only
-accepted for a server on this machine (`pbem.config`), which the tests use.
+accepted for a server on this machine (`pbem.home.config`), which the tests use.
 Every failure of the network or of the server becomes a `MailError` in one
 line that names the server.
 """

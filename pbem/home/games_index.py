@@ -22,7 +22,7 @@ INDEX = "games.json"
 
 
 def _index_path() -> Path:
-    from pbem.crypto.store import default_home
+    from pbem.home.store import default_home
 
     return default_home() / INDEX
 
