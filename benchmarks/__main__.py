@@ -54,7 +54,7 @@ import pbem
 from benchmarks import bench_daemon, bench_playouts, bench_poker, bench_serve, bench_shuffle_proof, cryptofloor, seeded
 from pbem import watching
 from pbem.errors import PbemError
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 
 FLOOR = "import click, msgspec, cryptography.hazmat.primitives.asymmetric.ed25519"
 READERS = ("status", "status --json", "legal --json", "show")

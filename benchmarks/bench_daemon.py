@@ -27,7 +27,7 @@ import threading
 import time
 from pathlib import Path
 
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 
 
 def answered_place(src: Path) -> int:

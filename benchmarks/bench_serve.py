@@ -182,7 +182,7 @@ def main(argv: list[str] | None = None) -> None:
     import tempfile
 
     from benchmarks import seeded
-    from pbem.protocol import folder as folder_mod
+    from pbem.gamedir import folder as folder_mod
 
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_serve")
     parser.add_argument("--runs", type=int, default=5)

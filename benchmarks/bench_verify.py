@@ -19,7 +19,7 @@ from pathlib import Path
 
 from pbem import actions
 from pbem.home.store import KeyStore
-from pbem.protocol import folder
+from pbem.gamedir import folder
 from pbem.protocol.audit import audit
 
 

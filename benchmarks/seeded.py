@@ -21,7 +21,7 @@ from pathlib import Path
 
 from pbem import actions
 from pbem.home.store import KeyStore
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 
 #: game -> (title, seats as NAME[:ROLE])
 GAMES = {

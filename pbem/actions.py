@@ -32,9 +32,9 @@ from pbem.home import pinning
 from pbem.crypto.keys import SecretIdentity, read_secret_key_file
 from pbem.errors import InvalidCommand, InvalidOption, KeyStoreError, PassphraseError, PbemError, ProtocolError
 from pbem.fsio import atomic_write, make_folder
-from pbem.lock import LOCK
+from pbem.gamedir.lock import LOCK
 from pbem.games.base import Known, NeedsReveal, SeatSpec, overlay, unknown_to
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 from pbem.protocol.chain import Chain
 from pbem.clock_words import file_words
 from pbem.safetext import text_problem
@@ -699,7 +699,7 @@ class _Staged:
         return [data for _, data in self.files]
 
     def write(self, notes: list[str] | None) -> list[Path]:
-        from pbem.protocol import set_aside
+        from pbem.gamedir import set_aside
 
         private = self.dealer_cards is not None  # each file checked as the dealer checks
         _say(notes, set_aside.move_aside(self.folder, self.chain))

@@ -116,7 +116,7 @@ def party_name(folder: Path, name: str | None) -> str:
         return name
     from pbem import actions
     from pbem.home.store import KeyStore
-    from pbem.protocol.folder import GENESIS
+    from pbem.gamedir.folder import GENESIS
 
     return actions.my_name(folder / GENESIS, KeyStore())
 as_json = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
@@ -307,7 +307,7 @@ def id_email(name: str, address: str) -> None:
 def id_import(file: Path) -> None:
     """Add another player's public identity file to the address book."""
     from pbem.home.store import KeyStore
-    from pbem.protocol.folder import read
+    from pbem.gamedir.folder import read
 
     data = read(file)
     ident = KeyStore().import_identity(data, source=str(file.absolute()))
@@ -440,7 +440,7 @@ def status_all(tree: Path | None, as_json: bool) -> None:
     from pbem import turns
     from pbem.home import games_index
     from pbem.home.store import KeyStore
-    from pbem.protocol.folder import GENESIS
+    from pbem.gamedir.folder import GENESIS
     from pbem.transport.watch import game_folders
 
     if tree is not None:

@@ -43,7 +43,7 @@ import msgspec
 from pbem.crypto.limits import check_limits
 from pbem.errors import FormatError, PbemError, StaleTurn, WrongGame
 from pbem.protocol import codec
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 from pbem.protocol.chain import Chain
 from pbem.protocol.formats import GenesisBody, TurnBody
 from pbem.transport import MAX_TEXT_BYTES

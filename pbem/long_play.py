@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem import actions
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 
 
 def _write(folder: Path, name: str, keys: actions.Keys, make, notes: list[str] | None) -> list[Path]:

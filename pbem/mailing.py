@@ -138,7 +138,7 @@ def _save(path: Path, data: dict[str, Any]) -> None:
 def _game_id(folder: Path) -> str | None:
     """The id of the game in `folder` (None: no game there yet)."""
     from pbem.protocol import codec
-    from pbem.protocol import folder as folder_mod
+    from pbem.gamedir import folder as folder_mod
 
     path = Path(folder) / folder_mod.GENESIS
     if not path.exists():
@@ -163,7 +163,7 @@ def send(folder: Path, name: str, keys, ask: Ask | None = None, again: bool = Fa
     """Mail each other party of the game in `folder` the files it lacks and
     has not been mailed yet (`again`: everything it lacks)."""
     from pbem import actions, delivery
-    from pbem.protocol import folder as folder_mod
+    from pbem.gamedir import folder as folder_mod
     from pbem.transport import mail
 
     home = keys.store.home
@@ -238,7 +238,7 @@ def _copy_to_self(config: dict[str, Any], name: str) -> bool:
 
 def _own_new(chain, folder: Path, name: str, record: dict[str, Any]) -> list[tuple[Path, bytes]]:
     """The files `name` wrote that were mailed to others but not yet to itself."""
-    from pbem.protocol import folder as folder_mod
+    from pbem.gamedir import folder as folder_mod
 
     mailed = set().union(*(set(v) for k, v in record.items() if k not in ("", name)))
     out = []
@@ -254,7 +254,7 @@ def _own_new(chain, folder: Path, name: str, record: dict[str, Any]) -> list[tup
 
 def _all_had(folder: Path, record: dict[str, Any]) -> bool:
     """Every file of the folder already had by (or mailed to) every other party."""
-    from pbem.protocol import folder as folder_mod
+    from pbem.gamedir import folder as folder_mod
 
     parties = record.get("")
     if not parties:
@@ -459,7 +459,7 @@ def _take(folder: Path, gid: str, name: str, keys, messages, report: Fetched, no
     """Apply this game's files among `messages` to `folder` (as `pbem apply`)."""
     from pbem import actions, delivery
     from pbem.protocol import codec
-    from pbem.protocol import folder as folder_mod
+    from pbem.gamedir import folder as folder_mod
 
     files = [f for m in messages for f in _files(m)]
     report.messages = len(messages)
@@ -506,7 +506,7 @@ def _take(folder: Path, gid: str, name: str, keys, messages, report: Fetched, no
 def _held(chain, data: bytes) -> bool:
     """These exact bytes are in the chain already."""
     from pbem import delivery
-    from pbem.protocol import folder as folder_mod
+    from pbem.gamedir import folder as folder_mod
 
     try:
         return delivery._place(chain, data) is None or folder_mod.already_in(chain, data) is not None
@@ -587,7 +587,7 @@ def _seats(genesis: bytes, name: str) -> bool:
 def refereed(tree: Path, name: str) -> list[Path]:
     """Every game folder under `tree` whose referee is `name`."""
     from pbem import delivery
-    from pbem.protocol import folder as folder_mod
+    from pbem.gamedir import folder as folder_mod
 
     out = []
     tree = Path(tree)
@@ -702,7 +702,7 @@ def remind(folder: Path, name: str, keys, ask: Ask | None, share: int) -> list[s
 
 def _listing(folder: Path) -> frozenset[tuple[str, int, int]]:
     """The chain files of a folder, by name, size and time of change."""
-    from pbem.protocol import folder as folder_mod
+    from pbem.gamedir import folder as folder_mod
 
     out = set()
     for paths in folder_mod.chain_files(folder).values():

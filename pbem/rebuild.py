@@ -40,7 +40,7 @@ from pbem.protocol.formats import TurnBody
 def is_empty(folder: Path) -> bool:
     """A folder that holds nothing but an empty lock file, or none yet
     where one can be made (under a folder, not under a file)."""
-    from pbem.lock import LOCK
+    from pbem.gamedir.lock import LOCK
 
     if folder.is_dir():
         return all(p.name == LOCK for p in folder.iterdir())
@@ -79,7 +79,7 @@ def apply_into_empty(folder: Path, paths: list[Path], keys, notes: list[str] | N
     apply` applies them (`delivery.receive`)."""
     from pbem import actions, delivery
     from pbem.fsio import atomic_write
-    from pbem.protocol import folder as folder_mod
+    from pbem.gamedir import folder as folder_mod
 
     items = delivery.distinct(delivery.read_sources(paths))
     geneses = []

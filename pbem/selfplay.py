@@ -28,7 +28,8 @@ from typing import Any, Callable
 
 from pbem import games
 from pbem.crypto.keys import SecretIdentity
-from pbem.protocol import codec, dealer as dealer_mod, folder as folder_mod
+from pbem.protocol import codec, dealer as dealer_mod
+from pbem.gamedir import folder as folder_mod
 from pbem.protocol.chain import Chain
 from pbem.protocol.party import Party
 from pbem.protocol.peer import writer as peer_writer

@@ -38,7 +38,7 @@ from typing import Any
 
 from pbem import actions, turns, watching
 from pbem.errors import PbemError
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 from pbem.render import serve_page as pages
 from pbem.render.serve_http import Reply
 from pbem.transport import watch as tw

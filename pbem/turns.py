@@ -212,7 +212,7 @@ def check_turn(chain, name: str) -> None:
 def overview(folders: list[Path]) -> list[Row | UnreadableRow]:
     """`pbem status --all`: one row per game folder, in the order given (a
     folder that cannot be read is a row with its error)."""
-    from pbem.protocol import folder as folder_mod
+    from pbem.gamedir import folder as folder_mod
 
     rows: list[Row | UnreadableRow] = []
     for folder in folders:

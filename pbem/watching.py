@@ -47,9 +47,9 @@ from pathlib import Path
 
 from pbem.actions import Keys
 from pbem.errors import FolderBusy, ForkError, PbemError
-from pbem.lock import abandoned_when
+from pbem.gamedir.lock import abandoned_when
 from pbem.protocol import codec
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 from pbem.transport import watch as tw
 
 #: seconds a folder's files must stay unchanged before they are read

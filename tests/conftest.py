@@ -101,7 +101,7 @@ def mail_step(keys, dirs, rng) -> bool:
     """One honest file by whoever must write (a random legal choice where
     one is needed), applied to every other player's folder. False at the end."""
     from pbem import actions
-    from pbem.protocol import folder
+    from pbem.gamedir import folder
 
     chain = folder.load(next(iter(dirs.values())))
     if not chain.writers():
@@ -123,7 +123,7 @@ def settle(keys, dirs) -> None:
     """Every automatic file (a peer game's set-up links and layers, owed
     decryptions, a referee's deal) written and mailed until someone must
     decide: the state right after the set-up."""
-    from pbem.protocol import folder
+    from pbem.gamedir import folder
 
     for _ in range(50):
         chain = folder.load(next(iter(dirs.values())))
@@ -179,7 +179,7 @@ def dealt(folder: Path, keys):
     referee game of version 2 is dealt once every seat has joined): each
     seat's and the referee's `sync`, in turn. Returns the chain."""
     from pbem import actions
-    from pbem.protocol import folder as folder_mod
+    from pbem.gamedir import folder as folder_mod
 
     for _ in range(20):
         chain = folder_mod.load(folder)

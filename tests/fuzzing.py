@@ -20,7 +20,7 @@ from pbem.crypto.keys import identity_file, read_identity_file, read_secret_key_
 from pbem.home.store import KeyStore
 from pbem.errors import PbemError
 from pbem.games.base import overlay
-from pbem.protocol import folder
+from pbem.gamedir import folder
 from pbem.protocol.chain import Chain
 from pbem.protocol.party import Party
 

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import Pbem, snapshot
 from pbem.home import checkpoint
-from pbem.protocol import folder
+from pbem.gamedir import folder
 from pbem.protocol.chain import Chain
 
 

@@ -22,7 +22,7 @@ from pbem.crypto.encoding import canonical
 from pbem.games import get
 from pbem.games.dark_agent.commands import Attack, Deal
 from pbem.protocol import codec
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 from pbem.protocol.audit import audit
 
 LONG = bool(os.environ.get("PBEM_LONG"))

@@ -26,7 +26,7 @@ from conftest import introduced, mail_step
 from pbem import actions, games
 from pbem.errors import InvalidOption
 from pbem.games.base import SeatSpec
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 
 LONG = os.environ.get("PBEM_LONG") == "1"
 #: decisions played per game in the default run (long mode: to the end)

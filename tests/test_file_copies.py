@@ -24,7 +24,8 @@ from doctor import hotseat_dealer_key
 from pbem.crypto.encoding import canonical
 from pbem.crypto.sign import domain, sign
 from pbem.errors import FormatError
-from pbem.protocol import codec, folder
+from pbem.protocol import codec
+from pbem.gamedir import folder
 from pbem.protocol.formats import GenesisBody, SignedFile
 from test_peer_cheats import bobs_next_file, joined, keys, resign  # noqa: F401 - keys is a fixture
 

@@ -15,7 +15,7 @@ from markdown_it import MarkdownIt
 from conftest import Pbem, introduced, mail_step
 from pbem import actions, delivery, forum
 from pbem.games.base import Known
-from pbem.protocol import folder
+from pbem.gamedir import folder
 from pbem.transport import armor
 
 GAMES = {

@@ -10,7 +10,7 @@ import pytest
 
 from pbem.errors import StaleTurn
 from pbem.fsio import atomic_write
-from pbem.protocol import folder
+from pbem.gamedir import folder
 
 
 def test_atomic_write_replaces_and_sets_mode(tmp_path):

@@ -14,7 +14,8 @@ from conftest import dealt
 from pbem import actions
 from pbem.home.store import KeyStore
 from pbem.errors import PbemError
-from pbem.protocol import codec, dealer as dealer_mod, folder
+from pbem.protocol import codec, dealer as dealer_mod
+from pbem.gamedir import folder
 from pbem.protocol.peer import writer as peer_writer
 from pbem.protocol.formats import TurnBody
 

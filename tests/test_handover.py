@@ -24,7 +24,8 @@ from pbem.crypto.keys import SecretIdentity
 from pbem.crypto.seal import open_envelope, seal
 from pbem.crypto.encoding import canonical
 from pbem.errors import PbemError, SealError
-from pbem.protocol import codec, dealer as dealer_mod, folder as folder_mod, handover
+from pbem.protocol import codec, dealer as dealer_mod, handover
+from pbem.gamedir import folder as folder_mod
 from pbem.protocol.formats import SeatSecrets, TurnBody
 from pbem.protocol.party import Party
 

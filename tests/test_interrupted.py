@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import snapshot
-from pbem.protocol import folder
+from pbem.gamedir import folder
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import pytest
 from conftest import introduced, mail_step
 from pbem import actions
 from pbem.errors import PbemError
-from pbem.protocol import folder
+from pbem.gamedir import folder
 
 
 @pytest.mark.parametrize("game,seats", [("agent-avenue", ["alice", "bob"]),

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from conftest import Pbem
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 from races import cases, spawn, status_json
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")

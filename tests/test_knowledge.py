@@ -12,7 +12,7 @@ import pytest
 from pbem import actions
 from pbem.home.store import KeyStore
 from pbem.games.base import Known
-from pbem.protocol import folder
+from pbem.gamedir import folder
 from pbem.protocol.party import Party
 
 from conftest import dealt

@@ -19,7 +19,8 @@ from pbem import actions, games
 from pbem.crypto.encoding import b64d, b64e
 from pbem.errors import ProofError, ProtocolError
 from pbem.games.agent_avenue.commands import Play
-from pbem.protocol import codec, folder
+from pbem.protocol import codec
+from pbem.gamedir import folder
 from pbem.protocol.formats import TurnBody
 from pbem.protocol.audit import audit
 from pbem.protocol.party import Party

@@ -24,7 +24,8 @@ from pbem.cli import cli
 from pbem.crypto import poker
 from pbem.crypto.encoding import b64d, b64e
 from pbem.home.store import KeyStore
-from pbem.protocol import codec, folder, versions
+from pbem.protocol import codec, versions
+from pbem.gamedir import folder
 from pbem.protocol.audit import audit
 from pbem.protocol.formats import GenesisBody, TurnBody
 from pbem.protocol.peer import proofs

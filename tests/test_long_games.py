@@ -17,7 +17,8 @@ from doctor import hotseat_dealer_key, resign_turn
 from pbem import actions
 from pbem.home.store import KeyStore
 from pbem.errors import PbemError
-from pbem.protocol import clock, codec, folder as folder_mod
+from pbem.protocol import clock, codec
+from pbem.gamedir import folder as folder_mod
 from pbem.protocol.chain import Chain
 from pbem.protocol.formats import GenesisBody, Pause, Timeout, Undo
 from test_mail import people

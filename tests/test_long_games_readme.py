@@ -16,7 +16,7 @@ from markdown_it import MarkdownIt
 
 from conftest import introduced, mail_step
 from pbem import actions, mailing
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 from test_mail import bot_turn, people
 from test_mail import smtp  # noqa: F401 (a fixture)
 

@@ -18,7 +18,7 @@ import pytest
 from pbem import actions
 from pbem.home import checkpoint
 from pbem.home.store import KeyStore
-from pbem.protocol import folder
+from pbem.gamedir import folder
 from pbem.protocol.party import Party
 from test_undo import SEATS, cli  # noqa: F401 - cli: every seat's key
 

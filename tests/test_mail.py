@@ -19,7 +19,7 @@ from pbem import actions, mailing
 from pbem.actions import Keys
 from pbem.home.store import KeyStore
 from pbem.protocol import codec
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 from pbem.transport import armor
 from pbem.transport.mail import MailError
 

@@ -13,7 +13,7 @@ import pytest
 from pbem import actions
 from pbem.home import checkpoint
 from pbem.errors import IllegalCommand
-from pbem.protocol import folder
+from pbem.gamedir import folder
 from pbem.protocol.chain import Chain
 from test_protocol_cheats import keys, new, two_enforcers  # noqa: F401 - fixture and helpers
 

@@ -14,7 +14,8 @@ from pbem import actions
 from pbem.crypto import beacon, poker
 from pbem.crypto.encoding import b64d, b64e
 from pbem.errors import CommitmentError, FormatError, ForkError, ProofError, ProtocolError, StaleTurn, WrongGame
-from pbem.protocol import codec, folder, formats
+from pbem.protocol import codec, formats
+from pbem.gamedir import folder
 from pbem.protocol.peer import writer as peer_writer
 from pbem.protocol.audit import audit
 from pbem.protocol.formats import Join, TurnBody

@@ -105,7 +105,7 @@ def test_each_seat_sees_its_own_hand_only(players, tmp_path):
     from pbem.crypto.encoding import b64d
     from pbem.home.store import KeyStore
     from pbem.errors import CryptoError
-    from pbem.protocol import folder
+    from pbem.gamedir import folder
     from pbem.protocol.peer import knowledge as peer_knowledge
 
     dirs = start(players, tmp_path)
@@ -174,7 +174,7 @@ def test_play_answers_what_is_owed_then_offers_the_menu(players, tmp_path):
 @pytest.mark.parametrize("game", ["agent-avenue", "codenames"])
 def test_demo_plays_a_peer_game_between_separate_folders(tmp_path, game):
     from pbem.demo import run_demo
-    from pbem.protocol import folder
+    from pbem.gamedir import folder
 
     lines: list[str] = []
     out = run_demo(game, tmp_path / "g", 3, "peer", None, echo=lines.append, keys_dir=tmp_path / "keys")

@@ -14,7 +14,8 @@ from conftest import introduced, mail_step, settle
 from pbem import actions, games
 from pbem.home.store import KeyStore
 from pbem.errors import CommitmentError, ProtocolError
-from pbem.protocol import codec, folder
+from pbem.protocol import codec
+from pbem.gamedir import folder
 from pbem.protocol.audit import audit
 from pbem.protocol.formats import TurnBody
 from pbem.protocol.party import Party

@@ -18,7 +18,8 @@ from pbem.crypto.encoding import b64d, b64e, canonical
 from pbem.crypto.keys import SecretIdentity
 from pbem.errors import InvalidOption, PbemError, ProtocolError
 from pbem.games.base import SeatSpec, project
-from pbem.protocol import codec, folder
+from pbem.protocol import codec
+from pbem.gamedir import folder
 from pbem.protocol.peer import writer as peer_writer
 from pbem.protocol.chain import Chain
 from pbem.protocol.formats import GenesisBody, TurnBody

@@ -19,7 +19,8 @@ from pbem.home.store import KeyStore
 from pbem.errors import CommitmentError, IllegalCommand, ProtocolError, WrongWriter
 from pbem.games.agent_avenue.cards import full_deck
 from pbem.games.agent_avenue.commands import Play
-from pbem.protocol import codec, dealer as dealer_mod, folder, transition
+from pbem.protocol import codec, dealer as dealer_mod, transition
+from pbem.gamedir import folder
 from pbem.protocol.audit import audit
 from pbem.protocol.chain import state_hash
 from pbem.protocol.clock import file_time

@@ -16,7 +16,7 @@ from conftest import Pbem, introduced, mail_step
 from mailservers import Dovecot
 from pbem import actions, mailing
 from pbem.errors import PbemError
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 from pbem.transport.mail import MailError
 from test_mail import bot_turn, imap_people
 

@@ -46,7 +46,7 @@ from pbem.games.agent_avenue.state import hand, ref_key
 from pbem.games.base import Hidden, Known, RandomChance, SeatSpec, project
 from pbem.games.codenames import GAME as CODENAMES
 from pbem.games.refchoice import rechoose_refs
-from pbem.protocol import folder
+from pbem.gamedir import folder
 
 SEATS = [SeatSpec("alice"), SeatSpec("bob")]
 DELTA = 1e-6

@@ -32,7 +32,7 @@ from conftest import introduced, snapshot
 from served import Served
 
 from pbem import actions
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=SKIP)
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,7 +10,7 @@ import re
 
 from pbem import actions, serving
 from pbem.home.store import KeyStore
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 
 
 def _seqs(html: str) -> list[int]:

@@ -17,7 +17,7 @@ from served import Served, wait_until
 from test_mail import bot_turn, people, smtp  # noqa: F401 - the SMTP server fixture
 
 from pbem import actions, mailing
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 
 
 def _mailed_to(smtp, address: str) -> dict[str, bytes]:  # noqa: F811

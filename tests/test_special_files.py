@@ -18,7 +18,7 @@ import pytest
 
 from conftest import introduced
 from pbem import actions
-from pbem.lock import LOCK
+from pbem.gamedir.lock import LOCK
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX thing")
 
@@ -164,7 +164,7 @@ def test_a_watcher_waiting_for_a_folder_lock_stops_on_sigterm(tmp_path, people):
 def test_one_folders_trouble_never_stops_the_others(tmp_path, people, monkeypatch):
     """Whatever goes wrong in one folder (here: it cannot be listed) is
     told once and counted; the other folders are served all the same."""
-    from pbem.protocol import folder as folder_mod
+    from pbem.gamedir import folder as folder_mod
     from pbem.watching import Watch
 
     tree = tmp_path / "tree"

@@ -24,7 +24,8 @@ import tamper
 from pbem import actions, games
 from pbem.home import checkpoint
 from pbem.errors import PbemError
-from pbem.protocol import codec, folder
+from pbem.protocol import codec
+from pbem.gamedir import folder
 from pbem.protocol.peer import deck as peer, renewal as peer_renewal
 
 LONG = os.environ.get("PBEM_LONG") == "1"

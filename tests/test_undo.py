@@ -16,7 +16,8 @@ from doctor import resign_turn
 from pbem import actions, games
 from pbem.home.store import KeyStore
 from pbem.errors import PbemError
-from pbem.protocol import codec, folder
+from pbem.protocol import codec
+from pbem.gamedir import folder
 from pbem.protocol.clock import file_time
 from pbem.protocol.commitments import state_hash
 from pbem.protocol.formats import TurnBody, Undo

@@ -18,7 +18,8 @@ import msgspec
 from conftest import play_to_end
 from pbem import actions
 from pbem.home.store import KeyStore
-from pbem.protocol import codec, folder
+from pbem.protocol import codec
+from pbem.gamedir import folder
 from pbem.protocol.party import Party
 from test_undo import SEATS, cli, referee_table  # noqa: F401 - cli: every seat's key
 

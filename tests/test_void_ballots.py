@@ -23,7 +23,8 @@ from pbem import games
 from pbem.crypto.commit import commit
 from pbem.crypto.seal import seal
 from pbem.home.store import KeyStore
-from pbem.protocol import ballots, codec, folder
+from pbem.protocol import ballots, codec
+from pbem.gamedir import folder
 from pbem.protocol.clock import file_time
 from pbem.protocol.commitments import state_hash
 from pbem.protocol.formats import Ballot, TurnBody

@@ -20,7 +20,7 @@ from syncfolders import SyncLoop
 
 from pbem import actions
 from pbem.errors import PbemError
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 from pbem.transport import watch as tw
 from pbem.watching import Watch
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pbem import actions
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 
 
 @pytest.fixture

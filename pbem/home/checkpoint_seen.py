@@ -11,7 +11,7 @@ promises to refuse a verified file that changed. So a look remembers the
 name and SHA-256 of each file it verified past the checkpoint: a few
 hundred bytes, authenticated like the checkpoint (HMAC under the user's
 key) and bound to the folder, the game and the checkpoint's last file;
-`pbem.protocol.folder.load` compares them with the folder as it compares
+`pbem.gamedir.folder.load` compares them with the folder as it compares
 the checkpoint's own. Writing a checkpoint removes the record (it covers
 those files then).
 """

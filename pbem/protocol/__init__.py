@@ -24,10 +24,18 @@ modules, roughly from the bottom up:
   its answers); `party`: one party's knowledge and the files it writes;
   `foresight`: who can know which chance when; `audit`: the end-of-game
   audit.
-* `folder`: a game folder on disk, the chain as files; `set_aside`: the
-  files the rule of out-of-turn undo requests sets aside there.
+
+The game folder that holds a chain as files is the layer above
+(`pbem.gamedir`); of it the protocol knows only the genesis file's name
+(`GENESIS`, here so that the user's home can tell a game folder without
+importing the folder). May import `pbem.crypto`, `pbem.games` and the
+shared top-level modules (`errors`, `safetext`, `fsio`); nothing above
+(tests/test_layers.py).
 
 No import circle: `chain` imports genesis, the modes, ballots and undo
 (and a peer game's mode the peer package), and none of them imports the
-chain; `dealer`, `party`, `audit` and `folder` sit above it.
+chain; `dealer` and `party` sit above it.
 """
+
+#: the first file of every game folder (DESIGN.md section 4)
+GENESIS = "000000-genesis.pbem"

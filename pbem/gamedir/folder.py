@@ -3,7 +3,7 @@
 Layout (DESIGN.md section 4): ``000000-genesis.pbem``, ``000001-<by>.pbem``
 ... and ``state.pbem``; a hotseat game also keeps its dealer's key as
 ``dealer.key``. Loading replays and checks every file. A writer holds the
-folder's lock (`writing`, see `pbem.lock`) from loading to its last write, so
+folder's lock (`writing`, see `pbem.gamedir.lock`) from loading to its last write, so
 it checks against the head it writes after; each write is atomic and
 exclusive, so even writers the lock cannot order (two machines behind a sync
 tool) cannot overwrite each other. `state.pbem` is only a cache: `tidy`
@@ -32,12 +32,12 @@ from pbem.crypto.encoding import FORMAT, canonical
 from pbem.crypto.limits import MAX_FILE_BYTES, check_limits, check_size
 from pbem.errors import FolderBusy, FormatError, ForkError, PbemError, ProtocolError, StaleTurn
 from pbem.fsio import atomic_write, stray_temp_files
-from pbem.lock import LOCK, folder_lock
-from pbem.protocol import codec, set_aside
+from pbem.gamedir.lock import LOCK, folder_lock
+from pbem.protocol import GENESIS, codec
+from pbem.gamedir import set_aside
 from pbem.protocol.chain import Chain, Record
 from pbem.protocol.formats import OutcomeData, StateFile, TurnBody
 
-GENESIS = "000000-genesis.pbem"
 STATE = "state.pbem"
 DEALER_KEY = "dealer.key"
 #: a chain file; the optional middle part catches the copies sync tools make
@@ -432,7 +432,7 @@ def tidy(folder: Path, chain: Chain) -> list[str]:
 
 @contextlib.contextmanager
 def writing(folder: Path) -> Iterator[None]:
-    """Hold the folder's write lock (`pbem.lock`) around load, check and write."""
+    """Hold the folder's write lock (`pbem.gamedir.lock`) around load, check and write."""
     if not folder.is_dir():
         raise PbemError(f"{folder} is not a game folder", hint="pbem new GAME DIR --seat NAME ... creates one")
     try:
