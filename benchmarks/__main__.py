@@ -52,7 +52,7 @@ from pathlib import Path
 
 import pbem
 from benchmarks import bench_daemon, bench_playouts, bench_poker, bench_serve, bench_shuffle_proof, cryptofloor, seeded
-from pbem import watching
+from pbem.app import watching
 from pbem.errors import PbemError
 from pbem.gamedir import folder as folder_mod
 

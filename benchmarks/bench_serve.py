@@ -116,7 +116,7 @@ def measure(folder: Path, home: Path, seat: str, runs: int, profile: Path) -> di
     "floor_list" and "floor_game" (a one-line page of another local server
     in a new window, then a second one in the same window); "bytes": the
     game page's size."""
-    from pbem.serving import folder_key
+    from pbem.app.serving import folder_key
 
     path = f"g/{folder_key(folder)}"
     out: dict = {k: [] for k in ("cold", "warm", "list", "game", "floor_list", "floor_game")}

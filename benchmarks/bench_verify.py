@@ -17,10 +17,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from pbem import actions
+from pbem.app import actions
 from pbem.home.store import KeyStore
 from pbem.gamedir import folder
-from pbem.protocol.audit import audit
+from pbem.app.audit import audit
 
 
 def keys_for(base: Path, names: list[str]) -> dict[str, actions.Keys]:

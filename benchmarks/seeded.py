@@ -19,7 +19,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem import actions
+from pbem.app import actions
 from pbem.home.store import KeyStore
 from pbem.gamedir import folder as folder_mod
 

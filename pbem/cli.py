@@ -19,7 +19,7 @@ from pbem import __version__
 from pbem.errors import PbemError, PassphraseError
 
 if TYPE_CHECKING:
-    from pbem.actions import Keys
+    from pbem.app.actions import Keys
 
 
 class PbemGroup(click.Group):
@@ -114,7 +114,7 @@ def party_name(folder: Path, name: str | None) -> str:
     """`name`, or the only identity of the user's that is a party of the game in `folder`."""
     if name:
         return name
-    from pbem import actions
+    from pbem.app import actions
     from pbem.home.store import KeyStore
     from pbem.gamedir.folder import GENESIS
 
@@ -153,7 +153,7 @@ def warn(line: str) -> None:
 
 
 def keys(accept_new: bool = False, allow_old: bool = False) -> "Keys":
-    from pbem.actions import Keys
+    from pbem.app.actions import Keys
     from pbem.home.agent import AgentKeyStore  # asks `pbem agent` before asking for a passphrase
 
     typed = os.environ.get("PBEM_PASSPHRASE") is None and sys.stdin.isatty()  # a person, who may mistype
@@ -352,7 +352,7 @@ def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options,
     peer game by one of its seats (--as). `pbem info GAME` lists the
     game's options and their defaults.
     """
-    from pbem import actions
+    from pbem.app import actions
 
     dealer = actions.dealer_for(game, dealer, referee)
     agreed = None
@@ -382,7 +382,7 @@ def join(folder: Path, received, name: str | None, accept_new: bool, allow_old: 
     """Join a game: make your folder DIR from the GENESIS (and any later
     files) you received, checked first. In a peer game it also writes your
     join file and prints its path: send it to the other players."""
-    from pbem import actions
+    from pbem.app import actions
     from pbem.home.store import KeyStore
 
     name = name or actions.my_name(Path(received[0]), KeyStore())
@@ -412,7 +412,7 @@ def join(folder: Path, received, name: str | None, accept_new: bool, allow_old: 
 def status(folder: Path | None, every: bool, as_json: bool) -> None:
     """Whose turn it is, what is pending, and the outcome (DIR: the current
     folder unless given)."""
-    from pbem import actions
+    from pbem.app import actions
 
     if every:
         status_all(folder, as_json)
@@ -437,7 +437,7 @@ def status(folder: Path | None, every: bool, as_json: bool) -> None:
 
 def status_all(tree: Path | None, as_json: bool) -> None:
     """`pbem status --all [TREE]`: one line per game."""
-    from pbem import turns
+    from pbem.app import turns
     from pbem.home import games_index
     from pbem.home.store import KeyStore
     from pbem.gamedir.folder import GENESIS
@@ -481,7 +481,7 @@ def status_all(tree: Path | None, as_json: bool) -> None:
 def legal(folder: Path, name: str, as_json: bool) -> None:
     """Your legal commands now, in the game's notation."""
     name = party_name(folder, name)
-    from pbem import actions
+    from pbem.app import actions
 
     k = keys()
     chain = actions.open_game(folder, k)
@@ -489,7 +489,7 @@ def legal(folder: Path, name: str, as_json: bool) -> None:
     if as_json:
         emit_json(commands)
     elif not commands:
-        from pbem import turns
+        from pbem.app import turns
 
         click.echo(turns.owed(chain, name)[1])  # the words of `pbem status`
     else:
@@ -506,7 +506,7 @@ def legal(folder: Path, name: str, as_json: bool) -> None:
 def submit(folder: Path, name: str, cmds, accept_new: bool, allow_old: bool) -> None:
     """Check and write your turn into DIR; prints the files written."""
     name = party_name(folder, name)
-    from pbem import actions
+    from pbem.app import actions
 
     said: list[str] = []
     k = keys(accept_new, allow_old)
@@ -526,13 +526,14 @@ def submit(folder: Path, name: str, cmds, accept_new: bool, allow_old: bool) -> 
 def sync(folder: Path, name: str, accept_new: bool, allow_old: bool) -> None:
     """Write every file NAME owes that needs no decision."""
     name = party_name(folder, name)
-    from pbem import actions
+    from pbem.app import actions
 
     said: list[str] = []
     written = actions.sync(folder, name, keys(accept_new, allow_old), said)
     notes(said)
     if not written:
-        from pbem import actions as a, turns
+        from pbem.app import actions as a
+        from pbem.app import turns
 
         what, words = turns.owed(a.open_game(folder), name)
         if what in ("decision", "undo"):
@@ -559,7 +560,7 @@ def _undo_command(what: str, text: str) -> None:
     @accept_new
     @allow_old
     def step(folder: Path, name: str | None, accept_new: bool, allow_old: bool) -> None:
-        from pbem import actions
+        from pbem.app import actions
 
         name = party_name(folder, name)
 
@@ -593,7 +594,7 @@ def _long_written(written: list[Path], said: list[str], folder: Path, name: str)
 def resign(folder: Path, name: str | None, note: str, accept_new: bool, allow_old: bool) -> None:
     """Resign: your side loses and the game ends (a signed file; the audit
     still runs). Any time, whoever is to move."""
-    from pbem import long_play
+    from pbem.app import long_play
 
     name = party_name(folder, name)
     said: list[str] = []
@@ -611,7 +612,7 @@ def resign(folder: Path, name: str | None, note: str, accept_new: bool, allow_ol
 def pause(folder: Path, name: str | None, start: str, end: str, accept_new: bool, allow_old: bool) -> None:
     """Announce a pause (a holiday): every clock stops meanwhile, within
     the pauses the game agreed (pbem new --pauses)."""
-    from pbem import long_play
+    from pbem.app import long_play
 
     name = party_name(folder, name)
     said: list[str] = []
@@ -629,7 +630,7 @@ def timeout(folder: Path, name: str | None, seat: str | None, accept_new: bool, 
     game as abandoned or plays the seat's turn with the game's bot; in a
     peer game a seat claims it (the late seat may still answer with a
     move), and the others accept the pending claim with this command."""
-    from pbem import long_play
+    from pbem.app import long_play
 
     name = party_name(folder, name)
     said: list[str] = []
@@ -651,7 +652,7 @@ def handover(folder: Path, name: str | None, to: str, seat: str | None, accept_n
     waits for the seat, once per seat. In a referee game whose genesis allows
     it (pbem new --referee-handover), the referee may hand over a vanished seat.
     """
-    from pbem import actions
+    from pbem.app import actions
 
     name = party_name(folder, name)
     said: list[str] = []
@@ -677,7 +678,7 @@ plain_option = click.option(
 def show(folder: Path, name: str | None, as_json: bool, svg_file: Path | None, plain: bool) -> None:
     """The board as NAME may see it (default: as an observer; in colour on a
     terminal, NO_COLOR is honoured)."""
-    from pbem import actions
+    from pbem.app import actions
 
     if as_json and svg_file is not None:
         raise click.UsageError("--json and --svg do not go together")
@@ -712,7 +713,7 @@ def page(folder: Path, name: str | None, output: Path) -> None:
     """One self-contained HTML page of the game as NAME sees it: the board,
     whose turn it is, what is pending, NAME's legal commands as `pbem submit`
     lines to copy, the log and the outcome. Opens with no network."""
-    from pbem import actions
+    from pbem.app import actions
 
     k = keys()
     chain = actions.open_game(folder, k)
@@ -736,7 +737,7 @@ def play(folder: Path, name: str, plain: bool, yes: bool, accept_new: bool, allo
     is made in two steps. b shows the whole board, m the whole menu, ? the
     rules in brief, q quits.
     """
-    from pbem import play as playing
+    from pbem.app import play as playing
     from pbem.render import terminal
 
     name = party_name(folder, name)
@@ -752,7 +753,7 @@ def play(folder: Path, name: str, plain: bool, yes: bool, accept_new: bool, allo
               shell_complete=complete_identity)
 def log(folder: Path, as_json: bool, since_mine: bool, name: str | None) -> None:
     """Every file of the game, one line each, as anyone may read it."""
-    from pbem import actions
+    from pbem.app import actions
 
     chain = actions.open_game(folder, keys())
     if since_mine:
@@ -786,7 +787,8 @@ def apply_cmd(folder: Path, files, accept_new: bool) -> None:
     still applied. A new or empty DIR is made from the genesis among the
     files (a lost folder rebuilt from another party's files).
     """
-    from pbem import actions, rebuild
+    from pbem.app import actions
+    from pbem.app import rebuild
 
     said: list[str] = []
     if rebuild.is_empty(folder):
@@ -812,7 +814,7 @@ def refused(bad: list[PbemError]) -> None:
 
 def send(folder: Path, written: list[Path], writer: str) -> None:
     """Say whom the files just written must reach (stderr: stdout lists them)."""
-    from pbem import delivery
+    from pbem.app import delivery
 
     line = delivery.send_line(folder, written, writer)
     if line:
@@ -823,7 +825,7 @@ def send(folder: Path, written: list[Path], writer: str) -> None:
 @click.argument("files", metavar="FILE...", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
 def armor(files) -> None:
     """Print each pbem FILE as an armored text block, to paste into a mail."""
-    from pbem import delivery
+    from pbem.app import delivery
 
     click.echo(delivery.armor_files(list(files)), nl=False)
 
@@ -839,7 +841,7 @@ def dearmor(files, into: Path | None) -> None:
     Blocks may be quoted, rewrapped or have their line endings changed; a
     block that fails its checksum is named and nothing is written.
     """
-    from pbem import delivery
+    from pbem.app import delivery
 
     said: list[str] = []
     found = delivery.dearmor(list(files), into, said)
@@ -865,7 +867,8 @@ def dearmor(files, into: Path | None) -> None:
               help="Print a forum post (Markdown): a summary anyone may read, the files in a collapsed block.")
 def outbox(folder: Path, name: str, to: str | None, as_armor: bool, as_forum: bool) -> None:
     """The files each other party may still lack (after the last file it wrote)."""
-    from pbem import actions, delivery
+    from pbem.app import actions
+    from pbem.app import delivery
 
     if as_armor and as_forum:
         raise click.UsageError("--armor and --forum are two ways of printing the files: choose one")
@@ -873,7 +876,7 @@ def outbox(folder: Path, name: str, to: str | None, as_armor: bool, as_forum: bo
 
     chain = actions.open_game(folder, keys())
     if as_forum:
-        from pbem import forum
+        from pbem.app import forum
 
         click.echo(forum.post(folder, chain, name, to), nl=False)
         return
@@ -918,7 +921,7 @@ def verify(folder: Path, repair: bool, full: bool, as_json: bool) -> None:
     a cache: a stale or damaged one is rebuilt from the chain, with a note,
     and is not a failure.
     """
-    from pbem import actions
+    from pbem.app import actions
 
     said: list[str] = []
     chain = actions.verify(folder, repair, keys(), said, full=full)
@@ -938,7 +941,7 @@ def verify(folder: Path, repair: bool, full: bool, as_json: bool) -> None:
 @game_dir
 def audit(folder: Path) -> None:
     """Replay a finished game with every secret revealed."""
-    from pbem import actions
+    from pbem.app import actions
     from pbem.errors import AuditError
 
     report = actions.audit(folder, keys())
@@ -956,11 +959,11 @@ def info(what: str, as_json: bool) -> None:
     """What GAME is: title, seats, and the options `pbem new` takes, with
     their defaults (scenario options fix hidden cards: hotseat only). Given
     a game folder DIR: that game, and who can know which chance when."""
-    from pbem import gameinfo
+    from pbem.app import gameinfo
 
     folder = Path(what)
     if folder.is_dir() and (folder / "000000-genesis.pbem").exists():
-        from pbem import actions
+        from pbem.app import actions
         from pbem.protocol.foresight import chance_knowledge
 
         chain = actions.open_game(folder)
@@ -1015,7 +1018,7 @@ interval_option = click.option("--interval", type=click.FloatRange(0.05, 3600), 
 
 def run_watch(root: Path, name: str, accept_new: bool, once: bool, poll: bool, interval: float,
               notify_cmd: str | None, tree: bool, remove_copies: bool = False, remind_at: int = 75) -> None:
-    from pbem import watching
+    from pbem.app import watching
 
     def say(line: str) -> None:
         click.echo(line)
@@ -1074,7 +1077,7 @@ def serve(folders, name: str, no_open: bool, use_mail: bool, mail_every: float, 
     `pbem status --all` knows), the board, and your moves to click. It
     follows the folders as `pbem watch` does and writes what `pbem submit`
     writes. Ctrl-C stops it."""
-    from pbem import serving
+    from pbem.app import serving
 
     def ready(url: str) -> None:
         click.echo(url)
@@ -1126,7 +1129,7 @@ def demo(
     dark-agent) through the real file protocol, in a throw-away key store
     and folder (unless --keys and --dir keep them), then verify and audit it."""
     from pbem import games
-    from pbem.demo import run_demo
+    from pbem.app.demo import run_demo
 
     dealer = dealer or games.get(game).default_dealer  # the demo makes its own referee
     run_demo(game, folder, seed, dealer, bot, echo=click.echo, keys_dir=keys_dir, options=list(options))
@@ -1160,7 +1163,7 @@ def mail() -> None:
 @click.option("--again", is_flag=True, help="Mail every file each party lacks, even those mailed before.")
 def mail_send(folder: Path, name: str, again: bool) -> None:
     """Mail each other party of DIR the files it lacks (attached, and armored in the text)."""
-    from pbem import mailing
+    from pbem.app import mailing
 
     name = party_name(folder, name)
 
@@ -1197,7 +1200,8 @@ def mail_fetch(folder: Path, name: str, source: Path | None, game: str | None, n
                accept_new: bool) -> None:
     """Apply this game's files from new mail (as pbem apply does); a new DIR
     joins the game you were invited to. Mail is read, never changed."""
-    from pbem import actions, mailing
+    from pbem.app import actions
+    from pbem.app import mailing
 
     name = party_name(folder, name)
 
@@ -1215,7 +1219,7 @@ def mail_fetch(folder: Path, name: str, source: Path | None, game: str | None, n
     for line in actions.to_act_lines(actions.status(chain)):
         click.echo(f"next: {line}")
     if notify_cmd and (report.written or report.joined) and name in chain.writers() and chain.needs(name) == "decision":
-        from pbem.watching import run_notify
+        from pbem.app.watching import run_notify
 
         trouble = run_notify(notify_cmd, folder, chain, "decision", name)
         if trouble:
@@ -1236,7 +1240,7 @@ def mail_fetch(folder: Path, name: str, source: Path | None, game: str | None, n
 def mail_password(kind: str, name: str) -> None:
     """Store the password of the SMTP or IMAP server in the system keyring
     (then set keyring = true in its table of config.toml)."""
-    from pbem import mailing
+    from pbem.app import mailing
     from pbem.home.store import KeyStore
 
     entry = mailing.store_password(KeyStore().home, name, kind, click.prompt(f"{kind} password", hide_input=True, err=True))
@@ -1258,7 +1262,7 @@ def referee_mail(tree: Path | None, name: str, source: Path | None, every: float
     a deadline passed, and acts for a seat whose time is out as agreed."""
     import time
 
-    from pbem import mailing
+    from pbem.app import mailing
     from pbem.home import config as cfg
 
     k = keys()

@@ -84,7 +84,7 @@ def pbem(home: Path) -> Pbem:
 def introduced(base: Path, names: list[str]):
     """One key store per player, each holding every other player's public
     identity (what `pbem id export` / `pbem id import` do by mail)."""
-    from pbem.actions import Keys
+    from pbem.app.actions import Keys
     from pbem.home.store import KeyStore
 
     out = {n: Keys(KeyStore(base / f"home-{n}"), lambda: "") for n in names}
@@ -100,7 +100,7 @@ def introduced(base: Path, names: list[str]):
 def mail_step(keys, dirs, rng) -> bool:
     """One honest file by whoever must write (a random legal choice where
     one is needed), applied to every other player's folder. False at the end."""
-    from pbem import actions
+    from pbem.app import actions
     from pbem.gamedir import folder
 
     chain = folder.load(next(iter(dirs.values())))
@@ -178,7 +178,7 @@ def dealt(folder: Path, keys):
     """A game in one folder taken through its joins and deal in place (a
     referee game of version 2 is dealt once every seat has joined): each
     seat's and the referee's `sync`, in turn. Returns the chain."""
-    from pbem import actions
+    from pbem.app import actions
     from pbem.gamedir import folder as folder_mod
 
     for _ in range(20):

@@ -15,7 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import tamper
-from pbem import actions, games
+from pbem import games
+from pbem.app import actions
 from pbem.crypto.keys import identity_file, read_identity_file, read_secret_key_file, secret_key_file
 from pbem.home.store import KeyStore
 from pbem.errors import PbemError

@@ -6,10 +6,12 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from pbem import actions, games, turns
-from pbem.demo import run_demo
+from pbem import games
+from pbem.app import actions
+from pbem.app import turns
+from pbem.app.demo import run_demo
 from pbem.protocol import dealer as dealer_mod
-from pbem.protocol.audit import audit
+from pbem.app.audit import audit
 
 
 @pytest.fixture(autouse=True)

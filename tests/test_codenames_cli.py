@@ -134,7 +134,7 @@ def test_words_file_option_and_swedish(tmp_path):
 
 @pytest.mark.parametrize("dealer", ["hotseat", "referee"])
 def test_demo_plays_a_full_game_and_verifies(tmp_path, dealer):
-    from pbem.demo import run_demo
+    from pbem.app.demo import run_demo
     from pbem.gamedir import folder
 
     lines: list[str] = []

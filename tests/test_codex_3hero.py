@@ -12,15 +12,15 @@ from collections import Counter
 
 import pytest
 
-from pbem import actions
+from pbem.app import actions
 from pbem.errors import IllegalCommand, InvalidOption
 from pbem.games.base import RandomChance
-from pbem.demo import run_demo
+from pbem.app.demo import run_demo
 from pbem.games.codex import GAME, Codex, board, cards, engine
 from pbem.games.codex.bots import greedy_bot
 from pbem.games.codex.commands import End
 from pbem.games.codex.state import OVER
-from pbem.protocol.audit import audit
+from pbem.app.audit import audit
 from pbem.render import codex_cards
 from tests import tamper
 from tests.codex_helpers import CH, SEATS, do, legal_texts, next_turn, start

@@ -11,9 +11,9 @@ import os
 
 import pytest
 
-from pbem import actions
-from pbem.demo import run_demo
-from pbem.protocol.audit import audit
+from pbem.app import actions
+from pbem.app.demo import run_demo
+from pbem.app.audit import audit
 from pbem.protocol.party import Party
 from tests import tamper
 

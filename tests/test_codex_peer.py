@@ -15,8 +15,8 @@ import statistics
 import msgspec
 import pytest
 
-from pbem import actions
-from pbem.demo import run_demo
+from pbem.app import actions
+from pbem.app.demo import run_demo
 from pbem.errors import PbemError, ProtocolError
 from pbem.games.base import Known, refs_in
 from pbem.games.codex import GAME, Codex
@@ -24,7 +24,7 @@ from pbem.games.codex.bots import greedy_bot, state_card
 from pbem.games.codex.commands import Build, Level, Play, Tech
 from pbem.games.codex.state import TECH
 from pbem.protocol import codec
-from pbem.protocol.audit import audit
+from pbem.app.audit import audit
 from pbem.protocol.formats import Opening, TurnBody
 from tests import tamper
 

@@ -22,7 +22,7 @@ from pbem.games.codenames.duet import PAIRS
 from pbem.protocol import codec
 from pbem.gamedir import folder
 from pbem.protocol.peer import knowledge as peer_knowledge, writer as peer_writer
-from pbem.protocol.audit import audit
+from pbem.app.audit import audit
 from pbem.protocol.formats import TurnBody
 from test_peer_game import players, step  # noqa: F401 - `players` is a fixture
 

@@ -23,7 +23,8 @@ from pathlib import Path
 import pytest
 
 from conftest import introduced, mail_step
-from pbem import actions, games
+from pbem import games
+from pbem.app import actions
 from pbem.errors import InvalidOption
 from pbem.games.base import SeatSpec
 from pbem.gamedir import folder as folder_mod

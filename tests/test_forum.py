@@ -13,7 +13,9 @@ import pytest
 from markdown_it import MarkdownIt
 
 from conftest import Pbem, introduced, mail_step
-from pbem import actions, delivery, forum
+from pbem.app import actions
+from pbem.app import delivery
+from pbem.app import forum
 from pbem.games.base import Known
 from pbem.gamedir import folder
 from pbem.transport import armor

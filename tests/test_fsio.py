@@ -36,7 +36,7 @@ def test_a_racing_second_writer_is_told_and_changes_nothing(pbem, tmp_path):
     pbem("new", "aa", g, "--seat", "alice", "--seat", "bob", "--dealer", "referee", "--referee", "rita")
     chain_a = folder.load(g)
     chain_b = folder.load(g)  # a second process that loaded the same head
-    from pbem import actions
+    from pbem.app import actions
     from pbem.home.store import KeyStore
 
     keys = actions.Keys(KeyStore(pbem.home), lambda: "")

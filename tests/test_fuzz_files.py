@@ -11,7 +11,7 @@ import pytest
 
 from conftest import dealt
 
-from pbem import actions
+from pbem.app import actions
 from pbem.home.store import KeyStore
 from pbem.errors import PbemError
 from pbem.protocol import codec, dealer as dealer_mod

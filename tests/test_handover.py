@@ -19,7 +19,7 @@ import pytest
 
 from conftest import Pbem, introduced, play_to_end, snapshot
 from test_long_games_readme import block, sh
-from pbem import actions
+from pbem.app import actions
 from pbem.crypto.keys import SecretIdentity
 from pbem.crypto.seal import open_envelope, seal
 from pbem.crypto.encoding import canonical

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from conftest import introduced, mail_step
-from pbem import actions
+from pbem.app import actions
 from pbem.errors import PbemError
 from pbem.gamedir import folder
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import actions
+from pbem.app import actions
 from pbem.home.store import KeyStore
 from pbem.games.base import Known
 from pbem.gamedir import folder

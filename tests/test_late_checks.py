@@ -15,14 +15,15 @@ import msgspec
 import pytest
 
 from conftest import introduced, mail_step, settle, snapshot
-from pbem import actions, games
+from pbem import games
+from pbem.app import actions
 from pbem.crypto.encoding import b64d, b64e
 from pbem.errors import ProofError, ProtocolError
 from pbem.games.agent_avenue.commands import Play
 from pbem.protocol import codec
 from pbem.gamedir import folder
 from pbem.protocol.formats import TurnBody
-from pbem.protocol.audit import audit
+from pbem.app.audit import audit
 from pbem.protocol.party import Party
 from pbem.protocol.peer import own_decks, writer as peer_writer
 

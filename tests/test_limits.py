@@ -16,7 +16,7 @@ import pytest
 
 from conftest import introduced, snapshot
 from doctor import hotseat_dealer_key, resign_genesis
-from pbem import actions
+from pbem.app import actions
 from pbem.crypto.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_INT, MAX_ITEMS, MAX_STRING, check_limits
 from pbem.errors import FormatError
 

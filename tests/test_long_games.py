@@ -14,7 +14,7 @@ import pytest
 
 from conftest import Pbem, introduced, snapshot
 from doctor import hotseat_dealer_key, resign_turn
-from pbem import actions
+from pbem.app import actions
 from pbem.home.store import KeyStore
 from pbem.errors import PbemError
 from pbem.protocol import clock, codec
@@ -369,7 +369,7 @@ def test_reminders_once_per_seat_and_turn_then_the_deadline(tmp_path, monkeypatc
     time is gone, once; the referee's watch tells of a deadline passed;
     `pbem referee mail` mails both, each once across its runs; nothing
     for a seat that has moved."""
-    from pbem import watching
+    from pbem.app import watching
 
     t = referee_table(tmp_path, monkeypatch, "aa", "none", pace="4d", keys=people(tmp_path, smtp))
     late = t.chain().writers()[0]

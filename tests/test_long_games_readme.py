@@ -15,7 +15,8 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from conftest import introduced, mail_step
-from pbem import actions, mailing
+from pbem.app import actions
+from pbem.app import mailing
 from pbem.gamedir import folder as folder_mod
 from test_mail import bot_turn, people
 from test_mail import smtp  # noqa: F401 (a fixture)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem import actions
+from pbem.app import actions
 from pbem.home import checkpoint
 from pbem.home.store import KeyStore
 from pbem.gamedir import folder

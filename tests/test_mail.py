@@ -15,8 +15,9 @@ import pytest
 
 from conftest import Pbem, snapshot
 from mailservers import CutProxy, Dovecot, Smtp, maildir
-from pbem import actions, mailing
-from pbem.actions import Keys
+from pbem.app import actions
+from pbem.app import mailing
+from pbem.app.actions import Keys
 from pbem.home.store import KeyStore
 from pbem.protocol import codec
 from pbem.gamedir import folder as folder_mod

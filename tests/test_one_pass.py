@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import actions
+from pbem.app import actions
 from pbem.home import checkpoint
 from pbem.errors import IllegalCommand
 from pbem.gamedir import folder

@@ -17,7 +17,7 @@ from pbem import schemas
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = sorted(m.name for m in pkgutil.walk_packages(pbem.__path__, "pbem.") if not m.name.endswith("__main__"))
-FORBIDDEN_IN_GAMES = ("click", "cryptography", "nacl", "rich", "pbem.protocol", "pbem.crypto", "pbem.transport", "pbem.cli", "pbem.actions")
+FORBIDDEN_IN_GAMES = ("click", "cryptography", "nacl", "rich", "pbem.protocol", "pbem.crypto", "pbem.transport", "pbem.cli", "pbem.app.actions")
 #: loaded only by the commands that draw (`show`, `play`), never on import
 DRAWING = ("rich",)
 
@@ -41,7 +41,7 @@ def test_cli_starts_without_games_or_crypto():
     assert not [m for m in loaded if m.startswith(("pbem.games.", "cryptography", "nacl", *DRAWING))]
 
 
-@pytest.mark.parametrize("module", ["pbem.actions", "pbem.play", "pbem.render.terminal"])
+@pytest.mark.parametrize("module", ["pbem.app.actions", "pbem.app.play", "pbem.render.terminal"])
 def test_library_modules_do_not_load_rich(module):
     loaded = json.loads(run_python(f"import json, sys, {module}; print(json.dumps(sorted(sys.modules)))"))
     assert not [m for m in loaded if m == "rich" or m.startswith("rich.")]

@@ -10,14 +10,14 @@ import msgspec
 import pytest
 
 from conftest import introduced, mail_step, settle
-from pbem import actions
+from pbem.app import actions
 from pbem.crypto import beacon, poker
 from pbem.crypto.encoding import b64d, b64e
 from pbem.errors import CommitmentError, FormatError, ForkError, ProofError, ProtocolError, StaleTurn, WrongGame
 from pbem.protocol import codec, formats
 from pbem.gamedir import folder
 from pbem.protocol.peer import writer as peer_writer
-from pbem.protocol.audit import audit
+from pbem.app.audit import audit
 from pbem.protocol.formats import Join, TurnBody
 from pbem.protocol.peer.deck import new_layer
 from pbem.protocol.peer.secrets import secret_box

@@ -11,17 +11,18 @@ import os
 import msgspec
 import pytest
 
-from pbem import actions, games
+from pbem import games
+from pbem.app import actions
 from pbem.crypto import poker
 from pbem.crypto.encoding import b64d, b64e
 from pbem.crypto.seal import seal
-from pbem.demo import run_demo
+from pbem.app.demo import run_demo
 from pbem.errors import CommitmentError, PbemError, ProtocolError
 from pbem.games.base import refs_in
 from pbem.protocol import codec
 from pbem.protocol.peer import changes as peer_changes, proofs
 from pbem.protocol.peer import knowledge as peer_knowledge
-from pbem.protocol.audit import audit
+from pbem.app.audit import audit
 from pbem.protocol.formats import Delivery, Opening, ReshuffleLayer, TurnBody
 from pbem.protocol.party import Party
 from pbem.protocol.peer.secrets import private_salt

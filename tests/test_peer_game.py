@@ -173,7 +173,7 @@ def test_play_answers_what_is_owed_then_offers_the_menu(players, tmp_path):
 
 @pytest.mark.parametrize("game", ["agent-avenue", "codenames"])
 def test_demo_plays_a_peer_game_between_separate_folders(tmp_path, game):
-    from pbem.demo import run_demo
+    from pbem.app.demo import run_demo
     from pbem.gamedir import folder
 
     lines: list[str] = []

@@ -11,12 +11,13 @@ import msgspec
 import pytest
 
 from conftest import introduced, mail_step, settle
-from pbem import actions, games
+from pbem import games
+from pbem.app import actions
 from pbem.home.store import KeyStore
 from pbem.errors import CommitmentError, ProtocolError
 from pbem.protocol import codec
 from pbem.gamedir import folder
-from pbem.protocol.audit import audit
+from pbem.app.audit import audit
 from pbem.protocol.formats import TurnBody
 from pbem.protocol.party import Party
 

@@ -12,7 +12,8 @@ import msgspec
 import pytest
 
 from conftest import introduced
-from pbem import actions, games
+from pbem import games
+from pbem.app import actions
 from pbem.crypto import beacon
 from pbem.crypto.encoding import b64d, b64e, canonical
 from pbem.crypto.keys import SecretIdentity
@@ -215,8 +216,8 @@ def test_a_doctored_peer_genesis_is_refused():
 
 
 def test_a_late_deck_is_shuffled_after_the_set_up_and_plays_to_the_end(tmp_path):
-    from pbem.demo import run_demo
-    from pbem.protocol.audit import audit
+    from pbem.app.demo import run_demo
+    from pbem.app.audit import audit
 
     lines: list[str] = []
     game = run_demo("uneven", tmp_path / "game", 3, "peer", "drawer", lines.append, keys_dir=tmp_path / "keys",

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import dealt
 
-from pbem import actions
+from pbem.app import actions
 from pbem.crypto.encoding import b64d, b64e, canonical
 from pbem.home.store import KeyStore
 from pbem.errors import CommitmentError, IllegalCommand, ProtocolError, WrongWriter
@@ -21,7 +21,7 @@ from pbem.games.agent_avenue.cards import full_deck
 from pbem.games.agent_avenue.commands import Play
 from pbem.protocol import codec, dealer as dealer_mod, transition
 from pbem.gamedir import folder
-from pbem.protocol.audit import audit
+from pbem.app.audit import audit
 from pbem.protocol.chain import state_hash
 from pbem.protocol.clock import file_time
 from pbem.protocol.formats import Delivery, Opening, SeedOpening, TurnBody

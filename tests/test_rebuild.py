@@ -14,7 +14,8 @@ import pytest
 
 from conftest import Pbem, introduced, mail_step
 from mailservers import Dovecot
-from pbem import actions, mailing
+from pbem.app import actions
+from pbem.app import mailing
 from pbem.errors import PbemError
 from pbem.gamedir import folder as folder_mod
 from pbem.transport.mail import MailError
@@ -192,7 +193,7 @@ def test_a_rebuilt_folder_takes_the_own_file_written_again_that_never_left(tmp_p
     does not hold the new one to it (as `verify --full` would not)."""
     from conftest import settle
 
-    from pbem import actions
+    from pbem.app import actions
 
     keys = introduced(tmp_path, ["alice", "bob"])
     dirs = {n: tmp_path / n / "g" for n in keys}

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from pbem import actions
+from pbem.app import actions
 from pbem.home.store import KeyStore
 from pbem.games.agent_avenue import GAME, cards
 from pbem.games.agent_avenue.commands import Discard, Play, Recruit

@@ -31,7 +31,7 @@ from cdp import CHROMIUM, SKIP, Browser, CdpError
 from conftest import introduced, snapshot
 from served import Served
 
-from pbem import actions
+from pbem.app import actions
 from pbem.gamedir import folder as folder_mod
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=SKIP)
@@ -181,7 +181,7 @@ def verified(folder: Path) -> None:
     """The folder the pages wrote is a valid chain, audited when over."""
     chain = folder_mod.load(folder, full=True)
     if chain.over:
-        from pbem.protocol.audit import audit
+        from pbem.app.audit import audit
 
         audit(folder)
 

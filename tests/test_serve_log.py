@@ -8,7 +8,8 @@ from __future__ import annotations
 import random
 import re
 
-from pbem import actions, serving
+from pbem.app import actions
+from pbem.app import serving
 from pbem.home.store import KeyStore
 from pbem.gamedir import folder as folder_mod
 

@@ -16,7 +16,8 @@ import re
 from served import Served, wait_until
 from test_mail import bot_turn, people, smtp  # noqa: F401 - the SMTP server fixture
 
-from pbem import actions, mailing
+from pbem.app import actions
+from pbem.app import mailing
 from pbem.gamedir import folder as folder_mod
 
 

@@ -16,7 +16,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from pbem import actions, games
+from pbem import games
+from pbem.app import actions
 from pbem.crypto.encoding import canonical
 from pbem.crypto.keys import read_secret_key_file
 from pbem.home.store import KeyStore
@@ -317,7 +318,7 @@ def test_the_audit_checks_the_public_setup_seed(players, tmp_path, monkeypatch):
     master seed (to choose the Codenames words, say) passes every check
     during the game, and is caught by the audit, which names the genesis."""
     from conftest import play_to_end
-    from pbem.protocol.audit import audit
+    from pbem.app.audit import audit
 
     honest, _ = make(players, tmp_path, "codenames", "referee")
     play_to_end(players, honest)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import introduced
-from pbem import actions
+from pbem.app import actions
 from pbem.gamedir.lock import LOCK
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX thing")
@@ -165,7 +165,7 @@ def test_one_folders_trouble_never_stops_the_others(tmp_path, people, monkeypatc
     """Whatever goes wrong in one folder (here: it cannot be listed) is
     told once and counted; the other folders are served all the same."""
     from pbem.gamedir import folder as folder_mod
-    from pbem.watching import Watch
+    from pbem.app.watching import Watch
 
     tree = tmp_path / "tree"
     a = referee_game(tree, "a", people)

@@ -21,7 +21,8 @@ import re
 import pytest
 
 import tamper
-from pbem import actions, games
+from pbem import games
+from pbem.app import actions
 from pbem.home import checkpoint
 from pbem.errors import PbemError
 from pbem.protocol import codec

@@ -13,7 +13,8 @@ import pytest
 
 from conftest import Pbem, introduced, play_to_end, snapshot
 from doctor import resign_turn
-from pbem import actions, games
+from pbem import games
+from pbem.app import actions
 from pbem.home.store import KeyStore
 from pbem.errors import PbemError
 from pbem.protocol import codec

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import msgspec
 from conftest import play_to_end
-from pbem import actions
+from pbem.app import actions
 from pbem.home.store import KeyStore
 from pbem.protocol import codec
 from pbem.gamedir import folder

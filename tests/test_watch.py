@@ -18,11 +18,11 @@ import pytest
 from conftest import introduced
 from syncfolders import SyncLoop
 
-from pbem import actions
+from pbem.app import actions
 from pbem.errors import PbemError
 from pbem.gamedir import folder as folder_mod
 from pbem.transport import watch as tw
-from pbem.watching import Watch
+from pbem.app.watching import Watch
 
 SETTLE = "0.05"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import actions
+from pbem.app import actions
 from pbem.gamedir import folder as folder_mod
 
 
@@ -69,7 +69,7 @@ def test_status_json_is_the_typed_record_its_schema_describes(pbem, game, tmp_pa
     an undo, an unreadable folder and a finished game each take their form."""
     import msgspec
 
-    from pbem import turns
+    from pbem.app import turns
 
     def strict(kind):
         return msgspec.json.Decoder(kind, strict=True)

@@ -1,4 +1,4 @@
-"""The file protocol: formats, the checked chain, dealers, parties, audit.
+"""The file protocol: formats, the checked chain, dealers, parties.
 
 Depends on pbem.crypto and pbem.games.base; knows no particular game. The
 modules, roughly from the bottom up:
@@ -22,8 +22,8 @@ modules, roughly from the bottom up:
   file's frame and dispatches it to what judges it.
 * `dealer`: the dealer's side of the dealt modes (its genesis, its deal,
   its answers); `party`: one party's knowledge and the files it writes;
-  `foresight`: who can know which chance when; `audit`: the end-of-game
-  audit.
+  `foresight`: who can know which chance when (the end-of-game audit
+  that uses them is a use case: `pbem.app.audit`).
 
 The game folder that holds a chain as files is the layer above
 (`pbem.gamedir`); of it the protocol knows only the genesis file's name

@@ -14,7 +14,7 @@ their key store makes it again from any other party's files:
 * `pbem apply DIR FILES...` into a folder that does not exist or is empty
   (`apply_into_empty`): the same, from pbem files, mails or forum posts,
   with no seat named (apply never writes a file of its own);
-* `pbem mail fetch DIR --as NAME` into a new folder (`pbem.mailing`): the
+* `pbem mail fetch DIR --as NAME` into a new folder (`pbem.app.mailing`): the
   files in the mailbox, the player's own among them, since `mail send`
   mails a copy of every file the player wrote to the player itself.
 
@@ -77,7 +77,8 @@ def apply_into_empty(folder: Path, paths: list[Path], keys, notes: list[str] | N
     makes the game (its identities checked against the address book as a
     join checks them), and the other files are applied to it as `pbem
     apply` applies them (`delivery.receive`)."""
-    from pbem import actions, delivery
+    from pbem.app import actions
+    from pbem.app import delivery
     from pbem.fsio import atomic_write
     from pbem.gamedir import folder as folder_mod
 

@@ -36,10 +36,10 @@ from pbem.gamedir.lock import LOCK
 from pbem.games.base import Known, NeedsReveal, SeatSpec, overlay, unknown_to
 from pbem.gamedir import folder as folder_mod
 from pbem.protocol.chain import Chain
-from pbem.clock_words import file_words
+from pbem.app.clock_words import file_words
 from pbem.safetext import text_problem
 # whose turn it is (`status`, `to_act_lines` are also read as actions.status ... by the CLI and the watchers)
-from pbem.turns import check_turn, owed, status, to_act_lines, waiting_words
+from pbem.app.turns import check_turn, owed, status, to_act_lines, waiting_words
 from pbem.protocol.chance import NeedsChance, PlayChance, Tape
 
 # What only writers and seats need (the dealer, sealing and its AEAD, the
@@ -438,7 +438,7 @@ def _check_seat(chain: Chain, name: str, keys: Keys) -> None:
 
 def audit(folder: Path, keys: Keys | None = None):
     """`pbem audit`: the chain's identities checked (read-only), then the audit."""
-    from pbem.protocol.audit import audit as run_audit
+    from pbem.app.audit import audit as run_audit
 
     open_game(folder, keys)
     return run_audit(folder)
@@ -1094,11 +1094,11 @@ def apply_file(folder: Path, path: Path) -> Path | None:
 
 def receive(folder: Path, paths: list[Path], keys: Keys | None = None, notes: list[str] | None = None):
     """`pbem apply`: add received files (raw, or armored in texts and mails)
-    to a game folder, each on its own (`pbem.delivery`): files already in
+    to a game folder, each on its own (`pbem.app.delivery`): files already in
     the chain are skipped with a note, the rest applied in chain order,
     early ones kept pending, bad ones returned in `.bad` (named, with the
     reason) while the others are still applied."""
-    from pbem import delivery
+    from pbem.app import delivery
 
     items = delivery.read_sources(list(paths))
     with folder_mod.writing(folder):
@@ -1122,6 +1122,6 @@ def apply_files(folder: Path, paths: list[Path], keys: Keys | None = None, notes
 
 def _drain(folder: Path, chain: Chain, notes: list[str] | None) -> list[Path]:
     """Apply the folder's pending files that now fit, before writing."""
-    from pbem import delivery
+    from pbem.app import delivery
 
     return delivery.drain_pending(folder, chain, notes)

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from pbem import actions
+from pbem.app import actions
 from pbem.errors import PbemError
 from pbem.games.base import TERMINAL_WIDTH, fit_lines
 

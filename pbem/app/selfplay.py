@@ -13,7 +13,7 @@ writer, the dealer) into one in-memory `Chain`, replays every file into a
 fresh chain as a verifier would, and audits the files in a temporary folder
 with the real audit. Run it on a game being written:
 
-    python -m pbem.selfplay GAME [--option K=V ...] [--seed N]
+    python -m pbem.app.selfplay GAME [--option K=V ...] [--seed N]
 
 Every key is made for the run and thrown away; nothing touches a key store.
 """
@@ -58,7 +58,7 @@ def play(game_name: str, mode: str, seats: list[str], seed: int, options: tuple[
     `edit(chain, data, secrets)` may doctor each file before it goes in (a
     cheater's file, re-signed with its writer's real key): the game goes on
     from the doctored chain."""
-    from pbem import actions
+    from pbem.app import actions
 
     game = games.get(game_name)
     names = [s.partition(":")[0] for s in seats]
@@ -118,7 +118,7 @@ def check_dealers(game_name: str, options: tuple[str, ...] = (), seats: list[str
     replayed by a fresh verifier and audited; AssertionError naming the mode
     and what broke. Returns the number of files each mode's game took."""
     from pbem.errors import PbemError
-    from pbem.protocol.audit import audit
+    from pbem.app.audit import audit
 
     game = games.get(game_name)
     opts = game.options(_options(options))
@@ -149,7 +149,7 @@ def check_dealers(game_name: str, options: tuple[str, ...] = (), seats: list[str
 
 
 def _options(options: tuple[str, ...]) -> dict[str, str]:
-    from pbem import actions
+    from pbem.app import actions
 
     return actions.parse_options(list(options))
 
@@ -158,7 +158,7 @@ def _takes(game: Any, opts: Any, seats: list[str], mode: str) -> bool:
     """Whether the game may be begun under `mode` with these options (a
     game refuses a dealer it cannot be played under, e.g. a solo game under
     peer): such a mode is skipped, as `pbem new` would refuse it."""
-    from pbem import actions
+    from pbem.app import actions
     from pbem.errors import PbemError
 
     try:
@@ -171,7 +171,7 @@ def _takes(game: Any, opts: Any, seats: list[str], mode: str) -> bool:
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m pbem.selfplay", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m pbem.app.selfplay", description=__doc__.split("\n")[0])
     parser.add_argument("game")
     parser.add_argument("--option", action="append", default=[], metavar="K=V")
     parser.add_argument("--seat", action="append", default=None, metavar="NAME[:ROLE]")

@@ -19,7 +19,8 @@ from pbem.protocol.chain import Chain
 
 def post(folder: Path, chain: Chain, name: str, to: str | None = None) -> str:
     """The Markdown post of what the other parties of `chain` lack."""
-    from pbem import actions, delivery
+    from pbem.app import actions
+    from pbem.app import delivery
     from pbem.gamedir import folder as folder_mod
     from pbem.render import forum
 

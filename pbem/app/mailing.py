@@ -1,7 +1,7 @@
 """Playing by mail: `pbem mail send`, `pbem mail fetch`, `pbem referee mail`.
 
 Library functions (no click, no printing), built on the outbox and the
-inbox of `pbem.delivery` and on the transports (`pbem.transport.mail`,
+inbox of `pbem.app.delivery` and on the transports (`pbem.transport.mail`,
 `pbem.transport.imap`):
 
 * `send` mails each other party the files it lacks (`delivery.outbox`),
@@ -162,7 +162,8 @@ def send(folder: Path, name: str, keys, ask: Ask | None = None, again: bool = Fa
          notes: list[str] | None = None) -> list[Sent]:
     """Mail each other party of the game in `folder` the files it lacks and
     has not been mailed yet (`again`: everything it lacks)."""
-    from pbem import actions, delivery
+    from pbem.app import actions
+    from pbem.app import delivery
     from pbem.gamedir import folder as folder_mod
     from pbem.transport import mail
 
@@ -229,7 +230,7 @@ def send(folder: Path, name: str, keys, ask: Ask | None = None, again: bool = Fa
 def _copy_to_self(config: dict[str, Any], name: str) -> bool:
     """``copy_to_self`` of [mail] (default true): whether `send` mails the
     sender a copy of each file it wrote, so that a fetch into a new folder
-    finds the player's own files beside the others' (`pbem.rebuild`)."""
+    finds the player's own files beside the others' (`pbem.app.rebuild`)."""
     value = cfg.table(config, "mail", name).get("copy_to_self", True)
     if not isinstance(value, bool):
         raise cfg.ConfigError(f"copy_to_self in [mail] must be true or false, not {value!r}")
@@ -273,7 +274,8 @@ def _letter(chain, info: dict[str, Any], name: str, party: str, folder: Path,
             files: list[tuple[Path, bytes]]) -> tuple[str, str]:
     """The subject and the text of a mail: the game, the seq and the sender;
     whose turn it is; how to take the files in; the armored blocks."""
-    from pbem import actions, delivery
+    from pbem.app import actions
+    from pbem.app import delivery
     from pbem.transport import armor
 
     gid = chain.game_id[:12]
@@ -426,7 +428,7 @@ def _files(m) -> list[_File]:
     subject, and the game each claims to belong to. A message that cannot
     be read (too large, nested too deep) is one bad file, named with its
     sender: reported, and recorded as read like any other."""
-    from pbem import delivery
+    from pbem.app import delivery
     from pbem.protocol import codec
     from pbem.protocol.formats import TurnBody
     from pbem.transport import armor
@@ -457,7 +459,8 @@ def _files(m) -> list[_File]:
 
 def _take(folder: Path, gid: str, name: str, keys, messages, report: Fetched, notes) -> None:
     """Apply this game's files among `messages` to `folder` (as `pbem apply`)."""
-    from pbem import actions, delivery
+    from pbem.app import actions
+    from pbem.app import delivery
     from pbem.protocol import codec
     from pbem.gamedir import folder as folder_mod
 
@@ -505,7 +508,7 @@ def _take(folder: Path, gid: str, name: str, keys, messages, report: Fetched, no
 
 def _held(chain, data: bytes) -> bool:
     """These exact bytes are in the chain already."""
-    from pbem import delivery
+    from pbem.app import delivery
     from pbem.gamedir import folder as folder_mod
 
     try:
@@ -518,7 +521,7 @@ def _answer(folder: Path, name: str, keys, report: "Fetched", notes) -> None:
     """Write what `name` now owes that needs no decision (a join file after
     the seats before it have joined, a peer decryption), as `pbem sync`
     would: the next `mail send` mails it."""
-    from pbem import actions
+    from pbem.app import actions
     from pbem.errors import PbemError
 
     try:
@@ -534,7 +537,8 @@ def _join_from_mail(folder: Path, name: str, keys, messages, game: str | None, r
                     notes) -> str | None:
     """Make `folder` from the genesis mailed to `name` and the files that
     follow it (None: none found)."""
-    from pbem import actions, rebuild
+    from pbem.app import actions
+    from pbem.app import rebuild
     from pbem.protocol import codec
 
     mailed = [f for m in messages for f in _files(m)]
@@ -586,7 +590,7 @@ def _seats(genesis: bytes, name: str) -> bool:
 
 def refereed(tree: Path, name: str) -> list[Path]:
     """Every game folder under `tree` whose referee is `name`."""
-    from pbem import delivery
+    from pbem.app import delivery
     from pbem.gamedir import folder as folder_mod
 
     out = []
@@ -629,7 +633,7 @@ def referee(tree: Path, name: str, keys, ask: Ask | None = None, path: Path | No
     files of each folder when it was last answered: a folder that has not
     changed since owes nothing new, and is not replayed (a restart, with an
     empty memo, looks at every game once)."""
-    from pbem import actions
+    from pbem.app import actions
 
     rnd = RefereeRound(games=refereed(tree, name))
     if not rnd.games:
@@ -662,7 +666,7 @@ def referee(tree: Path, name: str, keys, ask: Ask | None = None, path: Path | No
 def _paced(folder: Path) -> bool:
     """Whether the game in `folder` has an agreed pace (its clocks need
     the referee even when no file arrived)."""
-    from pbem import delivery
+    from pbem.app import delivery
 
     return delivery.folder_genesis(folder).pace is not None
 
@@ -671,7 +675,8 @@ def remind(folder: Path, name: str, keys, ask: Ask | None, share: int) -> list[s
     """Mail the clock's reminders now due in the game in `folder` (a
     reminder to the late seat, a deadline passed to every seat), each once:
     the ones mailed are kept in `name`'s home."""
-    from pbem import actions, reminders
+    from pbem.app import actions
+    from pbem.app import reminders
     from pbem.transport import mail
 
     chain = actions.open_game(folder, keys)

@@ -116,7 +116,7 @@ def status(chain: Chain) -> Status:
         accepted = f" (accepted by {', '.join(undo.accepted)})" if undo.accepted else ""
         pending.append(f"undo: {undo.by} asks to take back seq {undo.target}{accepted}; "
                        f"waiting for {', '.join(undo.waiting)}")
-    from pbem.clock_words import clock_lines
+    from pbem.app.clock_words import clock_lines
     from pbem.protocol.foresight import chance_knowledge
 
     return Status(

@@ -14,10 +14,11 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from pbem import actions, games
+from pbem import games
+from pbem.app import actions
 from pbem.home.store import KeyStore
 from pbem.errors import InvalidOption
-from pbem.protocol.audit import audit
+from pbem.app.audit import audit
 
 
 def run_demo(

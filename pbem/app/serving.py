@@ -36,7 +36,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem import actions, turns, watching
+from pbem.app import actions
+from pbem.app import turns
+from pbem.app import watching
 from pbem.errors import PbemError
 from pbem.gamedir import folder as folder_mod
 from pbem.render import serve_page as pages
@@ -258,7 +260,7 @@ class Session:
         when they have been; `mailing.send` keeps count)."""
         if not self.mail:
             return []
-        from pbem import mailing
+        from pbem.app import mailing
 
         said: list[str] = []
         try:
@@ -484,7 +486,7 @@ def run(roots: list[Path], name: str, keys: actions.Keys, say: Callable[[str], N
 def _fetch_mail(session: Session) -> None:
     """New mail for every game served, applied (and answered) as `pbem
     mail fetch` does; what it did is said like the watchers' lines."""
-    from pbem import mailing
+    from pbem.app import mailing
 
     notes: list[str] = []
     errors: list[PbemError] = []

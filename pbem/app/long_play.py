@@ -1,9 +1,9 @@
 """What the long-game commands do (`pbem resign`, `pbem pause`, `pbem
 timeout`), as library functions that know nothing of click (issue #24;
 the files: `pbem.protocol.long_games`; the clocks in words:
-`pbem.clock_words`).
+`pbem.app.clock_words`).
 
-Each writing function works as `pbem.actions` does: it holds the folder's
+Each writing function works as `pbem.app.actions` does: it holds the folder's
 lock, checks every file in memory before the first is written, and lets
 the hotseat dealer, or the referee writing its own timeout, answer at once
 what the new file makes it owe (a game that ends: its seed).
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pbem import actions
+from pbem.app import actions
 from pbem.gamedir import folder as folder_mod
 
 

@@ -45,7 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem.actions import Keys
+from pbem.app.actions import Keys
 from pbem.errors import FolderBusy, ForkError, PbemError
 from pbem.gamedir.lock import abandoned_when
 from pbem.protocol import codec
@@ -247,7 +247,7 @@ class Watch:
     def _remind(self, folder: Path, chain, seen: _Seen) -> None:
         """Remind the seat to move (this watcher's own seat; the referee
         every seat), and tell everyone of a deadline passed: once each."""
-        from pbem import reminders
+        from pbem.app import reminders
 
         for r in reminders.due(chain, share=self.remind_at):
             if not r.late and r.seat != self.name and self.name != chain.dealer_name:
@@ -296,7 +296,7 @@ class Watch:
 
     def visit(self, folder: Path, seen: _Seen) -> None:
         """Read one settled folder and do what falls to `name` there."""
-        from pbem import actions
+        from pbem.app import actions
 
         where = str(folder)
         files = folder_mod.chain_files(folder)
@@ -371,7 +371,7 @@ class Watch:
                 return None
 
     def _report(self, folder: Path, chain, seen: _Seen) -> None:
-        from pbem import actions
+        from pbem.app import actions
 
         where = str(folder)
         info = actions.status(chain)
