@@ -17,7 +17,10 @@ from pbem import schemas
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = sorted(m.name for m in pkgutil.walk_packages(pbem.__path__, "pbem.") if not m.name.endswith("__main__"))
-FORBIDDEN_IN_GAMES = ("click", "cryptography", "nacl", "rich", "pbem.protocol", "pbem.crypto", "pbem.transport", "pbem.cli", "pbem.app.actions")
+#: what a game must never load, even indirectly (the source-level table of
+#: which layer imports which is tests/test_layers.py)
+FORBIDDEN_IN_GAMES = ("click", "cryptography", "nacl", "rich", "pbem.protocol", "pbem.crypto", "pbem.transport",
+                      "pbem.home", "pbem.gamedir", "pbem.app", "pbem.render", "pbem.cli")
 #: loaded only by the commands that draw (`show`, `play`), never on import
 DRAWING = ("rich",)
 
