@@ -19,7 +19,7 @@ from pbem import __version__
 from pbem.errors import PbemError, PassphraseError
 
 if TYPE_CHECKING:
-    from pbem.app.actions import Keys
+    from pbem.app.opening import Keys
 
 
 class PbemGroup(click.Group):
@@ -114,11 +114,11 @@ def party_name(folder: Path, name: str | None) -> str:
     """`name`, or the only identity of the user's that is a party of the game in `folder`."""
     if name:
         return name
-    from pbem.app import actions
+    from pbem.app import opening
     from pbem.home.store import KeyStore
     from pbem.gamedir.folder import GENESIS
 
-    return actions.my_name(folder / GENESIS, KeyStore())
+    return opening.my_name(folder / GENESIS, KeyStore())
 as_json = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 accept_new = click.option(
     "--accept-new", is_flag=True,
@@ -153,7 +153,7 @@ def warn(line: str) -> None:
 
 
 def keys(accept_new: bool = False, allow_old: bool = False) -> "Keys":
-    from pbem.app.actions import Keys
+    from pbem.app.opening import Keys
     from pbem.home.agent import AgentKeyStore  # asks `pbem agent` before asking for a passphrase
 
     typed = os.environ.get("PBEM_PASSPHRASE") is None and sys.stdin.isatty()  # a person, who may mistype
@@ -352,9 +352,9 @@ def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options,
     peer game by one of its seats (--as). `pbem info GAME` lists the
     game's options and their defaults.
     """
-    from pbem.app import actions
+    from pbem.app import creating
 
-    dealer = actions.dealer_for(game, dealer, referee)
+    dealer = creating.dealer_for(game, dealer, referee)
     agreed = None
     if pace:
         from pbem.protocol.clock import parse_pace
@@ -364,10 +364,10 @@ def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options,
         raise PbemError("--pauses and --absent go with an agreed --pace")
     if absent != "none" and dealer != "referee":
         raise PbemError("--absent is for referee games: elsewhere nobody may play for a seat or end its game")
-    chain = actions.new_game(game, folder, list(seats), keys(), dealer, referee, seed, list(options), creator,
+    chain = creating.new_game(game, folder, list(seats), keys(), dealer, referee, seed, list(options), creator,
                              pace=agreed, referee_handover=referee_handover)
     click.echo(f"created {chain.game.title} game {chain.game_id[:12]} in {folder}")
-    for line in actions.after_new(chain, folder):
+    for line in creating.after_new(chain, folder):
         click.echo(line)
 
 
@@ -382,14 +382,14 @@ def join(folder: Path, received, name: str | None, accept_new: bool, allow_old: 
     """Join a game: make your folder DIR from the GENESIS (and any later
     files) you received, checked first. In a peer game it also writes your
     join file and prints its path: send it to the other players."""
-    from pbem.app import actions
+    from pbem.app import opening, receiving
     from pbem.home.store import KeyStore
 
-    name = name or actions.my_name(Path(received[0]), KeyStore())
+    name = name or opening.my_name(Path(received[0]), KeyStore())
 
-    mine = actions.join(folder, list(received), name, keys(accept_new, allow_old))
+    mine = receiving.join(folder, list(received), name, keys(accept_new, allow_old))
     if mine is None:
-        chain = actions.open_game(folder)
+        chain = opening.open_game(folder)
         if any(r.by == name for r in chain.records):
             click.echo(f"rebuilt: {folder} holds the game up to seq {chain.seq}, your own files among them; "
                        "nothing to send")
@@ -412,20 +412,20 @@ def join(folder: Path, received, name: str | None, accept_new: bool, allow_old: 
 def status(folder: Path | None, every: bool, as_json: bool) -> None:
     """Whose turn it is, what is pending, and the outcome (DIR: the current
     folder unless given)."""
-    from pbem.app import actions
+    from pbem.app import opening, turns
 
     if every:
         status_all(folder, as_json)
         return
     folder = folder if folder is not None else Path(".")
-    info = actions.status(actions.open_game(folder, keys()))
+    info = turns.status(opening.open_game(folder, keys()))
     if as_json:
         emit_json(info)
         return
     click.echo(f"{info.game} game {info.game_id[:12]}, seq {info.seq}, dealer {info.dealer.mode}")
     if info.outcome:
         click.echo(f"over: {info.outcome.reason}")
-    for line in actions.to_act_lines(info):
+    for line in turns.to_act_lines(info):
         click.echo(line)
     for line in info.pending:
         click.echo(f"pending: {line}")
@@ -481,11 +481,11 @@ def status_all(tree: Path | None, as_json: bool) -> None:
 def legal(folder: Path, name: str, as_json: bool) -> None:
     """Your legal commands now, in the game's notation."""
     name = party_name(folder, name)
-    from pbem.app import actions
+    from pbem.app import opening, reading, turns
 
     k = keys()
-    chain = actions.open_game(folder, k)
-    commands = actions.legal(chain, actions.party(chain, name, k))
+    chain = opening.open_game(folder, k)
+    commands = reading.legal(chain, opening.party(chain, name, k))
     if as_json:
         emit_json(commands)
     elif not commands:
@@ -506,16 +506,16 @@ def legal(folder: Path, name: str, as_json: bool) -> None:
 def submit(folder: Path, name: str, cmds, accept_new: bool, allow_old: bool) -> None:
     """Check and write your turn into DIR; prints the files written."""
     name = party_name(folder, name)
-    from pbem.app import actions
+    from pbem.app import writing
 
     said: list[str] = []
     k = keys(accept_new, allow_old)
-    written = actions.submit(folder, name, list(cmds), k, said, until_reported=True)
+    written = writing.submit(folder, name, list(cmds), k, said, until_reported=True)
     for path in written:
         click.echo(str(path))
     notes(said)
     send(folder, written, name)
-    actions.reported(folder, name, k)  # reported: the same commands again are a new command
+    writing.reported(folder, name, k)  # reported: the same commands again are a new command
 
 
 @cli.command()
@@ -526,16 +526,15 @@ def submit(folder: Path, name: str, cmds, accept_new: bool, allow_old: bool) -> 
 def sync(folder: Path, name: str, accept_new: bool, allow_old: bool) -> None:
     """Write every file NAME owes that needs no decision."""
     name = party_name(folder, name)
-    from pbem.app import actions
+    from pbem.app import opening, turns, writing
 
     said: list[str] = []
-    written = actions.sync(folder, name, keys(accept_new, allow_old), said)
+    written = writing.sync(folder, name, keys(accept_new, allow_old), said)
     notes(said)
     if not written:
-        from pbem.app import actions as a
-        from pbem.app import turns
+        from pbem.app import opening, turns
 
-        what, words = turns.owed(a.open_game(folder), name)
+        what, words = turns.owed(opening.open_game(folder), name)
         if what in ("decision", "undo"):
             words = f"nothing automatic to write: {words}"
         click.echo(words)
@@ -560,12 +559,12 @@ def _undo_command(what: str, text: str) -> None:
     @accept_new
     @allow_old
     def step(folder: Path, name: str | None, accept_new: bool, allow_old: bool) -> None:
-        from pbem.app import actions
+        from pbem.app import writing
 
         name = party_name(folder, name)
 
         said: list[str] = []
-        for path in actions.undo(folder, name, what, keys(accept_new, allow_old), said):
+        for path in writing.undo(folder, name, what, keys(accept_new, allow_old), said):
             click.echo(str(path))
         notes(said)
 
@@ -652,11 +651,11 @@ def handover(folder: Path, name: str | None, to: str, seat: str | None, accept_n
     waits for the seat, once per seat. In a referee game whose genesis allows
     it (pbem new --referee-handover), the referee may hand over a vanished seat.
     """
-    from pbem.app import actions
+    from pbem.app import writing
 
     name = party_name(folder, name)
     said: list[str] = []
-    written = actions.handover(folder, name, to, keys(accept_new), seat=seat, notes=said)
+    written = writing.handover(folder, name, to, keys(accept_new), seat=seat, notes=said)
     for path in written:
         click.echo(str(path))
     notes(said)
@@ -678,22 +677,22 @@ plain_option = click.option(
 def show(folder: Path, name: str | None, as_json: bool, svg_file: Path | None, plain: bool) -> None:
     """The board as NAME may see it (default: as an observer; in colour on a
     terminal, NO_COLOR is honoured)."""
-    from pbem.app import actions
+    from pbem.app import opening, reading
 
     if as_json and svg_file is not None:
         raise click.UsageError("--json and --svg do not go together")
     k = keys()
-    chain = actions.open_game(folder, k)
-    me = actions.party(chain, name, k) if name else None
+    chain = opening.open_game(folder, k)
+    me = opening.party(chain, name, k) if name else None
     if svg_file is not None:
-        write_output(svg_file, actions.svg(chain, me))
+        write_output(svg_file, reading.svg(chain, me))
         return
     if as_json:
-        emit_json(actions.view_json(chain, me))
+        emit_json(reading.view_json(chain, me))
         return
     from pbem.render import terminal
 
-    terminal.show(chain.game, actions.view(chain, me), plain=plain)
+    terminal.show(chain.game, reading.view(chain, me), plain=plain)
 
 
 def ask_line(prompt: str) -> str:
@@ -713,12 +712,12 @@ def page(folder: Path, name: str | None, output: Path) -> None:
     """One self-contained HTML page of the game as NAME sees it: the board,
     whose turn it is, what is pending, NAME's legal commands as `pbem submit`
     lines to copy, the log and the outcome. Opens with no network."""
-    from pbem.app import actions
+    from pbem.app import opening, reading
 
     k = keys()
-    chain = actions.open_game(folder, k)
-    me = actions.party(chain, name, k) if name else None
-    write_output(output, actions.page(chain, me, str(folder)))
+    chain = opening.open_game(folder, k)
+    me = opening.party(chain, name, k) if name else None
+    write_output(output, reading.page(chain, me, str(folder)))
 
 
 @cli.command()
@@ -753,13 +752,13 @@ def play(folder: Path, name: str, plain: bool, yes: bool, accept_new: bool, allo
               shell_complete=complete_identity)
 def log(folder: Path, as_json: bool, since_mine: bool, name: str | None) -> None:
     """Every file of the game, one line each, as anyone may read it."""
-    from pbem.app import actions
+    from pbem.app import opening, reading
 
-    chain = actions.open_game(folder, keys())
+    chain = opening.open_game(folder, keys())
     if since_mine:
         if not name:
             raise click.UsageError("--since-mine needs --as NAME")
-        lines = actions.since_mine(chain, name)
+        lines = reading.since_mine(chain, name)
         if as_json:
             emit_json({"game_id": chain.game_id, "lines": lines})
         else:
@@ -767,9 +766,9 @@ def log(folder: Path, as_json: bool, since_mine: bool, name: str | None) -> None
                 click.echo(line)
         return
     if as_json:
-        emit_json(actions.log_entries(chain))
+        emit_json(reading.log_entries(chain))
         return
-    for line in actions.log_lines(chain):
+    for line in reading.log_lines(chain):
         click.echo(line)
 
 
@@ -787,14 +786,13 @@ def apply_cmd(folder: Path, files, accept_new: bool) -> None:
     still applied. A new or empty DIR is made from the genesis among the
     files (a lost folder rebuilt from another party's files).
     """
-    from pbem.app import actions
-    from pbem.app import rebuild
+    from pbem.app import rebuild, receiving
 
     said: list[str] = []
     if rebuild.is_empty(folder):
         result = rebuild.apply_into_empty(folder, list(files), keys(accept_new), said)
     else:
-        result = actions.receive(folder, list(files), keys(accept_new), said)
+        result = receiving.receive(folder, list(files), keys(accept_new), said)
     for path in result.written:
         click.echo(str(path))
     notes(said)
@@ -867,14 +865,13 @@ def dearmor(files, into: Path | None) -> None:
               help="Print a forum post (Markdown): a summary anyone may read, the files in a collapsed block.")
 def outbox(folder: Path, name: str, to: str | None, as_armor: bool, as_forum: bool) -> None:
     """The files each other party may still lack (after the last file it wrote)."""
-    from pbem.app import actions
-    from pbem.app import delivery
+    from pbem.app import delivery, opening
 
     if as_armor and as_forum:
         raise click.UsageError("--armor and --forum are two ways of printing the files: choose one")
     name = party_name(folder, name)
 
-    chain = actions.open_game(folder, keys())
+    chain = opening.open_game(folder, keys())
     if as_forum:
         from pbem.app import forum
 
@@ -921,10 +918,10 @@ def verify(folder: Path, repair: bool, full: bool, as_json: bool) -> None:
     a cache: a stale or damaged one is rebuilt from the chain, with a note,
     and is not a failure.
     """
-    from pbem.app import actions
+    from pbem.app import opening
 
     said: list[str] = []
-    chain = actions.verify(folder, repair, keys(), said, full=full)
+    chain = opening.verify(folder, repair, keys(), said, full=full)
     notes(chain.notes + said)
     outcome = chain.outcome()
     if as_json:  # a failure is still one `pbem: error:` line and exit 1
@@ -941,10 +938,10 @@ def verify(folder: Path, repair: bool, full: bool, as_json: bool) -> None:
 @game_dir
 def audit(folder: Path) -> None:
     """Replay a finished game with every secret revealed."""
-    from pbem.app import actions
+    from pbem.app import reading
     from pbem.errors import AuditError
 
-    report = actions.audit(folder, keys())
+    report = reading.audit(folder, keys())
     for failure in report.failures:
         click.echo(f"FAIL {failure}")
     if not report.ok:
@@ -963,10 +960,10 @@ def info(what: str, as_json: bool) -> None:
 
     folder = Path(what)
     if folder.is_dir() and (folder / "000000-genesis.pbem").exists():
-        from pbem.app import actions
+        from pbem.app import opening
         from pbem.protocol.foresight import chance_knowledge
 
-        chain = actions.open_game(folder)
+        chain = opening.open_game(folder)
         described = {
             "game": chain.game.name, "title": chain.game.title, "game_id": chain.game_id,
             "rules_version": chain.genesis.rules_version, "protocol_version": chain.genesis.version,
@@ -1200,8 +1197,7 @@ def mail_fetch(folder: Path, name: str, source: Path | None, game: str | None, n
                accept_new: bool) -> None:
     """Apply this game's files from new mail (as pbem apply does); a new DIR
     joins the game you were invited to. Mail is read, never changed."""
-    from pbem.app import actions
-    from pbem.app import mailing
+    from pbem.app import mailing, opening, turns
 
     name = party_name(folder, name)
 
@@ -1215,8 +1211,8 @@ def mail_fetch(folder: Path, name: str, source: Path | None, game: str | None, n
         notes([f"{report.other_games} file(s) of other games were left in the mailbox"])
     for gid in report.invitations:
         notes([f"mail holds an invitation to game {gid[:12]}: pbem mail fetch NEW-FOLDER --as {name} --game {gid[:12]}"])
-    chain = actions.open_game(folder)
-    for line in actions.to_act_lines(actions.status(chain)):
+    chain = opening.open_game(folder)
+    for line in turns.to_act_lines(turns.status(chain)):
         click.echo(f"next: {line}")
     if notify_cmd and (report.written or report.joined) and name in chain.writers() and chain.needs(name) == "decision":
         from pbem.app.watching import run_notify
@@ -1321,8 +1317,7 @@ def agent(ctx: click.Context, timeout: str | None) -> None:
     unlocks a key gives it the key, later ones take it from there."""
     if ctx.invoked_subcommand is not None:
         return
-    from pbem.home import agent as agent_mod
-    from pbem.home import config as cfg
+    from pbem.home import agent as agent_mod, config as cfg
     from pbem.home.store import KeyStore
 
     home = KeyStore().home

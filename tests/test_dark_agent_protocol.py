@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 import tamper
-from pbem.app import actions
+from pbem.app import creating, opening
 from pbem.cli import cli
 from pbem.crypto.encoding import canonical
 from pbem.games import get
@@ -37,7 +37,7 @@ def _played(mode: str, n: int, seed: int, tmp_path, options=("aims=2",)):
     for k, data in enumerate(table.files):
         name = folder_mod.GENESIS if k == 0 else folder_mod.turn_name(k, codec.read_envelope(data).by)
         (path / name).write_bytes(data)
-    chain = actions.verify(path)
+    chain = opening.verify(path)
     assert chain.over and chain.outcome() is not None
     report = audit(path)
     assert report.ok, report.failures
@@ -91,9 +91,9 @@ def test_demo_and_new_default_to_the_referee(monkeypatch):
     for game in ("dark-agent", "agent-avenue"):
         assert CliRunner().invoke(cli, ["demo", game]).exit_code == 0
     assert seen == [("dark-agent", "referee"), ("agent-avenue", "hotseat")]
-    assert actions.dealer_for("agent-avenue", None) == "hotseat"
-    assert actions.dealer_for("dark-agent", None, "rita") == "referee"
-    assert actions.dealer_for("dark-agent", "peer") == "peer"
+    assert creating.dealer_for("agent-avenue", None) == "hotseat"
+    assert creating.dealer_for("dark-agent", None, "rita") == "referee"
+    assert creating.dealer_for("dark-agent", "peer") == "peer"
     assert "dealer: referee unless --dealer says otherwise" in CliRunner().invoke(cli, ["info", "da"]).stdout
 
 

@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import snapshot
-from pbem.app.actions import Keys
+from pbem.app.opening import Keys
 from pbem.cli import cli
 from pbem.crypto import poker
 from pbem.crypto.encoding import b64d, b64e

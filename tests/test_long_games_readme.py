@@ -15,8 +15,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from conftest import introduced, mail_step
-from pbem.app import actions
-from pbem.app import mailing
+from pbem.app import creating, mailing, receiving
 from pbem.gamedir import folder as folder_mod
 from test_mail import bot_turn, people
 from test_mail import smtp  # noqa: F401 (a fixture)
@@ -49,12 +48,12 @@ def test_forum_lines(tmp_path):
     keys = introduced(tmp_path, ["alice", "bob", "rita"])
     side = {n: tmp_path / f"{n}-side" for n in ("alice", "bob", "rita")}
     dirs = {n: side[n] / "game" for n in side}
-    actions.new_game("aa", dirs["rita"], ["alice", "bob"], keys["rita"], "referee", referee="rita")
+    creating.new_game("aa", dirs["rita"], ["alice", "bob"], keys["rita"], "referee", referee="rita")
     for n in ("alice", "bob"):
-        actions.join(dirs[n], [dirs["rita"] / folder_mod.GENESIS], n, keys[n])
+        receiving.join(dirs[n], [dirs["rita"] / folder_mod.GENESIS], n, keys[n])
     for d in dirs.values():
         for other in dirs.values():
-            actions.apply_files(d, sorted(other.glob("0*.pbem")))
+            receiving.apply_files(d, sorted(other.glob("0*.pbem")))
     rng = random.Random(3)
     while not (folder_mod.load(dirs["rita"]).records[-1].by == "alice"
                and folder_mod.load(dirs["rita"]).writers() != ["alice"]):
@@ -72,7 +71,7 @@ def test_rebuild_lines(tmp_path, smtp):  # noqa: F811
     assert [l.split()[:2] for l in lines] == [["pbem", "mail"], ["pbem", "join"], ["pbem", "apply"]]
     keys = people(tmp_path, smtp)
     folders = {"alice": tmp_path / "alice-side" / "game", "bob": tmp_path / "bob" / "g"}
-    actions.new_game("aa", folders["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
+    creating.new_game("aa", folders["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
     mailing.send(folders["alice"], "alice", keys["alice"])
     rng = random.Random(5)
     for _ in range(4):

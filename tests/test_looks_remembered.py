@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.app import actions
+from pbem.app import reading, writing
 from pbem.home import checkpoint
 from pbem.home.store import KeyStore
 from pbem.gamedir import folder
@@ -29,8 +29,8 @@ def _second_version(g, home, seq: int, skip: str) -> bytes:
     chain = folder.load(g, stop=seq - 1)
     writer = chain.writers()[0]
     me = Party(chain, KeyStore(home).secret(writer, lambda: ""))
-    other = next(c for c in actions.legal(chain, me) if c != skip)
-    return me.turn(actions.parse_commands(chain, me, [other]))
+    other = next(c for c in reading.legal(chain, me) if c != skip)
+    return me.turn(writing.parse_commands(chain, me, [other]))
 
 
 @pytest.mark.parametrize("looks", [["show"], ["status"], ["log"], ["show", "status"]])

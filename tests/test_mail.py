@@ -15,9 +15,8 @@ import pytest
 
 from conftest import Pbem, snapshot
 from mailservers import CutProxy, Dovecot, Smtp, maildir
-from pbem.app import actions
-from pbem.app import mailing
-from pbem.app.actions import Keys
+from pbem.app import creating, mailing, opening, reading, turns, writing
+from pbem.app.opening import Keys
 from pbem.home.store import KeyStore
 from pbem.protocol import codec
 from pbem.gamedir import folder as folder_mod
@@ -59,22 +58,22 @@ def people(tmp_path: Path, smtp: Smtp, names=("alice", "bob", "rita"), inbox=Non
 
 def new_referee_game(tmp_path: Path, keys, name="g") -> Path:
     folder = tmp_path / "rita" / name
-    actions.new_game("aa", folder, ["alice", "bob"], keys["rita"], "referee", "rita")
+    creating.new_game("aa", folder, ["alice", "bob"], keys["rita"], "referee", "rita")
     return folder
 
 
 def bot_turn(folder: Path, who: str, keys: Keys, rng: random.Random) -> list[Path]:
     """Whatever `who` owes: an automatic answer, or a random bot's move."""
-    chain = actions.open_game(folder)
+    chain = opening.open_game(folder)
     if who not in chain.writers():
         return []
     if chain.needs(who) == "auto":
-        return actions.sync(folder, who, keys)
-    me = actions.party(chain, who, keys)
+        return writing.sync(folder, who, keys)
+    me = opening.party(chain, who, keys)
     state = me.state()
     game = chain.game
     command = game.bots["random"](game, state, who, rng)
-    return actions.submit(folder, who, [game.format(command, state, who)], keys)
+    return writing.submit(folder, who, [game.format(command, state, who)], keys)
 
 
 # --- identities with an address ------------------------------------------------------
@@ -130,7 +129,7 @@ def test_send_and_fetch_a_referee_game(tmp_path, smtp):
         ("alice", ADDR["alice"], ["000000-genesis.pbem"]), ("bob", ADDR["bob"], ["000000-genesis.pbem"])]
     assert mailing.send(g, "rita", keys["rita"]) == []  # nothing new: nothing mailed twice
     mails = {rcpts[0]: email.message_from_bytes(raw, policy=email.policy.default) for rcpts, raw in smtp.received}
-    gid = actions.open_game(g).game_id
+    gid = opening.open_game(g).game_id
     for who in ("alice", "bob"):
         msg = mails[ADDR[who]]
         assert msg["Subject"] == f"[pbem] agent-avenue {gid[:12]} seq 0 from rita"
@@ -215,12 +214,12 @@ def test_a_whole_game_by_mail_only(tmp_path, smtp, game, seats, options, dealer)
     folders = {"alice": tmp_path / "alice" / "g", "bob": tmp_path / "bob" / "g"}
     if dealer == "referee":
         g = tmp_path / "rita" / "g"
-        actions.new_game(game, g, seats, keys["rita"], "referee", "rita", options=options)
+        creating.new_game(game, g, seats, keys["rita"], "referee", "rita", options=options)
         folders["rita"] = g
         mailing.send(g, "rita", keys["rita"])
     else:
         g = folders["alice"]
-        actions.new_game(game, g, seats, keys["alice"], "peer", creator="alice", options=options)
+        creating.new_game(game, g, seats, keys["alice"], "peer", creator="alice", options=options)
         mailing.send(g, "alice", keys["alice"])
     rng = random.Random(7)
     start = time.monotonic()
@@ -240,15 +239,15 @@ def test_a_whole_game_by_mail_only(tmp_path, smtp, game, seats, options, dealer)
         if not all(f.exists() for f in folders.values()):
             continue
         tops = {max(folder_mod.chain_files(f)) for f in folders.values()}
-        if len(tops) == 1 and actions.open_game(g).outcome() is not None:
+        if len(tops) == 1 and opening.open_game(g).outcome() is not None:
             break
     else:  # where it stood, for whoever meets this
-        where = {who: (folder_mod.load(f).seq, actions.to_act_lines(actions.status(folder_mod.load(f))))
+        where = {who: (folder_mod.load(f).seq, turns.to_act_lines(turns.status(folder_mod.load(f))))
                  for who, f in folders.items() if f.exists()}
         raise AssertionError(f"the game did not end by mail: {where}")
     heads = {folder_mod.load(f).head for f in folders.values()}
     assert len(heads) == 1
-    assert actions.audit(folders["alice"]).ok
+    assert reading.audit(folders["alice"]).ok
     assert time.monotonic() - start < 120  # about 5-20 s on an idle machine
 
 

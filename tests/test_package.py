@@ -44,7 +44,7 @@ def test_cli_starts_without_games_or_crypto():
     assert not [m for m in loaded if m.startswith(("pbem.games.", "cryptography", "nacl", *DRAWING))]
 
 
-@pytest.mark.parametrize("module", ["pbem.app.actions", "pbem.app.play", "pbem.render.terminal"])
+@pytest.mark.parametrize("module", ["pbem.app.reading", "pbem.app.receiving", "pbem.app.play", "pbem.render.terminal"])
 def test_library_modules_do_not_load_rich(module):
     loaded = json.loads(run_python(f"import json, sys, {module}; print(json.dumps(sorted(sys.modules)))"))
     assert not [m for m in loaded if m == "rich" or m.startswith("rich.")]
@@ -88,7 +88,8 @@ def test_installed_entry_point_plays_the_demo(tmp_path):
 
 def test_dealer_games_do_not_load_pynacl():
     code = (
-        "import json, sys; from pbem import actions; from pbem.protocol import audit, folder, party; "
+        "import json, sys; from pbem.app import audit, creating, reading, receiving, writing; "
+        "from pbem.gamedir import folder; from pbem.protocol import party; "
         "print(json.dumps(sorted(sys.modules)))"
     )
     loaded = json.loads(run_python(code))

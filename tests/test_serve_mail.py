@@ -16,8 +16,7 @@ import re
 from served import Served, wait_until
 from test_mail import bot_turn, people, smtp  # noqa: F401 - the SMTP server fixture
 
-from pbem.app import actions
-from pbem.app import mailing
+from pbem.app import creating, mailing
 from pbem.gamedir import folder as folder_mod
 
 
@@ -47,7 +46,7 @@ def _bob(folder, keys, rng, until) -> None:
 def test_the_page_mails_what_it_writes_and_fetches_the_answers(tmp_path, smtp):  # noqa: F811
     keys = people(tmp_path, smtp, names=("alice", "bob"))
     alice, bob = tmp_path / "alice" / "g", tmp_path / "bob" / "g"
-    actions.new_game("aa", alice, ["alice", "bob"], keys["alice"], "peer", creator="alice")
+    creating.new_game("aa", alice, ["alice", "bob"], keys["alice"], "peer", creator="alice")
     mailing.send(alice, "alice", keys["alice"])
     rng = random.Random(4)
     server = Served(keys["alice"].store.home, "alice", alice, log=tmp_path / "serve.log",

@@ -17,7 +17,7 @@ import msgspec
 import pytest
 
 from pbem import games
-from pbem.app import actions
+from pbem.app import opening
 from pbem.crypto.encoding import canonical
 from pbem.crypto.keys import read_secret_key_file
 from pbem.home.store import KeyStore
@@ -327,7 +327,7 @@ def test_the_audit_checks_the_public_setup_seed(players, tmp_path, monkeypatch):
     folder, _ = make(players, tmp_path / "chosen", "codenames", "referee")
     play_to_end(players, folder)  # the referee deals after the joins: while it still cheats
     monkeypatch.undo()
-    actions.verify(folder)
+    opening.verify(folder)
     report = audit(folder)
     assert any("public set-up seed" in f and "rita" in f for f in report.failures), report.failures
 

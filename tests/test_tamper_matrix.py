@@ -22,7 +22,7 @@ import pytest
 
 import tamper
 from pbem import games
-from pbem.app import actions
+from pbem.app import opening
 from pbem.home import checkpoint
 from pbem.errors import PbemError
 from pbem.protocol import codec
@@ -212,7 +212,7 @@ def test_refused_files_are_refused_by_verify_too(tmp_path, game, mode):
         name = folder.GENESIS if k == 0 else folder.turn_name(k, codec.read_envelope(m.table.files[k]).by)
         (g / name).write_bytes(forged)
         with pytest.raises(PbemError):
-            actions.verify(g)
+            opening.verify(g)
 
 
 def test_a_seat_with_a_swapped_sealing_key_is_refused_by_that_seat(tmp_path):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.app import actions
+from pbem.app import opening, writing
 from pbem.gamedir import folder as folder_mod
 
 
@@ -131,8 +131,8 @@ def test_info_lists_options_with_defaults(pbem):
 def test_errors_name_the_file_never_bare_file(pbem, game, tmp_path):
     other = tmp_path / "other"
     pbem("new", "aa", other, "--seat", "alice", "--seat", "bob", "--dealer", "referee", "--referee", "rita")
-    written = actions.submit(other, "alice", [pbem.json("legal", other, "--as", "alice")[0]],
-                             actions.Keys(__import__("pbem.home.store", fromlist=["KeyStore"]).KeyStore(), lambda: ""))
+    written = writing.submit(other, "alice", [pbem.json("legal", other, "--as", "alice")[0]],
+                             opening.Keys(__import__("pbem.home.store", fromlist=["KeyStore"]).KeyStore(), lambda: ""))
     from pbem.errors import PbemError
 
     chain = folder_mod.load(game)

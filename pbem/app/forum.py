@@ -19,8 +19,7 @@ from pbem.protocol.chain import Chain
 
 def post(folder: Path, chain: Chain, name: str, to: str | None = None) -> str:
     """The Markdown post of what the other parties of `chain` lack."""
-    from pbem.app import actions
-    from pbem.app import delivery
+    from pbem.app import delivery, reading, turns
     from pbem.gamedir import folder as folder_mod
     from pbem.render import forum
 
@@ -32,7 +31,7 @@ def post(folder: Path, chain: Chain, name: str, to: str | None = None) -> str:
         raise PbemError("nothing to post: every other party has every file", hint="pbem outbox DIR --as NAME says who has what")
     posted = set(paths)
     seqs = {r.seq for r in chain.records if folder / (r.name or folder_mod.turn_name(r.seq, r.by)) in posted}
-    entries = [e for e in actions.log_entries(chain, min(seqs))["files"] if e["seq"] in seqs]
+    entries = [e for e in reading.log_entries(chain, min(seqs))["files"] if e["seq"] in seqs]
     records = {r.seq: r for r in chain.records}
     steps = [forum.Action(e["seq"], e["by"], "; ".join(e["what"]) or "writes a file",
                           _gold(chain, records[e["seq"]])) for e in entries]
@@ -44,7 +43,7 @@ def post(folder: Path, chain: Chain, name: str, to: str | None = None) -> str:
         actions=steps,
         board=board,
         board_text=chain.game.render(board) if board is not None else "",
-        next_lines=[] if chain.over else actions.to_act_lines(actions.status(chain)),
+        next_lines=[] if chain.over else turns.to_act_lines(turns.status(chain)),
         outcome=chain.outcome().reason if chain.over else None,
         armored=delivery.armor_files(paths),
         readers=[o.party for o in owed if o.files],

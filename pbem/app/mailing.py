@@ -20,7 +20,7 @@ inbox of `pbem.app.delivery` and on the transports (`pbem.transport.mail`,
   that does not exist yet, `fetch` joins the game whose genesis was mailed
   to the identity (`pbem join`), then takes in the rest.
 * `referee` does both for every game under a folder whose referee is the
-  identity, answering in between with `actions.sync` (`Party.answer`): it
+  identity, answering in between with `writing.sync` (`Party.answer`): it
   needs nobody, and a restart repeats nothing, since what is owed is read
   from the chain and what was sent from the sent records.
 
@@ -162,8 +162,7 @@ def send(folder: Path, name: str, keys, ask: Ask | None = None, again: bool = Fa
          notes: list[str] | None = None) -> list[Sent]:
     """Mail each other party of the game in `folder` the files it lacks and
     has not been mailed yet (`again`: everything it lacks)."""
-    from pbem.app import actions
-    from pbem.app import delivery
+    from pbem.app import delivery, opening, turns
     from pbem.gamedir import folder as folder_mod
     from pbem.transport import mail
 
@@ -175,7 +174,7 @@ def send(folder: Path, name: str, keys, ask: Ask | None = None, again: bool = Fa
     record = _load(record_path)
     if not again and _all_had(folder, record):
         return []  # told without replaying the game
-    chain = actions.open_game(folder, keys)
+    chain = opening.open_game(folder, keys)
     owed = delivery.outbox(folder, chain, name)
     todo = []
     everything = {_h(folder_mod.read(p)) for ps in folder_mod.chain_files(folder).values() for p in ps}
@@ -202,7 +201,7 @@ def send(folder: Path, name: str, keys, ask: Ask | None = None, again: bool = Fa
         raise MailError(f"no mail address for {', '.join(missing)}: nothing was sent",
                         hint=f"import their identity files with an address, or: pbem id email {missing[0]} ADDRESS")
     server = _server(home, "smtp", name, required=True)
-    info = actions.status(chain)
+    info = turns.status(chain)
     out = []
     with mail.Smtp(server, password(server, ask)) as smtp:
         for party, files in todo:
@@ -274,8 +273,7 @@ def _letter(chain, info: dict[str, Any], name: str, party: str, folder: Path,
             files: list[tuple[Path, bytes]]) -> tuple[str, str]:
     """The subject and the text of a mail: the game, the seq and the sender;
     whose turn it is; how to take the files in; the armored blocks."""
-    from pbem.app import actions
-    from pbem.app import delivery
+    from pbem.app import delivery, turns
     from pbem.transport import armor
 
     gid = chain.game_id[:12]
@@ -286,7 +284,7 @@ def _letter(chain, info: dict[str, Any], name: str, party: str, folder: Path,
     if info.outcome:
         lines.append(f"The game is over: {info.outcome.reason}.")
     else:
-        turn = actions.to_act_lines(info)
+        turn = turns.to_act_lines(info)
         mine = [w for w in info.to_act if w.seat == party]
         if mine and mine[0].needs == "decision":
             lines.append(f"It is your turn, {party}.")
@@ -459,8 +457,7 @@ def _files(m) -> list[_File]:
 
 def _take(folder: Path, gid: str, name: str, keys, messages, report: Fetched, notes) -> None:
     """Apply this game's files among `messages` to `folder` (as `pbem apply`)."""
-    from pbem.app import actions
-    from pbem.app import delivery
+    from pbem.app import delivery, opening
     from pbem.protocol import codec
     from pbem.gamedir import folder as folder_mod
 
@@ -484,7 +481,7 @@ def _take(folder: Path, gid: str, name: str, keys, messages, report: Fetched, no
     if not ours:
         return
     with folder_mod.writing(folder):
-        chain = actions.open_game(folder, keys, write=True)
+        chain = opening.open_game(folder, keys, write=True)
         items = []
         for f in ours:
             outer = codec.read_envelope(f.data)
@@ -521,13 +518,13 @@ def _answer(folder: Path, name: str, keys, report: "Fetched", notes) -> None:
     """Write what `name` now owes that needs no decision (a join file after
     the seats before it have joined, a peer decryption), as `pbem sync`
     would: the next `mail send` mails it."""
-    from pbem.app import actions
+    from pbem.app import opening, writing
     from pbem.errors import PbemError
 
     try:
-        chain = actions.open_game(folder)
+        chain = opening.open_game(folder)
         if name in chain.writers() and chain.needs(name) == "auto":
-            report.written += actions.sync(folder, name, keys, notes)
+            report.written += writing.sync(folder, name, keys, notes)
     except PbemError as exc:
         if notes is not None:
             notes.append(f"{folder}: {name}'s automatic answer is not written: {exc.message}")
@@ -537,8 +534,7 @@ def _join_from_mail(folder: Path, name: str, keys, messages, game: str | None, r
                     notes) -> str | None:
     """Make `folder` from the genesis mailed to `name` and the files that
     follow it (None: none found)."""
-    from pbem.app import actions
-    from pbem.app import rebuild
+    from pbem.app import rebuild, receiving
     from pbem.protocol import codec
 
     mailed = [f for m in messages for f in _files(m)]
@@ -571,7 +567,7 @@ def _join_from_mail(folder: Path, name: str, keys, messages, game: str | None, r
         for i, one in enumerate([data, *files]):
             paths.append(Path(tmp) / f"{i:06d}.pbem")
             paths[-1].write_bytes(one)
-        actions.join(folder, paths, name, keys)
+        receiving.join(folder, paths, name, keys)
     report.joined = True
     report.rebuilt = any(codec.read_envelope(one).by == name for one in [data, *files])
     return gid
@@ -633,7 +629,7 @@ def referee(tree: Path, name: str, keys, ask: Ask | None = None, path: Path | No
     files of each folder when it was last answered: a folder that has not
     changed since owes nothing new, and is not replayed (a restart, with an
     empty memo, looks at every game once)."""
-    from pbem.app import actions
+    from pbem.app import writing
 
     rnd = RefereeRound(games=refereed(tree, name))
     if not rnd.games:
@@ -648,7 +644,7 @@ def referee(tree: Path, name: str, keys, ask: Ask | None = None, path: Path | No
             if memo is not None and memo.get(folder) == files and not _paced(folder):
                 rnd.answered[folder] = []
                 continue
-            rnd.answered[folder] = actions.sync(folder, name, keys, notes)
+            rnd.answered[folder] = writing.sync(folder, name, keys, notes)
             if memo is not None:
                 memo[folder] = _listing(folder)
         except PbemError as exc:
@@ -675,11 +671,10 @@ def remind(folder: Path, name: str, keys, ask: Ask | None, share: int) -> list[s
     """Mail the clock's reminders now due in the game in `folder` (a
     reminder to the late seat, a deadline passed to every seat), each once:
     the ones mailed are kept in `name`'s home."""
-    from pbem.app import actions
-    from pbem.app import reminders
+    from pbem.app import opening, reminders
     from pbem.transport import mail
 
-    chain = actions.open_game(folder, keys)
+    chain = opening.open_game(folder, keys)
     record_path = _record_path(keys.store.home, "reminders", chain.game_id, name)
     record = _load(record_path)
     todo = [r for r in reminders.due(chain, share=share) if r.key not in record]

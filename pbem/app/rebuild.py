@@ -8,7 +8,7 @@ to the seat's own key, and opened again from them whenever it is needed.
 So a player who lost their folder (a dead disk, a new machine) but kept
 their key store makes it again from any other party's files:
 
-* `pbem join DIR FILES... --as NAME` (`actions.join`): the genesis and
+* `pbem join DIR FILES... --as NAME` (`receiving.join`): the genesis and
   the files after it, from another seat's folder; a seat that wrote files
   of the game before gets them back and writes no second join;
 * `pbem apply DIR FILES...` into a folder that does not exist or is empty
@@ -77,8 +77,7 @@ def apply_into_empty(folder: Path, paths: list[Path], keys, notes: list[str] | N
     makes the game (its identities checked against the address book as a
     join checks them), and the other files are applied to it as `pbem
     apply` applies them (`delivery.receive`)."""
-    from pbem.app import actions
-    from pbem.app import delivery
+    from pbem.app import creating, delivery
     from pbem.fsio import atomic_write
     from pbem.gamedir import folder as folder_mod
 
@@ -96,7 +95,7 @@ def apply_into_empty(folder: Path, paths: list[Path], keys, notes: list[str] | N
     chain = Chain(geneses[0], folder_mod.GENESIS)
     if keys is not None:
         keys.pin(chain, folder, write=True)
-    with actions._new_folder(folder):
+    with creating.new_folder(folder):
         atomic_write(folder / folder_mod.GENESIS, geneses[0], exclusive=True)
         folder_mod.write_state(folder, chain)
         rest = [i for i in items if i.data != geneses[0]]

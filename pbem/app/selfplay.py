@@ -58,13 +58,13 @@ def play(game_name: str, mode: str, seats: list[str], seed: int, options: tuple[
     `edit(chain, data, secrets)` may doctor each file before it goes in (a
     cheater's file, re-signed with its writer's real key): the game goes on
     from the doctored chain."""
-    from pbem.app import actions
+    from pbem.app import creating
 
     game = games.get(game_name)
     names = [s.partition(":")[0] for s in seats]
     secrets = {n: SecretIdentity.generate(n) for n in names}
-    opts = game.options(actions.parse_options(list(options)))
-    specs = game.seats(opts, [actions.parse_seat(s) for s in seats])
+    opts = game.options(creating.parse_options(list(options)))
+    specs = game.seats(opts, [creating.parse_seat(s) for s in seats])
     idents = [(spec, secrets[spec.name].public) for spec in specs]
     rng = random.Random(seed)
     if mode == "peer":
@@ -149,20 +149,20 @@ def check_dealers(game_name: str, options: tuple[str, ...] = (), seats: list[str
 
 
 def _options(options: tuple[str, ...]) -> dict[str, str]:
-    from pbem.app import actions
+    from pbem.app import creating
 
-    return actions.parse_options(list(options))
+    return creating.parse_options(list(options))
 
 
 def _takes(game: Any, opts: Any, seats: list[str], mode: str) -> bool:
     """Whether the game may be begun under `mode` with these options (a
     game refuses a dealer it cannot be played under, e.g. a solo game under
     peer): such a mode is skipped, as `pbem new` would refuse it."""
-    from pbem.app import actions
+    from pbem.app import creating
     from pbem.errors import PbemError
 
     try:
-        game.check_dealer(opts, game.seats(opts, [actions.parse_seat(s) for s in seats]), mode)
+        game.check_dealer(opts, game.seats(opts, [creating.parse_seat(s) for s in seats]), mode)
     except PbemError:
         return False
     return True

@@ -5,7 +5,7 @@ owes from one source, `status` here (itself read from `Chain.writers()` /
 `Chain.needs()`), so they can never disagree: a seat that submits out of
 turn is told whose turn it is before any rule is asked about its cards.
 `overview` is `pbem status --all`. (`pbem log --since-mine` is
-`actions.since_mine`, a view of the log.)
+`reading.since_mine`, a view of the log.)
 """
 
 from __future__ import annotations

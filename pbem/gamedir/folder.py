@@ -25,8 +25,7 @@ from pathlib import Path
 
 import msgspec
 
-from pbem.home import checkpoint
-from pbem.home import checkpoint_seen
+from pbem.home import checkpoint, checkpoint_seen
 
 from pbem.crypto.encoding import FORMAT, canonical
 from pbem.crypto.limits import MAX_FILE_BYTES, check_limits, check_size

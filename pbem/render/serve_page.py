@@ -11,7 +11,7 @@ fetched from anywhere, no form may be sent, no ``<base>``, no framing. The
 script talks only to the page's own server (``connect-src 'self'``).
 
 The moves are the seat's legal commands in the game's notation, one button
-each (`pbem.app.serving` takes them from `actions.legal`); the script narrows
+each (`pbem.app.serving` takes them from `reading.legal`); the script narrows
 them as the player clicks the board (an element whose ``data-card``,
 ``data-word``, ``data-cell`` or ``data-pick`` names something a command
 names) or the next word of a command, and asks the server to check the
