@@ -1197,13 +1197,13 @@ def mail_fetch(folder: Path, name: str, source: Path | None, game: str | None, n
                accept_new: bool) -> None:
     """Apply this game's files from new mail (as pbem apply does); a new DIR
     joins the game you were invited to. Mail is read, never changed."""
-    from pbem.app import mailing, opening, turns
+    from pbem.app import mail_fetch, opening, turns
 
     name = party_name(folder, name)
 
     said: list[str] = []
     k = keys(accept_new)
-    report = mailing.fetch([folder], name, k, ask_secret, source, game, said)[0]
+    report = mail_fetch.fetch([folder], name, k, ask_secret, source, game, said)[0]
     for line in _fetched_lines(report):
         click.echo(line)
     notes(said)
@@ -1258,7 +1258,8 @@ def referee_mail(tree: Path | None, name: str, source: Path | None, every: float
     a deadline passed, and acts for a seat whose time is out as agreed."""
     import time
 
-    from pbem.app import mailing
+
+    from pbem.app import mail_referee
     from pbem.home import config as cfg
 
     k = keys()
@@ -1275,7 +1276,7 @@ def referee_mail(tree: Path | None, name: str, source: Path | None, every: float
     memo: dict = {}
     while True:
         said: list[str] = []
-        rnd = mailing.referee(tree, name, k, ask_secret, source, said, memo, remind_at=remind_at)
+        rnd = mail_referee.referee(tree, name, k, ask_secret, source, said, memo, remind_at=remind_at)
         notes(said)
         if not rnd.games:
             click.echo(f"no game under {tree} has {name} as its referee")

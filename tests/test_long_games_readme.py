@@ -15,7 +15,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from conftest import introduced, mail_step
-from pbem.app import creating, mailing, receiving
+from pbem.app import creating, mail_fetch, mailing, receiving
 from pbem.gamedir import folder as folder_mod
 from test_mail import bot_turn, people
 from test_mail import smtp  # noqa: F401 (a fixture)
@@ -76,12 +76,12 @@ def test_rebuild_lines(tmp_path, smtp):  # noqa: F811
     rng = random.Random(5)
     for _ in range(4):
         for who in ("alice", "bob"):
-            mailing.fetch([folders[who]], who, keys[who])
+            mail_fetch.fetch([folders[who]], who, keys[who])
             bot_turn(folders[who], who, keys[who], rng)
             mailing.send(folders[who], who, keys[who])
-    mailing.fetch([folders["alice"]], "alice", keys["alice"])
+    mail_fetch.fetch([folders["alice"]], "alice", keys["alice"])
     mailing.send(folders["alice"], "alice", keys["alice"])  # an automatic answer the fetch wrote
-    mailing.fetch([folders["bob"]], "bob", keys["bob"])
+    mail_fetch.fetch([folders["bob"]], "bob", keys["bob"])
     shutil.copytree(folders["bob"], tmp_path / "alice-side" / "bob-files")
     # the mailbox gives back alice's folder as she left it; bob's files, his (a file ahead, perhaps)
     heads = [folder_mod.load(folders["alice"]).head] + [folder_mod.load(folders["bob"]).head] * 2

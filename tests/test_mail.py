@@ -15,7 +15,7 @@ import pytest
 
 from conftest import Pbem, snapshot
 from mailservers import CutProxy, Dovecot, Smtp, maildir
-from pbem.app import creating, mailing, opening, reading, turns, writing
+from pbem.app import creating, mail_fetch, mail_referee, mailing, opening, reading, turns, writing
 from pbem.app.opening import Keys
 from pbem.home.store import KeyStore
 from pbem.protocol import codec
@@ -142,10 +142,10 @@ def test_send_and_fetch_a_referee_game(tmp_path, smtp):
     assert "Next: alice must join" in mails[ADDR["bob"]].get_body(("plain",)).get_content()
 
     ga, gb = tmp_path / "alice" / "g", tmp_path / "bob" / "g"
-    report = mailing.fetch([ga], "alice", keys["alice"])[0]
+    report = mail_fetch.fetch([ga], "alice", keys["alice"])[0]
     assert report.joined and (ga / folder_mod.GENESIS).read_bytes() == (g / folder_mod.GENESIS).read_bytes()
     before = snapshot(ga)
-    again = mailing.fetch([ga], "alice", keys["alice"])[0]  # fetching twice is harmless
+    again = mail_fetch.fetch([ga], "alice", keys["alice"])[0]  # fetching twice is harmless
     assert again.messages == 0 and not again.written and snapshot(ga) == before
 
     sent = mailing.send(ga, "alice", keys["alice"])  # her join file, with her contribution
@@ -154,19 +154,19 @@ def test_send_and_fetch_a_referee_game(tmp_path, smtp):
     last = email.message_from_bytes(smtp.received[-1][1], policy=email.policy.default)
     assert "seq 1 from alice" in last["Subject"]
 
-    rnd = mailing.referee(tmp_path / "rita", "rita", keys["rita"])
+    rnd = mail_referee.referee(tmp_path / "rita", "rita", keys["rita"])
     assert rnd.games == [g] and not rnd.errors
     assert [p.name for p in rnd.fetched[0].written] == ["000001-alice.pbem"]
-    report = mailing.fetch([gb], "bob", keys["bob"])[0]
+    report = mail_fetch.fetch([gb], "bob", keys["bob"])[0]
     assert report.joined  # and his join file, written after alice's
     to_rita = [s.files for s in mailing.send(gb, "bob", keys["bob"]) if s.party == "rita"]
     assert to_rita and "000002-bob.pbem" in to_rita[0]
-    rnd = mailing.referee(tmp_path / "rita", "rita", keys["rita"])  # the deal
+    rnd = mail_referee.referee(tmp_path / "rita", "rita", keys["rita"])  # the deal
     assert rnd.answered[g] and rnd.sent[g]
-    again = mailing.referee(tmp_path / "rita", "rita", keys["rita"])  # a restart repeats nothing
+    again = mail_referee.referee(tmp_path / "rita", "rita", keys["rita"])  # a restart repeats nothing
     assert not again.answered[g] and not again.sent[g] and not again.fetched[0].written
     for who in ("alice", "bob"):
-        mailing.fetch([tmp_path / who / "g"], who, keys[who])
+        mail_fetch.fetch([tmp_path / who / "g"], who, keys[who])
     assert folder_mod.load(ga).head == folder_mod.load(gb).head == folder_mod.load(g).head
     assert folder_mod.load(ga).dealt
     rng = random.Random(1)
@@ -227,15 +227,15 @@ def test_a_whole_game_by_mail_only(tmp_path, smtp, game, seats, options, dealer)
     seen: dict = {}
     for _ in range(300):
         if dealer == "referee":
-            mailing.referee(tmp_path / "rita", "rita", keys["rita"], memo=memo)
+            mail_referee.referee(tmp_path / "rita", "rita", keys["rita"], memo=memo)
         for who in ("alice", "bob"):
-            mailing.fetch([folders[who]], who, keys[who])
-            listing = mailing._listing(folders[who]) if folders[who].exists() else None
+            mail_fetch.fetch([folders[who]], who, keys[who])
+            listing = mail_referee.chain_listing(folders[who]) if folders[who].exists() else None
             if listing == seen.get(who):
                 continue  # nothing arrived: nothing can be owed
             bot_turn(folders[who], who, keys[who], rng)
             mailing.send(folders[who], who, keys[who])  # the move, or the join fetch wrote
-            seen[who] = mailing._listing(folders[who])
+            seen[who] = mail_referee.chain_listing(folders[who])
         if not all(f.exists() for f in folders.values()):
             continue
         tops = {max(folder_mod.chain_files(f)) for f in folders.values()}
@@ -269,7 +269,7 @@ def test_mangled_block_stranger_key_and_other_game(tmp_path, smtp):
     g = new_referee_game(tmp_path, keys)
     mailing.send(g, "rita", keys["rita"])
     ga = tmp_path / "alice" / "g"
-    mailing.fetch([ga], "alice", keys["alice"])  # alice joins: her join file, the game's seq 1
+    mail_fetch.fetch([ga], "alice", keys["alice"])  # alice joins: her join file, the game's seq 1
     first = ga / "000001-alice.pbem"
     data = first.read_bytes()
     block = armor.armor(data, {"Seq": "1", "Writer": "alice"})
@@ -289,7 +289,7 @@ def test_mangled_block_stranger_key_and_other_game(tmp_path, smtp):
     other_turn = folder_mod.read(other / folder_mod.GENESIS)
     _deliver(smtp, ADDR["rita"], _mail(ADDR["bob"], ADDR["rita"], "[pbem] other", armor.armor(other_turn)))
     before = snapshot(g)
-    report = mailing.fetch([g], "rita", keys["rita"])[0]
+    report = mail_fetch.fetch([g], "rita", keys["rita"])[0]
     assert snapshot(g) == before  # nothing applied
     assert len(report.bad) == 1 and "failed its checksum" in report.bad[0].message
     assert ADDR["bob"] in report.bad[0].message
@@ -297,11 +297,11 @@ def test_mangled_block_stranger_key_and_other_game(tmp_path, smtp):
     assert ADDR["mallory"] in report.strangers[0] and "'alice'" in report.strangers[0]
     assert report.other_games == 1
     # the other game's fetch still finds its mail; this one reports nothing twice
-    assert not mailing.fetch([g], "rita", keys["rita"])[0].strangers
-    assert mailing.fetch([other], "rita", keys["rita"])[0].messages == 4  # with rita's copy of her genesis
+    assert not mail_fetch.fetch([g], "rita", keys["rita"])[0].strangers
+    assert mail_fetch.fetch([other], "rita", keys["rita"])[0].messages == 4  # with rita's copy of her genesis
     # the real file then applies
     _deliver(smtp, ADDR["rita"], _mail(ADDR["alice"], ADDR["rita"], "[pbem] turn", armor.armor(data)))
-    assert [p.name for p in mailing.fetch([g], "rita", keys["rita"])[0].written] == ["000001-alice.pbem"]
+    assert [p.name for p in mail_fetch.fetch([g], "rita", keys["rita"])[0].written] == ["000001-alice.pbem"]
 
 
 def test_cli_fetch_reports_a_stranger_and_exits_1(tmp_path, smtp):
@@ -315,7 +315,7 @@ def test_cli_fetch_reports_a_stranger_and_exits_1(tmp_path, smtp):
         domain("genesis"), codec.body_bytes(outer)).encode())
     mailing.send(g, "rita", keys["rita"])
     ga = tmp_path / "alice" / "g"
-    mailing.fetch([ga], "alice", keys["alice"])
+    mail_fetch.fetch([ga], "alice", keys["alice"])
     _deliver(smtp, ADDR["alice"], _mail(ADDR["mallory"], ADDR["alice"], "[pbem] again", armor.armor(forged)))
     run = Pbem(keys["alice"].store.home)
     r = run.fails("mail", "fetch", ga, "--as", "alice")
@@ -373,8 +373,8 @@ def test_fetch_from_an_mbox(tmp_path, smtp):
         box.add(raw)
     box.close()
     ga = tmp_path / "alice" / "g"
-    assert mailing.fetch([ga], "alice", keys["alice"], path=mbox)[0].joined
-    assert mailing.fetch([ga], "alice", keys["alice"], path=mbox)[0].messages == 0
+    assert mail_fetch.fetch([ga], "alice", keys["alice"], path=mbox)[0].joined
+    assert mail_fetch.fetch([ga], "alice", keys["alice"], path=mbox)[0].messages == 0
 
 
 # --- IMAP (dovecot) ------------------------------------------------------------------
@@ -414,7 +414,7 @@ def test_imap_fetch_login_refused_and_connection_dropped(tmp_path, dovecot, monk
         g = new_referee_game(tmp_path, keys)
         mailing.send(g, "rita", keys["rita"])
         ga, gb = tmp_path / "alice" / "g", tmp_path / "bob" / "g"
-        assert mailing.fetch([ga], "alice", keys["alice"])[0].joined
+        assert mail_fetch.fetch([ga], "alice", keys["alice"])[0].joined
         rng = random.Random(5)
         bot_turn(ga, "alice", keys["alice"], rng)
         mailing.send(ga, "alice", keys["alice"])
@@ -429,22 +429,22 @@ def test_imap_fetch_login_refused_and_connection_dropped(tmp_path, dovecot, monk
             (keys["bob"].store.home / "config.toml").write_text(
                 (keys["bob"].store.home / "config.toml").read_text().replace(f"port = {dovecot.port}", f"port = {proxy.port}"))
             with pytest.raises(MailError, match="lost"):
-                mailing.fetch([gb], "bob", keys["bob"])
+                mail_fetch.fetch([gb], "bob", keys["bob"])
         finally:
             proxy.stop()
         (keys["bob"].store.home / "config.toml").write_text(
             (keys["bob"].store.home / "config.toml").read_text().replace(f"port = {proxy.port}", f"port = {dovecot.port}"))
         got = gb.exists() and folder_mod.load(gb).seq or 0
-        report = mailing.fetch([gb], "bob", keys["bob"])[0]  # picks up the rest
+        report = mail_fetch.fetch([gb], "bob", keys["bob"])[0]  # picks up the rest
         ha, hb = folder_mod.load(ga), folder_mod.load(gb)
         assert hb.records[ha.seq].hash == ha.head  # every file alice sent (then bob's own join)
         assert got < folder_mod.load(ga).seq and report.messages >= 1
-        assert mailing.fetch([gb], "bob", keys["bob"])[0].messages == 0
+        assert mail_fetch.fetch([gb], "bob", keys["bob"])[0].messages == 0
         # last (dovecot slows the next logins down after a failed one)
         monkeypatch.setenv("PBEM_IMAP_PASSWORD", "wrong")
         before = snapshot(gb)
         with pytest.raises(MailError, match="refused the login"):
-            mailing.fetch([gb], "bob", keys["bob"])
+            mail_fetch.fetch([gb], "bob", keys["bob"])
         assert snapshot(gb) == before
     finally:
         server.stop()
@@ -518,7 +518,7 @@ def test_imap_strangers_mail_is_named_and_the_honest_turn_applied(tmp_path, dove
                 dovecot.append(who, raw, folder[who])
         mailing.send(g, "rita", keys["rita"])  # the invitations, after the stranger's mail
         ga, gb = tmp_path / "alice" / "g", tmp_path / "bob" / "g"
-        mailing.fetch([ga], "alice", keys["alice"])
+        mail_fetch.fetch([ga], "alice", keys["alice"])
         mailing.send(ga, "alice", keys["alice"])  # alice's join, to rita and bob
         run = {n: Pbem(keys[n].store.home) for n in ("bob", "rita")}
 

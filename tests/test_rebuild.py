@@ -14,7 +14,7 @@ import pytest
 
 from conftest import Pbem, introduced, mail_step
 from mailservers import Dovecot
-from pbem.app import creating, mailing, opening, reading, receiving
+from pbem.app import creating, mail_fetch, mail_referee, mailing, opening, reading, receiving
 from pbem.errors import PbemError
 from pbem.gamedir import folder as folder_mod
 from pbem.transport.mail import MailError
@@ -38,9 +38,9 @@ def by_mail(folders, keys, referee: bool, rng, rounds: int) -> None:
     """`rounds` rounds of every party fetching, acting and sending."""
     for _ in range(rounds):
         if referee:
-            mailing.referee(folders["rita"].parent, "rita", keys["rita"])
+            mail_referee.referee(folders["rita"].parent, "rita", keys["rita"])
         for who in ("alice", "bob"):
-            mailing.fetch([folders[who]], who, keys[who])
+            mail_fetch.fetch([folders[who]], who, keys[who])
             bot_turn(folders[who], who, keys[who], rng)
             mailing.send(folders[who], who, keys[who])
         if opening.open_game(folders["alice"]).over and opening.open_game(folders["bob"]).over:
@@ -63,12 +63,12 @@ def test_a_lost_folder_rebuilt_from_imap_and_played_on(tmp_path, dovecot, monkey
         rng = random.Random(4)
         by_mail(folders, keys, dealer == "referee", rng, rounds=6)
         lost = folders["alice"]
-        mailing.fetch([lost], "alice", keys["alice"])
+        mail_fetch.fetch([lost], "alice", keys["alice"])
         before_head, before_hand = folder_mod.load(lost).head, hand(lost, "alice", keys["alice"])
         assert folder_mod.load(lost).seq > 8 and any(r.by == "alice" for r in folder_mod.load(lost).records[1:])
 
         shutil.rmtree(tmp_path / "alice")  # the disk is gone; the key store and the mailbox are not
-        report = mailing.fetch([lost], "alice", keys["alice"])[0]
+        report = mail_fetch.fetch([lost], "alice", keys["alice"])[0]
         assert report.joined and report.rebuilt
         chain = folder_mod.load(lost)
         assert chain.head == before_head  # every file back, and no second join
@@ -77,9 +77,9 @@ def test_a_lost_folder_rebuilt_from_imap_and_played_on(tmp_path, dovecot, monkey
 
         by_mail(folders, keys, dealer == "referee", rng, rounds=200)
         if dealer == "referee":
-            mailing.referee(folders["rita"].parent, "rita", keys["rita"])
+            mail_referee.referee(folders["rita"].parent, "rita", keys["rita"])
             for who in ("alice", "bob"):
-                mailing.fetch([folders[who]], who, keys[who])
+                mail_fetch.fetch([folders[who]], who, keys[who])
         heads = {folder_mod.load(f).head for f in folders.values()}
         assert len(heads) == 1 and folder_mod.load(lost).over
         assert reading.audit(lost).ok
@@ -101,7 +101,7 @@ def test_without_its_own_files_a_fetch_makes_no_folder(tmp_path, dovecot, monkey
         by_mail(folders, keys, False, random.Random(2), rounds=3)
         shutil.rmtree(tmp_path / "bob")
         with pytest.raises(MailError, match="none for seq 1"):
-            mailing.fetch([folders["bob"]], "bob", keys["bob"])
+            mail_fetch.fetch([folders["bob"]], "bob", keys["bob"])
         assert not folders["bob"].exists()
     finally:
         server.stop()

@@ -17,6 +17,8 @@ from served import Served, wait_until
 from test_mail import bot_turn, people, smtp  # noqa: F401 - the SMTP server fixture
 
 from pbem.app import creating, mailing
+
+from pbem.app import mail_fetch
 from pbem.gamedir import folder as folder_mod
 
 
@@ -34,7 +36,7 @@ def _bob(folder, keys, rng, until) -> None:
     """bob fetches his mail, writes what he owes (a bot's move where he
     decides) and mails it, until `until()` holds."""
     for _ in range(20):
-        mailing.fetch([folder], "bob", keys["bob"])  # joins the game, answers what needs no decision
+        mail_fetch.fetch([folder], "bob", keys["bob"])  # joins the game, answers what needs no decision
         if (folder / folder_mod.GENESIS).exists():
             bot_turn(folder, "bob", keys["bob"], rng)
             mailing.send(folder, "bob", keys["bob"])
@@ -81,6 +83,6 @@ def test_the_page_mails_what_it_writes_and_fetches_the_answers(tmp_path, smtp): 
         assert alice_mailed_all()
     finally:
         assert server.stop() == 0, (tmp_path / "serve.log").read_text()
-    mailing.fetch([bob], "bob", keys["bob"])  # every file alice wrote reached bob's folder, by mail alone
+    mail_fetch.fetch([bob], "bob", keys["bob"])  # every file alice wrote reached bob's folder, by mail alone
     assert all((bob / p.name).read_bytes() == p.read_bytes() for p in alice.glob("0*.pbem"))
     folder_mod.load(bob, full=True)

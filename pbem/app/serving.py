@@ -484,14 +484,14 @@ def run(roots: list[Path], name: str, keys: opening.Keys, say: Callable[[str], N
 def _fetch_mail(session: Session) -> None:
     """New mail for every game served, applied (and answered) as `pbem
     mail fetch` does; what it did is said like the watchers' lines."""
-    from pbem.app import mailing
+    from pbem.app import mail_fetch
 
     notes: list[str] = []
     errors: list[PbemError] = []
     folders = [f for f in session.folders()]
     with session.lock:
         try:
-            reports = mailing.fetch(folders, session.name, session.keys, session.ask_secret, notes=notes,
+            reports = mail_fetch.fetch(folders, session.name, session.keys, session.ask_secret, notes=notes,
                                     on_error=errors)
         except PbemError as exc:
             session.heard(f"mail: {exc.message}")
