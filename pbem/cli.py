@@ -812,9 +812,9 @@ def refused(bad: list[PbemError]) -> None:
 
 def send(folder: Path, written: list[Path], writer: str) -> None:
     """Say whom the files just written must reach (stderr: stdout lists them)."""
-    from pbem.app import delivery
+    from pbem.app import sending
 
-    line = delivery.send_line(folder, written, writer)
+    line = sending.send_line(folder, written, writer)
     if line:
         click.echo(f"pbem: {line}", err=True)
 
@@ -823,9 +823,9 @@ def send(folder: Path, written: list[Path], writer: str) -> None:
 @click.argument("files", metavar="FILE...", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
 def armor(files) -> None:
     """Print each pbem FILE as an armored text block, to paste into a mail."""
-    from pbem.app import delivery
+    from pbem.app import sending
 
-    click.echo(delivery.armor_files(list(files)), nl=False)
+    click.echo(sending.armor_files(list(files)), nl=False)
 
 
 @cli.command()
@@ -865,7 +865,7 @@ def dearmor(files, into: Path | None) -> None:
               help="Print a forum post (Markdown): a summary anyone may read, the files in a collapsed block.")
 def outbox(folder: Path, name: str, to: str | None, as_armor: bool, as_forum: bool) -> None:
     """The files each other party may still lack (after the last file it wrote)."""
-    from pbem.app import delivery, opening
+    from pbem.app import opening, sending
 
     if as_armor and as_forum:
         raise click.UsageError("--armor and --forum are two ways of printing the files: choose one")
@@ -877,14 +877,14 @@ def outbox(folder: Path, name: str, to: str | None, as_armor: bool, as_forum: bo
 
         click.echo(forum.post(folder, chain, name, to), nl=False)
         return
-    owed = delivery.outbox(folder, chain, name, to)
+    owed = sending.outbox(folder, chain, name, to)
     if not owed:
         click.echo("nobody: a hotseat game stays in this folder", err=True)
         return
     if as_armor:
         paths = sorted({p for o in owed for p in o.files})
         if paths:
-            click.echo(delivery.armor_files(paths), nl=False)
+            click.echo(sending.armor_files(paths), nl=False)
         for o in owed:
             click.echo(f"pbem: for {o.party}: {_files_word(o.files)}", err=True)
         return

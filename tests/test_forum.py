@@ -13,7 +13,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from conftest import Pbem, introduced, mail_step
-from pbem.app import creating, delivery, forum, opening, reading, receiving, writing
+from pbem.app import creating, forum, opening, reading, receiving, sending, writing
 from pbem.games.base import Known
 from pbem.gamedir import folder
 from pbem.transport import armor
@@ -85,7 +85,7 @@ def test_a_post_never_shows_a_hidden_card(tmp_path, game, dealer):
 
 def _check_post(dirs, keys, seat) -> int:
     chain = opening.open_game(dirs[seat], keys[seat])
-    owed = {p for o in delivery.outbox(dirs[seat], chain, seat) for p in o.files}
+    owed = {p for o in sending.outbox(dirs[seat], chain, seat) for p in o.files}
     if not owed:  # every other party has all of this seat's files: nothing to post
         return 0
     post = forum.post(dirs[seat], chain, seat)

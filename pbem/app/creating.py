@@ -10,8 +10,9 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-
 from pbem import games
+from pbem.app.opening import Keys
+from pbem.app.writing import Staged
 from pbem.errors import InvalidOption, PbemError
 from pbem.fsio import atomic_write, make_folder
 from pbem.gamedir import folder as folder_mod
@@ -19,8 +20,6 @@ from pbem.gamedir.lock import LOCK
 from pbem.games.base import SeatSpec
 from pbem.protocol.chain import Chain
 from pbem.safetext import text_problem
-from pbem.app.opening import Keys
-from pbem.app.writing import Staged
 
 # What only writers and seats need (the dealer, sealing and its AEAD, the
 # key-file cipher) is imported inside the functions that use it, so that

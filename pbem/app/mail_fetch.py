@@ -19,10 +19,10 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem.home import config as cfg
-from pbem.errors import PbemError, SignatureError
-from pbem.transport.mail import MailError
 from pbem.app.mailing import Ask, folder_game_id, load_record, mail_record, password, save_record, server_settings
+from pbem.errors import PbemError, SignatureError
+from pbem.home import config as cfg
+from pbem.transport.mail import MailError
 
 
 @dataclass
@@ -174,8 +174,8 @@ def _files(m) -> list[_File]:
 def _take(folder: Path, gid: str, name: str, keys, messages, report: Fetched, notes) -> None:
     """Apply this game's files among `messages` to `folder` (as `pbem apply`)."""
     from pbem.app import delivery, opening
-    from pbem.protocol import codec
     from pbem.gamedir import folder as folder_mod
+    from pbem.protocol import codec
 
     files = [f for m in messages for f in _files(m)]
     report.messages = len(messages)

@@ -13,14 +13,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import PbemError
 from pbem.app.mail_fetch import Fetched, fetch
 from pbem.app.mailing import Ask, Sent, remind, send
+from pbem.errors import PbemError
 
 
 def refereed(tree: Path, name: str) -> list[Path]:
     """Every game folder under `tree` whose referee is `name`."""
-    from pbem.app import delivery
+    from pbem.app import delivery, sending
     from pbem.gamedir import folder as folder_mod
 
     out = []
@@ -31,7 +31,7 @@ def refereed(tree: Path, name: str) -> list[Path]:
         if delivery.PENDING in genesis.parts:
             continue
         try:
-            body = delivery.folder_genesis(genesis.parent)
+            body = sending.folder_genesis(genesis.parent)
         except PbemError:
             continue
         if body.dealer is not None and body.dealer.mode == "referee" and body.dealer.identity.name == name:
@@ -96,9 +96,9 @@ def referee(tree: Path, name: str, keys, ask: Ask | None = None, path: Path | No
 def _paced(folder: Path) -> bool:
     """Whether the game in `folder` has an agreed pace (its clocks need
     the referee even when no file arrived)."""
-    from pbem.app import delivery
+    from pbem.app import sending
 
-    return delivery.folder_genesis(folder).pace is not None
+    return sending.folder_genesis(folder).pace is not None
 
 
 def chain_listing(folder: Path) -> frozenset[tuple[str, int, int]]:

@@ -6,7 +6,7 @@ Library functions (no click, no printing), built on the outbox and the
 inbox of `pbem.app.delivery` and on the transports (`pbem.transport.mail`,
 `pbem.transport.imap`):
 
-* `send` mails each other party the files it lacks (`delivery.outbox`),
+* `send` mails each other party the files it lacks (`sending.outbox`),
   to the address its identity carries (`KeyStore.email`). What went to
   whom is remembered in ``$PBEM_HOME/mail/sent/`` (by the hash of each
   file), recorded after each mail the server accepted: sending again
@@ -147,7 +147,7 @@ def send(folder: Path, name: str, keys, ask: Ask | None = None, again: bool = Fa
          notes: list[str] | None = None) -> list[Sent]:
     """Mail each other party of the game in `folder` the files it lacks and
     has not been mailed yet (`again`: everything it lacks)."""
-    from pbem.app import delivery, opening, turns
+    from pbem.app import opening, sending, turns
     from pbem.gamedir import folder as folder_mod
     from pbem.transport import mail
 
@@ -160,7 +160,7 @@ def send(folder: Path, name: str, keys, ask: Ask | None = None, again: bool = Fa
     if not again and _all_had(folder, record):
         return []  # told without replaying the game
     chain = opening.open_game(folder, keys)
-    owed = delivery.outbox(folder, chain, name)
+    owed = sending.outbox(folder, chain, name)
     todo = []
     everything = {_h(folder_mod.read(p)) for ps in folder_mod.chain_files(folder).values() for p in ps}
     for o in owed:
@@ -258,7 +258,7 @@ def _letter(chain, info: dict[str, Any], name: str, party: str, folder: Path,
             files: list[tuple[Path, bytes]]) -> tuple[str, str]:
     """The subject and the text of a mail: the game, the seq and the sender;
     whose turn it is; how to take the files in; the armored blocks."""
-    from pbem.app import delivery, turns
+    from pbem.app import delivery, sending, turns
     from pbem.transport import armor
 
     gid = chain.game_id[:12]
@@ -286,7 +286,7 @@ def _letter(chain, info: dict[str, Any], name: str, party: str, folder: Path,
     lines.append("or save this mail and run: pbem apply YOUR-FOLDER MAIL.eml")
     lines.append("")
     for path, data in files:
-        lines.append(armor.armor(data, delivery.armor_headers(data, chain.game.name)).rstrip("\n"))
+        lines.append(armor.armor(data, sending.armor_headers(data, chain.game.name)).rstrip("\n"))
         lines.append("")
     return subject, "\n".join(lines)
 

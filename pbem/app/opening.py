@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-
 from pbem.crypto.keys import SecretIdentity, read_secret_key_file
 from pbem.errors import KeyStoreError, PassphraseError, PbemError, ProtocolError
 from pbem.gamedir import folder as folder_mod

@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from pbem.app.clock_words import file_words
+from pbem.app.opening import Keys, open_game
 from pbem.app.turns import owed, status, to_act_lines, waiting_words
 from pbem.errors import PbemError
 from pbem.gamedir import folder as folder_mod
 from pbem.games.base import overlay
 from pbem.protocol.chain import Chain
-from pbem.app.opening import Keys, open_game
 
 # What only writers and seats need (the dealer, sealing and its AEAD, the
 # key-file cipher) is imported inside the functions that use it, so that

@@ -8,14 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-
+from pbem.app.creating import new_folder
+from pbem.app.opening import Keys, add_notes, check_protocol, check_seat, open_game, seat_secret
 from pbem.errors import KeyStoreError, PbemError
 from pbem.fsio import atomic_write
 from pbem.gamedir import folder as folder_mod
 from pbem.gamedir.lock import LOCK
 from pbem.protocol.chain import Chain
-from pbem.app.creating import new_folder
-from pbem.app.opening import Keys, add_notes, check_protocol, check_seat, open_game, seat_secret
 
 # What only writers and seats need (the dealer, sealing and its AEAD, the
 # key-file cipher) is imported inside the functions that use it, so that

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-
+from pbem.app.opening import Keys, accepted_identity, add_notes, check_protocol, hotseat_dealer, open_game, party
 from pbem.app.turns import check_turn
 from pbem.crypto.keys import SecretIdentity
 from pbem.errors import InvalidCommand, InvalidOption, PbemError, ProtocolError
@@ -24,7 +24,6 @@ from pbem.games.base import Known, NeedsReveal, overlay, unknown_to
 from pbem.home import journal
 from pbem.protocol.chain import Chain
 from pbem.protocol.chance import NeedsChance, PlayChance, Tape
-from pbem.app.opening import Keys, accepted_identity, add_notes, check_protocol, hotseat_dealer, open_game, party
 
 # What only writers and seats need (the dealer, sealing and its AEAD, the
 # key-file cipher) is imported inside the functions that use it, so that
