@@ -9,6 +9,7 @@ none of the others (its third-party purity is `test_package`'s check)."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent / "pbem"
@@ -52,7 +53,7 @@ def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
     always of ``P`` (its ``__init__`` runs first)."""
     out: set[str] = set()
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in statements(ast.parse(path.read_text(encoding="utf-8")).body):
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -71,6 +72,18 @@ def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
     return out
 
 
+def statements(body: list[ast.stmt]):
+    """Every statement, at any depth (in functions, classes, branches,
+    ``try`` and ``with`` blocks): an import is a statement, so expressions
+    need not be walked (which keeps the whole package's check under a second)."""
+    for node in body:
+        yield node
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            for child in getattr(node, field, ()):
+                yield from statements([child] if isinstance(child, ast.stmt) else child.body)
+
+
+@functools.cache
 def graph(root: Path = ROOT) -> dict[str, set[str]]:
     known = modules(root)
     return {name: imports(name, path, known) for name, path in known.items()}
