@@ -54,7 +54,7 @@ import pbem
 from benchmarks import bench_daemon, bench_playouts, bench_poker, bench_serve, bench_shuffle_proof, cryptofloor, seeded
 from pbem.app import watching
 from pbem.errors import PbemError
-from pbem.gamedir import folder as folder_mod
+from pbem.gamedir import folder as folder_mod, safe_read
 
 FLOOR = "import click, msgspec, cryptography.hazmat.primitives.asymmetric.ed25519"
 READERS = ("status", "status --json", "legal --json", "show")
@@ -278,7 +278,7 @@ def last_decision(folder: Path) -> int:
 
 
 def chain_datas(folder: Path) -> list[bytes]:
-    return [folder_mod.read(p) for p in sorted(folder.glob("[0-9]*.pbem"))]
+    return [safe_read.read(p) for p in sorted(folder.glob("[0-9]*.pbem"))]
 
 
 def playouts(seconds: float) -> list[tuple[str, float, float]]:

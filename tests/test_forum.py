@@ -15,7 +15,7 @@ from markdown_it import MarkdownIt
 from conftest import Pbem, introduced, mail_step
 from pbem.app import creating, forum, opening, reading, receiving, sending, writing
 from pbem.games.base import Known
-from pbem.gamedir import folder
+from pbem.gamedir import folder, safe_read
 from pbem.transport import armor
 
 GAMES = {
@@ -98,7 +98,7 @@ def _check_post(dirs, keys, seat) -> int:
     # the files are exactly the outbox's, and nothing else is armored
     found, bad = armor.find_blocks(post, "post")
     assert not bad
-    assert sorted(f.data for f in found) == sorted(folder.read(p) for p in owed)
+    assert sorted(f.data for f in found) == sorted(safe_read.read(p) for p in owed)
     return len(hidden)
 
 

@@ -19,7 +19,7 @@ from pbem.app import creating, mail_fetch, mail_referee, mailing, opening, readi
 from pbem.app.opening import Keys
 from pbem.home.store import KeyStore
 from pbem.protocol import codec
-from pbem.gamedir import folder as folder_mod
+from pbem.gamedir import folder as folder_mod, safe_read
 from pbem.transport import armor
 from pbem.transport.mail import MailError
 
@@ -286,7 +286,7 @@ def test_mangled_block_stranger_key_and_other_game(tmp_path, smtp):
                                        [("000001-alice.pbem", forged)]))
     # a file of another game
     other = new_referee_game(tmp_path, keys, "other")
-    other_turn = folder_mod.read(other / folder_mod.GENESIS)
+    other_turn = safe_read.read(other / folder_mod.GENESIS)
     _deliver(smtp, ADDR["rita"], _mail(ADDR["bob"], ADDR["rita"], "[pbem] other", armor.armor(other_turn)))
     before = snapshot(g)
     report = mail_fetch.fetch([g], "rita", keys["rita"])[0]
@@ -307,7 +307,7 @@ def test_mangled_block_stranger_key_and_other_game(tmp_path, smtp):
 def test_cli_fetch_reports_a_stranger_and_exits_1(tmp_path, smtp):
     keys = people(tmp_path, smtp, names=("alice", "bob", "rita", "mallory"))
     g = new_referee_game(tmp_path, keys)
-    genesis = folder_mod.read(g / folder_mod.GENESIS)
+    genesis = safe_read.read(g / folder_mod.GENESIS)
     outer = codec.read_envelope(genesis)
     from pbem.crypto.sign import domain
 

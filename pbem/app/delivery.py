@@ -32,7 +32,7 @@ import msgspec
 from pbem.crypto.limits import check_limits
 from pbem.errors import FormatError, PbemError, StaleTurn, WrongGame
 from pbem.protocol import codec
-from pbem.gamedir import folder as folder_mod
+from pbem.gamedir import folder as folder_mod, safe_read
 from pbem.protocol.chain import Chain
 from pbem.protocol.formats import TurnBody
 from pbem.transport import MAX_TEXT_BYTES
@@ -79,7 +79,7 @@ def _read_text_source(path: Path) -> bytes:
     if str(path) == "-":
         return sys.stdin.buffer.read(MAX_TEXT_BYTES + 1)[:MAX_TEXT_BYTES + 1]
     try:
-        data = folder_mod.read_at_most(path, MAX_TEXT_BYTES + 1, follow=True)
+        data = safe_read.read_at_most(path, MAX_TEXT_BYTES + 1, follow=True)
     except OSError as exc:
         raise PbemError(f"cannot read {path}: {exc.strerror}") from None
     if len(data) > MAX_TEXT_BYTES:
@@ -165,7 +165,7 @@ def dearmor(paths: list[Path], into: Path | None, notes: list[str] | None = None
         except PbemError as exc:
             _raise_bad([Incoming(item.label, error=_named(exc, item.label))])
     if into is not None:
-        clash = [n for n, d in files if (into / n).exists() and folder_mod.read(into / n) != d]
+        clash = [n for n, d in files if (into / n).exists() and safe_read.read(into / n) != d]
         if clash:
             raise PbemError(f"{into / clash[0]} exists and holds another file", hint="dearmor into an empty folder")
         make_folder(into)
@@ -275,7 +275,7 @@ def _pending_files(folder: Path) -> list[_Waiting]:
         if not path.is_file() or not path.name.endswith(".pbem"):
             continue
         try:
-            data = folder_mod.read(path)
+            data = safe_read.read(path)
             out.append(_Waiting(f"{PENDING}/{path.name}", data, _seq(data), path))
         except PbemError:
             continue

@@ -126,12 +126,12 @@ def save_record(path: Path, data: dict[str, Any]) -> None:
 def folder_game_id(folder: Path) -> str | None:
     """The id of the game in `folder` (None: no game there yet)."""
     from pbem.protocol import codec
-    from pbem.gamedir import folder as folder_mod
+    from pbem.gamedir import folder as folder_mod, safe_read
 
     path = Path(folder) / folder_mod.GENESIS
     if not path.exists():
         return None
-    return codec.file_hash(codec.read_envelope(folder_mod.read(path), "genesis"))
+    return codec.file_hash(codec.read_envelope(safe_read.read(path), "genesis"))
 
 
 @dataclass
@@ -148,7 +148,7 @@ def send(folder: Path, name: str, keys, ask: Ask | None = None, again: bool = Fa
     """Mail each other party of the game in `folder` the files it lacks and
     has not been mailed yet (`again`: everything it lacks)."""
     from pbem.app import opening, sending, turns
-    from pbem.gamedir import folder as folder_mod
+    from pbem.gamedir import folder as folder_mod, safe_read
     from pbem.transport import mail
 
     home = keys.store.home
@@ -162,10 +162,10 @@ def send(folder: Path, name: str, keys, ask: Ask | None = None, again: bool = Fa
     chain = opening.open_game(folder, keys)
     owed = sending.outbox(folder, chain, name)
     todo = []
-    everything = {_h(folder_mod.read(p)) for ps in folder_mod.chain_files(folder).values() for p in ps}
+    everything = {_h(safe_read.read(p)) for ps in folder_mod.chain_files(folder).values() for p in ps}
     for o in owed:
         done = set(record.get(o.party, [])) if not again else set()
-        files = [(p, folder_mod.read(p)) for p in o.files]
+        files = [(p, safe_read.read(p)) for p in o.files]
         new = [(p, d) for p, d in files if _h(d) not in done]
         # what a party has or was sent: every file but those it lacks, and those mailed
         record[o.party] = sorted(set(record.get(o.party, [])) | (everything - {_h(d) for _, d in files}))
@@ -223,7 +223,7 @@ def _copy_to_self(config: dict[str, Any], name: str) -> bool:
 
 def _own_new(chain, folder: Path, name: str, record: dict[str, Any]) -> list[tuple[Path, bytes]]:
     """The files `name` wrote that were mailed to others but not yet to itself."""
-    from pbem.gamedir import folder as folder_mod
+    from pbem.gamedir import folder as folder_mod, safe_read
 
     mailed = set().union(*(set(v) for k, v in record.items() if k not in ("", name)))
     out = []
@@ -231,7 +231,7 @@ def _own_new(chain, folder: Path, name: str, record: dict[str, Any]) -> list[tup
         if r.by != name:
             continue
         path = folder / (r.name or folder_mod.turn_name(r.seq, r.by))
-        data = folder_mod.read(path)
+        data = safe_read.read(path)
         if _h(data) in mailed and _h(data) not in record.get(name, []):
             out.append((path, data))
     return out
@@ -239,12 +239,12 @@ def _own_new(chain, folder: Path, name: str, record: dict[str, Any]) -> list[tup
 
 def _all_had(folder: Path, record: dict[str, Any]) -> bool:
     """Every file of the folder already had by (or mailed to) every other party."""
-    from pbem.gamedir import folder as folder_mod
+    from pbem.gamedir import folder as folder_mod, safe_read
 
     parties = record.get("")
     if not parties:
         return False
-    files = {_h(folder_mod.read(p)) for ps in folder_mod.chain_files(folder).values() for p in ps}
+    files = {_h(safe_read.read(p)) for ps in folder_mod.chain_files(folder).values() for p in ps}
     return all(files <= set(record.get(party, [])) for party in parties)
 
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from pbem.crypto.keys import SecretIdentity, read_secret_key_file
 from pbem.errors import KeyStoreError, PassphraseError, PbemError, ProtocolError
-from pbem.gamedir import folder as folder_mod
+from pbem.gamedir import folder as folder_mod, safe_read
 from pbem.home import pinning
 from pbem.protocol.chain import Chain
 
@@ -103,7 +103,7 @@ def my_name(genesis_file: Path, store: "KeyStore") -> str:
     if not genesis_file.is_file():
         raise PbemError(f"{genesis_file.parent} holds no game ({genesis_file.name} is missing)",
                         hint="give --as NAME, or the folder of a game")
-    genesis = codec.decode_body(codec.read_envelope(folder_mod.read(genesis_file), "genesis"), GenesisBody)
+    genesis = codec.decode_body(codec.read_envelope(safe_read.read(genesis_file), "genesis"), GenesisBody)
     parties = [s.identity for s in genesis.seats]
     if genesis.dealer is not None and genesis.dealer.mode == "referee":
         parties.append(genesis.dealer.identity)
@@ -121,7 +121,7 @@ def hotseat_dealer(folder: Path, chain: Chain) -> SecretIdentity:
     path = folder / folder_mod.DEALER_KEY
     if not path.exists():
         raise KeyStoreError(f"this hotseat game has lost its {folder_mod.DEALER_KEY}")
-    secret = read_secret_key_file(folder_mod.read(path), lambda: "")
+    secret = read_secret_key_file(safe_read.read(path), lambda: "")
     if secret.public != chain.genesis.dealer.identity:
         raise KeyStoreError(f"{folder_mod.DEALER_KEY} is not the key of this game's dealer")
     return secret
@@ -231,7 +231,7 @@ def accepted_identity(text: str, store: "KeyStore"):
                                 hint=f"check {text}'s fingerprint with them, then pbem id import THEIR-ID-FILE")
         return store.public(text)
     try:
-        ident = read_identity_file(folder_mod.read(Path(text)))
+        ident = read_identity_file(safe_read.read(Path(text)))
     except OSError as exc:
         raise PbemError(f"cannot read {text}: {exc.strerror or exc}") from None
     known = store.public(ident.name) if store.has_public(ident.name) else None

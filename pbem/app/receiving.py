@@ -12,7 +12,7 @@ from pbem.app.creating import new_folder
 from pbem.app.opening import Keys, add_notes, check_protocol, check_seat, open_game, seat_secret
 from pbem.errors import KeyStoreError, PbemError
 from pbem.fsio import atomic_write
-from pbem.gamedir import folder as folder_mod
+from pbem.gamedir import folder as folder_mod, safe_read
 from pbem.gamedir.lock import LOCK
 from pbem.protocol.chain import Chain
 
@@ -46,9 +46,9 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path | No
     from pbem.home import checkpoint
 
     checkpoint.forget(folder)
-    genesis = folder_mod.received(received[0])
+    genesis = safe_read.received(received[0])
     chain = Chain(genesis, received[0].name)
-    rest = [folder_mod.received(p) for p in received[1:]]
+    rest = [safe_read.received(p) for p in received[1:]]
     for data, path in zip(rest, received[1:]):
         chain.append(data, path.name)
     check_protocol(chain, name, keys, received[0].name)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.errors import FormatError, PbemError
-from pbem.gamedir import folder as folder_mod
+from pbem.gamedir import folder as folder_mod, safe_read
 from pbem.protocol import codec
 from pbem.protocol.chain import Chain
 from pbem.protocol.formats import GenesisBody, TurnBody
@@ -46,7 +46,7 @@ def recipients(genesis: GenesisBody, writer: str) -> list[str]:
 
 def folder_genesis(folder: Path) -> GenesisBody:
     """The genesis body of a folder that was just checked (display only)."""
-    outer = codec.read_envelope(folder_mod.read(folder / folder_mod.GENESIS), "genesis")
+    outer = codec.read_envelope(safe_read.read(folder / folder_mod.GENESIS), "genesis")
     return codec.decode_body(outer, GenesisBody)
 
 
@@ -138,7 +138,7 @@ def armor_files(paths: list[Path]) -> str:
 
     blocks = []
     for path in paths:
-        data = folder_mod.received(path)
+        data = safe_read.received(path)
         try:
             game = _game_beside(path)
             blocks.append(armor.armor(data, armor_headers(data, game)))

@@ -49,7 +49,7 @@ from pbem.app.opening import Keys
 from pbem.errors import FolderBusy, ForkError, PbemError
 from pbem.gamedir.lock import abandoned_when
 from pbem.protocol import codec
-from pbem.gamedir import folder as folder_mod
+from pbem.gamedir import folder as folder_mod, safe_read
 from pbem.transport import watch as tw
 
 #: seconds a folder's files must stay unchanged before they are read
@@ -122,7 +122,7 @@ class ChainReader:
             try:
                 for s in range(chain.seq + 1, max(names) + 1):
                     path = files[s][0]
-                    record = chain.append(codec.normalise(folder_mod.read(path))[0], path.name)
+                    record = chain.append(codec.normalise(safe_read.read(path))[0], path.name)
                     if path.name != folder_mod.turn_name(s, record.by):
                         raise PbemError("a file whose name is not its writer's")  # said by the full read
             except PbemError:
@@ -362,7 +362,7 @@ class Watch:
         file slipped in first."""
         try:
             for path in written:
-                chain.append(folder_mod.read(path), path.name)
+                chain.append(safe_read.read(path), path.name)
             return chain
         except PbemError:
             try:
@@ -401,7 +401,7 @@ class Watch:
             by_bytes: dict[bytes, Path] = {}
             for path in sorted(paths, key=lambda p: (tw.conflict_copy(p.name) is not None, p.name)):
                 try:
-                    data = codec.normalise(folder_mod.read(path))[0]
+                    data = codec.normalise(safe_read.read(path))[0]
                 except PbemError:
                     continue
                 kept = by_bytes.setdefault(data, path)
