@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pbem import games
 from pbem.app.opening import Keys
@@ -20,12 +20,6 @@ from pbem.gamedir.lock import LOCK
 from pbem.games.base import SeatSpec
 from pbem.protocol.chain import Chain
 from pbem.safetext import text_problem
-
-# What only writers and seats need (the dealer, sealing and its AEAD, the
-# key-file cipher) is imported inside the functions that use it, so that
-# `status`, `log` and an observer's `show` load none of it (issue #12).
-if TYPE_CHECKING:
-    pass
 
 
 def parse_seat(text: str) -> SeatSpec:

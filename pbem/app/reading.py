@@ -18,9 +18,6 @@ from pbem.gamedir import folder as folder_mod
 from pbem.games.base import overlay
 from pbem.protocol.chain import Chain
 
-# What only writers and seats need (the dealer, sealing and its AEAD, the
-# key-file cipher) is imported inside the functions that use it, so that
-# `status`, `log` and an observer's `show` load none of it (issue #12).
 if TYPE_CHECKING:
     from pbem.protocol.party import Party
 

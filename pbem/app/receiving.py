@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from pbem.app.creating import new_folder
 from pbem.app.opening import Keys, add_notes, check_protocol, check_seat, open_game, seat_secret
@@ -15,12 +14,6 @@ from pbem.fsio import atomic_write
 from pbem.gamedir import folder as folder_mod, safe_read
 from pbem.gamedir.lock import LOCK
 from pbem.protocol.chain import Chain
-
-# What only writers and seats need (the dealer, sealing and its AEAD, the
-# key-file cipher) is imported inside the functions that use it, so that
-# `status`, `log` and an observer's `show` load none of it (issue #12).
-if TYPE_CHECKING:
-    pass
 
 
 def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path | None:
