@@ -3,8 +3,8 @@ records of what was mailed (`pbem.app.mail_fetch` reads mail in,
 `pbem.app.mail_referee` is `pbem referee mail`).
 
 Library functions (no click, no printing), built on the outbox of
-`pbem.app.sending`, the inbox of `pbem.app.delivery` and on the transports (`pbem.transport.mail`,
-`pbem.transport.imap`):
+`pbem.app.sending`, the inbox of `pbem.app.delivery` and on the
+transports (`pbem.transport.mail`, `pbem.transport.imap`):
 
 * `send` mails each other party the files it lacks (`sending.outbox`),
   to the address its identity carries (`KeyStore.email`). What went to
