@@ -52,9 +52,9 @@ from pathlib import Path
 
 import pbem
 from benchmarks import bench_daemon, bench_playouts, bench_poker, bench_serve, bench_shuffle_proof, cryptofloor, seeded
-from pbem import watching
+from pbem.app import watching
 from pbem.errors import PbemError
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod, safe_read
 
 FLOOR = "import click, msgspec, cryptography.hazmat.primitives.asymmetric.ed25519"
 READERS = ("status", "status --json", "legal --json", "show")
@@ -231,7 +231,7 @@ def from_checkpoint(datas: list[bytes], work: Path, runs: int) -> tuple[float, f
     """In process, as a fresh process would (nothing remembered but the
     checkpoint): seconds to load the folder of `datas` from a warm checkpoint,
     unchanged and with the last file new; and that file's index."""
-    from pbem import checkpoint
+    from pbem.home import checkpoint
     from pbem.crypto import keys, poker
 
     old = os.environ.get("PBEM_HOME")
@@ -278,7 +278,7 @@ def last_decision(folder: Path) -> int:
 
 
 def chain_datas(folder: Path) -> list[bytes]:
-    return [folder_mod.read(p) for p in sorted(folder.glob("[0-9]*.pbem"))]
+    return [safe_read.read(p) for p in sorted(folder.glob("[0-9]*.pbem"))]
 
 
 def playouts(seconds: float) -> list[tuple[str, float, float]]:

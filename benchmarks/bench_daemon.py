@@ -11,7 +11,7 @@ as a sync tool finishes a file) and the clock runs until the referee's answer
 file appears there. Repeated in a few games; the median is reported, with
 the time of the daemon's first look at the whole tree.
 
-The answer time includes the daemon's settle time (`pbem.watching.SETTLE`:
+The answer time includes the daemon's settle time (`pbem.app.watching.SETTLE`:
 a folder's files must stay unchanged that long before they are read, since
 a sync tool may still be writing), which does not depend on the tree.
 """
@@ -27,7 +27,7 @@ import threading
 import time
 from pathlib import Path
 
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 
 
 def answered_place(src: Path) -> int:

@@ -116,7 +116,7 @@ def measure(folder: Path, home: Path, seat: str, runs: int, profile: Path) -> di
     "floor_list" and "floor_game" (a one-line page of another local server
     in a new window, then a second one in the same window); "bytes": the
     game page's size."""
-    from pbem.serving import folder_key
+    from pbem.app.serving import folder_key
 
     path = f"g/{folder_key(folder)}"
     out: dict = {k: [] for k in ("cold", "warm", "list", "game", "floor_list", "floor_game")}
@@ -182,7 +182,7 @@ def main(argv: list[str] | None = None) -> None:
     import tempfile
 
     from benchmarks import seeded
-    from pbem.protocol import folder as folder_mod
+    from pbem.gamedir import folder as folder_mod
 
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_serve")
     parser.add_argument("--runs", type=int, default=5)

@@ -17,14 +17,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from pbem import actions
-from pbem.crypto.store import KeyStore
-from pbem.protocol import folder
-from pbem.protocol.audit import audit
+from pbem.app import creating, opening, reading, receiving, writing
+from pbem.home.store import KeyStore
+from pbem.gamedir import folder
+from pbem.app.audit import audit
 
 
-def keys_for(base: Path, names: list[str]) -> dict[str, actions.Keys]:
-    out = {n: actions.Keys(KeyStore(base / f"home-{n}"), lambda: "") for n in names}
+def keys_for(base: Path, names: list[str]) -> dict[str, opening.Keys]:
+    out = {n: opening.Keys(KeyStore(base / f"home-{n}"), lambda: "") for n in names}
     for n, k in out.items():
         k.store.create(n, None)
     for n, k in out.items():
@@ -34,7 +34,7 @@ def keys_for(base: Path, names: list[str]) -> dict[str, actions.Keys]:
     return out
 
 
-def play(dirs: dict[str, Path], keys: dict[str, actions.Keys], rng: random.Random) -> None:
+def play(dirs: dict[str, Path], keys: dict[str, opening.Keys], rng: random.Random) -> None:
     while True:
         chain = folder.load(next(iter(dirs.values())))
         writers = chain.writers()
@@ -43,15 +43,15 @@ def play(dirs: dict[str, Path], keys: dict[str, actions.Keys], rng: random.Rando
         me = writers[0]
         home = dirs.get(me, next(iter(dirs.values())))
         if chain.needs(me) == "auto":
-            written = actions.sync(home, me, keys[me])
+            written = writing.sync(home, me, keys[me])
         else:
             c = folder.load(home)
-            cmd = rng.choice(actions.legal(c, actions.party(c, me, keys[me])))
-            written = actions.submit(home, me, [cmd], keys[me])
+            cmd = rng.choice(reading.legal(c, opening.party(c, me, keys[me])))
+            written = writing.submit(home, me, [cmd], keys[me])
         for other, d in dirs.items():
             if d != home:
                 for p in written:
-                    actions.apply_file(d, p)
+                    receiving.apply_file(d, p)
 
 
 def make(mode: str, base: Path, seed: int) -> Path:
@@ -59,17 +59,17 @@ def make(mode: str, base: Path, seed: int) -> Path:
     if mode == "peer":
         keys = keys_for(base, ["alice", "bob"])
         dirs = {n: base / f"game-{n}" for n in keys}
-        actions.new_game("aa", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
-        actions.apply_file(dirs["alice"], actions.join(dirs["bob"], [dirs["alice"] / "000000-genesis.pbem"], "bob", keys["bob"]))
+        creating.new_game("aa", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
+        receiving.apply_file(dirs["alice"], receiving.join(dirs["bob"], [dirs["alice"] / "000000-genesis.pbem"], "bob", keys["bob"]))
         play(dirs, keys, rng)
         return dirs["alice"]
     names = ["alice", "bob"] + (["rita"] if mode == "referee" else [])
-    keys = actions.Keys(KeyStore(base / "home"), lambda: "")  # one machine holds every key
+    keys = opening.Keys(KeyStore(base / "home"), lambda: "")  # one machine holds every key
     for n in names:
         keys.store.create(n, None)
     g = base / "game"
     referee = "rita" if mode == "referee" else None
-    actions.new_game("aa", g, ["alice", "bob"], keys, mode, referee, seed if mode == "hotseat" else None)
+    creating.new_game("aa", g, ["alice", "bob"], keys, mode, referee, seed if mode == "hotseat" else None)
     play({"": g}, {n: keys for n in [*names, "dealer"]}, rng)
     return g
 
@@ -102,7 +102,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             g = make(mode, Path(tmp), args.seed)
             files = len(folder.load(g).records)
-            mean, best = timed(lambda: fresh(actions.verify, g), args.runs)
+            mean, best = timed(lambda: fresh(opening.verify, g), args.runs)
             print(f"{'Agent Avenue, ' + mode + ' (pbem verify)':<44} {files:>5} {mean:>9.1f} {best:>9.1f}")
             mean, best = timed(lambda: fresh(audit, g), max(1, args.runs // 2))
             print(f"{'Agent Avenue, ' + mode + ' (pbem audit)':<44} {files:>5} {mean:>9.1f} {best:>9.1f}")

@@ -19,9 +19,9 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem import actions
-from pbem.crypto.store import KeyStore
-from pbem.protocol import folder as folder_mod
+from pbem.app import creating, opening, reading, receiving, writing
+from pbem.home.store import KeyStore
+from pbem.gamedir import folder as folder_mod
 
 #: game -> (title, seats as NAME[:ROLE])
 GAMES = {
@@ -56,8 +56,8 @@ class Seeded:
         return self.homes.get(party or "", next(iter(self.homes.values())))
 
 
-def _store(home: Path, names: list[str]) -> actions.Keys:
-    keys = actions.Keys(KeyStore(home), lambda: "")
+def _store(home: Path, names: list[str]) -> opening.Keys:
+    keys = opening.Keys(KeyStore(home), lambda: "")
     for n in names:
         keys.store.create(n, None)
     return keys
@@ -77,7 +77,7 @@ def _bot_command(mine, party, me: str, rng: random.Random, calm: int) -> str:
     return game.format(cmd, state, me)
 
 
-def _play_in_memory(g: Path, keys: actions.Keys, rng: random.Random, limit: int = 2000, calm: int | None = None,
+def _play_in_memory(g: Path, keys: opening.Keys, rng: random.Random, limit: int = 2000, calm: int | None = None,
                     stop: int | None = None) -> None:
     """`_play` for one shared folder, with the chain kept in memory: each
     file is signed and checked by the real writers and `Chain.append`, then
@@ -88,7 +88,7 @@ def _play_in_memory(g: Path, keys: actions.Keys, rng: random.Random, limit: int 
     from pbem.protocol.party import Party
 
     chain = folder_mod.load(g)
-    dealer = actions.hotseat_dealer(g, chain) if chain.dealer_mode == "hotseat" else None
+    dealer = opening.hotseat_dealer(g, chain) if chain.dealer_mode == "hotseat" else None
     secrets = {}
 
     def secret(name: str):
@@ -107,8 +107,8 @@ def _play_in_memory(g: Path, keys: actions.Keys, rng: random.Random, limit: int 
         if party.is_dealer or chain.needs(me) == "auto":
             data = party.answer()
         else:
-            cmd = rng.choice(actions.legal(chain, party)) if calm is None else _bot_command(chain, party, me, rng, calm)
-            data = party.turn(actions.parse_commands(chain, party, [cmd]))
+            cmd = rng.choice(reading.legal(chain, party)) if calm is None else _bot_command(chain, party, me, rng, calm)
+            data = party.turn(writing.parse_commands(chain, party, [cmd]))
         record = chain.append(data)
         (g / folder_mod.turn_name(record.seq, record.by)).write_bytes(data)
     else:
@@ -116,7 +116,7 @@ def _play_in_memory(g: Path, keys: actions.Keys, rng: random.Random, limit: int 
     folder_mod.write_state(g, folder_mod.load(g))
 
 
-def _play(dirs: dict[str, Path], keys: dict[str, actions.Keys], rng: random.Random, limit: int = 2000,
+def _play(dirs: dict[str, Path], keys: dict[str, opening.Keys], rng: random.Random, limit: int = 2000,
           calm: int | None = None, stop: int | None = None) -> None:
     """Play until the game ends (or holds `stop` files); `calm`: the Codex bots above."""
     for _ in range(limit):
@@ -127,18 +127,18 @@ def _play(dirs: dict[str, Path], keys: dict[str, actions.Keys], rng: random.Rand
         me = writers[0]
         home = dirs.get(me, next(iter(dirs.values())))
         if chain.needs(me) == "auto":
-            written = actions.sync(home, me, keys[me])
+            written = writing.sync(home, me, keys[me])
         else:
             mine = chain if len(dirs) == 1 else folder_mod.load(home)
-            party = actions.party(mine, me, keys[me])
+            party = opening.party(mine, me, keys[me])
             if calm is None:
-                cmd = rng.choice(actions.legal(mine, party))
+                cmd = rng.choice(reading.legal(mine, party))
             else:
                 cmd = _bot_command(mine, party, me, rng, calm)
-            written = actions.submit(home, me, [cmd], keys[me])
+            written = writing.submit(home, me, [cmd], keys[me])
         for d in dirs.values():
             if d != home:
-                actions.apply_files(d, written)
+                receiving.apply_files(d, written)
     raise RuntimeError("the bot game did not end")
 
 
@@ -158,12 +158,12 @@ def make(game: str, mode: str, base: Path, seed: int, calm: int = 0, stop: int |
                 if o != n:
                     keys[n].store.import_identity(keys[o].store.export(o))
         dirs = {n: base / f"game-{n}" for n in names}
-        actions.new_game(game, dirs[names[0]], seats, keys[names[0]], "peer", creator=names[0])
+        creating.new_game(game, dirs[names[0]], seats, keys[names[0]], "peer", creator=names[0])
         received = [dirs[names[0]] / folder_mod.GENESIS]
         for i, n in enumerate(names[1:], 1):
-            mine = actions.join(dirs[n], received, n, keys[n])
+            mine = receiving.join(dirs[n], received, n, keys[n])
             for o in names[:i]:
-                actions.apply_file(dirs[o], mine)
+                receiving.apply_file(dirs[o], mine)
             received.append(mine)
         _play(dirs, keys, rng, **bots)
         out = Seeded(game, mode, dirs, homes)
@@ -172,7 +172,7 @@ def make(game: str, mode: str, base: Path, seed: int, calm: int = 0, stop: int |
         home = base / "home"
         keys = _store(home, everyone)
         g = base / "game"
-        actions.new_game(game, g, seats, keys, mode, "rita" if mode == "referee" else None,
+        creating.new_game(game, g, seats, keys, mode, "rita" if mode == "referee" else None,
                          seed if mode == "hotseat" else None)
         _play_in_memory(g, keys, rng, **bots)
         out = Seeded(game, mode, {"": g}, {"": home})

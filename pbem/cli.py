@@ -19,7 +19,7 @@ from pbem import __version__
 from pbem.errors import PbemError, PassphraseError
 
 if TYPE_CHECKING:
-    from pbem.actions import Keys
+    from pbem.app.opening import Keys
 
 
 class PbemGroup(click.Group):
@@ -78,7 +78,7 @@ def _remember_dir(ctx: click.Context, param: click.Parameter, value: Path | None
     """Remember a game folder a command opened (for `pbem status --all`),
     once the command is done: a stat and a small read, never a failure."""
     if value is not None and not ctx.resilient_parsing:
-        from pbem import games_index
+        from pbem.home import games_index
 
         ctx.call_on_close(lambda: games_index.remember(value))
     return value
@@ -87,7 +87,7 @@ def _remember_dir(ctx: click.Context, param: click.Parameter, value: Path | None
 def complete_identity(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Shell completion: the names of the identities in $PBEM_HOME."""
     try:
-        from pbem.crypto.store import KeyStore
+        from pbem.home.store import KeyStore
 
         return [n for n, _ in KeyStore().names() if n.startswith(incomplete)]
     except Exception:  # noqa: BLE001 - completion never fails loudly
@@ -114,11 +114,11 @@ def party_name(folder: Path, name: str | None) -> str:
     """`name`, or the only identity of the user's that is a party of the game in `folder`."""
     if name:
         return name
-    from pbem import actions
-    from pbem.crypto.store import KeyStore
-    from pbem.protocol.folder import GENESIS
+    from pbem.app import opening
+    from pbem.home.store import KeyStore
+    from pbem.gamedir.folder import GENESIS
 
-    return actions.my_name(folder / GENESIS, KeyStore())
+    return opening.my_name(folder / GENESIS, KeyStore())
 as_json = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 accept_new = click.option(
     "--accept-new", is_flag=True,
@@ -153,8 +153,8 @@ def warn(line: str) -> None:
 
 
 def keys(accept_new: bool = False, allow_old: bool = False) -> "Keys":
-    from pbem.actions import Keys
-    from pbem.agent import AgentKeyStore  # asks `pbem agent` before asking for a passphrase
+    from pbem.app.opening import Keys
+    from pbem.home.agent import AgentKeyStore  # asks `pbem agent` before asking for a passphrase
 
     typed = os.environ.get("PBEM_PASSPHRASE") is None and sys.stdin.isatty()  # a person, who may mistype
     return Keys(store=AgentKeyStore(), passphrase=ask_passphrase, named=True, accept_new=accept_new,
@@ -213,7 +213,7 @@ def id() -> None:  # noqa: A001 - the command is called `id`
 def id_new(name: str, no_passphrase: bool, email: str | None) -> None:
     """Create a key pair named NAME."""
     from pbem.crypto.keys import check_name, valid_email
-    from pbem.crypto.store import KeyStore
+    from pbem.home.store import KeyStore
 
     check_name(name)
     if email is not None and not valid_email(email):
@@ -231,7 +231,7 @@ def id_new(name: str, no_passphrase: bool, email: str | None) -> None:
 @click.argument("name", required=False)
 def id_show(name: str | None) -> None:
     """Show one identity's fingerprint, or list them all."""
-    from pbem.crypto.store import KeyStore
+    from pbem.home.store import KeyStore
 
     store = KeyStore()
     if name:
@@ -248,7 +248,7 @@ def id_show(name: str | None) -> None:
 @id.command("list")
 def id_list() -> None:
     """The address book: every identity, its fingerprint, and where it was first seen."""
-    from pbem.crypto.store import KeyStore
+    from pbem.home.store import KeyStore
 
     store = KeyStore()
     rows = store.names()
@@ -275,7 +275,7 @@ def id_list() -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file.")
 def id_export(name: str, output: Path | None) -> None:
     """Print (or write) NAME's public identity file to give to other players."""
-    from pbem.crypto.store import KeyStore
+    from pbem.home.store import KeyStore
     from pbem.fsio import atomic_write
 
     data = KeyStore().export(name)
@@ -293,7 +293,7 @@ def id_email(name: str, address: str) -> None:
     """Set where NAME gets mail: for your own identity its identity file is
     signed again (export it again); for another player, a note in your
     address book that wins over the address their file carries."""
-    from pbem.agent import AgentKeyStore
+    from pbem.home.agent import AgentKeyStore
 
     store = AgentKeyStore()
     store.set_email(name, address, lambda: ask_passphrase(name))
@@ -306,8 +306,8 @@ def id_email(name: str, address: str) -> None:
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 def id_import(file: Path) -> None:
     """Add another player's public identity file to the address book."""
-    from pbem.crypto.store import KeyStore
-    from pbem.protocol.folder import read
+    from pbem.home.store import KeyStore
+    from pbem.gamedir.safe_read import read
 
     data = read(file)
     ident = KeyStore().import_identity(data, source=str(file.absolute()))
@@ -352,9 +352,9 @@ def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options,
     peer game by one of its seats (--as). `pbem info GAME` lists the
     game's options and their defaults.
     """
-    from pbem import actions
+    from pbem.app import creating
 
-    dealer = actions.dealer_for(game, dealer, referee)
+    dealer = creating.dealer_for(game, dealer, referee)
     agreed = None
     if pace:
         from pbem.protocol.clock import parse_pace
@@ -364,10 +364,10 @@ def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options,
         raise PbemError("--pauses and --absent go with an agreed --pace")
     if absent != "none" and dealer != "referee":
         raise PbemError("--absent is for referee games: elsewhere nobody may play for a seat or end its game")
-    chain = actions.new_game(game, folder, list(seats), keys(), dealer, referee, seed, list(options), creator,
+    chain = creating.new_game(game, folder, list(seats), keys(), dealer, referee, seed, list(options), creator,
                              pace=agreed, referee_handover=referee_handover)
     click.echo(f"created {chain.game.title} game {chain.game_id[:12]} in {folder}")
-    for line in actions.after_new(chain, folder):
+    for line in creating.after_new(chain, folder):
         click.echo(line)
 
 
@@ -382,14 +382,14 @@ def join(folder: Path, received, name: str | None, accept_new: bool, allow_old: 
     """Join a game: make your folder DIR from the GENESIS (and any later
     files) you received, checked first. In a peer game it also writes your
     join file and prints its path: send it to the other players."""
-    from pbem import actions
-    from pbem.crypto.store import KeyStore
+    from pbem.app import opening, receiving
+    from pbem.home.store import KeyStore
 
-    name = name or actions.my_name(Path(received[0]), KeyStore())
+    name = name or opening.my_name(Path(received[0]), KeyStore())
 
-    mine = actions.join(folder, list(received), name, keys(accept_new, allow_old))
+    mine = receiving.join(folder, list(received), name, keys(accept_new, allow_old))
     if mine is None:
-        chain = actions.open_game(folder)
+        chain = opening.open_game(folder)
         if any(r.by == name for r in chain.records):
             click.echo(f"rebuilt: {folder} holds the game up to seq {chain.seq}, your own files among them; "
                        "nothing to send")
@@ -412,20 +412,20 @@ def join(folder: Path, received, name: str | None, accept_new: bool, allow_old: 
 def status(folder: Path | None, every: bool, as_json: bool) -> None:
     """Whose turn it is, what is pending, and the outcome (DIR: the current
     folder unless given)."""
-    from pbem import actions
+    from pbem.app import opening, turns
 
     if every:
         status_all(folder, as_json)
         return
     folder = folder if folder is not None else Path(".")
-    info = actions.status(actions.open_game(folder, keys()))
+    info = turns.status(opening.open_game(folder, keys()))
     if as_json:
         emit_json(info)
         return
     click.echo(f"{info.game} game {info.game_id[:12]}, seq {info.seq}, dealer {info.dealer.mode}")
     if info.outcome:
         click.echo(f"over: {info.outcome.reason}")
-    for line in actions.to_act_lines(info):
+    for line in turns.to_act_lines(info):
         click.echo(line)
     for line in info.pending:
         click.echo(f"pending: {line}")
@@ -437,9 +437,10 @@ def status(folder: Path | None, every: bool, as_json: bool) -> None:
 
 def status_all(tree: Path | None, as_json: bool) -> None:
     """`pbem status --all [TREE]`: one line per game."""
-    from pbem import games_index, turns
-    from pbem.crypto.store import KeyStore
-    from pbem.protocol.folder import GENESIS
+    from pbem.app import turns
+    from pbem.home import games_index
+    from pbem.home.store import KeyStore
+    from pbem.gamedir.folder import GENESIS
     from pbem.transport.watch import game_folders
 
     if tree is not None:
@@ -480,15 +481,15 @@ def status_all(tree: Path | None, as_json: bool) -> None:
 def legal(folder: Path, name: str, as_json: bool) -> None:
     """Your legal commands now, in the game's notation."""
     name = party_name(folder, name)
-    from pbem import actions
+    from pbem.app import opening, reading, turns
 
     k = keys()
-    chain = actions.open_game(folder, k)
-    commands = actions.legal(chain, actions.party(chain, name, k))
+    chain = opening.open_game(folder, k)
+    commands = reading.legal(chain, opening.party(chain, name, k))
     if as_json:
         emit_json(commands)
     elif not commands:
-        from pbem import turns
+        from pbem.app import turns
 
         click.echo(turns.owed(chain, name)[1])  # the words of `pbem status`
     else:
@@ -505,16 +506,16 @@ def legal(folder: Path, name: str, as_json: bool) -> None:
 def submit(folder: Path, name: str, cmds, accept_new: bool, allow_old: bool) -> None:
     """Check and write your turn into DIR; prints the files written."""
     name = party_name(folder, name)
-    from pbem import actions
+    from pbem.app import writing
 
     said: list[str] = []
     k = keys(accept_new, allow_old)
-    written = actions.submit(folder, name, list(cmds), k, said, until_reported=True)
+    written = writing.submit(folder, name, list(cmds), k, said, until_reported=True)
     for path in written:
         click.echo(str(path))
     notes(said)
     send(folder, written, name)
-    actions.reported(folder, name, k)  # reported: the same commands again are a new command
+    writing.reported(folder, name, k)  # reported: the same commands again are a new command
 
 
 @cli.command()
@@ -525,15 +526,15 @@ def submit(folder: Path, name: str, cmds, accept_new: bool, allow_old: bool) -> 
 def sync(folder: Path, name: str, accept_new: bool, allow_old: bool) -> None:
     """Write every file NAME owes that needs no decision."""
     name = party_name(folder, name)
-    from pbem import actions
+    from pbem.app import opening, turns, writing
 
     said: list[str] = []
-    written = actions.sync(folder, name, keys(accept_new, allow_old), said)
+    written = writing.sync(folder, name, keys(accept_new, allow_old), said)
     notes(said)
     if not written:
-        from pbem import actions as a, turns
+        from pbem.app import opening, turns
 
-        what, words = turns.owed(a.open_game(folder), name)
+        what, words = turns.owed(opening.open_game(folder), name)
         if what in ("decision", "undo"):
             words = f"nothing automatic to write: {words}"
         click.echo(words)
@@ -558,12 +559,12 @@ def _undo_command(what: str, text: str) -> None:
     @accept_new
     @allow_old
     def step(folder: Path, name: str | None, accept_new: bool, allow_old: bool) -> None:
-        from pbem import actions
+        from pbem.app import writing
 
         name = party_name(folder, name)
 
         said: list[str] = []
-        for path in actions.undo(folder, name, what, keys(accept_new, allow_old), said):
+        for path in writing.undo(folder, name, what, keys(accept_new, allow_old), said):
             click.echo(str(path))
         notes(said)
 
@@ -592,7 +593,7 @@ def _long_written(written: list[Path], said: list[str], folder: Path, name: str)
 def resign(folder: Path, name: str | None, note: str, accept_new: bool, allow_old: bool) -> None:
     """Resign: your side loses and the game ends (a signed file; the audit
     still runs). Any time, whoever is to move."""
-    from pbem import long_play
+    from pbem.app import long_play
 
     name = party_name(folder, name)
     said: list[str] = []
@@ -610,7 +611,7 @@ def resign(folder: Path, name: str | None, note: str, accept_new: bool, allow_ol
 def pause(folder: Path, name: str | None, start: str, end: str, accept_new: bool, allow_old: bool) -> None:
     """Announce a pause (a holiday): every clock stops meanwhile, within
     the pauses the game agreed (pbem new --pauses)."""
-    from pbem import long_play
+    from pbem.app import long_play
 
     name = party_name(folder, name)
     said: list[str] = []
@@ -628,7 +629,7 @@ def timeout(folder: Path, name: str | None, seat: str | None, accept_new: bool, 
     game as abandoned or plays the seat's turn with the game's bot; in a
     peer game a seat claims it (the late seat may still answer with a
     move), and the others accept the pending claim with this command."""
-    from pbem import long_play
+    from pbem.app import long_play
 
     name = party_name(folder, name)
     said: list[str] = []
@@ -650,11 +651,11 @@ def handover(folder: Path, name: str | None, to: str, seat: str | None, accept_n
     waits for the seat, once per seat. In a referee game whose genesis allows
     it (pbem new --referee-handover), the referee may hand over a vanished seat.
     """
-    from pbem import actions
+    from pbem.app import writing
 
     name = party_name(folder, name)
     said: list[str] = []
-    written = actions.handover(folder, name, to, keys(accept_new), seat=seat, notes=said)
+    written = writing.handover(folder, name, to, keys(accept_new), seat=seat, notes=said)
     for path in written:
         click.echo(str(path))
     notes(said)
@@ -676,22 +677,22 @@ plain_option = click.option(
 def show(folder: Path, name: str | None, as_json: bool, svg_file: Path | None, plain: bool) -> None:
     """The board as NAME may see it (default: as an observer; in colour on a
     terminal, NO_COLOR is honoured)."""
-    from pbem import actions
+    from pbem.app import opening, reading
 
     if as_json and svg_file is not None:
         raise click.UsageError("--json and --svg do not go together")
     k = keys()
-    chain = actions.open_game(folder, k)
-    me = actions.party(chain, name, k) if name else None
+    chain = opening.open_game(folder, k)
+    me = opening.party(chain, name, k) if name else None
     if svg_file is not None:
-        write_output(svg_file, actions.svg(chain, me))
+        write_output(svg_file, reading.svg(chain, me))
         return
     if as_json:
-        emit_json(actions.view_json(chain, me))
+        emit_json(reading.view_json(chain, me))
         return
     from pbem.render import terminal
 
-    terminal.show(chain.game, actions.view(chain, me), plain=plain)
+    terminal.show(chain.game, reading.view(chain, me), plain=plain)
 
 
 def ask_line(prompt: str) -> str:
@@ -711,12 +712,12 @@ def page(folder: Path, name: str | None, output: Path) -> None:
     """One self-contained HTML page of the game as NAME sees it: the board,
     whose turn it is, what is pending, NAME's legal commands as `pbem submit`
     lines to copy, the log and the outcome. Opens with no network."""
-    from pbem import actions
+    from pbem.app import opening, reading
 
     k = keys()
-    chain = actions.open_game(folder, k)
-    me = actions.party(chain, name, k) if name else None
-    write_output(output, actions.page(chain, me, str(folder)))
+    chain = opening.open_game(folder, k)
+    me = opening.party(chain, name, k) if name else None
+    write_output(output, reading.page(chain, me, str(folder)))
 
 
 @cli.command()
@@ -735,7 +736,7 @@ def play(folder: Path, name: str, plain: bool, yes: bool, accept_new: bool, allo
     is made in two steps. b shows the whole board, m the whole menu, ? the
     rules in brief, q quits.
     """
-    from pbem import play as playing
+    from pbem.app import play as playing
     from pbem.render import terminal
 
     name = party_name(folder, name)
@@ -751,13 +752,13 @@ def play(folder: Path, name: str, plain: bool, yes: bool, accept_new: bool, allo
               shell_complete=complete_identity)
 def log(folder: Path, as_json: bool, since_mine: bool, name: str | None) -> None:
     """Every file of the game, one line each, as anyone may read it."""
-    from pbem import actions
+    from pbem.app import opening, reading
 
-    chain = actions.open_game(folder, keys())
+    chain = opening.open_game(folder, keys())
     if since_mine:
         if not name:
             raise click.UsageError("--since-mine needs --as NAME")
-        lines = actions.since_mine(chain, name)
+        lines = reading.since_mine(chain, name)
         if as_json:
             emit_json({"game_id": chain.game_id, "lines": lines})
         else:
@@ -765,9 +766,9 @@ def log(folder: Path, as_json: bool, since_mine: bool, name: str | None) -> None
                 click.echo(line)
         return
     if as_json:
-        emit_json(actions.log_entries(chain))
+        emit_json(reading.log_entries(chain))
         return
-    for line in actions.log_lines(chain):
+    for line in reading.log_lines(chain):
         click.echo(line)
 
 
@@ -785,13 +786,13 @@ def apply_cmd(folder: Path, files, accept_new: bool) -> None:
     still applied. A new or empty DIR is made from the genesis among the
     files (a lost folder rebuilt from another party's files).
     """
-    from pbem import actions, rebuild
+    from pbem.app import rebuild, receiving
 
     said: list[str] = []
     if rebuild.is_empty(folder):
         result = rebuild.apply_into_empty(folder, list(files), keys(accept_new), said)
     else:
-        result = actions.receive(folder, list(files), keys(accept_new), said)
+        result = receiving.receive(folder, list(files), keys(accept_new), said)
     for path in result.written:
         click.echo(str(path))
     notes(said)
@@ -811,9 +812,9 @@ def refused(bad: list[PbemError]) -> None:
 
 def send(folder: Path, written: list[Path], writer: str) -> None:
     """Say whom the files just written must reach (stderr: stdout lists them)."""
-    from pbem import delivery
+    from pbem.app import sending
 
-    line = delivery.send_line(folder, written, writer)
+    line = sending.send_line(folder, written, writer)
     if line:
         click.echo(f"pbem: {line}", err=True)
 
@@ -822,9 +823,9 @@ def send(folder: Path, written: list[Path], writer: str) -> None:
 @click.argument("files", metavar="FILE...", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
 def armor(files) -> None:
     """Print each pbem FILE as an armored text block, to paste into a mail."""
-    from pbem import delivery
+    from pbem.app import sending
 
-    click.echo(delivery.armor_files(list(files)), nl=False)
+    click.echo(sending.armor_files(list(files)), nl=False)
 
 
 @cli.command()
@@ -838,7 +839,7 @@ def dearmor(files, into: Path | None) -> None:
     Blocks may be quoted, rewrapped or have their line endings changed; a
     block that fails its checksum is named and nothing is written.
     """
-    from pbem import delivery
+    from pbem.app import delivery
 
     said: list[str] = []
     found = delivery.dearmor(list(files), into, said)
@@ -864,26 +865,26 @@ def dearmor(files, into: Path | None) -> None:
               help="Print a forum post (Markdown): a summary anyone may read, the files in a collapsed block.")
 def outbox(folder: Path, name: str, to: str | None, as_armor: bool, as_forum: bool) -> None:
     """The files each other party may still lack (after the last file it wrote)."""
-    from pbem import actions, delivery
+    from pbem.app import opening, sending
 
     if as_armor and as_forum:
         raise click.UsageError("--armor and --forum are two ways of printing the files: choose one")
     name = party_name(folder, name)
 
-    chain = actions.open_game(folder, keys())
+    chain = opening.open_game(folder, keys())
     if as_forum:
-        from pbem import forum
+        from pbem.app import forum
 
         click.echo(forum.post(folder, chain, name, to), nl=False)
         return
-    owed = delivery.outbox(folder, chain, name, to)
+    owed = sending.outbox(folder, chain, name, to)
     if not owed:
         click.echo("nobody: a hotseat game stays in this folder", err=True)
         return
     if as_armor:
         paths = sorted({p for o in owed for p in o.files})
         if paths:
-            click.echo(delivery.armor_files(paths), nl=False)
+            click.echo(sending.armor_files(paths), nl=False)
         for o in owed:
             click.echo(f"pbem: for {o.party}: {_files_word(o.files)}", err=True)
         return
@@ -917,10 +918,10 @@ def verify(folder: Path, repair: bool, full: bool, as_json: bool) -> None:
     a cache: a stale or damaged one is rebuilt from the chain, with a note,
     and is not a failure.
     """
-    from pbem import actions
+    from pbem.app import opening
 
     said: list[str] = []
-    chain = actions.verify(folder, repair, keys(), said, full=full)
+    chain = opening.verify(folder, repair, keys(), said, full=full)
     notes(chain.notes + said)
     outcome = chain.outcome()
     if as_json:  # a failure is still one `pbem: error:` line and exit 1
@@ -937,10 +938,10 @@ def verify(folder: Path, repair: bool, full: bool, as_json: bool) -> None:
 @game_dir
 def audit(folder: Path) -> None:
     """Replay a finished game with every secret revealed."""
-    from pbem import actions
+    from pbem.app import reading
     from pbem.errors import AuditError
 
-    report = actions.audit(folder, keys())
+    report = reading.audit(folder, keys())
     for failure in report.failures:
         click.echo(f"FAIL {failure}")
     if not report.ok:
@@ -955,14 +956,14 @@ def info(what: str, as_json: bool) -> None:
     """What GAME is: title, seats, and the options `pbem new` takes, with
     their defaults (scenario options fix hidden cards: hotseat only). Given
     a game folder DIR: that game, and who can know which chance when."""
-    from pbem import gameinfo
+    from pbem.app import gameinfo
 
     folder = Path(what)
     if folder.is_dir() and (folder / "000000-genesis.pbem").exists():
-        from pbem import actions
+        from pbem.app import opening
         from pbem.protocol.foresight import chance_knowledge
 
-        chain = actions.open_game(folder)
+        chain = opening.open_game(folder)
         described = {
             "game": chain.game.name, "title": chain.game.title, "game_id": chain.game_id,
             "rules_version": chain.genesis.rules_version, "protocol_version": chain.genesis.version,
@@ -1014,7 +1015,7 @@ interval_option = click.option("--interval", type=click.FloatRange(0.05, 3600), 
 
 def run_watch(root: Path, name: str, accept_new: bool, once: bool, poll: bool, interval: float,
               notify_cmd: str | None, tree: bool, remove_copies: bool = False, remind_at: int = 75) -> None:
-    from pbem import watching
+    from pbem.app import watching
 
     def say(line: str) -> None:
         click.echo(line)
@@ -1073,7 +1074,7 @@ def serve(folders, name: str, no_open: bool, use_mail: bool, mail_every: float, 
     `pbem status --all` knows), the board, and your moves to click. It
     follows the folders as `pbem watch` does and writes what `pbem submit`
     writes. Ctrl-C stops it."""
-    from pbem import serving
+    from pbem.app import serving
 
     def ready(url: str) -> None:
         click.echo(url)
@@ -1125,7 +1126,7 @@ def demo(
     dark-agent) through the real file protocol, in a throw-away key store
     and folder (unless --keys and --dir keep them), then verify and audit it."""
     from pbem import games
-    from pbem.demo import run_demo
+    from pbem.app.demo import run_demo
 
     dealer = dealer or games.get(game).default_dealer  # the demo makes its own referee
     run_demo(game, folder, seed, dealer, bot, echo=click.echo, keys_dir=keys_dir, options=list(options))
@@ -1159,7 +1160,7 @@ def mail() -> None:
 @click.option("--again", is_flag=True, help="Mail every file each party lacks, even those mailed before.")
 def mail_send(folder: Path, name: str, again: bool) -> None:
     """Mail each other party of DIR the files it lacks (attached, and armored in the text)."""
-    from pbem import mailing
+    from pbem.app import mailing
 
     name = party_name(folder, name)
 
@@ -1196,13 +1197,13 @@ def mail_fetch(folder: Path, name: str, source: Path | None, game: str | None, n
                accept_new: bool) -> None:
     """Apply this game's files from new mail (as pbem apply does); a new DIR
     joins the game you were invited to. Mail is read, never changed."""
-    from pbem import actions, mailing
+    from pbem.app import mail_fetch, opening, turns
 
     name = party_name(folder, name)
 
     said: list[str] = []
     k = keys(accept_new)
-    report = mailing.fetch([folder], name, k, ask_secret, source, game, said)[0]
+    report = mail_fetch.fetch([folder], name, k, ask_secret, source, game, said)[0]
     for line in _fetched_lines(report):
         click.echo(line)
     notes(said)
@@ -1210,11 +1211,11 @@ def mail_fetch(folder: Path, name: str, source: Path | None, game: str | None, n
         notes([f"{report.other_games} file(s) of other games were left in the mailbox"])
     for gid in report.invitations:
         notes([f"mail holds an invitation to game {gid[:12]}: pbem mail fetch NEW-FOLDER --as {name} --game {gid[:12]}"])
-    chain = actions.open_game(folder)
-    for line in actions.to_act_lines(actions.status(chain)):
+    chain = opening.open_game(folder)
+    for line in turns.to_act_lines(turns.status(chain)):
         click.echo(f"next: {line}")
     if notify_cmd and (report.written or report.joined) and name in chain.writers() and chain.needs(name) == "decision":
-        from pbem.watching import run_notify
+        from pbem.app.watching import run_notify
 
         trouble = run_notify(notify_cmd, folder, chain, "decision", name)
         if trouble:
@@ -1235,8 +1236,8 @@ def mail_fetch(folder: Path, name: str, source: Path | None, game: str | None, n
 def mail_password(kind: str, name: str) -> None:
     """Store the password of the SMTP or IMAP server in the system keyring
     (then set keyring = true in its table of config.toml)."""
-    from pbem import mailing
-    from pbem.crypto.store import KeyStore
+    from pbem.app import mailing
+    from pbem.home.store import KeyStore
 
     entry = mailing.store_password(KeyStore().home, name, kind, click.prompt(f"{kind} password", hide_input=True, err=True))
     click.echo(f"stored in the system keyring as pbem / {entry}")
@@ -1257,7 +1258,9 @@ def referee_mail(tree: Path | None, name: str, source: Path | None, every: float
     a deadline passed, and acts for a seat whose time is out as agreed."""
     import time
 
-    from pbem import config as cfg, mailing
+
+    from pbem.app import mail_referee
+    from pbem.home import config as cfg
 
     k = keys()
     typed: dict[str, str] = {}
@@ -1273,7 +1276,7 @@ def referee_mail(tree: Path | None, name: str, source: Path | None, every: float
     memo: dict = {}
     while True:
         said: list[str] = []
-        rnd = mailing.referee(tree, name, k, ask_secret, source, said, memo, remind_at=remind_at)
+        rnd = mail_referee.referee(tree, name, k, ask_secret, source, said, memo, remind_at=remind_at)
         notes(said)
         if not rnd.games:
             click.echo(f"no game under {tree} has {name} as its referee")
@@ -1315,8 +1318,8 @@ def agent(ctx: click.Context, timeout: str | None) -> None:
     unlocks a key gives it the key, later ones take it from there."""
     if ctx.invoked_subcommand is not None:
         return
-    from pbem import agent as agent_mod, config as cfg
-    from pbem.crypto.store import KeyStore
+    from pbem.home import agent as agent_mod, config as cfg
+    from pbem.home.store import KeyStore
 
     home = KeyStore().home
     given = timeout or cfg.table(cfg.read(home), "agent", None).get("timeout") or agent_mod.DEFAULT_TIMEOUT
@@ -1327,8 +1330,8 @@ def agent(ctx: click.Context, timeout: str | None) -> None:
 
 
 def _agent_client():
-    from pbem import agent as agent_mod
-    from pbem.crypto.store import KeyStore
+    from pbem.home import agent as agent_mod
+    from pbem.home.store import KeyStore
 
     client = agent_mod.Client(KeyStore().home)
     if not client.running():
@@ -1367,8 +1370,8 @@ def agent_forget(name: str) -> None:
 @agent.command("stop")
 def agent_stop() -> None:
     """Stop the agent: every key it held is forgotten."""
-    from pbem import agent as agent_mod
-    from pbem.crypto.store import KeyStore
+    from pbem.home import agent as agent_mod
+    from pbem.home.store import KeyStore
 
     if agent_mod.Client(KeyStore().home).stop():
         click.echo("agent stopped")

@@ -6,7 +6,7 @@ the target, and the folder is fsynced so the rename survives a crash.
 
 A process killed before the rename leaves its temporary file behind
 (``.NAME.XXXXXXXX.tmp``); `stray_temp_files` finds them so that the next
-writer, holding the folder's lock (`pbem.lock`), removes them.
+writer, holding the folder's lock (`pbem.gamedir.lock`), removes them.
 """
 
 from __future__ import annotations

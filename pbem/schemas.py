@@ -19,7 +19,7 @@ def schemas() -> dict[str, dict]:
     from pbem.crypto.keys import IdentityCard
     from pbem.crypto.envelope import Envelope
     from pbem.protocol import formats
-    from pbem.turns import Row, Status, UnreadableRow
+    from pbem.app.turns import Row, Status, UnreadableRow
 
     out = {
         "signed-file.json": formats.SignedFile,

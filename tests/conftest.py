@@ -84,8 +84,8 @@ def pbem(home: Path) -> Pbem:
 def introduced(base: Path, names: list[str]):
     """One key store per player, each holding every other player's public
     identity (what `pbem id export` / `pbem id import` do by mail)."""
-    from pbem.actions import Keys
-    from pbem.crypto.store import KeyStore
+    from pbem.app.opening import Keys
+    from pbem.home.store import KeyStore
 
     out = {n: Keys(KeyStore(base / f"home-{n}"), lambda: "") for n in names}
     for n, k in out.items():
@@ -100,22 +100,22 @@ def introduced(base: Path, names: list[str]):
 def mail_step(keys, dirs, rng) -> bool:
     """One honest file by whoever must write (a random legal choice where
     one is needed), applied to every other player's folder. False at the end."""
-    from pbem import actions
-    from pbem.protocol import folder
+    from pbem.app import opening, reading, receiving, writing
+    from pbem.gamedir import folder
 
     chain = folder.load(next(iter(dirs.values())))
     if not chain.writers():
         return False
     me = chain.writers()[0]
     if chain.needs(me) == "auto":
-        written = actions.sync(dirs[me], me, keys[me])
+        written = writing.sync(dirs[me], me, keys[me])
     else:
         mine = folder.load(dirs[me])
-        choice = rng.choice(actions.legal(mine, actions.party(mine, me, keys[me])))
-        written = actions.submit(dirs[me], me, [choice], keys[me])
+        choice = rng.choice(reading.legal(mine, opening.party(mine, me, keys[me])))
+        written = writing.submit(dirs[me], me, [choice], keys[me])
     for other, path in dirs.items():
         if other != me and written:
-            actions.apply_files(path, written)
+            receiving.apply_files(path, written)
     return True
 
 
@@ -123,7 +123,7 @@ def settle(keys, dirs) -> None:
     """Every automatic file (a peer game's set-up links and layers, owed
     decryptions, a referee's deal) written and mailed until someone must
     decide: the state right after the set-up."""
-    from pbem.protocol import folder
+    from pbem.gamedir import folder
 
     for _ in range(50):
         chain = folder.load(next(iter(dirs.values())))
@@ -178,14 +178,14 @@ def dealt(folder: Path, keys):
     """A game in one folder taken through its joins and deal in place (a
     referee game of version 2 is dealt once every seat has joined): each
     seat's and the referee's `sync`, in turn. Returns the chain."""
-    from pbem import actions
-    from pbem.protocol import folder as folder_mod
+    from pbem.app import writing
+    from pbem.gamedir import folder as folder_mod
 
     for _ in range(20):
         chain = folder_mod.load(folder)
         if chain.dealt or not chain.writers():
             return chain
-        actions.sync(folder, chain.writers()[0], keys)
+        writing.sync(folder, chain.writers()[0], keys)
     raise AssertionError("the game was not dealt")
 
 

@@ -13,7 +13,8 @@ import msgspec
 from pbem.crypto.encoding import canonical
 from pbem.crypto.keys import read_secret_key_file
 from pbem.games.base import overlay
-from pbem.protocol import codec, folder
+from pbem.protocol import codec
+from pbem.gamedir import folder
 from pbem.protocol.commitments import state_hash
 from pbem.protocol.formats import GenesisBody, TurnBody
 

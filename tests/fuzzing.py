@@ -15,12 +15,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import tamper
-from pbem import actions, games
+from pbem import games
+from pbem.app import creating, opening
 from pbem.crypto.keys import identity_file, read_identity_file, read_secret_key_file, secret_key_file
-from pbem.crypto.store import KeyStore
+from pbem.home.store import KeyStore
 from pbem.errors import PbemError
 from pbem.games.base import overlay
-from pbem.protocol import folder
+from pbem.gamedir import folder
 from pbem.protocol.chain import Chain
 from pbem.protocol.party import Party
 
@@ -42,7 +43,7 @@ TABLE_OPTIONS: dict[str, tuple[str, ...]] = {"dark-agent": ("rounds=2",)}
 @functools.cache
 def table(game: str = "agent-avenue", mode: str = "hotseat", options: tuple[str, ...] = ()) -> tamper.Table:
     g = games.get(game)
-    seats = list(g.demo_seats_for(g.options(actions.parse_options(list(options)))))
+    seats = list(g.demo_seats_for(g.options(creating.parse_options(list(options)))))
     return tamper.play(game, mode, seats, seed=7, options=options or TABLE_OPTIONS.get(game, ()))
 
 
@@ -126,7 +127,7 @@ def _game_folder() -> Path:
 def state(data: bytes) -> None:
     g = _game_folder()
     (g / folder.STATE).write_bytes(data)
-    actions.verify(g)
+    opening.verify(g)
 
 
 def notation(data: bytes) -> None:

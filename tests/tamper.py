@@ -34,7 +34,7 @@ from typing import Any
 
 import msgspec
 
-from pbem import selfplay
+from pbem.app import selfplay
 from pbem.crypto.encoding import FORMAT
 from pbem.crypto.keys import SecretIdentity
 from pbem.crypto.sign import domain, sign
@@ -86,7 +86,7 @@ class Table:
 
 def play(game_name: str, mode: str, seats: list[str], seed: int, options: tuple[str, ...] = (), edit=None) -> Table:
     """Bots play a whole game through the real writers, one in-memory chain
-    (`pbem.selfplay.play`; `edit` doctors files as they go in)."""
+    (`pbem.app.selfplay.play`; `edit` doctors files as they go in)."""
     played = selfplay.play(game_name, mode, seats, seed, options, edit)
     return Table(played.game, played.mode, played.files, played.secrets)
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from conftest import Pbem
-from pbem.agent import Client, socket_path
-from pbem.crypto.store import KeyStore
+from pbem.home.agent import Client, socket_path
+from pbem.home.store import KeyStore
 
 
 def pbem_cmd(home: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:

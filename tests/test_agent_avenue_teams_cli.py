@@ -82,7 +82,7 @@ def test_a_peer_team_game_plays_to_the_end_in_memory_and_audits(tmp_path, teams,
     then `pbem verify` and `pbem audit` on the files."""
     import tamper
     from conftest import Pbem
-    from pbem.protocol import folder
+    from pbem.gamedir import folder
 
     seats = list(GAME.demo_seats_for(GAME.options({"teams": teams})))
     table = tamper.play("agent-avenue", "peer", seats, 3, (f"teams={teams}", *options))

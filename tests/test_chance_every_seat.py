@@ -16,8 +16,8 @@ from conftest import play_to_end
 from pbem import games
 from pbem.crypto import beacon
 from pbem.crypto.encoding import b64d
-from pbem.crypto.store import KeyStore
-from pbem.protocol import folder
+from pbem.home.store import KeyStore
+from pbem.gamedir import folder
 from pbem.protocol.peer import knowledge as peer_knowledge
 
 games._REGISTRY.setdefault("lucky", ("tests.chancegame", "GAME", ()))

@@ -6,10 +6,11 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from pbem import actions, games, turns
-from pbem.demo import run_demo
+from pbem import games
+from pbem.app import opening, receiving, turns
+from pbem.app.demo import run_demo
 from pbem.protocol import dealer as dealer_mod
-from pbem.protocol.audit import audit
+from pbem.app.audit import audit
 
 
 @pytest.fixture(autouse=True)
@@ -27,7 +28,7 @@ def _play(tmp_path, dealer, seed, bot="drawer", **kw):
 @pytest.mark.parametrize("dealer", ["hotseat", "referee"])
 def test_rolls_draws_and_reshuffles_play_to_the_end(tmp_path, dealer):
     folder, lines = _play(tmp_path, dealer, 7)
-    chain = actions.open_game(folder)
+    chain = opening.open_game(folder)
     assert chain.outcome() is not None
     assert chain.public.reshuffles >= 1, "the drawer bot empties the deck"
     text = "\n".join(lines)
@@ -54,7 +55,7 @@ def test_a_dealer_that_reshuffles_from_another_seed_is_caught_by_the_audit(tmp_p
     # hotseat: a seeded deal, so the drawer bot surely empties the deck (a
     # referee's seed is its own); its own audit shares the doctored shuffle
     _play(tmp_path, "hotseat", 7)
-    assert actions.open_game(tmp_path / "game").public.reshuffles >= 1
+    assert opening.open_game(tmp_path / "game").public.reshuffles >= 1
     monkeypatch.setattr(dealer_mod, "secret_chance", real)
     failures = audit(tmp_path / "game").failures
     assert failures and any("is not the card the seed's shuffle put there" in f and "signed by dealer" in f
@@ -181,7 +182,7 @@ def test_a_peer_seat_that_opens_another_vote_than_it_cast_is_refused():
 def test_join_refuses_a_genesis_of_protocol_version_1(tmp_path):
     """A creator could write a version-1 genesis (chance its writers can
     foresee): verifiers still read old games, but nobody joins a new one."""
-    from pbem.crypto.store import KeyStore
+    from pbem.home.store import KeyStore
     from pbem.errors import ProtocolError
     from pbem.protocol.formats import GenesisBody
 
@@ -194,9 +195,9 @@ def test_join_refuses_a_genesis_of_protocol_version_1(tmp_path):
     tamper.Chain(old)  # still a readable game
     (tmp_path / "g.pbem").write_bytes(old)
     store = KeyStore(tmp_path / "home")
-    keys = actions.Keys(store, lambda: "")
+    keys = opening.Keys(store, lambda: "")
     with pytest.raises(ProtocolError, match="protocol version 1"):
-        actions.join(tmp_path / "bob", [tmp_path / "g.pbem"], "bob", keys)
+        receiving.join(tmp_path / "bob", [tmp_path / "g.pbem"], "bob", keys)
     assert not (tmp_path / "bob").exists()
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from conftest import Pbem, snapshot
-from pbem import checkpoint
-from pbem.protocol import folder
+from pbem.home import checkpoint
+from pbem.gamedir import folder
 from pbem.protocol.chain import Chain
 
 

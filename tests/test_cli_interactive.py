@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.games import get
-from pbem.play import MENU_ROWS, STEP_AT, Menu
+from pbem.app.play import MENU_ROWS, STEP_AT, Menu
 
 from conftest import snapshot
 

@@ -240,7 +240,7 @@ def test_new_pins_too(pbem, tmp_path):
     """A store holding one key under two names (files copied by hand) makes
     no game: `pbem new` checks its seats like every other command."""
     from pbem.crypto.keys import SecretIdentity, identity_file, secret_key_file
-    from pbem.crypto.store import KeyStore
+    from pbem.home.store import KeyStore
 
     raw = KeyStore(pbem.home).secret("alice", lambda: "").private_bytes()
     twin = SecretIdentity.from_private_bytes("mallory", raw[:32], raw[32:])

@@ -72,8 +72,8 @@ def test_four_players_referee_game_each_with_only_their_key(homes, tmp_path):
 
 
 def test_operative_keys_never_open_the_key(homes, tmp_path):
-    from pbem.crypto.store import KeyStore
-    from pbem.protocol import folder
+    from pbem.home.store import KeyStore
+    from pbem.gamedir import folder
     from pbem.protocol.party import Party
 
     g = tmp_path / "g"
@@ -134,8 +134,8 @@ def test_words_file_option_and_swedish(tmp_path):
 
 @pytest.mark.parametrize("dealer", ["hotseat", "referee"])
 def test_demo_plays_a_full_game_and_verifies(tmp_path, dealer):
-    from pbem.demo import run_demo
-    from pbem.protocol import folder
+    from pbem.app.demo import run_demo
+    from pbem.gamedir import folder
 
     lines: list[str] = []
     g = run_demo("codenames", tmp_path / "g", 8, dealer, None, echo=lines.append)
@@ -204,8 +204,8 @@ def test_peer_game_four_folders_to_the_end(homes, tmp_path):
 
 
 def test_peer_key_stays_with_the_spymasters(homes, tmp_path):
-    from pbem.crypto.store import KeyStore
-    from pbem.protocol import folder
+    from pbem.home.store import KeyStore
+    from pbem.gamedir import folder
     from pbem.protocol.party import Party
 
     operatives = {n for n, role in SEATS.items() if not role.endswith("spymaster")}

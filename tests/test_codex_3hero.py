@@ -12,15 +12,15 @@ from collections import Counter
 
 import pytest
 
-from pbem import actions
+from pbem.app import opening
 from pbem.errors import IllegalCommand, InvalidOption
 from pbem.games.base import RandomChance
-from pbem.demo import run_demo
+from pbem.app.demo import run_demo
 from pbem.games.codex import GAME, Codex, board, cards, engine
 from pbem.games.codex.bots import greedy_bot
 from pbem.games.codex.commands import End
 from pbem.games.codex.state import OVER
-from pbem.protocol.audit import audit
+from pbem.app.audit import audit
 from pbem.render import codex_cards
 from tests import tamper
 from tests.codex_helpers import CH, SEATS, do, legal_texts, next_turn, start
@@ -313,7 +313,7 @@ def test_a_3_hero_game_verifies_and_audits_under_the_referee_and_peer(dealer, tm
         mp.setattr(Codex, "demo_bot", "rusher")
         table = tamper.play("codex", dealer, ["alice", "bob"], 3, options=("mode=3hero",))
     folder = tamper.save(table, tmp_path / "game")
-    chain = actions.verify(folder)
+    chain = opening.verify(folder)
     assert chain.over and chain.outcome().winners
     final = next(r.after for r in reversed(chain.records) if r.after is not None)
     assert final.mode == "3hero" and all(len(p.heroes) == 3 for p in final.players.values())
@@ -327,5 +327,5 @@ def test_the_3_hero_demo_plays_to_the_end(dealer, tmp_path):
     folder = run_demo("codex", tmp_path / "game", 1, dealer, None, lambda line: None, keys_dir=tmp_path / "keys",
                       options=["mode=3hero"])
     for seat in ("alice", "bob") if dealer == "peer" else ("",):
-        assert actions.verify(folder / seat).over
+        assert opening.verify(folder / seat).over
         assert audit(folder / seat).ok

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from pbem import games
 from pbem.cli import cli
-from pbem.protocol import folder
+from pbem.gamedir import folder
 
 VECTORS = Path(__file__).resolve().parent / "vectors"
 GAMES = [(rules, mode) for rules in ("1", "2", "3") for mode in ("hotseat", "peer")]

@@ -17,7 +17,7 @@ import pytest
 from pbem.errors import IllegalCommand, PbemError
 from pbem.games.base import Known
 from pbem.games.codex import GAME
-from pbem.protocol.audit import audit
+from pbem.app.audit import audit
 from pbem.protocol.formats import TurnBody
 from tests import codex_tables, tamper
 from tests.codex_helpers import do, hand_names, legal_texts, start

@@ -11,9 +11,9 @@ import os
 
 import pytest
 
-from pbem import actions
-from pbem.demo import run_demo
-from pbem.protocol.audit import audit
+from pbem.app import opening
+from pbem.app.demo import run_demo
+from pbem.app.audit import audit
 from pbem.protocol.party import Party
 from tests import tamper
 
@@ -44,7 +44,7 @@ def test_a_multiplayer_game_verifies_and_audits(dealer, n, options, tmp_path):
     teams = ["red", "blue"] * 2 if "mode=2v2" in options else []
     table = tamper.play("codex", dealer, [f"{s}:{t}" for s, t in zip(seats, teams)] or seats, 3, options)
     folder = tamper.save(table, tmp_path / "game")
-    chain = actions.verify(folder)
+    chain = opening.verify(folder)
     assert chain.over and chain.outcome().winners
     report = audit(folder)
     assert report.ok, report.failures

@@ -15,8 +15,8 @@ import statistics
 import msgspec
 import pytest
 
-from pbem import actions
-from pbem.demo import run_demo
+from pbem.app import opening
+from pbem.app.demo import run_demo
 from pbem.errors import PbemError, ProtocolError
 from pbem.games.base import Known, refs_in
 from pbem.games.codex import GAME, Codex
@@ -24,7 +24,7 @@ from pbem.games.codex.bots import greedy_bot, state_card
 from pbem.games.codex.commands import Build, Level, Play, Tech
 from pbem.games.codex.state import TECH
 from pbem.protocol import codec
-from pbem.protocol.audit import audit
+from pbem.app.audit import audit
 from pbem.protocol.formats import Opening, TurnBody
 from tests import tamper
 
@@ -79,7 +79,7 @@ def game():
 
 def test_a_whole_peer_game_verifies_from_its_files_and_audits(game, tmp_path):
     folder = tamper.save(game, tmp_path / "game")
-    chain = actions.verify(folder)
+    chain = opening.verify(folder)
     assert chain.over and chain.outcome().winners
     report = audit(folder)
     assert report.ok, report.failures
@@ -156,7 +156,7 @@ def test_appel_stomp_goes_back_on_top_and_is_drawn_next(game):
 def test_the_same_game_under_the_referee_verifies_and_audits(tmp_path):
     table = _play("referee", 3)
     folder = tamper.save(table, tmp_path / "game")
-    assert actions.verify(folder).over
+    assert opening.verify(folder).over
     report = audit(folder)
     assert report.ok, report.failures
 

@@ -40,12 +40,12 @@ def test_bot_games_of_a_spec_pairing_conform_and_end(pair, bot):
                                           ("peer", "anarchy", "balance")])
 def test_red_and_green_specs_under_the_peer_and_referee_dealers(mode, p1, p2, tmp_path):
     """A whole bot game through the real writers verifies from its files and audits."""
-    from pbem import actions
-    from pbem.protocol.audit import audit
+    from pbem.app import opening
+    from pbem.app.audit import audit
     from tests import tamper
 
     table = tamper.play("codex", mode, ["alice", "bob"], 5, options=(f"p1={p1}", f"p2={p2}"))
     folder = tamper.save(table, tmp_path / "game")
-    chain = actions.verify(folder)
+    chain = opening.verify(folder)
     assert chain.over and chain.outcome().reason.startswith("base destroyed")
     assert audit(folder).ok

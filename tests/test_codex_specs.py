@@ -84,14 +84,14 @@ def test_bot_games_with_the_red_and_green_starters_conform_and_end(seed, bot):
 @pytest.mark.parametrize("mode, starters", [("peer", ("red", "green")), ("referee", ("green", "red"))])
 def test_red_and_green_starters_under_the_peer_and_referee_dealers(mode, starters, tmp_path):
     """A whole bot game through the real writers verifies from its files and audits."""
-    from pbem import actions
-    from pbem.protocol.audit import audit
+    from pbem.app import opening
+    from pbem.app.audit import audit
     from tests import tamper
 
     table = tamper.play("codex", mode, ["alice", "bob"], 3,
                         options=(f"p1_starter={starters[0]}", f"p2_starter={starters[1]}"))
     folder = tamper.save(table, tmp_path / "game")
-    chain = actions.verify(folder)
+    chain = opening.verify(folder)
     assert chain.over and chain.outcome().reason.startswith("base destroyed")
     assert audit(folder).ok
 

@@ -16,9 +16,9 @@ import time
 import pytest
 
 from conftest import Pbem, snapshot
-from pbem import lock
+from pbem.gamedir import lock
 from pbem.errors import FolderBusy
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 from races import new_table, spawn
 
 ROUNDS = 10 if os.environ.get("PBEM_LONG") else 2

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pbem.crypto.keys import SecretIdentity, identity_file, read_identity_file
-from pbem.crypto.store import KeyStore, default_home
+from pbem.home.store import KeyStore, default_home
 from pbem.errors import FormatError, KeyStoreError, PassphraseError, SignatureError
 
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")

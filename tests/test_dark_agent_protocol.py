@@ -16,14 +16,14 @@ import pytest
 from click.testing import CliRunner
 
 import tamper
-from pbem import actions
+from pbem.app import creating, opening
 from pbem.cli import cli
 from pbem.crypto.encoding import canonical
 from pbem.games import get
 from pbem.games.dark_agent.commands import Attack, Deal
 from pbem.protocol import codec
-from pbem.protocol import folder as folder_mod
-from pbem.protocol.audit import audit
+from pbem.gamedir import folder as folder_mod
+from pbem.app.audit import audit
 
 LONG = bool(os.environ.get("PBEM_LONG"))
 GAME = get("dark-agent")
@@ -37,7 +37,7 @@ def _played(mode: str, n: int, seed: int, tmp_path, options=("aims=2",)):
     for k, data in enumerate(table.files):
         name = folder_mod.GENESIS if k == 0 else folder_mod.turn_name(k, codec.read_envelope(data).by)
         (path / name).write_bytes(data)
-    chain = actions.verify(path)
+    chain = opening.verify(path)
     assert chain.over and chain.outcome() is not None
     report = audit(path)
     assert report.ok, report.failures
@@ -84,16 +84,16 @@ def test_referee_games_of_one_and_six_seats_play_to_the_end(tmp_path):
 def test_demo_and_new_default_to_the_referee(monkeypatch):
     """Without --dealer, `pbem demo dark-agent` plays a referee game (the
     game's `default_dealer`); other games keep hotseat."""
-    import pbem.demo
+    import pbem.app.demo
 
     seen = []
-    monkeypatch.setattr(pbem.demo, "run_demo", lambda game, folder, seed, dealer, *a, **k: seen.append((game, dealer)))
+    monkeypatch.setattr(pbem.app.demo, "run_demo", lambda game, folder, seed, dealer, *a, **k: seen.append((game, dealer)))
     for game in ("dark-agent", "agent-avenue"):
         assert CliRunner().invoke(cli, ["demo", game]).exit_code == 0
     assert seen == [("dark-agent", "referee"), ("agent-avenue", "hotseat")]
-    assert actions.dealer_for("agent-avenue", None) == "hotseat"
-    assert actions.dealer_for("dark-agent", None, "rita") == "referee"
-    assert actions.dealer_for("dark-agent", "peer") == "peer"
+    assert creating.dealer_for("agent-avenue", None) == "hotseat"
+    assert creating.dealer_for("dark-agent", None, "rita") == "referee"
+    assert creating.dealer_for("dark-agent", "peer") == "peer"
     assert "dealer: referee unless --dealer says otherwise" in CliRunner().invoke(cli, ["info", "da"]).stdout
 
 
@@ -107,7 +107,7 @@ def test_peer_games_of_every_size(n, seed, tmp_path):
 @pytest.mark.skipif(not LONG, reason="the CLI demos take minutes: PBEM_LONG=1")
 @pytest.mark.parametrize("dealer", [None, "peer"])
 def test_the_demo_plays_three_seats_to_the_scoring(dealer, tmp_path):
-    from pbem.demo import run_demo
+    from pbem.app.demo import run_demo
 
     lines: list[str] = []
     mode = dealer or GAME.default_dealer

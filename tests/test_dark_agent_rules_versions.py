@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from pbem import games
 from pbem.cli import cli
-from pbem.protocol import folder
+from pbem.gamedir import folder
 
 VECTOR = Path(__file__).parent / "vectors" / "dark-agent-rules-1" / "game"
 

@@ -22,7 +22,7 @@ import pytest
 from pbem import games
 from pbem.crypto import beacon, poker
 from pbem.crypto.encoding import b64e, canonical
-from pbem.crypto.store import KeyStore
+from pbem.home.store import KeyStore
 from pbem.games.base import Known, SeatSpec, project
 from pbem.protocol import codec, dealer as dealer_mod
 from pbem.protocol.peer import writer as peer_writer

@@ -19,9 +19,10 @@ from pbem.crypto import poker, twofaced
 from pbem.crypto.encoding import b64d, b64e
 from pbem.errors import CryptoError, ProtocolError
 from pbem.games.codenames.duet import PAIRS
-from pbem.protocol import codec, folder
+from pbem.protocol import codec
+from pbem.gamedir import folder
 from pbem.protocol.peer import knowledge as peer_knowledge, writer as peer_writer
-from pbem.protocol.audit import audit
+from pbem.app.audit import audit
 from pbem.protocol.formats import TurnBody
 from test_peer_game import players, step  # noqa: F401 - `players` is a fixture
 

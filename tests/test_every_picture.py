@@ -23,10 +23,11 @@ from pathlib import Path
 import pytest
 
 from conftest import introduced, mail_step
-from pbem import actions, games
+from pbem import games
+from pbem.app import creating, opening, reading, receiving
 from pbem.errors import InvalidOption
 from pbem.games.base import SeatSpec
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 
 LONG = os.environ.get("PBEM_LONG") == "1"
 #: decisions played per game in the default run (long mode: to the end)
@@ -71,14 +72,14 @@ def draw_everything(chain, me, where: str) -> None:
 
     from pbem.render import terminal
 
-    text = actions.render(chain, me)
+    text = reading.render(chain, me)
     assert text.strip(), where
     out = io.StringIO()
     Console(file=out, width=80, force_terminal=True, color_system="truecolor").print(
-        terminal.renderable(chain.game, actions.view(chain, me)))
+        terminal.renderable(chain.game, reading.view(chain, me)))
     assert out.getvalue().strip(), where
-    ET.fromstring(actions.svg(chain, me))
-    page = actions.page(chain, me, "game")
+    ET.fromstring(reading.svg(chain, me))
+    page = reading.page(chain, me, "game")
     assert page.startswith("<!DOCTYPE html>") and "<svg" in page, where
     if any(chain.needs(w) != "decision" for w in chain.writers()):  # a file owed that needs no decision:
         assert 'class="prompt"' not in page, where  # "Now" says who owes it, not "your main phase"
@@ -88,7 +89,7 @@ def readers(chain, dirs, keys):
     """(label, chain, party or None) for each seat, the referee and an observer."""
     for name in [*chain.seat_order, *([chain.dealer_name] if chain.dealer_mode == "referee" else [])]:
         mine = folder_mod.load(dirs[name]) if dirs[name] != dirs[chain.seat_order[0]] else chain
-        yield name, mine, actions.party(mine, name, keys[name])
+        yield name, mine, opening.party(mine, name, keys[name])
     yield "observer", chain, None
 
 
@@ -99,13 +100,13 @@ def test_every_picture_of_every_reader(game, seats, options, dealer, tmp_path):
     if dealer == "peer":
         keys = introduced(tmp_path, names)
         dirs = {n: tmp_path / f"game-{n}" for n in names}
-        actions.new_game(game, dirs[names[0]], seats, keys[names[0]], "peer", None, None, options, names[0])
+        creating.new_game(game, dirs[names[0]], seats, keys[names[0]], "peer", None, None, options, names[0])
         genesis = dirs[names[0]] / folder_mod.GENESIS
         joins: list[Path] = []
         for i, n in enumerate(names[1:], 1):  # in turn: each joins with the joins before it
-            joins.append(actions.join(dirs[n], [genesis, *joins], n, keys[n]))
+            joins.append(receiving.join(dirs[n], [genesis, *joins], n, keys[n]))
             for other in names[:i]:
-                actions.apply_files(dirs[other], joins[-1:])
+                receiving.apply_files(dirs[other], joins[-1:])
     else:
         everyone = names + (["rita"] if dealer == "referee" else [])
         shared = introduced(tmp_path, ["alice"])["alice"]
@@ -114,7 +115,7 @@ def test_every_picture_of_every_reader(game, seats, options, dealer, tmp_path):
                 shared.store.create(n, None)
         keys = {n: shared for n in everyone}
         folder = tmp_path / "game"
-        actions.new_game(game, folder, seats, shared, dealer, *(("rita", None) if dealer == "referee" else (None, 7)), options)
+        creating.new_game(game, folder, seats, shared, dealer, *(("rita", None) if dealer == "referee" else (None, 7)), options)
         dirs = {n: folder for n in everyone}
     first = dirs[names[0]]
     decisions, drawn = 0, 0

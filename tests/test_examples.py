@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from pbem.cli import cli
 from pbem.crypto.keys import read_identity_file
-from pbem.protocol import folder
+from pbem.gamedir import folder
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 GAMES = sorted(p.parent for p in EXAMPLES.glob("*/*/000000-genesis.pbem"))

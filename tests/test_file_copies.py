@@ -24,7 +24,8 @@ from doctor import hotseat_dealer_key
 from pbem.crypto.encoding import canonical
 from pbem.crypto.sign import domain, sign
 from pbem.errors import FormatError
-from pbem.protocol import codec, folder
+from pbem.protocol import codec
+from pbem.gamedir import folder
 from pbem.protocol.formats import GenesisBody, SignedFile
 from test_peer_cheats import bobs_next_file, joined, keys, resign  # noqa: F401 - keys is a fixture
 
@@ -70,7 +71,7 @@ def test_an_explicit_default_in_a_turn_is_refused(pbem, game, tmp_path):
     other = tmp_path / "other"
     pbem("new", "aa", other, "--seat", "alice", "--seat", "bob", "--seed", "1")
     body = json.loads(bytes(codec.read_envelope(open(path, "rb").read()).body))
-    from pbem.crypto.store import KeyStore
+    from pbem.home.store import KeyStore
 
     alice = KeyStore(pbem.home).secret("alice", None)
     for extra in ({"reveals": []}, {"beacon": None}, {"deliveries": []}):

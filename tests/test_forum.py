@@ -13,9 +13,9 @@ import pytest
 from markdown_it import MarkdownIt
 
 from conftest import Pbem, introduced, mail_step
-from pbem import actions, delivery, forum
+from pbem.app import creating, forum, opening, reading, receiving, sending, writing
 from pbem.games.base import Known
-from pbem.protocol import folder
+from pbem.gamedir import folder, safe_read
 from pbem.transport import armor
 
 GAMES = {
@@ -33,23 +33,23 @@ def referee_game(tmp_path, game, seats, steps, seed=3, dealer="referee"):
     keys = introduced(tmp_path, names + ["rita"])
     if dealer == "referee":
         dirs = {"rita": tmp_path / "rita"}
-        actions.new_game(game, dirs["rita"], seats, keys["rita"], "referee", referee="rita")
+        creating.new_game(game, dirs["rita"], seats, keys["rita"], "referee", referee="rita")
     else:
         dirs = {"alice": tmp_path / "alice"}
-        actions.new_game(game, dirs["alice"], seats, keys["alice"], "peer", creator="alice")
+        creating.new_game(game, dirs["alice"], seats, keys["alice"], "peer", creator="alice")
     genesis = next(iter(dirs.values())) / folder.GENESIS
     for n in names:
         if n in dirs:
             continue
         dirs[n] = tmp_path / n
-        mine = actions.join(dirs[n], [genesis], n, keys[n])
+        mine = receiving.join(dirs[n], [genesis], n, keys[n])
         if mine is not None:
             for other in dirs:
                 if other != n:
-                    actions.apply_files(dirs[other], [mine])
+                    receiving.apply_files(dirs[other], [mine])
     for d in dirs.values():  # every folder holds every join so far
         for other in dirs.values():
-            actions.apply_files(d, sorted(other.glob("0*.pbem")))
+            receiving.apply_files(d, sorted(other.glob("0*.pbem")))
     rng = random.Random(seed)
     for _ in range(steps):
         if not mail_step(keys, dirs, rng):
@@ -65,7 +65,7 @@ def summary(post: str) -> str:
 def secrets(chain, keys, seat) -> set[str]:
     """The cards `seat` knows that the public state hides."""
     public = {it.ref for z in chain.public.zones.values() for it in z.items if isinstance(it, Known)}
-    mine = actions.party(chain, seat, keys[seat]).state()
+    mine = opening.party(chain, seat, keys[seat]).state()
     return {it.card for z in mine.zones.values() for it in z.items if isinstance(it, Known) and it.ref not in public}
 
 
@@ -84,21 +84,21 @@ def test_a_post_never_shows_a_hidden_card(tmp_path, game, dealer):
 
 
 def _check_post(dirs, keys, seat) -> int:
-    chain = actions.open_game(dirs[seat], keys[seat])
-    owed = {p for o in delivery.outbox(dirs[seat], chain, seat) for p in o.files}
+    chain = opening.open_game(dirs[seat], keys[seat])
+    owed = {p for o in sending.outbox(dirs[seat], chain, seat) for p in o.files}
     if not owed:  # every other party has all of this seat's files: nothing to post
         return 0
     post = forum.post(dirs[seat], chain, seat)
     # what anyone can read of the whole game: a secret card with the name
     # of a public one (two copies of an agent) cannot be told apart
-    anyone = actions.render(chain, None) + "\n".join(actions.log_lines(chain))
+    anyone = reading.render(chain, None) + "\n".join(reading.log_lines(chain))
     hidden = {c for c in secrets(chain, keys, seat) if c not in anyone}
     shown = summary(post)
     assert not [c for c in hidden if c in shown], (seat, hidden)
     # the files are exactly the outbox's, and nothing else is armored
     found, bad = armor.find_blocks(post, "post")
     assert not bad
-    assert sorted(f.data for f in found) == sorted(folder.read(p) for p in owed)
+    assert sorted(f.data for f in found) == sorted(safe_read.read(p) for p in owed)
     return len(hidden)
 
 
@@ -106,7 +106,7 @@ def test_a_codex_post_sums_the_turn_up_like_the_forum_template(tmp_path):
     keys, dirs, _ = referee_game(tmp_path, "codex", GAMES["codex"], steps=20)
     rng = random.Random(2)
     for _ in range(100):  # on to the end of one of alice's turns
-        chain = actions.open_game(dirs["alice"])
+        chain = opening.open_game(dirs["alice"])
         if chain.records[-1].by == "alice" and "alice" not in chain.writers():
             break
         mail_step(keys, dirs, rng)
@@ -128,8 +128,8 @@ def test_apply_takes_a_post_back(tmp_path, how, dealer):
         mail_step(keys, dirs, rng)
     writer = folder.load(dirs["alice"]).writers()[0]
     mine = folder.load(dirs[writer])
-    me = actions.party(mine, writer, keys[writer])
-    actions.submit(dirs[writer], writer, [actions.legal(mine, me)[0]], keys[writer])
+    me = opening.party(mine, writer, keys[writer])
+    writing.submit(dirs[writer], writer, [reading.legal(mine, me)[0]], keys[writer])
     other = next(n for n in ("alice", "bob") if n != writer)
     before = folder.load(dirs[other]).seq
     post = Pbem(keys[writer].store.home)("outbox", dirs[writer], "--as", writer, "--forum").stdout

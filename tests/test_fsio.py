@@ -10,7 +10,7 @@ import pytest
 
 from pbem.errors import StaleTurn
 from pbem.fsio import atomic_write
-from pbem.protocol import folder
+from pbem.gamedir import folder
 
 
 def test_atomic_write_replaces_and_sets_mode(tmp_path):
@@ -36,14 +36,14 @@ def test_a_racing_second_writer_is_told_and_changes_nothing(pbem, tmp_path):
     pbem("new", "aa", g, "--seat", "alice", "--seat", "bob", "--dealer", "referee", "--referee", "rita")
     chain_a = folder.load(g)
     chain_b = folder.load(g)  # a second process that loaded the same head
-    from pbem import actions
-    from pbem.crypto.store import KeyStore
+    from pbem.app import opening, reading, writing
+    from pbem.home.store import KeyStore
 
-    keys = actions.Keys(KeyStore(pbem.home), lambda: "")
-    alice = actions.party(chain_a, "alice", keys)
-    cmds = actions.legal(chain_a, alice)
-    first = alice.turn(actions.parse_commands(chain_a, alice, [cmds[-1]]))
-    second = alice.turn(actions.parse_commands(chain_a, alice, [cmds[-2]]))
+    keys = opening.Keys(KeyStore(pbem.home), lambda: "")
+    alice = opening.party(chain_a, "alice", keys)
+    cmds = reading.legal(chain_a, alice)
+    first = alice.turn(writing.parse_commands(chain_a, alice, [cmds[-1]]))
+    second = alice.turn(writing.parse_commands(chain_a, alice, [cmds[-2]]))
     folder.add_file(g, chain_a, first)
     before = {p.name: p.read_bytes() for p in g.iterdir()}
     with pytest.raises(StaleTurn, match="at the same time"):

@@ -11,10 +11,11 @@ import pytest
 
 from conftest import dealt
 
-from pbem import actions
-from pbem.crypto.store import KeyStore
+from pbem.app import creating, opening, reading, writing
+from pbem.home.store import KeyStore
 from pbem.errors import PbemError
-from pbem.protocol import codec, dealer as dealer_mod, folder
+from pbem.protocol import codec, dealer as dealer_mod
+from pbem.gamedir import folder
 from pbem.protocol.peer import writer as peer_writer
 from pbem.protocol.formats import TurnBody
 
@@ -54,11 +55,11 @@ def mutate(obj, rng: random.Random):
 def new_game(tmp_path, keys, mode: str, n: int):
     g = tmp_path / f"g{n}"
     if mode == "peer":
-        actions.new_game("aa", g, ["alice", "bob"], keys, "peer", creator="alice")
+        creating.new_game("aa", g, ["alice", "bob"], keys, "peer", creator="alice")
         chain = folder.load(g)
         folder.add_file(g, chain, peer_writer.join(chain, keys.secret("bob")))
     else:
-        actions.new_game("aa", g, ["alice", "bob"], keys, mode, "rita" if mode == "referee" else None, None)
+        creating.new_game("aa", g, ["alice", "bob"], keys, mode, "rita" if mode == "referee" else None, None)
         dealt(g, keys)  # a join's contribution is any 32 bytes: fuzz the play, not the joins
     return g
 
@@ -70,18 +71,18 @@ def next_file(g, keys, rng):
         return None, None
     me = chain.writers()[0]
     if me == "dealer":
-        signer = actions.hotseat_dealer(g, chain)
+        signer = opening.hotseat_dealer(g, chain)
         return dealer_mod.answer(chain, signer), signer
-    party = actions.party(chain, me, keys)
+    party = opening.party(chain, me, keys)
     if chain.needs(me) == "auto":
         return party.answer(), keys.secret(me)
-    return party.turn(actions.parse_commands(chain, party, [rng.choice(actions.legal(chain, party))])), keys.secret(me)
+    return party.turn(writing.parse_commands(chain, party, [rng.choice(reading.legal(chain, party))])), keys.secret(me)
 
 
 @pytest.mark.parametrize("mode", ["hotseat", "referee", "peer"])
 def test_mangled_signed_files_are_refused_cleanly(tmp_path, mode):
     rng = random.Random(mode)
-    keys = actions.Keys(KeyStore(tmp_path / "home"), lambda: "")
+    keys = opening.Keys(KeyStore(tmp_path / "home"), lambda: "")
     for n in ("alice", "bob", "rita"):
         keys.store.create(n, None)
     refused, games = 0, 0

@@ -19,12 +19,13 @@ import pytest
 
 from conftest import Pbem, introduced, play_to_end, snapshot
 from test_long_games_readme import block, sh
-from pbem import actions
+from pbem.app import creating, opening, reading, receiving, writing
 from pbem.crypto.keys import SecretIdentity
 from pbem.crypto.seal import open_envelope, seal
 from pbem.crypto.encoding import canonical
 from pbem.errors import PbemError, SealError
-from pbem.protocol import codec, dealer as dealer_mod, folder as folder_mod, handover
+from pbem.protocol import codec, dealer as dealer_mod, handover
+from pbem.gamedir import folder as folder_mod
 from pbem.protocol.formats import SeatSecrets, TurnBody
 from pbem.protocol.party import Party
 
@@ -54,16 +55,16 @@ def start(tmp_path, game, dealer, old=False, bob_knows_carol=True, seats=("alice
         k.old_protocol = old
     dirs = {n: side(tmp_path, n) / "game" for n in ("alice", "bob")}
     if dealer == "peer":
-        actions.new_game(game, dirs["alice"], list(seats), keys["alice"], "peer", creator="alice", options=list(options))
-        actions.join(dirs["bob"], [dirs["alice"] / folder_mod.GENESIS], "bob", keys["bob"])
+        creating.new_game(game, dirs["alice"], list(seats), keys["alice"], "peer", creator="alice", options=list(options))
+        receiving.join(dirs["bob"], [dirs["alice"] / folder_mod.GENESIS], "bob", keys["bob"])
     else:
         dirs["rita"] = side(tmp_path, "rita") / "game"
-        actions.new_game(game, dirs["rita"], ["alice", "bob"], keys["rita"], "referee", referee="rita", **new)
+        creating.new_game(game, dirs["rita"], ["alice", "bob"], keys["rita"], "referee", referee="rita", **new)
         for n in ("alice", "bob"):
-            actions.join(dirs[n], [dirs["rita"] / folder_mod.GENESIS], n, keys[n])
+            receiving.join(dirs[n], [dirs["rita"] / folder_mod.GENESIS], n, keys[n])
     for d in dirs.values():
         for other in dirs.values():
-            actions.apply_files(d, sorted(other.glob("0*.pbem")))
+            receiving.apply_files(d, sorted(other.glob("0*.pbem")))
     return keys, dirs
 
 
@@ -75,15 +76,15 @@ def step(keys, dirs, rng, bot="random") -> bool:
         return False
     me = chain.writers()[0]
     if chain.needs(me) == "auto":
-        written = actions.sync(dirs[me], me, keys[me])
+        written = writing.sync(dirs[me], me, keys[me])
     else:
         mine = folder_mod.load(dirs[me])
-        state = actions.party(mine, me, keys[me]).state()
+        state = opening.party(mine, me, keys[me]).state()
         command = mine.game.bots[bot](mine.game, state, me, rng)
-        written = actions.submit(dirs[me], me, [mine.game.format(command, state, me)], keys[me])
+        written = writing.submit(dirs[me], me, [mine.game.format(command, state, me)], keys[me])
     for other, path in dirs.items():
         if other != me and written:
-            actions.apply_files(path, written)
+            receiving.apply_files(path, written)
     return True
 
 
@@ -97,8 +98,8 @@ def until_bob_decides(keys, dirs, rng, files: int, bot="random") -> None:
 
 
 def hand(folder, seat, keys):
-    chain = actions.open_game(folder)
-    return actions.view_json(chain, actions.party(chain, seat, keys))
+    chain = opening.open_game(folder)
+    return reading.view_json(chain, opening.party(chain, seat, keys))
 
 
 def carol_takes_over(tmp_path, keys, dirs, writer: str, readme: bool = False) -> None:
@@ -294,7 +295,7 @@ def test_a_game_of_protocol_version_5_cannot_hand_over(tmp_path, monkeypatch):
     monkeypatch.setattr(dealer_mod, "PROTOCOL_VERSION", 5)
     keys, dirs = start(tmp_path, "aa", "referee", old=True)
     with pytest.raises(PbemError, match="protocol version 6 or later"):
-        actions.new_game("aa", tmp_path / "v5", ["alice", "bob"], keys["rita"], "referee", referee="rita",
+        creating.new_game("aa", tmp_path / "v5", ["alice", "bob"], keys["rita"], "referee", referee="rita",
                          referee_handover=True)
     until_bob_decides(keys, dirs, random.Random(1), files=4)
     refused(keys, "bob", dirs["bob"], "--to", "carol", match="before protocol version 6 cannot hand a seat over")

@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from pbem.errors import PbemError
-from pbem.protocol import folder
+from pbem.gamedir import folder
 from pbem.protocol.chain import Chain
 from pbem.protocol.head import Head
 from test_undo import cli, new_cli_game, others  # noqa: F401 - cli: every seat's key

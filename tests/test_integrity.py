@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import cli
-from pbem.demo import run_demo
+from pbem.app.demo import run_demo
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import snapshot
-from pbem.protocol import folder
+from pbem.gamedir import folder
 
 
 @pytest.fixture
@@ -150,7 +150,7 @@ def test_a_submit_killed_before_it_reported_is_completed_when_run_again(pbem, tm
     """A seat recruits, and is still to act (its own play follows): a run
     killed after writing its file but before saying so left its note in
     $PBEM_HOME, so the same command again reports the file, exit 0."""
-    from pbem import journal
+    from pbem.home import journal
 
     g = tmp_path / "g"
     pbem("new", "aa", g, "--seat", "alice", "--seat", "bob", "--seed", "4")

@@ -9,9 +9,9 @@ import random
 import pytest
 
 from conftest import introduced, mail_step
-from pbem import actions
+from pbem.app import creating, opening, reading, receiving
 from pbem.errors import PbemError
-from pbem.protocol import folder
+from pbem.gamedir import folder
 
 
 @pytest.mark.parametrize("game,seats", [("agent-avenue", ["alice", "bob"]),
@@ -20,34 +20,34 @@ def test_a_referee_game_played_from_each_players_own_folder(tmp_path, game, seat
     names = [s.split(":")[0] for s in seats]
     keys = introduced(tmp_path, names + ["rita"])
     dirs = {"rita": tmp_path / "rita"}
-    actions.new_game(game, dirs["rita"], seats, keys["rita"], "referee", referee="rita")
+    creating.new_game(game, dirs["rita"], seats, keys["rita"], "referee", referee="rita")
     genesis = dirs["rita"] / folder.GENESIS
     joins = []
     for i, n in enumerate(names):
         dirs[n] = tmp_path / n
-        joins.append(actions.join(dirs[n], [genesis], n, keys[n]))
+        joins.append(receiving.join(dirs[n], [genesis], n, keys[n]))
         assert (dirs[n] / folder.GENESIS).read_bytes() == genesis.read_bytes()
     # the first seat's join file at once; the others' by their sync, in turn
     assert joins[0] is not None and joins[1:] == [None] * (len(names) - 1)
     for other in dirs:
         if other != names[0]:
-            actions.apply_files(dirs[other], [joins[0]])
+            receiving.apply_files(dirs[other], [joins[0]])
     rng = random.Random(7)
     for _ in range(2000):
         if not mail_step(keys, dirs, rng):
             break
     for path in dirs.values():
-        chain = actions.verify(path)
+        chain = opening.verify(path)
         assert chain.over
-    assert actions.audit(dirs["alice"]).ok
+    assert reading.audit(dirs["alice"]).ok
 
 
 def test_join_a_game_in_progress_and_refuse_a_wrong_seat(tmp_path):
     keys = introduced(tmp_path, ["alice", "bob", "rita"])
     dirs = {"rita": tmp_path / "rita", "alice": tmp_path / "alice"}
-    actions.new_game("aa", dirs["rita"], ["alice", "bob"], keys["rita"], "referee", referee="rita")
-    mine = actions.join(dirs["alice"], [dirs["rita"] / folder.GENESIS], "alice", keys["alice"])
-    actions.apply_files(dirs["rita"], [mine])
+    creating.new_game("aa", dirs["rita"], ["alice", "bob"], keys["rita"], "referee", referee="rita")
+    mine = receiving.join(dirs["alice"], [dirs["rita"] / folder.GENESIS], "alice", keys["alice"])
+    receiving.apply_files(dirs["rita"], [mine])
     rng = random.Random(1)
     for _ in range(5):  # nothing moves until bob has joined: the deal waits for his contribution
         if folder.load(dirs["rita"]).writers()[0] not in dirs:
@@ -55,11 +55,11 @@ def test_join_a_game_in_progress_and_refuse_a_wrong_seat(tmp_path):
         mail_step(keys, dirs, rng)
     assert folder.load(dirs["rita"]).writers() == ["bob"]
     files = sorted(p for p in dirs["rita"].iterdir() if folder._TURN.match(p.name))
-    mine = actions.join(tmp_path / "bob", files, "bob", keys["bob"])  # late: the genesis and every file so far
-    actions.apply_files(dirs["rita"], [mine])
+    mine = receiving.join(tmp_path / "bob", files, "bob", keys["bob"])  # late: the genesis and every file so far
+    receiving.apply_files(dirs["rita"], [mine])
     assert folder.load(tmp_path / "bob").head == folder.load(dirs["rita"]).head
     with pytest.raises(PbemError, match="no seat"):
-        actions.join(tmp_path / "stranger", [dirs["rita"] / folder.GENESIS], "rita2", keys["rita"])
+        receiving.join(tmp_path / "stranger", [dirs["rita"] / folder.GENESIS], "rita2", keys["rita"])
     assert not (tmp_path / "stranger").exists()
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from conftest import Pbem
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 from races import cases, spawn, status_json
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
@@ -104,7 +104,7 @@ def _kill_and_check(case, work: Path, delay: float, expected: dict) -> None:
     assert again.exit_code == 0 and again.stderr == "", (where, again.output)
     # 2. rerunning the command completes the work; only a submit killed
     # after it had reported what it wrote (its seat still to act: the same
-    # command is then a new one, pbem.journal) may be refused, saying so
+    # command is then a new one, pbem.home.journal) may be refused, saying so
     rerun = pbem(*case.args(work), ok=False)
     if rerun.exit_code == 1 and case.args(work)[0] == "submit" and landed and all(n in said for n in landed):
         TALLY["rerun refused after a full report"] = TALLY.get("rerun refused after a full report", 0) + 1

@@ -9,17 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from pbem import actions
-from pbem.crypto.store import KeyStore
+from pbem.app import creating, opening, reading, writing
+from pbem.home.store import KeyStore
 from pbem.games.base import Known
-from pbem.protocol import folder
+from pbem.gamedir import folder
 from pbem.protocol.party import Party
 
 from conftest import dealt
 
 
-def one_store(tmp_path: Path, names) -> actions.Keys:
-    keys = actions.Keys(KeyStore(tmp_path / "home"), lambda: "")
+def one_store(tmp_path: Path, names) -> opening.Keys:
+    keys = opening.Keys(KeyStore(tmp_path / "home"), lambda: "")
     for n in names:
         keys.store.create(n, None)
     return keys
@@ -59,13 +59,13 @@ def test_every_seat_knows_exactly_what_it_may(tmp_path, dealer, seed):
     g = tmp_path / "g"
     if dealer == "peer":
         # one store and one folder for brevity; each party still uses only its own key
-        actions.new_game("aa", g, ["alice", "bob"], keys, "peer", creator="alice")
+        creating.new_game("aa", g, ["alice", "bob"], keys, "peer", creator="alice")
         chain = folder.load(g)
         from pbem.protocol.peer import writer as peer_writer
 
         folder.add_file(g, chain, peer_writer.join(chain, keys.secret("bob")))
     else:
-        actions.new_game("aa", g, ["alice", "bob"], keys, dealer, "rita" if dealer == "referee" else None,
+        creating.new_game("aa", g, ["alice", "bob"], keys, dealer, "rita" if dealer == "referee" else None,
                          seed if dealer == "hotseat" else None)
         dealt(g, keys)
     rng = random.Random(seed)
@@ -81,8 +81,8 @@ def test_every_seat_knows_exactly_what_it_may(tmp_path, dealer, seed):
             break
         me = writers[0]
         if chain.needs(me) == "auto":
-            actions.sync(g, me, keys)
+            writing.sync(g, me, keys)
         else:
-            cmd = rng.choice(actions.legal(chain, parties[me]))
-            actions.submit(g, me, [cmd], keys)
+            cmd = rng.choice(reading.legal(chain, parties[me]))
+            writing.submit(g, me, [cmd], keys)
     assert folder.load(g).over

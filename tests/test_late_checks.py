@@ -15,13 +15,15 @@ import msgspec
 import pytest
 
 from conftest import introduced, mail_step, settle, snapshot
-from pbem import actions, games
+from pbem import games
+from pbem.app import creating, opening, reading, receiving, writing
 from pbem.crypto.encoding import b64d, b64e
 from pbem.errors import ProofError, ProtocolError
 from pbem.games.agent_avenue.commands import Play
-from pbem.protocol import codec, folder
+from pbem.protocol import codec
+from pbem.gamedir import folder
 from pbem.protocol.formats import TurnBody
-from pbem.protocol.audit import audit
+from pbem.app.audit import audit
 from pbem.protocol.party import Party
 from pbem.protocol.peer import own_decks, writer as peer_writer
 
@@ -44,8 +46,8 @@ def _cheats_then_end(tmp_path, keys, attempt):
     (that seat, its cheat's file, the folders), or None unless that seat
     cheated first."""
     dirs = {n: tmp_path / str(attempt) / n for n in keys}
-    actions.new_game("aa", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
-    actions.apply_file(dirs["alice"], actions.join(dirs["bob"], [dirs["alice"] / folder.GENESIS], "bob", keys["bob"]))
+    creating.new_game("aa", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
+    receiving.apply_file(dirs["alice"], receiving.join(dirs["bob"], [dirs["alice"] / folder.GENESIS], "bob", keys["bob"]))
     settle(keys, dirs)
     rng = random.Random(attempt)
     cheats: dict[str, str] = {}
@@ -58,7 +60,7 @@ def _cheats_then_end(tmp_path, keys, attempt):
         mine = folder.load(dirs[seat])
         cheat = peer_writer.turn(mine, keys[seat].secret(seat), [Play(face_up=pair[0], face_down=pair[1])], None)
         path = folder.add_file(dirs[seat], mine, cheat)
-        actions.apply_file(dirs["bob" if seat == "alice" else "alice"], path)
+        receiving.apply_file(dirs["bob" if seat == "alice" else "alice"], path)
         cheats[seat] = path.name
     ender = next(iter(chain.deck.secrets))
     first = min(cheats.values(), default=None)  # the replay stops at the first illegal file
@@ -118,18 +120,18 @@ def test_a_private_deck_committed_to_other_cards_is_refused_at_once(toy, tmp_pat
     with monkeypatch.context() as cheat:
         if cheater == "alice":
             cheat.setattr(own_decks, "table", doctored)
-        actions.new_game("toy-draw", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
+        creating.new_game("toy-draw", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
     if cheater == "alice":
         with refused as caught:
-            actions.join(dirs["bob"], [dirs["alice"] / folder.GENESIS], "bob", keys["bob"])
+            receiving.join(dirs["bob"], [dirs["alice"] / folder.GENESIS], "bob", keys["bob"])
         assert folder.GENESIS in caught.value.message and not dirs["bob"].exists()
         return
     with monkeypatch.context() as cheat:
         cheat.setattr(own_decks, "table", doctored)
-        path = actions.join(dirs["bob"], [dirs["alice"] / folder.GENESIS], "bob", keys["bob"])
+        path = receiving.join(dirs["bob"], [dirs["alice"] / folder.GENESIS], "bob", keys["bob"])
     before = snapshot(dirs["alice"])
     with refused as caught:
-        actions.apply_file(dirs["alice"], path)
+        receiving.apply_file(dirs["alice"], path)
     assert path.name in caught.value.message and snapshot(dirs["alice"]) == before
 
 
@@ -144,11 +146,11 @@ def test_before_version_6_the_same_cheat_passes_every_verifier(toy, tmp_path, mo
     monkeypatch.setattr(formats, "PROTOCOL_VERSION", 5)
     keys = introduced(tmp_path, ["alice", "bob"])
     dirs = {n: tmp_path / n for n in keys}
-    actions.new_game("toy-draw", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
+    creating.new_game("toy-draw", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
     with monkeypatch.context() as cheat:
         cheat.setattr(peer_writer, "secret_order", lambda cards: ["1", "2", "3", "4", "6", "6"])
-        path = actions.join(dirs["bob"], [dirs["alice"] / folder.GENESIS], "bob", keys["bob"])
-    actions.apply_file(dirs["alice"], path)
+        path = receiving.join(dirs["bob"], [dirs["alice"] / folder.GENESIS], "bob", keys["bob"])
+    receiving.apply_file(dirs["alice"], path)
     assert folder.load(dirs["alice"]).seq == 1
 
 def test_a_private_card_opened_as_another_is_refused(toy, tmp_path):
@@ -157,14 +159,14 @@ def test_a_private_card_opened_as_another_is_refused(toy, tmp_path):
     her deck (re-signed with her real key) is refused by bob's `apply`."""
     keys = introduced(tmp_path, ["alice", "bob"])
     dirs = {n: tmp_path / n for n in keys}
-    actions.new_game("toy-draw", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
-    actions.apply_file(dirs["alice"], actions.join(dirs["bob"], [dirs["alice"] / folder.GENESIS], "bob", keys["bob"]))
+    creating.new_game("toy-draw", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
+    receiving.apply_file(dirs["alice"], receiving.join(dirs["bob"], [dirs["alice"] / folder.GENESIS], "bob", keys["bob"]))
     settle(keys, dirs)
-    actions.apply_file(dirs["bob"], actions.submit(dirs["alice"], "alice", ["draw"], keys["alice"])[0])
-    actions.apply_file(dirs["alice"], actions.sync(dirs["bob"], "bob", keys["bob"])[0])  # bob's link draws it
+    receiving.apply_file(dirs["bob"], writing.submit(dirs["alice"], "alice", ["draw"], keys["alice"])[0])
+    receiving.apply_file(dirs["alice"], writing.sync(dirs["bob"], "bob", keys["bob"])[0])  # bob's link draws it
     chain = folder.load(dirs["alice"])
-    me = actions.party(chain, "alice", keys["alice"])
-    data = me.turn(actions.parse_commands(chain, me, [actions.legal(chain, me)[0]]))
+    me = opening.party(chain, "alice", keys["alice"])
+    data = me.turn(writing.parse_commands(chain, me, [reading.legal(chain, me)[0]]))
     body = msgspec.json.decode(codec.read_envelope(data).body, type=TurnBody)
     assert not body.reveals and len(body.partials) == 1, "the played card comes off by alice's partial"
     honest = body.partials[0]
@@ -175,6 +177,6 @@ def test_a_private_card_opened_as_another_is_refused(toy, tmp_path):
     path.write_bytes(forged)
     before = snapshot(dirs["bob"])
     with pytest.raises(ProofError):
-        actions.apply_file(dirs["bob"], path)
+        receiving.apply_file(dirs["bob"], path)
     assert snapshot(dirs["bob"]) == before
-    actions.apply_file(dirs["bob"], folder.add_file(dirs["alice"], chain, data))  # the honest one passes
+    receiving.apply_file(dirs["bob"], folder.add_file(dirs["alice"], chain, data))  # the honest one passes

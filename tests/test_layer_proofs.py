@@ -19,13 +19,14 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import snapshot
-from pbem.actions import Keys
+from pbem.app.opening import Keys
 from pbem.cli import cli
 from pbem.crypto import poker
 from pbem.crypto.encoding import b64d, b64e
-from pbem.crypto.store import KeyStore
-from pbem.protocol import codec, folder, versions
-from pbem.protocol.audit import audit
+from pbem.home.store import KeyStore
+from pbem.protocol import codec, versions
+from pbem.gamedir import folder
+from pbem.app.audit import audit
 from pbem.protocol.formats import GenesisBody, TurnBody
 from pbem.protocol.peer import proofs
 from pbem.protocol.peer.deck import new_layer

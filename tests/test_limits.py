@@ -16,7 +16,7 @@ import pytest
 
 from conftest import introduced, snapshot
 from doctor import hotseat_dealer_key, resign_genesis
-from pbem import actions
+from pbem.app import creating
 from pbem.crypto.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_INT, MAX_ITEMS, MAX_STRING, check_limits
 from pbem.errors import FormatError
 
@@ -124,7 +124,7 @@ def test_a_deep_file_in_a_folder_through_a_real_process(pbem, game):
 def test_join_refuses_a_genesis_with_a_huge_integer(tmp_path, field):
     keys = introduced(tmp_path, ["alice", "bob"])
     # a hotseat genesis holds its set-up (peer and referee games are set up after their joins)
-    actions.new_game("aa", tmp_path / "a", ["alice", "bob"], keys["alice"], "hotseat")
+    creating.new_game("aa", tmp_path / "a", ["alice", "bob"], keys["alice"], "hotseat")
     genesis = (tmp_path / "a" / "000000-genesis.pbem").read_bytes()
 
     def huge(initial):

@@ -14,10 +14,11 @@ import pytest
 
 from conftest import Pbem, introduced, snapshot
 from doctor import hotseat_dealer_key, resign_turn
-from pbem import actions
-from pbem.crypto.store import KeyStore
+from pbem.app import opening, reading, receiving, writing
+from pbem.home.store import KeyStore
 from pbem.errors import PbemError
-from pbem.protocol import clock, codec, folder as folder_mod
+from pbem.protocol import clock, codec
+from pbem.gamedir import folder as folder_mod
 from pbem.protocol.chain import Chain
 from pbem.protocol.formats import GenesisBody, Pause, Timeout, Undo
 from test_mail import people
@@ -67,13 +68,13 @@ class Table:
     def spread(self, who: str, written) -> None:
         for other, d in self.dirs.items():
             if other != who and d.exists() and written:
-                actions.apply_files(d, [Path(p) for p in written])
+                receiving.apply_files(d, [Path(p) for p in written])
 
     def exchange(self) -> None:
         """Every folder gets every other folder's files (after the joins)."""
         for d in self.dirs.values():
             for other in self.dirs.values():
-                actions.apply_files(d, sorted(other.glob("0*.pbem")))
+                receiving.apply_files(d, sorted(other.glob("0*.pbem")))
 
     def run(self, who: str, *args, ok: bool = True):
         before = {p.name for p in self.dirs[who].glob("0*.pbem")}
@@ -94,13 +95,13 @@ class Table:
             return False
         me = writers[0]
         if chain.needs(me) == "auto":
-            written = actions.sync(self.dirs[me], me, self.keys[me])
+            written = writing.sync(self.dirs[me], me, self.keys[me])
         elif me == skip or me in chain.now.absent:
             return False
         else:
             mine = folder_mod.load(self.dirs[me])
-            choice = rng.choice(actions.legal(mine, actions.party(mine, me, self.keys[me])))
-            written = actions.submit(self.dirs[me], me, [choice], self.keys[me])
+            choice = rng.choice(reading.legal(mine, opening.party(mine, me, self.keys[me])))
+            written = writing.submit(self.dirs[me], me, [choice], self.keys[me])
         self.spread(me, written)
         return True
 
@@ -116,7 +117,7 @@ def referee_table(tmp_path, monkeypatch, game: str, absent: str, pace: str = "1d
     t.run("rita", "new", game, t.dirs["rita"], "--seat", "alice", "--seat", "bob", "--dealer", "referee",
           "--referee", "rita", "--pace", pace, "--absent", absent)
     for n in ("alice", "bob"):
-        actions.join(t.dirs[n], [t.dirs["rita"] / folder_mod.GENESIS], n, t.keys[n])
+        receiving.join(t.dirs[n], [t.dirs["rita"] / folder_mod.GENESIS], n, t.keys[n])
     t.exchange()
     t.settle(random.Random(1), skip="alice")  # the joins and the deal, until the first decision
     return t
@@ -186,7 +187,7 @@ def peer_table(tmp_path, monkeypatch) -> Table:
     t = Table(tmp_path, ["alice", "bob"], monkeypatch)
     t.run("alice", "new", "aa", t.dirs["alice"], "--seat", "alice", "--seat", "bob", "--dealer", "peer",
           "--as", "alice", "--pace", "2d")
-    actions.join(t.dirs["bob"], [t.dirs["alice"] / folder_mod.GENESIS], "bob", t.keys["bob"])
+    receiving.join(t.dirs["bob"], [t.dirs["alice"] / folder_mod.GENESIS], "bob", t.keys["bob"])
     t.exchange()
     return t
 
@@ -266,7 +267,7 @@ def test_resign_ends_every_game_for_its_side(pbem, tmp_path, game, seats, option
     if game == "aa":  # the resignation doctored: signed again by the dealer, or with commands
         resigned = file_of(g, lambda r: r.body.resign is not None)
         refused(resigned, hotseat_dealer_key(g), "only a seat resigns", by="dealer")
-        alice = actions.Keys(KeyStore(pbem.home), lambda: "").secret("alice")
+        alice = opening.Keys(KeyStore(pbem.home), lambda: "").secret("alice")
         refused(resigned, alice, "may not carry undo", undo=Undo(what="request", target=1))
     if "rita" in options:
         pbem("sync", g, "--as", "rita", env=at(T0 + 90))  # the referee publishes its seed
@@ -312,7 +313,7 @@ def test_pace_status_pauses_and_times_that_lie(pbem, tmp_path):
     assert "a time is only its writer's claim" in st and "1 year" not in st  # said in days
     assert pbem("verify", g).exit_code == 0
     # the pause and the times, doctored and signed again with bob's real key: refused
-    bob = actions.Keys(KeyStore(pbem.home), lambda: "").secret("bob")
+    bob = opening.Keys(KeyStore(pbem.home), lambda: "").secret("bob")
     paused = file_of(g, lambda r: r.body.pause is not None)
     start = clock.stamp(T0 + DAY + 3600)
     refused(paused, bob, "longer than agreed", pause=Pause(start, clock.stamp(T0 + 12 * DAY)))
@@ -368,7 +369,7 @@ def test_reminders_once_per_seat_and_turn_then_the_deadline(tmp_path, monkeypatc
     time is gone, once; the referee's watch tells of a deadline passed;
     `pbem referee mail` mails both, each once across its runs; nothing
     for a seat that has moved."""
-    from pbem import watching
+    from pbem.app import watching
 
     t = referee_table(tmp_path, monkeypatch, "aa", "none", pace="4d", keys=people(tmp_path, smtp))
     late = t.chain().writers()[0]

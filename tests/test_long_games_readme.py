@@ -15,8 +15,8 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from conftest import introduced, mail_step
-from pbem import actions, mailing
-from pbem.protocol import folder as folder_mod
+from pbem.app import creating, mail_fetch, mailing, receiving
+from pbem.gamedir import folder as folder_mod
 from test_mail import bot_turn, people
 from test_mail import smtp  # noqa: F401 (a fixture)
 
@@ -48,12 +48,12 @@ def test_forum_lines(tmp_path):
     keys = introduced(tmp_path, ["alice", "bob", "rita"])
     side = {n: tmp_path / f"{n}-side" for n in ("alice", "bob", "rita")}
     dirs = {n: side[n] / "game" for n in side}
-    actions.new_game("aa", dirs["rita"], ["alice", "bob"], keys["rita"], "referee", referee="rita")
+    creating.new_game("aa", dirs["rita"], ["alice", "bob"], keys["rita"], "referee", referee="rita")
     for n in ("alice", "bob"):
-        actions.join(dirs[n], [dirs["rita"] / folder_mod.GENESIS], n, keys[n])
+        receiving.join(dirs[n], [dirs["rita"] / folder_mod.GENESIS], n, keys[n])
     for d in dirs.values():
         for other in dirs.values():
-            actions.apply_files(d, sorted(other.glob("0*.pbem")))
+            receiving.apply_files(d, sorted(other.glob("0*.pbem")))
     rng = random.Random(3)
     while not (folder_mod.load(dirs["rita"]).records[-1].by == "alice"
                and folder_mod.load(dirs["rita"]).writers() != ["alice"]):
@@ -71,17 +71,17 @@ def test_rebuild_lines(tmp_path, smtp):  # noqa: F811
     assert [l.split()[:2] for l in lines] == [["pbem", "mail"], ["pbem", "join"], ["pbem", "apply"]]
     keys = people(tmp_path, smtp)
     folders = {"alice": tmp_path / "alice-side" / "game", "bob": tmp_path / "bob" / "g"}
-    actions.new_game("aa", folders["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
+    creating.new_game("aa", folders["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
     mailing.send(folders["alice"], "alice", keys["alice"])
     rng = random.Random(5)
     for _ in range(4):
         for who in ("alice", "bob"):
-            mailing.fetch([folders[who]], who, keys[who])
+            mail_fetch.fetch([folders[who]], who, keys[who])
             bot_turn(folders[who], who, keys[who], rng)
             mailing.send(folders[who], who, keys[who])
-    mailing.fetch([folders["alice"]], "alice", keys["alice"])
+    mail_fetch.fetch([folders["alice"]], "alice", keys["alice"])
     mailing.send(folders["alice"], "alice", keys["alice"])  # an automatic answer the fetch wrote
-    mailing.fetch([folders["bob"]], "bob", keys["bob"])
+    mail_fetch.fetch([folders["bob"]], "bob", keys["bob"])
     shutil.copytree(folders["bob"], tmp_path / "alice-side" / "bob-files")
     # the mailbox gives back alice's folder as she left it; bob's files, his (a file ahead, perhaps)
     heads = [folder_mod.load(folders["alice"]).head] + [folder_mod.load(folders["bob"]).head] * 2

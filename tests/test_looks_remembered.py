@@ -6,7 +6,7 @@ though docs/protocol.md promises that a verified file that changes is
 refused by every command: a look checked the new file but remembered
 nothing, since it writes the checkpoint only after three new files. Now a
 look remembers the digests of the files it verified past the checkpoint
-(`pbem.checkpoint_seen`), and every command refuses a verified file that
+(`pbem.home.checkpoint_seen`), and every command refuses a verified file that
 changed. The swapped file is made with pbem's own library and signed with
 the writer's real key; the victim is the real CLI.
 """
@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import pytest
 
-from pbem import actions, checkpoint
-from pbem.crypto.store import KeyStore
-from pbem.protocol import folder
+from pbem.app import reading, writing
+from pbem.home import checkpoint
+from pbem.home.store import KeyStore
+from pbem.gamedir import folder
 from pbem.protocol.party import Party
 from test_undo import SEATS, cli  # noqa: F401 - cli: every seat's key
 
@@ -28,8 +29,8 @@ def _second_version(g, home, seq: int, skip: str) -> bytes:
     chain = folder.load(g, stop=seq - 1)
     writer = chain.writers()[0]
     me = Party(chain, KeyStore(home).secret(writer, lambda: ""))
-    other = next(c for c in actions.legal(chain, me) if c != skip)
-    return me.turn(actions.parse_commands(chain, me, [other]))
+    other = next(c for c in reading.legal(chain, me) if c != skip)
+    return me.turn(writing.parse_commands(chain, me, [other]))
 
 
 @pytest.mark.parametrize("looks", [["show"], ["status"], ["log"], ["show", "status"]])

@@ -15,11 +15,11 @@ import pytest
 
 from conftest import Pbem, snapshot
 from mailservers import CutProxy, Dovecot, Smtp, maildir
-from pbem import actions, mailing
-from pbem.actions import Keys
-from pbem.crypto.store import KeyStore
+from pbem.app import creating, mail_fetch, mail_referee, mailing, opening, reading, turns, writing
+from pbem.app.opening import Keys
+from pbem.home.store import KeyStore
 from pbem.protocol import codec
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod, safe_read
 from pbem.transport import armor
 from pbem.transport.mail import MailError
 
@@ -58,22 +58,22 @@ def people(tmp_path: Path, smtp: Smtp, names=("alice", "bob", "rita"), inbox=Non
 
 def new_referee_game(tmp_path: Path, keys, name="g") -> Path:
     folder = tmp_path / "rita" / name
-    actions.new_game("aa", folder, ["alice", "bob"], keys["rita"], "referee", "rita")
+    creating.new_game("aa", folder, ["alice", "bob"], keys["rita"], "referee", "rita")
     return folder
 
 
 def bot_turn(folder: Path, who: str, keys: Keys, rng: random.Random) -> list[Path]:
     """Whatever `who` owes: an automatic answer, or a random bot's move."""
-    chain = actions.open_game(folder)
+    chain = opening.open_game(folder)
     if who not in chain.writers():
         return []
     if chain.needs(who) == "auto":
-        return actions.sync(folder, who, keys)
-    me = actions.party(chain, who, keys)
+        return writing.sync(folder, who, keys)
+    me = opening.party(chain, who, keys)
     state = me.state()
     game = chain.game
     command = game.bots["random"](game, state, who, rng)
-    return actions.submit(folder, who, [game.format(command, state, who)], keys)
+    return writing.submit(folder, who, [game.format(command, state, who)], keys)
 
 
 # --- identities with an address ------------------------------------------------------
@@ -129,7 +129,7 @@ def test_send_and_fetch_a_referee_game(tmp_path, smtp):
         ("alice", ADDR["alice"], ["000000-genesis.pbem"]), ("bob", ADDR["bob"], ["000000-genesis.pbem"])]
     assert mailing.send(g, "rita", keys["rita"]) == []  # nothing new: nothing mailed twice
     mails = {rcpts[0]: email.message_from_bytes(raw, policy=email.policy.default) for rcpts, raw in smtp.received}
-    gid = actions.open_game(g).game_id
+    gid = opening.open_game(g).game_id
     for who in ("alice", "bob"):
         msg = mails[ADDR[who]]
         assert msg["Subject"] == f"[pbem] agent-avenue {gid[:12]} seq 0 from rita"
@@ -142,10 +142,10 @@ def test_send_and_fetch_a_referee_game(tmp_path, smtp):
     assert "Next: alice must join" in mails[ADDR["bob"]].get_body(("plain",)).get_content()
 
     ga, gb = tmp_path / "alice" / "g", tmp_path / "bob" / "g"
-    report = mailing.fetch([ga], "alice", keys["alice"])[0]
+    report = mail_fetch.fetch([ga], "alice", keys["alice"])[0]
     assert report.joined and (ga / folder_mod.GENESIS).read_bytes() == (g / folder_mod.GENESIS).read_bytes()
     before = snapshot(ga)
-    again = mailing.fetch([ga], "alice", keys["alice"])[0]  # fetching twice is harmless
+    again = mail_fetch.fetch([ga], "alice", keys["alice"])[0]  # fetching twice is harmless
     assert again.messages == 0 and not again.written and snapshot(ga) == before
 
     sent = mailing.send(ga, "alice", keys["alice"])  # her join file, with her contribution
@@ -154,19 +154,19 @@ def test_send_and_fetch_a_referee_game(tmp_path, smtp):
     last = email.message_from_bytes(smtp.received[-1][1], policy=email.policy.default)
     assert "seq 1 from alice" in last["Subject"]
 
-    rnd = mailing.referee(tmp_path / "rita", "rita", keys["rita"])
+    rnd = mail_referee.referee(tmp_path / "rita", "rita", keys["rita"])
     assert rnd.games == [g] and not rnd.errors
     assert [p.name for p in rnd.fetched[0].written] == ["000001-alice.pbem"]
-    report = mailing.fetch([gb], "bob", keys["bob"])[0]
+    report = mail_fetch.fetch([gb], "bob", keys["bob"])[0]
     assert report.joined  # and his join file, written after alice's
     to_rita = [s.files for s in mailing.send(gb, "bob", keys["bob"]) if s.party == "rita"]
     assert to_rita and "000002-bob.pbem" in to_rita[0]
-    rnd = mailing.referee(tmp_path / "rita", "rita", keys["rita"])  # the deal
+    rnd = mail_referee.referee(tmp_path / "rita", "rita", keys["rita"])  # the deal
     assert rnd.answered[g] and rnd.sent[g]
-    again = mailing.referee(tmp_path / "rita", "rita", keys["rita"])  # a restart repeats nothing
+    again = mail_referee.referee(tmp_path / "rita", "rita", keys["rita"])  # a restart repeats nothing
     assert not again.answered[g] and not again.sent[g] and not again.fetched[0].written
     for who in ("alice", "bob"):
-        mailing.fetch([tmp_path / who / "g"], who, keys[who])
+        mail_fetch.fetch([tmp_path / who / "g"], who, keys[who])
     assert folder_mod.load(ga).head == folder_mod.load(gb).head == folder_mod.load(g).head
     assert folder_mod.load(ga).dealt
     rng = random.Random(1)
@@ -214,12 +214,12 @@ def test_a_whole_game_by_mail_only(tmp_path, smtp, game, seats, options, dealer)
     folders = {"alice": tmp_path / "alice" / "g", "bob": tmp_path / "bob" / "g"}
     if dealer == "referee":
         g = tmp_path / "rita" / "g"
-        actions.new_game(game, g, seats, keys["rita"], "referee", "rita", options=options)
+        creating.new_game(game, g, seats, keys["rita"], "referee", "rita", options=options)
         folders["rita"] = g
         mailing.send(g, "rita", keys["rita"])
     else:
         g = folders["alice"]
-        actions.new_game(game, g, seats, keys["alice"], "peer", creator="alice", options=options)
+        creating.new_game(game, g, seats, keys["alice"], "peer", creator="alice", options=options)
         mailing.send(g, "alice", keys["alice"])
     rng = random.Random(7)
     start = time.monotonic()
@@ -227,27 +227,27 @@ def test_a_whole_game_by_mail_only(tmp_path, smtp, game, seats, options, dealer)
     seen: dict = {}
     for _ in range(300):
         if dealer == "referee":
-            mailing.referee(tmp_path / "rita", "rita", keys["rita"], memo=memo)
+            mail_referee.referee(tmp_path / "rita", "rita", keys["rita"], memo=memo)
         for who in ("alice", "bob"):
-            mailing.fetch([folders[who]], who, keys[who])
-            listing = mailing._listing(folders[who]) if folders[who].exists() else None
+            mail_fetch.fetch([folders[who]], who, keys[who])
+            listing = mail_referee.chain_listing(folders[who]) if folders[who].exists() else None
             if listing == seen.get(who):
                 continue  # nothing arrived: nothing can be owed
             bot_turn(folders[who], who, keys[who], rng)
             mailing.send(folders[who], who, keys[who])  # the move, or the join fetch wrote
-            seen[who] = mailing._listing(folders[who])
+            seen[who] = mail_referee.chain_listing(folders[who])
         if not all(f.exists() for f in folders.values()):
             continue
         tops = {max(folder_mod.chain_files(f)) for f in folders.values()}
-        if len(tops) == 1 and actions.open_game(g).outcome() is not None:
+        if len(tops) == 1 and opening.open_game(g).outcome() is not None:
             break
     else:  # where it stood, for whoever meets this
-        where = {who: (folder_mod.load(f).seq, actions.to_act_lines(actions.status(folder_mod.load(f))))
+        where = {who: (folder_mod.load(f).seq, turns.to_act_lines(turns.status(folder_mod.load(f))))
                  for who, f in folders.items() if f.exists()}
         raise AssertionError(f"the game did not end by mail: {where}")
     heads = {folder_mod.load(f).head for f in folders.values()}
     assert len(heads) == 1
-    assert actions.audit(folders["alice"]).ok
+    assert reading.audit(folders["alice"]).ok
     assert time.monotonic() - start < 120  # about 5-20 s on an idle machine
 
 
@@ -269,7 +269,7 @@ def test_mangled_block_stranger_key_and_other_game(tmp_path, smtp):
     g = new_referee_game(tmp_path, keys)
     mailing.send(g, "rita", keys["rita"])
     ga = tmp_path / "alice" / "g"
-    mailing.fetch([ga], "alice", keys["alice"])  # alice joins: her join file, the game's seq 1
+    mail_fetch.fetch([ga], "alice", keys["alice"])  # alice joins: her join file, the game's seq 1
     first = ga / "000001-alice.pbem"
     data = first.read_bytes()
     block = armor.armor(data, {"Seq": "1", "Writer": "alice"})
@@ -286,10 +286,10 @@ def test_mangled_block_stranger_key_and_other_game(tmp_path, smtp):
                                        [("000001-alice.pbem", forged)]))
     # a file of another game
     other = new_referee_game(tmp_path, keys, "other")
-    other_turn = folder_mod.read(other / folder_mod.GENESIS)
+    other_turn = safe_read.read(other / folder_mod.GENESIS)
     _deliver(smtp, ADDR["rita"], _mail(ADDR["bob"], ADDR["rita"], "[pbem] other", armor.armor(other_turn)))
     before = snapshot(g)
-    report = mailing.fetch([g], "rita", keys["rita"])[0]
+    report = mail_fetch.fetch([g], "rita", keys["rita"])[0]
     assert snapshot(g) == before  # nothing applied
     assert len(report.bad) == 1 and "failed its checksum" in report.bad[0].message
     assert ADDR["bob"] in report.bad[0].message
@@ -297,17 +297,17 @@ def test_mangled_block_stranger_key_and_other_game(tmp_path, smtp):
     assert ADDR["mallory"] in report.strangers[0] and "'alice'" in report.strangers[0]
     assert report.other_games == 1
     # the other game's fetch still finds its mail; this one reports nothing twice
-    assert not mailing.fetch([g], "rita", keys["rita"])[0].strangers
-    assert mailing.fetch([other], "rita", keys["rita"])[0].messages == 4  # with rita's copy of her genesis
+    assert not mail_fetch.fetch([g], "rita", keys["rita"])[0].strangers
+    assert mail_fetch.fetch([other], "rita", keys["rita"])[0].messages == 4  # with rita's copy of her genesis
     # the real file then applies
     _deliver(smtp, ADDR["rita"], _mail(ADDR["alice"], ADDR["rita"], "[pbem] turn", armor.armor(data)))
-    assert [p.name for p in mailing.fetch([g], "rita", keys["rita"])[0].written] == ["000001-alice.pbem"]
+    assert [p.name for p in mail_fetch.fetch([g], "rita", keys["rita"])[0].written] == ["000001-alice.pbem"]
 
 
 def test_cli_fetch_reports_a_stranger_and_exits_1(tmp_path, smtp):
     keys = people(tmp_path, smtp, names=("alice", "bob", "rita", "mallory"))
     g = new_referee_game(tmp_path, keys)
-    genesis = folder_mod.read(g / folder_mod.GENESIS)
+    genesis = safe_read.read(g / folder_mod.GENESIS)
     outer = codec.read_envelope(genesis)
     from pbem.crypto.sign import domain
 
@@ -315,7 +315,7 @@ def test_cli_fetch_reports_a_stranger_and_exits_1(tmp_path, smtp):
         domain("genesis"), codec.body_bytes(outer)).encode())
     mailing.send(g, "rita", keys["rita"])
     ga = tmp_path / "alice" / "g"
-    mailing.fetch([ga], "alice", keys["alice"])
+    mail_fetch.fetch([ga], "alice", keys["alice"])
     _deliver(smtp, ADDR["alice"], _mail(ADDR["mallory"], ADDR["alice"], "[pbem] again", armor.armor(forged)))
     run = Pbem(keys["alice"].store.home)
     r = run.fails("mail", "fetch", ga, "--as", "alice")
@@ -373,8 +373,8 @@ def test_fetch_from_an_mbox(tmp_path, smtp):
         box.add(raw)
     box.close()
     ga = tmp_path / "alice" / "g"
-    assert mailing.fetch([ga], "alice", keys["alice"], path=mbox)[0].joined
-    assert mailing.fetch([ga], "alice", keys["alice"], path=mbox)[0].messages == 0
+    assert mail_fetch.fetch([ga], "alice", keys["alice"], path=mbox)[0].joined
+    assert mail_fetch.fetch([ga], "alice", keys["alice"], path=mbox)[0].messages == 0
 
 
 # --- IMAP (dovecot) ------------------------------------------------------------------
@@ -414,7 +414,7 @@ def test_imap_fetch_login_refused_and_connection_dropped(tmp_path, dovecot, monk
         g = new_referee_game(tmp_path, keys)
         mailing.send(g, "rita", keys["rita"])
         ga, gb = tmp_path / "alice" / "g", tmp_path / "bob" / "g"
-        assert mailing.fetch([ga], "alice", keys["alice"])[0].joined
+        assert mail_fetch.fetch([ga], "alice", keys["alice"])[0].joined
         rng = random.Random(5)
         bot_turn(ga, "alice", keys["alice"], rng)
         mailing.send(ga, "alice", keys["alice"])
@@ -429,22 +429,22 @@ def test_imap_fetch_login_refused_and_connection_dropped(tmp_path, dovecot, monk
             (keys["bob"].store.home / "config.toml").write_text(
                 (keys["bob"].store.home / "config.toml").read_text().replace(f"port = {dovecot.port}", f"port = {proxy.port}"))
             with pytest.raises(MailError, match="lost"):
-                mailing.fetch([gb], "bob", keys["bob"])
+                mail_fetch.fetch([gb], "bob", keys["bob"])
         finally:
             proxy.stop()
         (keys["bob"].store.home / "config.toml").write_text(
             (keys["bob"].store.home / "config.toml").read_text().replace(f"port = {proxy.port}", f"port = {dovecot.port}"))
         got = gb.exists() and folder_mod.load(gb).seq or 0
-        report = mailing.fetch([gb], "bob", keys["bob"])[0]  # picks up the rest
+        report = mail_fetch.fetch([gb], "bob", keys["bob"])[0]  # picks up the rest
         ha, hb = folder_mod.load(ga), folder_mod.load(gb)
         assert hb.records[ha.seq].hash == ha.head  # every file alice sent (then bob's own join)
         assert got < folder_mod.load(ga).seq and report.messages >= 1
-        assert mailing.fetch([gb], "bob", keys["bob"])[0].messages == 0
+        assert mail_fetch.fetch([gb], "bob", keys["bob"])[0].messages == 0
         # last (dovecot slows the next logins down after a failed one)
         monkeypatch.setenv("PBEM_IMAP_PASSWORD", "wrong")
         before = snapshot(gb)
         with pytest.raises(MailError, match="refused the login"):
-            mailing.fetch([gb], "bob", keys["bob"])
+            mail_fetch.fetch([gb], "bob", keys["bob"])
         assert snapshot(gb) == before
     finally:
         server.stop()
@@ -458,7 +458,7 @@ def _folder_of(keys: Keys) -> str:
 def test_password_from_env_keyring_or_nowhere(tmp_path, monkeypatch):
     import sys
 
-    from pbem import config as cfg
+    from pbem.home import config as cfg
 
     home = tmp_path / "h"
     home.mkdir()
@@ -518,7 +518,7 @@ def test_imap_strangers_mail_is_named_and_the_honest_turn_applied(tmp_path, dove
                 dovecot.append(who, raw, folder[who])
         mailing.send(g, "rita", keys["rita"])  # the invitations, after the stranger's mail
         ga, gb = tmp_path / "alice" / "g", tmp_path / "bob" / "g"
-        mailing.fetch([ga], "alice", keys["alice"])
+        mail_fetch.fetch([ga], "alice", keys["alice"])
         mailing.send(ga, "alice", keys["alice"])  # alice's join, to rita and bob
         run = {n: Pbem(keys[n].store.home) for n in ("bob", "rita")}
 

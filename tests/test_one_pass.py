@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from pbem import actions, checkpoint
+from pbem.app import opening, reading, writing
+from pbem.home import checkpoint
 from pbem.errors import IllegalCommand
-from pbem.protocol import folder
+from pbem.gamedir import folder
 from pbem.protocol.chain import Chain
 from test_protocol_cheats import keys, new, two_enforcers  # noqa: F401 - fixture and helpers
 
@@ -31,13 +32,13 @@ def counted(monkeypatch) -> list[bool]:
     return seen
 
 
-def play_some(g: Path, keys: actions.Keys, turns: int, seed: int = 2) -> None:
+def play_some(g: Path, keys: opening.Keys, turns: int, seed: int = 2) -> None:
     rng = random.Random(seed)
     for _ in range(turns):
         chain = folder.load(g)
         me = chain.writers()[0]
-        choice = rng.choice(actions.legal(chain, actions.party(chain, me, keys)))
-        actions.submit(g, me, [choice], keys)
+        choice = rng.choice(reading.legal(chain, opening.party(chain, me, keys)))
+        writing.submit(g, me, [choice], keys)
 
 
 def test_a_hotseat_submit_replays_the_chain_once(tmp_path, keys, counted):
@@ -46,20 +47,20 @@ def test_a_hotseat_submit_replays_the_chain_once(tmp_path, keys, counted):
     chain = folder.load(g)
     files = len(chain.records) - 1  # every file after the genesis
     me = chain.writers()[0]
-    choice = actions.legal(chain, actions.party(chain, me, keys))[0]
+    choice = reading.legal(chain, opening.party(chain, me, keys))[0]
     counted.clear()
-    written = actions.submit(g, me, [choice], keys)
+    written = writing.submit(g, me, [choice], keys)
     assert len(written) >= 2  # the turn and the dealer's answer
     # from the checkpoint the last submit left, only the new files are checked
     assert len(counted) == len(written) and all(counted)
     # without it (a new $PBEM_HOME): one pass, not two (2 * files + ...)
     chain = folder.load(g)
     me = chain.writers()[0]
-    choice = actions.legal(chain, actions.party(chain, me, keys))[0]
+    choice = reading.legal(chain, opening.party(chain, me, keys))[0]
     files = len(chain.records) - 1
     shutil.rmtree(checkpoint.home())
     counted.clear()
-    written = actions.submit(g, me, [choice], keys)
+    written = writing.submit(g, me, [choice], keys)
     assert len(counted) == files + len(written)
     assert all(counted)  # every file checked as the dealer sees it
 
@@ -69,18 +70,18 @@ def test_the_one_pass_still_refuses_a_hidden_illegal_play(tmp_path, keys):
     folder.add_file(g, folder.load(g), two_enforcers(g, keys))
     before = sorted(p.name for p in g.iterdir())
     with pytest.raises(IllegalCommand, match="both cards are named Enforcer"):
-        actions.submit(g, "bob", ["recruit"], keys)
+        writing.submit(g, "bob", ["recruit"], keys)
     assert sorted(p.name for p in g.iterdir()) == before
 
 
 def test_a_referee_sync_replays_once(tmp_path, keys, counted):
     g = new(tmp_path, keys, "referee")
-    actions.sync(g, "rita", keys)
+    writing.sync(g, "rita", keys)
     chain = folder.load(g)
     me = chain.writers()[0]
-    actions.submit(g, me, [actions.legal(chain, actions.party(chain, me, keys))[0]], keys)
+    writing.submit(g, me, [reading.legal(chain, opening.party(chain, me, keys))[0]], keys)
     files = len(folder.load(g).records) - 1
     counted.clear()
-    written = actions.sync(g, "rita", keys)
+    written = writing.sync(g, "rita", keys)
     assert written
     assert len(counted) == files + len(written) and all(counted)

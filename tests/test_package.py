@@ -17,7 +17,10 @@ from pbem import schemas
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = sorted(m.name for m in pkgutil.walk_packages(pbem.__path__, "pbem.") if not m.name.endswith("__main__"))
-FORBIDDEN_IN_GAMES = ("click", "cryptography", "nacl", "rich", "pbem.protocol", "pbem.crypto", "pbem.transport", "pbem.cli", "pbem.actions")
+#: what a game must never load, even indirectly (the source-level table of
+#: which layer imports which is tests/test_layers.py)
+FORBIDDEN_IN_GAMES = ("click", "cryptography", "nacl", "rich", "pbem.protocol", "pbem.crypto", "pbem.transport",
+                      "pbem.home", "pbem.gamedir", "pbem.app", "pbem.render", "pbem.cli")
 #: loaded only by the commands that draw (`show`, `play`), never on import
 DRAWING = ("rich",)
 
@@ -41,7 +44,7 @@ def test_cli_starts_without_games_or_crypto():
     assert not [m for m in loaded if m.startswith(("pbem.games.", "cryptography", "nacl", *DRAWING))]
 
 
-@pytest.mark.parametrize("module", ["pbem.actions", "pbem.play", "pbem.render.terminal"])
+@pytest.mark.parametrize("module", ["pbem.app.reading", "pbem.app.receiving", "pbem.app.play", "pbem.render.terminal"])
 def test_library_modules_do_not_load_rich(module):
     loaded = json.loads(run_python(f"import json, sys, {module}; print(json.dumps(sorted(sys.modules)))"))
     assert not [m for m in loaded if m == "rich" or m.startswith("rich.")]
@@ -85,7 +88,8 @@ def test_installed_entry_point_plays_the_demo(tmp_path):
 
 def test_dealer_games_do_not_load_pynacl():
     code = (
-        "import json, sys; from pbem import actions; from pbem.protocol import audit, folder, party; "
+        "import json, sys; from pbem.app import audit, creating, reading, receiving, writing; "
+        "from pbem.gamedir import folder; from pbem.protocol import party; "
         "print(json.dumps(sorted(sys.modules)))"
     )
     loaded = json.loads(run_python(code))

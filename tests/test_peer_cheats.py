@@ -10,33 +10,34 @@ import msgspec
 import pytest
 
 from conftest import introduced, mail_step, settle
-from pbem import actions
+from pbem.app import creating, opening, reading, receiving, writing
 from pbem.crypto import beacon, poker
 from pbem.crypto.encoding import b64d, b64e
 from pbem.errors import CommitmentError, FormatError, ForkError, ProofError, ProtocolError, StaleTurn, WrongGame
-from pbem.protocol import codec, folder, formats
+from pbem.protocol import codec, formats
+from pbem.gamedir import folder
 from pbem.protocol.peer import writer as peer_writer
-from pbem.protocol.audit import audit
+from pbem.app.audit import audit
 from pbem.protocol.formats import Join, TurnBody
 from pbem.protocol.peer.deck import new_layer
 from pbem.protocol.peer.secrets import secret_box
 
 
 @pytest.fixture
-def keys(tmp_path) -> dict[str, actions.Keys]:
+def keys(tmp_path) -> dict[str, opening.Keys]:
     return introduced(tmp_path, ["alice", "bob"])
 
 
 def new_game(keys, tmp_path, tag="") -> dict[str, Path]:
     dirs = {n: tmp_path / f"{tag}dir-{n}" for n in keys}
-    actions.new_game("aa", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
+    creating.new_game("aa", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
     return dirs
 
 
 def joined(keys, tmp_path, tag="") -> dict[str, Path]:
     dirs = new_game(keys, tmp_path, tag)
-    path = actions.join(dirs["bob"], [dirs["alice"] / "000000-genesis.pbem"], "bob", keys["bob"])
-    actions.apply_file(dirs["alice"], path)
+    path = receiving.join(dirs["bob"], [dirs["alice"] / "000000-genesis.pbem"], "bob", keys["bob"])
+    receiving.apply_file(dirs["alice"], path)
     settle(keys, dirs)  # alice's set-up link, the decryptions each owes the other
     return dirs
 
@@ -60,8 +61,8 @@ def bobs_next_file(keys, dirs) -> tuple[bytes, object]:
     rng = random.Random(1)
     play(keys, dirs, rng, until=lambda c: c.writers() == ["bob"] and c.public.phase == "recruit")
     chain = folder.load(dirs["bob"])
-    me = actions.party(chain, "bob", keys["bob"])
-    data = me.turn(actions.parse_commands(chain, me, ["recruit face-up"]))
+    me = opening.party(chain, "bob", keys["bob"])
+    data = me.turn(writing.parse_commands(chain, me, ["recruit face-up"]))
     body = msgspec.json.decode(codec.read_envelope(data).body, type=TurnBody)
     assert body.partials, "bob owes alice her new cards"
     return data, body
@@ -116,10 +117,10 @@ def test_replayed_file_and_fork_name_the_signers(keys, tmp_path):
     chain = folder.load(dirs["alice"])
     with pytest.raises(StaleTurn):
         folder.incoming(dirs["alice"], chain, (dirs["alice"] / "000001-bob.pbem").read_bytes())
-    me = actions.party(chain, "alice", keys["alice"])
-    plays = [c for c in actions.legal(chain, me) if c.startswith("play")]
-    one = me.turn(actions.parse_commands(chain, me, [plays[0]]))
-    two = me.turn(actions.parse_commands(chain, me, [plays[-1]]))
+    me = opening.party(chain, "alice", keys["alice"])
+    plays = [c for c in reading.legal(chain, me) if c.startswith("play")]
+    one = me.turn(writing.parse_commands(chain, me, [plays[0]]))
+    two = me.turn(writing.parse_commands(chain, me, [plays[-1]]))
     chain_b = folder.load(dirs["bob"])
     folder.incoming(dirs["bob"], chain_b, one)
     before = {x.name: x.read_bytes() for x in dirs["bob"].iterdir()}
@@ -132,7 +133,7 @@ def test_replayed_file_and_fork_name_the_signers(keys, tmp_path):
 def test_a_file_of_another_game_is_refused(keys, tmp_path):
     dirs = joined(keys, tmp_path)
     other = new_game(keys, tmp_path, "other-")
-    foreign = actions.join(other["bob"], [other["alice"] / "000000-genesis.pbem"], "bob", keys["bob"])
+    foreign = receiving.join(other["bob"], [other["alice"] / "000000-genesis.pbem"], "bob", keys["bob"])
     chain = folder.load(dirs["alice"])
     data = foreign.read_bytes()
     body = msgspec.json.decode(codec.read_envelope(data).body, type=TurnBody)
@@ -177,7 +178,7 @@ def test_a_substituted_card_in_a_shuffle_layer_is_caught_before_version_5(keys, 
     deck, which a short game never reaches: we play games until one ends
     that way (most do)."""
     monkeypatch.setattr(peer_writer, "PROTOCOL_VERSION", 4)
-    monkeypatch.setattr(formats, "PROTOCOL_VERSION", 4)  # what a seat's first file checks (`actions.check_protocol`)
+    monkeypatch.setattr(formats, "PROTOCOL_VERSION", 4)  # what a seat's first file checks (`opening.check_protocol`)
 
     def substitute(points):
         points[-1] = b64e(poker.encrypt(poker.new_scalar(), b64d(points[-1], 32)))

@@ -11,17 +11,17 @@ import os
 import msgspec
 import pytest
 
-from pbem import actions, games
+from pbem import games
+from pbem.app import opening
 from pbem.crypto import poker
 from pbem.crypto.encoding import b64d, b64e
 from pbem.crypto.seal import seal
-from pbem.demo import run_demo
+from pbem.app.demo import run_demo
 from pbem.errors import CommitmentError, PbemError, ProtocolError
 from pbem.games.base import refs_in
 from pbem.protocol import codec
-from pbem.protocol.peer import changes as peer_changes, proofs
-from pbem.protocol.peer import knowledge as peer_knowledge
-from pbem.protocol.audit import audit
+from pbem.protocol.peer import changes as peer_changes, knowledge as peer_knowledge, proofs
+from pbem.app.audit import audit
 from pbem.protocol.formats import Delivery, Opening, ReshuffleLayer, TurnBody
 from pbem.protocol.party import Party
 from pbem.protocol.peer.secrets import private_salt
@@ -76,7 +76,7 @@ def test_the_drawer_bot_reshuffles_the_shared_deck_under_peer(tmp_path):
         mp.setattr(chancegame.LuckyDraw, "demo_bot", "drawer")
         table = tamper.play("lucky", "peer", ["alice", "bob"], 7, ("target=200", "rounds=6"))
     folder = tamper.save(table, tmp_path / "game")
-    chain = actions.verify(folder)
+    chain = opening.verify(folder)
     assert chain.over and chain.public.reshuffles >= 1
     layers = [r for r in chain.records[1:] if r.body.reshuffle is not None]
     assert [r.by for r in layers] == chain.seat_order * chain.public.reshuffles, "every seat adds a layer, in seat order"
@@ -99,7 +99,7 @@ def test_reshuffles_and_steals_play_to_the_end_and_audit(two, tmp_path):
     assert any(b.commitments for b in bodies if not b.commands), "... and in its next file when another seat's did"
     assert any(b.sealed for b in bodies) and any(b.deliveries for b in bodies), "both kinds of card change hands"
     folder = tamper.save(two, tmp_path / "game")
-    chain = actions.verify(folder)
+    chain = opening.verify(folder)
     assert chain.over
     report = audit(folder)
     assert report.ok, report.failures
@@ -219,7 +219,7 @@ def test_a_private_refill_committed_to_other_cards_is_caught_by_the_audit(tmp_pa
     monkeypatch.setattr(peer_changes, "check_opening", lambda deck, ref, card: None)
     table = _thief_game(["alice", "bob"], 1, patches=[(peer_changes, "refill_order", lying)])
     folder = tamper.save(table, tmp_path / "game")
-    assert actions.verify(folder).over, "the lie is consistent: nobody can tell during play"
+    assert opening.verify(folder).over, "the lie is consistent: nobody can tell during play"
     failures = audit(folder).failures
     assert failures and all("are not the cards that went in" in f for f in failures)
     liars = {f.split("(signed by ")[1].split(")")[0] for f in failures}
@@ -288,7 +288,7 @@ def test_a_drawing_owner_that_chooses_its_order_is_caught_by_the_audit(tmp_path)
 
     table = _giver_game(2, patches=[(peer_changes, "derived_order", chosen)])
     folder = tamper.save(table, tmp_path / "game")
-    assert actions.verify(folder).over
+    assert opening.verify(folder).over
     failures = audit(folder).failures
     assert failures and all("are not the ones its beacon seed gives" in f for f in failures)
     owners = {f.owner for f in _derived(table)}

@@ -104,9 +104,9 @@ def test_nobody_reads_another_folder_without_its_key(players, tmp_path):
 def test_each_seat_sees_its_own_hand_only(players, tmp_path):
     from pbem.crypto import poker
     from pbem.crypto.encoding import b64d
-    from pbem.crypto.store import KeyStore
+    from pbem.home.store import KeyStore
     from pbem.errors import CryptoError
-    from pbem.protocol import folder
+    from pbem.gamedir import folder
     from pbem.protocol.peer import knowledge as peer_knowledge
 
     dirs = start(players, tmp_path)
@@ -176,8 +176,8 @@ def test_play_answers_what_is_owed_then_offers_the_menu(players, tmp_path):
     not os.environ.get("PBEM_LONG"), reason="long mode (PBEM_LONG=1): a Codenames peer game through the CLI is "
     "tests/test_codenames_cli.py's"))])
 def test_demo_plays_a_peer_game_between_separate_folders(tmp_path, game):
-    from pbem.demo import run_demo
-    from pbem.protocol import folder
+    from pbem.app.demo import run_demo
+    from pbem.gamedir import folder
 
     lines: list[str] = []
     out = run_demo(game, tmp_path / "g", 3, "peer", None, echo=lines.append, keys_dir=tmp_path / "keys")

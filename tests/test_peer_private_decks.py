@@ -11,11 +11,13 @@ import msgspec
 import pytest
 
 from conftest import introduced, mail_step, settle
-from pbem import actions, games
-from pbem.crypto.store import KeyStore
+from pbem import games
+from pbem.app import creating, opening, reading, receiving, writing
+from pbem.home.store import KeyStore
 from pbem.errors import CommitmentError, ProtocolError
-from pbem.protocol import codec, folder
-from pbem.protocol.audit import audit
+from pbem.protocol import codec
+from pbem.gamedir import folder
+from pbem.app.audit import audit
 from pbem.protocol.formats import TurnBody
 from pbem.protocol.party import Party
 
@@ -38,14 +40,14 @@ def hash_commitments(monkeypatch):
 
 
 @pytest.fixture
-def keys(tmp_path) -> dict[str, actions.Keys]:
+def keys(tmp_path) -> dict[str, opening.Keys]:
     return introduced(tmp_path, ["alice", "bob"])
 
 
 def start(keys, tmp_path) -> dict[str, Path]:
     dirs = {n: tmp_path / f"dir-{n}" for n in keys}
-    actions.new_game("toy-draw", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
-    actions.apply_file(dirs["alice"], actions.join(dirs["bob"], [dirs["alice"] / "000000-genesis.pbem"], "bob", keys["bob"]))
+    creating.new_game("toy-draw", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
+    receiving.apply_file(dirs["alice"], receiving.join(dirs["bob"], [dirs["alice"] / "000000-genesis.pbem"], "bob", keys["bob"]))
     settle(keys, dirs)  # alice's set-up link
     return dirs
 
@@ -59,7 +61,7 @@ def test_a_peer_game_with_private_decks_to_the_end(keys, tmp_path):
     while step(keys, dirs, rng):
         pass
     for d in dirs.values():
-        chain = actions.verify(d)
+        chain = opening.verify(d)
         assert chain.over
         report = audit(d)
         assert report.ok, report.failures
@@ -87,11 +89,11 @@ def test_the_beacons_pick_the_draw(keys, tmp_path):
     dirs = start(keys, tmp_path)
     before = folder.load(dirs["alice"])
     deck = [it.ref for it in before.public.zones["deck:alice"].items]
-    path = actions.submit(dirs["alice"], "alice", ["draw"], keys["alice"])[0]
+    path = writing.submit(dirs["alice"], "alice", ["draw"], keys["alice"])[0]
     assert folder.load(dirs["alice"]).paused is not None  # the draw waits
-    actions.apply_file(dirs["bob"], path)
-    answer = actions.sync(dirs["bob"], "bob", keys["bob"])[0]
-    actions.apply_file(dirs["alice"], answer)
+    receiving.apply_file(dirs["bob"], path)
+    answer = writing.sync(dirs["bob"], "bob", keys["bob"])[0]
+    receiving.apply_file(dirs["alice"], answer)
     after = folder.load(dirs["alice"])
     drawn = after.public.zones["hand:alice"].items[0].ref
     links = dict(after.deck.latest)
@@ -101,12 +103,12 @@ def test_the_beacons_pick_the_draw(keys, tmp_path):
 
 def test_a_false_opening_of_a_private_card_is_refused(hash_commitments, keys, tmp_path):
     dirs = start(keys, tmp_path)
-    path = actions.submit(dirs["alice"], "alice", ["draw"], keys["alice"])[0]
-    actions.apply_file(dirs["bob"], path)  # bob's automatic answer draws the card
-    actions.apply_file(dirs["alice"], actions.sync(dirs["bob"], "bob", keys["bob"])[0])
+    path = writing.submit(dirs["alice"], "alice", ["draw"], keys["alice"])[0]
+    receiving.apply_file(dirs["bob"], path)  # bob's automatic answer draws the card
+    receiving.apply_file(dirs["alice"], writing.sync(dirs["bob"], "bob", keys["bob"])[0])
     chain = folder.load(dirs["alice"])
-    me = actions.party(chain, "alice", keys["alice"])
-    data = me.turn(actions.parse_commands(chain, me, [actions.legal(chain, me)[0]]))
+    me = opening.party(chain, "alice", keys["alice"])
+    data = me.turn(writing.parse_commands(chain, me, [reading.legal(chain, me)[0]]))
     body = msgspec.json.decode(codec.read_envelope(data).body, type=TurnBody)
     assert body.reveals, "the played card is opened by its owner"
     o = body.reveals[0]
@@ -144,18 +146,18 @@ def test_published_places_must_open_the_commitments(hash_commitments, keys, tmp_
 
 
 def test_private_decks_with_a_dealer(tmp_path):
-    keys = actions.Keys(KeyStore(tmp_path / "home"), lambda: "")
+    keys = opening.Keys(KeyStore(tmp_path / "home"), lambda: "")
     for n in ("alice", "bob"):
         keys.store.create(n, None)
     g = tmp_path / "g"
-    actions.new_game("toy-draw", g, ["alice", "bob"], keys, "hotseat", None, 5)
+    creating.new_game("toy-draw", g, ["alice", "bob"], keys, "hotseat", None, 5)
     rng = random.Random(5)
     for _ in range(100):
         chain = folder.load(g)
         if not chain.writers():
             break
         me = chain.writers()[0]
-        actions.submit(g, me, [rng.choice(actions.legal(chain, actions.party(chain, me, keys)))], keys)
+        writing.submit(g, me, [rng.choice(reading.legal(chain, opening.party(chain, me, keys)))], keys)
     assert folder.load(g).over and audit(g).ok
 
 

@@ -12,13 +12,15 @@ import msgspec
 import pytest
 
 from conftest import introduced
-from pbem import actions, games
+from pbem import games
+from pbem.app import creating, opening, reading, receiving, turns, writing
 from pbem.crypto import beacon
 from pbem.crypto.encoding import b64d, b64e, canonical
 from pbem.crypto.keys import SecretIdentity
 from pbem.errors import InvalidOption, PbemError, ProtocolError
 from pbem.games.base import SeatSpec, project
-from pbem.protocol import codec, folder
+from pbem.protocol import codec
+from pbem.gamedir import folder
 from pbem.protocol.peer import writer as peer_writer
 from pbem.protocol.chain import Chain
 from pbem.protocol.formats import GenesisBody, TurnBody
@@ -60,7 +62,7 @@ def _secrets(names):
 
 def _genesis(game_name, secrets, options=()):
     game = games.get(game_name)
-    opts = game.options(actions.parse_options(list(options)))
+    opts = game.options(creating.parse_options(list(options)))
     specs = game.seats(opts, [SeatSpec(n) for n in secrets])
     return peer_writer.make_genesis(game, opts, [(s, secrets[s.name].public) for s in specs], secrets[specs[0].name])
 
@@ -88,19 +90,19 @@ def _set_up(game_name, secrets, options=()):
 def test_the_genesis_holds_no_set_up_and_the_creator_opens_the_last_link(tmp_path):
     keys = introduced(tmp_path, ["alice", "bob"])
     dirs = {n: tmp_path / n for n in keys}
-    actions.new_game("lucky", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
+    creating.new_game("lucky", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
     genesis = msgspec.json.decode(codec.read_envelope((dirs["alice"] / folder.GENESIS).read_bytes()).body, type=GenesisBody)
     assert genesis.version >= 3 and bytes(genesis.initial) == b"null"
-    joined = actions.join(dirs["bob"], [dirs["alice"] / folder.GENESIS], "bob", keys["bob"])
+    joined = receiving.join(dirs["bob"], [dirs["alice"] / folder.GENESIS], "bob", keys["bob"])
     assert _body(joined.read_bytes()).beacon is not None, "the last seat to join opens its first link in its join"
-    actions.apply_file(dirs["alice"], joined)
-    info = actions.status(folder.load(dirs["alice"]))
+    receiving.apply_file(dirs["alice"], joined)
+    info = turns.status(folder.load(dirs["alice"]))
     assert msgspec.to_builtins(info.to_act) == [{"seat": "alice", "needs": "auto"}] and not info.dealt
     assert info.pending == ["alice must open its beacon link, which sets the game up (every seat has joined)"]
-    written = actions.sync(dirs["alice"], "alice", keys["alice"])
+    written = writing.sync(dirs["alice"], "alice", keys["alice"])
     chain = folder.load(dirs["alice"])
     assert chain.dealt and chain.public is not None and len(written) >= 1
-    log = "\n".join(line for e in actions.log_entries(chain)["files"] for line in e["what"])
+    log = "\n".join(line for e in reading.log_entries(chain)["files"] for line in e["what"])
     assert "sets the game up from every seat's first beacon link" in log
 
 
@@ -214,16 +216,16 @@ def test_a_doctored_peer_genesis_is_refused():
 
 
 def test_a_late_deck_is_shuffled_after_the_set_up_and_plays_to_the_end(tmp_path):
-    from pbem.demo import run_demo
-    from pbem.protocol.audit import audit
+    from pbem.app.demo import run_demo
+    from pbem.app.audit import audit
 
     lines: list[str] = []
     game = run_demo("uneven", tmp_path / "game", 3, "peer", "drawer", lines.append, keys_dir=tmp_path / "keys",
                     options=["target=200", "rounds=3"])
-    chain = actions.open_game(game / "alice")
+    chain = opening.open_game(game / "alice")
     assert chain.genesis.peer.late and not chain.genesis.peer.deck and chain.over
     assert audit(game / "alice").ok
-    words = [line for e in actions.log_entries(chain)["files"] for line in e["what"]]
+    words = [line for e in reading.log_entries(chain)["files"] for line in e["what"]]
     assert sum("adds its shuffle layer" in w for w in words) == 2
 
 
@@ -273,7 +275,7 @@ def test_join_refuses_a_peer_game_of_an_older_version(tmp_path):
 
     genesis = Path(__file__).parent.parent / "examples" / "agent-avenue-peer" / "alice" / example
     with pytest.raises(PbemError, match="version"):
-        actions.join(tmp_path / "mine", [genesis], "bob", keys["bob"])
+        receiving.join(tmp_path / "mine", [genesis], "bob", keys["bob"])
     assert not (tmp_path / "mine").exists() or not any((tmp_path / "mine").iterdir())
 
 

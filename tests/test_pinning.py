@@ -1,4 +1,4 @@
-"""`pbem.pinning`: a game's keys against the address book, like known_hosts.
+"""`pbem.home.pinning`: a game's keys against the address book, like known_hosts.
 
 Every game here is a real genesis signed with real keys; "the world" is a
 few separate key stores, as on separate machines.
@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from pbem import games, pinning
+from pbem import games
+from pbem.home import pinning
 from pbem.crypto.keys import SecretIdentity
-from pbem.crypto.store import KeyStore
+from pbem.home.store import KeyStore
 from pbem.errors import IdentityMismatch, KeyStoreError, UnknownIdentity
 from pbem.games.base import SeatSpec
 from pbem.protocol import dealer as dealer_mod

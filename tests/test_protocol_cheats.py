@@ -13,14 +13,15 @@ import pytest
 
 from conftest import dealt
 
-from pbem import actions
+from pbem.app import creating, opening, reading, writing
 from pbem.crypto.encoding import b64d, b64e, canonical
-from pbem.crypto.store import KeyStore
+from pbem.home.store import KeyStore
 from pbem.errors import CommitmentError, IllegalCommand, ProtocolError, WrongWriter
 from pbem.games.agent_avenue.cards import full_deck
 from pbem.games.agent_avenue.commands import Play
-from pbem.protocol import codec, dealer as dealer_mod, folder, transition
-from pbem.protocol.audit import audit
+from pbem.protocol import codec, dealer as dealer_mod, transition
+from pbem.gamedir import folder
+from pbem.app.audit import audit
 from pbem.protocol.chain import state_hash
 from pbem.protocol.clock import file_time
 from pbem.protocol.formats import Delivery, Opening, SeedOpening, TurnBody
@@ -31,11 +32,11 @@ BOB = ["Mole", "Sidekick", "Codebreaker", "Daredevil"]
 
 
 @pytest.fixture
-def keys(tmp_path) -> actions.Keys:
+def keys(tmp_path) -> opening.Keys:
     store = KeyStore(tmp_path / "home")
     for name in ("alice", "bob", "rita"):
         store.create(name, None)
-    return actions.Keys(store, lambda: "")
+    return opening.Keys(store, lambda: "")
 
 
 def new(tmp_path: Path, keys, dealer="hotseat") -> Path:
@@ -43,7 +44,7 @@ def new(tmp_path: Path, keys, dealer="hotseat") -> Path:
     rest.subtract(ALICE + BOB)
     g = tmp_path / "g"
     opts = [f"deck={','.join(ALICE + BOB + list(rest.elements()))}"] if dealer == "hotseat" else []
-    actions.new_game("aa", g, ["alice", "bob"], keys, dealer, "rita" if dealer == "referee" else None, 1 if dealer == "hotseat" else None, opts)
+    creating.new_game("aa", g, ["alice", "bob"], keys, dealer, "rita" if dealer == "referee" else None, 1 if dealer == "hotseat" else None, opts)
     dealt(g, keys)
     return g
 
@@ -87,7 +88,7 @@ def test_hidden_illegal_play_passes_the_public_but_not_the_referee(tmp_path, key
     folder.add_file(g, chain, data)
     folder.load(g)  # the public cannot tell
     with pytest.raises(IllegalCommand, match=r"0000\d\d-alice.pbem.*alice.*both cards are named"):
-        actions.sync(g, "rita", keys)
+        writing.sync(g, "rita", keys)
     assert sorted(p.name for p in g.iterdir() if p.name[0].isdigit())[-1] .endswith("-alice.pbem")
 
 
@@ -96,13 +97,13 @@ def test_hotseat_dealer_refuses_a_hidden_illegal_play(tmp_path, keys):
     chain = folder.load(g)
     folder.add_file(g, chain, two_enforcers(g, keys))
     with pytest.raises(IllegalCommand, match="both cards are named Enforcer"):
-        actions.sync(g, "bob", keys)
+        writing.sync(g, "bob", keys)
 
 
 def play_with_a_careless_dealer(g: Path, keys, seed: int = 0) -> None:
     """Bots and a dealer that answers without replaying the hands."""
     rng = random.Random(seed)
-    dealer = actions.hotseat_dealer(g, folder.load(g))
+    dealer = opening.hotseat_dealer(g, folder.load(g))
     for _ in range(400):
         chain = folder.load(g)
         writers = chain.writers()
@@ -140,7 +141,7 @@ def test_wrong_card_in_a_delivery_is_caught_by_its_reader(tmp_path, keys):
     g = new(tmp_path, keys, "referee")
     chain = folder.load(g)
     alice = Party(chain, keys.secret("alice"))
-    cmd = actions.parse_commands(chain, alice, [actions.legal(chain, alice)[-1]])
+    cmd = writing.parse_commands(chain, alice, [reading.legal(chain, alice)[-1]])
     folder.add_file(g, chain, alice.turn(cmd))
     chain = folder.load(g)
     rita = keys.secret("rita")

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import cli
-from pbem.protocol import folder
+from pbem.gamedir import folder
 
 VECTORS = Path(__file__).resolve().parent / "vectors" / "v6"
 

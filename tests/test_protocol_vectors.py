@@ -16,7 +16,8 @@ import pytest
 
 from pbem.crypto.keys import read_secret_key_file
 from pbem.errors import ForkError, IllegalCommand, NotForMe, SignatureError, StaleTurn
-from pbem.protocol import dealer, folder
+from pbem.protocol import dealer
+from pbem.gamedir import folder
 from pbem.protocol.formats import Delivery
 
 HERE = Path(__file__).parent / "vectors" / "protocol"

@@ -15,9 +15,9 @@ import pytest
 
 from conftest import Pbem, introduced, mail_step
 from mailservers import Dovecot
-from pbem import actions, long_play, mailing
+from pbem.app import creating, long_play, mail_fetch, mail_referee, mailing, opening, reading, receiving
 from pbem.errors import PbemError
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 from pbem.transport.mail import MailError
 from test_mail import bot_turn, imap_people
 
@@ -31,20 +31,20 @@ def dovecot():
 
 def hand(folder, name, keys):
     """What `name` sees of the game (its hand among it)."""
-    chain = actions.open_game(folder)
-    return actions.view_json(chain, actions.party(chain, name, keys))
+    chain = opening.open_game(folder)
+    return reading.view_json(chain, opening.party(chain, name, keys))
 
 
 def by_mail(folders, keys, referee: bool, rng, rounds: int) -> None:
     """`rounds` rounds of every party fetching, acting and sending."""
     for _ in range(rounds):
         if referee:
-            mailing.referee(folders["rita"].parent, "rita", keys["rita"])
+            mail_referee.referee(folders["rita"].parent, "rita", keys["rita"])
         for who in ("alice", "bob"):
-            mailing.fetch([folders[who]], who, keys[who])
+            mail_fetch.fetch([folders[who]], who, keys[who])
             bot_turn(folders[who], who, keys[who], rng)
             mailing.send(folders[who], who, keys[who])
-        if actions.open_game(folders["alice"]).over and actions.open_game(folders["bob"]).over:
+        if opening.open_game(folders["alice"]).over and opening.open_game(folders["bob"]).over:
             return
 
 
@@ -56,44 +56,44 @@ def test_a_lost_folder_rebuilt_from_imap_and_played_on(tmp_path, dovecot, monkey
         folders = {"alice": tmp_path / "alice" / "g", "bob": tmp_path / "bob" / "g"}
         if dealer == "referee":
             folders["rita"] = tmp_path / "rita" / "g"
-            actions.new_game("aa", folders["rita"], ["alice", "bob"], keys["rita"], "referee", "rita")
+            creating.new_game("aa", folders["rita"], ["alice", "bob"], keys["rita"], "referee", "rita")
             mailing.send(folders["rita"], "rita", keys["rita"])
         else:  # alice creates it: only her copy holds the genesis for her
-            actions.new_game("aa", folders["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
+            creating.new_game("aa", folders["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
             mailing.send(folders["alice"], "alice", keys["alice"])
         rng = random.Random(4)
         by_mail(folders, keys, dealer == "referee", rng, rounds=6)
         lost = folders["alice"]
-        mailing.fetch([lost], "alice", keys["alice"])
+        mail_fetch.fetch([lost], "alice", keys["alice"])
         before_head, before_hand = folder_mod.load(lost).head, hand(lost, "alice", keys["alice"])
         assert folder_mod.load(lost).seq > 8 and any(r.by == "alice" for r in folder_mod.load(lost).records[1:])
 
         shutil.rmtree(tmp_path / "alice")  # the disk is gone; the key store and the mailbox are not
-        report = mailing.fetch([lost], "alice", keys["alice"])[0]
+        report = mail_fetch.fetch([lost], "alice", keys["alice"])[0]
         assert report.joined and report.rebuilt
         chain = folder_mod.load(lost)
         assert chain.head == before_head  # every file back, and no second join
         assert hand(lost, "alice", keys["alice"]) == before_hand
-        assert actions.verify(lost, full=True).head == before_head
+        assert opening.verify(lost, full=True).head == before_head
 
         # played on: to its natural end in the long mode; by default a few
         # more rounds, then bob resigns (a signed file like any other, so the
         # rebuilt folder must take it and the audit must run)
         by_mail(folders, keys, dealer == "referee", rng, rounds=200 if os.environ.get("PBEM_LONG") else 3)
-        if not actions.open_game(folders["bob"]).over:
-            mailing.fetch([folders["bob"]], "bob", keys["bob"])
+        if not opening.open_game(folders["bob"]).over:
+            mail_fetch.fetch([folders["bob"]], "bob", keys["bob"])
             long_play.resign(folders["bob"], "bob", keys["bob"])
             mailing.send(folders["bob"], "bob", keys["bob"])
         for _ in range(3):  # what the end owes (the referee's last word, the peer seats' secrets) goes round
             if dealer == "referee":
-                mailing.referee(folders["rita"].parent, "rita", keys["rita"])
+                mail_referee.referee(folders["rita"].parent, "rita", keys["rita"])
             for who in ("alice", "bob"):
-                mailing.fetch([folders[who]], who, keys[who])
+                mail_fetch.fetch([folders[who]], who, keys[who])
                 bot_turn(folders[who], who, keys[who], rng)
                 mailing.send(folders[who], who, keys[who])
         heads = {folder_mod.load(f).head for f in folders.values()}
         assert len(heads) == 1 and folder_mod.load(lost).over
-        assert actions.audit(lost).ok
+        assert reading.audit(lost).ok
     finally:
         server.stop()
 
@@ -107,12 +107,12 @@ def test_without_its_own_files_a_fetch_makes_no_folder(tmp_path, dovecot, monkey
         conf = keys["bob"].store.home / "config.toml"
         conf.write_text("[mail]\ncopy_to_self = false\n" + conf.read_text())
         folders = {"alice": tmp_path / "alice" / "g", "bob": tmp_path / "bob" / "g"}
-        actions.new_game("aa", folders["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
+        creating.new_game("aa", folders["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
         mailing.send(folders["alice"], "alice", keys["alice"])
         by_mail(folders, keys, False, random.Random(2), rounds=3)
         shutil.rmtree(tmp_path / "bob")
         with pytest.raises(MailError, match="none for seq 1"):
-            mailing.fetch([folders["bob"]], "bob", keys["bob"])
+            mail_fetch.fetch([folders["bob"]], "bob", keys["bob"])
         assert not folders["bob"].exists()
     finally:
         server.stop()
@@ -124,22 +124,22 @@ def _game(tmp_path, dealer):
     dirs = {n: tmp_path / n for n in names}
     if dealer == "referee":
         dirs["rita"] = tmp_path / "rita"
-        actions.new_game("aa", dirs["rita"], names, keys["rita"], "referee", referee="rita")
+        creating.new_game("aa", dirs["rita"], names, keys["rita"], "referee", referee="rita")
         genesis = dirs["rita"] / folder_mod.GENESIS
     else:
-        actions.new_game("aa", dirs["alice"], names, keys["alice"], "peer", creator="alice")
+        creating.new_game("aa", dirs["alice"], names, keys["alice"], "peer", creator="alice")
         genesis = dirs["alice"] / folder_mod.GENESIS
     for n in names:
         if n in dirs and dirs[n].exists():
             continue
-        mine = actions.join(dirs[n], [genesis], n, keys[n])
+        mine = receiving.join(dirs[n], [genesis], n, keys[n])
         if mine is not None:
             for other in dirs:
                 if other != n and dirs[other].exists():
-                    actions.apply_files(dirs[other], [mine])
+                    receiving.apply_files(dirs[other], [mine])
     for d in dirs.values():
         for other in dirs.values():
-            actions.apply_files(d, sorted(other.glob("0*.pbem")))
+            receiving.apply_files(d, sorted(other.glob("0*.pbem")))
     rng = random.Random(6)
     for _ in range(14):
         mail_step(keys, dirs, rng)
@@ -169,7 +169,7 @@ def test_a_lost_folder_rebuilt_from_another_seats_files(tmp_path, dealer, seat, 
         if not mail_step(keys, dirs, rng):
             break
     assert len({folder_mod.load(d).head for d in dirs.values()}) == 1
-    assert folder_mod.load(dirs[seat]).over and actions.audit(dirs[seat]).ok
+    assert folder_mod.load(dirs[seat]).over and reading.audit(dirs[seat]).ok
 
 
 def test_apply_into_an_empty_folder_needs_the_genesis(tmp_path):
@@ -187,7 +187,7 @@ def test_copy_to_self_must_be_true_or_false(tmp_path, dovecot, monkeypatch):
         conf = keys["rita"].store.home / "config.toml"
         conf.write_text('[mail]\ncopy_to_self = "yes"\n' + conf.read_text())
         g = tmp_path / "rita" / "g"
-        actions.new_game("aa", g, ["alice", "bob"], keys["rita"], "referee", "rita")
+        creating.new_game("aa", g, ["alice", "bob"], keys["rita"], "referee", "rita")
         with pytest.raises(PbemError, match="copy_to_self in \\[mail\\] must be true or false"):
             mailing.send(g, "rita", keys["rita"])
         assert not server.received  # nothing mailed
@@ -203,12 +203,12 @@ def test_a_rebuilt_folder_takes_the_own_file_written_again_that_never_left(tmp_p
     does not hold the new one to it (as `verify --full` would not)."""
     from conftest import settle
 
-    from pbem import actions
+    from pbem.app import creating, opening, receiving, turns, writing
 
     keys = introduced(tmp_path, ["alice", "bob"])
     dirs = {n: tmp_path / n / "g" for n in keys}
-    actions.new_game("aa", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
-    actions.apply_file(dirs["alice"], actions.join(dirs["bob"], [dirs["alice"] / folder_mod.GENESIS], "bob",
+    creating.new_game("aa", dirs["alice"], ["alice", "bob"], keys["alice"], "peer", creator="alice")
+    receiving.apply_file(dirs["alice"], receiving.join(dirs["bob"], [dirs["alice"] / folder_mod.GENESIS], "bob",
                                                    keys["bob"]))
     settle(keys, dirs)
     rng = random.Random(2)
@@ -220,14 +220,14 @@ def test_a_rebuilt_folder_takes_the_own_file_written_again_that_never_left(tmp_p
         mail_step(keys, dirs, rng)
     else:
         raise AssertionError("alice never owed an automatic answer")
-    first = actions.sync(dirs["alice"], "alice", keys["alice"])
+    first = writing.sync(dirs["alice"], "alice", keys["alice"])
     assert first
     for _ in range(3):  # looks: the checkpoint and the record of what was verified after it
-        actions.status(actions.open_game(dirs["alice"], keys["alice"]))
+        turns.status(opening.open_game(dirs["alice"], keys["alice"]))
     shutil.rmtree(dirs["alice"])  # lost before it was sent
-    actions.join(dirs["alice"], sorted(dirs["bob"].glob("0*.pbem")), "alice", keys["alice"])
+    receiving.join(dirs["alice"], sorted(dirs["bob"].glob("0*.pbem")), "alice", keys["alice"])
     monkeypatch.setenv("PBEM_NOW", "2031-03-02T09:00:00Z")
-    again = actions.sync(dirs["alice"], "alice", keys["alice"])
+    again = writing.sync(dirs["alice"], "alice", keys["alice"])
     assert [p.name for p in again] == [p.name for p in first] and again[0].read_bytes() != b""
-    chain = actions.open_game(dirs["alice"], keys["alice"])  # refused before: "not the file you verified"
+    chain = opening.open_game(dirs["alice"], keys["alice"])  # refused before: "not the file you verified"
     assert chain.seq == folder_mod.load(dirs["bob"]).seq + 1

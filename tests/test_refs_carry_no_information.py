@@ -38,15 +38,15 @@ from dataclasses import dataclass
 
 import pytest
 
-from pbem import actions
-from pbem.crypto.store import KeyStore
+from pbem.app import creating, opening, writing
+from pbem.home.store import KeyStore
 from pbem.games.agent_avenue import GAME, cards
 from pbem.games.agent_avenue.commands import Discard, Play, Recruit
 from pbem.games.agent_avenue.state import hand, ref_key
 from pbem.games.base import Hidden, Known, RandomChance, SeatSpec, project
 from pbem.games.codenames import GAME as CODENAMES
 from pbem.games.refchoice import rechoose_refs
-from pbem.protocol import folder
+from pbem.gamedir import folder
 
 SEATS = [SeatSpec("alice"), SeatSpec("bob")]
 DELTA = 1e-6
@@ -245,14 +245,14 @@ def test_refs_are_not_rechosen_where_they_mean_places_or_are_not_the_writers():
 def test_the_writer_rechooses_and_every_verifier_accepts_any_copy(tmp_path):
     """`Party.turn` (so `pbem submit`, `pbem play` and the demo) writes either
     copy with the OS's randomness, and the folder verifies either way."""
-    keys = actions.Keys(KeyStore(tmp_path / "home"), lambda: "")
+    keys = opening.Keys(KeyStore(tmp_path / "home"), lambda: "")
     for n in ("alice", "bob"):
         keys.store.create(n, None)
     other = next(n for n in cards.NAMES if n not in (CB, DD))
     g = tmp_path / "g"
-    actions.new_game("aa", g, ["alice", "bob"], keys, options=[f"deck={','.join(_deck([CB, other, DD, CB]))}"])
+    creating.new_game("aa", g, ["alice", "bob"], keys, options=[f"deck={','.join(_deck([CB, other, DD, CB]))}"])
     chain = folder.load(g)
-    me = actions.party(chain, "alice", keys)
+    me = opening.party(chain, "alice", keys)
     copies = sorted(_refs(me.state(), CB), key=ref_key)
     written = {}
     for _ in range(40):  # both copies appear unless 40 fair coins all agree
@@ -260,6 +260,6 @@ def test_the_writer_rechooses_and_every_verifier_accepts_any_copy(tmp_path):
         written.setdefault(json.loads(data)["body"]["commands"][0]["ref"], data)
     assert set(written) == set(copies)
     folder.add_file(g, chain, written[copies[1]])  # not the lowest: accepted
-    assert actions.verify(g).seq == 1
-    actions.submit(g, "alice", ["play Codebreaker / Daredevil"], keys)  # the dealer deals first
-    assert actions.verify(g).records[-1].by in ("alice", "dealer")
+    assert opening.verify(g).seq == 1
+    writing.submit(g, "alice", ["play Codebreaker / Daredevil"], keys)  # the dealer deals first
+    assert opening.verify(g).records[-1].by in ("alice", "dealer")

@@ -1,4 +1,4 @@
-"""`pbem.selfplay.check_dealers`: every game and variant played by its bots
+"""`pbem.app.selfplay.check_dealers`: every game and variant played by its bots
 through the real writers under every dealer it takes, replayed by a fresh
 verifier and audited; a game's wrong declaration to the protocol is found
 there, without a demo. The default run plays a sample (Agent Avenue and
@@ -13,7 +13,8 @@ import sys
 
 import pytest
 
-from pbem import games, selfplay
+from pbem import games
+from pbem.app import selfplay
 from tests.test_every_picture import VARIANTS
 
 LONG = os.environ.get("PBEM_LONG") == "1"
@@ -48,7 +49,7 @@ def test_a_wrong_declaration_to_the_protocol_is_found_under_the_dealer_it_mislea
 def test_an_audit_failure_is_named(monkeypatch):
     """A dealer whose recorded deal is not its seed's: the audit's failure
     comes back with the mode."""
-    from pbem.protocol import audit as audit_mod
+    from pbem.app import audit as audit_mod
 
     real = audit_mod.audit
 
@@ -63,7 +64,7 @@ def test_an_audit_failure_is_named(monkeypatch):
 
 
 def test_the_command_line_for_a_game_being_written():
-    r = subprocess.run([sys.executable, "-m", "pbem.selfplay", "agent-avenue", "--dealer", "peer", "--seed", "2"],
+    r = subprocess.run([sys.executable, "-m", "pbem.app.selfplay", "agent-avenue", "--dealer", "peer", "--seed", "2"],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("agent-avenue under peer: ") and "played, replayed and audited" in r.stdout
@@ -80,7 +81,7 @@ def test_a_game_in_a_package_of_its_own_is_found_by_its_entry_point(tmp_path):
     (dist / "entry_points.txt").write_text("[pbem.games]\nlucky = tests.chancegame:GAME\n")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), root]), "PBEM_GAMES": ""}
-    r = subprocess.run([sys.executable, "-m", "pbem.selfplay", "lucky", "--seed", "3"],
+    r = subprocess.run([sys.executable, "-m", "pbem.app.selfplay", "lucky", "--seed", "3"],
                        capture_output=True, text=True, timeout=300, env=env)
     assert r.returncode == 0, r.stderr
     assert [line.split(":")[0] for line in r.stdout.splitlines()] == [

@@ -31,8 +31,8 @@ from cdp import CHROMIUM, SKIP, Browser, CdpError
 from conftest import introduced, snapshot
 from served import Served
 
-from pbem import actions
-from pbem.protocol import folder as folder_mod
+from pbem.app import creating, opening, writing
+from pbem.gamedir import folder as folder_mod
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=SKIP)
 ROOT = Path(__file__).resolve().parent.parent
@@ -181,7 +181,7 @@ def verified(folder: Path) -> None:
     """The folder the pages wrote is a valid chain, audited when over."""
     chain = folder_mod.load(folder, full=True)
     if chain.over:
-        from pbem.protocol.audit import audit
+        from pbem.app.audit import audit
 
         audit(folder)
 
@@ -195,7 +195,7 @@ def test_agent_avenue_peer_game_by_clicking(browser, servers, shots, tmp_path):
     watchers, every decision clicked."""
     keys = introduced(tmp_path, ["alice", "bob"])
     g = tmp_path / "shared" / "avenue"
-    actions.new_game("agent-avenue", g, ["alice", "bob"], keys["alice"], dealer="peer", creator="alice")
+    creating.new_game("agent-avenue", g, ["alice", "bob"], keys["alice"], dealer="peer", creator="alice")
     for name in ("alice", "bob"):
         servers.append(Served(keys[name].store.home, name, g, log=tmp_path / f"serve-{name}.log"))
     tabs = {name: open_game(browser, s) for name, s in zip(("alice", "bob"), servers)}
@@ -212,7 +212,7 @@ def test_codenames_game_with_a_referee_by_clicking(browser, servers, shots, tmp_
     clicking words on the board; rita's `pbem referee watch` deals."""
     keys = introduced(tmp_path, ["alice", "bob", "rita"])
     g = tmp_path / "shared" / "codenames"
-    actions.new_game("codenames", g, ["alice:red-spymaster", "bob:red"], keys["rita"], dealer="referee",
+    creating.new_game("codenames", g, ["alice:red-spymaster", "bob:red"], keys["rita"], dealer="referee",
                      referee="rita", options=["variant=coop"])
     referee = subprocess.Popen(
         [sys.executable, "-m", "pbem", "referee", "watch", str(g.parent), "--as", "rita"],
@@ -284,12 +284,12 @@ def bots_until(g: Path, keys: dict, done, rng: random.Random, limit: int = 3000)
         who = chain.writers()[0]
         mine = keys.get(who) or next(iter(keys.values()))  # a hotseat dealer: its key is in the folder
         if chain.needs(who) == "auto":
-            actions.sync(g, who, mine)
+            writing.sync(g, who, mine)
             continue
-        me = actions.party(chain, who, mine)
+        me = opening.party(chain, who, mine)
         state, game = me.state(), chain.game
         command = game.bots["greedy"](game, state, who, rng)
-        actions.submit(g, who, [game.format(command, state, who)], mine)
+        writing.submit(g, who, [game.format(command, state, who)], mine)
     raise AssertionError("the bots did not get there")
 
 
@@ -309,9 +309,9 @@ def test_every_game_under_every_dealer_by_clicking(browser, servers, shots, tmp_
     keys = introduced(tmp_path, [*names, "rita"])
     g = tmp_path / "shared" / game
     if dealer == "referee":
-        actions.new_game(game, g, seats, keys["rita"], dealer="referee", referee="rita", options=options)
+        creating.new_game(game, g, seats, keys["rita"], dealer="referee", referee="rita", options=options)
     else:
-        actions.new_game(game, g, seats, keys[names[0]], dealer=dealer, options=options,
+        creating.new_game(game, g, seats, keys[names[0]], dealer=dealer, options=options,
                          creator=names[0] if dealer == "peer" else None)
     if game == "codex" and moves is None:  # a whole game clicked would take an hour
         bots_until(g, keys, near_the_end, random.Random(2))
@@ -344,7 +344,7 @@ def hotseat_aa(tmp_path, servers, browser):
     """An Agent Avenue hotseat game in one folder, alice's and bob's pages."""
     keys = introduced(tmp_path, ["alice", "bob"])
     g = tmp_path / "aa"
-    actions.new_game("agent-avenue", g, ["alice", "bob"], keys["alice"], dealer="hotseat", seed=11)
+    creating.new_game("agent-avenue", g, ["alice", "bob"], keys["alice"], dealer="hotseat", seed=11)
     for name in ("alice", "bob"):
         servers.append(Served(keys[name].store.home, name, g, log=tmp_path / f"serve-{name}.log"))
     return g, {name: open_game(browser, s) for name, s in zip(("alice", "bob"), servers)}
@@ -377,7 +377,7 @@ def test_undo_by_agreement_on_the_pages(browser, servers, shots, tmp_path):
     a seat asks on its page, the other accepts on its own."""
     keys = introduced(tmp_path, ["alice", "bob"])
     g = tmp_path / "da"
-    actions.new_game("dark-agent", g, ["alice", "bob"], keys["alice"], dealer="hotseat", seed=4)
+    creating.new_game("dark-agent", g, ["alice", "bob"], keys["alice"], dealer="hotseat", seed=4)
     for name in ("alice", "bob"):
         servers.append(Served(keys[name].store.home, name, g, log=tmp_path / f"serve-{name}.log"))
     tabs = {name: open_game(browser, s) for name, s in zip(("alice", "bob"), servers)}

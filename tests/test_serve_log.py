@@ -8,9 +8,9 @@ from __future__ import annotations
 import random
 import re
 
-from pbem import actions, serving
-from pbem.crypto.store import KeyStore
-from pbem.protocol import folder as folder_mod
+from pbem.app import creating, opening, reading, serving, writing
+from pbem.home.store import KeyStore
+from pbem.gamedir import folder as folder_mod
 
 
 def _seqs(html: str) -> list[int]:
@@ -24,17 +24,17 @@ def _play(g, keys, files: int, rng: random.Random) -> None:
         chain = folder_mod.load(g)
         me = chain.writers()[0]
         if chain.needs(me) == "auto":
-            actions.sync(g, me, keys)
+            writing.sync(g, me, keys)
         else:
-            actions.submit(g, me, [rng.choice(actions.legal(chain, actions.party(chain, me, keys)))], keys)
+            writing.submit(g, me, [rng.choice(reading.legal(chain, opening.party(chain, me, keys)))], keys)
 
 
 def test_the_page_shows_the_last_lines_and_links_the_whole_log(tmp_path):
-    keys = actions.Keys(KeyStore(tmp_path / "home"), lambda: "")
+    keys = opening.Keys(KeyStore(tmp_path / "home"), lambda: "")
     for name in ("alice", "bob"):
         keys.store.create(name, None)
     g = tmp_path / "aa"
-    actions.new_game("agent-avenue", g, ["alice", "bob"], keys, dealer="hotseat", seed=3)
+    creating.new_game("agent-avenue", g, ["alice", "bob"], keys, dealer="hotseat", seed=3)
     rng = random.Random(2)
     _play(g, keys, 6, rng)
     session = serving.Session("alice", keys, [g], token="t", log_lines=3)

@@ -16,8 +16,10 @@ import re
 from served import Served, wait_until
 from test_mail import bot_turn, people, smtp  # noqa: F401 - the SMTP server fixture
 
-from pbem import actions, mailing
-from pbem.protocol import folder as folder_mod
+from pbem.app import creating, mailing
+
+from pbem.app import mail_fetch
+from pbem.gamedir import folder as folder_mod
 
 
 def _mailed_to(smtp, address: str) -> dict[str, bytes]:  # noqa: F811
@@ -34,7 +36,7 @@ def _bob(folder, keys, rng, until) -> None:
     """bob fetches his mail, writes what he owes (a bot's move where he
     decides) and mails it, until `until()` holds."""
     for _ in range(20):
-        mailing.fetch([folder], "bob", keys["bob"])  # joins the game, answers what needs no decision
+        mail_fetch.fetch([folder], "bob", keys["bob"])  # joins the game, answers what needs no decision
         if (folder / folder_mod.GENESIS).exists():
             bot_turn(folder, "bob", keys["bob"], rng)
             mailing.send(folder, "bob", keys["bob"])
@@ -46,7 +48,7 @@ def _bob(folder, keys, rng, until) -> None:
 def test_the_page_mails_what_it_writes_and_fetches_the_answers(tmp_path, smtp):  # noqa: F811
     keys = people(tmp_path, smtp, names=("alice", "bob"))
     alice, bob = tmp_path / "alice" / "g", tmp_path / "bob" / "g"
-    actions.new_game("aa", alice, ["alice", "bob"], keys["alice"], "peer", creator="alice")
+    creating.new_game("aa", alice, ["alice", "bob"], keys["alice"], "peer", creator="alice")
     mailing.send(alice, "alice", keys["alice"])
     rng = random.Random(4)
     server = Served(keys["alice"].store.home, "alice", alice, log=tmp_path / "serve.log",
@@ -81,6 +83,6 @@ def test_the_page_mails_what_it_writes_and_fetches_the_answers(tmp_path, smtp): 
         assert alice_mailed_all()
     finally:
         assert server.stop() == 0, (tmp_path / "serve.log").read_text()
-    mailing.fetch([bob], "bob", keys["bob"])  # every file alice wrote reached bob's folder, by mail alone
+    mail_fetch.fetch([bob], "bob", keys["bob"])  # every file alice wrote reached bob's folder, by mail alone
     assert all((bob / p.name).read_bytes() == p.read_bytes() for p in alice.glob("0*.pbem"))
     folder_mod.load(bob, full=True)

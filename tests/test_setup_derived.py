@@ -16,10 +16,11 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from pbem import actions, games
+from pbem import games
+from pbem.app import opening
 from pbem.crypto.encoding import canonical
 from pbem.crypto.keys import read_secret_key_file
-from pbem.crypto.store import KeyStore
+from pbem.home.store import KeyStore
 from pbem.errors import PbemError, ProtocolError
 from pbem.games.base import SeatSpec
 from pbem.protocol import codec, dealer as dealer_mod
@@ -317,7 +318,7 @@ def test_the_audit_checks_the_public_setup_seed(players, tmp_path, monkeypatch):
     master seed (to choose the Codenames words, say) passes every check
     during the game, and is caught by the audit, which names the genesis."""
     from conftest import play_to_end
-    from pbem.protocol.audit import audit
+    from pbem.app.audit import audit
 
     honest, _ = make(players, tmp_path, "codenames", "referee")
     play_to_end(players, honest)
@@ -326,7 +327,7 @@ def test_the_audit_checks_the_public_setup_seed(players, tmp_path, monkeypatch):
     folder, _ = make(players, tmp_path / "chosen", "codenames", "referee")
     play_to_end(players, folder)  # the referee deals after the joins: while it still cheats
     monkeypatch.undo()
-    actions.verify(folder)
+    opening.verify(folder)
     report = audit(folder)
     assert any("public set-up seed" in f and "rita" in f for f in report.failures), report.failures
 

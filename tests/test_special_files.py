@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from conftest import introduced
-from pbem import actions
-from pbem.lock import LOCK
+from pbem.app import creating, writing
+from pbem.gamedir.lock import LOCK
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX thing")
 
@@ -41,9 +41,9 @@ def refused(r: subprocess.CompletedProcess, name: str) -> None:
 def referee_game(base: Path, name: str, keys, deal: bool = True) -> Path:
     """alice and bob joined in place; rita has dealt (or, not `deal`, owes the deal)."""
     folder = base / name
-    actions.new_game("agent-avenue", folder, ["alice", "bob"], keys["rita"], dealer="referee", referee="rita")
+    creating.new_game("agent-avenue", folder, ["alice", "bob"], keys["rita"], dealer="referee", referee="rita")
     for who in ("alice", "bob", "rita") if deal else ("alice", "bob"):
-        actions.sync(folder, who, keys[who])
+        writing.sync(folder, who, keys[who])
     return folder
 
 
@@ -80,7 +80,7 @@ def test_no_command_opens_a_named_pipe(tmp_path, people):
 
 def test_a_hotseat_dealer_key_that_is_a_pipe(tmp_path, people):
     g = tmp_path / "h"
-    actions.new_game("agent-avenue", g, ["alice", "bob"], people["alice"], dealer="hotseat")
+    creating.new_game("agent-avenue", g, ["alice", "bob"], people["alice"], dealer="hotseat")
     (g / "dealer.key").unlink()
     os.mkfifo(g / "dealer.key")
     refused(pbem(tmp_path / "home-alice", "verify", g), "dealer.key")
@@ -164,8 +164,8 @@ def test_a_watcher_waiting_for_a_folder_lock_stops_on_sigterm(tmp_path, people):
 def test_one_folders_trouble_never_stops_the_others(tmp_path, people, monkeypatch):
     """Whatever goes wrong in one folder (here: it cannot be listed) is
     told once and counted; the other folders are served all the same."""
-    from pbem.protocol import folder as folder_mod
-    from pbem.watching import Watch
+    from pbem.gamedir import folder as folder_mod
+    from pbem.app.watching import Watch
 
     tree = tmp_path / "tree"
     a = referee_game(tree, "a", people)

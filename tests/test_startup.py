@@ -118,7 +118,7 @@ def test_status_from_a_checkpoint_loads_no_crypto_of_writers_and_no_game_extras(
     folder = aa_game if which == "aa" else cn_game
     assert list((pbem.home / "checkpoints").glob("*.ckpt"))
     loaded = loaded_by(pbem.home, "status", folder)
-    assert "pbem.checkpoint" in loaded and "pbem.protocol.chain" in loaded
+    assert "pbem.home.checkpoint" in loaded and "pbem.protocol.chain" in loaded
     assert offending(loaded, WRITERS_ONLY + GAME_EXTRAS + OTHER_STEMMERS + ("_pbem_snowball",)) == []
 
 

@@ -21,9 +21,12 @@ import re
 import pytest
 
 import tamper
-from pbem import actions, checkpoint, games
+from pbem import games
+from pbem.app import opening
+from pbem.home import checkpoint
 from pbem.errors import PbemError
-from pbem.protocol import codec, folder
+from pbem.protocol import codec
+from pbem.gamedir import folder
 from pbem.protocol.peer import deck as peer, renewal as peer_renewal
 
 LONG = os.environ.get("PBEM_LONG") == "1"
@@ -209,7 +212,7 @@ def test_refused_files_are_refused_by_verify_too(tmp_path, game, mode):
         name = folder.GENESIS if k == 0 else folder.turn_name(k, codec.read_envelope(m.table.files[k]).by)
         (g / name).write_bytes(forged)
         with pytest.raises(PbemError):
-            actions.verify(g)
+            opening.verify(g)
 
 
 def test_a_seat_with_a_swapped_sealing_key_is_refused_by_that_seat(tmp_path):

@@ -114,7 +114,7 @@ def test_a_genesis_made_with_escapes_is_refused_by_every_command(tmp_path, monke
     carries the escapes in its options and its set-up, signed with her real
     key. Every command of the other player refuses the game in one clean
     line (today: `show` put them on bob's terminal)."""
-    import pbem.actions
+    import pbem.app.creating
     import pbem.crypto.limits
 
     ann, bob = Pbem(tmp_path / "ha"), Pbem(tmp_path / "hb")
@@ -127,7 +127,7 @@ def test_a_genesis_made_with_escapes_is_refused_by_every_command(tmp_path, monke
     g = tmp_path / "g"
     with monkeypatch.context() as m:
         m.setattr(pbem.crypto.limits, "check_texts", lambda *a, **k: None, raising=False)
-        m.setattr(pbem.actions, "text_problem", lambda *a, **k: None, raising=False)
+        m.setattr(pbem.app.creating, "text_problem", lambda *a, **k: None, raising=False)
         m.setattr(catalogue, "text_problem", lambda *a, **k: None, raising=False)
         ann("new", "dark-agent", g, "--seat", "ann", "--seat", "bob", "--dealer", "hotseat", "--seed", "3",
             "--option", f"catalogue={hostile_catalogue(tmp_path / 'mine.json')}")

@@ -13,10 +13,12 @@ import pytest
 
 from conftest import Pbem, introduced, play_to_end, snapshot
 from doctor import resign_turn
-from pbem import actions, games
-from pbem.crypto.store import KeyStore
+from pbem import games
+from pbem.app import creating, opening, reading, receiving, writing
+from pbem.home.store import KeyStore
 from pbem.errors import PbemError
-from pbem.protocol import codec, folder
+from pbem.protocol import codec
+from pbem.gamedir import folder
 from pbem.protocol.clock import file_time
 from pbem.protocol.commitments import state_hash
 from pbem.protocol.formats import TurnBody, Undo
@@ -136,7 +138,7 @@ class Table:
         written = fn(self.dirs[who], who, self.keys[who])
         for other, d in self.dirs.items():
             if other != who and d.exists() and written:
-                actions.apply_files(d, written)
+                receiving.apply_files(d, written)
         return written
 
     def chain(self, who: str = "alice"):
@@ -145,25 +147,25 @@ class Table:
     def settle(self) -> None:
         chain = self.chain()
         while chain.writers() and chain.needs(chain.writers()[0]) == "auto":
-            self.write(chain.writers()[0], lambda d, n, k: actions.sync(d, n, k))
+            self.write(chain.writers()[0], lambda d, n, k: writing.sync(d, n, k))
             chain = self.chain()
 
     def submit(self, who: str, text: str) -> None:
-        self.write(who, lambda d, n, k: actions.submit(d, n, [text], k))
+        self.write(who, lambda d, n, k: writing.submit(d, n, [text], k))
         self.settle()
 
     def undo(self, who: str, what: str) -> None:
-        self.write(who, lambda d, n, k: actions.undo(d, n, what, k))
+        self.write(who, lambda d, n, k: writing.undo(d, n, what, k))
         self.settle()
 
     def legal(self, who: str) -> list[str]:
         chain = self.chain(who)
-        return actions.legal(chain, actions.party(chain, who, self.keys[who]))
+        return reading.legal(chain, opening.party(chain, who, self.keys[who]))
 
 
 def referee_table(tmp_path) -> Table:
     t = Table(tmp_path, [*NAMES, "rita"])
-    actions.new_game("codenames", t.dirs["rita"], SEATS, t.keys["rita"], "referee", referee="rita")
+    creating.new_game("codenames", t.dirs["rita"], SEATS, t.keys["rita"], "referee", referee="rita")
     genesis = t.dirs["rita"] / folder.GENESIS
     for n in NAMES:
         t.dirs[n].mkdir()
@@ -174,10 +176,10 @@ def referee_table(tmp_path) -> Table:
 
 def peer_table(tmp_path) -> Table:
     t = Table(tmp_path, NAMES)
-    actions.new_game("codenames", t.dirs["alice"], SEATS, t.keys["alice"], "peer", creator="alice")
+    creating.new_game("codenames", t.dirs["alice"], SEATS, t.keys["alice"], "peer", creator="alice")
     for n in NAMES[1:]:
         received = sorted(p for p in t.dirs["alice"].glob("0*.pbem"))
-        t.write(n, lambda d, name, k: [actions.join(d, received, name, k)])
+        t.write(n, lambda d, name, k: [receiving.join(d, received, name, k)])
     t.settle()
     return t
 
@@ -185,7 +187,7 @@ def peer_table(tmp_path) -> Table:
 def accept_everywhere(t: Table, sp: str) -> None:
     before = t.chain(sp)
     knows = {n: before.knows(n) for n in NAMES}
-    cards = {n: actions.party(before, n, t.keys[n]).cards for n in NAMES}
+    cards = {n: opening.party(before, n, t.keys[n]).cards for n in NAMES}
     clues = t.legal(sp)
     t.submit(sp, clues[0])
     t.undo(sp, "request")
@@ -196,7 +198,7 @@ def accept_everywhere(t: Table, sp: str) -> None:
         assert state_hash(chain.public) == state_hash(before.public)
         assert {n: chain.knows(n) for n in NAMES} == knows
     chain = t.chain(sp)
-    assert {n: actions.party(chain, n, t.keys[n]).cards for n in NAMES} == cards
+    assert {n: opening.party(chain, n, t.keys[n]).cards for n in NAMES} == cards
     assert t.legal(sp) == clues
     t.submit(sp, clues[1])
 
@@ -213,15 +215,15 @@ def test_referee_game_undo_accepted_with_every_folder_agreeing(tmp_path):
     with pytest.raises(PbemError, match="the game is over" if ended else "reveals a card"):
         t.undo(op, "request")
     for d in t.dirs.values():
-        actions.verify(d)
+        opening.verify(d)
 
 
 def test_peer_game_undo_refused_after_a_decryption(tmp_path):
     """A decision file that also decrypts cards for others cannot be taken
     back: the decryption is out."""
     t = Table(tmp_path, ["alice", "bob"])
-    actions.new_game("aa", t.dirs["alice"], ["alice", "bob"], t.keys["alice"], "peer", creator="alice")
-    t.write("bob", lambda d, n, k: [actions.join(d, [t.dirs["alice"] / folder.GENESIS], n, k)])
+    creating.new_game("aa", t.dirs["alice"], ["alice", "bob"], t.keys["alice"], "peer", creator="alice")
+    t.write("bob", lambda d, n, k: [receiving.join(d, [t.dirs["alice"] / folder.GENESIS], n, k)])
     t.settle()
     for _ in range(20):
         who = t.chain().writers()[0]
@@ -275,8 +277,8 @@ def test_peer_game_undo_accepted(tmp_path):
 def test_peer_game_undo_refused_after_chance(tmp_path, monkeypatch):
     monkeypatch.setitem(games._REGISTRY, "toy-draw", ("toygame", "GAME", ()))
     t = Table(tmp_path, ["alice", "bob"])
-    actions.new_game("toy-draw", t.dirs["alice"], ["alice", "bob"], t.keys["alice"], "peer", creator="alice")
-    t.write("bob", lambda d, n, k: [actions.join(d, [t.dirs["alice"] / folder.GENESIS], n, k)])
+    creating.new_game("toy-draw", t.dirs["alice"], ["alice", "bob"], t.keys["alice"], "peer", creator="alice")
+    t.write("bob", lambda d, n, k: [receiving.join(d, [t.dirs["alice"] / folder.GENESIS], n, k)])
     t.settle()
     t.submit("alice", "draw")  # a private draw: the beacons pick the card
     assert t.chain().records[-1].chance
@@ -298,14 +300,14 @@ def undo_file(chain, secret, what: str, target: int, state=None, **extra) -> byt
 @pytest.fixture
 def hot(tmp_path):
     """A hotseat Codenames game in one store, after the first clue."""
-    keys = actions.Keys(KeyStore(tmp_path / "home"), lambda: "")
+    keys = opening.Keys(KeyStore(tmp_path / "home"), lambda: "")
     for n in NAMES:
         keys.store.create(n, None)
     g = tmp_path / "g"
-    actions.new_game("codenames", g, SEATS, keys, "hotseat", seed=5)
+    creating.new_game("codenames", g, SEATS, keys, "hotseat", seed=5)
     sp = folder.load(g).writers()[0]
     chain = folder.load(g)
-    actions.submit(g, sp, [actions.legal(chain, actions.party(chain, sp, keys))[0]], keys)
+    writing.submit(g, sp, [reading.legal(chain, opening.party(chain, sp, keys))[0]], keys)
     return g, keys, sp
 
 
@@ -326,7 +328,7 @@ def test_doctored_undo_requests_refused(hot):
     refused(chain, undo_file(chain, s[op], "accept", 1), "none is pending")
     refused(chain, undo_file(chain, s[sp], "accept", 1), "may not write now")
     refused(chain, undo_file(chain, s[sp], "request", 1, commands=[msgspec.Raw(b'{"t":"cn.pass"}')]), "an undo file may not carry commands")
-    dealer = actions.hotseat_dealer(g, chain)
+    dealer = opening.hotseat_dealer(g, chain)
     refused(chain, undo_file(chain, dealer, "request", 1), "may not carry undo")
     ok = undo_file(chain, s[sp], "request", 1)
     chain.append(ok)
@@ -348,7 +350,7 @@ def test_doctored_undo_requests_refused(hot):
     bad.write_bytes(undo_file(folder.load(g), s[op], "request", 1))
     files = snapshot(g)
     with pytest.raises(PbemError):
-        actions.apply_files(g, [bad])
+        receiving.apply_files(g, [bad])
     assert snapshot(g) == files
 
 
@@ -356,7 +358,7 @@ def test_doctored_request_after_a_reveal_refused(hot):
     g, keys, sp = hot
     op = {"alice": "bob", "carol": "dave"}[sp]
     chain = folder.load(g)
-    guess = next(c for c in actions.legal(chain, actions.party(chain, op, keys)) if c.startswith("guess"))
-    actions.submit(g, op, [guess], keys)
+    guess = next(c for c in reading.legal(chain, opening.party(chain, op, keys)) if c.startswith("guess"))
+    writing.submit(g, op, [guess], keys)
     chain = folder.load(g)
     refused(chain, undo_file(chain, keys.secret(op), "request", chain.moves[-1]), "would leak it")

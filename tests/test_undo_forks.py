@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import msgspec
 from conftest import play_to_end
-from pbem import actions
-from pbem.crypto.store import KeyStore
-from pbem.protocol import codec, folder
+from pbem.app import opening, reading, receiving, turns, writing
+from pbem.home.store import KeyStore
+from pbem.protocol import codec
+from pbem.gamedir import folder
 from pbem.protocol.party import Party
 from test_undo import SEATS, cli, referee_table  # noqa: F401 - cli: every seat's key
 
@@ -56,7 +57,7 @@ def test_the_seat_to_write_stands_over_an_out_of_turn_request_in_a_shared_folder
     # sp saw the reply and forks it: a request on the clue, and an answer to it
     names = _request_on(g, clue, sp, cli.home, accept=True)
     st = cli.json("status", g)
-    assert st["seq"] == honest.seq and st["to_act"] == msgspec.to_builtins(actions.status(honest).to_act)
+    assert st["seq"] == honest.seq and st["to_act"] == msgspec.to_builtins(turns.status(honest).to_act)
     notes = " ".join(st.get("notes", []))
     assert f"{names[0]}: {sp}'s undo request, written out of turn, is set aside" in notes
     assert f"{names[1]} follows a file set aside" in notes
@@ -81,8 +82,8 @@ def test_a_verified_request_is_set_aside_when_the_reply_turns_up(cli, tmp_path):
     assert cli.json("status", g)["undo"]["by"] == sp
     chain = folder.load(g, stop=folder.load(g).seq - 1)
     me = Party(chain, KeyStore(cli.home).secret(op, lambda: ""))
-    legal = actions.legal(chain, me)
-    reply = me.turn(actions.parse_commands(chain, me, ["pass" if "pass" in legal else legal[0]]))
+    legal = reading.legal(chain, me)
+    reply = me.turn(writing.parse_commands(chain, me, ["pass" if "pass" in legal else legal[0]]))
     (g / folder.turn_name(chain.seq + 1, op)).write_bytes(reply)
     st = cli.json("status", g)
     assert "undo" not in st and st["seq"] >= chain.seq + 1
@@ -95,8 +96,8 @@ def test_own_folders_agree_whichever_order_the_files_arrive_in(tmp_path):
     t.submit(sp, t.legal(sp)[0])
     op = t.chain().writers()[0]
     # the race: op replies in its folder while sp asks for an undo in its own
-    request = actions.undo(t.dirs[sp], sp, "request", t.keys[sp])
-    reply = actions.submit(t.dirs[op], op, ["pass" if "pass" in t.legal(op) else t.legal(op)[0]], t.keys[op])
+    request = writing.undo(t.dirs[sp], sp, "request", t.keys[sp])
+    reply = writing.submit(t.dirs[op], op, ["pass" if "pass" in t.legal(op) else t.legal(op)[0]], t.keys[op])
     mail = tmp_path / "mail"
     mail.mkdir()
     for path in (*request, *reply):  # what each sends (its own copy may be moved aside later)
@@ -105,17 +106,17 @@ def test_own_folders_agree_whichever_order_the_files_arrive_in(tmp_path):
     for who, d in t.dirs.items():
         notes: list[str] = []
         for files in {sp: [reply], op: [request]}.get(who, [request, reply]):  # the request first, where it can be
-            actions.apply_files(d, files, notes=notes)
+            receiving.apply_files(d, files, notes=notes)
         assert any("set aside" in n or "stands over" in n for n in notes), (who, notes)
     heads = {who: folder.load(d).head for who, d in t.dirs.items()}
     assert len(set(heads.values())) == 1, heads
     assert codec.read_envelope((t.dirs[sp] / reply[0].name).read_bytes()).by == op
     for d in t.dirs.values():
-        actions.verify(d)
+        opening.verify(d)
     assert folder.load(t.dirs[sp]).undo_pending is None
     t.settle()
     if t.chain().writers():  # and the game goes on from the reply, in every folder (unless it hit the assassin)
         nxt = t.chain().writers()[0]
-        assert t.legal(nxt), (nxt, t.chain().needs(nxt), actions.status(t.chain(nxt)), t.chain().records[-1].by)
+        assert t.legal(nxt), (nxt, t.chain().needs(nxt), turns.status(t.chain(nxt)), t.chain().records[-1].by)
         t.submit(nxt, t.legal(nxt)[0])
     assert len({folder.load(d).head for d in t.dirs.values()}) == 1

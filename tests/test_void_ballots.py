@@ -22,8 +22,9 @@ from conftest import play_to_end
 from pbem import games
 from pbem.crypto.commit import commit
 from pbem.crypto.seal import seal
-from pbem.crypto.store import KeyStore
-from pbem.protocol import ballots, codec, folder
+from pbem.home.store import KeyStore
+from pbem.protocol import ballots, codec
+from pbem.gamedir import folder
 from pbem.protocol.clock import file_time
 from pbem.protocol.commitments import state_hash
 from pbem.protocol.formats import Ballot, TurnBody

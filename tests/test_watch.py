@@ -18,11 +18,11 @@ import pytest
 from conftest import introduced
 from syncfolders import SyncLoop
 
-from pbem import actions
+from pbem.app import creating, opening, reading, writing
 from pbem.errors import PbemError
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 from pbem.transport import watch as tw
-from pbem.watching import Watch
+from pbem.app.watching import Watch
 
 SETTLE = "0.05"
 
@@ -71,9 +71,9 @@ def drive(seats: dict[str, tuple[Path, object]], done, timeout: float, rng: rand
             except PbemError:  # a file on its way: look again
                 continue
             if seat in chain.writers() and chain.needs(seat) == "decision" and chain.undo_pending is None:
-                me = actions.party(chain, seat, keys)
+                me = opening.party(chain, seat, keys)
                 try:
-                    actions.submit(where, seat, [rng.choice(actions.legal(chain, me))], keys)
+                    writing.submit(where, seat, [rng.choice(reading.legal(chain, me))], keys)
                 except PbemError:  # the folder moved on meanwhile
                     continue
                 moves += 1
@@ -113,9 +113,9 @@ def test_temporary_and_conflict_names():
 def _referee_game(tmp_path: Path, game: str = "agent-avenue", seats=("alice", "bob"), options=()):
     keys = introduced(tmp_path, ["alice", "bob", "rita"])
     a = tmp_path / "a"
-    actions.new_game(game, a, list(seats), keys["rita"], dealer="referee", referee="rita", options=list(options))
+    creating.new_game(game, a, list(seats), keys["rita"], dealer="referee", referee="rita", options=list(options))
     for who in ("alice", "bob", "rita"):  # the joins and the deal, in place
-        actions.sync(a, who, keys[who])
+        writing.sync(a, who, keys[who])
     return keys, a
 
 
@@ -126,7 +126,7 @@ def test_a_file_still_growing_is_read_once_complete(tmp_path):
     for path in sorted(a.glob("00000[0-3]-*.pbem")):  # the genesis, the joins and the deal
         (b / path.name).write_bytes(path.read_bytes())
     chain = folder_mod.load(b)
-    written = actions.submit(b, "alice", [actions.legal(chain, actions.party(chain, "alice", keys["alice"]))[0]],
+    written = writing.submit(b, "alice", [reading.legal(chain, opening.party(chain, "alice", keys["alice"]))[0]],
                              keys["alice"])
     data = written[0].read_bytes()
     target = a / written[0].name
@@ -170,11 +170,11 @@ def test_copies_are_ignored_and_forks_reported(tmp_path, monkeypatch):
         assert "your turn in Agent Avenue (seq " in out
         # the same seat plays two different turns on two machines before they meet
         chain = folder_mod.load(a)
-        legal = actions.legal(chain, actions.party(chain, "alice", keys["alice"]))
+        legal = reading.legal(chain, opening.party(chain, "alice", keys["alice"]))
         seq = chain.seq + 1
         with loop.paused():
-            actions.submit(a, "alice", [legal[0]], keys["alice"])
-            actions.submit(b, "alice", [legal[-1]], keys["alice"])
+            writing.submit(a, "alice", [legal[0]], keys["alice"])
+            writing.submit(b, "alice", [legal[-1]], keys["alice"])
         loop.settle()
         assert loop.conflicts and ".sync-conflict-" in loop.conflicts[0]
         for side in (a, b):
@@ -250,7 +250,7 @@ def test_a_referee_game_through_two_synced_folders(tmp_path, game, seats, option
     logs = {n: (tmp_path / f"{n}.log").read_text() for n in ("rita", "alice", "bob")}
     assert codes == [0, 0, 0], logs
     assert moves >= (4 if game == "agent-avenue" else 1)  # a Duet game may end at its first guess
-    chain = actions.verify(b)
+    chain = opening.verify(b)
     assert chain.over and folder_mod.load(a).head == chain.head
     assert "-rita.pbem" in logs["rita"] and "wrote " in logs["rita"]
     assert "the game is over" in logs["bob"] and "Traceback" not in "".join(logs.values())
@@ -267,7 +267,7 @@ def test_a_peer_game_through_two_synced_folders(tmp_path):
     decryptions each seat owes the other."""
     keys = introduced(tmp_path, ["alice", "bob"])
     a, b = tmp_path / "a", tmp_path / "b"
-    actions.new_game("agent-avenue", a, ["alice", "bob"], keys["alice"], dealer="peer", creator="alice")
+    creating.new_game("agent-avenue", a, ["alice", "bob"], keys["alice"], dealer="peer", creator="alice")
     loop = SyncLoop([a, b], style="syncthing")
     loop.start()
     procs = [start(tmp_path / "home-alice", "watch", a, "--as", "alice", log=tmp_path / "alice.log"),
@@ -281,7 +281,7 @@ def test_a_peer_game_through_two_synced_folders(tmp_path):
         loop.stop()
     logs = {n: (tmp_path / f"{n}.log").read_text() for n in ("alice", "bob")}
     assert codes == [0, 0], logs
-    assert moves >= 4 and actions.verify(a).over
+    assert moves >= 4 and opening.verify(a).over
     assert "wrote 000001-bob.pbem" in logs["bob"], logs["bob"]  # the join, written by the watcher
     assert "Traceback" not in "".join(logs.values())
 
@@ -297,7 +297,7 @@ def test_the_referee_daemon_serves_three_games_and_survives_a_kill(tmp_path):
     games = [tree / f"game{i}" for i in range(3)]
     for i, g in enumerate(games):
         opts = ["mode=advanced"] if i == 2 else []
-        actions.new_game("agent-avenue", g, ["alice", "bob"], keys["rita"], dealer="referee", referee="rita",
+        creating.new_game("agent-avenue", g, ["alice", "bob"], keys["rita"], dealer="referee", referee="rita",
                          options=opts)
     log = tmp_path / "daemon.log"
     daemon = [start(tmp_path / "home-rita", "referee", "watch", tree, "--as", "rita", log=log)]
@@ -331,11 +331,11 @@ def test_the_referee_daemon_serves_three_games_and_survives_a_kill(tmp_path):
                     continue
                 for seat in chain.writers():
                     if seat != "rita" and not chain.dealt:  # the players' joins, in place
-                        actions.sync(g, seat, keys[seat])
+                        writing.sync(g, seat, keys[seat])
                         break
                     if chain.needs(seat) == "decision" and (g == games[0] or moves < 18):
-                        me = actions.party(chain, seat, keys[seat])
-                        actions.submit(g, seat, [rng.choice(actions.legal(chain, me))], keys[seat])
+                        me = opening.party(chain, seat, keys[seat])
+                        writing.submit(g, seat, [rng.choice(reading.legal(chain, me))], keys[seat])
                         moves += 1
                         kill_and_restart(moves)
                         break
@@ -345,7 +345,7 @@ def test_the_referee_daemon_serves_three_games_and_survives_a_kill(tmp_path):
     text = log.read_text()
     assert code == 0, text
     for g in games:
-        chain = actions.verify(g)  # every answer exactly once: a repeat would be a fork or refused
+        chain = opening.verify(g)  # every answer exactly once: a repeat would be a fork or refused
         assert chain.seq >= 6 and "rita" not in chain.writers()
         assert not [p for p in g.iterdir() if not p.name.startswith(("0", "state", ".pbem"))], list(g.iterdir())
     assert text.count("watching every game under") == 2 and "Traceback" not in text
@@ -365,9 +365,9 @@ def test_the_referee_daemon_looks_only_at_the_game_a_new_file_is_in(tmp_path, mo
     tree = tmp_path / "tree"
     games = [tree / f"game{i}" for i in range(4)]
     for g in games:
-        actions.new_game("agent-avenue", g, ["alice", "bob"], keys["rita"], dealer="referee", referee="rita")
+        creating.new_game("agent-avenue", g, ["alice", "bob"], keys["rita"], dealer="referee", referee="rita")
         for who in ("alice", "bob", "rita"):
-            actions.sync(g, who, keys[who])
+            writing.sync(g, who, keys[who])
     looked: list[Path] = []
     real = tw.signature
     monkeypatch.setattr(tw, "signature", lambda folder, wanted: looked.append(Path(folder)) or real(folder, wanted))
@@ -385,7 +385,7 @@ def test_the_referee_daemon_looks_only_at_the_game_a_new_file_is_in(tmp_path, mo
         chain = folder_mod.load(games[2])
         seat = chain.writers()[0]
         before = len(looked)
-        written = actions.submit(games[2], seat, [actions.legal(chain, actions.party(chain, seat, keys[seat]))[0]],
+        written = writing.submit(games[2], seat, [reading.legal(chain, opening.party(chain, seat, keys[seat]))[0]],
                                  keys[seat])
         answer = games[2] / folder_mod.turn_name(int(written[-1].name[:6]) + 1, "rita")
         while not answer.exists():

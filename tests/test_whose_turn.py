@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem import actions
-from pbem.protocol import folder as folder_mod
+from pbem.app import opening, writing
+from pbem.gamedir import folder as folder_mod
 
 
 @pytest.fixture
@@ -69,7 +69,7 @@ def test_status_json_is_the_typed_record_its_schema_describes(pbem, game, tmp_pa
     an undo, an unreadable folder and a finished game each take their form."""
     import msgspec
 
-    from pbem import turns
+    from pbem.app import turns
 
     def strict(kind):
         return msgspec.json.Decoder(kind, strict=True)
@@ -131,8 +131,8 @@ def test_info_lists_options_with_defaults(pbem):
 def test_errors_name_the_file_never_bare_file(pbem, game, tmp_path):
     other = tmp_path / "other"
     pbem("new", "aa", other, "--seat", "alice", "--seat", "bob", "--dealer", "referee", "--referee", "rita")
-    written = actions.submit(other, "alice", [pbem.json("legal", other, "--as", "alice")[0]],
-                             actions.Keys(__import__("pbem.crypto.store", fromlist=["KeyStore"]).KeyStore(), lambda: ""))
+    written = writing.submit(other, "alice", [pbem.json("legal", other, "--as", "alice")[0]],
+                             opening.Keys(__import__("pbem.home.store", fromlist=["KeyStore"]).KeyStore(), lambda: ""))
     from pbem.errors import PbemError
 
     chain = folder_mod.load(game)

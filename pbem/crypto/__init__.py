@@ -3,7 +3,11 @@
 The cryptographic layer of pbem. It knows nothing of games, turns or rules:
 it turns bytes into signed, sealed or committed bytes and back, and raises
 `pbem.errors.CryptoError` / `KeyStoreError` / `FormatError` when something
-does not check out. The protocol layer decides what those bytes mean.
+does not check out. The protocol layer decides what those bytes mean; the
+key store that keeps a user's keys is the user's home (`pbem.home.store`).
+
+Imports nothing of pbem but the shared top-level modules (`errors`,
+`safetext`): it is the bottom layer (tests/test_layers.py).
 
 Modules (import them directly; this package imports nothing, so that
 ``import pbem.crypto`` stays cheap):
@@ -12,7 +16,6 @@ Modules (import them directly; this package imports nothing, so that
               the signing domains.
 * `limits`    size, depth and number limits checked on raw bytes before parsing.
 * `keys`      identities (Ed25519 + X25519), identity and secret key files.
-* `store`     the key store under ``$PBEM_HOME``: own keys and address book.
 * `sign`      domain-separated signatures.
 * `envelope`  the sealed envelope's file format and associated data.
 * `seal`      envelopes sealed to several readers, bound to a place in a game.

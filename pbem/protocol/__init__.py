@@ -1,4 +1,4 @@
-"""The file protocol: formats, the checked chain, dealers, parties, audit.
+"""The file protocol: formats, the checked chain, dealers, parties.
 
 Depends on pbem.crypto and pbem.games.base; knows no particular game. The
 modules, roughly from the bottom up:
@@ -22,12 +22,20 @@ modules, roughly from the bottom up:
   file's frame and dispatches it to what judges it.
 * `dealer`: the dealer's side of the dealt modes (its genesis, its deal,
   its answers); `party`: one party's knowledge and the files it writes;
-  `foresight`: who can know which chance when; `audit`: the end-of-game
-  audit.
-* `folder`: a game folder on disk, the chain as files; `set_aside`: the
-  files the rule of out-of-turn undo requests sets aside there.
+  `foresight`: who can know which chance when (the end-of-game audit
+  that uses them is a use case: `pbem.app.audit`).
+
+The game folder that holds a chain as files is the layer above
+(`pbem.gamedir`); of it the protocol knows only the genesis file's name
+(`GENESIS`, here so that the user's home can tell a game folder without
+importing the folder). May import `pbem.crypto`, `pbem.games` and the
+shared top-level modules (`errors`, `safetext`, `fsio`); nothing above
+(tests/test_layers.py).
 
 No import circle: `chain` imports genesis, the modes, ballots and undo
 (and a peer game's mode the peer package), and none of them imports the
-chain; `dealer`, `party`, `audit` and `folder` sit above it.
+chain; `dealer` and `party` sit above it.
 """
+
+#: the first file of every game folder (DESIGN.md section 4)
+GENESIS = "000000-genesis.pbem"

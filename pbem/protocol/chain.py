@@ -80,7 +80,7 @@ class Chain:
         self.now: Head = begun.head
         self.records: list[Record] = [begun.record]
         #: what a reader should be told that stops nothing (copies of a
-        #: file, repaired line endings): `pbem.protocol.folder.load` fills it
+        #: file, repaired line endings): `pbem.gamedir.folder.load` fills it
         self.notes: list[str] = []
         #: files of the folder that the rule of out-of-turn undo requests set
         #: aside (`undo.set_aside`): `folder.load` fills it, writers move them

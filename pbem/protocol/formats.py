@@ -191,7 +191,7 @@ class Timeout(msgspec.Struct, frozen=True, omit_defaults=True):
 #: the protocol version pbem writes new games under (`GenesisBody.version`;
 #: what each version has: `pbem.protocol.versions`); pbem writes a seat's
 #: first file only into games of this version, unless its user accepts an
-#: older one knowingly (`pbem.actions`)
+#: older one knowingly (`pbem.app.opening.check_protocol`)
 PROTOCOL_VERSION = versions.NEWEST
 
 

@@ -20,7 +20,7 @@ keeps its lines, and the armor reader ignores everything around the
 blocks, so `pbem apply` takes the post's source, a copy of the rendered
 page, or the page saved as HTML.
 
-Pure: text in, text out; the caller (`pbem.forum`) gathers the data.
+Pure: text in, text out; the caller (`pbem.app.forum`) gathers the data.
 """
 
 from __future__ import annotations

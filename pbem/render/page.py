@@ -8,7 +8,7 @@ mailed as an attachment. The policy allows that style sheet and that
 script by their hashes only, and no form or ``<base>`` (`CSP`).
 
 This module knows nothing of chains or keys: `Page` holds what the caller
-(`pbem.actions.page`) gathered from the seat's view, `status`, `legal` and
+(`pbem.app.reading.page`) gathered from the seat's view, `status`, `legal` and
 `log_lines`, and `render_page` turns it into HTML, escaping every piece of
 text (card names, words and player names may hold ``<``, ``&`` or quotes).
 Each legal command is shown as the exact `pbem submit` line to run, in the

@@ -12,7 +12,7 @@ server trusts nothing about a request but what only the user can have:
   guard stands alone.
 * **A secret in every path.** Every URL starts with ``/SECRET/`` (32 random
   bytes); anything else is "not found". The URL is printed and opened
-  through a file only the user can read (`pbem.serving`), never put on a
+  through a file only the user can read (`pbem.app.serving`), never put on a
   command line that every user can see in the process list. The secret is
   never logged, and ``Referrer-Policy: no-referrer`` keeps it out of any
   request the browser might make elsewhere (the page makes none).
@@ -32,7 +32,7 @@ framing, sniffing and cross-origin reads; HTML carries the page's strict
 Content-Security-Policy (`pbem.render.serve_page`).
 
 The server knows nothing of games: it hands each allowed request to an
-`App` (the session of `pbem.serving`) and streams the app's changes as
+`App` (the session of `pbem.app.serving`) and streams the app's changes as
 server-sent events.
 """
 

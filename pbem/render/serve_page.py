@@ -1,7 +1,7 @@
 """The pages of `pbem serve`: the list of the user's games and one game as
 a seat sees it, with its moves to click.
 
-This module only draws: `Screen` and `GameRow` hold what `pbem.serving`
+This module only draws: `Screen` and `GameRow` hold what `pbem.app.serving`
 gathered, and every piece of text is escaped (card names, words and player
 names may hold ``<``, ``&`` or quotes). The style sheet and the one script
 are files beside this module (``static/serve.css``, ``static/serve.js``),
@@ -11,7 +11,7 @@ fetched from anywhere, no form may be sent, no ``<base>``, no framing. The
 script talks only to the page's own server (``connect-src 'self'``).
 
 The moves are the seat's legal commands in the game's notation, one button
-each (`pbem.serving` takes them from `actions.legal`); the script narrows
+each (`pbem.app.serving` takes them from `reading.legal`); the script narrows
 them as the player clicks the board (an element whose ``data-card``,
 ``data-word``, ``data-cell`` or ``data-pick`` names something a command
 names) or the next word of a command, and asks the server to check the

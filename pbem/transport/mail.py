@@ -4,11 +4,11 @@ A message carries each file twice: as an attachment (what a mail client
 saves and `pbem apply` reads) and as an armored block in the text (what
 survives a client that strips attachments or a player who pastes it on).
 The receiving side takes both and counts the file once
-(`pbem.delivery.distinct`).
+(`pbem.app.delivery.distinct`).
 
 SMTP goes over TLS: implicit (``security = "tls"``, port 465) or STARTTLS
 (port 587, refused if the server does not offer it). Plain SMTP is only
-accepted for a server on this machine (`pbem.config`), which the tests use.
+accepted for a server on this machine (`pbem.home.config`), which the tests use.
 Every failure of the network or of the server becomes a `MailError` in one
 line that names the server.
 """

@@ -11,7 +11,7 @@ before they meet, it keeps both: Syncthing as
 conflicted copy YYYY-MM-DD).ext``; a browser saving a file twice makes
 ``NAME (1).ext``. This module only names these things and waits; what a
 conflict copy means for the game (the same file, or a fork) is judged by
-reading the chain (`pbem.protocol.folder`).
+reading the chain (`pbem.gamedir.folder`).
 
 Waiting uses the `watchfiles` library (inotify and its kin) when it is
 installed and works on the folder, else a poll of the folder's listing

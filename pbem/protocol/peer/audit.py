@@ -3,7 +3,7 @@ secrets (`PeerSecrets`): every shuffle layer checked with its published
 scalar (the two-faced deck's with `faces.audit`), every card of the shared
 deck decrypted, each private deck's cards taken from their owner's
 published places, and the decks changed during play checked too
-(`_audit_changes`: reshuffle layers, refills). `pbem.protocol.audit` then
+(`_audit_changes`: reshuffle layers, refills). `pbem.app.audit` then
 replays the game knowing every card.
 """
 

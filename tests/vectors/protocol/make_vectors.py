@@ -18,12 +18,13 @@ import msgspec
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2]))
 
-from pbem import actions  # noqa: E402
 from pbem.crypto.encoding import canonical  # noqa: E402
 from pbem.crypto.keys import secret_key_file  # noqa: E402
-from pbem.crypto.store import KeyStore  # noqa: E402
+from pbem.home.store import KeyStore  # noqa: E402
 from pbem.games.agent_avenue.cards import full_deck  # noqa: E402
-from pbem.protocol import codec, folder as folder_mod  # noqa: E402
+from pbem.app import creating, opening, writing  # noqa: E402
+from pbem.gamedir import folder as folder_mod  # noqa: E402
+from pbem.protocol import codec  # noqa: E402
 from pbem.protocol.chain import state_hash  # noqa: E402
 from pbem.protocol.formats import TurnBody  # noqa: E402
 
@@ -41,7 +42,7 @@ def main() -> None:
         sys.exit("base/ exists: vectors are stable, delete it by hand to regenerate")
     keys_dir = HERE / "keys"
     store = KeyStore(HERE / ".store")
-    keys = actions.Keys(store, lambda: "")
+    keys = opening.Keys(store, lambda: "")
     for name in ("alice", "bob"):
         secret = store.create(name, None)
         keys_dir.mkdir(exist_ok=True)
@@ -49,20 +50,20 @@ def main() -> None:
     rest = Counter(full_deck())
     rest.subtract(TOP)
     deck = ",".join(TOP + list(rest.elements()))
-    actions.new_game("agent-avenue", base, ["alice", "bob"], keys, "hotseat", None, 1, [f"deck={deck}"])
+    creating.new_game("agent-avenue", base, ["alice", "bob"], keys, "hotseat", None, 1, [f"deck={deck}"])
     # seq 1-4: alice plays, the dealer deals, bob recruits, the dealer reveals
-    actions.submit(base, "alice", ["play Enforcer / Saboteur"], keys)
-    actions.submit(base, "bob", ["recruit face-up"], keys)
+    writing.submit(base, "alice", ["play Enforcer / Saboteur"], keys)
+    writing.submit(base, "bob", ["recruit face-up"], keys)
     chain = folder_mod.load(base)
     bob = keys.secret("bob")
-    me = actions.party(chain, "bob", keys)
-    ok = me.turn(actions.parse_commands(chain, me, ["play Mole / Sidekick"]))
+    me = opening.party(chain, "bob", keys)
+    ok = me.turn(writing.parse_commands(chain, me, ["play Mole / Sidekick"]))
     vector("ok", "ok", "bob plays his turn", ok)
     outer = msgspec.json.decode(ok)
     outer["sig"] = ("A" if outer["sig"][0] != "A" else "B") + outer["sig"][1:]
     vector("bad-signature", "bad signature", "bob's turn with one signature character changed", msgspec.json.encode(outer) + b"\n")
     vector("stale", "stale", "alice's first turn sent again", (base / "000001-alice.pbem").read_bytes())
-    other = me.turn(actions.parse_commands(chain, me, ["play Codebreaker / Mole"]))
+    other = me.turn(writing.parse_commands(chain, me, ["play Codebreaker / Mole"]))
     vector("fork-a", "ok", "one of two turns bob wrote on the same head", ok)
     vector("fork-b", "fork", "bob's other turn on the same head (apply after fork-a.txt)", other)
     # a syntactically valid turn whose command plays a card from alice's hand

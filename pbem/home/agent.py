@@ -40,7 +40,7 @@ import sys
 import time
 from pathlib import Path
 
-from pbem.crypto.store import KeyStore
+from pbem.home.store import KeyStore
 from pbem.errors import PbemError
 
 DEFAULT_TIMEOUT = 15 * 60
@@ -307,7 +307,7 @@ def start(home: Path, timeout: float) -> tuple[Path, int]:
         raise AgentError(f"an agent already runs for {home} ({client.path})", hint="pbem agent stop ends it")
     _own_folder(client.path.parent)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "pbem.agent", str(client.path), str(timeout)],
+        [sys.executable, "-m", "pbem.home.agent", str(client.path), str(timeout)],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         start_new_session=True, close_fds=True,
     )
@@ -354,5 +354,5 @@ class AgentKeyStore(KeyStore):
         return secret
 
 
-if __name__ == "__main__":  # the agent process: python -m pbem.agent SOCKET TIMEOUT
+if __name__ == "__main__":  # the agent process: python -m pbem.home.agent SOCKET TIMEOUT
     serve(Path(sys.argv[1]), float(sys.argv[2]))

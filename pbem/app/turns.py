@@ -5,7 +5,7 @@ owes from one source, `status` here (itself read from `Chain.writers()` /
 `Chain.needs()`), so they can never disagree: a seat that submits out of
 turn is told whose turn it is before any rule is asked about its cards.
 `overview` is `pbem status --all`. (`pbem log --since-mine` is
-`actions.since_mine`, a view of the log.)
+`reading.since_mine`, a view of the log.)
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ def status(chain: Chain) -> Status:
         accepted = f" (accepted by {', '.join(undo.accepted)})" if undo.accepted else ""
         pending.append(f"undo: {undo.by} asks to take back seq {undo.target}{accepted}; "
                        f"waiting for {', '.join(undo.waiting)}")
-    from pbem.clock_words import clock_lines
+    from pbem.app.clock_words import clock_lines
     from pbem.protocol.foresight import chance_knowledge
 
     return Status(
@@ -212,7 +212,7 @@ def check_turn(chain, name: str) -> None:
 def overview(folders: list[Path]) -> list[Row | UnreadableRow]:
     """`pbem status --all`: one row per game folder, in the order given (a
     folder that cannot be read is a row with its error)."""
-    from pbem.protocol import folder as folder_mod
+    from pbem.gamedir import folder as folder_mod
 
     rows: list[Row | UnreadableRow] = []
     for folder in folders:

@@ -2,7 +2,7 @@
 sets aside (`pbem.protocol.undo.set_aside`): the seat that was to write
 stands over an undo request written out of turn on the same predecessor.
 
-`pbem.protocol.folder.load` reads over such a request and every file that
+`pbem.gamedir.folder.load` reads over such a request and every file that
 follows it (`Aside`), naming each in a note; the next writer, holding the
 folder's lock, moves them to ``DIR/set-aside/`` (`move_aside`), kept and
 never lost, so that a file of the standing branch can take their names.
@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from pbem import checkpoint
+from pbem.home import checkpoint
 from pbem.errors import PbemError
 from pbem.protocol import codec, undo
 from pbem.protocol.chain import Chain

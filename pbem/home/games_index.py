@@ -22,7 +22,7 @@ INDEX = "games.json"
 
 
 def _index_path() -> Path:
-    from pbem.crypto.store import default_home
+    from pbem.home.store import default_home
 
     return default_home() / INDEX
 
@@ -50,7 +50,7 @@ def known() -> list[Path]:
 
 def remember(folder: Path) -> None:
     """Add `folder` when it holds a game and is not listed yet; never fails."""
-    from pbem.protocol.folder import GENESIS
+    from pbem.protocol import GENESIS
 
     try:
         if not (folder / GENESIS).is_file():
@@ -70,7 +70,7 @@ def remember(folder: Path) -> None:
 
 def forget_missing() -> list[Path]:
     """Drop the folders that hold no game any more; returns them."""
-    from pbem.protocol.folder import GENESIS
+    from pbem.protocol import GENESIS
 
     listed = known()
     gone = [p for p in listed if not (p / GENESIS).is_file()]

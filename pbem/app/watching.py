@@ -11,7 +11,7 @@ tool may still be writing), it reads the chain and
   once each, and writes nothing there until the folder changes; no file is
   ever moved or deleted, except same-bytes copies when asked
   (``--remove-copies``);
-* writes NAME's automatic answers through `actions.sync`, the generic
+* writes NAME's automatic answers through `writing.sync`, the generic
   "what NAME owes, written" entry point: the loop never looks at what kind
   of file is owed, so new kinds of obligations need no change here;
 * tells the player, once per place in the chain, that a decision is theirs,
@@ -45,11 +45,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem.actions import Keys
+from pbem.app.opening import Keys
 from pbem.errors import FolderBusy, ForkError, PbemError
-from pbem.lock import abandoned_when
+from pbem.gamedir.lock import abandoned_when
 from pbem.protocol import codec
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod, safe_read
 from pbem.transport import watch as tw
 
 #: seconds a folder's files must stay unchanged before they are read
@@ -122,7 +122,7 @@ class ChainReader:
             try:
                 for s in range(chain.seq + 1, max(names) + 1):
                     path = files[s][0]
-                    record = chain.append(codec.normalise(folder_mod.read(path))[0], path.name)
+                    record = chain.append(codec.normalise(safe_read.read(path))[0], path.name)
                     if path.name != folder_mod.turn_name(s, record.by):
                         raise PbemError("a file whose name is not its writer's")  # said by the full read
             except PbemError:
@@ -231,7 +231,7 @@ class Watch:
     def _on_time(self, folder: Path, seen: _Seen, sig) -> bool:
         """An unchanged folder of a game with a pace: the reminders its
         clocks make due, and, for the referee, a seat whose time ran out
-        (True: visit it again, where `actions.sync` writes what is due)."""
+        (True: visit it again, where `writing.sync` writes what is due)."""
         chain = seen.reader.chain
         if chain is None or chain.genesis.pace is None:
             return False
@@ -247,7 +247,7 @@ class Watch:
     def _remind(self, folder: Path, chain, seen: _Seen) -> None:
         """Remind the seat to move (this watcher's own seat; the referee
         every seat), and tell everyone of a deadline passed: once each."""
-        from pbem import reminders
+        from pbem.app import reminders
 
         for r in reminders.due(chain, share=self.remind_at):
             if not r.late and r.seat != self.name and self.name != chain.dealer_name:
@@ -296,7 +296,7 @@ class Watch:
 
     def visit(self, folder: Path, seen: _Seen) -> None:
         """Read one settled folder and do what falls to `name` there."""
-        from pbem import actions
+        from pbem.app import writing
 
         where = str(folder)
         files = folder_mod.chain_files(folder)
@@ -329,7 +329,7 @@ class Watch:
         if (name in chain.writers() and chain.needs(name) == "auto") or self._referee_acts(folder, chain):
             notes: list[str] = []
             try:
-                written = actions.sync(folder, name, self.keys, notes)
+                written = writing.sync(folder, name, self.keys, notes)
             except FolderBusy:
                 seen.done = None  # another command is writing: look again
                 return
@@ -362,7 +362,7 @@ class Watch:
         file slipped in first."""
         try:
             for path in written:
-                chain.append(folder_mod.read(path), path.name)
+                chain.append(safe_read.read(path), path.name)
             return chain
         except PbemError:
             try:
@@ -371,10 +371,10 @@ class Watch:
                 return None
 
     def _report(self, folder: Path, chain, seen: _Seen) -> None:
-        from pbem import actions
+        from pbem.app import turns
 
         where = str(folder)
-        info = actions.status(chain)
+        info = turns.status(chain)
         if chain.genesis.pace is not None:
             self._remind(folder, chain, seen)
         if chain.over:
@@ -389,7 +389,7 @@ class Watch:
             if self._tell(seen, f"{where}: your turn in {chain.game.title} (seq {chain.seq}): {what}", key=key):
                 self._notify(folder, chain, needs)
             return
-        waiting = "; ".join(actions.to_act_lines(info)) or "nobody"
+        waiting = "; ".join(turns.to_act_lines(info)) or "nobody"
         self._tell(seen, f"{where}: seq {chain.seq}, waiting: {waiting}", key=f"wait {chain.seq}")
 
     def _copies(self, folder: Path, files: dict[int, list[Path]], seen: _Seen) -> None:
@@ -401,7 +401,7 @@ class Watch:
             by_bytes: dict[bytes, Path] = {}
             for path in sorted(paths, key=lambda p: (tw.conflict_copy(p.name) is not None, p.name)):
                 try:
-                    data = codec.normalise(folder_mod.read(path))[0]
+                    data = codec.normalise(safe_read.read(path))[0]
                 except PbemError:
                     continue
                 kept = by_bytes.setdefault(data, path)

@@ -8,13 +8,13 @@ to the seat's own key, and opened again from them whenever it is needed.
 So a player who lost their folder (a dead disk, a new machine) but kept
 their key store makes it again from any other party's files:
 
-* `pbem join DIR FILES... --as NAME` (`actions.join`): the genesis and
+* `pbem join DIR FILES... --as NAME` (`receiving.join`): the genesis and
   the files after it, from another seat's folder; a seat that wrote files
   of the game before gets them back and writes no second join;
 * `pbem apply DIR FILES...` into a folder that does not exist or is empty
   (`apply_into_empty`): the same, from pbem files, mails or forum posts,
   with no seat named (apply never writes a file of its own);
-* `pbem mail fetch DIR --as NAME` into a new folder (`pbem.mailing`): the
+* `pbem mail fetch DIR --as NAME` into a new folder (`pbem.app.mailing`): the
   files in the mailbox, the player's own among them, since `mail send`
   mails a copy of every file the player wrote to the player itself.
 
@@ -40,7 +40,7 @@ from pbem.protocol.formats import TurnBody
 def is_empty(folder: Path) -> bool:
     """A folder that holds nothing but an empty lock file, or none yet
     where one can be made (under a folder, not under a file)."""
-    from pbem.lock import LOCK
+    from pbem.gamedir.lock import LOCK
 
     if folder.is_dir():
         return all(p.name == LOCK for p in folder.iterdir())
@@ -77,9 +77,9 @@ def apply_into_empty(folder: Path, paths: list[Path], keys, notes: list[str] | N
     makes the game (its identities checked against the address book as a
     join checks them), and the other files are applied to it as `pbem
     apply` applies them (`delivery.receive`)."""
-    from pbem import actions, delivery
+    from pbem.app import creating, delivery
     from pbem.fsio import atomic_write
-    from pbem.protocol import folder as folder_mod
+    from pbem.gamedir import folder as folder_mod
 
     items = delivery.distinct(delivery.read_sources(paths))
     geneses = []
@@ -95,7 +95,7 @@ def apply_into_empty(folder: Path, paths: list[Path], keys, notes: list[str] | N
     chain = Chain(geneses[0], folder_mod.GENESIS)
     if keys is not None:
         keys.pin(chain, folder, write=True)
-    with actions._new_folder(folder):
+    with creating.new_folder(folder):
         atomic_write(folder / folder_mod.GENESIS, geneses[0], exclusive=True)
         folder_mod.write_state(folder, chain)
         rest = [i for i in items if i.data != geneses[0]]

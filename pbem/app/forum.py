@@ -1,7 +1,7 @@
 """`pbem outbox DIR --as NAME --forum`: the files the other parties lack,
 as a forum post (Markdown) with a summary of them anyone may read.
 
-The files are those `pbem outbox --armor` prints (`delivery.outbox`, for
+The files are those `pbem outbox --armor` prints (`sending.outbox`, for
 every other party or the one `--to` names); the summary is built from the
 chain's public records alone (`pbem.render.forum`): no key is read, so a
 post never shows a hidden card, whoever writes it. The other players take
@@ -19,11 +19,11 @@ from pbem.protocol.chain import Chain
 
 def post(folder: Path, chain: Chain, name: str, to: str | None = None) -> str:
     """The Markdown post of what the other parties of `chain` lack."""
-    from pbem import actions, delivery
-    from pbem.protocol import folder as folder_mod
+    from pbem.app import reading, sending, turns
+    from pbem.gamedir import folder as folder_mod
     from pbem.render import forum
 
-    owed = delivery.outbox(folder, chain, name, to)
+    owed = sending.outbox(folder, chain, name, to)
     if not owed:
         raise PbemError("nothing to post: a hotseat game stays in this folder")
     paths = sorted({p for o in owed for p in o.files})
@@ -31,7 +31,7 @@ def post(folder: Path, chain: Chain, name: str, to: str | None = None) -> str:
         raise PbemError("nothing to post: every other party has every file", hint="pbem outbox DIR --as NAME says who has what")
     posted = set(paths)
     seqs = {r.seq for r in chain.records if folder / (r.name or folder_mod.turn_name(r.seq, r.by)) in posted}
-    entries = [e for e in actions.log_entries(chain, min(seqs))["files"] if e["seq"] in seqs]
+    entries = [e for e in reading.log_entries(chain, min(seqs))["files"] if e["seq"] in seqs]
     records = {r.seq: r for r in chain.records}
     steps = [forum.Action(e["seq"], e["by"], "; ".join(e["what"]) or "writes a file",
                           _gold(chain, records[e["seq"]])) for e in entries]
@@ -43,9 +43,9 @@ def post(folder: Path, chain: Chain, name: str, to: str | None = None) -> str:
         actions=steps,
         board=board,
         board_text=chain.game.render(board) if board is not None else "",
-        next_lines=[] if chain.over else actions.to_act_lines(actions.status(chain)),
+        next_lines=[] if chain.over else turns.to_act_lines(turns.status(chain)),
         outcome=chain.outcome().reason if chain.over else None,
-        armored=delivery.armor_files(paths),
+        armored=sending.armor_files(paths),
         readers=[o.party for o in owed if o.files],
     ))
 

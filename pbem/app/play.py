@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from pbem import actions
+from pbem.app import opening, reading, writing
 from pbem.errors import PbemError
 from pbem.games.base import TERMINAL_WIDTH, fit_lines
 
@@ -226,16 +226,16 @@ def _heading(screen: Screen, chain: Any, view: Any, name: str) -> None:
         screen.line(line, "heading")
 
 
-def run(folder: Path, name: str, keys: "actions.Keys", screen: Screen, *, yes: bool = False) -> None:
+def run(folder: Path, name: str, keys: "opening.Keys", screen: Screen, *, yes: bool = False) -> None:
     """Play `name`'s seat in `folder` until it waits for someone else, the
     game ends or the player quits."""
     message: Message | None = None
     while True:
-        chain = actions.open_game(folder, keys, write=True)
-        me = actions.party(chain, name, keys)
+        chain = opening.open_game(folder, keys, write=True)
+        me = opening.party(chain, name, keys)
         if chain.writers() == [name] and chain.needs(name) == "auto":
             said: list[str] = []
-            written = actions.sync(folder, name, keys, said)  # owed, and needs no decision
+            written = writing.sync(folder, name, keys, said)  # owed, and needs no decision
             message = Message(f"wrote {_names(written)} (automatic answers)" if written else "nothing to answer",
                               hint="; ".join(said) or None)
             if not written:
@@ -247,14 +247,14 @@ def run(folder: Path, name: str, keys: "actions.Keys", screen: Screen, *, yes: b
             screen.line(f"waiting for {', '.join(chain.writers()) or 'nobody'}: {chain.game.title} is set up "
                         "once every seat has joined", "heading")
             return
-        view = actions.view(chain, me)
+        view = reading.view(chain, me)
         screen.line("")
         screen.board(chain.game, view)
         if chain.outcome() is not None:
             _show_message(screen, message)
             screen.line("the game is over", "heading")
             return
-        commands = actions.legal(chain, me)
+        commands = reading.legal(chain, me)
         if not commands:
             _show_message(screen, message)
             screen.line(f"waiting for {', '.join(chain.writers()) or 'nobody'}", "heading")
@@ -308,7 +308,7 @@ def _prompt(folder, name, keys, chain, me, view, menu: Menu, screen: Screen, yes
                 if text is None:
                     _heading(screen, chain, view, name)
                     continue
-            command = actions.parse_commands(chain, me, [text])[0]
+            command = writing.parse_commands(chain, me, [text])[0]
         except PbemError as exc:
             return Message(exc.message, "error", exc.hint)
         words = chain.game.explain(command, me.state(), name)
@@ -324,10 +324,10 @@ def _prompt(folder, name, keys, chain, me, view, menu: Menu, screen: Screen, yes
                 return Message(f"not written: {text}")
         said: list[str] = []
         try:
-            written = actions.submit(folder, name, [text], keys, said, until_reported=True)
+            written = writing.submit(folder, name, [text], keys, said, until_reported=True)
         except PbemError as exc:
             return Message(exc.message, "error", exc.hint)
-        actions.reported(folder, name, keys)
+        writing.reported(folder, name, keys)
         return Message(f"wrote {_names(written)}: {words}", hint="; ".join(said) or None)
 
 

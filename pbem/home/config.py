@@ -15,7 +15,7 @@ silently ignored. The keys (docs/config.md has them with examples)::
 A password is never read from this file (a ``password`` key is refused):
 it comes from the environment variable `password_env` names, the system
 keyring (``keyring = true``, through the optional `keyring` library), or a
-prompt (`pbem.mailing.password`).
+prompt (`pbem.app.mailing.password`).
 """
 
 from __future__ import annotations

@@ -14,10 +14,11 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from pbem import actions, games
-from pbem.crypto.store import KeyStore
+from pbem import games
+from pbem.app import creating, opening, reading, receiving, writing
+from pbem.home.store import KeyStore
 from pbem.errors import InvalidOption
-from pbem.protocol.audit import audit
+from pbem.app.audit import audit
 
 
 def run_demo(
@@ -37,9 +38,9 @@ def run_demo(
     Codenames Duet demo seats two players)."""
     game = games.get(game_name)
     options = list(options)
-    raw: dict = dict(actions.parse_options(options))
+    raw: dict = dict(creating.parse_options(options))
     for key in game.file_options & set(raw):
-        raw[key] = actions.read_option_file(key, raw[key])
+        raw[key] = creating.read_option_file(key, raw[key])
     parsed = game.options(raw)
     bot = bot or game.demo_bot
     if bot not in game.bots:
@@ -55,7 +56,7 @@ def run_demo(
     else:
         table = _shared_table(game, folder, seats, names, home, dealer, seed, options)
     first = table.folder(names[0])
-    chain = actions.open_game(first)
+    chain = opening.open_game(first)
     echo(f"{game.title}: {', '.join(chain.seat_order)} ({dealer} dealer), game {chain.game_id[:12]} in {folder}")
     echo(f"keys of the bots: {home}")
     shown = 1
@@ -66,24 +67,24 @@ def run_demo(
         who = writers[0]
         mine = table.folder(who)
         if chain.needs(who) == "auto":
-            written = actions.sync(mine, who, table.keys(who))
+            written = writing.sync(mine, who, table.keys(who))
         else:
-            seen = actions.open_game(mine)
-            me = actions.party(seen, who, table.keys(who))
+            seen = opening.open_game(mine)
+            me = opening.party(seen, who, table.keys(who))
             state = me.state()
             command = game.bots[bot](game, state, who, rng)
-            written = actions.submit(mine, who, [game.format(command, state, who)], table.keys(who))
+            written = writing.submit(mine, who, [game.format(command, state, who)], table.keys(who))
         table.mail(who, written)
-        chain = actions.open_game(first)
-        for line in actions.log_lines(chain, since=shown)[:len(chain.records) - shown]:
+        chain = opening.open_game(first)
+        for line in reading.log_lines(chain, since=shown)[:len(chain.records) - shown]:
             echo(line)
         shown = len(chain.records)
     echo("")
-    echo(actions.render(chain, None))
+    echo(reading.render(chain, None))
     outcome = chain.outcome()
     echo(f"result: {outcome.reason if outcome else 'unfinished'}")
     for each in table.folders():
-        checked = actions.verify(each)
+        checked = opening.verify(each)
         echo(f"pbem verify {each}: ok ({len(checked.records)} files)")
         report = audit(each)
         if not report.ok:
@@ -97,13 +98,13 @@ def run_demo(
 class _Table:
     """Who keeps which folder and key store, and how files travel."""
 
-    def __init__(self, folders: dict[str, Path], keys: dict[str, actions.Keys], default: str) -> None:
+    def __init__(self, folders: dict[str, Path], keys: dict[str, opening.Keys], default: str) -> None:
         self._folders, self._keys, self._default = folders, keys, default
 
     def folder(self, who: str) -> Path:
         return self._folders.get(who, self._folders[self._default])
 
-    def keys(self, who: str) -> actions.Keys:
+    def keys(self, who: str) -> opening.Keys:
         return self._keys.get(who, self._keys[self._default])
 
     def folders(self) -> list[Path]:
@@ -113,25 +114,25 @@ class _Table:
         """Give what `sender` wrote to everyone who keeps another folder."""
         for name, other in self._folders.items():
             if other != self.folder(sender) and paths:
-                actions.apply_files(other, paths)
+                receiving.apply_files(other, paths)
 
 
 def _shared_table(game, folder: Path, seats, names, home: Path, dealer: str, seed, options) -> _Table:
     """Hotseat or referee: one folder, one key store on one machine."""
-    keys = actions.Keys(store=KeyStore(home), passphrase=lambda: "")
+    keys = opening.Keys(store=KeyStore(home), passphrase=lambda: "")
     for name in names:
         keys.store.create(name, None)
     referee = None
     if dealer == "referee":
         referee = "referee"
         keys.store.create(referee, None)
-    actions.new_game(game.name, folder, seats, keys, dealer, referee, seed if dealer == "hotseat" else None, options)
+    creating.new_game(game.name, folder, seats, keys, dealer, referee, seed if dealer == "hotseat" else None, options)
     return _Table({name: folder for name in names}, {name: keys for name in names}, names[0])
 
 
 def _peer_table(game, folder: Path, seats, names, home: Path, options) -> _Table:
     """Peer: each player has their own key store and folder; only files travel."""
-    keys = {name: actions.Keys(store=KeyStore(home / name), passphrase=lambda: "") for name in names}
+    keys = {name: opening.Keys(store=KeyStore(home / name), passphrase=lambda: "") for name in names}
     for name in names:
         keys[name].store.create(name, None)
     for name in names:
@@ -139,12 +140,12 @@ def _peer_table(game, folder: Path, seats, names, home: Path, options) -> _Table
             if other != name:
                 keys[name].store.import_identity(keys[other].store.export(other))
     folders = {name: folder / name for name in names}
-    actions.new_game(game.name, folders[names[0]], seats, keys[names[0]], "peer", options=options, creator=names[0])
+    creating.new_game(game.name, folders[names[0]], seats, keys[names[0]], "peer", options=options, creator=names[0])
     received = [folders[names[0]] / "000000-genesis.pbem"]
     for name in names[1:]:
-        joined = actions.join(folders[name], received, name, keys[name])
+        joined = receiving.join(folders[name], received, name, keys[name])
         received.append(joined)
         for other in names:
             if other != name and folders[other].exists():
-                actions.apply_files(folders[other], [joined])
+                receiving.apply_files(folders[other], [joined])
     return _Table(folders, keys, names[0])

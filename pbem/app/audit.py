@@ -19,7 +19,7 @@ from pbem.crypto.encoding import canonical
 from pbem.errors import AuditError, PbemError
 from pbem.games.base import Known, project
 from pbem.protocol import dealer as dealer_mod
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 from pbem.protocol.commitments import item_bytes
 from pbem.protocol.chance import public_chance_seed
 from pbem.protocol.setup import public_setup_seed

@@ -6,8 +6,8 @@ one game as the seat sees it, a command checked in words, a command
 written, an undo step. It knows nothing of HTTP (`pbem.render.serve_http`
 serves it) nor of HTML (`pbem.render.serve_page` draws it), and nothing of
 click. Every write goes through the library functions `pbem submit`, `pbem
-undo` and `pbem sync` use (`actions.submit`, `actions.undo`,
-`actions.sync`): the same files, the same checks, the same errors, so the
+undo` and `pbem sync` use (`writing.submit`, `writing.undo`,
+`writing.sync`): the same files, the same checks, the same errors, so the
 page can never do what the command line would refuse.
 
 Live: each folder (or tree) is followed by the watcher of `pbem watch`
@@ -36,9 +36,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem import actions, turns, watching
+from pbem.app import opening, reading, turns, watching, writing
 from pbem.errors import PbemError
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod
 from pbem.render import serve_page as pages
 from pbem.render.serve_http import Reply
 from pbem.transport import watch as tw
@@ -78,7 +78,7 @@ class Session:
     trees of them (none: the games this user's pbem has seen)."""
 
     name: str
-    keys: actions.Keys
+    keys: opening.Keys
     roots: list[Path] = field(default_factory=list)
     say: Callable[[str], None] = lambda line: None
     mail: bool = False
@@ -97,7 +97,7 @@ class Session:
 
     def folders(self) -> list[Path]:
         if not self.roots:
-            from pbem import games_index
+            from pbem.home import games_index
 
             games_index.forget_missing()
             return [f for f in games_index.known() if (f / folder_mod.GENESIS).is_file()]
@@ -138,7 +138,7 @@ class Session:
             held.log = []  # an older line is asked for: the log is told again from there
         since = held.log[-1][0] + 1 if held.log else first
         held.log += [(f["seq"], f["by"], "; ".join(f["what"]) or "writes a file")
-                     for f in actions.log_entries(chain, since)["files"]]
+                     for f in reading.log_entries(chain, since)["files"]]
         return held.log if last is None else held.log[-last:]
 
     def warm(self, budget: float | None = None) -> bool:
@@ -160,7 +160,7 @@ class Session:
         if self.name not in chain.seats:
             return None
         if held.party is None:
-            held.party = actions.party(chain, self.name, self.keys)
+            held.party = opening.party(chain, self.name, self.keys)
         return held.party
 
     def rows(self) -> list[pages.GameRow]:
@@ -174,7 +174,7 @@ class Session:
                 except PbemError as exc:
                     rows.append(pages.GameRow(key, str(folder), "?", 0, f"cannot be read: {exc.message}"))
                     continue
-                info = actions.status(chain)
+                info = turns.status(chain)
                 what = turns.owed(chain, self.name)[0] if self.name in chain.seats else "nothing"
                 rows.append(pages.GameRow(key, str(folder), chain.game.title, chain.seq, turns.waiting_words(info),
                                           seat=self.name in chain.seats, yours=what in ("decision", "undo"),
@@ -215,17 +215,17 @@ class Session:
                     raise PbemError(f"{self.name} has no seat in this game")
                 turns.check_turn(held.chain, self.name)
                 me.check_no_undo_pending()
-                command = actions.parse_commands(held.chain, me, [text])[0]
+                command = writing.parse_commands(held.chain, me, [text])[0]
                 words = held.chain.game.explain(command, me.state(), self.name)
             except PbemError as exc:
                 return {"ok": False, "error": exc.message, "hint": exc.hint}
             return {"ok": True, "text": text, "words": f"{self.name} will {words}"}
 
     def submit(self, key: str, text: str, seq: int) -> dict[str, Any]:
-        return self._write(key, seq, lambda folder, said: actions.submit(folder, self.name, [text], self.keys, said))
+        return self._write(key, seq, lambda folder, said: writing.submit(folder, self.name, [text], self.keys, said))
 
     def undo(self, key: str, what: str, seq: int) -> dict[str, Any]:
-        return self._write(key, seq, lambda folder, said: actions.undo(folder, self.name, what, self.keys, said))
+        return self._write(key, seq, lambda folder, said: writing.undo(folder, self.name, what, self.keys, said))
 
     def _write(self, key: str, seq: int, write) -> dict[str, Any]:
         folder = self.folder(key)
@@ -251,14 +251,14 @@ class Session:
         chain = self._load(folder).chain
         if chain.dealer_mode != "hotseat" or self.name not in chain.writers() or chain.needs(self.name) != "auto":
             return []
-        return actions.sync(folder, self.name, self.keys, said)
+        return writing.sync(folder, self.name, self.keys, said)
 
     def _mail(self, folder: Path) -> list[str]:
         """With `mail`: the files the other parties lack, mailed (nothing
         when they have been; `mailing.send` keeps count)."""
         if not self.mail:
             return []
-        from pbem import mailing
+        from pbem.app import mailing
 
         said: list[str] = []
         try:
@@ -383,14 +383,14 @@ def game_screen(chain, me, name: str, key: str, folder: str, notes: list[str],
     no seat: an observer's page)."""
     from pbem.protocol import undo as undo_mod
 
-    info = actions.status(chain)
+    info = turns.status(chain)
     screen = pages.Screen(
         key=key, title=chain.game.title, game=chain.game.name, game_id=chain.game_id, seq=chain.seq,
-        folder=folder, viewer=name if me is not None else None, to_act=actions.to_act_lines(info),
+        folder=folder, viewer=name if me is not None else None, to_act=turns.to_act_lines(info),
         pending=info.pending, log=log, outcome=outcome_words(chain), notes=notes,
     )
     try:
-        seen = actions.view(chain, me)
+        seen = reading.view(chain, me)
     except PbemError as exc:  # not set up yet
         screen.board_html = pages.board_text(exc.message)
         seen = None
@@ -400,7 +400,7 @@ def game_screen(chain, me, name: str, key: str, folder: str, notes: list[str],
     if me is None:
         return screen
     screen.owes, screen.owed_words = turns.owed(chain, name)
-    screen.commands = actions.legal(chain, me)
+    screen.commands = reading.legal(chain, me)
     pending = chain.pending_undo()
     if pending is not None:
         screen.undo_pending = next((line for line in info.pending if line.startswith("undo:")), "undo pending")
@@ -422,7 +422,7 @@ def outcome_words(chain) -> str | None:
 # --- the command ------------------------------------------------------------------------------
 
 
-def run(roots: list[Path], name: str, keys: actions.Keys, say: Callable[[str], None],
+def run(roots: list[Path], name: str, keys: opening.Keys, say: Callable[[str], None],
         ready: Callable[[str], None], *, open_page: bool = True, mail: bool = False,
         ask_secret: Callable[[str], str] | None = None, mail_every: float = 60.0) -> None:
     """Serve `name`'s games until interrupted (SIGINT, SIGTERM).
@@ -484,14 +484,14 @@ def run(roots: list[Path], name: str, keys: actions.Keys, say: Callable[[str], N
 def _fetch_mail(session: Session) -> None:
     """New mail for every game served, applied (and answered) as `pbem
     mail fetch` does; what it did is said like the watchers' lines."""
-    from pbem import mailing
+    from pbem.app import mail_fetch
 
     notes: list[str] = []
     errors: list[PbemError] = []
     folders = [f for f in session.folders()]
     with session.lock:
         try:
-            reports = mailing.fetch(folders, session.name, session.keys, session.ask_secret, notes=notes,
+            reports = mail_fetch.fetch(folders, session.name, session.keys, session.ask_secret, notes=notes,
                                     on_error=errors)
         except PbemError as exc:
             session.heard(f"mail: {exc.message}")

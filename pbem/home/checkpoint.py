@@ -102,7 +102,7 @@ class Saved:
 
 
 def home() -> Path:
-    from pbem.crypto.store import default_home
+    from pbem.home.store import default_home
 
     return default_home() / DIR
 
@@ -117,7 +117,7 @@ def path_for(folder: Path) -> Path:
 
 
 def seen_path(folder: Path) -> Path:
-    """Where `pbem.checkpoint_seen` remembers the files a look verified after the checkpoint."""
+    """Where `pbem.home.checkpoint_seen` remembers the files a look verified after the checkpoint."""
     return path_for(folder).with_suffix(".seen")
 
 
@@ -254,7 +254,7 @@ def write(folder: Path, chain: Chain, files: list[tuple[str, str]], private_thro
     head = msgspec.json.encode(header)
     if not sealed_write(path_for(folder), MAGIC + len(head).to_bytes(4, "big") + head + payload):
         return False
-    with contextlib.suppress(OSError):  # the checkpoint covers what a look remembered (`pbem.checkpoint_seen`)
+    with contextlib.suppress(OSError):  # the checkpoint covers what a look remembered (`pbem.home.checkpoint_seen`)
         seen_path(folder).unlink()
     return True
 
@@ -271,7 +271,7 @@ def _remove_stale_temps(target: Path) -> None:
 
 def forget(folder: Path) -> None:
     """Remove the checkpoint of `folder` (its files no longer match it), and
-    what looks verified after it (`pbem.checkpoint_seen`)."""
+    what looks verified after it (`pbem.home.checkpoint_seen`)."""
     for path in (path_for(folder), seen_path(folder)):
         with contextlib.suppress(OSError):
             path.unlink()

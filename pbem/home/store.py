@@ -16,7 +16,7 @@ file edited by hand or damaged on disk is noticed, not trusted. A name maps to
 one key pair for good: importing a different key under a known name is
 refused (naming both fingerprints), as is a key already known under another
 name, so that a file's signer can be found by its key alone. The address
-book is what games are checked against (`pbem.pinning`), like ssh's
+book is what games are checked against (`pbem.home.pinning`), like ssh's
 known_hosts.
 """
 

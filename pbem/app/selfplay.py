@@ -13,7 +13,7 @@ writer, the dealer) into one in-memory `Chain`, replays every file into a
 fresh chain as a verifier would, and audits the files in a temporary folder
 with the real audit. Run it on a game being written:
 
-    python -m pbem.selfplay GAME [--option K=V ...] [--seed N]
+    python -m pbem.app.selfplay GAME [--option K=V ...] [--seed N]
 
 Every key is made for the run and thrown away; nothing touches a key store.
 """
@@ -28,7 +28,8 @@ from typing import Any, Callable
 
 from pbem import games
 from pbem.crypto.keys import SecretIdentity
-from pbem.protocol import codec, dealer as dealer_mod, folder as folder_mod
+from pbem.protocol import codec, dealer as dealer_mod
+from pbem.gamedir import folder as folder_mod
 from pbem.protocol.chain import Chain
 from pbem.protocol.party import Party
 from pbem.protocol.peer import writer as peer_writer
@@ -57,13 +58,13 @@ def play(game_name: str, mode: str, seats: list[str], seed: int, options: tuple[
     `edit(chain, data, secrets)` may doctor each file before it goes in (a
     cheater's file, re-signed with its writer's real key): the game goes on
     from the doctored chain."""
-    from pbem import actions
+    from pbem.app import creating
 
     game = games.get(game_name)
     names = [s.partition(":")[0] for s in seats]
     secrets = {n: SecretIdentity.generate(n) for n in names}
-    opts = game.options(actions.parse_options(list(options)))
-    specs = game.seats(opts, [actions.parse_seat(s) for s in seats])
+    opts = game.options(creating.parse_options(list(options)))
+    specs = game.seats(opts, [creating.parse_seat(s) for s in seats])
     idents = [(spec, secrets[spec.name].public) for spec in specs]
     rng = random.Random(seed)
     if mode == "peer":
@@ -117,7 +118,7 @@ def check_dealers(game_name: str, options: tuple[str, ...] = (), seats: list[str
     replayed by a fresh verifier and audited; AssertionError naming the mode
     and what broke. Returns the number of files each mode's game took."""
     from pbem.errors import PbemError
-    from pbem.protocol.audit import audit
+    from pbem.app.audit import audit
 
     game = games.get(game_name)
     opts = game.options(_options(options))
@@ -148,20 +149,20 @@ def check_dealers(game_name: str, options: tuple[str, ...] = (), seats: list[str
 
 
 def _options(options: tuple[str, ...]) -> dict[str, str]:
-    from pbem import actions
+    from pbem.app import creating
 
-    return actions.parse_options(list(options))
+    return creating.parse_options(list(options))
 
 
 def _takes(game: Any, opts: Any, seats: list[str], mode: str) -> bool:
     """Whether the game may be begun under `mode` with these options (a
     game refuses a dealer it cannot be played under, e.g. a solo game under
     peer): such a mode is skipped, as `pbem new` would refuse it."""
-    from pbem import actions
+    from pbem.app import creating
     from pbem.errors import PbemError
 
     try:
-        game.check_dealer(opts, game.seats(opts, [actions.parse_seat(s) for s in seats]), mode)
+        game.check_dealer(opts, game.seats(opts, [creating.parse_seat(s) for s in seats]), mode)
     except PbemError:
         return False
     return True
@@ -170,7 +171,7 @@ def _takes(game: Any, opts: Any, seats: list[str], mode: str) -> bool:
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m pbem.selfplay", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m pbem.app.selfplay", description=__doc__.split("\n")[0])
     parser.add_argument("game")
     parser.add_argument("--option", action="append", default=[], metavar="K=V")
     parser.add_argument("--seat", action="append", default=None, metavar="NAME[:ROLE]")

@@ -1,18 +1,8 @@
-"""Getting files to the parties that need them, and taking them in.
+"""Taking received files in: `pbem apply`, `pbem dearmor`, and the pending area.
 
-Who needs a file (`recipients`): every party of the game except its
-writer. In a peer game that is every other seat; with a referee, the
-referee and the seats; a hotseat game lives in one folder and sends
-nothing.
-
-What a party still lacks (`outbox`) is read from the chain alone: a party
-that wrote the file at seq k had seen everything before k, so it lacks
-every file after its own last one (a party that has written nothing, the
-genesis included, lacks them all). Sending a file twice is harmless:
-`receive` skips what a folder already holds.
-
-`receive` (`pbem apply`) takes files in any order, raw or armored in
-texts and mails (`pbem.transport.armor`), and applies each on its own:
+What to send to whom is `pbem.app.sending`. `receive` (`pbem apply`) takes
+files in any order, raw or armored in texts and mails
+(`pbem.transport.armor`), and applies each on its own:
 
 * a file already in the chain is skipped with a note, and so is another
   folder's ``state.pbem`` (a cache, which ``pbem apply mine theirs/*.pbem``
@@ -32,7 +22,6 @@ texts and mails (`pbem.transport.armor`), and applies each on its own:
 from __future__ import annotations
 
 import hashlib
-import re
 import shutil
 import sys
 from dataclasses import dataclass, field
@@ -43,160 +32,17 @@ import msgspec
 from pbem.crypto.limits import check_limits
 from pbem.errors import FormatError, PbemError, StaleTurn, WrongGame
 from pbem.protocol import codec
-from pbem.protocol import folder as folder_mod
+from pbem.gamedir import folder as folder_mod, safe_read
 from pbem.protocol.chain import Chain
-from pbem.protocol.formats import GenesisBody, TurnBody
+from pbem.protocol.formats import TurnBody
 from pbem.transport import MAX_TEXT_BYTES
+from pbem.app.sending import pbem_name
+
 
 PENDING = "pending"
+
+
 REFUSED = "refused"
-_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
-
-
-# --- who needs what -----------------------------------------------------------------
-
-
-def parties(genesis: GenesisBody) -> list[str]:
-    """Every party that keeps its own folder of the game: the referee (when
-    there is one) and the seats; nobody apart in hotseat."""
-    seats = [s.name for s in genesis.seats]
-    if genesis.dealer is None:
-        return seats
-    if genesis.dealer.mode == "hotseat":
-        return []
-    return [genesis.dealer.identity.name, *seats]
-
-
-def recipients(genesis: GenesisBody, writer: str) -> list[str]:
-    """Whom a file written by `writer` must reach."""
-    return [p for p in parties(genesis) if p != writer]
-
-
-def folder_genesis(folder: Path) -> GenesisBody:
-    """The genesis body of a folder that was just checked (display only)."""
-    outer = codec.read_envelope(folder_mod.read(folder / folder_mod.GENESIS), "genesis")
-    return codec.decode_body(outer, GenesisBody)
-
-
-def send_line(folder: Path, written: list[Path], writer: str) -> str | None:
-    """Whom the files just written must reach, in words; None when nothing
-    was written or nothing is to be sent (a hotseat game). In a folder a
-    sync tool shares, the tool brings them: the line says what the others
-    run instead."""
-    from pbem.transport.shared import shared_by
-
-    if not written:
-        return None
-    names = ", ".join(p.name for p in written)
-    who = recipients(folder_genesis(folder), writer)
-    if not who:
-        return None
-    tool = shared_by(folder)
-    if tool is not None:
-        return f"nothing to send: {tool} brings {names} to {_and(who)} (their pbem watch picks it up)"
-    return (f"send {names} to {_and(who)} "
-            f"(pbem outbox {folder} --as {writer} --armor prints what each still lacks)")
-
-
-def _and(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def last_seen(chain: Chain, party: str) -> int:
-    """The seq of `party`'s last file (-1: it has written none)."""
-    return max((r.seq for r in chain.records if r.by == party), default=-1)
-
-
-@dataclass
-class Owed:
-    """What one party may still lack."""
-
-    party: str
-    seen: int
-    files: list[Path]
-
-
-def outbox(folder: Path, chain: Chain, name: str, to: str | None = None) -> list[Owed]:
-    """For each other party (or only `to`), the files of `folder` after its
-    own last file."""
-    everyone = parties(chain.genesis)
-    if name not in everyone and name not in chain.seats and name != chain.dealer_name:
-        raise PbemError(f"{name} is not a party of this game (parties: {', '.join(everyone)})")
-    others = [p for p in everyone if p != name]
-    if to is not None:
-        if to == name:
-            raise PbemError(f"--to {to} is yourself")
-        if to not in others:
-            what = "a hotseat game sends nothing" if not everyone else f"the others are {', '.join(others)}"
-            raise PbemError(f"{to} is not another party of this game ({what})")
-        others = [to]
-    out = []
-    for party in others:
-        seen = last_seen(chain, party)
-        files = [folder / (r.name or folder_mod.turn_name(r.seq, r.by)) for r in chain.records if r.seq > seen]
-        out.append(Owed(party, seen, files))
-    return out
-
-
-# --- armor ------------------------------------------------------------------------------
-
-
-def armor_headers(data: bytes, game: str | None = None) -> dict[str, str]:
-    """The informational header lines of a block holding `data`."""
-    outer = codec.read_envelope(data)
-    headers: dict[str, str] = {}
-    if outer.kind == "genesis":
-        body = codec.decode_body(outer, GenesisBody)
-        headers["Game"] = body.game
-        headers["Game-Id"] = codec.file_hash(outer)[:16]
-        headers["Seq"] = "0"
-    elif outer.kind == "turn":
-        body = codec.decode_body(outer, TurnBody)
-        if game:
-            headers["Game"] = game
-        headers["Game-Id"] = body.game_id[:16]
-        headers["Seq"] = str(body.seq)
-    else:
-        raise FormatError(f"a {outer.kind} file is not sent to other players")
-    if _NAME.match(outer.by):
-        headers["Writer"] = outer.by
-    return headers
-
-
-def armor_files(paths: list[Path]) -> str:
-    """`pbem armor`: one block per file (each checked to be a pbem file)."""
-    from pbem.transport import armor
-
-    blocks = []
-    for path in paths:
-        data = folder_mod.received(path)
-        try:
-            game = _game_beside(path)
-            blocks.append(armor.armor(data, armor_headers(data, game)))
-        except PbemError as exc:
-            raise type(exc)(f"{path}: {exc.message}", exc.hint) from None
-    return "".join(blocks)
-
-
-def _game_beside(path: Path) -> str | None:
-    """The game's name from the genesis next to a turn file, if there is one."""
-    try:
-        return folder_genesis(path.parent).game
-    except PbemError:
-        return None
-
-
-def pbem_name(data: bytes) -> str:
-    """The name pbem gives this file in a game folder."""
-    outer = codec.read_envelope(data)
-    if outer.kind == "genesis":
-        return folder_mod.GENESIS
-    if outer.kind != "turn" or not _NAME.match(outer.by):
-        raise FormatError(f"not a chain file (a {outer.kind} file by {outer.by!r})")
-    return folder_mod.turn_name(codec.decode_body(outer, TurnBody).seq, outer.by)
-
-
-# --- reading what was received ------------------------------------------------------------
 
 
 @dataclass
@@ -233,7 +79,7 @@ def _read_text_source(path: Path) -> bytes:
     if str(path) == "-":
         return sys.stdin.buffer.read(MAX_TEXT_BYTES + 1)[:MAX_TEXT_BYTES + 1]
     try:
-        data = folder_mod.read_at_most(path, MAX_TEXT_BYTES + 1, follow=True)
+        data = safe_read.read_at_most(path, MAX_TEXT_BYTES + 1, follow=True)
     except OSError as exc:
         raise PbemError(f"cannot read {path}: {exc.strerror}") from None
     if len(data) > MAX_TEXT_BYTES:
@@ -319,7 +165,7 @@ def dearmor(paths: list[Path], into: Path | None, notes: list[str] | None = None
         except PbemError as exc:
             _raise_bad([Incoming(item.label, error=_named(exc, item.label))])
     if into is not None:
-        clash = [n for n, d in files if (into / n).exists() and folder_mod.read(into / n) != d]
+        clash = [n for n, d in files if (into / n).exists() and safe_read.read(into / n) != d]
         if clash:
             raise PbemError(f"{into / clash[0]} exists and holds another file", hint="dearmor into an empty folder")
         make_folder(into)
@@ -335,9 +181,6 @@ def _raise_bad(bad: list[Incoming]) -> None:
     if len(bad) == 1:
         raise bad[0].error
     raise FormatError(f"{len(bad)} blocks or files are bad: " + "; ".join(i.error.message for i in bad))
-
-
-# --- applying ---------------------------------------------------------------------------------
 
 
 @dataclass
@@ -432,7 +275,7 @@ def _pending_files(folder: Path) -> list[_Waiting]:
         if not path.is_file() or not path.name.endswith(".pbem"):
             continue
         try:
-            data = folder_mod.read(path)
+            data = safe_read.read(path)
             out.append(_Waiting(f"{PENDING}/{path.name}", data, _seq(data), path))
         except PbemError:
             continue

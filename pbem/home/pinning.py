@@ -41,7 +41,7 @@ from pbem.errors import IdentityMismatch, UnknownIdentity
 
 if TYPE_CHECKING:
     from pbem.crypto.keys import PublicIdentity
-    from pbem.crypto.store import KeyStore
+    from pbem.home.store import KeyStore
     from pbem.protocol.chain import Chain
 
 __all__ = ["Party", "New", "Stranger", "parties", "check"]

@@ -1,7 +1,7 @@
 """What a look verified after the checkpoint: the digests of those files.
 
 A read-only command (`status`, `show`, `log`, `legal`) continues from the
-user's checkpoint (`pbem.checkpoint`) and checks the files after it, but
+user's checkpoint (`pbem.home.checkpoint`) and checks the files after it, but
 writes the checkpoint again only once it finds three new files or more
 (pickling the chain costs more than checking one or two files again). Until
 then nothing remembered what it had verified, so a writer could swap its
@@ -11,7 +11,7 @@ promises to refuse a verified file that changed. So a look remembers the
 name and SHA-256 of each file it verified past the checkpoint: a few
 hundred bytes, authenticated like the checkpoint (HMAC under the user's
 key) and bound to the folder, the game and the checkpoint's last file;
-`pbem.protocol.folder.load` compares them with the folder as it compares
+`pbem.gamedir.folder.load` compares them with the folder as it compares
 the checkpoint's own. Writing a checkpoint removes the record (it covers
 those files then).
 """
@@ -23,7 +23,7 @@ from pathlib import Path
 
 import msgspec
 
-from pbem import checkpoint
+from pbem.home import checkpoint
 
 MAGIC = b"pbem-seen/1\n"
 
