@@ -1,0 +1,94 @@
+"""`pbem referee mail`: the referee as a mail daemon. Each round fetches
+the mailbox, answers every obligation of the referee in every game under
+its tree (`mailing.referee`) and mails the answers; the lines a person
+reads are given to `echo` (``err=True``: standard error) as they would be
+printed. `fetched_lines` is shared with `pbem mail fetch`.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from pbem.errors import PbemError
+
+Echo = Callable[..., None]
+
+
+def fetched_lines(report: Any) -> list[str]:
+    """What fetching one game's mail did to its folder (a `mailing` report)."""
+    lines = []
+    if report.rebuilt:
+        lines.append(f"rebuilt {report.folder} from the mail, your own files among them")
+    elif report.joined:
+        lines.append(f"joined the game in {report.folder}")
+    lines += [str(p) for p in report.written]
+    lines += [f"waiting in pending/: {p.name}" for p in report.pending]
+    return lines
+
+
+def asked_once(ask: Callable[[str], str]) -> Callable[..., str]:
+    """`ask` for each identity's passphrase once, then from memory: a
+    daemon asks when it starts, not at every round."""
+    typed: dict[str, str] = {}
+
+    def once(who: str = "") -> str:
+        if who not in typed:
+            typed[who] = ask(who)
+        return typed[who]
+
+    return once
+
+
+def default_tree(home: Path, name: str) -> Path:
+    """`[referee] tree` in config.toml, else the current folder."""
+    from pbem import config as cfg
+
+    return cfg.path_value(cfg.read(home), "referee", "tree", name) or Path(".")
+
+
+def run(tree: Path | None, name: str, keys: Any, ask_secret: Callable[[str], str], source: Path | None,
+        every: float | None, remind_at: int, echo: Echo) -> list[PbemError]:
+    """One round (`every` None: its errors are returned), or a round every
+    `every` seconds until Ctrl-C (each round's errors said, none returned)."""
+    from pbem import mailing
+
+    keys.passphrase = asked_once(keys.passphrase)
+    if tree is None:
+        tree = default_tree(keys.store.home, name)
+    memo: dict = {}
+    while True:
+        said: list[str] = []
+        rnd = mailing.referee(tree, name, keys, ask_secret, source, said, memo, remind_at=remind_at)
+        for line in said:
+            echo(f"pbem: note: {line}", err=True)
+        _say_round(rnd, tree, name, echo)
+        if every is None:
+            return list(rnd.errors)
+        for exc in rnd.errors:
+            echo(f"pbem: error: {exc.message}", err=True)
+        try:
+            time.sleep(every)
+        except KeyboardInterrupt:
+            return []
+
+
+def _say_round(rnd: Any, tree: Path, name: str, echo: Echo) -> None:
+    if not rnd.games:
+        echo(f"no game under {tree} has {name} as its referee")
+    for report in rnd.fetched:
+        for line in fetched_lines(report):
+            echo(line)
+        for line in report.strangers:
+            echo(f"pbem: refused: {line}", err=True)
+        for exc in report.bad:
+            echo(f"pbem: refused: {exc.message}", err=True)
+    for written in rnd.answered.values():
+        for path in written:
+            echo(str(path))
+    for sent in rnd.sent.values():
+        for s in sent:
+            echo(f"mailed {s.party} <{s.address}>: {', '.join(s.files)}")
+    for line in rnd.reminded:
+        echo(line)

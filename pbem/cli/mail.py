@@ -1,0 +1,99 @@
+"""Playing by mail: `pbem mail send`, `fetch` and `password` (the
+servers and mailboxes are set in config.toml; `pbem.mailing` does the
+work)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pbem.app.referee_mail import fetched_lines
+from pbem.cli.base import PbemGroup, notes, refused
+from pbem.cli.options import accept_new, as_name, as_party, ask_secret, game_dir, keys, party_name
+
+
+@click.group(cls=PbemGroup)
+def mail() -> None:
+    """Play by mail: send each other party what it lacks, fetch and apply what arrived.
+
+    Servers and mailboxes are set in $PBEM_HOME/config.toml (docs/config.md).
+    """
+
+
+@mail.command("send")
+@game_dir
+@as_party
+@click.option("--again", is_flag=True, help="Mail every file each party lacks, even those mailed before.")
+def mail_send(folder: Path, name: str, again: bool) -> None:
+    """Mail each other party of DIR the files it lacks (attached, and armored in the text)."""
+    from pbem import mailing
+
+    name = party_name(folder, name)
+
+    said: list[str] = []
+    sent = mailing.send(folder, name, keys(), ask_secret, again, said)
+    notes(said)
+    if not sent:
+        click.echo("nothing new to mail: every party has been sent what it lacks (--again sends it again)")
+    for s in sent:
+        click.echo(f"mailed {s.party} <{s.address}>: {', '.join(s.files)}")
+
+
+@mail.command("fetch")
+@game_dir
+@as_party
+@click.option("--from", "source", metavar="PATH", type=click.Path(path_type=Path),
+              help="Read this maildir or mbox instead of the mailbox config.toml names.")
+@click.option("--game", metavar="ID", help="Which game to join when DIR is new and several invitations wait.")
+@click.option("--notify-cmd", metavar="CMD",
+              help="Run CMD when the fetch makes a decision yours (PBEM_GAME, PBEM_DIR, PBEM_SEQ, PBEM_NEEDS set).")
+@accept_new
+def mail_fetch(folder: Path, name: str, source: Path | None, game: str | None, notify_cmd: str | None,
+               accept_new: bool) -> None:
+    """Apply this game's files from new mail (as pbem apply does); a new DIR
+    joins the game you were invited to. Mail is read, never changed."""
+    from pbem import actions, mailing
+
+    name = party_name(folder, name)
+
+    said: list[str] = []
+    k = keys(accept_new)
+    report = mailing.fetch([folder], name, k, ask_secret, source, game, said)[0]
+    for line in fetched_lines(report):
+        click.echo(line)
+    notes(said)
+    if report.other_games:
+        notes([f"{report.other_games} file(s) of other games were left in the mailbox"])
+    for gid in report.invitations:
+        notes([f"mail holds an invitation to game {gid[:12]}: pbem mail fetch NEW-FOLDER --as {name} --game {gid[:12]}"])
+    chain = actions.open_game(folder)
+    for line in actions.to_act_lines(actions.status(chain)):
+        click.echo(f"next: {line}")
+    if notify_cmd and (report.written or report.joined) and name in chain.writers() and chain.needs(name) == "decision":
+        from pbem.watching import run_notify
+
+        trouble = run_notify(notify_cmd, folder, chain, "decision", name)
+        if trouble:
+            notes([trouble])
+    for line in report.strangers:
+        click.echo(f"pbem: refused: {line}", err=True)
+    bad = list(report.bad)
+    if report.strangers:
+        from pbem.errors import WrongWriter
+
+        bad.append(WrongWriter(f"{len(report.strangers)} file(s) signed by unknown keys were not applied (named above)"))
+    refused(bad)
+
+
+@mail.command("password")
+@click.argument("kind", type=click.Choice(["smtp", "imap"]))
+@as_name
+def mail_password(kind: str, name: str) -> None:
+    """Store the password of the SMTP or IMAP server in the system keyring
+    (then set keyring = true in its table of config.toml)."""
+    from pbem import mailing
+    from pbem.crypto.store import KeyStore
+
+    entry = mailing.store_password(KeyStore().home, name, kind, click.prompt(f"{kind} password", hide_input=True, err=True))
+    click.echo(f"stored in the system keyring as pbem / {entry}")
