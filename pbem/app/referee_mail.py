@@ -49,9 +49,11 @@ def default_tree(home: Path, name: str) -> Path:
 
 
 def run(tree: Path | None, name: str, keys: Any, ask_secret: Callable[[str], str], source: Path | None,
-        every: float | None, remind_at: int, echo: Echo) -> list[PbemError]:
+        every: float | None, remind_at: int, echo: Echo,
+        sleep: Callable[[float], None] = time.sleep) -> list[PbemError]:
     """One round (`every` None: its errors are returned), or a round every
-    `every` seconds until Ctrl-C (each round's errors said, none returned)."""
+    `every` seconds until Ctrl-C while waiting (each round's errors said,
+    none returned)."""
     from pbem import mailing
 
     keys.passphrase = asked_once(keys.passphrase)
@@ -69,7 +71,7 @@ def run(tree: Path | None, name: str, keys: Any, ask_secret: Callable[[str], str
         for exc in rnd.errors:
             echo(f"pbem: error: {exc.message}", err=True)
         try:
-            time.sleep(every)
+            sleep(every)
         except KeyboardInterrupt:
             return []
 
