@@ -10,7 +10,6 @@ short help from a table, and imports a command's module only to run it
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 from pathlib import Path
@@ -75,7 +74,8 @@ class LazyGroup(PbemGroup):
         if cmd_name not in self.lazy:
             return super().get_command(ctx, cmd_name)
         module, attribute = self.lazy[cmd_name][0].split(":")
-        command = getattr(importlib.import_module(module), attribute)
+        # __import__ rather than importlib.import_module: `python -X importtime` lists the family's module
+        command = getattr(__import__(module, fromlist=[attribute]), attribute)
         assert isinstance(command, click.Command) and command.name == cmd_name, (module, attribute)
         return command
 
