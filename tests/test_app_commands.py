@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 from pbem import actions
-from pbem.app import info, referee_mail
+from pbem.app import info, mailbox
 from pbem.crypto.store import KeyStore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,7 +42,7 @@ def test_referee_mail_rounds_go_on_until_ctrl_c_while_waiting(tmp_path: Path):
         return ""
 
     keys = actions.Keys(KeyStore(tmp_path / "home"), ask)
-    errors = referee_mail.run(tmp_path, "rita", keys, lambda prompt: "", None, 30.0, 75,
+    errors = mailbox.referee(tmp_path, "rita", keys, lambda prompt: "", None, 30.0, 75,
                               lambda line, err=False: said.append((line, err)), sleep=sleep)
     assert errors == [] and waits == [30.0] * 3
     assert said == [(f"no game under {tmp_path} has rita as its referee", False)] * 3

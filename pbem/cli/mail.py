@@ -8,7 +8,6 @@ from pathlib import Path
 
 import click
 
-from pbem.app.referee_mail import fetched_lines
 from pbem.cli.base import PbemGroup, notes, refused
 from pbem.cli.options import accept_new, as_name, as_party, ask_secret, game_dir, keys, party_name
 
@@ -53,37 +52,10 @@ def mail_fetch(folder: Path, name: str, source: Path | None, game: str | None, n
                accept_new: bool) -> None:
     """Apply this game's files from new mail (as pbem apply does); a new DIR
     joins the game you were invited to. Mail is read, never changed."""
-    from pbem import actions, mailing
+    from pbem.app import mailbox
 
     name = party_name(folder, name)
-
-    said: list[str] = []
-    k = keys(accept_new)
-    report = mailing.fetch([folder], name, k, ask_secret, source, game, said)[0]
-    for line in fetched_lines(report):
-        click.echo(line)
-    notes(said)
-    if report.other_games:
-        notes([f"{report.other_games} file(s) of other games were left in the mailbox"])
-    for gid in report.invitations:
-        notes([f"mail holds an invitation to game {gid[:12]}: pbem mail fetch NEW-FOLDER --as {name} --game {gid[:12]}"])
-    chain = actions.open_game(folder)
-    for line in actions.to_act_lines(actions.status(chain)):
-        click.echo(f"next: {line}")
-    if notify_cmd and (report.written or report.joined) and name in chain.writers() and chain.needs(name) == "decision":
-        from pbem.watching import run_notify
-
-        trouble = run_notify(notify_cmd, folder, chain, "decision", name)
-        if trouble:
-            notes([trouble])
-    for line in report.strangers:
-        click.echo(f"pbem: refused: {line}", err=True)
-    bad = list(report.bad)
-    if report.strangers:
-        from pbem.errors import WrongWriter
-
-        bad.append(WrongWriter(f"{len(report.strangers)} file(s) signed by unknown keys were not applied (named above)"))
-    refused(bad)
+    refused(mailbox.fetch(folder, name, keys(accept_new), ask_secret, source, game, notify_cmd, click.echo))
 
 
 @mail.command("password")

@@ -110,6 +110,6 @@ def referee_mail(tree: Path | None, name: str, source: Path | None, every: float
     folder), and mail the answers. Safe to stop and start again. In games
     with a pace it mails late seats a reminder (once a turn) and everyone
     a deadline passed, and acts for a seat whose time is out as agreed."""
-    from pbem.app import referee_mail as rounds
+    from pbem.app import mailbox
 
-    refused(rounds.run(tree, name, keys(), ask_secret, source, every, remind_at, click.echo))
+    refused(mailbox.referee(tree, name, keys(), ask_secret, source, every, remind_at, click.echo))

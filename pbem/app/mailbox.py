@@ -1,8 +1,10 @@
-"""`pbem referee mail`: the referee as a mail daemon. Each round fetches
-the mailbox, answers every obligation of the referee in every game under
-its tree (`mailing.referee`) and mails the answers; the lines a person
-reads are given to `echo` (``err=True``: standard error) as they would be
-printed. `fetched_lines` is shared with `pbem mail fetch`.
+"""The mail commands' work around `pbem.mailing`, in the words a person
+reads: `fetch` (`pbem mail fetch`: one game's new mail applied, what is
+next, the notification) and `referee` (`pbem referee mail`: the referee as
+a mail daemon; each round fetches the mailbox, answers every obligation of
+the referee in every game under its tree and mails the answers). Lines are
+given to `echo` (``err=True``: standard error) in the order they are
+printed; the files refused are returned for the command to report.
 """
 
 from __future__ import annotations
@@ -28,6 +30,45 @@ def fetched_lines(report: Any) -> list[str]:
     return lines
 
 
+def fetch(folder: Path, name: str, keys: Any, ask_secret: Callable[[str], str], source: Path | None,
+          game: str | None, notify_cmd: str | None, echo: Echo) -> list[PbemError]:
+    """Apply the game's files from new mail (a new `folder` joins the game
+    `name` was invited to), say what is next, and run `notify_cmd` when a
+    decision became `name`'s; the files refused (a stranger's among them)."""
+    from pbem import actions, mailing
+    from pbem.errors import WrongWriter
+
+    said: list[str] = []
+    report = mailing.fetch([folder], name, keys, ask_secret, source, game, said)[0]
+    for line in fetched_lines(report):
+        echo(line)
+    if report.other_games:
+        said.append(f"{report.other_games} file(s) of other games were left in the mailbox")
+    said += [f"mail holds an invitation to game {gid[:12]}: pbem mail fetch NEW-FOLDER --as {name} --game {gid[:12]}"
+             for gid in report.invitations]
+    _notes(said, echo)
+    chain = actions.open_game(folder)
+    for line in actions.to_act_lines(actions.status(chain)):
+        echo(f"next: {line}")
+    if notify_cmd and (report.written or report.joined) and name in chain.writers() and chain.needs(name) == "decision":
+        from pbem.watching import run_notify
+
+        trouble = run_notify(notify_cmd, folder, chain, "decision", name)
+        if trouble:
+            _notes([trouble], echo)
+    for line in report.strangers:
+        echo(f"pbem: refused: {line}", err=True)
+    bad = list(report.bad)
+    if report.strangers:
+        bad.append(WrongWriter(f"{len(report.strangers)} file(s) signed by unknown keys were not applied (named above)"))
+    return bad
+
+
+def _notes(lines: list[str], echo: Echo) -> None:
+    for line in lines:
+        echo(f"pbem: note: {line}", err=True)
+
+
 def asked_once(ask: Callable[[str], str]) -> Callable[..., str]:
     """`ask` for each identity's passphrase once, then from memory: a
     daemon asks when it starts, not at every round."""
@@ -48,7 +89,7 @@ def default_tree(home: Path, name: str) -> Path:
     return cfg.path_value(cfg.read(home), "referee", "tree", name) or Path(".")
 
 
-def run(tree: Path | None, name: str, keys: Any, ask_secret: Callable[[str], str], source: Path | None,
+def referee(tree: Path | None, name: str, keys: Any, ask_secret: Callable[[str], str], source: Path | None,
         every: float | None, remind_at: int, echo: Echo,
         sleep: Callable[[float], None] = time.sleep) -> list[PbemError]:
     """One round (`every` None: its errors are returned), or a round every
@@ -63,8 +104,7 @@ def run(tree: Path | None, name: str, keys: Any, ask_secret: Callable[[str], str
     while True:
         said: list[str] = []
         rnd = mailing.referee(tree, name, keys, ask_secret, source, said, memo, remind_at=remind_at)
-        for line in said:
-            echo(f"pbem: note: {line}", err=True)
+        _notes(said, echo)
         _say_round(rnd, tree, name, echo)
         if every is None:
             return list(rnd.errors)
