@@ -56,23 +56,23 @@ class PbemGroup(click.Group):
 
 
 class LazyGroup(PbemGroup):
-    """A `PbemGroup` whose commands are named in `lazy`: name ->
+    """A `PbemGroup` whose commands are all named in `lazy`: name ->
     (``"module:attribute"``, the first sentence of its help). The module is
-    imported when the command is looked up to run; the group's own
-    `--help` lists the commands from the table alone (shortened exactly
-    as click shortens a command's help; a test holds the table to the
-    commands' own help)."""
+    imported when the command is looked up to run (or to show its own
+    help); the group's `--help` lists the commands from the table alone,
+    each help shortened as click shortens a command's own (a test holds
+    the table to the commands)."""
 
     def __init__(self, *args: Any, lazy: dict[str, tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.lazy = lazy
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*super().list_commands(ctx), *self.lazy})
+        return sorted(self.lazy)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.lazy:
-            return super().get_command(ctx, cmd_name)
+            return None
         module, attribute = self.lazy[cmd_name][0].split(":")
         # __import__ rather than importlib.import_module: `python -X importtime` lists the family's module
         command = getattr(__import__(module, fromlist=[attribute]), attribute)
@@ -82,19 +82,9 @@ class LazyGroup(PbemGroup):
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         from gettext import gettext as _
 
-        names = self.list_commands(ctx)
-        if not names:
-            return
-        limit = formatter.width - 6 - max(len(n) for n in names)
-        rows = []
-        for name in names:
-            if name in self.lazy:
-                stand_in = click.Command(name, help=self.lazy[name][1])  # shortened as the command's own would be
-                rows.append((name, stand_in.get_short_help_str(limit)))
-            else:
-                command = self.get_command(ctx, name)
-                if command is not None and not command.hidden:
-                    rows.append((name, command.get_short_help_str(limit)))
+        limit = formatter.width - 6 - max(len(n) for n in self.lazy)
+        rows = [(name, click.Command(name, help=first).get_short_help_str(limit))  # a stand-in, shortened alike
+                for name, (_where, first) in sorted(self.lazy.items())]
         with formatter.section(_("Commands")):
             formatter.write_dl(rows)
 
