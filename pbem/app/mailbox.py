@@ -90,8 +90,8 @@ def default_tree(home: Path, name: str) -> Path:
 
 
 def referee(tree: Path | None, name: str, keys: Any, ask_secret: Callable[[str], str], source: Path | None,
-        every: float | None, remind_at: int, echo: Echo,
-        sleep: Callable[[float], None] = time.sleep) -> list[PbemError]:
+            every: float | None, remind_at: int, echo: Echo,
+            sleep: Callable[[float], None] = time.sleep) -> list[PbemError]:
     """One round (`every` None: its errors are returned), or a round every
     `every` seconds until Ctrl-C while waiting (each round's errors said,
     none returned)."""
