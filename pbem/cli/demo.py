@@ -1,0 +1,32 @@
+"""`pbem demo`: bots play a whole game through the real file protocol."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pbem.cli.options import complete_game
+
+
+@click.command()
+@click.argument("game", default="agent-avenue", shell_complete=complete_game)
+@click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path), help="Keep the game here.")
+@click.option("--seed", type=int, help="Reproducible deal and bot choices.")
+@click.option("--dealer", type=click.Choice(["hotseat", "referee", "peer"]),
+              help="Who deals and rolls [default: the game's own: hotseat; dark-agent: referee].")
+@click.option("--bot", help="Which bot plays every seat (default: the game's demo bot).")
+@click.option("--keys", "keys_dir", type=click.Path(file_okay=False, path_type=Path), help="Keep the bots' key store here.")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A game option (as for pbem new).")
+def demo(
+    game: str, folder: Path | None, seed: int | None, dealer: str, bot: str | None, keys_dir: Path | None,
+    options: tuple[str, ...],
+) -> None:
+    """Bots play a complete GAME (agent-avenue, codenames, codex,
+    dark-agent) through the real file protocol, in a throw-away key store
+    and folder (unless --keys and --dir keep them), then verify and audit it."""
+    from pbem import games
+    from pbem.app.demo import run_demo
+
+    dealer = dealer or games.get(game).default_dealer  # the demo makes its own referee
+    run_demo(game, folder, seed, dealer, bot, echo=click.echo, keys_dir=keys_dir, options=list(options))

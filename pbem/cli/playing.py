@@ -1,0 +1,210 @@
+"""Playing one game: `status`, `legal`, `submit`, `sync`, `undo`, `show`
+and `log`, the commands run at every turn (so this module imports nothing
+but click and the shared options: each command imports what it needs)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pbem.cli.base import PbemGroup, notes, send
+from pbem.cli.options import (
+    accept_new, allow_old, as_json, as_party, complete_identity, emit_json, game_dir, keys, party_name, plain_option,
+    remember_dir, write_output,
+)
+
+
+@click.command()
+@click.argument("folder", metavar="[DIR]", required=False, type=click.Path(file_okay=False, path_type=Path),
+                callback=remember_dir)
+@click.option("--all", "every", is_flag=True,
+              help="Every game under DIR (default: every game folder pbem has seen), one line each.")
+@as_json
+def status(folder: Path | None, every: bool, as_json: bool) -> None:
+    """Whose turn it is, what is pending, and the outcome (DIR: the current
+    folder unless given)."""
+    if every:
+        from pbem.app import overview
+
+        rows = overview.rows(folder)
+        if as_json:
+            emit_json(rows)
+        else:
+            for line in overview.lines(rows, folder):
+                click.echo(line)
+        return
+    from pbem.app import opening, turns
+
+    folder = folder if folder is not None else Path(".")
+    info = turns.status(opening.open_game(folder, keys()))
+    if as_json:
+        emit_json(info)
+        return
+    click.echo(f"{info.game} game {info.game_id[:12]}, seq {info.seq}, dealer {info.dealer.mode}")
+    if info.outcome:
+        click.echo(f"over: {info.outcome.reason}")
+    for line in turns.to_act_lines(info):
+        click.echo(line)
+    for line in info.pending:
+        click.echo(f"pending: {line}")
+    for line in info.clock:
+        click.echo(f"clock: {line}")
+    # copies of a file and repaired line endings (info.notes) are harmless: `pbem verify`
+    # and the watcher say so, once; status, run at every turn, does not repeat it
+
+
+@click.command()
+@game_dir
+@as_party
+@as_json
+def legal(folder: Path, name: str, as_json: bool) -> None:
+    """Your legal commands now, in the game's notation."""
+    name = party_name(folder, name)
+    from pbem.app import opening, reading
+
+    k = keys()
+    chain = opening.open_game(folder, k)
+    commands = reading.legal(chain, opening.party(chain, name, k))
+    if as_json:
+        emit_json(commands)
+    elif not commands:
+        from pbem.app import turns
+
+        click.echo(turns.owed(chain, name)[1])  # the words of `pbem status`
+    else:
+        for c in commands:
+            click.echo(c)
+
+
+@click.command()
+@game_dir
+@as_party
+@click.option("--cmd", "cmds", multiple=True, required=True, help="A command in the game's notation.")
+@accept_new
+@allow_old
+def submit(folder: Path, name: str, cmds, accept_new: bool, allow_old: bool) -> None:
+    """Check and write your turn into DIR; prints the files written."""
+    name = party_name(folder, name)
+    from pbem.app import writing
+
+    said: list[str] = []
+    k = keys(accept_new, allow_old)
+    written = writing.submit(folder, name, list(cmds), k, said, until_reported=True)
+    for path in written:
+        click.echo(str(path))
+    notes(said)
+    send(folder, written, name)
+    writing.reported(folder, name, k)  # reported: the same commands again are a new command
+
+
+@click.command()
+@game_dir
+@as_party
+@accept_new
+@allow_old
+def sync(folder: Path, name: str, accept_new: bool, allow_old: bool) -> None:
+    """Write every file NAME owes that needs no decision."""
+    name = party_name(folder, name)
+    from pbem.app import writing
+
+    said: list[str] = []
+    written = writing.sync(folder, name, keys(accept_new, allow_old), said)
+    notes(said)
+    if not written:
+        from pbem.app import writing as a, turns
+
+        what, words = turns.owed(a.open_game(folder), name)
+        if what in ("decision", "undo"):
+            words = f"nothing automatic to write: {words}"
+        click.echo(words)
+    for path in written:
+        click.echo(str(path))
+    send(folder, written, name)
+
+
+@click.group(cls=PbemGroup)
+def undo() -> None:
+    """Undo by agreement: take back your last move if every other seat accepts.
+
+    Refused when a card was revealed or dealt since that move (or, in a peer
+    game, chance drawn): the undo would leak it. The files stay in the chain.
+    """
+
+
+def _undo_command(what: str, text: str) -> None:
+    @undo.command(what, help=text)
+    @game_dir
+    @as_party
+    @accept_new
+    @allow_old
+    def step(folder: Path, name: str | None, accept_new: bool, allow_old: bool) -> None:
+        from pbem.app import writing
+
+        name = party_name(folder, name)
+
+        said: list[str] = []
+        for path in writing.undo(folder, name, what, keys(accept_new, allow_old), said):
+            click.echo(str(path))
+        notes(said)
+
+
+_undo_command("request", "Ask the other seats to let you take back your last move.")
+_undo_command("accept", "Accept the pending undo request (the last acceptance takes the move back).")
+_undo_command("refuse", "Refuse the pending undo request: the move stands.")
+
+
+@click.command()
+@game_dir
+@click.option("--as", "name", metavar="NAME", help="See as this seat (default: an observer).")
+@as_json
+@click.option("--svg", "svg_file", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+              help="Write the board as an SVG picture to FILE ('-': standard output).")
+@plain_option
+def show(folder: Path, name: str | None, as_json: bool, svg_file: Path | None, plain: bool) -> None:
+    """The board as NAME may see it (default: as an observer; in colour on a
+    terminal, NO_COLOR is honoured)."""
+    from pbem.app import opening, reading
+
+    if as_json and svg_file is not None:
+        raise click.UsageError("--json and --svg do not go together")
+    k = keys()
+    chain = opening.open_game(folder, k)
+    me = opening.party(chain, name, k) if name else None
+    if svg_file is not None:
+        write_output(svg_file, reading.svg(chain, me))
+        return
+    if as_json:
+        emit_json(reading.view_json(chain, me))
+        return
+    from pbem.render import terminal
+
+    terminal.show(chain.game, reading.view(chain, me), plain=plain)
+
+
+@click.command()
+@game_dir
+@as_json
+@click.option("--since-mine", is_flag=True, help="Only what happened since NAME's last file, in words (needs --as).")
+@click.option("--as", "name", metavar="NAME", help="Whose last file --since-mine counts from.",
+              shell_complete=complete_identity)
+def log(folder: Path, as_json: bool, since_mine: bool, name: str | None) -> None:
+    """Every file of the game, one line each, as anyone may read it."""
+    from pbem.app import opening, reading
+
+    chain = opening.open_game(folder, keys())
+    if since_mine:
+        if not name:
+            raise click.UsageError("--since-mine needs --as NAME")
+        lines = reading.since_mine(chain, name)
+        if as_json:
+            emit_json({"game_id": chain.game_id, "lines": lines})
+        else:
+            for line in lines:
+                click.echo(line)
+        return
+    if as_json:
+        emit_json(reading.log_entries(chain))
+        return
+    for line in reading.log_lines(chain):
+        click.echo(line)
