@@ -12,7 +12,7 @@ import pytest
 from pbem.games.base import RandomChance, SeatSpec
 from pbem.games.codenames import GAME
 from pbem.games.codenames.bots import best_clue
-from pbem.games.codenames.rules import category_clues
+from pbem.games.codenames.legal import category_clues
 from pbem.games.conformance import check_game
 
 SEEDS = range(8 if os.environ.get("PBEM_LONG") == "1" else 2)

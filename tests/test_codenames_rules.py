@@ -11,7 +11,7 @@ from pbem.games.base import Hidden, Known, NeedsReveal, RandomChance, SeatSpec, 
 from pbem.games.codenames import GAME
 from pbem.games.codenames.clues import Checker
 from pbem.games.codenames.commands import Clue, Cover, Guess, Pass, Review
-from pbem.games.codenames.rules import legal_clue_words
+from pbem.games.codenames.legal import legal_clue_words
 from pbem.games.codenames.words import deck
 
 GRID = (

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from pbem.games.agent_avenue import GAME, AgentAvenue, cards
 from pbem.games.agent_avenue.commands import Discard, Play
-from pbem.games.agent_avenue.rules import end_step
+from pbem.games.agent_avenue.resolve import end_step
 from pbem.games.agent_avenue.state import known_name
 from pbem.games.base import SeatSpec
 from pbem.games.conformance import check_game
@@ -119,7 +119,7 @@ TEAMS = {
 
 def team_invariants(state):
     """What must hold after every step of a team game (on the full state)."""
-    from pbem.games.agent_avenue.rules import max_discards
+    from pbem.games.agent_avenue.teams import max_discards
     from pbem.games.agent_avenue.state import members, players_of
 
     agents = [it.card for zone in state.zones.values() for it in zone.items if it.ref.startswith("a")]

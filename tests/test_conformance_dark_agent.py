@@ -20,7 +20,7 @@ import pytest
 
 from pbem.games.base import RandomChance, SeatSpec
 from pbem.games.conformance import check_game
-from pbem.games.dark_agent import GAME, catalogue, rules
+from pbem.games.dark_agent import GAME, catalogue, readers
 from pbem.games.dark_agent.state import CELLS, NEUTRAL, SLOTS, cell_zone, hand
 
 LONG = os.environ.get("PBEM_LONG") == "1"
@@ -70,7 +70,7 @@ def check_invariants(st, start_cards: Counter, sat_counts: dict[str, int], views
     assert all(len(line) <= SLOTS for line in st.sats)
     assert Counter(o for line in st.sats for o in line) == Counter(sat_counts) or st.phase in ("deal", "place")
     for s in st.seats:
-        assert len(st.zones[hand(s)].items) <= rules.hand_limit(st, s)
+        assert len(st.zones[hand(s)].items) <= readers.hand_limit(st, s)
     for viewer in st.seats if views else []:
         for sv in GAME.view(st, viewer).seats:
             assert (sv.hand is None) == (sv.name != viewer), "a view shows another seat's hand"
@@ -96,15 +96,15 @@ def playout(n: int, raw: dict, seed: int, bot: str, max_steps: int = 6000):
 
 def check_outcome(st) -> None:
     out = GAME.outcome(st)
-    assert out.scores == {s: rules.score(st, s) for s in st.seats}
+    assert out.scores == {s: readers.score(st, s) for s in st.seats}
     if st.solo:
         return
     best = max(out.scores.values())
     assert out.winners == [s for s in st.seats if out.scores[s] == best]
     if not st.max_rounds or st.round < st.max_rounds:
-        assert rules.aims_taken(st) >= st.target
+        assert readers.aims_taken(st) >= st.target
         if st.kara_needed:
-            assert rules.kara_taker(st) is not None
+            assert readers.kara_taker(st) is not None
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 6])

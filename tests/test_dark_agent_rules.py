@@ -15,13 +15,13 @@ import pytest
 
 from pbem.errors import IllegalCommand, InvalidCommand, InvalidOption
 from pbem.games.base import Hidden, Known, RandomChance, SeatSpec
-from pbem.games.dark_agent import GAME, catalogue, odds, rules
+from pbem.games.dark_agent import GAME, attacks, catalogue, odds, readers, satellites
 from pbem.games.dark_agent.commands import (
     Attack, Deal, Deploy, Double, End, Jacket, Media, Move, Place, Power, Spot, Swap, Use, Vote,
 )
 from pbem.games.dark_agent.state import (
     ACT, AREA_DECK, CELLS, DEAL, EQ_DECK, EQ_DISCARD, JACKET, MEDIA, MOVE, NEUTRAL, OVER, PLACE, VOTE,
-    cell_zone, hand, parse_cell, spy_id, taken,
+    State, cell_zone, hand, parse_cell, spy_id, taken,
 )
 
 C = parse_cell  # C("A1") -> 0
@@ -47,7 +47,7 @@ class Dice:
         return 0
 
 
-def scenario(seats=("alice", "bob"), **opts) -> rules.State:
+def scenario(seats=("alice", "bob"), **opts) -> State:
     """A dealt game at alice's phase 2 with an empty area and one satellite
     of bob's, over line G (so that bob's phase 1 has a move)."""
     st = GAME.setup(GAME.options({k: str(v) for k, v in opts.items()}), [SeatSpec(s) for s in seats], RandomChance(0))
@@ -236,7 +236,7 @@ def test_sentry_success_scores_its_level():
     # 3 (spy) + 3 (nuclear) + 1 (Strike force) + 4 dice 3+3+4+3 = 20
     after = text(st, "alice", "attack A2 with A1", 3, 3, 4, 3)
     assert [it.card for it in after.zones[taken("alice")].items] == ["sentry-20"]
-    assert rules.score(after, "alice") == 2 + 3  # the sentry's level + the spy in the area
+    assert readers.score(after, "alice") == 2 + 3  # the sentry's level + the spy in the area
     assert after.phase == ACT  # the turn goes on
 
 
@@ -255,9 +255,9 @@ def test_four_of_a_kind_always_succeeds():
 
 def test_nuclear_deterrence_option():
     st = sentry_scene(nuclear=2)
-    assert rules.attack_bonus(st, "alice", Attack(C("A2"), [C("A1")])) == 3 + 2 + 1
+    assert attacks.attack_bonus(st, "alice", Attack(C("A2"), [C("A1")])) == 3 + 2 + 1
     st = sentry_scene()
-    assert rules.attack_bonus(st, "alice", Attack(C("A2"), [C("A1")])) == 3 + 3 + 1
+    assert attacks.attack_bonus(st, "alice", Attack(C("A2"), [C("A1")])) == 3 + 3 + 1
 
 
 def test_attack_needs_a_selected_spy():
@@ -312,8 +312,8 @@ def test_kara_is_taken_and_scores_six():
     with pytest.raises(IllegalCommand, match="above the target's level"):
         GAME.apply(st, "alice", Attack(C("A2"), [C("A3")]), Dice(6, 6, 6, 6, 1))
     after = text(st, "alice", "attack A2 with A1 A3", 6, 6, 5, 5, 6)
-    assert rules.kara_taker(after) == "alice"
-    assert rules.score(after, "alice") == 6 + 2 + 5
+    assert readers.kara_taker(after) == "alice"
+    assert readers.score(after, "alice") == 6 + 2 + 5
 
 
 def aim_scene():
@@ -335,7 +335,7 @@ def test_aim_protected_by_adjacent_sentry_unless_explosives():
     after = text(st, "alice", "attack A3 with A1", 3, 3, 3, 2)  # 5+3+1+11 = 20
     assert [it.card for it in after.zones[taken("alice")].items] == ["aim-1"]
     assert after.last_aim == "alice"
-    assert rules.score(after, "alice") == 6 + 3 + 5
+    assert readers.score(after, "alice") == 6 + 3 + 5
 
 
 def test_failed_aim_attack_only_leaves_an_investigation_token_that_helps():
@@ -347,7 +347,7 @@ def test_failed_aim_attack_only_leaves_an_investigation_token_that_helps():
     after = text(st, "alice", "attack A3 with A1", 1, 2, 1, 2)
     assert after.tokens[aim] == 1 and after.phase == MOVE
     assert after.spy_cell["alice/5"] == C("A1")  # still in the area
-    assert rules.attack_bonus(after, "alice", Attack(C("A3"), [C("A1")])) == 5 + 3 + 1 + 1
+    assert attacks.attack_bonus(after, "alice", Attack(C("A3"), [C("A1")])) == 5 + 3 + 1 + 1
 
 
 def test_failed_attack_on_a_sentry_still_wounds():
@@ -407,7 +407,7 @@ def test_last_aim_chip_moves():
     st = text(text(st, "bob", "spot A4"), "bob", "spot A5")
     st = text(st, "bob", "attack A4 with A5", 6, 6, 6, 5)
     assert st.last_aim == "bob"
-    assert rules.score(st, "alice") == 6 + 5 and rules.score(st, "bob") == 6 + 3 + 5
+    assert readers.score(st, "alice") == 6 + 5 and readers.score(st, "bob") == 6 + 3 + 5
 
 
 def test_double_spy_token_use_and_transfer():
@@ -547,7 +547,7 @@ def test_equipment_effects_adrenaline_rifle_rocket_jetpack_binoculars():
     ad, rifle, rocket = give(st, "alice", "eq-adrenaline"), give(st, "alice", "eq-rifle"), give(st, "alice", "eq-rocket")
     st = play(st, "alice", Use(ad, [C("A1")]))
     st = play(st, "alice", Use(rifle))
-    assert rules.attack_bonus(st, "alice", Attack(C("A2"), [C("A1")])) == 6 + 2 + 3 + 1
+    assert attacks.attack_bonus(st, "alice", Attack(C("A2"), [C("A1")])) == 6 + 2 + 3 + 1
     st.star_used = False
     st = play(st, "alice", Use(rocket))
     after = text(st, "alice", "attack A2 with A1", 1, 1, 1, 2)  # 12 + (6+1+1+2)=22
@@ -811,6 +811,6 @@ def test_a_seat_that_cannot_move_skips_phase_1():
     st = scenario(satellites=1)
     st.phase = MOVE
     st.sats = [["alice"], ["bob", "bob", "bob"], *[[NEUTRAL] * 3 for _ in range(5)]]
-    assert not rules.moves(st, "alice")
+    assert not satellites.moves(st, "alice")
     after = GAME.advance(st, Dice())
     assert after.phase == ACT and GAME.advance(after, Dice()) == after

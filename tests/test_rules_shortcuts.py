@@ -6,7 +6,7 @@ bot playouts and over every candidate the definition filters:
 * Codenames: `Checker.clean` (remembered pair tests) is ``judge(...) is None``,
   whatever checkers asked before;
 * Dark Agent: `is_move` and `can_move` are membership in and emptiness of
-  `moves`; `_uses` lists exactly the candidates `_use_problem` passes;
+  `moves`; `_uses` lists exactly the candidates `use_problem` passes;
 * every game's `thaw` shares nothing the rules change in place with the state
   it copies (only frozen values, fields the rules replace whole, and zones
   until `own_zone` copies them), and a playout never changes a state it has
@@ -29,7 +29,10 @@ from pbem.games.codenames import clues
 from pbem.games.codenames import state as cn_state
 from pbem.games.codenames.clues import Checker
 from pbem.games.codenames.words import deck, normalise
-from pbem.games.dark_agent import rules as da
+from pbem.games.dark_agent import legal as da_legal
+from pbem.games.dark_agent import problems as da_problems
+from pbem.games.dark_agent import readers as da_readers
+from pbem.games.dark_agent import satellites as da_satellites
 from pbem.games.dark_agent.commands import Move, Swap, Use
 from pbem.games.dark_agent.state import CELLS, LINES, SLOTS
 
@@ -139,26 +142,26 @@ def test_is_move_and_can_move_agree_with_the_list_of_moves():
     for sats in _configurations(80, rng):
         state = _Sats(sats)
         for seat in ("ann", "bob"):
-            listed = da.moves(state, seat)
-            assert da.can_move(state, seat) == bool(listed)
+            listed = da_satellites.moves(state, seat)
+            assert da_satellites.can_move(state, seat) == bool(listed)
             listed_wire = {msgspec.json.encode(cmd) for cmd in listed}  # equal commands, equal bytes
             for cmd in fixed + listed + rng.sample(twos, 150):
-                assert da.is_move(state, seat, cmd) == (msgspec.json.encode(cmd) in listed_wire), (sats, seat, cmd)
+                assert da_satellites.is_move(state, seat, cmd) == (msgspec.json.encode(cmd) in listed_wire), (sats, seat, cmd)
 
 
 def _uses_by_definition(state, seat):
-    """Every candidate of the old enumeration that `_use_problem` passes."""
+    """Every candidate of the old enumeration that `use_problem` passes."""
     out, seen = [], set()
     for it in sorted(state.zones[f"hand:{seat}"].items, key=lambda i: (len(i.ref), i.ref)):
         card = it.card
         if card in seen:
             continue
         seen.add(card)
-        kind = da.idx(state).entry[card].effect.kind
+        kind = da_readers.idx(state).entry[card].effect.kind
         mine = sorted(c for s, c in state.spy_cell.items() if c >= 0 and s.rpartition("/")[0] == seat)
         args = {"adrenaline": [[c] for c in mine], "investigate": [[c] for c in range(CELLS)],
                 "jetpack": [[m, o] for m in mine for o in range(CELLS) if o != m]}.get(kind, [[]])
-        out += [Use(it.ref, a) for a in args if da._use_problem(state, seat, Use(it.ref, a)) is None]
+        out += [Use(it.ref, a) for a in args if da_problems.use_problem(state, seat, Use(it.ref, a)) is None]
     return out
 
 
@@ -170,7 +173,7 @@ def test_uses_are_the_candidates_use_problem_passes(seats):
             continue
         doctored = [st, msgspec.structs.replace(st, adrenaline=list(st.spy_cell)[::2], star_used=not st.star_used)]
         for seat, state in product(st.seats, doctored):  # every seat, whatever its hand
-            assert da._uses(state, seat) == _uses_by_definition(state, seat)
+            assert da_legal._uses(state, seat) == _uses_by_definition(state, seat)
             checked += bool(state.zones[f"hand:{seat}"].items)
     assert checked > 50
 

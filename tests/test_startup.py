@@ -131,8 +131,8 @@ def test_dark_agent_status_loads_no_toml_reader_and_makes_no_move_table(pbem: Pb
         "import sys\n"
         "from pbem.cli import cli\n"
         f"cli.main(['status', {str(folder)!r}], standalone_mode=False)\n"
-        "from pbem.games.dark_agent import rules\n"
-        "print('tomllib' in sys.modules, len(rules._TWO_MOVES))\n"
+        "from pbem.games.dark_agent import satellites\n"
+        "print('tomllib' in sys.modules, len(satellites._TWO_MOVES))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env={"PBEM_HOME": str(pbem.home), "PATH": "/usr/bin:/bin"})

@@ -32,7 +32,7 @@ from typing import Any
 
 from pbem.games.agent_avenue import cards
 from pbem.games.agent_avenue.commands import Discard, Pass, Play, PlayOne, Recruit, Take
-from pbem.games.agent_avenue.rules import end_step
+from pbem.games.agent_avenue.resolve import end_step
 from pbem.games.agent_avenue.state import (
     AGAIN,
     MARKET,

@@ -33,7 +33,7 @@ import msgspec
 
 from pbem.games.agent_avenue import cards
 from pbem.games.agent_avenue.view import UNSEEN, MarketView, SeatView, View
-from pbem.games.agent_avenue.rules import CATCH_DISTANCE
+from pbem.games.agent_avenue.resolve import CATCH_DISTANCE
 from pbem.games.picture import document, el, num, polar, text
 
 WIDTH, HEIGHT = 980, 660

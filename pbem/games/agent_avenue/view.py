@@ -37,7 +37,9 @@ from pbem.games.agent_avenue.state import (
     players_of,
     side_of,
 )
-from pbem.games.agent_avenue.rules import CATCH_DISTANCE, current_player, max_discards, to_act
+from pbem.games.agent_avenue.legal import to_act
+from pbem.games.agent_avenue.resolve import CATCH_DISTANCE
+from pbem.games.agent_avenue.teams import current_player, max_discards
 from pbem.games.base import Zone
 
 UNSEEN = "?"  # a card in a zone the viewer may read that is not revealed yet

@@ -32,7 +32,7 @@ from pbem.errors import IllegalCommand
 from pbem.games.codenames import words as wordmod
 from pbem.games.codenames import duet
 from pbem.games.codenames.commands import Clue, Command, Cover, Done, Guess, Pass, Review
-from pbem.games.codenames.rules import category_clues, legal
+from pbem.games.codenames.legal import category_clues, legal
 from pbem.games.codenames.state import (
     CLUE,
     GUESS,
@@ -61,7 +61,7 @@ def best_clue(state: State, rng: random.Random) -> Clue | None:
     The operative bot guesses a category's uncovered words in grid order, so
     a category is worth as many guesses as its leading run of the team's own
     agents; the number is that run (the guesses stop before any other
-    colour). Chosen among `rules.category_clues`, so it is always legal.
+    colour). Chosen among `legal.category_clues`, so it is always legal.
     None when no legal category starts with an own agent."""
     team = state.team
     colours = {state.words[ref_cell(it.ref)]: known_colour(it) for it in key_items(state)}

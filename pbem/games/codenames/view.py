@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import msgspec
 
-from pbem.games.codenames.rules import guesses_left, to_act
+from pbem.games.codenames.legal import guesses_left, to_act
 from pbem.games.codenames.state import (
     CLUE,
     GHOST,

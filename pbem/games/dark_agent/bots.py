@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pbem.games.dark_agent import odds, rules
+from pbem.games.base import identity
+from pbem.games.dark_agent import attacks, odds, problems, readers, satellites
 from pbem.games.dark_agent.commands import Attack, Deploy, End, Move, Power, Spot, Swap, Use, Vote
 from pbem.games.dark_agent.editions import Edition
 from pbem.games.dark_agent.state import ACT, CELLS, CELLS_PER_LINE, card_at, spy_at, spy_owner
@@ -21,39 +22,39 @@ def random_bot(game: Any, state: Any, seat: str, rng: random.Random) -> Any:
 
 
 def chance_of(state: Any, seat: str, cmd: Attack) -> float:
-    base, die = rules.defence(state, seat, cmd.target)
-    bonus = rules.attack_bonus(state, seat, cmd)
-    return odds.success_chance(bonus, base, die, rules.turn_has(state, "fix_die"))
+    base, die = attacks.defence(state, seat, cmd.target)
+    bonus = attacks.attack_bonus(state, seat, cmd)
+    return odds.success_chance(bonus, base, die, readers.turn_has(state, "fix_die"))
 
 
 def _value(state: Any, seat: str, cmd: Attack) -> float:
-    kind = rules._target_kind(state, seat, cmd.target)
+    kind = problems.target_kind(state, seat, cmd.target)
     worth = {"aim": 9, "kara": 6, "spy": 3}.get(kind, 0)
     if kind == "sentry":
-        worth = 1 + getattr(rules.idx(state).entry[rules.cell_card(state, cmd.target)], "level", 1)
+        worth = 1 + getattr(readers.idx(state).entry[readers.cell_card(state, cmd.target)], "level", 1)
     return worth - 0.1 * len(cmd.spies)
 
 
 def _cell_value(state: Any, seat: str, cell: int, edition: Edition) -> float:
     """How useful selecting `cell` is for `seat` now (a rough guide)."""
     spy = spy_at(state, cell)
-    has_board = bool(rules.board_spies(state, seat))
+    has_board = bool(readers.board_spies(state, seat))
     if spy is not None:
         return 4 if spy_owner(spy) == seat else 2
     item = card_at(state, cell)
     if item is None:
         return 1.5 if has_board else 0.3
-    card = rules.identity(item)
-    fam = rules.family(state, card)
+    card = identity(item)
+    fam = readers.family(state, card)
     if fam == "special":
-        kind = rules.idx(state).entry[card].kind
+        kind = readers.idx(state).entry[card].kind
         if kind == "support":
-            return 5 if has_board and rules.empty_cells(state) else 0.5
+            return 5 if has_board and readers.empty_cells(state) else 0.5
         return {"supply": 2, "espionage": 1, "media": 0.3}[kind]
     if fam == "equipment":
         return 3
     if fam == "aim":
-        return 3.5 if not rules.protected(state, seat, cell, edition) else 1
+        return 3.5 if not problems.protected(state, seat, cell, edition) else 1
     return {"kara": 2.5, "sentry": 2.5}.get(fam, 0)
 
 
@@ -104,7 +105,7 @@ def _best_move(state: Any, seat: str, legal: list[Any], rng: random.Random, edit
         sats = [list(x) for x in state.sats]
         if isinstance(cmd, Move):
             for a, b in cmd.moves:
-                sats = rules._moved(sats, seat, a, b)
+                sats = satellites.moved(sats, seat, a, b)
         elif isinstance(cmd, Swap):
             sats[cmd.mine].remove(seat)
             sats[cmd.other].remove(cmd.owner)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import msgspec
 
 from pbem.games.base import NeedsReveal, Outcome
-from pbem.games.dark_agent import rules
+from pbem.games.dark_agent import problems, readers
 from pbem.games.dark_agent.editions import CURRENT, Edition
 from pbem.games.dark_agent.state import (
     AREA_DECK,
@@ -20,6 +20,7 @@ from pbem.games.dark_agent.state import (
     KARA_SPY,
     NEUTRAL,
     State,
+    active,
     card_at,
     cell_name,
     hand,
@@ -108,7 +109,7 @@ def _prompt(state: State) -> str:
     if state.outcome is not None:
         who = ", ".join(state.outcome.winners) or "nobody"
         return f"Game over: {who} won"
-    acting = rules.to_act(state)
+    acting = readers.to_act(state)
     if not acting or state.phase not in PROMPTS:
         return ""
     return PROMPTS[state.phase].format(who=", ".join(acting))
@@ -132,7 +133,7 @@ def cell_view(state: State, cell: int, spies: dict[int, str] | None = None, edit
     card = known(item)
     if card is None:
         return CellView(name, "hidden", "face down", selected=selected)
-    ix = rules.idx(state)
+    ix = readers.idx(state)
     fam = ix.family[card]
     e = ix.entry[card]
     tokens = state.tokens.get(item.ref, 0)
@@ -153,7 +154,7 @@ def _seen_protected(state: State, cell: int, edition: Edition) -> bool:
     tell: a neighbour face down to this reader (a card it has not seen)
     might be a sentry, and is not counted."""
     try:
-        return rules.protected(state, rules.active(state), cell, edition)
+        return problems.protected(state, active(state), cell, edition)
     except NeedsReveal:
         return False
 
@@ -161,15 +162,15 @@ def _seen_protected(state: State, cell: int, edition: Edition) -> bool:
 def view(state: State, seat: str | None, edition: Edition = CURRENT) -> View:
     """What `seat` may see (None: an observer); `edition`: the game's rules
     version, which says which AIMs are protected."""
-    ix = rules.idx(state)
+    ix = readers.idx(state)
     number = {s: i + 1 for i, s in enumerate(state.seats)}
     seats = []
     for s in state.seats:
         items = state.zones[hand(s)].items
         mine = [ix.name(known(it) or "") for it in items] if s == seat else None
         seats.append(SeatView(
-            name=s, number=number[s], power=ix.power[state.power[s]].name, score=rules.score(state, s),
-            board=[spy_level(x) for x in rules.board_spies(state, s)],
+            name=s, number=number[s], power=ix.power[state.power[s]].name, score=readers.score(state, s),
+            board=[spy_level(x) for x in readers.board_spies(state, s)],
             deployed=sorted(f"{spy_level(x)}@{cell_name(c)}" for x, c in state.spy_cell.items()
                             if c >= 0 and spy_owner(x) == s),
             hand=mine, hand_count=len(items),
@@ -183,7 +184,7 @@ def view(state: State, seat: str | None, edition: Edition = CURRENT) -> View:
         turned = "Kara" if state.turned == KARA_SPY else f"{spy_owner(state.turned)}:{spy_level(state.turned)}"
     return View(
         viewer=seat, round=state.round, phase=state.phase, phase_words=PHASE_WORDS.get(state.phase, state.phase),
-        order=list(state.order), active=rules.active(state), to_act=rules.to_act(state),
+        order=list(state.order), active=active(state), to_act=readers.to_act(state),
         target=state.target, kara_needed=state.kara_needed, nuclear=state.nuclear, solo=state.solo,
         cells=[cell_view(state, c, spies, edition) for c in range(CELLS)],
         sats=[[0 if o == NEUTRAL else number[o] for o in line] for line in state.sats],
