@@ -10,6 +10,7 @@ refused by every verifier, or (what only carol can see) by carol."""
 
 from __future__ import annotations
 
+import copy
 import os
 import random
 import shutil
@@ -23,9 +24,13 @@ from pbem import actions
 from pbem.crypto.keys import SecretIdentity
 from pbem.crypto.seal import open_envelope, seal
 from pbem.crypto.encoding import canonical
-from pbem.errors import PbemError, SealError
+from pbem.crypto import beacon, poker
+from pbem.crypto.encoding import b64d, b64e
+from pbem.errors import CryptoError, PbemError, SealError
 from pbem.protocol import codec, dealer as dealer_mod, folder as folder_mod, handover
-from pbem.protocol.formats import SeatSecrets, TurnBody
+from pbem.protocol.formats import PeerSecrets, SeatSecrets, TurnBody
+from pbem.protocol.peer.knowledge import sealed_ad
+from pbem.protocol.peer.secrets import open_secret_box
 from pbem.protocol.party import Party
 
 LONG = bool(os.environ.get("PBEM_LONG"))
@@ -184,6 +189,45 @@ def sealed_after(keys, folder, old_bob: SecretIdentity) -> int:
     return len(later)
 
 
+def old_peer_secrets(folder, old_bob: SecretIdentity) -> PeerSecrets:
+    """bob's own scalar and beacon seed, from his join, with his key."""
+    chain = folder_mod.load(folder)
+    join = next(r for r in chain.records[1:] if r.by == "bob" and r.body.join is not None)
+    return open_secret_box(join.body.join.secret_box, old_bob, chain.genesis.nonce)
+
+
+def opened_nothing_later(keys, folder, old_bob: SecretIdentity, old: PeerSecrets) -> None:
+    """In a peer game, after the handover of seat bob, the old player's
+    real scalar, beacon seed and key open no card dealt to the seat since:
+    every card carol reads that is not face up and that bob did not hold
+    stays closed to bob's scalar (on its point as play left it, every other
+    seat's layer off), no link the seat revealed since comes from bob's
+    seed, and no partial sealed to the seat since opens with bob's key.
+    (What bob could read at the handover is his: he saw it.)"""
+    chain = folder_mod.load(folder)
+    seq = handover.since(chain, "bob")
+    assert chain.records[seq + 1].body.rekey is not None  # carol's first file: her fresh layers
+    held = chain.records[seq].prior.deck.knows("bob")  # what bob could read: his to keep
+    carol = Party(chain, keys["carol"].secret("carol").seated_as("bob"))
+    later = {ref: card for ref, card in carol.cards.items() if ref not in chain.revealed and ref not in held
+             and chain.deck.remaining.get(ref) == {"bob"}}
+    scalar = b64d(old.scalar, 32)
+    for ref in later:
+        with pytest.raises(CryptoError):
+            chain.deck.identify(poker.decrypt(scalar, chain.deck.points[ref]))
+    links = {beacon.link(b64d(old.beacon_seed, 32), chain.deck.beacon_length, i)
+             for i in range(1, chain.deck.beacon_length + 1)}
+    # the re-keying file's own link is the last of bob's chain; every later one is carol's
+    revealed = [b64d(r.body.beacon, 32) for r in chain.records[seq + 2:] if r.by == "bob" and r.body.beacon]
+    assert revealed and not links & set(revealed)
+    for r in chain.records[seq + 1:]:
+        for box in r.body.sealed:
+            if box.to == "bob":
+                with pytest.raises(SealError):
+                    open_envelope(box.envelope, old_bob, sealed_ad(chain.game_id, r.seq, "bob"))
+    assert later
+
+
 @pytest.mark.parametrize("dealer", ["peer", "referee"])
 def test_agent_avenue_seat_handed_over_mid_game(tmp_path, dealer):
     """In the peer game bob hands over, with the README's lines; in the
@@ -203,12 +247,18 @@ def test_agent_avenue_seat_handed_over_mid_game(tmp_path, dealer):
     assert alice.json("info", dirs["alice"])["handed_over"]["bob"]["to"] == "carol"
     nowhere_in_clear(keys, dirs, sealed_to_carol(keys, dirs["carol"]))
     dirs.pop("bob")
+    if dealer == "peer":  # what bob read, and his secrets: they open nothing dealt to the seat later
+        old = old_peer_secrets(dirs["alice"], old_bob)
+        play_on(keys, dirs, rng, bot=bot, files=6)
+        opened_nothing_later(keys, dirs["carol"], old_bob, old)
     play_on(keys, dirs, rng, bot=bot)
     for n in ("carol", "alice"):
         cli = Pbem(keys[n].store.home)
         cli("verify", dirs[n])
         assert "ok" in cli("audit", dirs[n]).stdout.lower()
     assert sealed_after(keys, dirs["carol"], old_bob) or dealer == "peer"
+    if dealer == "peer":
+        opened_nothing_later(keys, dirs["carol"], old_bob, old)
 
 
 @pytest.mark.skipif(not LONG, reason="long mode (PBEM_LONG=1): a Codex game played to its end")
@@ -350,6 +400,46 @@ def test_doctored_handovers(tmp_path, dealer):
         box = seal(canonical(swapped), [carol], ad)
         with pytest.raises(PbemError, match=r"signed by bob\)"):
             _ = Party(judged(resigned(honest, bob, box=box)), as_carol).cards
+    if dealer == "peer":
+        doctored_rekeys(judged(honest), as_carol, alice)
+
+
+def doctored_rekeys(chain, as_carol: SecretIdentity, alice: Party) -> None:
+    """carol's first file in the peer game, her fresh layers (`Rekey`),
+    doctored and re-signed with her key: every verifier refuses it; and
+    what she publishes at the end must hold the factor she re-keyed with."""
+    honest = Party(chain, as_carol).answer()
+    body = codec.decode_body(codec.read_envelope(honest), TurnBody)
+    rk = body.rekey
+    assert rk.points and rk.keys
+    name = f"{chain.seq + 1:06d}-bob.pbem"
+
+    def judged(data):
+        again = copy.deepcopy(chain)
+        again.append(data, name)
+        return again
+
+    def rekeyed(**change):
+        return codec.encode_signed("turn", msgspec.structs.replace(body, rekey=msgspec.structs.replace(rk, **change)),
+                                   as_carol)
+
+    other = alice.peer_secrets.scalar  # a real scalar, not carol's factor
+    for change, match in [({"points": rk.points[1:] + rk.points[:1]}, "do not verify"),
+                          ({"points": rk.points[:-1], "proofs": rk.proofs[:-1]}, "not the"),
+                          ({"factor": b64e(poker.public_key(b64d(other, 32)))}, "do not verify"),
+                          ({"keys": []}, "other keys"),
+                          ({"proofs": rk.proofs[::-1]}, "do not verify")]:
+        with pytest.raises(PbemError, match=match):
+            judged(rekeyed(**change))
+    with pytest.raises(PbemError, match="may not carry commands"):  # a move in its place
+        judged(codec.encode_signed("turn", msgspec.structs.replace(
+            body, rekey=None, commands=[msgspec.Raw(b'{"t":"aa.x"}')]), as_carol))
+    after = judged(honest)
+    mine = Party(after, as_carol).peer_secrets
+    after.deck.copy().publish("bob", mine)
+    for wrong, match in [(other, "not the one its layers were re-keyed with"), (None, "no factor")]:
+        with pytest.raises(PbemError, match=match):
+            after.deck.copy().publish("bob", msgspec.structs.replace(mine, rekey=wrong))
 
 
 @pytest.mark.skipif(not LONG, reason="long mode (PBEM_LONG=1): a Codenames Duet game played to its end")

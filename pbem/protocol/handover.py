@@ -73,6 +73,8 @@ def may_hand_over(chain: ChainView, by: str, seat: str) -> str | None:
         return "an undo request is pending: hand over once it is answered"
     if chain.voters():
         return "a vote is open: hand over once it is tallied"
+    if chain.deck is not None and chain.deck.changes.pending() is not None:
+        return "a reshuffle is being dealt: hand over once every layer is on (`pbem.protocol.peer.rekey`)"
     if seat not in chain.writers():
         return (f"the game waits for {', '.join(chain.writers())}, not for {seat}: "
                 f"a seat is handed over when the game waits for it")
