@@ -29,6 +29,7 @@ from pbem.crypto.encoding import b64d, b64e
 from pbem.errors import CryptoError, PbemError, SealError
 from pbem.protocol import codec, dealer as dealer_mod, folder as folder_mod, handover
 from pbem.protocol.formats import PeerSecrets, SeatSecrets, TurnBody
+from pbem.protocol.peer import rekey
 from pbem.protocol.peer.knowledge import sealed_ad
 from pbem.protocol.peer.secrets import open_secret_box
 from pbem.protocol.party import Party
@@ -196,7 +197,7 @@ def old_peer_secrets(folder, old_bob: SecretIdentity) -> PeerSecrets:
     return open_secret_box(join.body.join.secret_box, old_bob, chain.genesis.nonce)
 
 
-def opened_nothing_later(keys, folder, old_bob: SecretIdentity, old: PeerSecrets) -> None:
+def opened_nothing_later(keys, folder, old_bob: SecretIdentity, old: PeerSecrets) -> int:
     """In a peer game, after the handover of seat bob, the old player's
     real scalar, beacon seed and key open no card dealt to the seat since:
     every card carol reads that is not face up and that bob did not hold
@@ -225,7 +226,7 @@ def opened_nothing_later(keys, folder, old_bob: SecretIdentity, old: PeerSecrets
             if box.to == "bob":
                 with pytest.raises(SealError):
                     open_envelope(box.envelope, old_bob, sealed_ad(chain.game_id, r.seq, "bob"))
-    assert later
+    return len(later)  # how many cards of the shared deck it tried
 
 
 @pytest.mark.parametrize("dealer", ["peer", "referee"])
@@ -250,7 +251,7 @@ def test_agent_avenue_seat_handed_over_mid_game(tmp_path, dealer):
     if dealer == "peer":  # what bob read, and his secrets: they open nothing dealt to the seat later
         old = old_peer_secrets(dirs["alice"], old_bob)
         play_on(keys, dirs, rng, bot=bot, files=6)
-        opened_nothing_later(keys, dirs["carol"], old_bob, old)
+        assert opened_nothing_later(keys, dirs["carol"], old_bob, old)
     play_on(keys, dirs, rng, bot=bot)
     for n in ("carol", "alice"):
         cli = Pbem(keys[n].store.home)
@@ -281,6 +282,41 @@ def test_codex_referee_hands_a_vanished_seat_over(tmp_path):
         Pbem(keys[n].store.home)("verify", dirs[n])
     assert "ok" in Pbem(keys["carol"].store.home)("audit", dirs["carol"]).stdout.lower()
     sealed_after(keys, dirs["carol"], old_bob)
+
+
+@pytest.mark.skipif(not LONG, reason="long mode (PBEM_LONG=1): a Codex game played to its end")
+def test_codex_peer_seat_handed_over(tmp_path):
+    """A peer Codex game: bob's own deck is his private deck, whose places
+    he knew. carol's first file shuffles what is left of it again and
+    re-keys the rest; bob's real scalar then opens none of the cards still
+    in it, nor any card carol draws; the game plays to its end, verified
+    and audited. (In the default run the doctored re-keyings shuffle a
+    private deck: Agent Avenue's black market.)"""
+    keys, dirs = start(tmp_path, "cx", "peer")
+    rng = random.Random(3)
+    until_bob_decides(keys, dirs, rng, files=6, bot="greedy")
+    old_bob = keys["bob"].secret("bob")
+    old = old_peer_secrets(dirs["alice"], old_bob)
+    carol_takes_over(tmp_path, keys, dirs, "bob")
+    dirs["carol"] = side(tmp_path, "carol") / "game"
+    dirs.pop("bob")
+    play_on(keys, dirs, rng, bot="greedy")
+    chain = folder_mod.load(dirs["carol"])
+    seq = handover.since(chain, "bob")
+    decks = chain.records[seq + 1].body.rekey.decks
+    assert decks  # bob's deck, shuffled again
+    prior = chain.records[seq].prior  # the game as bob left it: the cards then in his deck
+    in_deck = [ref for refs in rekey.in_decks(prior.deck, prior.public, "bob").values() for ref in refs]
+    assert "deck:bob" in decks and in_deck
+    scalar = b64d(old.scalar, 32)
+    for ref in in_deck:  # drawn by carol since, or still there: not face up, and closed to bob
+        if ref not in chain.revealed:
+            with pytest.raises(CryptoError):
+                chain.deck.identify(poker.decrypt(scalar, chain.deck.points[ref]))
+    opened_nothing_later(keys, dirs["carol"], old_bob, old)
+    for n in ("carol", "alice"):
+        Pbem(keys[n].store.home)("verify", dirs[n])
+    assert "ok" in Pbem(keys["carol"].store.home)("audit", dirs["carol"]).stdout.lower()
 
 
 def test_a_hotseat_seat_handed_over(tmp_path):
@@ -361,7 +397,9 @@ def resigned(data: bytes, signer: SecretIdentity, **change) -> bytes:
 
 @pytest.mark.parametrize("dealer", ["referee", "peer"])
 def test_doctored_handovers(tmp_path, dealer):
-    keys, dirs = start(tmp_path, "aa", dealer, **({"referee_handover": True} if dealer == "referee" else {}))
+    # the peer game with the black market, whose deck is the first seat's (bob's) private deck
+    keys, dirs = start(tmp_path, "aa", dealer, **({"referee_handover": True} if dealer == "referee" else
+                                                  {"seats": ("bob", "alice"), "options": ("mode=advanced",)}))
     keys.update(introduced(tmp_path / "d", ["dave"]))
     until_bob_decides(keys, dirs, random.Random(6), files=4)
     chain = folder_mod.load(dirs["bob"])
@@ -411,7 +449,8 @@ def doctored_rekeys(chain, as_carol: SecretIdentity, alice: Party) -> None:
     honest = Party(chain, as_carol).answer()
     body = codec.decode_body(codec.read_envelope(honest), TurnBody)
     rk = body.rekey
-    assert rk.points and rk.keys
+    assert rk.points and rk.keys and list(rk.decks) == ["market:deck"]
+    market = rk.decks["market:deck"]
     name = f"{chain.seq + 1:06d}-bob.pbem"
 
     def judged(data):
@@ -428,7 +467,10 @@ def doctored_rekeys(chain, as_carol: SecretIdentity, alice: Party) -> None:
                           ({"points": rk.points[:-1], "proofs": rk.proofs[:-1]}, "not the"),
                           ({"factor": b64e(poker.public_key(b64d(other, 32)))}, "do not verify"),
                           ({"keys": []}, "other keys"),
-                          ({"proofs": rk.proofs[::-1]}, "do not verify")]:
+                          ({"proofs": rk.proofs[::-1]}, "do not verify"),
+                          ({"decks": {}}, "other private decks"),
+                          ({"decks": {"market:deck": msgspec.structs.replace(market, points=market.points[::-1])}},
+                           "not a shuffle of the deck it received")]:
         with pytest.raises(PbemError, match=match):
             judged(rekeyed(**change))
     with pytest.raises(PbemError, match="may not carry commands"):  # a move in its place

@@ -404,7 +404,10 @@ class Rekey(msgspec.Struct, frozen=True):
     r times the point of the i-th such card, which every verifier
     recomputes, as `proofs[i]` shows), the seat's keys re-keyed alike
     (`keys`), a fresh beacon chain (`anchor`), and r with the chain's seed
-    sealed to the newcomer itself (`box`)."""
+    sealed to the newcomer itself (`box`). `decks`: the seat's private
+    decks (version 6's own layer, `own_decks`), each shuffled again under
+    r, the cards still in it in ref order, with its shuffle proof, so that
+    the old player no longer knows which card lies where."""
 
     factor: B64
     keys: list[RekeyedKey]
@@ -412,6 +415,7 @@ class Rekey(msgspec.Struct, frozen=True):
     proofs: list[B64]
     anchor: B64
     box: Envelope
+    decks: dict[str, PokerLayer] = {}
 
 
 class SeatSecrets(msgspec.Struct, frozen=True, omit_defaults=True):

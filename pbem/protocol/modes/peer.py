@@ -259,7 +259,7 @@ def _take_rekey(chain: ChainView, outer: SignedFile, body: TurnBody, where: str,
     if owed != body.by or body.rekey is None:
         raise ProtocolError(f"{body.by} re-keys its layers, which nobody owes now" if owed is None else
                             f"seat {owed} was handed over: its newcomer's fresh layers come first")
-    peer_rekey.take(deck, body.by, body.rekey, body.seq)
+    peer_rekey.take(deck, chain.public, body.by, body.rekey, body.seq)
     if state_hash(chain.public) != body.state:
         raise ProtocolError("a re-keying changes no state: its state must be the head's")
     return chain.accepted(outer, body, where, replace(chain.now, deck=deck), before=chain.public, after=chain.public)

@@ -26,10 +26,15 @@ else, written by `pbem sync`) carries a `Rekey`:
 * r and the chain's seed sealed to the newcomer itself (so it needs no
   storage), and published with its secrets at the end (`PeerSecrets.rekey`).
 
+* the cards still in the seat's private decks (its own layer, version 6,
+  `own_decks`), whose places the old player knew, shuffled again under r
+  with the same shuffle proof as every layer.
+
 What is left to the old player: the cards it read before the handover, and
-the places of the seat's private decks (its own layer, which only a new
-shuffle of those decks could hide; docs/security.md says so). A reshuffle
-being dealt holds layers not yet on any card: no seat is handed over then.
+the places of cards the rules shuffled into its private decks during play
+(hash commitments whose salts come from the old beacon seed, `changes`;
+docs/security.md says so). A reshuffle being dealt holds layers not yet on
+any card: no seat is handed over then.
 """
 
 from __future__ import annotations
@@ -40,8 +45,8 @@ from pbem.crypto import beacon, poker
 from pbem.crypto.encoding import b64d, b64e, canonical
 from pbem.crypto.envelope import seal_ad
 from pbem.errors import CryptoError, FormatError, ProtocolError
-from pbem.protocol.formats import Rekey, RekeyedKey
-from pbem.protocol.peer import changes as peer_changes, renewal as peer_renewal
+from pbem.protocol.formats import PokerLayer, Rekey, RekeyedKey
+from pbem.protocol.peer import changes as peer_changes, own_decks, proofs, renewal as peer_renewal
 
 if TYPE_CHECKING:
     from pbem.crypto.keys import SecretIdentity
@@ -52,6 +57,22 @@ if TYPE_CHECKING:
 def due(chain: ChainView) -> str | None:
     """The seat handed over whose newcomer still owes its `Rekey`."""
     return next((seat for seat in chain.handed if seat not in chain.deck.rekeys), None)
+
+
+def in_decks(deck, state, seat: str) -> dict[str, list[str]]:
+    """The cards still in `seat`'s private decks (its own layer, version 6),
+    zone -> refs in order: the re-keying shuffles them again."""
+    out: dict[str, list[str]] = {}
+    for zone, refs in sorted(own_decks.zones_of(deck, seat).items()):
+        there = {it.ref for it in state.zones[zone].items} if zone in state.zones else set()
+        mine = sorted(r for r in refs if r in there and deck.remaining.get(r) == {seat})
+        if mine:
+            out[zone] = mine
+    return out
+
+
+def _deck_name(zone: str) -> str:
+    return "rekey " + own_decks.deck_name(zone)
 
 
 def refs(deck, seat: str) -> list[str]:
@@ -71,38 +92,45 @@ def box_ad(game_id: str, seq: int) -> bytes:
     return seal_ad(game_id, seq, "rekey")
 
 
-def make(deck, me: SecretIdentity, seq: int) -> Rekey:
-    """The newcomer's `Rekey` for the file of `seq`, on the staged `deck`."""
+def make(deck, state, me: SecretIdentity, seq: int) -> Rekey:
+    """The newcomer's `Rekey` for the file of `seq`, on the staged `deck`
+    and the public `state`."""
     from pbem.crypto.seal import seal
 
     r = poker.new_scalar()
     factor = poker.public_key(r)
     game_id, seat = deck.game_id, me.name
     todo = refs(deck, seat)
+    shuffled = in_decks(deck, state, seat)
+    decks = {}
+    for zone, zone_refs in shuffled.items():
+        after, proof = proofs.prove(proofs.context(deck, seq, _deck_name(zone)), [deck.points[x] for x in zone_refs], r)
+        decks[zone] = PokerLayer(seat=seat, key=b64e(factor), points=[b64e(p) for p in after], proof=proof)
     keys = []
-    for old in sorted({deck.key_of(seat, ref) for ref in todo}):
+    for old in sorted({deck.key_of(seat, ref) for ref in todo + [x for z in shuffled.values() for x in z]}):
         new = poker.encrypt(r, old)
         proof = poker.prove_dleq(r, poker.BASE, factor, old, new, _context(game_id, seq, seat, "key " + b64e(old)))
         keys.append(RekeyedKey(old=b64e(old), new=b64e(new), proof=b64e(proof)))
-    points, proofs = [], []
+    points, dleqs = [], []
     for ref in todo:
         old = deck.points[ref]
         new = poker.encrypt(r, old)
         points.append(b64e(new))
-        proofs.append(b64e(poker.prove_dleq(r, poker.BASE, factor, old, new, _context(game_id, seq, seat, ref))))
+        dleqs.append(b64e(poker.prove_dleq(r, poker.BASE, factor, old, new, _context(game_id, seq, seat, ref))))
     seed, anchor = beacon.new_chain(deck.beacon_length)
-    return Rekey(factor=b64e(factor), keys=keys, points=points, proofs=proofs, anchor=b64e(anchor),
-                 box=seal(r + seed, [me.public], box_ad(game_id, seq)))
+    return Rekey(factor=b64e(factor), keys=keys, points=points, proofs=dleqs, anchor=b64e(anchor),
+                 box=seal(r + seed, [me.public], box_ad(game_id, seq)), decks=decks)
 
 
-def take(deck, seat: str, rekey: Rekey, seq: int) -> None:
+def take(deck, state, seat: str, rekey: Rekey, seq: int) -> None:
     """Every verifier: check `seat`'s `Rekey` in the file of `seq` (after
-    its link) and put it on the staged `deck`."""
+    its link), on the public `state`, and put it on the staged `deck`."""
     game_id = deck.game_id
     todo = refs(deck, seat)
+    shuffled = in_decks(deck, state, seat)
     try:
         factor = poker.check_point(b64d(rekey.factor, 32), "its factor")
-        olds = sorted({deck.key_of(seat, ref) for ref in todo})
+        olds = sorted({deck.key_of(seat, ref) for ref in todo + [x for z in shuffled.values() for x in z]})
         if [b64d(k.old, 32) for k in rekey.keys] != olds:
             raise ProtocolError("it re-keys other keys than those of the seat's layers on the cards it covers")
         keys = {}
@@ -119,10 +147,20 @@ def take(deck, seat: str, rekey: Rekey, seq: int) -> None:
             poker.verify_dleq(b64d(proof, 64), poker.BASE, factor, deck.points[ref], new,
                               _context(game_id, seq, seat, ref))
             deck.points[ref] = new
+        if sorted(rekey.decks) != sorted(shuffled):
+            raise ProtocolError(f"it shuffles other private decks than the seat's that hold cards "
+                                f"({', '.join(shuffled) or 'none'})")
+        for zone, zone_refs in shuffled.items():
+            layer, what = rekey.decks[zone], f"its new shuffle of private deck {zone}"
+            if layer.seat != seat or layer.key != rekey.factor or len(layer.points) != len(zone_refs):
+                raise ProtocolError(f"{what} is not {seat}'s, under its factor, of the {len(zone_refs)} cards there")
+            after = [poker.check_point(b64d(p, 32), what) for p in layer.points]
+            proofs.check(deck, seq, _deck_name(zone), layer, [deck.points[x] for x in zone_refs], after, what)
+            deck.points.update(zip(zone_refs, after))
         anchor = b64d(rekey.anchor, 32)
     except (CryptoError, FormatError) as exc:
         raise ProtocolError(f"{seat}'s fresh layers after its handover do not verify: {exc.message}") from None
-    deck.rekeys[seat] = (frozenset(todo), keys, factor)
+    deck.rekeys[seat] = (frozenset(todo).union(*shuffled.values()), keys, factor)
     peer_renewal.restart(deck, seat, anchor)
 
 

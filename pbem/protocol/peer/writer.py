@@ -197,7 +197,7 @@ def turn(chain: ChainView, me: SecretIdentity, commands: list[Any], private_chec
         if commands or tally:
             raise ProtocolError(f"seat {me.name} was handed over to you: your fresh layers come first",
                                 hint="pbem sync writes them")
-        rekey = peer_rekey.make(staged, me, chain.seq + 1)
+        rekey = peer_rekey.make(staged, chain.public, me, chain.seq + 1)
         body = TurnBody(game_id=chain.game_id, seq=chain.seq + 1, prev=chain.head, by=me.name, beacon=b64e(link),
                         rekey=rekey, at=file_time(chain), state=state_hash(chain.public))
         return codec.encode_signed("turn", body, me)
