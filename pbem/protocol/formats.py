@@ -385,6 +385,11 @@ class Handover(msgspec.Struct, frozen=True):
     to: PublicIdentity
     refs: list[Ref]
     box: Envelope
+    #: where the newcomer gets mail, as the writer's address book has it:
+    #: an address book that takes the newcomer's key on this file's word
+    #: takes it too, unless it has one (`pbem.mailing`: mail for the seat
+    #: goes to the newcomer)
+    address: str | None = None
 
 
 class RekeyedKey(msgspec.Struct, frozen=True):
