@@ -193,6 +193,8 @@ def sealed_after(keys, folder, old_bob: SecretIdentity) -> int:
 def old_peer_secrets(folder, old_bob: SecretIdentity) -> PeerSecrets:
     """bob's own scalar and beacon seed, from his join, with his key."""
     chain = folder_mod.load(folder)
+    if chain.genesis.peer.creator == "bob":
+        return open_secret_box(chain.genesis.peer.secret_box, old_bob, chain.genesis.nonce)
     join = next(r for r in chain.records[1:] if r.by == "bob" and r.body.join is not None)
     return open_secret_box(join.body.join.secret_box, old_bob, chain.genesis.nonce)
 
@@ -498,3 +500,56 @@ def test_a_duet_seat_handed_over(tmp_path):
     dirs.pop("bob")
     play_on(keys, dirs, rng)
     assert "ok" in Pbem(keys["carol"].store.home)("audit", dirs["carol"]).stdout.lower()
+
+
+def test_a_spymaster_handed_over_before_the_key_is_shared(tmp_path):
+    """A peer Codenames game of three seats: both spymasters read the key,
+    each sealing its partials to the other. bob, the first to owe them,
+    hands his seat over before he sealed his: carol seals hers (under her
+    re-keyed layer) to alice, alice seals hers to carol, and both read the
+    whole key; bob's key and scalar open none of it, even with alice's
+    layer off. In long mode the game plays to its end, verified and audited."""
+    keys = people(tmp_path)
+    dirs = {n: side(tmp_path, n) / "game" for n in ("alice", "bob", "rita")}
+    actions.new_game("cn", dirs["bob"], ["bob:red-spymaster", "alice:blue-spymaster", "rita:shared"],
+                     keys["bob"], "peer", creator="bob", options=["variant=three"])
+    actions.join(dirs["alice"], [dirs["bob"] / folder_mod.GENESIS], "alice", keys["alice"])
+    actions.join(dirs["rita"], sorted(dirs["alice"].glob("0*.pbem")), "rita", keys["rita"])
+    for d in dirs.values():
+        for other in dirs.values():
+            actions.apply_files(d, sorted(other.glob("0*.pbem")))
+    rng = random.Random(4)
+    for _ in range(60):
+        chain = folder_mod.load(dirs["alice"])
+        owed = [o for o in chain.obligations() if o.by == "bob" and o.what == "deliver"]
+        if chain.writers() == ["bob"] and owed and chain.deck.complete:
+            break
+        assert step(keys, dirs, rng)
+    else:
+        raise AssertionError("bob never owed his partials")
+    key = set(chain.deck.remaining) - chain.deck.knows("bob")
+    assert len(key) == 25  # the key he shares with alice: he cannot read it yet
+    old_bob, old = keys["bob"].secret("bob"), old_peer_secrets(dirs["alice"], keys["bob"].secret("bob"))
+    carol_takes_over(tmp_path, keys, dirs, "bob")
+    dirs["carol"] = side(tmp_path, "carol") / "game"
+    dirs.pop("bob")
+    play_on(keys, dirs, rng, files=8)
+    chain = folder_mod.load(dirs["carol"])
+    seq = handover.since(chain, "bob")
+    sealed = {(r.by, box.to) for r in chain.records[seq + 1:] for box in r.body.sealed}
+    assert {("bob", "alice"), ("alice", "bob")} <= sealed  # both ways, after the handover
+    carol = Party(chain, keys["carol"].secret("carol").seated_as("bob")).cards
+    alice = Party(chain, keys["alice"].secret("alice")).cards
+    assert {r: carol[r] for r in key} == {r: alice[r] for r in key}
+    # even with alice's layer off (her partial went sealed to carol), bob's scalar opens no cell of the key
+    mine = b64d(Party(chain, keys["alice"].secret("alice")).peer_secrets.scalar, 32)
+    for ref in key - set(chain.revealed):
+        if chain.deck.remaining[ref] == {"alice", "bob"}:
+            with pytest.raises(CryptoError):
+                chain.deck.identify(poker.decrypt(b64d(old.scalar, 32), poker.decrypt(mine, chain.deck.points[ref])))
+    opened_nothing_later(keys, dirs["carol"], old_bob, old)
+    if LONG:  # to the end
+        play_on(keys, dirs, rng)
+        for n in ("carol", "alice"):
+            Pbem(keys[n].store.home)("verify", dirs[n])
+        assert "ok" in Pbem(keys["carol"].store.home)("audit", dirs["carol"]).stdout.lower()
