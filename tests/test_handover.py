@@ -418,6 +418,7 @@ def test_doctored_handovers(tmp_path, dealer):
     Party(judged(honest), as_carol)  # the honest one opens for carol
     # every verifier refuses: another seat's handover, a newcomer already seated, other cards named
     for change, match in [({"seat": "alice"}, "only alice itself"),
+                          ({"address": "carol at home"}, "no valid mail address"),
                           ({"to": keys["alice"].store.public("alice")}, "already in this game"),
                           ({"refs": ["x1"]}, "other cards than those bob knows")]:
         with pytest.raises(PbemError, match=match):
@@ -478,6 +479,11 @@ def doctored_rekeys(chain, as_carol: SecretIdentity, alice: Party) -> None:
     with pytest.raises(PbemError, match="may not carry commands"):  # a move in its place
         judged(codec.encode_signed("turn", msgspec.structs.replace(
             body, rekey=None, commands=[msgspec.Raw(b'{"t":"aa.x"}')]), as_carol))
+    # what only carol can check: the factor and seed she sealed to herself
+    for r, seed in [(poker.new_scalar(), b"\x01" * 32), (b64d(other, 32), b"\x02" * 32)]:
+        box = seal(r + seed, [as_carol.public], rekey.box_ad(chain.game_id, chain.seq + 1))
+        with pytest.raises(PbemError, match="sealed to itself"):
+            _ = Party(judged(rekeyed(box=box)), as_carol).peer_secrets
     after = judged(honest)
     mine = Party(after, as_carol).peer_secrets
     after.deck.copy().publish("bob", mine)
