@@ -15,7 +15,6 @@ signed with its writer's real key."""
 from __future__ import annotations
 
 import os
-import random
 import shutil
 from pathlib import Path
 
@@ -24,7 +23,7 @@ import pytest
 from pbem import actions
 from pbem.errors import PbemError
 from pbem.protocol import folder as folder_mod
-from test_long_games import DAY, peer_table, referee_table
+from test_long_games import DAY, bob_to_move, referee_table
 
 
 def written(t, who: str, *args) -> Path:
@@ -67,13 +66,7 @@ def stands(t, reader: str, first: Path, second: Path) -> str:
 
 
 def test_a_move_stands_over_a_claim_and_over_a_resignation_out_of_turn_but_not_over_its_own(tmp_path, monkeypatch):
-    t = peer_table(tmp_path, monkeypatch)
-    rng = random.Random(3)
-    t.settle(rng, skip="alice")
-    if t.chain().writers() == ["alice"]:
-        t.step(rng)
-        t.settle(rng, skip="bob")
-    assert t.chain().writers() == ["bob"]
+    t, _ = bob_to_move(tmp_path, monkeypatch)
     t.now(t.t + 2 * DAY + 5)  # bob's time is out
     mine = move(t, "bob")
     claim = written(t, "alice", "timeout")
