@@ -24,8 +24,10 @@ modules, roughly from the bottom up:
   its answers); `party`: one party's knowledge and the files it writes;
   `foresight`: who can know which chance when; `audit`: the end-of-game
   audit.
-* `folder`: a game folder on disk, the chain as files; `set_aside`: the
-  files the rule of out-of-turn undo requests sets aside there.
+* `forks`: which of two files on one predecessor stands, where a rule says
+  (an out-of-turn undo request, resignation, pause or timeout claim);
+  `folder`: a game folder on disk, the chain as files; `set_aside`: the
+  files those rules set aside there.
 
 No import circle: `chain` imports genesis, the modes, ballots and undo
 (and a peer game's mode the peer package), and none of them imports the

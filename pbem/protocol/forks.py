@@ -36,10 +36,9 @@ if TYPE_CHECKING:
     from pbem.protocol.head import ChainView
 
 
-def out_of_turn(chain: ChainView, body: TurnBody, writers: list[str] | None = None) -> bool:
-    """Whether `body` is a file rule 1 sets aside when the seat to write
-    writes on the same predecessor: one written by a seat not to write."""
-    writers = chain.writers() if writers is None else writers
+def _out_of_turn(chain: ChainView, body: TurnBody, writers: list[str]) -> bool:
+    """Whether `body` is a file rule 1 sets aside when a seat to write
+    (`writers`) writes on the same predecessor: one by a seat not to write."""
     if body.by in writers:
         return False
     if body.undo is not None:
@@ -61,7 +60,7 @@ def settle(chain: ChainView, candidates: list[tuple[object, TurnBody]]) -> list[
         return None
     writers = chain.writers()
     bodies = [body for _, body in candidates]
-    aside = {i for i, body in enumerate(bodies) if out_of_turn(chain, body, writers)}
+    aside = {i for i, body in enumerate(bodies) if _out_of_turn(chain, body, writers)}
     rest = [i for i in range(len(bodies)) if i not in aside]
     if len(rest) == 2:
         a, b = (bodies[i] for i in rest)

@@ -21,14 +21,13 @@ else, written by `pbem sync`) carries a `Rekey`:
   seat sealed to a fellow reader (which relays it to reveal them): the old
   player reads them only with that reader's partial, which now goes
   sealed to the newcomer, or in public once the card is face up;
+* the cards still in the seat's private decks (its own layer, version 6,
+  `own_decks`), whose places the old player knew, shuffled again under r
+  with the same shuffle proof as every layer;
 * a fresh beacon chain, started at once in place of the old player's
   (`renewal.restart`): its links are the newcomer's alone;
 * r and the chain's seed sealed to the newcomer itself (so it needs no
   storage), and published with its secrets at the end (`PeerSecrets.rekey`).
-
-* the cards still in the seat's private decks (its own layer, version 6,
-  `own_decks`), whose places the old player knew, shuffled again under r
-  with the same shuffle proof as every layer.
 
 What is left to the old player: the cards it read before the handover, and
 the places of cards the rules shuffled into its private decks during play
