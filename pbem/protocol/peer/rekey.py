@@ -38,6 +38,8 @@ any card: no seat is handed over then.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from typing import TYPE_CHECKING
 
 from pbem.crypto import beacon, poker
@@ -121,12 +123,18 @@ def make(deck, state, me: SecretIdentity, seq: int) -> Rekey:
                  box=seal(r + seed, [me.public], box_ad(game_id, seq)), decks=decks)
 
 
+#: digests of re-keyings whose proofs verified in this process (every load
+#: of a folder replays every file; `poker.check_partial` remembers alike)
+_CHECKED: set[bytes] = set()
+
+
 def take(deck, state, seat: str, rekey: Rekey, seq: int) -> None:
     """Every verifier: check `seat`'s `Rekey` in the file of `seq` (after
     its link), on the public `state`, and put it on the staged `deck`."""
     game_id = deck.game_id
     todo = refs(deck, seat)
     shuffled = in_decks(deck, state, seat)
+    seen = hashlib.sha256(canonical([game_id, seq, seat, todo, [b64e(deck.points[r]) for r in todo], rekey])).digest()
     try:
         factor = poker.check_point(b64d(rekey.factor, 32), "its factor")
         olds = sorted({deck.key_of(seat, ref) for ref in todo + [x for z in shuffled.values() for x in z]})
@@ -135,16 +143,18 @@ def take(deck, state, seat: str, rekey: Rekey, seq: int) -> None:
         keys = {}
         for k, old in zip(rekey.keys, olds):
             new = poker.check_point(b64d(k.new, 32), "a re-keyed key")
-            poker.verify_dleq(b64d(k.proof, 64), poker.BASE, factor, old, new,
-                              _context(game_id, seq, seat, "key " + k.old))
+            if seen not in _CHECKED:
+                poker.verify_dleq(b64d(k.proof, 64), poker.BASE, factor, old, new,
+                                  _context(game_id, seq, seat, "key " + k.old))
             keys[old] = new
         if len(rekey.points) != len(todo) or len(rekey.proofs) != len(todo):
             raise ProtocolError(f"it re-keys {len(rekey.points)} cards, not the {len(todo)} the seat's layer is on "
                                 "and it cannot read")
         for ref, point, proof in zip(todo, rekey.points, rekey.proofs):
             new = poker.check_point(b64d(point, 32), f"the re-keyed point of {ref}")
-            poker.verify_dleq(b64d(proof, 64), poker.BASE, factor, deck.points[ref], new,
-                              _context(game_id, seq, seat, ref))
+            if seen not in _CHECKED:
+                poker.verify_dleq(b64d(proof, 64), poker.BASE, factor, deck.points[ref], new,
+                                  _context(game_id, seq, seat, ref))
             deck.points[ref] = new
         if sorted(rekey.decks) != sorted(shuffled):
             raise ProtocolError(f"it shuffles other private decks than the seat's that hold cards "
@@ -159,6 +169,9 @@ def take(deck, state, seat: str, rekey: Rekey, seq: int) -> None:
         anchor = b64d(rekey.anchor, 32)
     except (CryptoError, FormatError) as exc:
         raise ProtocolError(f"{seat}'s fresh layers after its handover do not verify: {exc.message}") from None
+    if len(_CHECKED) > 1 << 10:
+        _CHECKED.clear()
+    _CHECKED.add(seen)
     deck.rekeys[seat] = (frozenset(todo).union(*shuffled.values()), keys, factor)
     peer_renewal.restart(deck, seat, anchor)
 
@@ -172,7 +185,7 @@ def opened(rekey: Rekey, me: SecretIdentity, game_id: str, seq: int, length: int
     r, seed = data[:32], data[32:]
     if len(data) != 64 or poker.public_key(poker.check_scalar(r)) != b64d(rekey.factor, 32):
         raise ProtocolError("the factor it sealed to itself is not the one it re-keyed with")
-    if beacon.anchor(seed, length) != b64d(rekey.anchor, 32):
+    if _anchor(seed, length) != b64d(rekey.anchor, 32):
         raise ProtocolError("the seed it sealed to itself does not lead to its fresh beacon chain's anchor")
     return r, seed
 
@@ -181,6 +194,13 @@ def kept_renewals(prior, seat: str) -> int:
     """How many of the seat's renewed chains a `Rekey` keeps, from the deck
     before its file (`prior`): those started, its own link included."""
     return prior.chain_in_use.get(seat, 0) + (prior.links_used[seat] >= prior.beacon_length)
+
+
+@functools.lru_cache(maxsize=64)
+def _anchor(seed: bytes, length: int) -> bytes:
+    """A chain's anchor (a thousand hashes), once per process: the newcomer
+    opens its own re-keying each time it reads the game."""
+    return beacon.anchor(seed, length)
 
 
 def scalar_of(deck, seat: str, ref: str, secrets: PeerSecrets, made: dict | None = None) -> bytes:
