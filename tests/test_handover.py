@@ -10,6 +10,7 @@ refused by every verifier, or (what only carol can see) by carol."""
 
 from __future__ import annotations
 
+import copy
 import os
 import random
 import shutil
@@ -23,10 +24,15 @@ from pbem.app import creating, opening, reading, receiving, writing
 from pbem.crypto.keys import SecretIdentity
 from pbem.crypto.seal import open_envelope, seal
 from pbem.crypto.encoding import canonical
-from pbem.errors import PbemError, SealError
-from pbem.protocol import codec, dealer as dealer_mod, handover
+from pbem.crypto import beacon, poker
+from pbem.crypto.encoding import b64d, b64e
+from pbem.errors import CryptoError, PbemError, SealError
 from pbem.gamedir import folder as folder_mod
-from pbem.protocol.formats import SeatSecrets, TurnBody
+from pbem.protocol import codec, dealer as dealer_mod, handover
+from pbem.protocol.formats import PeerSecrets, SeatSecrets, TurnBody
+from pbem.protocol.peer import rekey
+from pbem.protocol.peer.knowledge import sealed_ad
+from pbem.protocol.peer.secrets import open_secret_box
 from pbem.protocol.party import Party
 
 LONG = bool(os.environ.get("PBEM_LONG"))
@@ -185,13 +191,56 @@ def sealed_after(keys, folder, old_bob: SecretIdentity) -> int:
     return len(later)
 
 
+def old_peer_secrets(folder, old_bob: SecretIdentity) -> PeerSecrets:
+    """bob's own scalar and beacon seed, from his join, with his key."""
+    chain = folder_mod.load(folder)
+    if chain.genesis.peer.creator == "bob":
+        return open_secret_box(chain.genesis.peer.secret_box, old_bob, chain.genesis.nonce)
+    join = next(r for r in chain.records[1:] if r.by == "bob" and r.body.join is not None)
+    return open_secret_box(join.body.join.secret_box, old_bob, chain.genesis.nonce)
+
+
+def opened_nothing_later(keys, folder, old_bob: SecretIdentity, old: PeerSecrets) -> int:
+    """In a peer game, after the handover of seat bob, the old player's
+    real scalar, beacon seed and key open no card dealt to the seat since:
+    every card carol reads that is not face up and that bob did not hold
+    stays closed to bob's scalar (on its point as play left it, every other
+    seat's layer off), no link the seat revealed since comes from bob's
+    seed, and no partial sealed to the seat since opens with bob's key.
+    (What bob could read at the handover is his: he saw it.)"""
+    chain = folder_mod.load(folder)
+    seq = handover.since(chain, "bob")
+    assert chain.records[seq + 1].body.rekey is not None  # carol's first file: her fresh layers
+    held = chain.records[seq].prior.deck.knows("bob")  # what bob could read: his to keep
+    carol = Party(chain, keys["carol"].secret("carol").seated_as("bob"))
+    later = {ref: card for ref, card in carol.cards.items() if ref not in chain.revealed and ref not in held
+             and chain.deck.remaining.get(ref) == {"bob"}}
+    scalar = b64d(old.scalar, 32)
+    for ref in later:
+        with pytest.raises(CryptoError):
+            chain.deck.identify(poker.decrypt(scalar, chain.deck.points[ref]))
+    links, x = set(), b64d(old.beacon_seed, 32)  # every link of bob's chain: the seed, hashed on and on
+    for _ in range(chain.deck.beacon_length):
+        links.add(x)
+        x = beacon.anchor(x, 1)
+    # the re-keying file's own link is the last of bob's chain; every later one is carol's
+    revealed = [b64d(r.body.beacon, 32) for r in chain.records[seq + 2:] if r.by == "bob" and r.body.beacon]
+    assert revealed and not links & set(revealed)
+    for r in chain.records[seq + 1:]:
+        for box in r.body.sealed:
+            if box.to == "bob":
+                with pytest.raises(SealError):
+                    open_envelope(box.envelope, old_bob, sealed_ad(chain.game_id, r.seq, "bob"))
+    return len(later)  # how many cards of the shared deck it tried
+
+
 @pytest.mark.parametrize("dealer", ["peer", "referee"])
 def test_agent_avenue_seat_handed_over_mid_game(tmp_path, dealer):
     """In the peer game bob hands over, with the README's lines; in the
     referee game bob vanished, and the referee hands his seat over."""
     keys, dirs = start(tmp_path, "aa", dealer, bob_knows_carol=dealer != "peer",
                        **({"referee_handover": True} if dealer == "referee" else {}))
-    rng, bot = random.Random(1), "random" if dealer == "peer" else "greedy"  # short games
+    rng, bot = random.Random(2 if dealer == "peer" else 1), "random" if dealer == "peer" else "greedy"  # short games
     until_bob_decides(keys, dirs, rng, files=8, bot=bot)
     before = hand(dirs["bob"], "bob", keys["bob"])
     old_bob = keys["bob"].secret("bob")
@@ -204,12 +253,18 @@ def test_agent_avenue_seat_handed_over_mid_game(tmp_path, dealer):
     assert alice.json("info", dirs["alice"])["handed_over"]["bob"]["to"] == "carol"
     nowhere_in_clear(keys, dirs, sealed_to_carol(keys, dirs["carol"]))
     dirs.pop("bob")
+    if dealer == "peer":  # what bob read, and his secrets: they open nothing dealt to the seat later
+        old = old_peer_secrets(dirs["alice"], old_bob)
+        play_on(keys, dirs, rng, bot=bot, files=6)
+        assert opened_nothing_later(keys, dirs["carol"], old_bob, old)
     play_on(keys, dirs, rng, bot=bot)
     for n in ("carol", "alice"):
         cli = Pbem(keys[n].store.home)
         cli("verify", dirs[n])
         assert "ok" in cli("audit", dirs[n]).stdout.lower()
     assert sealed_after(keys, dirs["carol"], old_bob) or dealer == "peer"
+    if dealer == "peer":
+        opened_nothing_later(keys, dirs["carol"], old_bob, old)
 
 
 @pytest.mark.skipif(not LONG, reason="long mode (PBEM_LONG=1): a Codex game played to its end")
@@ -232,6 +287,41 @@ def test_codex_referee_hands_a_vanished_seat_over(tmp_path):
         Pbem(keys[n].store.home)("verify", dirs[n])
     assert "ok" in Pbem(keys["carol"].store.home)("audit", dirs["carol"]).stdout.lower()
     sealed_after(keys, dirs["carol"], old_bob)
+
+
+@pytest.mark.skipif(not LONG, reason="long mode (PBEM_LONG=1): a Codex game played to its end")
+def test_codex_peer_seat_handed_over(tmp_path):
+    """A peer Codex game: bob's own deck is his private deck, whose places
+    he knew. carol's first file shuffles what is left of it again and
+    re-keys the rest; bob's real scalar then opens none of the cards still
+    in it, nor any card carol draws; the game plays to its end, verified
+    and audited. (In the default run the doctored re-keyings shuffle a
+    private deck: Agent Avenue's black market.)"""
+    keys, dirs = start(tmp_path, "cx", "peer")
+    rng = random.Random(3)
+    until_bob_decides(keys, dirs, rng, files=6, bot="greedy")
+    old_bob = keys["bob"].secret("bob")
+    old = old_peer_secrets(dirs["alice"], old_bob)
+    carol_takes_over(tmp_path, keys, dirs, "bob")
+    dirs["carol"] = side(tmp_path, "carol") / "game"
+    dirs.pop("bob")
+    play_on(keys, dirs, rng, bot="greedy")
+    chain = folder_mod.load(dirs["carol"])
+    seq = handover.since(chain, "bob")
+    decks = chain.records[seq + 1].body.rekey.decks
+    assert decks  # bob's deck, shuffled again
+    prior = chain.records[seq].prior  # the game as bob left it: the cards then in his deck
+    in_deck = [ref for refs in rekey.in_decks(prior.deck, prior.public, "bob").values() for ref in refs]
+    assert "deck:bob" in decks and in_deck
+    scalar = b64d(old.scalar, 32)
+    for ref in in_deck:  # drawn by carol since, or still there: not face up, and closed to bob
+        if ref not in chain.revealed:
+            with pytest.raises(CryptoError):
+                chain.deck.identify(poker.decrypt(scalar, chain.deck.points[ref]))
+    opened_nothing_later(keys, dirs["carol"], old_bob, old)
+    for n in ("carol", "alice"):
+        Pbem(keys[n].store.home)("verify", dirs[n])
+    assert "ok" in Pbem(keys["carol"].store.home)("audit", dirs["carol"]).stdout.lower()
 
 
 def test_a_hotseat_seat_handed_over(tmp_path):
@@ -312,7 +402,9 @@ def resigned(data: bytes, signer: SecretIdentity, **change) -> bytes:
 
 @pytest.mark.parametrize("dealer", ["referee", "peer"])
 def test_doctored_handovers(tmp_path, dealer):
-    keys, dirs = start(tmp_path, "aa", dealer, **({"referee_handover": True} if dealer == "referee" else {}))
+    # the peer game with the black market, whose deck is the first seat's (bob's) private deck
+    keys, dirs = start(tmp_path, "aa", dealer, **({"referee_handover": True} if dealer == "referee" else
+                                                  {"seats": ("bob", "alice"), "options": ("mode=advanced",)}))
     keys.update(introduced(tmp_path / "d", ["dave"]))
     until_bob_decides(keys, dirs, random.Random(6), files=4)
     chain = folder_mod.load(dirs["bob"])
@@ -329,6 +421,7 @@ def test_doctored_handovers(tmp_path, dealer):
     Party(judged(honest), as_carol)  # the honest one opens for carol
     # every verifier refuses: another seat's handover, a newcomer already seated, other cards named
     for change, match in [({"seat": "alice"}, "only alice itself"),
+                          ({"address": "carol at home"}, "no valid mail address"),
                           ({"to": keys["alice"].store.public("alice")}, "already in this game"),
                           ({"refs": ["x1"]}, "other cards than those bob knows")]:
         with pytest.raises(PbemError, match=match):
@@ -351,6 +444,55 @@ def test_doctored_handovers(tmp_path, dealer):
         box = seal(canonical(swapped), [carol], ad)
         with pytest.raises(PbemError, match=r"signed by bob\)"):
             _ = Party(judged(resigned(honest, bob, box=box)), as_carol).cards
+    if dealer == "peer":
+        doctored_rekeys(judged(honest), as_carol, alice)
+
+
+def doctored_rekeys(chain, as_carol: SecretIdentity, alice: Party) -> None:
+    """carol's first file in the peer game, her fresh layers (`Rekey`),
+    doctored and re-signed with her key: every verifier refuses it; and
+    what she publishes at the end must hold the factor she re-keyed with."""
+    honest = Party(chain, as_carol).answer()
+    body = codec.decode_body(codec.read_envelope(honest), TurnBody)
+    rk = body.rekey
+    assert rk.points and rk.keys and list(rk.decks) == ["market:deck"]
+    market = rk.decks["market:deck"]
+    name = f"{chain.seq + 1:06d}-bob.pbem"
+
+    def judged(data):
+        again = copy.deepcopy(chain)
+        again.append(data, name)
+        return again
+
+    def rekeyed(**change):
+        return codec.encode_signed("turn", msgspec.structs.replace(body, rekey=msgspec.structs.replace(rk, **change)),
+                                   as_carol)
+
+    other = alice.peer_secrets.scalar  # a real scalar, not carol's factor
+    for change, match in [({"points": rk.points[1:] + rk.points[:1]}, "do not verify"),
+                          ({"points": rk.points[:-1], "proofs": rk.proofs[:-1]}, "not the"),
+                          ({"factor": b64e(poker.public_key(b64d(other, 32)))}, "do not verify"),
+                          ({"keys": []}, "other keys"),
+                          ({"proofs": rk.proofs[::-1]}, "do not verify"),
+                          ({"decks": {}}, "other private decks"),
+                          ({"decks": {"market:deck": msgspec.structs.replace(market, points=market.points[::-1])}},
+                           "not a shuffle of the deck it received")]:
+        with pytest.raises(PbemError, match=match):
+            judged(rekeyed(**change))
+    with pytest.raises(PbemError, match="may not carry commands"):  # a move in its place
+        judged(codec.encode_signed("turn", msgspec.structs.replace(
+            body, rekey=None, commands=[msgspec.Raw(b'{"t":"aa.x"}')]), as_carol))
+    # what only carol can check: the factor and seed she sealed to herself
+    for r, seed in [(poker.new_scalar(), b"\x01" * 32), (b64d(other, 32), b"\x02" * 32)]:
+        box = seal(r + seed, [as_carol.public], rekey.box_ad(chain.game_id, chain.seq + 1))
+        with pytest.raises(PbemError, match="sealed to itself"):
+            _ = Party(judged(rekeyed(box=box)), as_carol).peer_secrets
+    after = judged(honest)
+    mine = Party(after, as_carol).peer_secrets
+    after.deck.copy().publish("bob", mine)
+    for wrong, match in [(other, "not the one its layers were re-keyed with"), (None, "no factor")]:
+        with pytest.raises(PbemError, match=match):
+            after.deck.copy().publish("bob", msgspec.structs.replace(mine, rekey=wrong))
 
 
 @pytest.mark.skipif(not LONG, reason="long mode (PBEM_LONG=1): a Codenames Duet game played to its end")
@@ -367,3 +509,56 @@ def test_a_duet_seat_handed_over(tmp_path):
     dirs.pop("bob")
     play_on(keys, dirs, rng)
     assert "ok" in Pbem(keys["carol"].store.home)("audit", dirs["carol"]).stdout.lower()
+
+
+def test_a_spymaster_handed_over_before_the_key_is_shared(tmp_path):
+    """A peer Codenames game of three seats: both spymasters read the key,
+    each sealing its partials to the other. bob, the first to owe them,
+    hands his seat over before he sealed his: carol seals hers (under her
+    re-keyed layer) to alice, alice seals hers to carol, and both read the
+    whole key; bob's key and scalar open none of it, even with alice's
+    layer off. In long mode the game plays to its end, verified and audited."""
+    keys = people(tmp_path)
+    dirs = {n: side(tmp_path, n) / "game" for n in ("alice", "bob", "rita")}
+    creating.new_game("cn", dirs["bob"], ["bob:red-spymaster", "alice:blue-spymaster", "rita:shared"],
+                     keys["bob"], "peer", creator="bob", options=["variant=three"])
+    receiving.join(dirs["alice"], [dirs["bob"] / folder_mod.GENESIS], "alice", keys["alice"])
+    receiving.join(dirs["rita"], sorted(dirs["alice"].glob("0*.pbem")), "rita", keys["rita"])
+    for d in dirs.values():
+        for other in dirs.values():
+            receiving.apply_files(d, sorted(other.glob("0*.pbem")))
+    rng = random.Random(4)
+    for _ in range(60):
+        chain = folder_mod.load(dirs["alice"])
+        owed = [o for o in chain.obligations() if o.by == "bob" and o.what == "deliver"]
+        if chain.writers() == ["bob"] and owed and chain.deck.complete:
+            break
+        assert step(keys, dirs, rng)
+    else:
+        raise AssertionError("bob never owed his partials")
+    key = set(chain.deck.remaining) - chain.deck.knows("bob")
+    assert len(key) == 25  # the key he shares with alice: he cannot read it yet
+    old_bob, old = keys["bob"].secret("bob"), old_peer_secrets(dirs["alice"], keys["bob"].secret("bob"))
+    carol_takes_over(tmp_path, keys, dirs, "bob")
+    dirs["carol"] = side(tmp_path, "carol") / "game"
+    dirs.pop("bob")
+    play_on(keys, dirs, rng, files=8)
+    chain = folder_mod.load(dirs["carol"])
+    seq = handover.since(chain, "bob")
+    sealed = {(r.by, box.to) for r in chain.records[seq + 1:] for box in r.body.sealed}
+    assert {("bob", "alice"), ("alice", "bob")} <= sealed  # both ways, after the handover
+    carol = Party(chain, keys["carol"].secret("carol").seated_as("bob")).cards
+    alice = Party(chain, keys["alice"].secret("alice")).cards
+    assert {r: carol[r] for r in key} == {r: alice[r] for r in key}
+    # even with alice's layer off (her partial went sealed to carol), bob's scalar opens no cell of the key
+    mine = b64d(Party(chain, keys["alice"].secret("alice")).peer_secrets.scalar, 32)
+    for ref in key - set(chain.revealed):
+        if chain.deck.remaining[ref] == {"alice", "bob"}:
+            with pytest.raises(CryptoError):
+                chain.deck.identify(poker.decrypt(b64d(old.scalar, 32), poker.decrypt(mine, chain.deck.points[ref])))
+    opened_nothing_later(keys, dirs["carol"], old_bob, old)
+    if LONG:  # to the end
+        play_on(keys, dirs, rng)
+        for n in ("carol", "alice"):
+            Pbem(keys[n].store.home)("verify", dirs[n])
+        assert "ok" in Pbem(keys["carol"].store.home)("audit", dirs["carol"]).stdout.lower()

@@ -192,6 +192,18 @@ def peer_table(tmp_path, monkeypatch) -> Table:
     return t
 
 
+def bob_to_move(tmp_path, monkeypatch) -> tuple[Table, random.Random]:
+    """A peer game of alice and bob with a pace, played until bob is to move."""
+    t = peer_table(tmp_path, monkeypatch)
+    rng = random.Random(3)
+    t.settle(rng, skip="alice")
+    if t.chain().writers() == ["alice"]:
+        t.step(rng)
+        t.settle(rng, skip="bob")
+    assert t.chain().writers() == ["bob"]
+    return t, rng
+
+
 def test_peer_resign_out_of_turn_then_secrets_and_audit(tmp_path, monkeypatch):
     t = peer_table(tmp_path, monkeypatch)
     rng = random.Random(4)
@@ -205,13 +217,7 @@ def test_peer_resign_out_of_turn_then_secrets_and_audit(tmp_path, monkeypatch):
 
 
 def test_peer_claim_answered_by_a_move_then_accepted(tmp_path, monkeypatch):
-    t = peer_table(tmp_path, monkeypatch)
-    rng = random.Random(3)
-    t.settle(rng, skip="alice")
-    if t.chain().writers() == ["alice"]:
-        t.step(rng)
-        t.settle(rng, skip="bob")
-    assert t.chain().writers() == ["bob"]
+    t, rng = bob_to_move(tmp_path, monkeypatch)
     # a claim before the deadline: refused, nothing changes
     files = snapshot(t.dirs["alice"])
     r = t.run("alice", "timeout", t.dirs["alice"], "--as", "alice", ok=False)

@@ -15,7 +15,7 @@ import pytest
 
 from conftest import Pbem, snapshot
 from mailservers import CutProxy, Dovecot, Smtp, maildir
-from pbem.app import creating, mail_fetch, mail_referee, mailing, opening, reading, turns, writing
+from pbem.app import creating, mail_fetch, mail_referee, mailing, opening, reading, receiving, turns, writing
 from pbem.app.opening import Keys
 from pbem.home.store import KeyStore
 from pbem.protocol import codec
@@ -23,7 +23,7 @@ from pbem.gamedir import folder as folder_mod, safe_read
 from pbem.transport import armor
 from pbem.transport.mail import MailError
 
-ADDR = {n: f"{n}@example.org" for n in ("alice", "bob", "rita", "mallory")}
+ADDR = {n: f"{n}@example.org" for n in ("alice", "bob", "rita", "mallory", "carol")}
 
 
 @pytest.fixture
@@ -172,6 +172,60 @@ def test_send_and_fetch_a_referee_game(tmp_path, smtp):
     rng = random.Random(1)
     first = folder_mod.load(ga).writers()[0]
     assert bot_turn(tmp_path / first / "g", first, keys[first], rng)
+
+
+def test_mail_for_a_seat_handed_over_goes_to_the_newcomer(tmp_path, smtp):
+    """bob hands his seat to carol (whose identity file, with her address,
+    only he imported): the handover carries her address, rita's address
+    book takes it with her key, and rita's mail for seat bob goes to carol,
+    never to bob; carol's own mail leaves from her address."""
+    keys = people(tmp_path, smtp)
+    store = KeyStore(tmp_path / "home-carol")
+    store.create("carol", None, ADDR["carol"])
+    keys["carol"] = Keys(store, lambda: "")
+    config(store.home, smtp.port, f'[inbox]\nmaildir = "{maildir(smtp.root / ADDR["carol"])}"')
+    for n in ("alice", "bob", "rita"):
+        store.import_identity(keys[n].store.export(n))
+    keys["bob"].store.import_identity(store.export("carol"))
+    dirs = {n: tmp_path / n / "g" for n in ("rita", "alice", "bob")}
+    creating.new_game("aa", dirs["rita"], ["alice", "bob"], keys["rita"], "referee", "rita")
+    for n in ("alice", "bob"):
+        receiving.join(dirs[n], [dirs["rita"] / folder_mod.GENESIS], n, keys[n])
+    rng = random.Random(3)
+    for _ in range(100):  # local play (files copied) until bob is to decide
+        for d in dirs.values():
+            for other in dirs.values():
+                receiving.apply_files(d, sorted(other.glob("0*.pbem")))
+        chain = folder_mod.load(dirs["rita"])
+        if chain.dealt and chain.writers() == ["bob"] and chain.needs("bob") == "decision":
+            break
+        who = chain.writers()[0]
+        bot_turn(dirs[who], who, keys[who], rng)
+    handed = writing.handover(dirs["bob"], "bob", "carol", keys["bob"])
+    assert keys["alice"].store.email("carol") is None
+    for n in ("alice", "rita"):
+        receiving.apply_files(dirs[n], handed, keys[n])
+    assert keys["alice"].store.email("carol") == ADDR["carol"]  # on the handover's word, with her key
+    dirs["carol"] = tmp_path / "carol" / "g"
+    receiving.join(dirs["carol"], sorted(dirs["bob"].glob("0*.pbem")), "bob", keys["carol"])
+    keys["bob"] = keys.pop("carol")  # seat bob: carol, with her own home
+    dirs["bob"] = dirs.pop("carol")
+    while True:  # carol moves; then someone else writes a file seat bob lacks
+        chain = folder_mod.load(dirs["rita"])
+        who = chain.writers()[0]
+        written = bot_turn(dirs[who], who, keys[who], rng)
+        for n in dirs:
+            receiving.apply_files(dirs[n], written, keys[n]) if n != who else None
+        if who != "bob":
+            break
+    smtp.received.clear()
+    sent = {s.party: s.address for s in mailing.send(dirs[who], who, keys[who])}
+    assert sent == {"bob": ADDR["carol"], **({"alice": ADDR["alice"]} if who == "rita" else {"rita": ADDR["rita"]})}
+    assert not [rcpts for rcpts, _ in smtp.received if ADDR["bob"] in rcpts]
+    smtp.received.clear()
+    assert mailing.send(dirs["bob"], "bob", keys["bob"])  # carol's own files leave from her address
+    assert {email.message_from_bytes(raw, policy=email.policy.default)["From"] for _, raw in smtp.received} \
+        == {ADDR["carol"]}
 
 
 def test_cli_mail_send_fetch_and_referee(tmp_path, smtp, monkeypatch):

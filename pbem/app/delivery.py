@@ -191,7 +191,7 @@ class Received:
     pending: list[Path] = field(default_factory=list)
     bad: list[PbemError] = field(default_factory=list)
     #: the folder's chain when a received file took the place of one in it
-    #: (`_by_the_undo_rule`): the caller's chain is stale then
+    #: (`_by_the_fork_rules`): the caller's chain is stale then
     chain: Chain | None = None
     #: files given that were already in the chain: (label, its name there)
     known: list[tuple[str, str]] = field(default_factory=list)
@@ -323,7 +323,7 @@ def _settle(folder: Path, chain: Chain, waiting: list[_Waiting], result: Receive
                 continue
             try:
                 if item.seq <= chain.seq:
-                    now = _by_the_undo_rule(folder, chain, item, result, notes)
+                    now = _by_the_fork_rules(folder, chain, item, result, notes)
                     if now is not None:
                         if now is not chain:
                             chain = result.chain = now
@@ -351,43 +351,43 @@ def _settle(folder: Path, chain: Chain, waiting: list[_Waiting], result: Receive
                     f"{chain.seq + 1} arrives (the folder has up to seq {chain.seq})")
 
 
-def _by_the_undo_rule(folder: Path, chain: Chain, item: _Waiting, result: Received,
-                      notes: list[str] | None) -> Chain | None:
-    """A received file for a place the chain holds, settled by the rule of
-    out-of-turn undo requests (`undo.set_aside`): the seat that was to
-    write stands over an undo request written out of turn on the same
-    predecessor. When the received file stands, it is checked on that
-    predecessor and written beside the request, and the folder, loaded
-    again, sets the request (and what followed it) aside; when it is such a
-    request, it is set aside with a note. Returns the chain to go on with,
-    or None when the rule does not apply."""
+def _by_the_fork_rules(folder: Path, chain: Chain, item: _Waiting, result: Received,
+                       notes: list[str] | None) -> Chain | None:
+    """A received file for a place the chain holds, settled by the rules of
+    `pbem.protocol.forks` (the seat that was to write stands over a file
+    written out of turn on the same predecessor; a seat's resignation over
+    its own other file; a referee's timeout over the late seat's move).
+    When the received file stands, it is checked on that predecessor and
+    written beside the file it stands over, and the folder, loaded again,
+    sets that one (and what followed it) aside; when it is set aside, it
+    is dropped with a note. Returns the chain to go on with, or None when
+    no rule applies."""
     from pbem.fsio import atomic_write
-    from pbem.protocol import undo
+    from pbem.protocol import forks
 
     mine = chain.records[item.seq]
     outer = codec.read_envelope(item.data)
     body = codec.decode_body(outer, TurnBody)
-    if body.prev != chain.records[item.seq - 1].hash or outer.by == mine.by:
+    if body.prev != chain.records[item.seq - 1].hash:
         return None
+    base = folder_mod.load(folder, stop=item.seq - 1)
+    codec.check_signature(outer, base.identity(outer.by))
+    losers = forks.settle(base, [(mine.outer, mine.body), (outer, body)])
     name = mine.name or folder_mod.turn_name(mine.seq, mine.by)
-    if undo.stands_over(mine, outer.by):
-        base = folder_mod.load(folder, stop=item.seq - 1)
+    if losers == [0]:
         record = base.append(item.data, item.label)
         path = folder / folder_mod.turn_name(record.seq, record.by)
+        if path.name == name:  # its writer's own file stands aside: another name for the one that stands
+            path = path.with_name(f"{path.stem}.2.pbem")
         atomic_write(path, item.data, exclusive=True)
         result.written.append(path)
         _drop(item)
-        _say(notes, f"{item.label} stands over {name}, {mine.by}'s undo request written out of turn: "
-                    "the request, and any file after it, is set aside")
+        _say(notes, forks.note(base, mine.body, name, body, item.label) + "; so is any file after it")
         return folder_mod.load(folder)
-    if body.undo is not None and body.undo.what == "request":
-        base = folder_mod.load(folder, stop=item.seq - 1)
-        codec.check_signature(outer, base.identity(outer.by))
-        if undo.set_aside(base, [(mine.outer, mine.body), (outer, body)]) == [1]:
-            _drop(item)
-            _say(notes, f"{item.label}: {outer.by}'s undo request was written out of turn, and {name} by {mine.by}, "
-                        "who was to write, stands over it: set aside")
-            return chain
+    if losers == [1]:
+        _drop(item)
+        _say(notes, forks.note(base, body, item.label, mine.body, name))
+        return chain
     return None
 
 

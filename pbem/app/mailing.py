@@ -177,20 +177,21 @@ def send(folder: Path, name: str, keys, ask: Ask | None = None, again: bool = Fa
         return []
     config = cfg.read(home)
     copy = _copy_to_self(config, name)
-    sender = cfg.table(config, "mail", name).get("from") or keys.store.email(name)
+    sender = cfg.table(config, "mail", name).get("from") or address_of(keys, chain, name)
     if not sender:
         raise MailError(f"no From address for {name}",
                         hint=f"give {name} one: pbem id email {name} ADDRESS (or from = \"...\" in [mail] of config.toml)")
-    missing = [party for party, _ in todo if not keys.store.email(party)]
+    missing = [party for party, _ in todo if not address_of(keys, chain, party)]
     if missing:
         raise MailError(f"no mail address for {', '.join(missing)}: nothing was sent",
-                        hint=f"import their identity files with an address, or: pbem id email {missing[0]} ADDRESS")
+                        hint=f"import their identity files with an address, or: pbem id email "
+                             f"{chain.holder(missing[0]).name if missing[0] in chain.handed else missing[0]} ADDRESS")
     server = server_settings(home, "smtp", name, required=True)
     info = turns.status(chain)
     out = []
     with mail.Smtp(server, password(server, ask)) as smtp:
         for party, files in todo:
-            address = keys.store.email(party)
+            address = address_of(keys, chain, party)
             subject, text = _letter(chain, info, name, party, folder, files)
             named = [(p.name, d) for p, d in files]
             smtp.send(mail.message(sender, address, subject, text, named))
@@ -209,6 +210,12 @@ def send(folder: Path, name: str, keys, ask: Ask | None = None, again: bool = Fa
                 notes.append(f"mailed a copy of {', '.join(p.name for p, _ in mine)} to yourself <{sender}> "
                              "(what pbem mail fetch rebuilds a lost folder from)")
     return out
+
+
+def address_of(keys, chain, party: str) -> str | None:
+    """Where `party` of `chain` gets mail: the address of the identity that
+    holds it now (a seat handed over: its newcomer's, never the old player's)."""
+    return keys.store.email(chain.holder(party).name if party in chain.handed else party)
 
 
 def _copy_to_self(config: dict[str, Any], name: str) -> bool:
@@ -305,13 +312,13 @@ def remind(folder: Path, name: str, keys, ask: Ask | None, share: int) -> list[s
     if not todo:
         return []
     home = keys.store.home
-    sender = cfg.table(cfg.read(home), "mail", name).get("from") or keys.store.email(name)
+    sender = cfg.table(cfg.read(home), "mail", name).get("from") or address_of(keys, chain, name)
     server = server_settings(home, "smtp", name, required=True)
     out = []
     with mail.Smtp(server, password(server, ask)) as smtp:
         for r in todo:
             for seat in chain.seat_order if r.late else [r.seat]:
-                address = keys.store.email(seat)
+                address = address_of(keys, chain, seat)
                 if not address:
                     continue
                 text = (f"{r.line}.\n\nGame {chain.game_id[:12]} ({folder.name}). "

@@ -167,6 +167,7 @@ def _pending_line(o, peer: bool = False) -> str:
         "deal": f"{o.by} must deal (every seat has joined)",
         "set-up": f"{o.by} must open its beacon link, which sets the game up (every seat has joined)",
         "layer": f"{o.by} must add its shuffle layer to the deck the set-up dealt",
+        "rekey": f"{o.by}'s newcomer must put its fresh layers and beacon chain in place of the old player's",
         "chance": f"{o.by} must draw the chance of {o.to}'s last command" if o.to else f"{o.by} must draw chance",
         "commit": f"{o.by} must commit to the order of {cards} shuffled",
         "tally": f"{o.by} must open its own ballot" if peer else

@@ -241,7 +241,7 @@ def handover(folder: Path, name: str, to: str, keys: Keys, seat: str | None = No
         newcomer = accepted_identity(to, keys.store)
         me = party(chain, name, keys)
         staged = Staged(folder, chain)
-        staged.add(me.handover(seat or name, newcomer))
+        staged.add(me.handover(seat or name, newcomer, keys.store.email(newcomer.name)))
         return staged.write(notes)
 
 

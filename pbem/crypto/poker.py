@@ -91,7 +91,7 @@ __all__ = [
     "POINT_LEN", "SCALAR_LEN", "PROOF_LEN", "BASE",
     "check_point", "check_scalar",
     "card_point", "card_table", "identify",
-    "new_scalar", "public_key", "check_key",
+    "new_scalar", "public_key", "check_key", "times",
     "encrypt", "decrypt", "shuffle_layer", "shuffle_layer_witness", "check_layer",
     "prove_dleq", "verify_dleq", "partial_decrypt", "check_partial",
 ]
@@ -244,6 +244,12 @@ def check_key(k: bytes, key: bytes) -> None:
     """CryptoError unless the published scalar `k` belongs to the published `key`."""
     if not hmac.compare_digest(public_key(k), bytes(key)):
         raise CryptoError("the published scalar does not match the published key")
+
+
+def times(a: bytes, b: bytes) -> bytes:
+    """The scalar ``a·b mod L``: a layer under `b` re-keyed by the factor
+    `a` is a layer under this one (a seat handed over in a peer game)."""
+    return _na.crypto_core_ed25519_scalar_mul(check_scalar(a), check_scalar(b))
 
 
 def encrypt(k: bytes, point: bytes) -> bytes:

@@ -1,6 +1,8 @@
-"""Files a game folder holds that the rule of out-of-turn undo requests
-sets aside (`pbem.protocol.undo.set_aside`): the seat that was to write
-stands over an undo request written out of turn on the same predecessor.
+"""Files a game folder holds that the rules of `pbem.protocol.forks` set
+aside: the seat that was to write stands over a file written out of turn
+on the same predecessor (an undo request, a resignation, a pause, a
+timeout claim), a seat's resignation over its own other file, a referee's
+timeout over the late seat's move.
 
 `pbem.gamedir.folder.load` reads over such a request and every file that
 follows it (`Aside`), naming each in a note; the next writer, holding the
@@ -15,13 +17,13 @@ from pathlib import Path
 
 from pbem.home import checkpoint
 from pbem.errors import PbemError
-from pbem.protocol import codec, undo
+from pbem.protocol import codec, forks
 from pbem.protocol.chain import Chain
 from pbem.protocol.formats import TurnBody
 
 
 class Aside:
-    """Files the rule of out-of-turn undo requests sets aside (`undo.set_aside`),
+    """Files the rules of `forks` set aside,
     and every file that follows one: read over, named in a note, moved to
     ``DIR/set-aside/`` by the next writer (`tidy`)."""
 
@@ -53,7 +55,7 @@ class Aside:
         return out
 
     def settle(self, chain: Chain, candidates: list[tuple[Path, bytes]], notes: list[str]) -> list[tuple[Path, bytes]] | None:
-        """The one file that stands when the rule settles the fork (None: it is a fork)."""
+        """The one file that stands when a rule settles the fork (None: it is a fork)."""
         try:
             decoded = []
             for _, data in candidates:
@@ -62,15 +64,15 @@ class Aside:
                 decoded.append((outer, codec.decode_body(outer, TurnBody)))
         except PbemError:
             decoded = None
-        losers = undo.set_aside(chain, decoded) if decoded else None
+        losers = forks.settle(chain, decoded) if decoded else None
         if losers is None:
             return None
         (path, data), = [c for i, c in enumerate(candidates) if i not in losers]
+        (_, stands), = [d for i, d in enumerate(decoded) if i not in losers]
         for i in losers:
             lost, (outer, body) = candidates[i][0], decoded[i]
             self._add(lost, outer, candidates[i][1])
-            notes.append(f"{lost.name}: {body.by}'s undo request, written out of turn, is set aside: {path.name} by "
-                         f"{codec.read_envelope(data).by}, who was to write, stands over it on seq {chain.seq}")
+            notes.append(forks.note(chain, body, lost.name, stands, path.name))
         return [(path, data)]
 
 
@@ -78,7 +80,7 @@ SET_ASIDE = "set-aside"
 
 
 def move_aside(folder: Path, chain: Chain) -> list[str]:
-    """Move the files the undo rule set aside out of the chain's names
+    """Move the files the fork rules set aside out of the chain's names
     (kept, never lost: a file of the standing branch may need the name)."""
     from pbem.fsio import make_folder
 
@@ -91,6 +93,6 @@ def move_aside(folder: Path, chain: Chain) -> list[str]:
         if target.exists():
             target = target.with_name(f"{path.stem}.{os.urandom(4).hex()}.pbem")
         os.replace(path, target)
-        notes.append(f"moved {path.name} to {SET_ASIDE}/ (set aside by the rule of out-of-turn undo requests)")
+        notes.append(f"moved {path.name} to {SET_ASIDE}/ (set aside by the rule that settled its fork)")
     chain.set_aside = []
     return notes

@@ -27,6 +27,10 @@ on that file's word, recorded with the game it came from, the first time a
 writing command reads it (a name or key it knows otherwise is refused as
 any other clash).
 
+The newcomer's mail address, which the handover carries as its writer's
+address book has it, is recorded likewise, unless the book has one for it
+already: mail for the seat then goes to the newcomer (`pbem.app.mailing`).
+
 A hotseat game's dealer is not pinned: it is a throw-away key made for that
 one folder and kept in its ``dealer.key``.
 """
@@ -54,6 +58,8 @@ class Party(msgspec.Struct, frozen=True):
     identity: PublicIdentity
     #: a newcomer's: the handover file that vouches for its key
     via: str | None = None
+    #: a newcomer's mail address, as its handover gives it
+    address: str | None = None
 
 
 class Stranger(msgspec.Struct, frozen=True):
@@ -94,7 +100,8 @@ def parties(chain: Chain) -> list[Party]:
         out.append(Party(f"{chain.dealer_mode} {chain.dealer_name}", chain.genesis.dealer.identity))
     for seat, (seq, ident) in chain.handed.items():
         by = chain.records[seq].by
-        out.append(Party(f"seat {seat} (since seq {seq})", ident, via=f"{by}'s handover of seat {seat} (seq {seq})"))
+        out.append(Party(f"seat {seat} (since seq {seq})", ident, via=f"{by}'s handover of seat {seat} (seq {seq})",
+                         address=chain.records[seq].body.handover.address))
     return out
 
 
@@ -163,4 +170,7 @@ def check(store: KeyStore, chain: Chain, *, where: str, strict: bool,
     taken = [p for p in new if accept_new or (strict and p.via is not None)]
     for p in taken:
         store.accept(p.identity, where, chain.game_id)
+    for p in parties(chain) if strict else ():  # a newcomer's mail goes where its handover says, unless told otherwise
+        if p.address and p.identity.name not in own and store.email(p.identity.name) is None:
+            store.set_email(p.identity.name, p.address)
     return [New(p, accepted=p in taken) for p in new]

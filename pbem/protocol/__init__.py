@@ -24,6 +24,8 @@ modules, roughly from the bottom up:
   its answers); `party`: one party's knowledge and the files it writes;
   `foresight`: who can know which chance when (the end-of-game audit
   that uses them is a use case: `pbem.app.audit`).
+* `forks`: which of two files on one predecessor stands, where a rule says
+  (an out-of-turn undo request, resignation, pause or timeout claim).
 
 The game folder that holds a chain as files is the layer above
 (`pbem.gamedir`); of it the protocol knows only the genesis file's name

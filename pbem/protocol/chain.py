@@ -83,7 +83,7 @@ class Chain:
         #: file, repaired line endings): `pbem.gamedir.folder.load` fills it
         self.notes: list[str] = []
         #: files of the folder that the rule of out-of-turn undo requests set
-        #: aside (`undo.set_aside`): `folder.load` fills it, writers move them
+        #: aside (`forks.settle`): `folder.load` fills it, writers move them
         self.set_aside: list = []
 
     # -- the head, read as the chain's own attributes -------------------------
@@ -333,10 +333,7 @@ class Chain:
             )
         check_parts(body, self.mode.parts(self, body), self.mode.name)
         if body.undo is not None:
-            head, record = undo_mod.accept(self, outer, body, where)
-            if requesting and body.by not in writers:
-                record.out_of_turn = tuple(writers)
-            return head, record
+            return undo_mod.accept(self, outer, body, where)
         if body.vote is not None:
             return ballots_mod.accept_ballot(self, outer, body, where, self.mode.cast)
         if body.void:

@@ -139,5 +139,6 @@ def check_envelopes(body: GenesisBody | TurnBody) -> None:
         boxes += [body.memo] if body.memo else []
         boxes += [body.renewal.box] if body.renewal else []
         boxes += [body.handover.box] if body.handover else []
+        boxes += [body.rekey.box] if body.rekey else []
     for box in boxes:
         check_envelope(box, readers=1)  # pbem seals every envelope to one reader

@@ -294,6 +294,10 @@ class PeerSecrets(msgspec.Struct, frozen=True, omit_defaults=True):
     #: the seeds of the seat's renewed beacon chains (`BeaconRenewal`), in
     #: the order it committed to them
     renewals: list[B64] = []
+    #: a seat handed over (version 6): the factor its newcomer re-keyed the
+    #: seat's layers with (`Rekey`); those layers are under it times the
+    #: scalar above (or of the reshuffle layer)
+    rekey: B64 | None = None
 
 
 class BeaconRenewal(msgspec.Struct, frozen=True):
@@ -381,6 +385,42 @@ class Handover(msgspec.Struct, frozen=True):
     to: PublicIdentity
     refs: list[Ref]
     box: Envelope
+    #: where the newcomer gets mail, as the writer's address book has it:
+    #: an address book that takes the newcomer's key on this file's word
+    #: takes it too, unless it has one (`pbem.app.mailing`: mail for the seat
+    #: goes to the newcomer)
+    address: str | None = None
+
+
+class RekeyedKey(msgspec.Struct, frozen=True):
+    """One of a seat's keys re-keyed at a handover: `new` is the factor of
+    the `Rekey` times `old`, as its Chaum-Pedersen `proof` shows."""
+
+    old: B64
+    new: B64
+    proof: B64
+
+
+class Rekey(msgspec.Struct, frozen=True):
+    """What the newcomer of a peer seat contributes in its first file after
+    the handover (version 6, `pbem.protocol.peer.rekey`), in place of what
+    the old player held: every point of the seat's layers on cards it could
+    not read, re-keyed by a fresh factor r (`factor` is r·G; `points[i]` is
+    r times the point of the i-th such card, which every verifier
+    recomputes, as `proofs[i]` shows), the seat's keys re-keyed alike
+    (`keys`), a fresh beacon chain (`anchor`), and r with the chain's seed
+    sealed to the newcomer itself (`box`). `decks`: the seat's private
+    decks (version 6's own layer, `own_decks`), each shuffled again under
+    r, the cards still in it in ref order, with its shuffle proof, so that
+    the old player no longer knows which card lies where."""
+
+    factor: B64
+    keys: list[RekeyedKey]
+    points: list[B64]
+    proofs: list[B64]
+    anchor: B64
+    box: Envelope
+    decks: dict[str, PokerLayer] = {}
 
 
 class SeatSecrets(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -428,6 +468,9 @@ class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     #: a late deck's shuffle layer (see `PeerSetup.late`), under the key of
     #: the writer's join
     layer: PokerLayer | None = None
+    #: the newcomer's fresh layers and beacon chain, after a handover
+    #: (peer games, version 6)
+    rekey: Rekey | None = None
     secrets: PeerSecrets | None = None
     #: an undo request or answer: a file carrying it carries nothing else
     undo: Undo | None = None
@@ -474,7 +517,7 @@ class Obligation(msgspec.Struct, frozen=True, omit_defaults=True):
 
     by: Name
     what: Literal["reveal", "deliver", "publish-seed", "join", "publish-secrets", "chance", "commit", "tally", "deal",
-                  "reshuffle", "set-up", "layer"]
+                  "reshuffle", "set-up", "layer", "rekey"]
     refs: list[Ref] = []
     to: Name | None = None
 

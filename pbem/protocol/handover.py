@@ -33,6 +33,7 @@ import msgspec
 from msgspec.structs import replace
 
 from pbem.crypto.envelope import seal_ad
+from pbem.crypto.keys import valid_email
 from pbem.crypto.limits import check_limits
 from pbem.errors import CryptoError, FormatError, ProtocolError, SealError
 from pbem.protocol import codec, versions
@@ -73,6 +74,8 @@ def may_hand_over(chain: ChainView, by: str, seat: str) -> str | None:
         return "an undo request is pending: hand over once it is answered"
     if chain.voters():
         return "a vote is open: hand over once it is tallied"
+    if chain.deck is not None and chain.deck.changes.pending() is not None:
+        return "a reshuffle is being dealt: hand over once every layer is on (`pbem.protocol.peer.rekey`)"
     if seat not in chain.writers():
         return (f"the game waits for {', '.join(chain.writers())}, not for {seat}: "
                 f"a seat is handed over when the game waits for it")
@@ -114,6 +117,8 @@ def accept(chain: ChainView, outer: SignedFile, body: TurnBody, where: str) -> t
     why = newcomer_problem(chain, h.to)
     if why is not None:
         raise ProtocolError(f"seat {h.seat} cannot go to {h.to.name}: {why}")
+    if h.address is not None and not valid_email(h.address):
+        raise ProtocolError(f"the handover of seat {h.seat} gives {h.to.name} no valid mail address")
     if h.refs != known_refs(chain, h.seat):
         raise ProtocolError(f"the handover of seat {h.seat} names other cards than those {h.seat} knows")
     if body.state != state_hash(chain.public):
@@ -123,10 +128,11 @@ def accept(chain: ChainView, outer: SignedFile, body: TurnBody, where: str) -> t
 
 
 def write(chain: ChainView, writer: SecretIdentity, seat: str, newcomer: PublicIdentity,
-          secrets: SeatSecrets) -> bytes:
-    """The signed handover of `seat` to `newcomer`, by `writer` (the seat,
-    or the referee), with `secrets` sealed to the newcomer alone; refused
-    here for the reason every verifier would refuse it."""
+          secrets: SeatSecrets, address: str | None = None) -> bytes:
+    """The signed handover of `seat` to `newcomer` (who gets mail at
+    `address`), by `writer` (the seat, or the referee), with `secrets`
+    sealed to the newcomer alone; refused here for the reason every
+    verifier would refuse it."""
     from pbem.crypto.encoding import canonical
     from pbem.crypto.seal import seal
 
@@ -140,7 +146,7 @@ def write(chain: ChainView, writer: SecretIdentity, seat: str, newcomer: PublicI
         raise ProtocolError(f"{writer.name} does not know every card of seat {seat}: it cannot hand it over")
     box = seal(canonical(secrets), [newcomer], box_ad(chain.game_id, seq, seat))
     body = TurnBody(game_id=chain.game_id, seq=seq, prev=chain.head, by=writer.name,
-                    handover=Handover(seat=seat, to=newcomer, refs=refs, box=box), at=file_time(chain),
+                    handover=Handover(seat=seat, to=newcomer, refs=refs, box=box, address=address), at=file_time(chain),
                     state=state_hash(chain.public))
     return codec.encode_signed("turn", body, writer)
 

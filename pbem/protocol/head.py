@@ -139,9 +139,6 @@ class Record:
     undone: int | None = None  # an accepted undo: the seq it took back
     #: (seat, command): the paused command this file ran with its chance
     resumed: tuple[str, Any] | None = None
-    #: an undo request written out of turn: the seats that were to write,
-    #: whose file on the same predecessor stands over it (`undo.set_aside`)
-    out_of_turn: tuple[str, ...] | None = None
     #: the file ended the game outside the rules: a resignation, a timeout
     #: (`pbem.protocol.long_games`)
     ends: bool = False

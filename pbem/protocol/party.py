@@ -267,16 +267,18 @@ class Party:
         )
         return codec.encode_signed("turn", body, self.secret)
 
-    def handover(self, seat: str, newcomer) -> bytes:
+    def handover(self, seat: str, newcomer, address: str | None = None) -> bytes:
         """The file handing `seat` (this party's own, or as the referee a
-        vanished one) over to `newcomer`, with everything the seat may read
-        sealed to the newcomer alone (`pbem.protocol.handover`)."""
+        vanished one) over to `newcomer` (who gets mail at `address`), with
+        everything the seat may read sealed to the newcomer alone
+        (`pbem.protocol.handover`)."""
         from pbem.protocol import handover
         from pbem.protocol.formats import SeatSecrets
 
         chain = self.chain
         if chain.deck is None:
-            return handover.write(chain, self.secret, seat, newcomer, SeatSecrets(openings=list(self.openings.values())))
+            return handover.write(chain, self.secret, seat, newcomer, SeatSecrets(openings=list(self.openings.values())),
+                                  address)
         if seat != self.name:
             raise ProtocolError(f"in a peer game only {seat} itself knows its secrets: nobody else can hand it over")
         from pbem.protocol.peer import knowledge
@@ -285,7 +287,7 @@ class Party:
         partials = [msgspec.structs.replace(p, seat=by) for ref in sorted(held) for by, p in sorted(held[ref].items())]
         secrets = SeatSecrets(openings=list(knowledge.delivered_openings(chain, self.secret).values()),
                               peer=self.peer_secrets, partials=partials)
-        return handover.write(chain, self.secret, seat, newcomer, secrets)
+        return handover.write(chain, self.secret, seat, newcomer, secrets, address)
 
     def _opening(self, ref: str) -> Opening:
         if ref not in self.openings:

@@ -19,9 +19,9 @@ taken back (`Record.prior`), with the undo's own seq and hash.
 A request may be written out of turn (its writer's move was the last, and
 another seat is to write), so it can meet that seat's file on the same
 predecessor: a fork its writer could make at will, after seeing the reply.
-The rule every verifier applies (`set_aside`): **the seat that was to write
-stands over an out-of-turn request on the same predecessor**; the request,
-and any file that follows it, is set aside.
+The rule every verifier applies (`pbem.protocol.forks`): **the seat that was
+to write stands over an out-of-turn request on the same predecessor**; the
+request, and any file that follows it, is set aside.
 """
 
 from __future__ import annotations
@@ -118,29 +118,3 @@ def accept(chain: ChainView, outer: SignedFile, body: TurnBody, where: str) -> t
         replace(chain.now, undo_pending=pending)
     return chain.accepted(outer, body, where, head, before=chain.public, after=head.public,
                           undone=u.target if restore is not None else None)
-
-
-def set_aside(chain: ChainView, candidates: list[tuple[object, object]]) -> list[int] | None:
-    """Of several signed files `(outer, body)` that claim the place after
-    the head, the indices the rule sets aside: every undo request written
-    out of turn, when exactly one other file is by a seat that was to
-    write. None when the rule does not settle them (a fork, as before)."""
-    writers = chain.writers()
-    requests, others = [], []
-    for i, (outer, body) in enumerate(candidates):
-        if body.prev != chain.head:
-            return None
-        u = body.undo
-        if u is not None and u.what == "request" and body.by not in writers and chain.undo_pending is None:
-            requests.append(i)
-        else:
-            others.append(i)
-    if not requests or len(others) != 1 or candidates[others[0]][1].by not in writers:
-        return None
-    return requests
-
-
-def stands_over(record: Record, by: str) -> bool:
-    """Whether a file by `by` on the predecessor of `record` stands over it:
-    `record` is an undo request written out of turn and `by` was to write."""
-    return by in (record.out_of_turn or ())

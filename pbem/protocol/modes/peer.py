@@ -25,7 +25,7 @@ from pbem.protocol.commitments import state_hash
 from pbem.protocol.formats import Obligation
 from pbem.protocol.head import Head
 from pbem.protocol.modes.base import no_play_while_undo_pends
-from pbem.protocol.peer import changes as peer_changes, renewal as peer_renewal
+from pbem.protocol.peer import changes as peer_changes, rekey as peer_rekey, renewal as peer_renewal
 from pbem.protocol.peer.deck import PeerDeck, start_deck
 from pbem.protocol.peer.files import FileReader, owed_refs, run_file
 from pbem.protocol.peer.first_links import setup_linkers, stage_setup
@@ -77,6 +77,8 @@ class PeerMode:
             return {"vote", "beacon"}
         if body.undo is not None:
             return {"undo"}  # an undo file carries nothing else
+        if peer_rekey.due(chain) is not None:
+            return {"rekey", "beacon"}  # a seat handed over: its newcomer's fresh layers come first
         return PARTS
 
     def accept(self, chain: ChainView, outer: SignedFile, body: TurnBody, where: str,
@@ -104,6 +106,8 @@ class PeerMode:
             deck.apply_link(writer, body.beacon)
         if body.renewal is not None:  # after the file's own link: never a link of the chain it commits
             peer_renewal.take(deck, writer, body.renewal, chain.version)
+        if body.rekey is not None or (chain.dealt and peer_rekey.due(chain) is not None):
+            return _take_rekey(chain, outer, body, where, deck)
         state = None if chain.dealt else stage_setup(chain, deck)
         if not chain.dealt and state is None:
             return _before_setup(chain, outer, body, where, deck)
@@ -135,6 +139,9 @@ class PeerMode:
             return [Obligation(by=setup_linkers(deck)[0], what="set-up")]
         if not deck.complete:
             return [Obligation(by=deck.next_to_layer, what="layer")]
+        handed = peer_rekey.due(chain)
+        if handed is not None:
+            return [Obligation(by=handed, what="rekey")]
         out = peer_changes.obligations(chain)
         answerer = chain.chance_answerer()
         if answerer is not None:
@@ -242,6 +249,20 @@ def _take_late_layer(deck: PeerDeck, body: TurnBody, commands) -> None:
         deck.add_late_layer(body.layer, body.seq)
     elif body.layer is not None:
         raise ProtocolError(f"{body.by} adds a shuffle layer out of turn (next: {deck.next_to_layer})")
+
+
+def _take_rekey(chain: ChainView, outer: SignedFile, body: TurnBody, where: str,
+                deck: PeerDeck) -> tuple[Head, Record]:
+    """The first file of a seat's newcomer after its handover: its fresh
+    layers and beacon chain (`peer.rekey`), and nothing else."""
+    owed = peer_rekey.due(chain)
+    if owed != body.by or body.rekey is None:
+        raise ProtocolError(f"{body.by} re-keys its layers, which nobody owes now" if owed is None else
+                            f"seat {owed} was handed over: its newcomer's fresh layers come first")
+    peer_rekey.take(deck, chain.public, body.by, body.rekey, body.seq)
+    if state_hash(chain.public) != body.state:
+        raise ProtocolError("a re-keying changes no state: its state must be the head's")
+    return chain.accepted(outer, body, where, replace(chain.now, deck=deck), before=chain.public, after=chain.public)
 
 
 def _before_setup(chain: ChainView, outer: SignedFile, body: TurnBody, where: str,

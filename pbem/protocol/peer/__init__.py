@@ -13,6 +13,8 @@ they read of it is `pbem.protocol.head.ChainView`):
 * `own_decks`: a seat's private decks as its own proven layer (version 6).
 * `faces`: the two-faced deck of linked zones (the Codenames Duet key).
 * `changes`: reshuffles and cards that change hands during play.
+* `rekey`: a seat handed over: its newcomer's fresh layers and beacon
+  chain in place of the old player's (version 6).
 * `deck`: `PeerDeck`, the public bookkeeping of the deck and the beacons
   every verifier keeps; the deck as the genesis leaves it (`start_deck`).
 * `first_links`: the set-up from every seat's first beacon link (version 3).

@@ -17,7 +17,8 @@ from pbem.crypto.encoding import b64d
 from pbem.errors import CryptoError, FormatError, PbemError
 from pbem.protocol.head import ChainView
 from pbem.protocol.peer import faces as peer_faces
-from pbem.protocol.peer.changes import derived_order, scalar_for
+from pbem.protocol.peer.changes import derived_order
+from pbem.protocol.peer.rekey import scalar_of
 from pbem.protocol.peer.deck import PeerDeck
 
 #: the name of the file at (seq, by), for a failure to name
@@ -99,7 +100,7 @@ def _readable(deck: PeerDeck, refs: list[str], cards: dict[str, str], failures: 
             continue
         for seat in sorted(seats):
             secrets = deck.secrets[seat]
-            point = poker.decrypt(scalar_for(deck, seat, ref, secrets, {}) or b64d(secrets.scalar, 32), point)
+            point = poker.decrypt(scalar_of(deck, seat, ref, secrets), point)
         checks += 1
         try:
             cards[ref] = deck.identify(point)[0]

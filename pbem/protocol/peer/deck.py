@@ -130,6 +130,9 @@ class PeerDeck:
     proven_private: bool = False
     own: dict[str, tuple[str, str]] = field(default_factory=dict)
     own_table: dict[bytes, tuple[str, int]] = field(default_factory=dict)
+    #: version 6: seats handed over whose newcomer re-keyed their layers
+    #: (`rekey`): seat -> (the refs re-keyed, old key -> new key, r·G)
+    rekeys: dict[str, tuple[frozenset[str], dict[bytes, bytes], bytes]] = field(default_factory=dict)
 
     def copy(self) -> "PeerDeck":
         """A copy to stage a file on. Points, keys, links and layers are
@@ -156,6 +159,7 @@ class PeerDeck:
             renewals={seat: list(anchors) for seat, anchors in self.renewals.items()},
             chain_in_use=dict(self.chain_in_use),
             own_table=dict(self.own_table),
+            rekeys=dict(self.rekeys),  # each entry is never changed once made
         )
 
     # -- joining -----------------------------------------------------------
@@ -302,8 +306,11 @@ class PeerDeck:
 
     def key_of(self, seat: str, ref: str) -> bytes:
         """The key of `seat`'s layer on `ref`: its join key, or the fresh
-        key of its layer of the reshuffle that made `ref`."""
-        return self.changes.keys.get(ref, {}).get(seat) or self.keys[seat]
+        key of its layer of the reshuffle that made `ref`; re-keyed by the
+        newcomer of a seat handed over (`rekey`)."""
+        key = self.changes.keys.get(ref, {}).get(seat) or self.keys[seat]
+        rekeyed = self.rekeys.get(seat)
+        return rekeyed[1][key] if rekeyed is not None and ref in rekeyed[0] else key
 
     def may_open(self, seat: str, ref: str) -> bool:
         """`seat` holds the opening of private-deck card `ref`: its owner,
@@ -399,6 +406,15 @@ class PeerDeck:
         if beacon.anchor(seed, self.beacon_length) != self.anchors[seat]:
             raise ProtocolError(f"{seat}'s published beacon seed does not lead to its anchor")
         self._check_published_private(seat, secrets)
+        rekeyed = self.rekeys.get(seat)
+        if (secrets.rekey is None) != (rekeyed is None):
+            raise ProtocolError(f"{seat} publishes {'no' if rekeyed else 'a'} factor of a re-keying, "
+                                f"{'though' if rekeyed else 'and'} its layers were {'' if rekeyed else 'never '}re-keyed")
+        if rekeyed is not None:
+            try:
+                poker.check_key(b64d(secrets.rekey, 32), rekeyed[2])
+            except (CryptoError, FormatError):
+                raise ProtocolError(f"{seat}'s published factor is not the one its layers were re-keyed with") from None
         peer_changes.check_published(self, seat, secrets)
         peer_renewal.check_published(self, seat, secrets)
         self.secrets[seat] = secrets

@@ -19,7 +19,7 @@ from pbem.crypto.encoding import b64d, b64e
 from pbem.crypto.keys import SecretIdentity
 from pbem.errors import FormatError, ProtocolError
 from pbem.protocol.formats import Partial, PeerSecrets
-from pbem.protocol.peer import changes as peer_changes
+from pbem.protocol.peer import changes as peer_changes, rekey as peer_rekey
 from pbem.protocol.peer.deck import BeaconChance, PeerDeck
 from pbem.protocol.peer.secrets import private_salt
 
@@ -282,7 +282,9 @@ class WriterParts(FileParts):
         self.made: dict = {}  # what `peer_changes` adds to the file (a reshuffle layer ...)
 
     def scalar_for(self, ref: str) -> bytes:
-        return peer_changes.scalar_for(self.deck, self.me, ref, self.secrets, self.made) or self.scalar
+        if self.secrets is None:  # a join: the join's own scalar
+            return self.scalar
+        return peer_rekey.scalar_of(self.deck, self.me, ref, self.secrets, self.made)
 
     def deliver(self, ref: str, to: str) -> bool:
         opening = self.opening(ref)

@@ -25,7 +25,7 @@ from pbem.protocol.commitments import check_openings
 from pbem.protocol.formats import Opening, Partial, PeerSecrets
 from pbem.protocol import handover
 from pbem.protocol.head import ChainView, Record
-from pbem.protocol.peer import changes as peer_changes, renewal as peer_renewal
+from pbem.protocol.peer import changes as peer_changes, rekey as peer_rekey, renewal as peer_renewal
 from pbem.protocol.peer.secrets import commit_private, open_secret_box
 
 
@@ -55,6 +55,7 @@ def with_changes(chain: ChainView, me: SecretIdentity, secrets: PeerSecrets, sin
     layers: list[str] = list(secrets.layers)
     renewals: list[str] = list(secrets.renewals)
     private = dict(secrets.private)
+    factor = secrets.rekey
     for record in chain.records[since + 1:]:
         body = record.body
         if record.by != me.name:
@@ -75,11 +76,16 @@ def with_changes(chain: ChainView, me: SecretIdentity, secrets: PeerSecrets, sin
             if body.renewal is not None:
                 renewals.append(b64e(peer_renewal.opened(body.renewal, me, chain.game_id, record.seq,
                                                          chain.deck.beacon_length)))
+            if body.rekey is not None:  # its newcomer's: the old player's unstarted chains are dropped
+                r, fresh = peer_rekey.opened(body.rekey, me, chain.game_id, record.seq, chain.deck.beacon_length)
+                renewals = [*renewals[:peer_rekey.kept_renewals(record.prior.deck, me.name)], b64e(fresh)]
+                factor = b64e(r)
         except (SealError, FormatError, CryptoError, ProtocolError, msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise SealError(f"{where}: {me.name}'s own sealed secrets cannot be opened: {exc}") from None
-    if layers == secrets.layers and renewals == secrets.renewals and private == secrets.private:
+    if layers == secrets.layers and renewals == secrets.renewals and private == secrets.private \
+            and factor == secrets.rekey:
         return secrets
-    return msgspec.structs.replace(secrets, layers=layers, private=private, renewals=renewals)
+    return msgspec.structs.replace(secrets, layers=layers, private=private, renewals=renewals, rekey=factor)
 
 
 def delivered_openings(chain: ChainView, me: SecretIdentity) -> dict[str, Opening]:
@@ -154,7 +160,6 @@ def cards_known(chain: ChainView, me: SecretIdentity, secrets: PeerSecrets) -> d
     on which only its own layer, and layers whose partials were sealed to it,
     remain (removed here, in private)."""
     deck = chain.deck
-    scalar = b64d(secrets.scalar, 32)
     held = held_partials(chain, me)
     out = dict(chain.revealed)
     for ref, card in secrets.private.items():
@@ -171,7 +176,7 @@ def cards_known(chain: ChainView, me: SecretIdentity, secrets: PeerSecrets) -> d
         for seat in others:
             point = b64d(held[ref][seat].point, 32)
         if me.name in deck.remaining[ref]:
-            point = poker.decrypt(peer_changes.scalar_for(deck, me.name, ref, secrets, {}) or scalar, point)
+            point = poker.decrypt(peer_rekey.scalar_of(deck, me.name, ref, secrets), point)
         try:
             out[ref] = deck.identify(point)[0]
         except CryptoError:

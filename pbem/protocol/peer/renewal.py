@@ -129,6 +129,15 @@ def opened(renewal: "BeaconRenewal", me: "SecretIdentity", game_id: str, seq: in
     return seed
 
 
+def restart(deck: "Beacons", seat: str, anchor: bytes) -> None:
+    """A seat handed over (`rekey`): its newcomer's fresh chain replaces
+    the old player's at once. Chains the old player committed and never
+    started are dropped; the seat's next link is the first of the fresh one."""
+    started = deck.chain_in_use.get(seat, 0)
+    deck.renewals[seat] = [*deck.renewals.get(seat, [])[:started], anchor]
+    deck.links_used[seat] = deck.beacon_length
+
+
 def check_published(deck: "Beacons", seat: str, secrets: "PeerSecrets") -> None:
     """The seeds `seat` publishes at the end: one per chain it renewed,
     each leading to the anchor it committed."""

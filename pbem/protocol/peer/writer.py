@@ -28,7 +28,9 @@ from pbem.protocol.formats import (
     PROTOCOL_VERSION, GenesisBody, Join, Pace, PeerSetup, SealedPartials, SeatEntry, TurnBody,
 )
 from pbem.protocol.head import ChainView
-from pbem.protocol.peer import changes as peer_changes, deck as peer_deck, own_decks, proofs, renewal as peer_renewal
+from pbem.protocol.peer import (
+    changes as peer_changes, deck as peer_deck, own_decks, proofs, rekey as peer_rekey, renewal as peer_renewal,
+)
 from pbem.protocol.peer.deck import PeerDeck, new_layer
 from pbem.protocol.peer.files import WriterParts, run_file
 from pbem.protocol.peer.first_links import stage_setup
@@ -191,6 +193,14 @@ def turn(chain: ChainView, me: SecretIdentity, commands: list[Any], private_chec
     seed = b64d(secrets.beacon_seed, 32)
     link = staged.next_link(me.name, seed, [b64d(s, 32) for s in secrets.renewals])
     staged.apply_link(me.name, b64e(link))
+    if chain.dealt and peer_rekey.due(chain) == me.name:  # a newcomer's first file: nothing else
+        if commands or tally:
+            raise ProtocolError(f"seat {me.name} was handed over to you: your fresh layers come first",
+                                hint="pbem sync writes them")
+        rekey = peer_rekey.make(staged, chain.public, me, chain.seq + 1)
+        body = TurnBody(game_id=chain.game_id, seq=chain.seq + 1, prev=chain.head, by=me.name, beacon=b64e(link),
+                        rekey=rekey, at=file_time(chain), state=state_hash(chain.public))
+        return codec.encode_signed("turn", body, me)
     renewal = peer_renewal.due(staged, me, chain.game_id, chain.seq + 1) if chain.dealt else None
     if renewal is not None:  # after this file's own link, which is still of the old chain
         peer_renewal.take(staged, me.name, renewal[0], chain.version)
