@@ -220,16 +220,27 @@ def _arrival_targets(state: State, seat: str, name: str, ref: str, gold: int, bo
         return _own_options(trial, seat, ref, abilities, gold)
 
 
+def _discard_sets(state: State, seat: str, n: int) -> list[list[str]]:
+    """The hand cards a cost of `n` discards may take: one set of refs for
+    each different set of names (lowest refs first)."""
+    items = sorted(state.zones[hand(seat)].items, key=lambda i: ref_key(i.ref))
+    out: dict[tuple[str, ...], list[str]] = {}
+    for combo in itertools.combinations(items, n):
+        out.setdefault(tuple(sorted(identity(it) for it in combo)), [it.ref for it in combo])
+    return list(out.values())
+
+
 def _legal_use(state: State, seat: str, ref: str) -> list[Command]:
     out: list[Command] = []
     for ab in activated.usable(state, ref):
         alts = activated.alt_names(ab) or [""]
         for alt in range(len(alts)):
-            if activated.cost_problem(state, seat, ref, ab, alt, []):
-                continue
             cost = ab.cost.get("gold", 0) + (ab.cost["alt"][alt].get("gold", 0) if ab.cost.get("alt") else 0)
-            for chosen in targeting.options(state, seat, ref, ab.targets, state.players[seat].gold - cost):
-                out.append(Use(ref, ab.name, chosen, Choices(alt=alt)))
+            for pay in _discard_sets(state, seat, activated.costs_of(ab, alt).get("discard", 0)):
+                if activated.cost_problem(state, seat, ref, ab, alt, pay):
+                    continue
+                for chosen in targeting.options(state, seat, ref, ab.targets, state.players[seat].gold - cost):
+                    out.append(Use(ref, ab.name, chosen, Choices(alt=alt, pay=pay)))
     return out
 
 
