@@ -4,9 +4,10 @@ under the hotseat rules, with the rulings on these heroes."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
-from pbem.errors import IllegalCommand
+from pbem.errors import IllegalCommand, PbemError
 from tests.codex_helpers import do, gone, legal_texts, start, stats
 
 
@@ -87,3 +88,62 @@ def test_vir_garbarean_at_max_level_makes_an_untargetable_mech_that_arrives_two_
     from pbem.games.codex import values
 
     assert values.has(st, next(r for r, t in st.things.items() if t.card == "Mech"), "untargetable")
+
+
+def test_vir_garbarean_at_level_five_plays_the_top_card_of_his_draw_pile_paying_for_it():
+    st = start("p1.heroes = Vir Garbarean 5", "p1.gold = 3", "p1.hand = Spark", "p1.deck = Older Brother, Tenderfoot")
+    assert "play older-brother" not in legal_texts(st)
+    used = do(st, "use vir-garbarean play-top")
+    assert [it.card for it in used.zones["top:alice"].items] == ["Older Brother"], "he sees it first"
+    assert "play older-brother" in legal_texts(used)
+    played = do(used, "play older-brother")
+    assert not gone(played, "alice", "Older Brother") and played.players["alice"].gold == used.players["alice"].gold - 2
+    assert not played.zones["top:alice"].items
+    # the play is the next command only: otherwise the card stays on top, seen
+    later = do(used, "hire spark")
+    assert "play older-brother" not in legal_texts(later)
+    with pytest.raises(PbemError, match="no Older Brother in your hand"):
+        do(later, "play older-brother")
+    assert [it.card for it in later.zones["top:alice"].items] == ["Older Brother"]
+
+
+def test_vir_garbarean_s_top_card_is_played_only_if_it_can_be_paid_for():
+    st = start("p1.heroes = Vir Garbarean 5", "p1.gold = 0", "p1.hand = Spark", "p1.deck = Older Brother",
+               "p1.workers = Tenderfoot", "p1.base_workers = 0")
+    used = do(st, "use vir-garbarean play-top")
+    assert used.players["alice"].gold < 2 and "play older-brother" not in legal_texts(used)
+    with pytest.raises(IllegalCommand, match="costs 2 gold"):
+        do(used, "play older-brother")
+
+
+#: six different units for a hand of five: the one left is the top card
+PEER_LINES = ["opening = draw",
+              "p1.deck = Timely Messenger, Tenderfoot, Older Brother, Brick Thief, Helpful Turtle, Fruit Ninja",
+              "p1.workers = Granfalloon Flagbearer, Spark, Bloom, Wither", "p1.gold = 20",
+              "p1.heroes = Vir Garbarean home"]
+PEER_SCRIPT = [("alice", "summon vir-garbarean"), ("alice", "level vir-garbarean 4"), ("alice", "end"), ("bob", "end"),
+               ("alice", lambda state, seat: legal_texts(state, seat)[0]),  # tech
+               ("alice", "use vir-garbarean play-top"), ("alice", lambda state, seat: _play_the_top(state))]
+USE = 5  # index in PEER_SCRIPT
+
+
+def _play_the_top(state):
+    from pbem.games.codex import cards
+
+    return f"play {cards.slug(state.zones['top:alice'].items[0].card)}"
+
+
+def test_vir_garbarean_s_top_card_under_peer_is_drawn_by_chance_seen_by_him_alone_then_played():
+    from pbem.games.codex import cards
+    from tests import codex_tables, tamper
+
+    seen: dict = {}
+    with codex_tables.scenarios_everywhere():
+        table = codex_tables.play("peer", PEER_LINES, PEER_SCRIPT, seen=seen)
+        chain = tamper.replay(table.files)
+    assert "top of your draw pile (seen)" in seen[USE]["alice"] and "top of" not in seen[USE]["bob"] + seen[USE]["public"]
+    played = [t.card for t in chain.public.things.values() if t.controller == "alice" and cards.CARDS[t.card].type == "unit"]
+    assert len(played) == 1 and not chain.public.zones["top:alice"].items
+    use = next(r for r in chain.records[1:] if r.by == "alice" and r.body.commands
+               and msgspec.json.decode(r.body.commands[0])["t"] == "cx.use")
+    assert chain.records[use.seq + 1].by == "bob", "which card is on top is chance alice could not foresee"

@@ -100,6 +100,32 @@ def reseal(state: State, zone: str, chance: Chance) -> None:
         shuffle_zone(state, zone, chance, prefix="s")
 
 
+#: the player flag Vir Garbarean's level 5 sets: its controller's next
+#: command may play the top card of its draw pile (`top_card`), which the
+#: ability made it see first
+PLAY_TOP = "play_top"
+
+
+def top_card(state: State, seat: str) -> tuple[str, str] | None:
+    """(zone, ref) of the top card of `seat`'s draw pile as `seat` knows
+    it: a public card put back on top (`Player.on_top`), else the first it
+    looked at (``top:S``); None when it knows none."""
+    if state.players[seat].on_top:
+        return deck(seat), state.zones[deck(seat)].items[0].ref
+    seen = state.zones[top(seat)].items
+    return (top(seat), seen[0].ref) if seen else None
+
+
+def take_top(state: State, seat: str, ref: str) -> Any:
+    """The top card `ref` taken to be played (None if it is not the top)."""
+    where = top_card(state, seat)
+    if where is None or where[1] != ref:
+        return None
+    if where[0] == deck(seat):
+        state.players[seat].on_top -= 1
+    return own_zone(state, where[0]).items.pop(0)
+
+
 def refresh(state: State, chance: Chance) -> None:
     """Zones shown to all for as long as a continuous effect says so
     (``{"static": {"reveal": "hand"}}``: the opponents of its controller

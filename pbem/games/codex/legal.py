@@ -18,7 +18,7 @@ import msgspec
 
 from pbem.errors import IllegalCommand
 from pbem.games.base import Known, Zone, copy_struct, identity
-from pbem.games.codex import activated, board, cards, combat, events, ffa, maps, modes, play, resolve, rules, select
+from pbem.games.codex import activated, board, cards, combat, events, ffa, hidden, maps, modes, play, resolve, rules, select
 from pbem.games.codex import targets as targeting
 from pbem.games.codex import turn, values
 from pbem.games.codex.commands import (
@@ -91,6 +91,10 @@ def _legal_main(state: State, seat: str) -> list[Command]:
             out.append(Level(hero, n))
     for name, ref in hand_names.items():
         out += _legal_play(state, seat, name, ref)
+    top = hidden.top_card(state, seat) if p.flags.get(hidden.PLAY_TOP) == state.turn else None
+    top_name = identity(state.zones[top[0]].items[0]) if top is not None else ""
+    if top_name and top_name not in hand_names:  # a copy in the hand is played first (`parse`)
+        out += _legal_play(state, seat, top_name, top[1])
     for ref in board.things_of(state, seat) + board.spells_of(state, seat):
         out += _legal_use(state, seat, ref)
     for ref in board.fighters_of(state, seat):

@@ -344,6 +344,8 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
         state.first, state.ordered = list(cmd.choices.first), []
         state.answers = list(cmd.choices.answers)
     p = state.players[seat]
+    # Vir Garbarean's level 5 lets the command after it play the top card
+    from_top = not isinstance(cmd, Choose) and p.flags.pop(hidden.PLAY_TOP, 0) == state.turn
     match cmd:
         case Choose():
             pass
@@ -395,7 +397,7 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
             engine.level_up(state, ref, n)
             log(state, f"{t.card} levels up to {t.level}")
         case Play():
-            play.play(state, seat, cmd, chance)
+            play.play(state, seat, cmd, chance, from_top)
         case Use(source=src, ability=name, targets=chosen, choices=ch):
             activated.use(state, seat, src, name, list(chosen), ch.alt, list(ch.pay), chance)
         case Attack(attacker=a, target=t, extra=extra, spark=spark, over=over, then=then, choices=ch):
