@@ -227,6 +227,8 @@ def _arrival_targets(state: State, seat: str, name: str, ref: str, gold: int, bo
 def _discard_sets(state: State, seat: str, n: int) -> list[list[str]]:
     """The hand cards a cost of `n` discards may take: one set of refs for
     each different set of names (lowest refs first)."""
+    if not n:
+        return [[]]
     items = sorted(state.zones[hand(seat)].items, key=lambda i: ref_key(i.ref))
     out: dict[tuple[str, ...], list[str]] = {}
     for combo in itertools.combinations(items, n):
