@@ -128,9 +128,11 @@ USE = 5  # index in PEER_SCRIPT
 
 
 def _play_the_top(state):
+    """The first legal play of the top card (with its arrival's targets, if any)."""
     from pbem.games.codex import cards
 
-    return f"play {cards.slug(state.zones['top:alice'].items[0].card)}"
+    word = f"play {cards.slug(state.zones['top:alice'].items[0].card)}"
+    return next(t for t in legal_texts(state, "alice") if t == word or t.startswith(word + " "))
 
 
 def test_vir_garbarean_s_top_card_under_peer_is_drawn_by_chance_seen_by_him_alone_then_played():
