@@ -1,6 +1,8 @@
 """The hero bands written last (issue #22): Orpal Gloor's three, Vandy
-Anadrose's max level, Vir Garbarean's max level; each from a fixed position
-under the hotseat rules, with the rulings on these heroes."""
+Anadrose's max level, Vir Garbarean's levels 5 and 7; each from a fixed
+position under the hotseat rules, with the rulings on these heroes, and
+Vir's top card played in one small peer game (the new effect on a hidden
+zone: which card is on top is chance, seen by its owner alone until played)."""
 
 from __future__ import annotations
 
