@@ -19,6 +19,7 @@ from pbem.games.base import Known
 from pbem.games.codex import GAME
 from pbem.app.audit import audit
 from pbem.protocol.formats import TurnBody
+from pbem.protocol.party import Party
 from tests import codex_tables, tamper
 from tests.codex_helpers import do, hand_names, legal_texts, start
 
@@ -126,8 +127,13 @@ def test_eyes_of_the_chancellor_shows_the_opposing_hand_to_all_while_it_is_in_pl
     engine.destroy(gone, [next(r for r, t in gone.things.items() if t.card == "Eyes of the Chancellor")], None)
     from pbem.games.codex import hidden
 
-    hidden.refresh(gone)
+    from pbem.games.base import RandomChance
+
+    before = {it.ref for it in gone.zones["hand:bob"].items}
+    hidden.refresh(gone, RandomChance(0))
     assert not gone.zones["hand:bob"].public, "no longer once it is gone"
+    assert before.isdisjoint(it.ref for it in gone.zones["hand:bob"].items), \
+        "resealed: everyone saw the cards, nobody knows which ref is which now"
 
 
 def test_opening_draw_scenarios_leave_the_hands_to_the_draws():
@@ -166,11 +172,19 @@ LINES = ["opening = draw", "p1.deck = Lawful Search, Thieving Imp, Scorch, Carri
          "p2.deck = Spark, Bloom, Timely Messenger, Tenderfoot",
          "p2.discard = Older Brother, Brick Thief, Helpful Turtle, Granfalloon Flagbearer, Fruit Ninja, Wither",
          "p2.base = 1"]
+
+
+def _hire_any(state, seat):
+    """Bob hires a card of his hand (one alice saw, or drawn since)."""
+    return next(t for t in legal_texts(state, seat) if t.startswith("hire "))
+
+
 SCRIPT = [("alice", "summon orpal-gloor"), ("alice", "play lawful search mode=1"),
           ("alice", "play carrion curse"), ("alice", "choose opp-hand:bloom;opp-hand:spark"),
-          ("alice", "play thieving imp"), ("alice", "play eyes-of-the-chancellor"),
+          ("alice", "play thieving imp"), ("alice", "end"), ("bob", _hire_any), ("bob", "end"),
+          ("alice", "tech none"), ("alice", "play eyes-of-the-chancellor"),
           ("alice", "play scorch target=opp:base")]
-LOOK, CURSE, CHOSEN, IMP, EYES = 1, 2, 3, 4, 5  # indices in SCRIPT
+LOOK, CURSE, CHOSEN, IMP, HIRE, EYES = 1, 2, 3, 4, 6, 9  # indices in SCRIPT
 
 
 @pytest.fixture(scope="module")
@@ -222,6 +236,53 @@ def test_views_show_a_seen_hand_to_the_looker_alone_and_nothing_else(mode, table
                     break  # shown to all by Eyes of the Chancellor
                 assert not any(isinstance(it, Known) for it in record.after.zones[zone].items), \
                     f"file {record.seq}: a card of {zone} is public"
+
+
+def _moved_unseen(chain, zones=("discard:bob", "workers:bob")):
+    """Refs that came into bob's discard pile or workers in a file that
+    answers no question (Carrion Curse's chosen cards are seen by alice)."""
+    out = []
+    for r in chain.records[1:]:
+        if r.before is None or r.after is None or any(
+                msgspec.json.decode(c)["t"] == "cx.choose" for c in r.body.commands):
+            continue
+        for zone in zones:
+            out += [it.ref for it in r.after.zones[zone].items
+                    if it.ref not in {x.ref for x in r.before.zones[zone].items}]
+    return out
+
+
+@pytest.mark.parametrize("mode", codex_tables.MODES)
+def test_a_look_tells_the_looker_nothing_of_which_card_later_moves_unseen(mode, tables, lenient):
+    """After a look the hand is resealed (fresh refs, a new order): the
+    card the Imp discards at random, the one bob hires later and those he
+    discards at the end of his turn are, for
+    alice, cards of the hand she saw, not named ones. Nothing her key can
+    open names them, nor does her view."""
+    table, seen = tables[mode]
+    chain = tamper.replay(table.files)
+    moved = _moved_unseen(chain)
+    assert len(moved) == 3, moved  # the Imp's discard, the hired worker, the hand bob discards at his end
+    opens = Party(chain, table.secrets["alice"]).cards
+    assert not set(moved) & set(opens), f"alice can tell which card moved: {[opens[r] for r in moved if r in opens]}"
+    for k in (IMP, HIRE):
+        assert "(seen)" not in seen[k]["alice"] and not seen[k]["view:alice"].sides[1].seen_hand
+
+
+def test_a_resealed_hand_s_re_commitment_doctored_and_re_signed_is_refused(tables, lenient):
+    """Peer: the hand's owner re-commits to its resealed hand in its next
+    file; without those commitments, or with one more, the file is refused."""
+    table, _ = tables["peer"]
+    chain = tamper.replay(table.files)
+    k = next(r.seq for r in chain.records[1:] if r.by == "bob" and r.body.commitments
+             and any(ref.startswith("s") for ref in r.body.commitments))
+    body = _body(table, k)
+    partial = tamper.replay(table.files[:k])
+    with pytest.raises(PbemError, match="must commit"):
+        partial.append(tamper.resign(table, msgspec.structs.replace(body, commitments={}, memo=None)))
+    extra = {**body.commitments, "s999": next(iter(body.commitments.values()))}
+    with pytest.raises(PbemError, match="must commit to exactly"):
+        partial.append(tamper.resign(table, msgspec.structs.replace(body, commitments=extra)))
 
 
 def test_a_peer_look_is_answered_by_the_hand_s_owner_sealed_to_the_looker(tables, lenient):
@@ -406,7 +467,13 @@ def _picks_a_unit(chain, me, text):
     not LONG, reason="a peer game audited more: PBEM_LONG=1"))])
 def test_a_unit_picked_for_carrion_curse_is_caught_where_the_cards_are_known(mode, tmp_path, lenient):
     """The public chain cannot see which card was picked (it is never shown
-    to all): the audit, which knows every card, names the cheat."""
+    to all): a dealer, which knows every card, refuses to answer the file
+    (it replays it to learn how the hand it reseals was dealt); otherwise
+    the audit names the cheat."""
+    if mode != "peer":
+        with pytest.raises(IllegalCommand, match="is not a card of the opponent's hand that is not a unit"):
+            codex_tables.play(mode, LINES, SCRIPT, cheat=_picks_a_unit)
+        return
     table = codex_tables.play(mode, LINES, SCRIPT, cheat=_picks_a_unit)
     report = audit(tamper.save(table, tmp_path / "game"))
     assert not report.ok and any("alice" in f and "not a unit" in f for f in report.failures), report.failures

@@ -74,6 +74,11 @@ class Version:
     #: reshuffle of that deck happens in its owner's own answer (Codex: an
     #: attack that makes the defender's technician draw; `PeerMode.chance_answerers`)
     answer_from_drawn_deck: bool = False
+    #: a seat's hidden zone that is no deck (a hand) whose cards the rules
+    #: rename is re-committed by that seat, as a refill of its private
+    #: deck, instead of refused (Codex reseals a hand after a look, so the
+    #: looker cannot follow its cards; `peer.changes._holder`)
+    resealed_zones: bool = False
 
 
 #: (number, the dealer modes it may be begun in, the features it adds)
@@ -83,7 +88,8 @@ _ROWS: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...] = (
     (3, ("peer",), ("setup_from_links", "late_decks")),
     (4, MODES, ("void_ballots", "renewed_beacons", "chance_from_every_seat")),  # issue #20
     (5, MODES, ("shuffle_proofs",)),  # issue #25
-    (6, MODES, ("long_games", "proven_private_decks", "handover", "answer_from_drawn_deck")),  # issues #23, #24, #25
+    (6, MODES, ("long_games", "proven_private_decks", "handover", "answer_from_drawn_deck",
+                    "resealed_zones")),  # issues #23, #24, #25
 )
 
 

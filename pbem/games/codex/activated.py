@@ -48,7 +48,7 @@ def alt_names(ab: Ability) -> list[str]:
     return [next(iter(c)) for c in ab.cost.get("alt", [])]
 
 
-def _costs(ab: Ability, alt: int) -> dict[str, Any]:
+def costs_of(ab: Ability, alt: int) -> dict[str, Any]:
     cost = {k: v for k, v in ab.cost.items() if k != "alt"}
     alts = ab.cost.get("alt", [])
     if alts:
@@ -62,7 +62,7 @@ def cost_problem(state: State, seat: str, ref: str, ab: Ability, alt: int, pay: 
     alts = ab.cost.get("alt", [])
     if alts and not 0 <= alt < len(alts) or not alts and alt:
         return f"{ab.name}: pay it by " + (" or ".join(alt_names(ab)) if alts else "its one cost (no by=)")
-    cost = _costs(ab, alt)
+    cost = costs_of(ab, alt)
     if cost.get("exhaust"):
         if t.exhausted:
             return f"{t.card} is exhausted"
@@ -103,7 +103,7 @@ def use(state: State, seat: str, ref: str, name: str, chosen: list[str], alt: in
         why = cost_problem(state, seat, ref, ab, alt, pay)
         if why:
             raise IllegalCommand(why)
-        cost = _costs(ab, alt)
+        cost = costs_of(ab, alt)
         gold_after = state.players[seat].gold - cost.get("gold", 0)
         targets.check(state, seat, ref, ab.targets, chosen, gold_after)
         if not select.holds(state, seat, ref, ab.cond):

@@ -101,7 +101,10 @@ def _greedy(game: Any, state: Any, seat: str, rng: random.Random) -> Any:
     levels = [c for c in legal if isinstance(c, Level)]
     if levels and p.gold >= 3:
         return levels[0]
-    uses = [c for c in legal if isinstance(c, Use) and not _sacrifices_itself(state, c) and _aim(state, seat, c) >= 0]
+    # an ability paid with cards of the hand (Calamandra Moss's stealth) is
+    # not worth them to this bot
+    uses = [c for c in legal if isinstance(c, Use) and not c.choices.pay and not _sacrifices_itself(state, c)
+            and _aim(state, seat, c) >= 0]
     if uses:
         return max(uses, key=lambda c: _aim(state, seat, c))
     repairs = [c for c in legal if isinstance(c, Repair)]

@@ -26,9 +26,11 @@ COLOURS = ("neutral", "red", "green", "blue", "black", "white", "purple")
 #: every keyword of the rulebook's glossary that a card may print or be
 #: given, and whether several instances add up (resist 1 twice is resist 2);
 #: ``excess_to_base`` is no glossary word but a card's ("excess combat
-#: damage to units and heroes hits the base")
+#: damage to units and heroes hits the base"), nor ``damage_as_runes``
+#: (Orpal Gloor: what it deals to units and heroes comes as -1/-1 runes)
 KEYWORDS: dict[str, bool] = {
-    "anti_air": False, "armor": True, "armor_piercing": False, "deathtouch": False, "detector": False,
+    "anti_air": False, "armor": True, "armor_piercing": False, "damage_as_runes": False, "deathtouch": False,
+    "detector": False,
     "ephemeral": False, "excess_to_base": False, "fading": True, "flagbearer": False, "flying": False, "forecast": True,
     "frenzy": True, "haste": False, "healing": True, "illusion": False, "indestructible": False,
     "invisible": False, "long_range": False, "obliterate": True, "overpower": False, "readiness": False,

@@ -21,7 +21,8 @@ _CARD_KEYS = {"type", "colour", "spec", "tech", "cost", "atk", "hp", "subtypes",
 _HERO_KEYS = {"spec", "cost", "title", "bands"}
 _BAND_KEYS = {"from", "atk", "hp", "text", "keywords", "abilities"}
 _ABILITY_KEYS = {"on", "if", "who", "targets", "do", "use", "cost", "granted", "per_turn", "static", "check",
-                 "replace", "key", "may", "ask", "log", "targets_icon", "if_text", "to", "itself", "else"}
+                 "replace", "key", "may", "ask", "log", "targets_icon", "if_text", "to", "itself", "else",
+                 "per_turn_as"}
 _STATIC_KEYS = {"to", "while", "atk", "hp", "armor", "base", "keywords", "lose", "cant", "grant", "atk_per", "plays", "cost",
                 "hire", "hire_cost", "unattackable_by", "unstoppable_by", "prevent", "from", "per_turn", "cant_attack",
                 "no_hero", "damage_boost", "sources", "no_tech", "reveal"}

@@ -34,7 +34,7 @@ chose), ``take`` (control; for good, or ``until`` ``turn`` or
 modifier: ``atk`` ``hp`` ``armor`` ``keywords`` ``lose`` ``cant`` ``grant``
 (abilities of this card the thing has meanwhile), with
 ``until``: ``turn``, ``next_upkeep`` or ``""`` for as long as it stays in
-play), ``swap_printed`` (``atk``: two things' printed ATK, ``among``
+play; ``"then": "dies"``: the thing dies when it ends), ``swap_printed`` (``atk``: two things' printed ATK, ``among``
 two places, ``until``), ``level``, ``flip`` (a token to another face), ``transform`` (a
 thing shows a token's face ``until`` ..., keeping its runes, damage and
 attachments, losing what others gave it: `engine.transform`), ``lasting``
@@ -296,7 +296,8 @@ def one(ctx: Ctx, e: dict[str, Any]) -> None:
             engine.give(st, x, Mod(until=_until(ctx, e.get("until", "turn")), atk=g.get("atk", 0), hp=g.get("hp", 0),
                                    armor=g.get("armor", 0), keywords=dict(g.get("keywords", {})),
                                    lose=list(g.get("lose", [])), cant=list(g.get("cant", [])), src=ctx.src,
-                                   grant=list(g.get("grant", [])), card=ctx.card if g.get("grant") else ""))
+                                   grant=list(g.get("grant", [])), card=ctx.card if g.get("grant") else "",
+                                   dies=e.get("then") == "dies"))
     elif name == "swap_printed":
         if e["swap_printed"] != "atk":
             raise CardDataError(f"swap_printed: only atk is swapped, not {e['swap_printed']!r}")

@@ -150,7 +150,8 @@ def make_token(state: State, seat: str, name: str, limit: int = 0) -> str:
             return ""
     ref = f"k{state.next_ref:03d}"
     state.next_ref += 1
-    return new_thing(state, seat, Known(ref, name), name)
+    # a token with forecast waits in the future as a played card does (Vir Garbarean's Mech)
+    return new_thing(state, seat, Known(ref, name), name, played=bool(cards.CARDS[name].keywords.get("forecast")))
 
 
 def flip(state: State, ref: str, name: str) -> str:
@@ -202,8 +203,11 @@ def change_control(state: State, ref: str, seat: str, until: str = "") -> None:
 
 
 def expire(state: State, until: str) -> None:
-    """What lasts `until` ends now: modifiers and control taken for a while."""
-    resources.expire(state, until)
+    """What lasts `until` ends now: modifiers and control taken for a while;
+    a thing whose modifier said so dies (`Mod.dies`)."""
+    doomed = resources.expire(state, until)
+    if doomed:
+        die(state, doomed, None, cause="effect")
     for ref in [r for r, t in state.things.items() if t.returns_at == until]:
         t = state.things[ref]
         back, t.returns_to, t.returns_at = t.returns_to, "", ""

@@ -51,7 +51,13 @@ def _spent(state: State, ref: str, ab: Ability) -> bool:
     """A trigger of ``per_turn`` N ("the first time each turn") that has
     resolved N times this turn (`spend` counts them; this only reads)."""
     t = state.things.get(ref) if ab.once else None
-    return t is not None and t.used_turn == state.turn and t.used.get("on:" + ab.key, 0) >= ab.once
+    return t is not None and t.used_turn == state.turn and t.used.get(_count_key(ab), 0) >= ab.once
+
+
+def _count_key(ab: Ability) -> str:
+    """Where a ``per_turn`` trigger's uses are counted: its own key, or
+    ``per_turn_as`` another's (two halves of one "first time each turn")."""
+    return "on:" + ab.raw.get("per_turn_as", ab.key)
 
 
 def spend(state: State, ref: str, ab: Ability) -> bool:
@@ -63,7 +69,7 @@ def spend(state: State, ref: str, ab: Ability) -> bool:
     t = state.things[ref]
     if t.used_turn != state.turn:
         t.used_turn, t.used = state.turn, {}
-    t.used["on:" + ab.key] = t.used.get("on:" + ab.key, 0) + 1
+    t.used[_count_key(ab)] = t.used.get(_count_key(ab), 0) + 1
     return True
 
 

@@ -14,6 +14,16 @@ lets come only after those openings: a file whose command makes its
 writer a reader of cards it does not know ends there. Undoing it at the
 next command keeps a later draw into that hand from being shown too.
 
+A seat that saw a zone knows which ref is which card; refs never change
+on their own, so a card of it that later moved unseen (discarded at
+random, hired as a worker) would still be named by its ref. So when a
+look ends, or a zone shown to all is hidden again, the zone is `reseal`ed:
+shuffled under fresh refs, as a reshuffled deck is. A dealer commits to
+the new refs and delivers them to the owner alone; under peer the owner
+re-commits to its own cards in a secret order (docs/protocol.md,
+"Reshuffles and cross-seat moves"). Either way the seat that looked knows
+what the zone holds, not which ref holds what.
+
 Chance over a hidden hand (a card discarded at random) is public chance
 (`Chance.public`): the position is drawn where no writer can foresee it
 (the dealer's answer, or under peer the other seats' next beacon links),
@@ -24,7 +34,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.base import Chance, own_zone
+from pbem.games.base import Chance, own_zone, shuffle_zone
 from pbem.games.codex import events, values
 from pbem.games.codex.board import log
 from pbem.games.codex.cards import CardDataError
@@ -83,12 +93,46 @@ def exchange_top(state: State, seat: str, ref: str, chance: Chance) -> bool:
     return True
 
 
-def refresh(state: State) -> None:
+def reseal(state: State, zone: str, chance: Chance) -> None:
+    """Cards some seat saw, hidden again: fresh refs in a new order (the
+    module's docstring says why)."""
+    if state.zones[zone].items:
+        shuffle_zone(state, zone, chance, prefix="s")
+
+
+#: the player flag Vir Garbarean's level 5 sets: its controller's next
+#: command may play the top card of its draw pile (`top_card`), which the
+#: ability made it see first
+PLAY_TOP = "play_top"
+
+
+def top_card(state: State, seat: str) -> tuple[str, str] | None:
+    """(zone, ref) of the top card of `seat`'s draw pile as `seat` knows
+    it: a public card put back on top (`Player.on_top`), else the first it
+    looked at (``top:S``); None when it knows none."""
+    if state.players[seat].on_top:
+        return deck(seat), state.zones[deck(seat)].items[0].ref
+    seen = state.zones[top(seat)].items
+    return (top(seat), seen[0].ref) if seen else None
+
+
+def take_top(state: State, seat: str, ref: str) -> Any:
+    """The top card `ref` taken to be played (None if it is not the top)."""
+    where = top_card(state, seat)
+    if where is None or where[1] != ref:
+        return None
+    if where[0] == deck(seat):
+        state.players[seat].on_top -= 1
+    return own_zone(state, where[0]).items.pop(0)
+
+
+def refresh(state: State, chance: Chance) -> None:
     """Zones shown to all for as long as a continuous effect says so
     (``{"static": {"reveal": "hand"}}``: the opponents of its controller
     play with that zone face up), after every command and automatic step.
-    A card drawn into a zone shown to all is shown to all at once; one
-    shown stays known when the effect ends (everyone saw it)."""
+    A card drawn into a zone shown to all is shown to all at once; when
+    the effect ends, the zone is resealed (`reseal`): everyone knows what
+    it held, nobody which ref is which card."""
     want: set[str] = set()
     for _, ctrl, ab in values.statics(state):
         kind = ab.static.get("reveal")
@@ -99,15 +143,21 @@ def refresh(state: State) -> None:
             zone = f"{kind}:{seat}"
             if state.zones[zone].public != (zone in want):
                 own_zone(state, zone).public = zone in want
+                if zone not in want:
+                    reseal(state, zone, chance)
 
 
-def end_peeks(state: State) -> None:
-    """Undo every look: a command comes only once the cards were delivered."""
-    for p in state.peeks:
+def end_peeks(state: State, chance: Chance, peeks: list[Peek] | None = None) -> None:
+    """Undo the looks `peeks` (default: every one), and reseal what was
+    seen: a command comes only once the cards were delivered."""
+    ending = list(state.peeks) if peeks is None else peeks
+    for p in ending:
         z = own_zone(state, p.zone)
         if p.seat in z.readers:
             z.readers.remove(p.seat)
-    state.peeks = []
+    for zone in sorted({p.zone for p in ending}):
+        reseal(state, zone, chance)
+    state.peeks = [p for p in state.peeks if p not in ending]
 
 
 def discard_random(state: State, victim: str, n: int, chance: Chance) -> int:

@@ -18,7 +18,7 @@ import msgspec
 
 from pbem.errors import IllegalCommand
 from pbem.games.base import Known, Zone, copy_struct, identity
-from pbem.games.codex import activated, board, cards, combat, events, ffa, maps, modes, play, resolve, rules, select
+from pbem.games.codex import activated, board, cards, combat, events, ffa, hidden, maps, modes, play, resolve, rules, select
 from pbem.games.codex import targets as targeting
 from pbem.games.codex import turn, values
 from pbem.games.codex.commands import (
@@ -91,6 +91,10 @@ def _legal_main(state: State, seat: str) -> list[Command]:
             out.append(Level(hero, n))
     for name, ref in hand_names.items():
         out += _legal_play(state, seat, name, ref)
+    top = hidden.top_card(state, seat) if p.flags.get(hidden.PLAY_TOP) == state.turn else None
+    top_name = identity(state.zones[top[0]].items[0]) if top is not None else ""
+    if top_name and top_name not in hand_names:  # a copy in the hand is played first (`parse`)
+        out += _legal_play(state, seat, top_name, top[1])
     for ref in board.things_of(state, seat) + board.spells_of(state, seat):
         out += _legal_use(state, seat, ref)
     for ref in board.fighters_of(state, seat):
@@ -220,16 +224,29 @@ def _arrival_targets(state: State, seat: str, name: str, ref: str, gold: int, bo
         return _own_options(trial, seat, ref, abilities, gold)
 
 
+def _discard_sets(state: State, seat: str, n: int) -> list[list[str]]:
+    """The hand cards a cost of `n` discards may take: one set of refs for
+    each different set of names (lowest refs first)."""
+    if not n:
+        return [[]]
+    items = sorted(state.zones[hand(seat)].items, key=lambda i: ref_key(i.ref))
+    out: dict[tuple[str, ...], list[str]] = {}
+    for combo in itertools.combinations(items, n):
+        out.setdefault(tuple(sorted(identity(it) for it in combo)), [it.ref for it in combo])
+    return list(out.values())
+
+
 def _legal_use(state: State, seat: str, ref: str) -> list[Command]:
     out: list[Command] = []
     for ab in activated.usable(state, ref):
         alts = activated.alt_names(ab) or [""]
         for alt in range(len(alts)):
-            if activated.cost_problem(state, seat, ref, ab, alt, []):
-                continue
             cost = ab.cost.get("gold", 0) + (ab.cost["alt"][alt].get("gold", 0) if ab.cost.get("alt") else 0)
-            for chosen in targeting.options(state, seat, ref, ab.targets, state.players[seat].gold - cost):
-                out.append(Use(ref, ab.name, chosen, Choices(alt=alt)))
+            for pay in _discard_sets(state, seat, activated.costs_of(ab, alt).get("discard", 0)):
+                if activated.cost_problem(state, seat, ref, ab, alt, pay):
+                    continue
+                for chosen in targeting.options(state, seat, ref, ab.targets, state.players[seat].gold - cost):
+                    out.append(Use(ref, ab.name, chosen, Choices(alt=alt, pay=pay)))
     return out
 
 

@@ -11,7 +11,7 @@ form expected).
 from __future__ import annotations
 
 from pbem.errors import InvalidCommand
-from pbem.games.codex import activated, board, cards, maps
+from pbem.games.codex import activated, board, cards, hidden, maps
 from pbem.games.codex.commands import (
     SLOT_WORDS, Attack, Build, Choices, Choose, Command, End, Hire, Level, Loan, Play, Repair, Summon, Tech, Use,
     by_name, card_name, did_you_mean, handle, parse_target,
@@ -129,6 +129,18 @@ def _hand_card(state: State, seat: str, words: list[str], taken: set[str] | None
     if cards.is_hero(name):
         raise _not_a_card(state, seat, name)
     return by_name(state, hand(seat), name, "hand", taken)
+
+
+def _hand_or_top_card(state: State, seat: str, words: list[str]) -> str:
+    """A card of the hand, or the top card of the draw pile where the
+    command may play it (Vir Garbarean's level 5) and none is in the hand."""
+    top = hidden.top_card(state, seat) if state.players[seat].flags.get(hidden.PLAY_TOP) == state.turn else None
+    try:
+        return _hand_card(state, seat, words)
+    except InvalidCommand:
+        if top is None:
+            raise
+        return by_name(state, top[0], card_name(words), "top of the draw pile")
 
 
 def _free_hire(state: State) -> bool:
@@ -333,7 +345,7 @@ def parse_command(text: str, state: State, seat: str) -> Command:
     if verb == "level":
         return _level(state, seat, args, ch)
     if verb == "play":
-        ref = _hand_card(state, seat, args)
+        ref = _hand_or_top_card(state, seat, args)
         return Play(ref, _list(state, seat, opts.get("target", ""), ref), "top" in flags, ch)
     if verb == "attack" and len(args) >= 2:
         a, t = _attacker_and_target(state, seat, args)

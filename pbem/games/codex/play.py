@@ -28,7 +28,7 @@ from typing import Any
 
 from pbem.errors import IllegalCommand
 from pbem.games.base import Chance, Known, identity
-from pbem.games.codex import board, cards, engine, events, maps, modes, registry, resolve, targets, values
+from pbem.games.codex import board, cards, engine, events, hidden, maps, modes, registry, resolve, targets, values
 from pbem.games.codex.board import log
 from pbem.games.codex.cards import Card, Part
 from pbem.games.codex.commands import Choices, Play
@@ -139,11 +139,16 @@ def _effects(c: Card, ch: Choices) -> list[Any]:
     return list(c.do) + chosen
 
 
-def play(state: State, seat: str, cmd: Play, chance: Chance) -> None:
+def play(state: State, seat: str, cmd: Play, chance: Chance, from_top: bool = False) -> None:
+    """Play a card of the hand or, `from_top` (Vir Garbarean's level 5),
+    the top card of the draw pile, paying for it as usual."""
     p = state.players[seat]
     item = engine.take_item(state, hand(seat), cmd.ref)
+    in_hand = item is not None
+    if item is None and from_top:
+        item = hidden.take_top(state, seat, cmd.ref)
     if item is None:
-        raise IllegalCommand("that card is not in your hand")
+        raise IllegalCommand("that card is not in your hand" + (" nor on top of your draw pile" if from_top else ""))
     name = identity(item)
     c = cards.CARDS[name]
     if cmd.top and not c.may_top:
@@ -164,7 +169,7 @@ def play(state: State, seat: str, cmd: Play, chance: Chance) -> None:
     ev = {"boosted": "1"} if ch.boost else {}
     log(state, f"{seat} plays {name}" + (" (boosted)" if ch.boost else ""))
     if c.type != "spell":
-        _arrive(state, seat, item, name, list(cmd.targets), ev)
+        _arrive(state, seat, item, name, list(cmd.targets), ev, in_hand)
         events.emit(state, events.whenever(state, "unit_played", cmd.ref, {"subject": cmd.ref, "controller": seat})
                     if c.type == "unit" else [])
         return
@@ -256,12 +261,13 @@ def _cast(state: State, item: Pending, chance: Chance | None) -> None:
     cast_spell(state, seat, card, name, chosen, Choices(split=split), chance)
 
 
-def _arrive(state: State, seat: str, item: Any, name: str, chosen: list[str], ev: dict[str, str]) -> None:
+def _arrive(state: State, seat: str, item: Any, name: str, chosen: list[str], ev: dict[str, str],
+            from_hand: bool = True) -> None:
     """A unit, upgrade or building arrives; its own arrives triggers get the
     command's targets, in order (a "you may" ability whose targets are all
     ``none`` is declined)."""
     before = len(state.fresh)
-    ref = engine.new_thing(state, seat, item, name, played=True, ev=ev, from_hand=True)
+    ref = engine.new_thing(state, seat, item, name, played=True, ev=ev, from_hand=from_hand)
     mine = [p for p in state.fresh[before:] if p.src == ref and p.kind == "trigger"
             and "arrives" in events.ability(p.card, p.key).on]
     if not ref:

@@ -110,7 +110,10 @@ def damage(state: State, target: str, n: int, src: str = "", combat: bool = Fals
     """Deal `n` damage to a thing or a structure; returns what was dealt
     after prevention (armor absorbing it counts: ruling on Might of Leaf and
     Claw). Combat damage from a deathtouch source kills a unit or hero it
-    reaches, even through armor; armor piercing ignores armor."""
+    reaches, even through armor; armor piercing ignores armor. A source
+    with ``damage_as_runes`` (Orpal Gloor) puts that many -1/-1 runes on a
+    unit or hero instead of damage: still damage dealt (ruling), so what
+    watches combat damage sees it."""
     n = _prevented(state, target, n, combat) if n > 0 and not maps.no_rush(state) else 0
     if n <= 0:
         return 0
@@ -130,16 +133,19 @@ def damage(state: State, target: str, n: int, src: str = "", combat: bool = Fals
     if t is None:
         return 0
     t.hit_by, t.hit_src = ("combat" if combat else "effect"), src
-    lethal = False
-    pierce = False
-    if combat and src in state.things:
+    lethal = pierce = as_runes = False
+    if src in state.things:
         sv = values.get(state, src)
-        lethal = sv.has("deathtouch") and board.is_fighter(state, target)
-        pierce = sv.has("armor_piercing")
+        lethal = combat and sv.has("deathtouch") and board.is_fighter(state, target)
+        pierce = combat and sv.has("armor_piercing")
+        as_runes = sv.has("damage_as_runes") and board.is_fighter(state, target)
     dealt = n
     if not pierce:
         n = _absorb(state, target, n)
-    t.damage += n
+    if as_runes:
+        add_runes(state, target, -n)
+    else:
+        t.damage += n
     if lethal:
         t.damage = max(t.damage, values.hp(state, target))
     if board.kind_of(state, target) == "building":
@@ -259,13 +265,17 @@ def transform(state: State, ref: str, name: str, until: str, src: str = "") -> N
     t.mods = [Mod(until=until, face=name, src=src)]
 
 
-def expire(state: State, until: str) -> None:
-    """Modifiers and lasting effects that last `until` end now."""
-    for t in state.things.values():
+def expire(state: State, until: str) -> list[str]:
+    """Modifiers and lasting effects that last `until` end now. Returns the
+    things whose ending modifier says they die then (``Mod.dies``)."""
+    doomed = []
+    for ref, t in state.things.items():
         if any(m.until == until for m in t.mods):
+            doomed += [ref] if any(m.until == until and m.dies for m in t.mods) else []
             t.mods = [m for m in t.mods if m.until != until]
     if any(e.until == until for e in state.lasting):
         state.lasting = [e for e in state.lasting if e.until != until]
+    return doomed
 
 
 def lasting(state: State, seat: str, src: str, card: str, key: str, until: str) -> None:

@@ -207,13 +207,13 @@ def advance(state: State, chance: Chance) -> State:
         for seat in state.seats:
             engine.draw(state, seat, cards.HAND_MAX, chance)
         turn.start_turn(state, chance)
-        hidden.refresh(state)
+        hidden.refresh(state, chance)
         return state
     if state.phase != UPKEEP or state.prompt is not None or state.queue:
         return state
     state = copy_struct(state)
     turn.start_turn(state, chance)
-    hidden.refresh(state)
+    hidden.refresh(state, chance)
     return state
 
 
@@ -333,20 +333,26 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
     else:
         _need_main(state, seat, "do that")
     state = copy_struct(state)
-    hidden.end_peeks(state)  # what a look showed was delivered before any command
+    # a look ends at the next command (its cards were delivered before it),
+    # or at the end of the answer to the question it asked (Carrion Curse)
+    answered_peeks = list(state.peeks) if isinstance(cmd, Choose) else None
+    if answered_peeks is None:
+        hidden.end_peeks(state, chance)
     if isinstance(cmd, Choose):
         resolve.answer_prompt(state, list(cmd.answers))
     else:
         state.first, state.ordered = list(cmd.choices.first), []
         state.answers = list(cmd.choices.answers)
     p = state.players[seat]
+    # Vir Garbarean's level 5 lets the command after it play the top card
+    from_top = not isinstance(cmd, Choose) and p.flags.pop(hidden.PLAY_TOP, 0) == state.turn
     match cmd:
         case Choose():
             pass
         case Tech(cards=refs, choices=ch):
             _tech(state, seat, refs, ch.first)
             _grow(state, seat, list(ch.runes))
-            hidden.refresh(state)
+            hidden.refresh(state, chance)
             return state
         case Hire(ref=ref):
             if p.hired == state.turn and not maps.has(state, "flagstone-mines"):
@@ -391,7 +397,7 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
             engine.level_up(state, ref, n)
             log(state, f"{t.card} levels up to {t.level}")
         case Play():
-            play.play(state, seat, cmd, chance)
+            play.play(state, seat, cmd, chance, from_top)
         case Use(source=src, ability=name, targets=chosen, choices=ch):
             activated.use(state, seat, src, name, list(chosen), ch.alt, list(ch.pay), chance)
         case Attack(attacker=a, target=t, extra=extra, spark=spark, over=over, then=then, choices=ch):
@@ -415,7 +421,9 @@ def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
             raise IllegalCommand(f"first={board.name_of(state, idle[0])}: it has no trigger waiting to be ordered "
                                  "in this command")
         state.first, state.ordered = [], []
-    hidden.refresh(state)
+    if answered_peeks:
+        hidden.end_peeks(state, chance, answered_peeks)
+    hidden.refresh(state, chance)
     return state
 
 

@@ -169,6 +169,8 @@ class Mod(msgspec.Struct, kw_only=True, omit_defaults=True):
     card: str = ""
     #: the printed ATK it has meanwhile (swapped: Chaos Mirror's kind)
     base_atk: int | None = None
+    #: the thing dies when this ends (Vandy Anadrose's gift)
+    dies: bool = False
 
 
 class Thing(msgspec.Struct, kw_only=True, omit_defaults=True):

@@ -314,10 +314,24 @@ def _register(chain, deck, writer, effect, parts, seq, zone, fresh, gone, after)
     if len(gone) != len(fresh):
         raise ProtocolError(f"{zone}: {len(fresh)} new hidden cards where {len(gone)} went: "
                             "peer games can follow only a reshuffle of cards already in the game")
-    if zone in private:
-        _register_refill(chain, deck, writer, effect, parts, seq, zone, private[zone], fresh, gone, zones)
+    owner = private.get(zone) or _holder(chain, effect.state, zone)
+    if owner is not None:
+        _register_refill(chain, deck, writer, effect, parts, seq, zone, owner, fresh, gone, zones)
     else:
         _register_reshuffle(chain, deck, zone, fresh, gone, seq)
+
+
+def _holder(chain, state, zone: str) -> str | None:
+    """The seat whose hidden zone `zone` is (a hand: its first reader; the
+    rules add a seat that looks at it after), where the rules renamed its
+    cards (Codex reseals a hand another seat looked at, so the looker
+    cannot follow its cards): from version 6 (`resealed_zones`) that seat
+    re-commits to them in a secret order, as to a refill of its private
+    deck (a seat that looks at it again in the same file is then dealt
+    the new refs by it, as for any look). None: nobody reads it, or the
+    game is older (a shared deck's reshuffle, then)."""
+    readers = state.zones[zone].readers
+    return readers[0] if chain.version.resealed_zones and readers else None
 
 
 def _commit_ahead(chain, deck, writer: str, effect, parts, seq: int) -> None:
@@ -383,7 +397,7 @@ def _register_refill(chain, deck, writer, effect, parts, seq, zone, owner, fresh
     known = deck.knows(owner)
     strangers = [g for g in gone if g not in public and g not in known]
     if strangers:
-        raise ProtocolError(f"{zone}: peer games can reshuffle into {owner}'s private deck only cards that are "
+        raise ProtocolError(f"{zone}: peer games can reshuffle into {owner}'s own zone only cards that are "
                             f"face up or {owner}'s own ({', '.join(strangers)} are not)")
     drawn = zones - {zone}
     if drawn:
