@@ -33,6 +33,7 @@ from pbem.errors import FolderBusy, FormatError, ForkError, PbemError, ProtocolE
 from pbem.fsio import atomic_write, stray_temp_files
 from pbem.lock import LOCK, folder_lock
 from pbem.protocol import codec, set_aside
+from pbem.protocol.file_memory import digest_of, remembered_read
 from pbem.protocol.chain import Chain, Record
 from pbem.protocol.formats import OutcomeData, StateFile, TurnBody
 
@@ -194,7 +195,9 @@ def load(
             if ask is not None and chain.dealt:
                 private_openings, ask = ask(chain), None
             if private_openings is not None and private_through < chain.seq:
-                chain = None  # not checked as the dealer checks: replay knowing the cards
+                # not checked as the dealer checks: replay knowing the cards,
+                # from the last chain this process checked so (a referee's)
+                chain, verified, private_through, changed = _resume_private(folder, saved, files, remembered)
     restored = chain is not None
     if chain is None:
         notes, verified, private_through = [], [], -1
@@ -204,7 +207,7 @@ def load(
         if len(genesis) > 1:
             raise FormatError(f"{folder} holds more than one genesis: {', '.join(p.name for p, _ in genesis)}")
         chain = Chain(genesis[0][1], GENESIS)
-        verified.append((genesis[0][0].name, checkpoint.digest(genesis[0][1])))
+        verified.append((genesis[0][0].name, digest_of(genesis[0][1])))
     last = max(files) if stop is None else stop
     aside = set_aside.Aside()
     for seq in range(chain.seq + 1, last + 1):
@@ -227,7 +230,7 @@ def load(
         record = chain.append(data, path.name, private_openings)
         if m and m.group(2) != record.by:
             raise FormatError(f"{path.name}: the file is signed by {record.by}, its name says {m.group(2)}")
-        verified.append((path.name, checkpoint.digest(data)))
+        verified.append((path.name, digest_of(data)))
     if ask is not None and chain.dealt:  # no file after the genesis or the checkpoint: ask all the same
         private_openings = ask(chain)
     chain.set_aside = aside.paths
@@ -252,9 +255,12 @@ def load(
     # a read that checked a file or two saves nothing: writing the
     # checkpoint costs more than checking them again (writers always save)
     if not restored or len(verified) - len(saved.header.files) >= (1 if save else SAVE_AFTER):
-        checkpoint.write(folder, chain, verified, private_through)
+        if checkpoint.write(folder, chain, verified, private_through):
+            return chain
     elif len(verified) > len(remembered):  # but what it verified is remembered, cheaply
         checkpoint_seen.write(folder, chain.game_id, saved.header.files[-1], verified[len(saved.header.files):])
+    if private_through == chain.seq:  # the dealer's check, for this process's next load
+        checkpoint.remember_private(folder, chain, verified)
     return chain
 
 
@@ -266,7 +272,7 @@ def _first_changed(remembered: list[tuple[str, str]], start: int, files: dict[in
             candidates = _one_file(files.get(seq, []), [])
         except PbemError:
             return seq
-        if len(candidates) != 1 or checkpoint.digest(candidates[0][1]) != remembered[seq][1]:
+        if len(candidates) != 1 or digest_of(candidates[0][1]) != remembered[seq][1]:
             return seq
     return None
 
@@ -295,7 +301,7 @@ def _resume(saved: checkpoint.Saved, files: dict[int, list[Path]], notes: list[s
             candidates = _one_file(paths, local) if paths else []
         except PbemError:
             candidates = []
-        if len(candidates) != 1 or checkpoint.digest(candidates[0][1]) != digest:
+        if len(candidates) != 1 or digest_of(candidates[0][1]) != digest:
             return None, [], (seq or None)
         if candidates[0][0].name != name:  # the same bytes under another name: checked again as they are
             return None, [], None
@@ -304,6 +310,23 @@ def _resume(saved: checkpoint.Saved, files: dict[int, list[Path]], notes: list[s
         return None, [], None
     notes.extend(local)
     return chain, list(saved.header.files), None
+
+
+def _resume_private(folder: Path, saved: checkpoint.Saved, files: dict[int, list[Path]],
+                    remembered: list[tuple[str, str]]):
+    """The last chain this process checked with the dealer's openings up
+    to its head (`checkpoint.private_read`), when every file it covers and
+    every file this user verified after it are still the same bytes: as
+    `_resume` gives it, with its private_through and the first changed seq;
+    else nothing to resume from."""
+    mine = checkpoint.private_read(folder)
+    if mine is None or mine.header.game_id != saved.header.game_id:
+        return None, [], -1, None
+    chain, verified, _ = _resume(mine, files, [])
+    changed = None if chain is None else _first_changed(remembered, len(verified), files)
+    if chain is None or changed is not None:
+        return None, [], -1, changed
+    return chain, verified, mine.header.private_through, None
 
 
 def _one_file(paths: list[Path], notes: list[str]) -> list[tuple[Path, bytes]]:
@@ -319,13 +342,17 @@ def _one_file(paths: list[Path], notes: list[str]) -> list[tuple[Path, bytes]]:
     """
     distinct: dict[bytes, Path] = {}
     for path in sorted(paths, key=lambda p: (not _PLAIN.match(p.name), p.name)):
-        data, damage = codec.normalise(read(path))
+        data, damage = remembered_read(path, _read_normalised)
         if damage:
             notes.append(f"{path.name} has {damage} (outside the signed body): read as pbem wrote it")
         kept = distinct.setdefault(data, path)
         if kept is not path:
             notes.append(f"{path.name} is a copy of {kept.name} (the same file): ignored, and safe to delete")
     return [(path, data) for data, path in distinct.items()]
+
+
+def _read_normalised(path: Path) -> tuple[bytes, str | None]:
+    return codec.normalise(read(path))
 
 
 def _report_fork(chain: Chain, candidates: list[tuple[Path, bytes]]) -> None:
