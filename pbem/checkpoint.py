@@ -39,6 +39,7 @@ continues from the checkpoint only when that covers the head.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import hashlib
 import hmac
@@ -291,8 +292,8 @@ def private_read(folder: Path) -> Saved | None:
 
 def forget_memory() -> None:
     """Forget every checkpoint read or written by this process (as a new process starts)."""
-    _READ.clear()
-    _PRIVATE.clear()
+    for memo in (_READ, _PRIVATE, _LATEST, _WROTE):
+        memo.clear()
 
 
 def _read(folder: Path, path: Path) -> Saved | None:
@@ -346,19 +347,72 @@ def write(folder: Path, chain: Chain, files: list[tuple[str, str]], private_thro
         _keep(_READ, str(target), (key, saved))
     if private_through == chain.seq:
         _keep(_PRIVATE, header.folder, saved)
+    _LATEST.pop(header.folder, None)
+    _WROTE[header.folder] = _WROTE.get(header.folder, 0) + 1
     with contextlib.suppress(OSError):  # the checkpoint covers what a look remembered (`pbem.checkpoint_seen`)
         seen_path(folder).unlink()
     return True
 
 
-def remember_private(folder: Path, chain: Chain, files: list[tuple[str, str]]) -> None:
-    """Keep in memory (`private_read`) a chain checked with the dealer's
-    openings up to its head that no checkpoint was written of (a look)."""
-    if len(files) == chain.seq + 1:
-        header = Header(code=code_version(), folder=str(_where(folder)), game_id=chain.game_id, game=chain.game.name,
-                        rules_version=chain.game.rules_version, seq=chain.seq, files=list(files),
-                        private_through=chain.seq)
-        _keep(_PRIVATE, header.folder, Saved(header, b"", _copy(chain)))
+#: a process that wrote a folder's checkpoint before writes it again only
+#: once it lacks this share of the files (1/LAZY_SHARE), or at exit
+LAZY_SHARE = 32
+#: per folder: checkpoints this process wrote
+_WROTE: dict[str, int] = {}
+#: per folder: the chain this process verified last, when its checkpoint lacks some of its files
+_LATEST: dict[str, Saved] = {}
+
+
+def due(folder: Path, behind: int, files: int, least: int) -> bool:
+    """Whether a checkpoint that lacks `behind` of `files` verified is to
+    be written now: once it lacks `least`, and in a process that wrote it
+    before (a demo, a watcher, a referee: they remember the chain in
+    memory), once it lacks a share of them. Writing a checkpoint costs in
+    proportion to the game's length; so a long-lived process pays for it
+    now and then, never once per file, and a command run once writes it
+    as always. The files verified since are remembered at once
+    (`pbem.checkpoint_seen`) all the same."""
+    if behind < least:
+        return False
+    return not _WROTE.get(str(_where(folder))) or behind >= files // LAZY_SHARE
+
+
+def remember(folder: Path, chain: Chain, files: list[tuple[str, str]], private_through: int) -> None:
+    """Keep in memory a chain verified past the checkpoint on disk (`latest`,
+    and `private_read` when checked as the dealer checks up to its head)."""
+    if len(files) != chain.seq + 1:
+        return
+    header = Header(code=code_version(), folder=str(_where(folder)), game_id=chain.game_id, game=chain.game.name,
+                    rules_version=chain.game.rules_version, seq=chain.seq, files=list(files),
+                    private_through=private_through)
+    saved = Saved(header, b"", _copy(chain))
+    _keep(_LATEST, header.folder, saved)
+    _HOMES[header.folder] = str(home())
+    if private_through == chain.seq:
+        _keep(_PRIVATE, header.folder, saved)
+
+
+def latest(folder: Path, saved: Saved) -> Saved:
+    """What to continue from: the checkpoint on disk (`saved`), or the
+    chain this process verified past it (`remember`)."""
+    mine = _LATEST.get(str(_where(folder)))
+    if mine is None or mine.header.game_id != saved.header.game_id or len(mine.header.files) <= len(saved.header.files):
+        return saved
+    return mine
+
+
+@atexit.register
+def _flush() -> None:
+    """At exit, write the checkpoints this process kept only in memory."""
+    for where, mine in list(_LATEST.items()):
+        with contextlib.suppress(Exception):
+            chain = mine.chain()
+            if chain is not None and _HOMES.get(where) == str(home()):  # never into another home
+                write(Path(where), chain, list(mine.header.files), mine.header.private_through)
+
+
+#: per folder kept in `_LATEST`: the home its checkpoint belongs in
+_HOMES: dict[str, str] = {}
 
 
 def _remove_stale_temps(target: Path) -> None:
@@ -378,7 +432,8 @@ def forget(folder: Path) -> None:
         with contextlib.suppress(OSError):
             path.unlink()
     _READ.pop(str(path_for(folder)), None)
-    _PRIVATE.pop(str(_where(folder)), None)
+    for memo in (_PRIVATE, _LATEST, _WROTE):
+        memo.pop(str(_where(folder)), None)
 
 
 #: more segments than this are merged whatever their sizes

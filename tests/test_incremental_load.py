@@ -157,3 +157,26 @@ def test_a_folder_loaded_again_reads_only_its_new_files(pbem, game, monkeypatch,
         shutil.copy(other / name, game / name)
     assert folder.load(game).seq == want
     assert read == new
+
+
+def test_a_checkpoint_written_now_and_then_still_refuses_a_replaced_file(pbem, game, monkeypatch, tmp_path):
+    """A process that writes a folder again and again writes its checkpoint
+    only now and then (`checkpoint.due`): what it verified since is
+    remembered all the same, so a new process refuses a file it verified
+    that was replaced by another valid one."""
+    monkeypatch.setattr(checkpoint, "LAZY_SHARE", 1)  # every file behind is a share: never due again here
+    play(pbem, game, 2)
+    before = tmp_path / "before"
+    shutil.copytree(game, before)
+    play(pbem, game, 1, pick=0)
+    assert checkpoint.read(game).header.seq < folder.load(game).seq  # the checkpoint on disk lags
+    play(pbem, before, 1, pick=1)
+    assert chain_names(game) == chain_names(before)
+    differ = [n for n in chain_names(game) if (before / n).read_bytes() != (game / n).read_bytes()]
+    assert differ
+    for name in differ:
+        shutil.copy(before / name, game / name)
+    checkpoint.forget_memory()  # a new process: only what is on disk
+    file_memory.forget()
+    with pytest.raises(PbemError, match="is not the file you verified"):
+        folder.load(game)

@@ -40,16 +40,17 @@ MAX_BYTES = 64 << 20
 
 
 class _Read(NamedTuple):
-    key: tuple[int, int, int, int, int]  # dev, inode, size, mtime_ns, ctime_ns
+    key: tuple[int, int, int, int, int]  # inode, size, mtime_ns, ctime_ns, device
     data: bytes  # as pbem writes it (`codec.normalise`)
     damage: str | None  # what `normalise` repaired
+    digest: str  # SHA-256 of `data`, hex
 
 
 _FILES: dict[str, _Read] = {}
 
 
 def _key(st: os.stat_result) -> tuple[int, int, int, int, int]:
-    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
+    return st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_dev
 
 
 def remembered_read(path: Path, read: Callable[[Path], tuple[bytes, str | None]]) -> tuple[bytes, str | None]:
@@ -69,8 +70,9 @@ def remembered_read(path: Path, read: Callable[[Path], tuple[bytes, str | None]]
     data, damage = read(path)
     _drop(where)
     if max(st.st_mtime_ns, st.st_ctime_ns) < started - SETTLED_NS:
-        _FILES[where] = _Read(key, data, damage)
-        _DIGESTS[id(data)] = (data, hashlib.sha256(data).hexdigest())
+        digest = hashlib.sha256(data).hexdigest()
+        _FILES[where] = _Read(key, data, damage, digest)
+        _DIGESTS[id(data)] = (data, digest)
         _held[0] += len(data)
         while _held[0] > MAX_BYTES:
             _drop(next(iter(_FILES)))
@@ -82,6 +84,21 @@ def _drop(where: str) -> None:
     if old is not None:
         _DIGESTS.pop(id(old.data), None)
         _held[0] -= len(old.data)
+
+
+def unchanged(where: str, digest: str) -> tuple[bool, str | None]:
+    """Whether the file at the absolute path `where` is remembered with
+    that digest and has not changed since (and the damage its read
+    repaired): what `remembered_read` would give, without building it."""
+    hit = _FILES.get(where)
+    if hit is None or hit.digest != digest:
+        return False, None
+    try:
+        st = os.lstat(where)
+    except OSError:
+        return False, None
+    same = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_dev) == hit.key
+    return same, hit.damage
 
 
 def digest_of(data: bytes) -> str:

@@ -33,7 +33,7 @@ from pbem.errors import FolderBusy, FormatError, ForkError, PbemError, ProtocolE
 from pbem.fsio import atomic_write, stray_temp_files
 from pbem.lock import LOCK, folder_lock
 from pbem.protocol import codec, set_aside
-from pbem.protocol.file_memory import digest_of, remembered_read
+from pbem.protocol.file_memory import digest_of, remembered_read, unchanged
 from pbem.protocol.chain import Chain, Record
 from pbem.protocol.formats import OutcomeData, StateFile, TurnBody
 
@@ -56,14 +56,55 @@ def turn_name(seq: int, by: str) -> str:
 
 def chain_files(folder: Path) -> dict[int, list[Path]]:
     """Chain files by seq (more than one at a seq is a fork or a conflict copy)."""
-    out: dict[int, list[Path]] = {}
-    for path in folder.iterdir():
-        m = _TURN.match(path.name)
+    return {seq: [folder / name for name in names] for seq, names in _chain_names(folder).items()}
+
+
+def _chain_names(folder: Path) -> dict[int, list[str]]:
+    out: dict[int, list[str]] = {}
+    for name in os.listdir(folder):
+        m = _TURN.match(name)
         if m:  # a folder of such a name is reported when read, not skipped
-            out.setdefault(int(m.group(1)), []).append(path)
-    for paths in out.values():
-        paths.sort()
+            out.setdefault(int(m.group(1)), []).append(name)
+    for names in out.values():
+        names.sort()
     return out
+
+
+class _Files(dict):
+    """`chain_files` of a folder, each seq's paths made when first asked
+    for (`names` is enough to see that a remembered file is still there)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.names = _chain_names(folder)
+        super().__init__(dict.fromkeys(self.names))
+        self.folder = folder
+
+    def get(self, seq: int, default=None):
+        names = self.names.get(seq)
+        if names is None:
+            return default
+        paths = dict.__getitem__(self, seq)
+        if paths is None:
+            paths = [self.folder / name for name in names]
+            dict.__setitem__(self, seq, paths)
+        return paths
+
+    def __getitem__(self, seq: int) -> list[Path]:
+        if seq not in self.names:
+            raise KeyError(seq)
+        return self.get(seq)
+
+    def same(self, where: str, seq: int, name: str, digest: str, notes: list[str]) -> bool:
+        """Whether the file remembered at `seq` is alone there and unchanged
+        since this process read it (`file_memory.unchanged`), its note
+        (damage repaired outside the signed body) added as a read adds it."""
+        names = self.names.get(seq)
+        if names is None or len(names) != 1 or names[0] != name:
+            return False
+        found, damage = unchanged(f"{where}{os.sep}{name}", digest)
+        if found and damage:
+            notes.append(f"{name} has {damage} (outside the signed body): read as pbem wrote it")
+        return found
 
 
 def read(path: Path, follow: bool = False) -> bytes:
@@ -173,7 +214,7 @@ def load(
     folder = Path(folder)
     if not folder.is_dir():
         raise PbemError(f"{folder} is not a game folder", hint="pbem new GAME DIR --seat NAME ... creates one")
-    files = chain_files(folder)
+    files = _Files(folder)
     if 0 not in files:
         raise PbemError(f"{folder} has no {GENESIS}", hint="is this a game folder?")
     chain, verified, private_through, changed = None, [], -1, None
@@ -185,13 +226,14 @@ def load(
     saved = None if full else checkpoint.read(folder)
     remembered: list[tuple[str, str]] = []  # every file this user verified here, by seq
     if saved is not None:
-        chain, verified, changed = _resume(saved, files, notes)
+        source = checkpoint.latest(folder, saved)  # or what this process verified past it
+        chain, verified, changed = _resume(source, files, notes)
         remembered = list(saved.header.files) + checkpoint_seen.read(folder, saved.header.game_id, saved.header.files[-1])
         if chain is not None:  # the files a look verified since: still the same bytes?
             changed = _first_changed(remembered, len(verified), files)
             chain = None if changed is not None else chain
         if chain is not None:
-            private_through = saved.header.private_through
+            private_through = source.header.private_through
             if ask is not None and chain.dealt:
                 private_openings, ask = ask(chain), None
             if private_openings is not None and private_through < chain.seq:
@@ -254,20 +296,38 @@ def load(
         return chain
     # a read that checked a file or two saves nothing: writing the
     # checkpoint costs more than checking them again (writers always save)
-    if not restored or len(verified) - len(saved.header.files) >= (1 if save else SAVE_AFTER):
-        if checkpoint.write(folder, chain, verified, private_through):
-            return chain
-    elif len(verified) > len(remembered):  # but what it verified is remembered, cheaply
-        checkpoint_seen.write(folder, chain.game_id, saved.header.files[-1], verified[len(saved.header.files):])
-    if private_through == chain.seq:  # the dealer's check, for this process's next load
-        checkpoint.remember_private(folder, chain, verified)
+    if not restored:
+        checkpoint.write(folder, chain, verified, private_through)
+    else:
+        _save(folder, chain, verified, private_through, saved, 1 if save else SAVE_AFTER, len(remembered))
     return chain
 
 
-def _first_changed(remembered: list[tuple[str, str]], start: int, files: dict[int, list[Path]]) -> int | None:
+def _save(folder: Path, chain: Chain, verified: list[tuple[str, str]], private_through: int,
+          saved: checkpoint.Saved | None, least: int, remembered: int) -> None:
+    """Write the checkpoint when it lacks at least `least` of the files
+    verified (and, in a process that wrote it before, a share of them:
+    `checkpoint.due`); else remember the files past it, cheaply
+    (`pbem.checkpoint_seen`), and the chain in this process's memory."""
+    base = [] if saved is None else saved.header.files
+    if saved is None or saved.header.game_id != chain.game_id or verified[:len(base)] != base:
+        checkpoint.write(folder, chain, verified, private_through)
+        return
+    if checkpoint.due(folder, len(verified) - len(base), len(verified), least):
+        if checkpoint.write(folder, chain, verified, private_through):
+            return
+    elif len(verified) > remembered:
+        checkpoint_seen.write(folder, chain.game_id, base[-1], verified[len(base):])
+    checkpoint.remember(folder, chain, verified, private_through)
+
+
+def _first_changed(remembered: list[tuple[str, str]], start: int, files: _Files) -> int | None:
     """The first seq from `start` whose remembered file is not, alone, the
     same bytes in the folder now."""
+    where = os.path.abspath(files.folder)
     for seq in range(start, len(remembered)):
+        if files.same(where, seq, *remembered[seq], []):
+            continue
         try:
             candidates = _one_file(files.get(seq, []), [])
         except PbemError:
@@ -290,12 +350,15 @@ class _Verified(msgspec.Struct):
 _VERIFIED: weakref.WeakKeyDictionary[Chain, _Verified] = weakref.WeakKeyDictionary()
 
 
-def _resume(saved: checkpoint.Saved, files: dict[int, list[Path]], notes: list[str]):
+def _resume(saved: checkpoint.Saved, files: _Files, notes: list[str]):
     """The checkpoint's chain when every file it covers is still the same
     bytes, else (None, [], the first seq that is not). Another genesis is
     another game (a folder made anew): the checkpoint is not about it."""
     local: list[str] = []
+    where = os.path.abspath(files.folder)
     for seq, (name, digest) in enumerate(saved.header.files):
+        if files.same(where, seq, name, digest, local):
+            continue
         paths = files.get(seq)
         try:
             candidates = _one_file(paths, local) if paths else []
@@ -312,7 +375,7 @@ def _resume(saved: checkpoint.Saved, files: dict[int, list[Path]], notes: list[s
     return chain, list(saved.header.files), None
 
 
-def _resume_private(folder: Path, saved: checkpoint.Saved, files: dict[int, list[Path]],
+def _resume_private(folder: Path, saved: checkpoint.Saved, files: _Files,
                     remembered: list[tuple[str, str]]):
     """The last chain this process checked with the dealer's openings up
     to its head (`checkpoint.private_read`), when every file it covers and
@@ -525,7 +588,7 @@ def _extend_checkpoint(folder: Path, chain: Chain, staged: list[tuple[Record, by
     files = seen.files + [(record.name, checkpoint.digest(codec.normalise(data)[0])) for record, data in staged]
     through = chain.seq if private and seen.private_through == len(seen.files) - 1 else seen.private_through
     _VERIFIED[chain] = _Verified(seen.folder, files, through)
-    checkpoint.write(folder, chain, files, through)
+    _save(folder, chain, files, through, checkpoint.read(folder), 1, len(seen.files))
 
 
 def already_in(chain: Chain, data: bytes) -> str | None:
