@@ -403,12 +403,14 @@ def latest(folder: Path, saved: Saved) -> Saved:
 
 @atexit.register
 def _flush() -> None:
-    """At exit, write the checkpoints this process kept only in memory."""
+    """At exit, write the checkpoints this process kept only in memory
+    because it wrote them before (`due`); a look's is not worth writing."""
     for where, mine in list(_LATEST.items()):
         with contextlib.suppress(Exception):
-            chain = mine.chain()
-            if chain is not None and _HOMES.get(where) == str(home()):  # never into another home
-                write(Path(where), chain, list(mine.header.files), mine.header.private_through)
+            if _WROTE.get(where) and _HOMES.get(where) == str(home()):  # never into another home
+                chain = mine.chain()
+                if chain is not None:
+                    write(Path(where), chain, list(mine.header.files), mine.header.private_through)
 
 
 #: per folder kept in `_LATEST`: the home its checkpoint belongs in

@@ -318,7 +318,8 @@ def _save(folder: Path, chain: Chain, verified: list[tuple[str, str]], private_t
             return
     elif len(verified) > remembered:
         checkpoint_seen.write(folder, chain.game_id, base[-1], verified[len(base):])
-    checkpoint.remember(folder, chain, verified, private_through)
+    if len(verified) > len(base) or private_through > saved.header.private_through:
+        checkpoint.remember(folder, chain, verified, private_through)
 
 
 def _first_changed(remembered: list[tuple[str, str]], start: int, files: _Files) -> int | None:

@@ -29,25 +29,6 @@ from pbem.protocol import undo as undo_mod
 from pbem.protocol.clock import file_time
 
 
-#: (sealed bytes, recipient's sealing key, associated data) -> the openings
-#: inside: a process (the demo, a watcher) opens each delivery once, however
-#: often it builds a seat's view. Only in memory: opened cards are never
-#: written where the seat's key store does not guard them.
-_OPENED: dict[tuple[bytes, str, bytes], list[Opening]] = {}
-_MAX_OPENED = 20_000
-
-
-def _opened(envelope, secret: SecretIdentity, ad: bytes) -> list[Opening]:
-    key = (msgspec.json.encode(envelope), secret.public.seal, ad)
-    found = _OPENED.get(key)
-    if found is None:
-        found = dealer_mod.open_openings(envelope, secret, ad)
-        if len(_OPENED) >= _MAX_OPENED:
-            _OPENED.clear()
-        _OPENED[key] = found
-    return list(found)
-
-
 class Party:
     """What `secret`'s owner knows in `chain`."""
 
@@ -124,7 +105,7 @@ class Party:
                     continue
                 where = record.name or f"seq {record.seq}"
                 try:
-                    openings = _opened(d.envelope, self.secret, dealer_mod.delivery_ad(key, seq, d.to))
+                    openings = dealer_mod.opened_once(d.envelope, self.secret, dealer_mod.delivery_ad(key, seq, d.to))
                 except SealError as exc:
                     raise SealError(f"{where}: the dealer's delivery to {self.name} cannot be opened: {exc}") from None
                 if sorted(o.ref for o in openings) != sorted(d.refs):
