@@ -51,7 +51,9 @@ import time
 from pathlib import Path
 
 import pbem
-from benchmarks import bench_daemon, bench_demos, bench_playouts, bench_poker, bench_serve, bench_shuffle_proof, cryptofloor, seeded
+from benchmarks import (
+    bench_daemon, bench_demos, bench_playouts, bench_poker, bench_serve, bench_shuffle_proof, cryptofloor, seeded,
+)
 from pbem import watching
 from pbem.errors import PbemError
 from pbem.protocol import folder as folder_mod

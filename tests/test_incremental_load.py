@@ -43,7 +43,7 @@ def settled(monkeypatch):
 def game(pbem: Pbem, tmp_path: Path) -> Path:
     g = tmp_path / "g"
     pbem("new", "aa", g, "--seat", "alice", "--seat", "bob", "--seed", "5")
-    play(pbem, g, 4)
+    play(pbem, g, 2)
     return g
 
 

@@ -256,7 +256,8 @@ def dealer_openings(chain: Chain, seed: bytes, dealer: SecretIdentity | None = N
     if dealer is not None:
         for record in chain.records[1:]:
             if record.by == chain.dealer_name and record.body.memo is not None:
-                out.update({o.ref: o for o in opened_once(record.body.memo, dealer, memo_ad(chain.game_id, record.seq))})
+                memo = opened_once(record.body.memo, dealer, memo_ad(chain.game_id, record.seq))
+                out.update({o.ref: o for o in memo})
     return out
 
 
