@@ -22,7 +22,11 @@ side, so that a busy machine slows numerator and denominator alike:
   games (`benchmarks/bench_daemon.py`; 100 in the quick mode);
 * shuffle proofs (`benchmarks/bench_shuffle_proof.py`): size, proving and
   verifying CPU time against issue #25's goals (decks of 8 and 60 cards
-  in the quick mode).
+  in the quick mode);
+* every `pbem demo GAME --dealer D` as a real process, the Dark Agent peer
+  game's CPU and a peer file's cost beyond its crypto
+  (`benchmarks/bench_demos.py`; Agent Avenue's hotseat demo only in the
+  quick mode), then every target of issue #26 with pass/miss.
 
 Codex: the full mode plays one long hotseat game of more than 300 files
 (`seeded.py` says how: a calm build-up, then the greedy bot), whose
