@@ -221,12 +221,24 @@ def test_a_dealer_continues_only_from_files_checked_as_the_dealer_checks(pbem, g
         shutil.copy(other / name, game / name)
     pbem("verify", game)  # a public check, remembered
     head = folder.load(game).seq
+    checkpoint.forget_memory()  # a new process
     counted.clear()
     play(pbem, game, 1)
     assert len(counted) >= head + 2  # all of it again, as the dealer
     counted.clear()
     play(pbem, game, 1)
     assert len(counted) == 2  # then from the checkpoint: the turn and its answer
+    # the same process remembers the chain its dealer checked: from there
+    other = game.parent / "again"
+    shutil.copytree(game, other)
+    play(pbem, other, 1)
+    new = sorted(set(chain_names(other)) - set(chain_names(game)))
+    for name in new:
+        shutil.copy(other / name, game / name)
+    pbem("verify", game)
+    counted.clear()
+    play(pbem, game, 1)
+    assert counted[:len(new)] == new and len(counted) == len(new) + 2
 
 
 def test_a_new_game_in_the_same_folder_is_checked_as_new(pbem, game, tmp_path):

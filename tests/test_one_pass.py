@@ -78,9 +78,19 @@ def test_a_referee_sync_replays_once(tmp_path, keys, counted):
     g = new(tmp_path, keys, "referee")
     writing.sync(g, "rita", keys)
     chain = folder.load(g)
+    checked = chain.seq  # by the referee, knowing the cards
+    me = chain.writers()[0]
+    writing.submit(g, me, [reading.legal(chain, opening.party(chain, me, keys))[0]], keys)
+    seats = folder.load(g).seq - checked
+    counted.clear()
+    written = writing.sync(g, "rita", keys)
+    assert written  # this process checked up to `checked` as the referee: from there
+    assert len(counted) == seats + len(written) and all(counted)
+    chain = folder.load(g)
     me = chain.writers()[0]
     writing.submit(g, me, [reading.legal(chain, opening.party(chain, me, keys))[0]], keys)
     files = len(folder.load(g).records) - 1
+    checkpoint.forget_memory()  # a new process: the checkpoint is the seat's, public
     counted.clear()
     written = writing.sync(g, "rita", keys)
     assert written

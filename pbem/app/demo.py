@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -36,6 +37,7 @@ def run_demo(
     the folder holding one folder per player). `options` are ``KEY=VALUE``
     strings as for ``pbem new --option`` (they may choose the table: a
     Codenames Duet demo seats two players)."""
+    started, cpu = time.perf_counter(), time.process_time()
     game = games.get(game_name)
     options = list(options)
     raw: dict = dict(creating.parse_options(options))
@@ -92,6 +94,7 @@ def run_demo(
                 echo(f"FAIL {failure}")
             raise InvalidOption("the demo's own audit failed")  # pragma: no cover - a bug
         echo(f"pbem audit {each}: ok ({report.checks} checks)")
+    echo(f"done in {time.perf_counter() - started:.1f} s ({time.process_time() - cpu:.1f} s of CPU)")
     return folder
 
 

@@ -33,6 +33,7 @@ from pbem.gamedir.lock import LOCK, folder_lock
 from pbem.gamedir.safe_read import read, read_at_most
 from pbem.protocol import GENESIS, codec
 from pbem.gamedir import set_aside
+from pbem.gamedir.file_memory import digest_of, remembered_read, unchanged
 from pbem.protocol.chain import Chain, Record
 from pbem.protocol.formats import OutcomeData, StateFile, TurnBody
 
@@ -54,14 +55,55 @@ def turn_name(seq: int, by: str) -> str:
 
 def chain_files(folder: Path) -> dict[int, list[Path]]:
     """Chain files by seq (more than one at a seq is a fork or a conflict copy)."""
-    out: dict[int, list[Path]] = {}
-    for path in folder.iterdir():
-        m = _TURN.match(path.name)
+    return {seq: [folder / name for name in names] for seq, names in _chain_names(folder).items()}
+
+
+def _chain_names(folder: Path) -> dict[int, list[str]]:
+    out: dict[int, list[str]] = {}
+    for name in os.listdir(folder):
+        m = _TURN.match(name)
         if m:  # a folder of such a name is reported when read, not skipped
-            out.setdefault(int(m.group(1)), []).append(path)
-    for paths in out.values():
-        paths.sort()
+            out.setdefault(int(m.group(1)), []).append(name)
+    for names in out.values():
+        names.sort()
     return out
+
+
+class _Files(dict):
+    """`chain_files` of a folder, each seq's paths made when first asked
+    for (`names` is enough to see that a remembered file is still there)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.names = _chain_names(folder)
+        super().__init__(dict.fromkeys(self.names))
+        self.folder = folder
+
+    def get(self, seq: int, default=None):
+        names = self.names.get(seq)
+        if names is None:
+            return default
+        paths = dict.__getitem__(self, seq)
+        if paths is None:
+            paths = [self.folder / name for name in names]
+            dict.__setitem__(self, seq, paths)
+        return paths
+
+    def __getitem__(self, seq: int) -> list[Path]:
+        if seq not in self.names:
+            raise KeyError(seq)
+        return self.get(seq)
+
+    def same(self, where: str, seq: int, name: str, digest: str, notes: list[str]) -> bool:
+        """Whether the file remembered at `seq` is alone there and unchanged
+        since this process read it (`file_memory.unchanged`), its note
+        (damage repaired outside the signed body) added as a read adds it."""
+        names = self.names.get(seq)
+        if names is None or len(names) != 1 or names[0] != name:
+            return False
+        found, damage = unchanged(f"{where}{os.sep}{name}", digest)
+        if found and damage:
+            notes.append(f"{name} has {damage} (outside the signed body): read as pbem wrote it")
+        return found
 
 
 def load(
@@ -101,7 +143,7 @@ def load(
     folder = Path(folder)
     if not folder.is_dir():
         raise PbemError(f"{folder} is not a game folder", hint="pbem new GAME DIR --seat NAME ... creates one")
-    files = chain_files(folder)
+    files = _Files(folder)
     if 0 not in files:
         raise PbemError(f"{folder} has no {GENESIS}", hint="is this a game folder?")
     chain, verified, private_through, changed = None, [], -1, None
@@ -113,17 +155,20 @@ def load(
     saved = None if full else checkpoint.read(folder)
     remembered: list[tuple[str, str]] = []  # every file this user verified here, by seq
     if saved is not None:
-        chain, verified, changed = _resume(saved, files, notes)
+        source = checkpoint.latest(folder, saved)  # or what this process verified past it
+        chain, verified, changed = _resume(source, files, notes)
         remembered = list(saved.header.files) + checkpoint_seen.read(folder, saved.header.game_id, saved.header.files[-1])
         if chain is not None:  # the files a look verified since: still the same bytes?
             changed = _first_changed(remembered, len(verified), files)
             chain = None if changed is not None else chain
         if chain is not None:
-            private_through = saved.header.private_through
+            private_through = source.header.private_through
             if ask is not None and chain.dealt:
                 private_openings, ask = ask(chain), None
             if private_openings is not None and private_through < chain.seq:
-                chain = None  # not checked as the dealer checks: replay knowing the cards
+                # not checked as the dealer checks: replay knowing the cards,
+                # from the last chain this process checked so (a referee's)
+                chain, verified, private_through, changed = _resume_private(folder, saved, files, remembered)
     restored = chain is not None
     if chain is None:
         notes, verified, private_through = [], [], -1
@@ -133,7 +178,7 @@ def load(
         if len(genesis) > 1:
             raise FormatError(f"{folder} holds more than one genesis: {', '.join(p.name for p, _ in genesis)}")
         chain = Chain(genesis[0][1], GENESIS)
-        verified.append((genesis[0][0].name, checkpoint.digest(genesis[0][1])))
+        verified.append((genesis[0][0].name, digest_of(genesis[0][1])))
     last = max(files) if stop is None else stop
     aside = set_aside.Aside()
     for seq in range(chain.seq + 1, last + 1):
@@ -156,7 +201,7 @@ def load(
         record = chain.append(data, path.name, private_openings)
         if m and m.group(2) != record.by:
             raise FormatError(f"{path.name}: the file is signed by {record.by}, its name says {m.group(2)}")
-        verified.append((path.name, checkpoint.digest(data)))
+        verified.append((path.name, digest_of(data)))
     if ask is not None and chain.dealt:  # no file after the genesis or the checkpoint: ask all the same
         private_openings = ask(chain)
     chain.set_aside = aside.paths
@@ -180,22 +225,44 @@ def load(
         return chain
     # a read that checked a file or two saves nothing: writing the
     # checkpoint costs more than checking them again (writers always save)
-    if not restored or len(verified) - len(saved.header.files) >= (1 if save else SAVE_AFTER):
+    if not restored:
         checkpoint.write(folder, chain, verified, private_through)
-    elif len(verified) > len(remembered):  # but what it verified is remembered, cheaply
-        checkpoint_seen.write(folder, chain.game_id, saved.header.files[-1], verified[len(saved.header.files):])
+    else:
+        _save(folder, chain, verified, private_through, saved, 1 if save else SAVE_AFTER, len(remembered))
     return chain
 
 
-def _first_changed(remembered: list[tuple[str, str]], start: int, files: dict[int, list[Path]]) -> int | None:
+def _save(folder: Path, chain: Chain, verified: list[tuple[str, str]], private_through: int,
+          saved: checkpoint.Saved | None, least: int, remembered: int) -> None:
+    """Write the checkpoint when it lacks at least `least` of the files
+    verified (and, in a process that wrote it before, a share of them:
+    `checkpoint.due`); else remember the files past it, cheaply
+    (`pbem.home.checkpoint_seen`), and the chain in this process's memory."""
+    base = [] if saved is None else saved.header.files
+    if saved is None or saved.header.game_id != chain.game_id or verified[:len(base)] != base:
+        checkpoint.write(folder, chain, verified, private_through)
+        return
+    if checkpoint.due(folder, len(verified) - len(base), len(verified), least):
+        if checkpoint.write(folder, chain, verified, private_through):
+            return
+    elif len(verified) > remembered:
+        checkpoint_seen.write(folder, chain.game_id, base[-1], verified[len(base):])
+    if len(verified) > len(base) or private_through > saved.header.private_through:
+        checkpoint.remember(folder, chain, verified, private_through)
+
+
+def _first_changed(remembered: list[tuple[str, str]], start: int, files: _Files) -> int | None:
     """The first seq from `start` whose remembered file is not, alone, the
     same bytes in the folder now."""
+    where = os.path.abspath(files.folder)
     for seq in range(start, len(remembered)):
+        if files.same(where, seq, *remembered[seq], []):
+            continue
         try:
             candidates = _one_file(files.get(seq, []), [])
         except PbemError:
             return seq
-        if len(candidates) != 1 or checkpoint.digest(candidates[0][1]) != remembered[seq][1]:
+        if len(candidates) != 1 or digest_of(candidates[0][1]) != remembered[seq][1]:
             return seq
     return None
 
@@ -213,18 +280,21 @@ class _Verified(msgspec.Struct):
 _VERIFIED: weakref.WeakKeyDictionary[Chain, _Verified] = weakref.WeakKeyDictionary()
 
 
-def _resume(saved: checkpoint.Saved, files: dict[int, list[Path]], notes: list[str]):
+def _resume(saved: checkpoint.Saved, files: _Files, notes: list[str]):
     """The checkpoint's chain when every file it covers is still the same
     bytes, else (None, [], the first seq that is not). Another genesis is
     another game (a folder made anew): the checkpoint is not about it."""
     local: list[str] = []
+    where = os.path.abspath(files.folder)
     for seq, (name, digest) in enumerate(saved.header.files):
+        if files.same(where, seq, name, digest, local):
+            continue
         paths = files.get(seq)
         try:
             candidates = _one_file(paths, local) if paths else []
         except PbemError:
             candidates = []
-        if len(candidates) != 1 or checkpoint.digest(candidates[0][1]) != digest:
+        if len(candidates) != 1 or digest_of(candidates[0][1]) != digest:
             return None, [], (seq or None)
         if candidates[0][0].name != name:  # the same bytes under another name: checked again as they are
             return None, [], None
@@ -233,6 +303,23 @@ def _resume(saved: checkpoint.Saved, files: dict[int, list[Path]], notes: list[s
         return None, [], None
     notes.extend(local)
     return chain, list(saved.header.files), None
+
+
+def _resume_private(folder: Path, saved: checkpoint.Saved, files: _Files,
+                    remembered: list[tuple[str, str]]):
+    """The last chain this process checked with the dealer's openings up
+    to its head (`checkpoint.private_read`), when every file it covers and
+    every file this user verified after it are still the same bytes: as
+    `_resume` gives it, with its private_through and the first changed seq;
+    else nothing to resume from."""
+    mine = checkpoint.private_read(folder)
+    if mine is None or mine.header.game_id != saved.header.game_id:
+        return None, [], -1, None
+    chain, verified, _ = _resume(mine, files, [])
+    changed = None if chain is None else _first_changed(remembered, len(verified), files)
+    if chain is None or changed is not None:
+        return None, [], -1, changed
+    return chain, verified, mine.header.private_through, None
 
 
 def _one_file(paths: list[Path], notes: list[str]) -> list[tuple[Path, bytes]]:
@@ -248,13 +335,17 @@ def _one_file(paths: list[Path], notes: list[str]) -> list[tuple[Path, bytes]]:
     """
     distinct: dict[bytes, Path] = {}
     for path in sorted(paths, key=lambda p: (not _PLAIN.match(p.name), p.name)):
-        data, damage = codec.normalise(read(path))
+        data, damage = remembered_read(path, _read_normalised)
         if damage:
             notes.append(f"{path.name} has {damage} (outside the signed body): read as pbem wrote it")
         kept = distinct.setdefault(data, path)
         if kept is not path:
             notes.append(f"{path.name} is a copy of {kept.name} (the same file): ignored, and safe to delete")
     return [(path, data) for data, path in distinct.items()]
+
+
+def _read_normalised(path: Path) -> tuple[bytes, str | None]:
+    return codec.normalise(read(path))
 
 
 def _report_fork(chain: Chain, candidates: list[tuple[Path, bytes]]) -> None:
@@ -427,7 +518,7 @@ def _extend_checkpoint(folder: Path, chain: Chain, staged: list[tuple[Record, by
     files = seen.files + [(record.name, checkpoint.digest(codec.normalise(data)[0])) for record, data in staged]
     through = chain.seq if private and seen.private_through == len(seen.files) - 1 else seen.private_through
     _VERIFIED[chain] = _Verified(seen.folder, files, through)
-    checkpoint.write(folder, chain, files, through)
+    _save(folder, chain, files, through, checkpoint.read(folder), 1, len(seen.files))
 
 
 def already_in(chain: Chain, data: bytes) -> str | None:

@@ -39,6 +39,7 @@ continues from the checkpoint only when that covers the head.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import hashlib
 import hmac
@@ -84,21 +85,38 @@ class Saved:
 
     header: Header
     payload: bytes
+    #: the chain it holds, once this process has it (`chain` hands out copies)
+    template: Chain | None = None
 
     def chain(self) -> Chain | None:
         """The chain it holds, or None when it cannot be rebuilt. Its
-        records are unpickled when first used (`LazyRecords`)."""
-        try:
-            head, segments, counts = pickle.loads(self.payload)
-            if len(counts) != len(segments) or sum(counts) != self.header.seq + 1:
+        records are unpickled when first used (`LazyRecords`), once per
+        process: every chain this gives shares them (a record never changes
+        once in the chain)."""
+        if self.template is None:
+            try:
+                head, segments, counts = pickle.loads(self.payload)
+                if len(counts) != len(segments) or sum(counts) != self.header.seq + 1:
+                    return None
+                records = LazyRecords(_Segments(list(segments), list(counts)))
+                chain = _Unpickler(io.BytesIO(head), records).load()
+            except Exception:  # noqa: BLE001 - a checkpoint that does not load is ignored, never fatal
                 return None
-            records = LazyRecords(list(segments), self.header.seq + 1, list(counts))
-            chain = _Unpickler(io.BytesIO(head), records).load()
-        except Exception:  # noqa: BLE001 - a checkpoint that does not load is ignored, never fatal
-            return None
-        if not isinstance(chain, Chain) or chain.game_id != self.header.game_id or chain.seq != self.header.seq:
-            return None
-        return chain
+            if not isinstance(chain, Chain) or chain.game_id != self.header.game_id or chain.seq != self.header.seq:
+                return None
+            self.template = chain
+        return _copy(self.template)
+
+
+def _copy(chain: Chain) -> Chain:
+    """Another chain at the same head, sharing the records read so far;
+    appending to one leaves the other as it was."""
+    out = object.__new__(type(chain))
+    out.__dict__.update(vars(chain))
+    records = chain.records
+    out.records = records.copy_lazily() if isinstance(records, LazyRecords) else list(records)
+    out.notes, out.set_aside = [], []
+    return out
 
 
 def home() -> Path:
@@ -193,6 +211,12 @@ def authentic(path: Path, magic: bytes) -> bytes | None:
 def sealed_write(target: Path, signed: bytes) -> bool:
     """Write `signed` and its MAC under the user's key to `target`,
     atomically and 0600 (best effort: returns whether it was written)."""
+    return _sealed_write(target, signed) is not False
+
+
+def _sealed_write(target: Path, signed: bytes) -> tuple | None | bool:
+    """`sealed_write`: False when nothing was written, else the `lstat`
+    key of the file written (None when another replaced it at once)."""
     key = _key(create=True)
     if key is None:
         return False
@@ -202,18 +226,78 @@ def sealed_write(target: Path, signed: bytes) -> bool:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+            mine = os.fstat(fh.fileno())
         os.replace(tmp, target)
+        now = os.stat(target)
     except OSError:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         return False
     _remove_stale_temps(target)
-    return True
+    same = (now.st_dev, now.st_ino, now.st_size, now.st_mtime_ns) == (mine.st_dev, mine.st_ino, mine.st_size,
+                                                                      mine.st_mtime_ns)
+    return _stat_key(now) if same else None
+
+
+#: the checkpoints this process read or wrote: path -> (its `lstat` then, what it holds)
+_READ: dict[str, tuple[tuple, Saved]] = {}
+#: per folder, the last checkpoint this process wrote with every file checked as the dealer checks
+_PRIVATE: dict[str, Saved] = {}
+
+
+def _stat_key(st: os.stat_result) -> tuple:
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
 
 
 def read(folder: Path) -> Saved | None:
-    """The checkpoint of `folder`, when it is authentic and made by this code for this folder."""
-    signed = authentic(path_for(folder), MAGIC)
+    """The checkpoint of `folder`, when it is authentic and made by this code for this folder.
+
+    Read once per process: while the file is the very one read or written
+    here before (its `lstat`: pbem replaces a checkpoint, never edits it,
+    so another one has another inode), what it held is taken from memory."""
+    path = path_for(folder)
+    try:
+        key = _stat_key(os.stat(path))
+    except OSError:
+        _READ.pop(str(path), None)
+        return None
+    hit = _READ.get(str(path))
+    if hit is not None and hit[0] == key and hit[1].header.code == code_version():
+        return hit[1]
+    saved = _read(folder, path)
+    if saved is None:
+        _READ.pop(str(path), None)
+    else:
+        _keep(_READ, str(path), (key, saved))
+    return saved
+
+
+#: the folders whose checkpoints a process keeps in memory (the latest used)
+_KEPT = 8
+
+
+def _keep(memo: dict, where: str, what) -> None:
+    memo.pop(where, None)
+    memo[where] = what
+    while len(memo) > _KEPT:
+        del memo[next(iter(memo))]
+
+
+def private_read(folder: Path) -> Saved | None:
+    """The last checkpoint this process wrote of `folder` that was checked
+    as the dealer checks up to its head (a referee's chain, when the seats'
+    commands have moved the folder's checkpoint on since)."""
+    return _PRIVATE.get(str(_where(folder)))
+
+
+def forget_memory() -> None:
+    """Forget every checkpoint read or written by this process (as a new process starts)."""
+    for memo in (_READ, _PRIVATE, _LATEST, _WROTE):
+        memo.clear()
+
+
+def _read(folder: Path, path: Path) -> Saved | None:
+    signed = authentic(path, MAGIC)
     if signed is None:
         return None
     at = len(MAGIC)
@@ -248,15 +332,89 @@ def write(folder: Path, chain: Chain, files: list[tuple[str, str]], private_thro
         rules_version=chain.game.rules_version, seq=chain.seq, files=files, private_through=private_through,
     )
     try:
-        payload = _payload(chain)
+        pieces = _payload(chain)
     except Exception:  # noqa: BLE001 - e.g. an attribute that does not pickle: no checkpoint
         return False
+    payload = pickle.dumps(pieces, protocol=pickle.HIGHEST_PROTOCOL)
     head = msgspec.json.encode(header)
-    if not sealed_write(path_for(folder), MAGIC + len(head).to_bytes(4, "big") + head + payload):
+    target = path_for(folder)
+    key = _sealed_write(target, MAGIC + len(head).to_bytes(4, "big") + head + payload)
+    _READ.pop(str(target), None)
+    if key is False:
         return False
+    saved = Saved(header, payload, _template(chain, *pieces[1:]))
+    if key is not None:
+        _keep(_READ, str(target), (key, saved))
+    if private_through == chain.seq:
+        _keep(_PRIVATE, header.folder, saved)
+    _LATEST.pop(header.folder, None)
+    _WROTE[header.folder] = _WROTE.get(header.folder, 0) + 1
     with contextlib.suppress(OSError):  # the checkpoint covers what a look remembered (`pbem.home.checkpoint_seen`)
         seen_path(folder).unlink()
     return True
+
+
+#: a process that wrote a folder's checkpoint before writes it again only
+#: once it lacks this share of the files (1/LAZY_SHARE), or at exit
+LAZY_SHARE = 32
+#: per folder: checkpoints this process wrote
+_WROTE: dict[str, int] = {}
+#: per folder: the chain this process verified last, when its checkpoint lacks some of its files
+_LATEST: dict[str, Saved] = {}
+
+
+def due(folder: Path, behind: int, files: int, least: int) -> bool:
+    """Whether a checkpoint that lacks `behind` of `files` verified is to
+    be written now: once it lacks `least`, and in a process that wrote it
+    before (a demo, a watcher, a referee: they remember the chain in
+    memory), once it lacks a share of them. Writing a checkpoint costs in
+    proportion to the game's length; so a long-lived process pays for it
+    now and then, never once per file, and a command run once writes it
+    as always. The files verified since are remembered at once
+    (`pbem.home.checkpoint_seen`) all the same."""
+    if behind < least:
+        return False
+    return not _WROTE.get(str(_where(folder))) or behind >= files // LAZY_SHARE
+
+
+def remember(folder: Path, chain: Chain, files: list[tuple[str, str]], private_through: int) -> None:
+    """Keep in memory a chain verified past the checkpoint on disk (`latest`,
+    and `private_read` when checked as the dealer checks up to its head)."""
+    if len(files) != chain.seq + 1:
+        return
+    header = Header(code=code_version(), folder=str(_where(folder)), game_id=chain.game_id, game=chain.game.name,
+                    rules_version=chain.game.rules_version, seq=chain.seq, files=list(files),
+                    private_through=private_through)
+    saved = Saved(header, b"", _copy(chain))
+    _keep(_LATEST, header.folder, saved)
+    _HOMES[header.folder] = str(home())
+    if private_through == chain.seq:
+        _keep(_PRIVATE, header.folder, saved)
+
+
+def latest(folder: Path, saved: Saved) -> Saved:
+    """What to continue from: the checkpoint on disk (`saved`), or the
+    chain this process verified past it (`remember`)."""
+    mine = _LATEST.get(str(_where(folder)))
+    if mine is None or mine.header.game_id != saved.header.game_id or len(mine.header.files) <= len(saved.header.files):
+        return saved
+    return mine
+
+
+@atexit.register
+def _flush() -> None:
+    """At exit, write the checkpoints this process kept only in memory
+    because it wrote them before (`due`); a look's is not worth writing."""
+    for where, mine in list(_LATEST.items()):
+        with contextlib.suppress(Exception):
+            if _WROTE.get(where) and _HOMES.get(where) == str(home()):  # never into another home
+                chain = mine.chain()
+                if chain is not None:
+                    write(Path(where), chain, list(mine.header.files), mine.header.private_through)
+
+
+#: per folder kept in `_LATEST`: the home its checkpoint belongs in
+_HOMES: dict[str, str] = {}
 
 
 def _remove_stale_temps(target: Path) -> None:
@@ -275,13 +433,16 @@ def forget(folder: Path) -> None:
     for path in (path_for(folder), seen_path(folder)):
         with contextlib.suppress(OSError):
             path.unlink()
+    _READ.pop(str(path_for(folder)), None)
+    for memo in (_PRIVATE, _LATEST, _WROTE):
+        memo.pop(str(_where(folder)), None)
 
 
 #: more segments than this are merged whatever their sizes
 _MAX_SEGMENTS = 16
 
 
-def _payload(chain: Chain) -> bytes:
+def _payload(chain: Chain) -> tuple[bytes, list[bytes], list[int]]:
     """The chain without its records, and its records in segments: the
     segments a restored chain was read from are kept as they were (whether
     or not its records were unpickled since: a record is never changed once
@@ -296,15 +457,26 @@ def _payload(chain: Chain) -> bytes:
     kept, new = [], list(records)
     if isinstance(records, LazyRecords) and (records.unread or (
             len(records) >= len(records.base) and all(a is b for a, b in zip(list.__iter__(records), records.base)))):
-        kept = list(zip(records.counts, records.segments))
+        kept = list(zip(records.source.counts, records.source.segments))
         new = records.pending if records.unread else list(records)[len(records.base):]
     segments = _merged(kept + ([(len(new), _dump_records(new, chain.game))] if new else []), chain.game)
     head = object.__new__(type(chain))  # the chain with a mark where its records are
     head.__dict__.update(vars(chain), records=_RecordsMark())
     buf = io.BytesIO()
     _Pickler(buf, chain.game).dump(head)
-    return pickle.dumps((buf.getvalue(), [b for _, b in segments], [n for n, _ in segments]),
-                        protocol=pickle.HIGHEST_PROTOCOL)
+    return buf.getvalue(), [b for _, b in segments], [n for n, _ in segments]
+
+
+def _template(chain: Chain, segments: list[bytes], counts: list[int]) -> Chain:
+    """What `Saved.chain` would rebuild from the checkpoint just written,
+    without unpickling it: the chain as it is now, its records read from
+    the new segments (the very records in memory, when they are)."""
+    records = chain.records
+    read = not isinstance(records, LazyRecords) or not records.unread
+    source = _Segments(segments, counts, tuple(records) if read else None)
+    out = object.__new__(type(chain))
+    out.__dict__.update(vars(chain), records=LazyRecords(source), notes=[], set_aside=[])
+    return out
 
 
 def _merged(segments: list[tuple[int, bytes]], game) -> list[tuple[int, bytes]]:
@@ -395,6 +567,27 @@ def _load_records(segment: bytes) -> list:
     return out
 
 
+class _Segments:
+    """The records of a checkpoint, pickled in segments, unpickled once
+    (`load`) for every chain restored from them in this process."""
+
+    def __init__(self, segments: list[bytes], counts: list[int], items: tuple | None = None) -> None:
+        self.segments = segments
+        self.counts = counts  # the records in each segment
+        self.count = sum(counts)
+        self.items = items
+
+    def load(self) -> tuple:
+        if self.items is None:
+            items = []
+            for segment in self.segments:
+                items.extend(_load_records(segment))
+            if len(items) != self.count:
+                raise pickle.UnpicklingError("a checkpoint's records do not match its head")
+            self.items = tuple(items)
+        return self.items
+
+
 class LazyRecords(list):
     """`Chain.records` of a chain restored from a checkpoint: unpickled on
     first use. `status` needs none of them (the head holds what it says);
@@ -404,11 +597,9 @@ class LazyRecords(list):
     count; every list operation but `len` and `append` reads them first.
     """
 
-    def __init__(self, segments: list[bytes], count: int, counts: list[int]) -> None:
+    def __init__(self, source: _Segments) -> None:
         super().__init__()
-        self.segments = segments
-        self.counts = counts  # the records in each segment
-        self.count = count
+        self.source = source
         self.pending: list = []
         self.unread = True
         #: the records the segments held, once read (see `_payload`)
@@ -416,18 +607,26 @@ class LazyRecords(list):
 
     def _read(self) -> None:
         if self.unread:
-            items = []
-            for segment in self.segments:
-                items.extend(_load_records(segment))
-            if len(items) != self.count:
-                raise pickle.UnpicklingError("a checkpoint's records do not match its head")
+            items = self.source.load()
             self.unread = False
-            self.base = tuple(items)
-            list.extend(self, items + self.pending)
+            self.base = items
+            list.extend(self, items)
+            list.extend(self, self.pending)
             self.pending = []
 
+    def copy_lazily(self) -> LazyRecords:
+        """Another list of the same records, sharing what was unpickled
+        (read when first used, as this one is)."""
+        out = LazyRecords(self.source)
+        if self.unread:
+            out.pending = list(self.pending)
+        else:
+            out.unread, out.base = False, self.base
+            list.extend(out, list.__iter__(self))
+        return out
+
     def __len__(self) -> int:
-        return self.count + len(self.pending) if self.unread else list.__len__(self)
+        return self.source.count + len(self.pending) if self.unread else list.__len__(self)
 
     def append(self, item) -> None:
         if self.unread:

@@ -241,19 +241,47 @@ def dealer_openings(chain: Chain, seed: bytes, dealer: SecretIdentity | None = N
     """Every opening of the game: the set-up's, recomputed from the seed,
     and (with the dealer's key) those of the items it committed to during
     play, from the memos it sealed to itself."""
-    out = {}
     if not chain.dealt:
-        return out
-    full = full_setup(chain.game, chain.options, chain.seat_specs(), game_seed(chain, seed), chain.setup_seed)
-    for zone in full.zones.values():
-        for it in zone.items:
-            if isinstance(it, Known):
-                out[it.ref] = opening_for(seed, it.ref, it.card)
+        return {}
+    key = (chain.game_id, seed, chain.setup_seed)
+    setup = _SETUP_OPENINGS.get(key)
+    if setup is None:
+        full = full_setup(chain.game, chain.options, chain.seat_specs(), game_seed(chain, seed), chain.setup_seed)
+        setup = {it.ref: opening_for(seed, it.ref, it.card)
+                 for zone in full.zones.values() for it in zone.items if isinstance(it, Known)}
+        if len(_SETUP_OPENINGS) >= _MAX_REMEMBERED:
+            _SETUP_OPENINGS.clear()
+        _SETUP_OPENINGS[key] = setup
+    out = dict(setup)
     if dealer is not None:
         for record in chain.records[1:]:
             if record.by == chain.dealer_name and record.body.memo is not None:
-                out.update({o.ref: o for o in open_openings(record.body.memo, dealer, memo_ad(chain.game_id, record.seq))})
+                memo = opened_once(record.body.memo, dealer, memo_ad(chain.game_id, record.seq))
+                out.update({o.ref: o for o in memo})
     return out
+
+
+#: (game id, seed, set-up seed) -> the set-up's openings: a process (the
+#: demo, a hotseat game's commands) recomputes the set-up once
+_SETUP_OPENINGS: dict[tuple, dict[str, Opening]] = {}
+#: (sealed bytes, recipient's sealing key, associated data) -> the openings
+#: inside: a process opens each delivery or memo once, however often it
+#: builds a party. Only in memory: opened cards are never written where the
+#: key store does not guard them.
+_OPENED: dict[tuple[bytes, str, bytes], list[Opening]] = {}
+_MAX_REMEMBERED = 20_000
+
+
+def opened_once(envelope, secret: SecretIdentity, ad: bytes) -> list[Opening]:
+    """`open_openings`, remembered for this process."""
+    key = (msgspec.json.encode(envelope), secret.public.seal, ad)
+    found = _OPENED.get(key)
+    if found is None:
+        found = open_openings(envelope, secret, ad)
+        if len(_OPENED) >= _MAX_REMEMBERED:
+            _OPENED.clear()
+        _OPENED[key] = found
+    return list(found)
 
 
 def memo_ad(game_id: str, seq: int) -> bytes:

@@ -105,7 +105,7 @@ class Party:
                     continue
                 where = record.name or f"seq {record.seq}"
                 try:
-                    openings = dealer_mod.open_openings(d.envelope, self.secret, dealer_mod.delivery_ad(key, seq, d.to))
+                    openings = dealer_mod.opened_once(d.envelope, self.secret, dealer_mod.delivery_ad(key, seq, d.to))
                 except SealError as exc:
                     raise SealError(f"{where}: the dealer's delivery to {self.name} cannot be opened: {exc}") from None
                 if sorted(o.ref for o in openings) != sorted(d.refs):
