@@ -1,7 +1,8 @@
 """`python -m benchmarks`: how fast pbem is, against its floors, in one run.
 
     python -m benchmarks            # the full run, by hand (a few minutes)
-    python -m benchmarks --quick    # fewer games and repetitions (CI)
+    python -m benchmarks --quick    # fewer games and repetitions
+    python -m benchmarks --smoke    # every section once, smallest sizes (the test suite's run)
 
 Prints one table of figures and ratios, all measured in this run, side by
 side, so that a busy machine slows numerator and denominator alike:
@@ -318,20 +319,25 @@ def playouts(seconds: float) -> list[tuple[str, float, float]]:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="fewer games, lengths and repetitions (for CI)")
+    ap.add_argument("--quick", action="store_true", help="fewer games, lengths and repetitions")
+    ap.add_argument("--smoke", action="store_true",
+                    help="every section once at the smallest size: figures that mean little, for the test suite")
     ap.add_argument("--reps", type=int, help="subprocess runs per figure (default 3, quick 2)")
     ap.add_argument("--seed", type=int, default=4)
     args = ap.parse_args(argv)
-    reps = args.reps or (2 if args.quick else 3)
-    inner = 3 if args.quick else 9  # in-process repetitions
+    args.quick = args.quick or args.smoke
+    reps = args.reps or (1 if args.smoke else 2 if args.quick else 3)
+    inner = 1 if args.smoke else 3 if args.quick else 9  # in-process repetitions
     compileall.compile_dir(str(Path(pbem.__file__).parent), quiet=1)
     started = time.perf_counter()
-    print(f"pbem {pbem.__version__} benchmarks ({'quick' if args.quick else 'full'}), Python "
+    print(f"pbem {pbem.__version__} benchmarks ({'smoke' if args.smoke else 'quick' if args.quick else 'full'}), Python "
           f"{platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores; "
           f"{reps} runs per subprocess figure (median)")
     pairs = ([("aa", "hotseat"), ("aa", "referee"), ("aa", "peer"), ("cn", "hotseat"), ("cx", "hotseat")]
              if args.quick else [(g, m) for g in seeded.GAMES for m in seeded.MODES])
-    long_codex = {"calm": LONG_CALM} if not args.quick else {"stop": 40}
+    if args.smoke:
+        pairs = [("aa", "hotseat"), ("aa", "referee"), ("cx", "hotseat")]
+    long_codex = {"calm": LONG_CALM} if not args.quick else {"stop": 20 if args.smoke else 40}
     with tempfile.TemporaryDirectory(prefix="pbem-bench-") as tmp:
         work = Path(tmp)
         # checkpoints of what this process loads go here, never to the user's own home
@@ -437,29 +443,30 @@ def main(argv: list[str] | None = None) -> None:
             f"{seeded.GAMES[g][0]} {m} {s:.0f} s" for (g, m), s in made_in.items()) + ")")
 
         # --- the referee daemon (printed last) -------------------------------------------
-        trees = 100 if args.quick else 1000
+        trees = 10 if args.smoke else 100 if args.quick else 1000
         referee = next((g for g in sorted(made, key=lambda g: g.game != "aa") if g.mode == "referee"), None)
         daemon = None if referee is None else bench_daemon.measure(
-            referee.folder(), referee.home(), "rita", trees, work / "daemon", tries=2 if args.quick else 3)
+            referee.folder(), referee.home(), "rita", trees, work / "daemon", tries=1 if args.smoke else 2 if args.quick else 3)
 
         # --- the local page (pbem serve) ---------------------------------------------------------
-        served = serve_figures(made, work, 2 if args.quick else 5)
+        served = serve_figures(made, work, 1 if args.smoke else 2 if args.quick else 5)
         commands = command_verdicts(rows)
 
     # --- mental poker, bots, daemon ------------------------------------------------
     print()
-    print(f"5. Mental poker (benchmarks/bench_poker.py, {5 if args.quick else 30} runs)")
+    poker_runs = 1 if args.smoke else 5 if args.quick else 30
+    print(f"5. Mental poker (benchmarks/bench_poker.py, {poker_runs} runs)")
     print(f"   {'':46} {'mean ms':>9} {'best ms':>9}")
-    for name, mean, best in bench_poker.figures(5 if args.quick else 30):
+    for name, mean, best in bench_poker.figures(poker_runs):
         print(f"   {name:46} {mean:9.3f} {best:9.3f}")
     print()
     print("6. Bot playouts (random bot, full state, no protocol)")
-    for title, per_s, moves in playouts(0.3 if args.quick else 2.0):
+    for title, per_s, moves in playouts(0.05 if args.smoke else 0.3 if args.quick else 2.0):
         print(f"   {title:<26} {per_s:8.1f} playouts/s ({moves:.0f} commands each)")
     print()
     print("6b. Rules speed (benchmarks/bench_playouts.py): random playouts per CPU second, every mode and")
     print(f"   variant, best of the runs; goal (issue #26): {bench_playouts.TARGET}x the figure before (benchmarks/README.md)")
-    rules = bench_playouts.figures(args.quick)
+    rules = bench_playouts.figures(args.quick, reps=1 if args.smoke else None)
     bench_playouts.print_table(rules)
     print()
     print(f"7. Referee daemon (pbem referee watch, a real process), one new file in a tree of {trees:,} games")

@@ -49,7 +49,7 @@ PASSPHRASE = "correct horse"
 NOT_RUN = {
     r"^python3? -m pip install": "installs pbem into the running environment (the suite runs installed)",
     r"^(PBEM_LONG=1 )?python3? -m pytest": "the test suite itself",
-    r"^python3? -m benchmarks": "the benchmarks take minutes (tests/test_benchmarks.py runs --quick)",
+    r"^python3? -m benchmarks": "the benchmarks take minutes (tests/test_benchmarks.py runs --smoke, and --quick in the long mode)",
     r"^python3? -m venv": "makes a virtual environment (the suite runs in one already)",
     r"^python3? -m pbem.schemas": "rewrites schemas/ in the source tree (tests/test_package.py checks it is current)",
     r"^pbem (mail|referee mail)\b": "needs SMTP and IMAP servers (tests/test_mail.py runs it against local ones)",
