@@ -5,13 +5,14 @@ knowledge), every owed answer (a delivery, chance, a decryption) written
 as `pbem sync` writes it, in one in-memory chain.
 
 A scenario fixes hidden cards, so the chain refuses it outside hotseat
-(`Game.scenario_options`); for a test of a rule under the referee or the
+(`GameInfo.scenario_options`); for a test of a rule under the referee or the
 peer dealer the option is let through here (`scenarios_everywhere`): the
 dealers deal the hands it fixes as they deal any set-up."""
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import random
 from collections.abc import Iterator
 
@@ -20,7 +21,7 @@ import pytest
 from pbem import games
 from pbem.games.base import SeatSpec
 from pbem.crypto.keys import SecretIdentity
-from pbem.games.codex import Codex
+from pbem.games.codex import GAME
 from pbem.protocol import dealer as dealer_mod
 from pbem.protocol.chain import Chain
 from pbem.protocol.party import Party
@@ -33,7 +34,7 @@ MODES = ("hotseat", "referee", "peer")
 @contextlib.contextmanager
 def scenarios_everywhere() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(Codex, "scenario_options", frozenset())
+        mp.setattr(GAME, "info", dataclasses.replace(GAME.info, scenario_options=frozenset()))
         yield
 
 
@@ -74,7 +75,7 @@ def play(mode: str, lines: list[str], script: list[tuple[str, str]], seed: int =
                 text = text(me.state(), seat)
             data = cheat(chain, me, text) if cheat is not None else None
             if data is None:
-                data = me.turn([game.parse(text, me.state(), seat)])
+                data = me.turn([game.presentation.parse(text, me.state(), seat)])
         else:
             break
         chain.append(data)
@@ -99,5 +100,5 @@ def views(chain: Chain, secrets: dict[str, SecretIdentity]) -> dict:
     for seat in ("alice", "bob"):
         out[f"view:{seat}"] = game.view(Party(chain, secrets[seat]).state(), seat)
     for who in ("public", "alice", "bob"):
-        out[who] = game.render(out[f"view:{who}"])
+        out[who] = game.presentation.render(out[f"view:{who}"])
     return out

@@ -9,6 +9,7 @@ would not (the test proves the vector exercises the change).
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from pathlib import Path
 
@@ -29,7 +30,7 @@ def test_a_game_begun_under_rules_1_keeps_verifying(tmp_path):
     work = tmp_path / "game"
     shutil.copytree(VECTOR, work)
     chain = folder.load(work)
-    assert chain.genesis.rules_version == "1" and games.get("dark-agent").rules_version == "2"
+    assert chain.genesis.rules_version == "1" and games.get("dark-agent").info.rules_version == "2"
     assert chain.game is games.get("dark-agent", "1")
     assert any("attacks AIM Arsenal" in line and "failure" in line for line in chain.public.log)
     assert chain.public.spy_cell["alice/2"] == -1  # wounded, as rules 1 say
@@ -39,7 +40,8 @@ def test_a_game_begun_under_rules_1_keeps_verifying(tmp_path):
 
 
 def test_replayed_under_rules_2_the_same_files_would_not_verify(tmp_path, monkeypatch):
-    monkeypatch.setitem(games._EARLIER, ("dark-agent", "1"), ("pbem.games.dark_agent", "GAME"))
+    game = games.get("dark-agent")
+    monkeypatch.setattr(game, "info", dataclasses.replace(game.info, editions={"1": "pbem.games.dark_agent:GAME"}))
     work = tmp_path / "game"
     shutil.copytree(VECTOR, work)
     r = run("verify", work, "--full", home=tmp_path / "home")

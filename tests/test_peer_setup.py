@@ -7,6 +7,7 @@ key, so only the new checks can refuse it."""
 
 from __future__ import annotations
 
+import dataclasses
 
 import msgspec
 import pytest
@@ -35,8 +36,7 @@ class Uneven(chancegame.LuckyDraw):
     which cards are hidden depends on the set-up's chance, so a peer game
     shuffles its deck only after the set-up (a late deck)."""
 
-    name = "uneven"
-    fixed_hidden_cards = False
+    info = dataclasses.replace(chancegame.LuckyDraw.info, name="uneven")
     steady = False  # a test switch: lose no card
 
     def setup(self, options, seats, chance):
@@ -229,9 +229,8 @@ def test_a_late_deck_is_shuffled_after_the_set_up_and_plays_to_the_end(tmp_path)
     assert sum("adds its shuffle layer" in w for w in words) == 2
 
 
-def test_a_game_that_wrongly_declares_fixed_hidden_cards_stops_at_the_set_up(monkeypatch):
+def test_a_game_whose_hidden_cards_the_probes_found_fixed_wrongly_stops_at_the_set_up(monkeypatch):
     secrets = _secrets(["alice", "bob"])
-    monkeypatch.setattr(Uneven, "fixed_hidden_cards", True)
     monkeypatch.setattr(Uneven, "steady", True)  # the probes at `pbem new` all agree
     chain = Chain(_genesis("uneven", secrets))
     monkeypatch.setattr(Uneven, "steady", False)

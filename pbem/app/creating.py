@@ -60,14 +60,14 @@ def read_option_file(key: str, value: str) -> list[str]:
 
 def dealer_for(game_name: str, dealer: str | None, referee: str | None = None) -> str:
     """The dealer mode of a new game: the one asked for, else the game's
-    own default (`Game.default_dealer`), which may need a referee named."""
+    own default (`GameInfo.default_dealer`), which may need a referee named."""
     if dealer is not None:
         return dealer
     game = games.get(game_name)
-    mode = game.default_dealer
+    mode = game.info.default_dealer
     if mode == "referee" and not referee:
         raise InvalidOption(
-            f"{game.name} is played with a referee by default: add --referee NAME",
+            f"{game.info.name} is played with a referee by default: add --referee NAME",
             hint="NAME is the referee's identity in your key store (pbem id new NAME, or one you imported); "
                  "or choose --dealer hotseat (one machine) or --dealer peer --as NAME",
         )
@@ -92,16 +92,18 @@ def new_game(
     `referee_handover`: the referee may hand a vanished seat over)."""
     game = games.get(game_name)
     raw: dict[str, Any] = dict(parse_options(list(options)))
-    for key in game.file_options & set(raw):
+    for key in game.info.file_options & set(raw):
         raw[key] = read_option_file(key, raw[key])
-    scenario = set(raw) & game.scenario_options
+    scenario = set(raw) & game.info.scenario_options
     if scenario and dealer != "hotseat":
         raise InvalidOption(
             f"option {', '.join(sorted(scenario))} fixes hidden cards: only for hotseat games",
         )
     opts = game.options(raw)
     specs = game.seats(opts, [parse_seat(s) for s in seats])
-    game.check_dealer(opts, specs, dealer)
+    from pbem.protocol.dealing import check_dealer
+
+    check_dealer(game, specs, dealer)
     idents = [(spec, keys.store.public(spec.name)) for spec in specs]
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise PbemError(f"{folder} exists and is not an empty folder")

@@ -29,7 +29,7 @@ def describe_folder(folder: Path) -> dict[str, Any]:
 
     chain = opening.open_game(folder)
     return {
-        "game": chain.game.name, "title": chain.game.title, "game_id": chain.game_id,
+        "game": chain.game.info.name, "title": chain.game.info.title, "game_id": chain.game_id,
         "rules_version": chain.genesis.rules_version, "protocol_version": chain.genesis.version,
         "dealer": {"mode": chain.dealer_mode, "name": chain.dealer_name},
         "seats": [{"name": s.name, "role": s.role} for s in chain.genesis.seats],

@@ -38,13 +38,13 @@ def legal(chain: Chain, me: Party) -> list[str]:
     if chain.needs(me.name) != "decision":
         return []
     state = me.state()
-    return [chain.game.format(c, state, me.name) for c in chain.game.legal(state, me.name)]
+    return [chain.game.presentation.format(c, state, me.name) for c in chain.game.legal(state, me.name)]
 
 
 def view(chain: Chain, me: Party | None) -> Any:
     if chain.public is None:  # a referee or peer game before its set-up: nothing to show yet
         raise PbemError(
-            f"{chain.game.title} is not set up yet: it waits for {', '.join(chain.writers()) or 'nobody'}",
+            f"{chain.game.info.title} is not set up yet: it waits for {', '.join(chain.writers()) or 'nobody'}",
             hint="the set-up comes once every seat has joined: pbem status DIR says who is next",
         )
     if me is None or me.is_dealer:
@@ -57,12 +57,12 @@ def view_json(chain: Chain, me: Party | None) -> Any:
 
 
 def render(chain: Chain, me: Party | None) -> str:
-    return chain.game.render(view(chain, me))
+    return chain.game.presentation.render(view(chain, me))
 
 
 def svg(chain: Chain, me: Party | None) -> str:
     """The board as `me` (None: an observer) may see it, as SVG text."""
-    return chain.game.svg(view(chain, me))
+    return chain.game.presentation.svg(view(chain, me))
 
 
 def page(chain: Chain, me: Party | None, folder_text: str) -> str:
@@ -76,9 +76,9 @@ def page(chain: Chain, me: Party | None, folder_text: str) -> str:
 
     seen = view(chain, me)
     try:
-        picture, board_text = chain.game.svg(seen), None
+        picture, board_text = chain.game.presentation.svg(seen), None
     except NoPicture:
-        picture, board_text = None, chain.game.render(seen)
+        picture, board_text = None, chain.game.presentation.render(seen)
     info = status(chain)
     outcome = chain.outcome()
     result = None
@@ -89,7 +89,7 @@ def page(chain: Chain, me: Party | None, folder_text: str) -> str:
             result += " (scores: " + ", ".join(f"{k} {v}" for k, v in outcome.scores.items()) + ")"
     return render_page(
         Page(
-            title=chain.game.title,
+            title=chain.game.info.title,
             game_id=chain.game_id,
             seq=chain.seq,
             folder=folder_text,
@@ -116,7 +116,7 @@ def log_entries(chain: Chain, since: int = 0) -> dict[str, Any]:
     if since == 0:
         first = chain.records[0]
         files.append({"seq": 0, "by": first.by, "name": first.name or folder_mod.GENESIS,
-                      "what": [f"set up {chain.game.title} for {', '.join(chain.seat_order)}"]})
+                      "what": [f"set up {chain.game.info.title} for {', '.join(chain.seat_order)}"]})
     for rec in chain.records[max(since, 1):]:
         parts = []
         body = rec.body
@@ -142,12 +142,12 @@ def log_entries(chain: Chain, since: int = 0) -> dict[str, Any]:
         # what the file itself made public may be named (the face-up card)
         state = overlay(rec.before, rec.revealed) if rec.before is not None else None
         for cmd in rec.commands:
-            parts.append(chain.game.describe(cmd, state, None))
+            parts.append(chain.game.presentation.describe(cmd, state, None))
         if rec.revealed and not rec.commands:
             parts.append("reveals " + ", ".join(rec.revealed.values()))
         if rec.resumed is not None:
             seat, cmd = rec.resumed
-            parts.append(f"draws the chance of {seat}'s {chain.game.describe(cmd, rec.before, None)}")
+            parts.append(f"draws the chance of {seat}'s {chain.game.presentation.describe(cmd, rec.before, None)}")
         elif body.chance is not None:
             parts.append("draws chance")
         if body.vote is not None:
@@ -177,7 +177,7 @@ def log_entries(chain: Chain, since: int = 0) -> dict[str, Any]:
                       "what": parts})
     outcome = chain.outcome()
     return {
-        "game": chain.game.name,
+        "game": chain.game.info.name,
         "game_id": chain.game_id,
         "files": files,
         "outcome": None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason},
@@ -218,7 +218,8 @@ def _undo_words(chain: Chain, rec) -> str:
     u = rec.body.undo
     if u.what == "request":
         target = chain.records[u.target]
-        moves = "; ".join(chain.game.describe(c, overlay(target.before, target.revealed), None) for c in target.commands)
+        describe = chain.game.presentation.describe
+        moves = "; ".join(describe(c, overlay(target.before, target.revealed), None) for c in target.commands)
         return f"asks to take back seq {u.target} ({moves})"
     if u.what == "refuse":
         return f"refuses the undo of seq {u.target}: it stands"

@@ -43,7 +43,7 @@ def parse_commands(chain: Chain, me: Party, texts: list[str]) -> list[Any]:
                 f"{me.name} must see the card just drawn before the next command ({text!r})",
                 hint="submit the rest after the dealer's answer (pbem sync)",
             )
-        command = game.parse(text, state, me.name)
+        command = game.presentation.parse(text, state, me.name)
         out.append(command)
         try:
             state = game.apply(state, me.name, command, PlayChance(Tape(None, "")))
@@ -174,7 +174,8 @@ def _turn_already_in(chain: Chain, me: Party, texts: list[str]):
     state = overlay(record.before, me.cards)
     try:
         for text, command in zip(texts, record.commands):
-            if game.format(game.parse(text, state, me.name), state, me.name) != game.format(command, state, me.name):
+            shown = game.presentation
+            if shown.format(shown.parse(text, state, me.name), state, me.name) != shown.format(command, state, me.name):
                 return None
             try:
                 state = game.apply(state, me.name, command, PlayChance(Tape(None, "")))
@@ -206,7 +207,9 @@ def sync(folder: Path, name: str, keys: Keys, notes: list[str] | None = None) ->
             if data is None and me.is_dealer and chain.genesis.pace is not None:
                 from pbem.protocol import long_writer  # an absent or late seat (issue #24)
 
-                data = long_writer.referee_file(chain, me.secret, folder)
+                bots, shown = chain.game.presentation.bots, chain.game.presentation
+                bot = bots.get(shown.demo_bot, next(iter(bots.values()))) if bots else None
+                data = long_writer.referee_file(chain, me.secret, folder, bot)
             if data is None:
                 return staged.write(notes)
             check_protocol(chain, name, keys)

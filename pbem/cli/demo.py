@@ -28,5 +28,5 @@ def demo(
     from pbem import games
     from pbem.app.demo import run_demo
 
-    dealer = dealer or games.get(game).default_dealer  # the demo makes its own referee
+    dealer = dealer or games.get(game).info.default_dealer  # the demo makes its own referee
     run_demo(game, folder, seed, dealer, bot, echo=click.echo, keys_dir=keys_dir, options=list(options))

@@ -147,12 +147,12 @@ def verify(folder: Path, repair: bool, full: bool, as_json: bool) -> None:
     outcome = chain.outcome()
     if as_json:  # a failure is still one `pbem: error:` line and exit 1
         emit_json({
-            "ok": True, "game": chain.game.name, "game_id": chain.game_id, "files": len(chain.records),
+            "ok": True, "game": chain.game.info.name, "game_id": chain.game_id, "files": len(chain.records),
             "over": outcome is not None, "next": chain.writers(), "notes": chain.notes + said,
         })
         return
     state = f"over: {outcome.reason}" if outcome else f"in progress, next: {', '.join(chain.writers())}"
-    click.echo(f"ok: {chain.game.name} game {chain.game_id[:12]}, {len(chain.records)} files, {state}")
+    click.echo(f"ok: {chain.game.info.name} game {chain.game_id[:12]}, {len(chain.records)} files, {state}")
 
 
 @click.command()

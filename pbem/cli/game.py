@@ -61,7 +61,7 @@ def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options,
         raise PbemError("--absent is for referee games: elsewhere nobody may play for a seat or end its game")
     chain = creating.new_game(game, folder, list(seats), keys(), dealer, referee, seed, list(options), creator,
                              pace=agreed, referee_handover=referee_handover)
-    click.echo(f"created {chain.game.title} game {chain.game_id[:12]} in {folder}")
+    click.echo(f"created {chain.game.info.title} game {chain.game_id[:12]} in {folder}")
     for line in creating.after_new(chain, folder):
         click.echo(line)
 

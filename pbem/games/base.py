@@ -1,7 +1,11 @@
 """The game API: what every game implements and what the protocol relies on.
 
 A game is a set of pure functions over immutable-by-convention msgspec
-Structs (DESIGN.md section 3). Nothing here does I/O, reads a clock, uses a
+Structs (DESIGN.md section 3), tied together by `Game` with its
+declarations (`GameInfo`), what its dealers must know of its hidden zones
+(`Game.dealing`, a `Dealing`) and its presentation (`Presentation`, which
+the protocol never reads); those three records live in `pbem.games.api`
+and are exported here. Nothing here does I/O, reads a clock, uses a
 global random generator or touches cryptography: the same rules run in a
 referee, in a player's client, in a replay and in an audit.
 
@@ -34,24 +38,27 @@ simply retries after the next reveal.
 from __future__ import annotations
 
 import contextlib
-import textwrap
+import copy
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import msgspec
 
-from pbem.errors import IllegalCommand, InvalidCommand, InvalidOption, NoPicture, PbemError
+from pbem.errors import IllegalCommand, InvalidCommand, InvalidOption, PbemError
+from pbem.games.api import (
+    COMPACT_ROWS, NO_DEALING, TERMINAL_WIDTH, Dealing, GameInfo, Presentation, compact_lines, fit_lines, lazy, load,
+)
 
 if TYPE_CHECKING:
     import random
 
 __all__ = [
     "Known", "Hidden", "Item", "Zone", "GameState", "SeatSpec", "Outcome",
-    "NeedsReveal", "Chance", "RandomChance", "Game", "Bot",
+    "NeedsReveal", "Chance", "RandomChance", "Game", "GameInfo", "Dealing", "NO_DEALING", "Presentation", "Bot",
     "IllegalCommand", "InvalidCommand", "InvalidOption",
     "identity", "checked_if_visible", "overlay", "project", "refs_in",
     "unrevealed_public", "unknown_to", "copy_struct", "copy_zones", "share_zones", "own_zone", "settle_zones",
-    "shuffle_zone", "draw_private",
+    "shuffle_zone", "draw_private", "options_from", "plain_seats", "lazy",
     "TERMINAL_WIDTH", "COMPACT_ROWS", "fit_lines", "compact_lines",
 ]
 
@@ -203,7 +210,7 @@ class Chance(Protocol):
 
     def private_draw(self, n: int) -> int:
         """Which of the `n` cards of a private deck is drawn (see
-        `Game.private_decks`): where a dealer shuffled the deck, the top (0);
+        `Dealing.private`): where a dealer shuffled the deck, the top (0);
         in peer games, where the owner knows its deck's contents, a position
         picked by the beacons."""
         ...
@@ -244,7 +251,7 @@ def pick(chance: Chance, seq: Sequence[Any]) -> Any:
 
 
 def draw_private(state: GameState, name: str, chance: Chance) -> Item:
-    """Take a card from a private deck (`Game.private_decks`): chance says
+    """Take a card from a private deck (`Dealing.private`): chance says
     which, so that in peer games its owner, who knows what the deck holds,
     cannot know what comes next. Mutates `state` (call it on a copy)."""
     items = own_zone(state, name).items
@@ -398,83 +405,66 @@ def unknown_to(state: GameState, seat: str, known_refs: set[str] | frozenset[str
     ]
 
 
-# --- text pictures -------------------------------------------------------------
-
-#: the widest line a terminal picture may have: a new user's terminal is 80
-#: columns, and a line one column wider wraps and breaks every border
-TERMINAL_WIDTH = 80
-#: the most lines a compact board (`Game.compact`) may take: `pbem play`
-#: keeps its heading, menu, last message and prompt below it on a 24-line
-#: terminal
-COMPACT_ROWS = 12
-
-
-def fit_lines(lines: Sequence[str], width: int = TERMINAL_WIDTH, indent: str = "    ") -> list[str]:
-    """`lines` with each line wider than `width` wrapped at spaces (the
-    continuation indented by `indent`, a word longer than a line split).
-
-    For the free text of a picture (prompts, lists of names); a grid is laid
-    out to fit by construction, so this pass leaves it alone. Lengths are
-    counted in characters: the games' words are Latin letters and names
-    ASCII, one terminal cell each.
-    """
-    out: list[str] = []
-    for line in lines:
-        if len(line) <= width:
-            out.append(line)
-            continue
-        lead = line[: len(line) - len(line.lstrip(" "))]
-        out += textwrap.wrap(
-            line, width, initial_indent="", subsequent_indent=lead + indent,
-            break_long_words=True, break_on_hyphens=False, drop_whitespace=True,
-        ) or [line[:width]]
-    return out
-
-
-def compact_lines(parts: Sequence[tuple[Sequence[str], bool]], rows: int = COMPACT_ROWS) -> str:
-    """A compact board from `parts` (lines, and whether the part may be
-    left out), each wrapped to 80 columns: optional parts are left out,
-    the last first, until at most `rows` lines remain; if the rest is
-    still too long its end is cut, saying where the whole board is."""
-    kept = [(fit_lines(lines), optional) for lines, optional in parts]
-    while sum(len(lines) for lines, _ in kept) > rows and any(opt for _, opt in kept):
-        drop = max(i for i, (_, opt) in enumerate(kept) if opt)
-        kept.pop(drop)
-    out = [line for lines, _ in kept for line in lines]
-    if len(out) > rows:
-        out = out[: rows - 1] + ["... (b shows the whole board)"]
-    return "\n".join(out)
-
-
 # --- the game ----------------------------------------------------------------
 
 St = TypeVar("St", bound=GameState)
 Cmd = TypeVar("Cmd")
 
 
-class loaded_on_use:
-    """A class attribute whose value `make()` builds the first time it is
-    read, then kept: a game's bots live in a module of their own, which
-    only playouts, `pbem demo` and tests need, so that reading a game
-    does not import them (start-up time, issue #12)."""
-
-    def __init__(self, make: Any) -> None:
-        self._make = make
-        self._value: Any = None
-
-    def __get__(self, obj: Any, owner: Any = None) -> Any:
-        if self._value is None:
-            self._value = self._make()
-        return self._value
-
-
 class Bot(Protocol):
     def __call__(self, game: "Game", state: Any, seat: str, rng: random.Random) -> Any: ...
 
 
+#: the rules functions a game may give `Game` (DESIGN.md section 3)
+RULES = ("options", "seats", "sides", "setup", "to_act", "simultaneous", "legal", "apply", "advance", "outcome",
+         "view", "dealing")
+
+
+def options_from(options: type[msgspec.Struct], game: str, raw: dict[str, Any]) -> Any:
+    """The `options` Struct from ``--option KEY=VALUE`` pairs (strings,
+    converted) or values; `InvalidOption` naming `game` if a key is unknown
+    or a value bad. What `Game.options` does unless a game gives its own
+    (which may tidy `raw` first, then call this)."""
+    fields = set(options.__struct_fields__)
+    for key in raw:
+        if key not in fields:
+            known = ", ".join(sorted(fields)) or "none"
+            raise InvalidOption(f"unknown option {key!r} for {game} (options: {known})")
+    try:
+        return msgspec.convert(raw, options, strict=False)
+    except msgspec.ValidationError as exc:
+        raise InvalidOption(f"bad option for {game}: {exc}") from None
+
+
+def plain_seats(game: str, min_seats: int, max_seats: int, requested: list[SeatSpec]) -> list[SeatSpec]:
+    """`requested` if it is `min_seats` to `max_seats` seats without roles,
+    each named once; `InvalidOption` naming `game` otherwise. What
+    `Game.seats` does unless a game gives its own."""
+    if not min_seats <= len(requested) <= max_seats:
+        raise InvalidOption(f"{game} needs {min_seats}-{max_seats} seats, got {len(requested)}")
+    names = [s.name for s in requested]
+    if len(set(names)) != len(names):
+        raise InvalidOption("each seat needs a different name")
+    for s in requested:
+        if s.role is not None:
+            raise InvalidOption(f"{game} has no roles (seat {s.name}:{s.role})")
+    return requested
+
+
 class Game(Generic[St, Cmd]):
-    """Base class of every game; subclasses set the class attributes and
-    implement the methods (see DESIGN.md section 3).
+    """A game: its declarations (`info`), its rules functions, and where its
+    presentation lives. A game is built from them::
+
+        GAME = Game(INFO, setup=rules.setup, to_act=rules.to_act, legal=rules.legal,
+                    apply=rules.apply, outcome=rules.outcome, view=view.view,
+                    presentation="pbem.games.mine.present:PRESENTATION")
+
+    (A subclass whose methods are the rules functions and whose class
+    attribute is `info` works as well: the test games are written so.)
+
+    Rules functions not given take the defaults below (`options` from the
+    `Options` Struct, `seats` by the seat counts, no `advance`, no
+    `simultaneous` vote, every seat its own side, no `dealing`).
 
     `state` arguments are never mutated: implementations copy first
     (`copy_struct`, or a quicker copy of their own that shares what it does
@@ -483,92 +473,71 @@ class Game(Generic[St, Cmd]):
     wants to change one copies it first (`copy_struct`).
     """
 
-    name: ClassVar[str]
-    title: ClassVar[str]
-    rules_version: ClassVar[str]
-    aliases: ClassVar[tuple[str, ...]] = ()
-    min_seats: ClassVar[int]
-    max_seats: ClassVar[int]
-    has_chance: ClassVar[bool] = True
-    has_hidden_information: ClassVar[bool] = True
-    #: True only when no writer could gain by knowing, before it signs, the
-    #: public chance its own file draws: peer games may then draw it at once
-    #: from the beacons instead of pausing for another seat's link (#14)
-    immediate_chance: ClassVar[bool] = False
-    #: True when which cards are hidden at set-up, and in which private
-    #: decks, never depends on the set-up's chance (Agent Avenue: the whole
-    #: deck, hands by position). A peer game then shuffles its deck at the
-    #: joins, one file sooner; otherwise the layers wait for the set-up (a
-    #: "late" deck, which cannot hold private decks). The Codenames key
-    #: follows the starting team, so it is False there.
-    fixed_hidden_cards: ClassVar[bool] = False
-    #: a reshuffle into a private deck (which cards go in, under which fresh
-    #: refs) never depends on the public chance of the command that makes
-    #: it (Codex: a draw empties the deck or not by counts alone): a peer
-    #: file whose last command pauses for chance then carries the owner's
-    #: commitments to the reshuffle that command will make, so the same
-    #: command may draw from the new deck (docs/protocol.md, "Reshuffles
-    #: and cross-seat moves")
-    reshuffle_ahead: ClassVar[bool] = False
-    #: the dealer mode `pbem new` and `pbem demo` use when no --dealer is
-    #: given: "hotseat" (one machine), "referee" (where players must not
-    #: foresee chance, so `pbem new` then asks for --referee NAME) or "peer"
-    default_dealer: ClassVar[str] = "hotseat"
-    #: options that fix hidden information (an explicit deck order ...):
-    #: allowed only where one process holds everything (the hotseat dealer).
-    scenario_options: ClassVar[frozenset[str]] = frozenset()
-    #: options whose value names a file the CLI reads (rules never do I/O):
-    #: the game receives the file's lines as a list of strings
-    file_options: ClassVar[frozenset[str]] = frozenset()
+    info: GameInfo
 
-    Options: ClassVar[type[msgspec.Struct]]
-    State: ClassVar[type[GameState]]
-    Command: ClassVar[Any]  # a tagged union of Structs with explicit tags
-    bots: ClassVar[dict[str, Bot]] = {}
-    #: seats `pbem demo` plays, as NAME[:ROLE] in turn order
-    demo_seats: ClassVar[tuple[str, ...]] = ("alice", "bob")
-    #: the bot `pbem demo` uses unless told otherwise
-    demo_bot: ClassVar[str] = "random"
-    #: the rules in a dozen short lines, in our own words (`?` in `pbem play`)
-    summary: ClassVar[str] = ""
-    #: the module holding the game's colour terminal picture: a function
-    #: ``render(view)`` returning a rich renderable (imported only by the
-    #: terminal commands, so that rich is never loaded with the rules);
-    #: None: the text picture is shown as it is
-    rich_view: ClassVar[str | None] = None
+    def __init__(self, info: GameInfo | None = None, *, presentation: str | Presentation | None = None,
+                 **rules: Any) -> None:
+        if info is not None:
+            #: the game's declarations (`GameInfo`; a subclass may set it as a class attribute)
+            self.info = info
+        self._presentation = presentation
+        self._set_rules(rules)
 
-    def demo_seats_for(self, options: Any) -> tuple[str, ...]:
-        """The seats `pbem demo` plays with these options (a variant may
-        need another table than `demo_seats`)."""
-        return self.demo_seats
+    def _set_rules(self, rules: dict[str, Any]) -> None:
+        for key, function in rules.items():
+            if key not in RULES:
+                raise TypeError(f"{key!r} is not a rules function of the game API (those are: {', '.join(RULES)})")
+            setattr(self, key, function)
+
+    def replace(self, info: GameInfo | None = None, *, presentation: str | Presentation | None = None,
+                **rules: Any) -> Game:
+        """A copy of this game with its `info`, its presentation or some of
+        its rules functions replaced: an edition kept for old games that
+        reads a few rules otherwise, or a test's game broken in one place."""
+        out = copy.copy(self)
+        if info is not None:
+            out.info = info
+        if presentation is not None:
+            out._presentation = presentation
+        out._set_rules(rules)
+        return out
+
+    @property
+    def presentation(self) -> Presentation:
+        """How people and bots see and play this game (`Presentation`):
+        for the app and the pictures, never the protocol. Its module is
+        imported on first use."""
+        shown = self._presentation
+        if shown is None:
+            raise AttributeError(f"{self.info.name} has no presentation")
+        if isinstance(shown, str):
+            shown = load(shown)
+        if not shown._title:
+            shown._title = self.info.title
+        self._presentation = shown
+        return shown
 
     # -- set-up ----------------------------------------------------------
 
     def options(self, raw: dict[str, str]) -> msgspec.Struct:
         """Options from ``--option KEY=VALUE`` pairs; `InvalidOption` if bad."""
-        fields = set(self.Options.__struct_fields__)
-        for key in raw:
-            if key not in fields:
-                known = ", ".join(sorted(fields)) or "none"
-                raise InvalidOption(f"unknown option {key!r} for {self.name} (options: {known})")
-        try:
-            return msgspec.convert(raw, self.Options, strict=False)
-        except msgspec.ValidationError as exc:
-            raise InvalidOption(f"bad option for {self.name}: {exc}") from None
+        return options_from(self.info.Options, self.info.name, raw)
 
     def seats(self, options: Any, requested: list[SeatSpec]) -> list[SeatSpec]:
         """Check and normalise the seats given at `pbem new` (in turn order)."""
-        if not self.min_seats <= len(requested) <= self.max_seats:
-            raise InvalidOption(
-                f"{self.name} needs {self.min_seats}-{self.max_seats} seats, got {len(requested)}"
-            )
-        names = [s.name for s in requested]
-        if len(set(names)) != len(names):
-            raise InvalidOption("each seat needs a different name")
-        for s in requested:
-            if s.role is not None:
-                raise InvalidOption(f"{self.name} has no roles (seat {s.name}:{s.role})")
-        return requested
+        info = self.info
+        return plain_seats(info.name, info.min_seats, info.max_seats, requested)
+
+    def prepare(self, options: Any, seats: Sequence[Any]) -> tuple[Any, list[SeatSpec]]:
+        """`options` and `seats` as `setup` wants them, from what a test or a
+        script may pass (None or a dict of options, seat names): checked by
+        `options` and `seats`."""
+        if options is None:
+            options = self.info.Options()
+        elif isinstance(options, dict):
+            options = self.options(options)
+        specs = [s if isinstance(s, SeatSpec) else SeatSpec(str(s)) for s in seats]
+        return options, self.seats(options, specs)
 
     def sides(self, options: Any, seats: list[SeatSpec]) -> list[list[str]]:
         """The sides of the table, each the seats that win or lose together
@@ -577,51 +546,14 @@ class Game(Generic[St, Cmd]):
         plays for itself."""
         return [[s.name] for s in seats]
 
-    def catalogue(self) -> list[str]:
-        """Lines `pbem info GAME` adds after the options: what the options
-        may name (a game with many decks, sides or variants lists them
-        here, from its data). Default: nothing."""
-        return []
-
-    def check_dealer(self, options: Any, seats: list[SeatSpec], dealer: str) -> None:
-        """Refuse (`InvalidOption`) a dealer mode these options and seats
-        cannot be played under, before any file is written. Default: any."""
-
     def setup(self, options: Any, seats: list[SeatSpec], chance: Chance) -> St:
         raise NotImplementedError
 
-    def private_decks(self, state: St) -> dict[str, str]:
-        """Zones that are a seat's own private deck: zone name -> owner.
-
-        Nobody sees their order; the owner knows what they hold. With a
-        dealer they are ordinary hidden decks. In peer games the owner
-        commits to each card (in an order it keeps secret) and the beacons
-        pick which one is drawn (`draw_private`). Such cards may go to the
-        owner's own zones or become public, not to another seat's hand.
-        """
-        return {}
-
-    def interchangeable_zones(self, state: St, seat: str) -> set[str]:
-        """Zones where `seat`'s items of one card are interchangeable: before
-        `seat`'s command is written, its refs there are re-chosen uniformly
-        among the refs of the same card in the same zone (`pbem.games.refchoice`),
-        so which copy a command uses says nothing about the other copies.
-
-        Default: every hidden zone `seat` may read (a hand). Override to
-        return fewer where a ref means more than its card: a place (the cells
-        of a key card) or a card carrying state of its own.
-        """
-        return {name for name, zone in state.zones.items() if not zone.public and seat in zone.readers}
-
-    def linked_zones(self, state: St) -> list[tuple[str, ...]]:
-        """Groups of hidden zones whose items at the same index belong
-        together (the two sides of one Codenames Duet key card): a dealer
-        must deal them as one, never shuffle them apart. The referee and
-        hotseat dealers keep the rules' deal as it is; the peer dealer
-        deals one pair of such zones, each read by one of two seats, with
-        a two-faced deck (`pbem.protocol.peer.faces`), when they are the
-        game's only hidden cards at set-up, and refuses anything else."""
-        return []
+    def dealing(self, state: St) -> Dealing:
+        """What a dealer must know of `state`'s hidden zones beyond their
+        readers (`Dealing`: private decks, decks drawn by the beacons,
+        linked zones, interchangeable copies). Default: nothing."""
+        return NO_DEALING
 
     # -- play --------------------------------------------------------------
 
@@ -653,54 +585,6 @@ class Game(Generic[St, Cmd]):
     def outcome(self, state: St) -> Outcome | None:
         raise NotImplementedError
 
-    # -- seeing -------------------------------------------------------------
-
     def view(self, state: St, seat: str | None) -> msgspec.Struct:
         """What `seat` may see (None: an observer). Nothing else decides visibility."""
         raise NotImplementedError
-
-    def render(self, view: Any) -> str:
-        """A text picture of a view, for a terminal."""
-        raise NotImplementedError
-
-    def compact(self, view: Any) -> str:
-        """The board in at most `COMPACT_ROWS` lines of 80 columns, for
-        `pbem play` on a 24-line terminal (its heading says whose turn it
-        is; a key shows the whole `render`). Default: `render` itself, for
-        a game whose picture is that small (wrapped to 80 columns)."""
-        return compact_lines([(self.render(view).splitlines(), False)])
-
-    def svg(self, view: Any) -> str:
-        """A picture of a view as SVG text (`pbem show --svg`, `pbem page`).
-
-        A pure function of the view, like `render`, so it can show only what
-        the view's reader may see; self-contained (generic font families,
-        no external references; `pbem.games.picture` has helpers). A game
-        without a picture says so with `NoPicture`.
-        """
-        raise NoPicture(
-            f"no picture for {self.title} yet",
-            hint="pbem show DIR (without --svg) shows the board as text",
-        )
-
-    # -- notation ------------------------------------------------------------
-
-    def format(self, command: Cmd, state: St, seat: str) -> str:
-        """The one-line notation of `command` as `seat` would type it."""
-        raise NotImplementedError
-
-    def parse(self, text: str, state: St, seat: str) -> Cmd:
-        """Parse notation against the seat's state (names -> refs);
-        `InvalidCommand` if it does not parse."""
-        raise NotImplementedError
-
-    def describe(self, command: Cmd, state: St, seat: str | None) -> str:
-        """A line for logs, as `seat` (None: anyone) may read it: hidden
-        identities are never spelled out. Defaults to the notation."""
-        return self.format(command, state, seat or "")
-
-    def explain(self, command: Cmd, state: St, seat: str) -> str:
-        """`command` in words for the seat about to send it (what `pbem play`
-        asks it to confirm): it may name the seat's own hidden cards.
-        Defaults to `describe` as the seat may read it."""
-        return self.describe(command, state, seat)

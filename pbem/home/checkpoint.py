@@ -311,7 +311,7 @@ def _read(folder: Path, path: Path) -> Saved | None:
     try:
         from pbem import games
 
-        if games.get(header.game, header.rules_version).rules_version != header.rules_version:
+        if games.get(header.game, header.rules_version).info.rules_version != header.rules_version:
             return None
     except Exception:  # noqa: BLE001 - an unknown game or rules: not ours to restore
         return None
@@ -328,8 +328,8 @@ def write(folder: Path, chain: Chain, files: list[tuple[str, str]], private_thro
     if len(files) != chain.seq + 1:
         return False
     header = Header(
-        code=code_version(), folder=str(_where(folder)), game_id=chain.game_id, game=chain.game.name,
-        rules_version=chain.game.rules_version, seq=chain.seq, files=files, private_through=private_through,
+        code=code_version(), folder=str(_where(folder)), game_id=chain.game_id, game=chain.game.info.name,
+        rules_version=chain.game.info.rules_version, seq=chain.seq, files=files, private_through=private_through,
     )
     try:
         pieces = _payload(chain)
@@ -382,8 +382,8 @@ def remember(folder: Path, chain: Chain, files: list[tuple[str, str]], private_t
     and `private_read` when checked as the dealer checks up to its head)."""
     if len(files) != chain.seq + 1:
         return
-    header = Header(code=code_version(), folder=str(_where(folder)), game_id=chain.game_id, game=chain.game.name,
-                    rules_version=chain.game.rules_version, seq=chain.seq, files=list(files),
+    header = Header(code=code_version(), folder=str(_where(folder)), game_id=chain.game_id, game=chain.game.info.name,
+                    rules_version=chain.game.info.rules_version, seq=chain.seq, files=list(files),
                     private_through=private_through)
     saved = Saved(header, b"", _copy(chain))
     _keep(_LATEST, header.folder, saved)
@@ -684,7 +684,7 @@ class _Pickler(pickle.Pickler):
 
     def reducer_override(self, obj):
         if obj is self._game:
-            return _game, (obj.name, obj.rules_version)
+            return _game, (obj.info.name, obj.info.rules_version)
         return NotImplemented
 
 

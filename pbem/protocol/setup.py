@@ -45,7 +45,7 @@ from pbem.crypto.stream import derive
 from pbem.errors import PbemError, ProtocolError
 from pbem.games.base import Game, GameState, Known, SeatSpec, project
 from pbem.protocol.chance import DealerChance, NoPublicChance, SetupChance, StandInChance
-from pbem.protocol import versions
+from pbem.protocol import dealing, versions
 from pbem.protocol.formats import GenesisBody
 
 #: how many seats may read one zone in a peer game (the deck's two-reader
@@ -123,7 +123,7 @@ class PeerShape(msgspec.Struct, frozen=True):
     deck: tuple[str, ...]
     private_refs: tuple[tuple[str, str], ...]  # (ref, zone)
     private_contents: tuple[tuple[str, tuple[str, ...]], ...]
-    #: linked zones (`Game.linked_zones`): the two faces of a two-faced
+    #: linked zones (`Dealing.linked`): the two faces of a two-faced
     #: deck, as the set-up dealt them (`peer.faces`); empty otherwise
     faces: tuple = ()
 
@@ -132,11 +132,11 @@ class PeerShape(msgspec.Struct, frozen=True):
         return {zone: list(cards) for zone, cards in self.private_contents}
 
 
-def peer_shape(game: Game, full: GameState) -> PeerShape:
+def peer_shape(game: Game, full: GameState, seats: list[str]) -> PeerShape:
     from pbem.protocol.peer import faces as peer_faces  # PyNaCl: peer games only
 
     cards = {it.ref: it.card for z in full.zones.values() for it in z.items if isinstance(it, Known)}
-    private = game.private_decks(full)
+    private = dealing.private_decks(game, full, seats)
     private_refs = sorted((it.ref, zone) for zone in private for it in full.zones[zone].items)
     slots = sorted(set(cards) - {ref for ref, _ in private_refs})
     return PeerShape(
@@ -185,23 +185,23 @@ def derive_peer_setup(game: Game, options: Any, seats: list[SeatSpec], shape: Pe
     set-up seed, and its shape: refused unless it is the `shape` its
     genesis dealt (None: a late deck, which takes the shape it gets)."""
     full = _peer_full_setup(game, options, seats, seed)
-    got = peer_shape(game, full)
+    got = peer_shape(game, full, [s.name for s in seats])
     if shape is None and got.private_refs:
-        raise ProtocolError(f"{game.name}: a late peer deck cannot hold private decks")
+        raise ProtocolError(f"{game.info.name}: a late peer deck cannot hold private decks")
     if shape is not None and got != shape:
         raise ProtocolError(
-            f"{game.name}'s hidden cards at set-up are not those its genesis dealt: they depend on the set-up's "
+            f"{game.info.name}'s hidden cards at set-up are not those its genesis dealt: they depend on the set-up's "
             "chance, so its genesis had to leave the deck to after the set-up (`late`)",
         )
     return project(full, set()), got
 
 
 def scenario_options_set(game: Game, options: Any) -> list[str]:
-    """The scenario options (`Game.scenario_options`) `options` sets to
+    """The scenario options (`GameInfo.scenario_options`) `options` sets to
     anything but their default."""
     out = []
     for f in msgspec.structs.fields(type(options)):
-        if f.name not in game.scenario_options:
+        if f.name not in game.info.scenario_options:
             continue
         default = f.default if f.default is not msgspec.NODEFAULT else (
             f.default_factory() if f.default_factory is not msgspec.NODEFAULT else msgspec.NODEFAULT
@@ -219,9 +219,9 @@ def derive_setup(game: Game, genesis: GenesisBody) -> DerivedSetup:
     try:
         normal = game.seats(options, seats)
     except PbemError as exc:
-        raise ProtocolError(f"the seats are not valid for {game.name}: {exc.message}") from None
+        raise ProtocolError(f"the seats are not valid for {game.info.name}: {exc.message}") from None
     if list(normal) != seats:
-        raise ProtocolError(f"the seats are not as {game.name} would seat them: {_seats(normal)}, not {_seats(seats)}")
+        raise ProtocolError(f"the seats are not as {game.info.name} would seat them: {_seats(normal)}, not {_seats(seats)}")
     mode = "peer" if genesis.dealer is None else genesis.dealer.mode
     if genesis.dealer is not None and mode == "peer":
         raise ProtocolError("a peer game has no dealer")
@@ -271,7 +271,7 @@ def _derive_peer_shape(game: Game, genesis: GenesisBody, options: Any, seats: li
     """A peer genesis of version 3 holds the shape of the set-up: the one a
     run of the rules with its probe seed gives."""
     full = _peer_full_setup(game, options, seats, probe_seed(genesis.nonce))
-    shape = peer_shape(game, full)
+    shape = peer_shape(game, full, [s.name for s in seats])
     setup = genesis.peer
     if shape.faces and not setup.late:
         raise ProtocolError("a peer game's linked zones (a Duet key) are a two-faced deck, shuffled after the "
@@ -281,7 +281,7 @@ def _derive_peer_shape(game: Game, genesis: GenesisBody, options: Any, seats: li
         if setup.slots or setup.deck or setup.private_contents or setup.private or setup.private_proofs or setup.layer.points:
             raise ProtocolError("a late peer deck holds no cards, slots or layer points before the set-up")
         if shape.private_refs:
-            raise ProtocolError(f"{game.name}: a late peer deck cannot hold private decks")
+            raise ProtocolError(f"{game.info.name}: a late peer deck cannot hold private decks")
         return DerivedSetup(options=options, seats=seats, hidden=None, full=None, probe=project(full, set()))
     if (list(setup.slots), list(setup.deck), dict(setup.private_contents)) != (list(shape.slots), list(shape.deck), shape.contents):
         raise ProtocolError("the peer deck and private decks are not the cards of the rules' set-up")
@@ -315,9 +315,9 @@ def derive_deal(game: Game, options: Any, seats: list[SeatSpec], setup_seed: byt
 
 def _options(game: Game, genesis: GenesisBody) -> Any:
     try:
-        options = msgspec.json.decode(bytes(genesis.options), type=game.Options)
+        options = msgspec.json.decode(bytes(genesis.options), type=game.info.Options)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-        raise ProtocolError(f"the options are not {game.name} options: {exc}") from None
+        raise ProtocolError(f"the options are not {game.info.name} options: {exc}") from None
     if canonical(options) != bytes(genesis.options):
         raise ProtocolError("the options are not in canonical form (every option, sorted, once)")
     return options
@@ -327,13 +327,13 @@ def _check_peer(game: Game, genesis: GenesisBody, full: GameState) -> None:
     """The peer deck holds exactly the hidden cards of the set-up, in the
     order of their refs; each private deck exactly its zone's cards."""
     setup = genesis.peer
-    if game.linked_zones(full):
+    if dealing.linked_zones(game, full):
         raise ProtocolError("a peer game's linked zones (a Duet key) need the two-faced deck of protocol version 3")
     problem = _zone_problem(full)
     if problem is not None:
         raise ProtocolError(problem)
     cards = {it.ref: it.card for z in full.zones.values() for it in z.items if isinstance(it, Known)}
-    private = game.private_decks(full)
+    private = dealing.private_decks(game, full, [s.name for s in genesis.seats])
     private_refs = {it.ref for zone in private for it in full.zones[zone].items}
     slots = sorted(set(cards) - private_refs)
     if list(setup.slots) != slots:
