@@ -163,7 +163,7 @@ def test_draw_only_when_stuck_then_play_that_card_or_pass(game, rules):
     with pytest.raises(IllegalCommand, match="one draw a turn"):
         game.apply(drawn, "alice", rules.Draw(), RandomChance(0))
     passed = game.apply(drawn, "alice", rules.Pass(), RandomChance(0))
-    assert game.to_act(passed) == ["bob"] and passed.stuck == 0 and len(cards_in(passed, rules.hand("alice"))) == 3
+    assert game.to_act(passed) == ["bob"] and len(cards_in(passed, rules.hand("alice"))) == 3
 
     holding = table(rules, {"alice": ["Kh", "3c"], "bob": ["2s"]}, "7h", deck=["9h"])
     assert rules.Draw() not in game.legal(holding, "alice")
@@ -185,22 +185,19 @@ def test_an_empty_draw_pile_is_made_again_from_the_discard_pile(game, rules):
     assert not set(fresh) & old and after.next_ref == state.next_ref + 3  # new refs: where a card went is unknown
 
 
-def test_the_end_the_last_card_or_nobody_able_to_move(game, rules):
+def test_the_end_is_the_last_card_and_with_nothing_to_draw_the_stuck_pass(game, rules):
     state = table(rules, {"alice": ["8c"], "bob": ["2s", "3s"]}, "7h")
     won = game.apply(state, "alice", rules.Play(ref(state, "8c"), "d"), RandomChance(0))
     assert game.outcome(won).winners == ["alice"] and game.to_act(won) == []
+    assert "alice played their last card" == game.outcome(won).reason
 
-    stuck = table(rules, {"alice": ["Kd", "3c"], "bob": ["2s", "4s"], "cat": ["9c", "Jc"]}, "7h")
+    stuck = table(rules, {"alice": ["Kd", "3c"], "bob": ["2s", "8d"]}, "7h")
     assert game.legal(stuck, "alice") == [rules.Pass()]  # nothing to draw, nothing to play
-    for seat in ("alice", "bob"):
-        stuck = game.apply(stuck, seat, rules.Pass(), RandomChance(0))
-        assert game.outcome(stuck) is None
-    over = game.apply(stuck, "cat", rules.Pass(), RandomChance(0))
-    assert game.outcome(over).winners == ["alice", "bob", "cat"] and "fewest cards" in game.outcome(over).reason
-
-    playable = table(rules, {"alice": ["Kh"], "bob": ["2s"]}, "7h")
+    passed = game.apply(stuck, "alice", rules.Pass(), RandomChance(0))
+    assert game.outcome(passed) is None and game.to_act(passed) == ["bob"]
+    assert rules.Pass() not in game.legal(passed, "bob")  # who holds an eight plays it
     with pytest.raises(IllegalCommand, match="pass only when none can"):
-        game.apply(playable, "alice", rules.Pass(), RandomChance(0))
+        game.apply(passed, "bob", rules.Pass(), RandomChance(0))
     drawable = table(rules, {"alice": ["Kd"], "bob": ["2s"]}, "7h", deck=["4c"])
     with pytest.raises(IllegalCommand, match="a card is left to draw"):
         game.apply(drawable, "alice", rules.Pass(), RandomChance(0))

@@ -26,7 +26,7 @@ suit to follow (play 8s hearts). Only when you cannot play, draw one card
 (draw): if it fits you may play it at once, else pass. When the draw pile
 is empty, the discard pile but its top card is shuffled into a new one.
 With nothing left to draw and nothing to play, pass. The first to empty
-their hand wins; if everyone passes in turn, the fewest cards win.
+their hand wins.
 Notation: play CARD [SUIT], draw, pass. Cards: 7h, Ts (ten), Qd, 8c.
 """
 

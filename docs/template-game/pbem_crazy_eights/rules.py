@@ -67,8 +67,6 @@ class State(GameState, kw_only=True):
     named: str | None = None
     #: the ref the seat to act drew this turn (it may play that card or pass)
     drawn: str | None = None
-    #: turns in a row that ended in a pass with nothing left to draw
-    stuck: int = 0
     winners: list[str] | None = None
     reason: str = ""
 
@@ -219,7 +217,6 @@ def _play(s: State, seat: str, command: Play) -> State:
         raise IllegalCommand(f"only an eight names a suit, not {card}")
     s.zones[DISCARD].items.insert(0, items.pop(at))
     s.named = command.suit if wild else None
-    s.stuck = 0
     if not items:
         s.winners, s.reason = [seat], f"{seat} played their last card"
         return s
@@ -240,7 +237,6 @@ def _draw(s: State, seat: str, chance: Chance) -> State:
     card = s.zones[DECK].items.pop(0)
     s.zones[hand(seat)].items.append(card)
     s.drawn = card.ref
-    s.stuck = 0
     return s
 
 
@@ -254,21 +250,15 @@ def reshuffle(s: State, chance: Chance) -> None:
 
 
 def _pass(s: State, seat: str) -> State:
+    """End the turn without playing. Without a draw first, only with
+    nothing to draw and nothing to play; the game still goes on, as every
+    card but the top one is then in a hand, and so are three eights."""
     if s.drawn is None:
         if can_draw(s):
             raise IllegalCommand("a card is left to draw: draw (or play) before passing")
         with checked_if_visible():
             if any(playable(s, identity(it)) for it in s.zones[hand(seat)].items):
                 raise IllegalCommand("a card of your hand can be played: pass only when none can")
-        s.stuck += 1
-    s.drawn = None
-    if s.stuck >= len(s.seats):
-        counts = {p: len(s.zones[hand(p)].items) for p in s.seats}
-        fewest = min(counts.values())
-        s.winners = [p for p in s.seats if counts[p] == fewest]
-        left = ", ".join(f"{p} {n}" for p, n in counts.items())
-        s.reason = f"nobody can play or draw: the fewest cards left win ({left})"
-        return s
     return _next_turn(s)
 
 
