@@ -67,8 +67,12 @@ def rules(game):
 
 
 def test_the_entry_point_is_how_pbem_finds_it(game):
+    from pbem import gameinfo
+
     assert type(game).__module__ == "pbem_crazy_eights"
     assert "crazy-eights" in games.names() and "crazy-eights" not in games.shipped()
+    # `pbem info`: an entry point names the game alone, no aliases
+    assert gameinfo.lines(gameinfo.describe("crazy-eights"))[0] == "Crazy Eights (crazy-eights), rules 1"
 
 
 def test_the_package_imports_what_a_game_may_import():

@@ -41,7 +41,6 @@ class CrazyEights(Game[State, Command]):
     name = "crazy-eights"
     title = "Crazy Eights"
     rules_version = "1"
-    aliases = ("c8", "eights")
     min_seats = 2
     max_seats = 5
     #: which cards are hidden at set-up, and in which hand, follows from
