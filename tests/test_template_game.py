@@ -327,3 +327,31 @@ def test_a_play_doctored_and_re_signed_by_its_writer_is_refused(dealt):
         chain.append(tamper.resign(table, doctored))
     assert chain.seq == k - 1
     chain.append(data)  # the honest file still goes in
+
+
+def test_a_draw_while_holding_a_card_to_play_is_caught_by_the_audit_naming_its_writer(game, rules, tmp_path):
+    """The one rule the public cannot check (the hand is hidden): alice,
+    who could play, draws instead, in a file she signs with her real key.
+    Every verifier takes it; the audit, which knows every card, names her."""
+    from pbem.games.base import RandomChance
+    from pbem.protocol import codec, commitments
+    from pbem.protocol.audit import audit
+    from pbem.protocol.formats import TurnBody
+
+    cheated = []
+
+    def cheat(chain, data, secrets):
+        body = codec.decode_body(codec.read_envelope(data), TurnBody)
+        plays = [msgspec.json.decode(c) for c in body.commands]
+        if cheated or body.by != "alice" or not plays or plays[0]["t"] != "c8.play" or chain.public.drawn:
+            return data
+        drawn = game.apply(chain.public, "alice", rules.Draw(), RandomChance(0))
+        cheated.append(body.seq)
+        return codec.encode_signed("turn", msgspec.structs.replace(
+            body, commands=[msgspec.Raw(b'{"t":"c8.draw"}')], reveals=[], state=commitments.state_hash(drawn)),
+            secrets["alice"])
+
+    played = selfplay.play("crazy-eights", "referee", ["alice", "bob"], 1, edit=cheat)
+    assert cheated and played.chain.outcome() is not None
+    failures = audit(selfplay.save(played.files, tmp_path / "game")).failures
+    assert failures and "alice" in failures[0] and "draw only when none can" in failures[0], failures
