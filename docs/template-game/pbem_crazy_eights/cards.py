@@ -26,6 +26,11 @@ def suit(card: str) -> str:
     return card[-1]
 
 
+def in_hand_order(card: str) -> tuple[str, int]:
+    """How a hand is shown: by suit, then by rank."""
+    return suit(card), RANKS.index(rank(card))
+
+
 def spoken(card: str) -> str:
     """The card in words, for `explain` and the log: ``eight of hearts``."""
     words = {"A": "ace", "T": "ten", "J": "jack", "Q": "queen", "K": "king", "2": "two", "3": "three",

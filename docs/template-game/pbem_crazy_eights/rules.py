@@ -209,7 +209,8 @@ def _play(s: State, seat: str, command: Play) -> State:
         raise IllegalCommand("after a draw only the card drawn may be played (or pass)")
     card = identity(items[at])  # the card goes face up: its writer reveals it
     if not playable(s, card):
-        raise IllegalCommand(f"{card} follows neither the suit ({cards.SUITS[suit_to_follow(s)]}) nor the rank of {top(s)}")
+        follow = cards.SUITS[suit_to_follow(s)]
+        raise IllegalCommand(f"{card} follows neither the suit to follow ({follow}) nor the rank of {top(s)}")
     wild = cards.rank(card) == cards.WILD
     if wild and command.suit not in cards.SUITS:
         raise IllegalCommand(f"an eight names a suit: play {card} clubs|diamonds|hearts|spades")

@@ -38,7 +38,7 @@ def view(state: State, reader: str | None) -> View:
     top = next(iter(state.zones[DISCARD].items), None)
     return View(
         reader=reader,
-        hand=None if mine is None else sorted(it.card if isinstance(it, Known) else "?" for it in mine),
+        hand=None if mine is None else sorted((it.card for it in mine if isinstance(it, Known)), key=cards.in_hand_order),
         counts={seat: len(state.zones[hand(seat)].items) for seat in state.seats},
         top=top.card if isinstance(top, Known) else "-",
         suit=suit_to_follow(state) if top is not None else "",
