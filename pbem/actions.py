@@ -182,7 +182,9 @@ def new_game(
         )
     opts = game.options(raw)
     specs = game.seats(opts, [parse_seat(s) for s in seats])
-    game.check_dealer(opts, specs, dealer)
+    from pbem.protocol.dealing import check_dealer
+
+    check_dealer(game, specs, dealer)
     idents = [(spec, keys.store.public(spec.name)) for spec in specs]
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise PbemError(f"{folder} exists and is not an empty folder")

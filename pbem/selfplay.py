@@ -159,9 +159,10 @@ def _takes(game: Any, opts: Any, seats: list[str], mode: str) -> bool:
     peer): such a mode is skipped, as `pbem new` would refuse it."""
     from pbem import actions
     from pbem.errors import PbemError
+    from pbem.protocol.dealing import check_dealer
 
     try:
-        game.check_dealer(opts, game.seats(opts, [actions.parse_seat(s) for s in seats]), mode)
+        check_dealer(game, game.seats(opts, [actions.parse_seat(s) for s in seats]), mode)
     except PbemError:
         return False
     return True

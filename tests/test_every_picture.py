@@ -25,6 +25,7 @@ import pytest
 from conftest import introduced, mail_step
 from pbem import actions, games
 from pbem.errors import InvalidOption
+from pbem.protocol.dealing import check_dealer
 from pbem.games.base import SeatSpec
 from pbem.protocol import folder as folder_mod
 
@@ -58,8 +59,7 @@ def _cases():
         g = games.get(game)
         for dealer in DEALERS:
             try:
-                g.check_dealer(g.options(dict(o.split("=", 1) for o in options)),
-                               [SeatSpec(*s.split(":", 1)) for s in seats], dealer)
+                check_dealer(g, [SeatSpec(*s.split(":", 1)) for s in seats], dealer)
             except InvalidOption:
                 continue
             yield pytest.param(game, seats, options, dealer, id=f"{label}-{dealer}")

@@ -34,7 +34,6 @@ class Uneven(chancegame.LuckyDraw):
     shuffles its deck only after the set-up (a late deck)."""
 
     name = "uneven"
-    fixed_hidden_cards = False
     steady = False  # a test switch: lose no card
 
     def setup(self, options, seats, chance):
@@ -227,9 +226,8 @@ def test_a_late_deck_is_shuffled_after_the_set_up_and_plays_to_the_end(tmp_path)
     assert sum("adds its shuffle layer" in w for w in words) == 2
 
 
-def test_a_game_that_wrongly_declares_fixed_hidden_cards_stops_at_the_set_up(monkeypatch):
+def test_a_game_whose_hidden_cards_the_probes_found_fixed_wrongly_stops_at_the_set_up(monkeypatch):
     secrets = _secrets(["alice", "bob"])
-    monkeypatch.setattr(Uneven, "fixed_hidden_cards", True)
     monkeypatch.setattr(Uneven, "steady", True)  # the probes at `pbem new` all agree
     chain = Chain(_genesis("uneven", secrets))
     monkeypatch.setattr(Uneven, "steady", False)

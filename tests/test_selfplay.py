@@ -31,20 +31,6 @@ def test_every_variant_plays_replays_and_audits_under_every_dealer_it_takes(labe
     assert all(n > len(seats) for n in sizes.values())  # a real game, not a genesis alone
 
 
-def test_a_wrong_declaration_to_the_protocol_is_found_under_the_dealer_it_misleads(monkeypatch):
-    """Codenames' key follows the starting team, so its hidden cards at the
-    set-up depend on the set-up's chance; a game declaring the contrary
-    would let a peer game deal the key before it is drawn."""
-    cls = type(games.get("codenames"))
-    monkeypatch.setattr(cls, "fixed_hidden_cards", True)
-    seats = ["alice:red-spymaster", "bob:red", "carol:blue-spymaster", "dave:blue"]
-    assert set(selfplay.check_dealers("codenames", (), seats, seed=1, modes=("hotseat",))) == {"hotseat"}
-    # found at the genesis (its probes of the set-up) or at the first file
-    # that deals from it, as the set-up's chance falls
-    with pytest.raises(AssertionError, match=r"codenames under peer .*(fixed_hidden_cards|depend on the set-up's chance)"):
-        selfplay.check_dealers("codenames", (), seats, seed=1, modes=("peer",))
-
-
 def test_an_audit_failure_is_named(monkeypatch):
     """A dealer whose recorded deal is not its seed's: the audit's failure
     comes back with the mode."""

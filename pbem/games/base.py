@@ -34,24 +34,27 @@ simply retries after the next reveal.
 from __future__ import annotations
 
 import contextlib
-import textwrap
+import dataclasses
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import msgspec
 
-from pbem.errors import IllegalCommand, InvalidCommand, InvalidOption, NoPicture, PbemError
+from pbem.errors import IllegalCommand, InvalidCommand, InvalidOption, PbemError
+from pbem.games.api import (
+    COMPACT_ROWS, NO_DEALING, TERMINAL_WIDTH, Dealing, GameInfo, Presentation, compact_lines, fit_lines, load,
+)
 
 if TYPE_CHECKING:
     import random
 
 __all__ = [
     "Known", "Hidden", "Item", "Zone", "GameState", "SeatSpec", "Outcome",
-    "NeedsReveal", "Chance", "RandomChance", "Game", "Bot",
+    "NeedsReveal", "Chance", "RandomChance", "Game", "GameInfo", "Dealing", "NO_DEALING", "Presentation", "Bot",
     "IllegalCommand", "InvalidCommand", "InvalidOption",
     "identity", "checked_if_visible", "overlay", "project", "refs_in",
     "unrevealed_public", "unknown_to", "copy_struct", "copy_zones", "share_zones", "own_zone", "settle_zones",
-    "shuffle_zone", "draw_private",
+    "shuffle_zone", "draw_private", "options_from",
     "TERMINAL_WIDTH", "COMPACT_ROWS", "fit_lines", "compact_lines",
 ]
 
@@ -398,54 +401,6 @@ def unknown_to(state: GameState, seat: str, known_refs: set[str] | frozenset[str
     ]
 
 
-# --- text pictures -------------------------------------------------------------
-
-#: the widest line a terminal picture may have: a new user's terminal is 80
-#: columns, and a line one column wider wraps and breaks every border
-TERMINAL_WIDTH = 80
-#: the most lines a compact board (`Game.compact`) may take: `pbem play`
-#: keeps its heading, menu, last message and prompt below it on a 24-line
-#: terminal
-COMPACT_ROWS = 12
-
-
-def fit_lines(lines: Sequence[str], width: int = TERMINAL_WIDTH, indent: str = "    ") -> list[str]:
-    """`lines` with each line wider than `width` wrapped at spaces (the
-    continuation indented by `indent`, a word longer than a line split).
-
-    For the free text of a picture (prompts, lists of names); a grid is laid
-    out to fit by construction, so this pass leaves it alone. Lengths are
-    counted in characters: the games' words are Latin letters and names
-    ASCII, one terminal cell each.
-    """
-    out: list[str] = []
-    for line in lines:
-        if len(line) <= width:
-            out.append(line)
-            continue
-        lead = line[: len(line) - len(line.lstrip(" "))]
-        out += textwrap.wrap(
-            line, width, initial_indent="", subsequent_indent=lead + indent,
-            break_long_words=True, break_on_hyphens=False, drop_whitespace=True,
-        ) or [line[:width]]
-    return out
-
-
-def compact_lines(parts: Sequence[tuple[Sequence[str], bool]], rows: int = COMPACT_ROWS) -> str:
-    """A compact board from `parts` (lines, and whether the part may be
-    left out), each wrapped to 80 columns: optional parts are left out,
-    the last first, until at most `rows` lines remain; if the rest is
-    still too long its end is cut, saying where the whole board is."""
-    kept = [(fit_lines(lines), optional) for lines, optional in parts]
-    while sum(len(lines) for lines, _ in kept) > rows and any(opt for _, opt in kept):
-        drop = max(i for i, (_, opt) in enumerate(kept) if opt)
-        kept.pop(drop)
-    out = [line for lines, _ in kept for line in lines]
-    if len(out) > rows:
-        out = out[: rows - 1] + ["... (b shows the whole board)"]
-    return "\n".join(out)
-
-
 # --- the game ----------------------------------------------------------------
 
 St = TypeVar("St", bound=GameState)
@@ -454,9 +409,7 @@ Cmd = TypeVar("Cmd")
 
 class loaded_on_use:
     """A class attribute whose value `make()` builds the first time it is
-    read, then kept: a game's bots live in a module of their own, which
-    only playouts, `pbem demo` and tests need, so that reading a game
-    does not import them (start-up time, issue #12)."""
+    read, then kept (a game's bots, for a game written as a subclass)."""
 
     def __init__(self, make: Any) -> None:
         self._make = make
@@ -472,9 +425,40 @@ class Bot(Protocol):
     def __call__(self, game: "Game", state: Any, seat: str, rng: random.Random) -> Any: ...
 
 
+#: the rules functions a game may give `Game` (DESIGN.md section 3)
+RULES = ("options", "seats", "sides", "setup", "to_act", "simultaneous", "legal", "apply", "advance", "outcome",
+         "view", "dealing")
+#: what `Presentation` holds, still answered by the game for callers of the older API
+_PRESENTED = ("render", "compact", "svg", "format", "parse", "describe", "explain", "catalogue")
+
+
+def options_from(options: type[msgspec.Struct], game: str, raw: dict[str, Any]) -> Any:
+    """The `options` Struct from ``--option KEY=VALUE`` pairs (strings,
+    converted) or values; `InvalidOption` naming `game` if a key is unknown
+    or a value bad. What `Game.options` does unless a game gives its own
+    (which may tidy `raw` first, then call this)."""
+    fields = set(options.__struct_fields__)
+    for key in raw:
+        if key not in fields:
+            known = ", ".join(sorted(fields)) or "none"
+            raise InvalidOption(f"unknown option {key!r} for {game} (options: {known})")
+    try:
+        return msgspec.convert(raw, options, strict=False)
+    except msgspec.ValidationError as exc:
+        raise InvalidOption(f"bad option for {game}: {exc}") from None
+
+
 class Game(Generic[St, Cmd]):
-    """Base class of every game; subclasses set the class attributes and
-    implement the methods (see DESIGN.md section 3).
+    """A game: its declarations (`info`), its rules functions, and where its
+    presentation lives. A game is built, not subclassed::
+
+        GAME = Game(INFO, setup=rules.setup, to_act=rules.to_act, legal=rules.legal,
+                    apply=rules.apply, outcome=rules.outcome, view=view.view,
+                    presentation="pbem.games.mine.present:PRESENTATION")
+
+    Rules functions not given take the defaults below (`options` from the
+    `Options` Struct, `seats` by the seat counts, no `advance`, no
+    `simultaneous` vote, every seat its own side, no `dealing`).
 
     `state` arguments are never mutated: implementations copy first
     (`copy_struct`, or a quicker copy of their own that shares what it does
@@ -483,92 +467,75 @@ class Game(Generic[St, Cmd]):
     wants to change one copies it first (`copy_struct`).
     """
 
-    name: ClassVar[str]
-    title: ClassVar[str]
-    rules_version: ClassVar[str]
-    aliases: ClassVar[tuple[str, ...]] = ()
-    min_seats: ClassVar[int]
-    max_seats: ClassVar[int]
-    has_chance: ClassVar[bool] = True
-    has_hidden_information: ClassVar[bool] = True
-    #: True only when no writer could gain by knowing, before it signs, the
-    #: public chance its own file draws: peer games may then draw it at once
-    #: from the beacons instead of pausing for another seat's link (#14)
-    immediate_chance: ClassVar[bool] = False
-    #: True when which cards are hidden at set-up, and in which private
-    #: decks, never depends on the set-up's chance (Agent Avenue: the whole
-    #: deck, hands by position). A peer game then shuffles its deck at the
-    #: joins, one file sooner; otherwise the layers wait for the set-up (a
-    #: "late" deck, which cannot hold private decks). The Codenames key
-    #: follows the starting team, so it is False there.
-    fixed_hidden_cards: ClassVar[bool] = False
-    #: a reshuffle into a private deck (which cards go in, under which fresh
-    #: refs) never depends on the public chance of the command that makes
-    #: it (Codex: a draw empties the deck or not by counts alone): a peer
-    #: file whose last command pauses for chance then carries the owner's
-    #: commitments to the reshuffle that command will make, so the same
-    #: command may draw from the new deck (docs/protocol.md, "Reshuffles
-    #: and cross-seat moves")
-    reshuffle_ahead: ClassVar[bool] = False
-    #: the dealer mode `pbem new` and `pbem demo` use when no --dealer is
-    #: given: "hotseat" (one machine), "referee" (where players must not
-    #: foresee chance, so `pbem new` then asks for --referee NAME) or "peer"
-    default_dealer: ClassVar[str] = "hotseat"
-    #: options that fix hidden information (an explicit deck order ...):
-    #: allowed only where one process holds everything (the hotseat dealer).
-    scenario_options: ClassVar[frozenset[str]] = frozenset()
-    #: options whose value names a file the CLI reads (rules never do I/O):
-    #: the game receives the file's lines as a list of strings
-    file_options: ClassVar[frozenset[str]] = frozenset()
+    def __init__(self, info: GameInfo | None = None, *, presentation: str | Presentation | None = None,
+                 **rules: Any) -> None:
+        for key, function in rules.items():
+            if key not in RULES:
+                raise TypeError(f"{key!r} is not a rules function of the game API (those are: {', '.join(RULES)})")
+            setattr(self, key, function)
+        if info is not None:
+            self._info = info
+        self._presentation = presentation
 
-    Options: ClassVar[type[msgspec.Struct]]
-    State: ClassVar[type[GameState]]
-    Command: ClassVar[Any]  # a tagged union of Structs with explicit tags
-    bots: ClassVar[dict[str, Bot]] = {}
-    #: seats `pbem demo` plays, as NAME[:ROLE] in turn order
-    demo_seats: ClassVar[tuple[str, ...]] = ("alice", "bob")
-    #: the bot `pbem demo` uses unless told otherwise
-    demo_bot: ClassVar[str] = "random"
-    #: the rules in a dozen short lines, in our own words (`?` in `pbem play`)
-    summary: ClassVar[str] = ""
-    #: the module holding the game's colour terminal picture: a function
-    #: ``render(view)`` returning a rich renderable (imported only by the
-    #: terminal commands, so that rich is never loaded with the rules);
-    #: None: the text picture is shown as it is
-    rich_view: ClassVar[str | None] = None
+    @property
+    def info(self) -> GameInfo:
+        """The game's declarations (`GameInfo`)."""
+        info = self.__dict__.get("_info")
+        if info is None:  # a game written as a subclass declares them as class attributes
+            found = {}
+            for f in dataclasses.fields(GameInfo):
+                value = getattr(type(self), f.name, None)
+                if value is not None and not isinstance(value, property):
+                    found[f.name] = value
+            info = self._info = GameInfo(**found)
+        return info
 
-    def demo_seats_for(self, options: Any) -> tuple[str, ...]:
-        """The seats `pbem demo` plays with these options (a variant may
-        need another table than `demo_seats`)."""
-        return self.demo_seats
+    @property
+    def presentation(self) -> Presentation:
+        """How people and bots see and play this game (`Presentation`):
+        for the app and the pictures, never the protocol. Its module is
+        imported on first use."""
+        shown = self._presentation
+        if isinstance(shown, str):
+            shown = load(shown)
+        elif shown is None:
+            shown = self._presentation_of_subclass()
+        if not shown._title:
+            shown._title = self.info.title
+        self._presentation = shown
+        return shown
 
     # -- set-up ----------------------------------------------------------
 
     def options(self, raw: dict[str, str]) -> msgspec.Struct:
         """Options from ``--option KEY=VALUE`` pairs; `InvalidOption` if bad."""
-        fields = set(self.Options.__struct_fields__)
-        for key in raw:
-            if key not in fields:
-                known = ", ".join(sorted(fields)) or "none"
-                raise InvalidOption(f"unknown option {key!r} for {self.name} (options: {known})")
-        try:
-            return msgspec.convert(raw, self.Options, strict=False)
-        except msgspec.ValidationError as exc:
-            raise InvalidOption(f"bad option for {self.name}: {exc}") from None
+        return options_from(self.info.Options, self.info.name, raw)
 
     def seats(self, options: Any, requested: list[SeatSpec]) -> list[SeatSpec]:
         """Check and normalise the seats given at `pbem new` (in turn order)."""
-        if not self.min_seats <= len(requested) <= self.max_seats:
+        info = self.info
+        if not info.min_seats <= len(requested) <= info.max_seats:
             raise InvalidOption(
-                f"{self.name} needs {self.min_seats}-{self.max_seats} seats, got {len(requested)}"
+                f"{info.name} needs {info.min_seats}-{info.max_seats} seats, got {len(requested)}"
             )
         names = [s.name for s in requested]
         if len(set(names)) != len(names):
             raise InvalidOption("each seat needs a different name")
         for s in requested:
             if s.role is not None:
-                raise InvalidOption(f"{self.name} has no roles (seat {s.name}:{s.role})")
+                raise InvalidOption(f"{info.name} has no roles (seat {s.name}:{s.role})")
         return requested
+
+    def prepare(self, options: Any, seats: Sequence[Any]) -> tuple[Any, list[SeatSpec]]:
+        """`options` and `seats` as `setup` wants them, from what a test or a
+        script may pass (None or a dict of options, seat names): checked by
+        `options` and `seats`."""
+        if options is None:
+            options = self.info.Options()
+        elif isinstance(options, dict):
+            options = self.options(options)
+        specs = [s if isinstance(s, SeatSpec) else SeatSpec(str(s)) for s in seats]
+        return options, self.seats(options, specs)
 
     def sides(self, options: Any, seats: list[SeatSpec]) -> list[list[str]]:
         """The sides of the table, each the seats that win or lose together
@@ -577,51 +544,19 @@ class Game(Generic[St, Cmd]):
         plays for itself."""
         return [[s.name] for s in seats]
 
-    def catalogue(self) -> list[str]:
-        """Lines `pbem info GAME` adds after the options: what the options
-        may name (a game with many decks, sides or variants lists them
-        here, from its data). Default: nothing."""
-        return []
-
-    def check_dealer(self, options: Any, seats: list[SeatSpec], dealer: str) -> None:
-        """Refuse (`InvalidOption`) a dealer mode these options and seats
-        cannot be played under, before any file is written. Default: any."""
-
     def setup(self, options: Any, seats: list[SeatSpec], chance: Chance) -> St:
         raise NotImplementedError
 
-    def private_decks(self, state: St) -> dict[str, str]:
-        """Zones that are a seat's own private deck: zone name -> owner.
-
-        Nobody sees their order; the owner knows what they hold. With a
-        dealer they are ordinary hidden decks. In peer games the owner
-        commits to each card (in an order it keeps secret) and the beacons
-        pick which one is drawn (`draw_private`). Such cards may go to the
-        owner's own zones or become public, not to another seat's hand.
-        """
-        return {}
-
-    def interchangeable_zones(self, state: St, seat: str) -> set[str]:
-        """Zones where `seat`'s items of one card are interchangeable: before
-        `seat`'s command is written, its refs there are re-chosen uniformly
-        among the refs of the same card in the same zone (`pbem.games.refchoice`),
-        so which copy a command uses says nothing about the other copies.
-
-        Default: every hidden zone `seat` may read (a hand). Override to
-        return fewer where a ref means more than its card: a place (the cells
-        of a key card) or a card carrying state of its own.
-        """
-        return {name for name, zone in state.zones.items() if not zone.public and seat in zone.readers}
-
-    def linked_zones(self, state: St) -> list[tuple[str, ...]]:
-        """Groups of hidden zones whose items at the same index belong
-        together (the two sides of one Codenames Duet key card): a dealer
-        must deal them as one, never shuffle them apart. The referee and
-        hotseat dealers keep the rules' deal as it is; the peer dealer
-        deals one pair of such zones, each read by one of two seats, with
-        a two-faced deck (`pbem.protocol.peer.faces`), when they are the
-        game's only hidden cards at set-up, and refuses anything else."""
-        return []
+    def dealing(self, state: St) -> Dealing:
+        """What a dealer must know of `state`'s hidden zones beyond their
+        readers (`Dealing`: private decks, decks drawn by the beacons,
+        linked zones, interchangeable copies). Default: nothing."""
+        if type(self).private_decks is Game.private_decks and type(self).linked_zones is Game.linked_zones and \
+                not getattr(self, "reshuffle_ahead", False):
+            return NO_DEALING
+        # a game written as a subclass with the older methods
+        return Dealing(private=self.private_decks(state), linked=tuple(self.linked_zones(state)),
+                       reshuffle_ahead=getattr(self, "reshuffle_ahead", False))
 
     # -- play --------------------------------------------------------------
 
@@ -653,54 +588,54 @@ class Game(Generic[St, Cmd]):
     def outcome(self, state: St) -> Outcome | None:
         raise NotImplementedError
 
-    # -- seeing -------------------------------------------------------------
-
     def view(self, state: St, seat: str | None) -> msgspec.Struct:
         """What `seat` may see (None: an observer). Nothing else decides visibility."""
         raise NotImplementedError
 
-    def render(self, view: Any) -> str:
-        """A text picture of a view, for a terminal."""
-        raise NotImplementedError
+    # -- the older API, still answered while games move to the one above ----------
 
-    def compact(self, view: Any) -> str:
-        """The board in at most `COMPACT_ROWS` lines of 80 columns, for
-        `pbem play` on a 24-line terminal (its heading says whose turn it
-        is; a key shows the whole `render`). Default: `render` itself, for
-        a game whose picture is that small (wrapped to 80 columns)."""
-        return compact_lines([(self.render(view).splitlines(), False)])
+    def private_decks(self, state: St) -> dict[str, str]:
+        return {}
 
-    def svg(self, view: Any) -> str:
-        """A picture of a view as SVG text (`pbem show --svg`, `pbem page`).
+    def linked_zones(self, state: St) -> list[tuple[str, ...]]:
+        return []
 
-        A pure function of the view, like `render`, so it can show only what
-        the view's reader may see; self-contained (generic font families,
-        no external references; `pbem.games.picture` has helpers). A game
-        without a picture says so with `NoPicture`.
-        """
-        raise NoPicture(
-            f"no picture for {self.title} yet",
-            hint="pbem show DIR (without --svg) shows the board as text",
-        )
+    def interchangeable_zones(self, state: St, seat: str) -> set[str]:
+        chosen = self.dealing(state).interchangeable
+        return {name for name, zone in state.zones.items()
+                if not zone.public and seat in zone.readers and (chosen is None or name in chosen)}
 
-    # -- notation ------------------------------------------------------------
+    def check_dealer(self, options: Any, seats: list[SeatSpec], dealer: str) -> None:
+        pass
 
-    def format(self, command: Cmd, state: St, seat: str) -> str:
-        """The one-line notation of `command` as `seat` would type it."""
-        raise NotImplementedError
+    def demo_seats_for(self, options: Any) -> tuple[str, ...]:
+        return self.presentation.demo_seats(options)
 
-    def parse(self, text: str, state: St, seat: str) -> Cmd:
-        """Parse notation against the seat's state (names -> refs);
-        `InvalidCommand` if it does not parse."""
-        raise NotImplementedError
+    def _presentation_of_subclass(self) -> Presentation:
+        """The `Presentation` of a game written as a subclass with the
+        presentation methods and attributes of the older API."""
+        cls = type(self)
+        given = {name: getattr(self, name) for name in (*_PRESENTED, "bots", "demo_bot", "summary", "rich_view")
+                 if hasattr(cls, name)}
+        if cls.demo_seats_for is not Game.demo_seats_for:
+            given["demo_seats"] = self.demo_seats_for
+        elif hasattr(cls, "demo_seats"):
+            given["demo_seats"] = cls.demo_seats  # type: ignore[attr-defined]
+        return Presentation(**given)
 
-    def describe(self, command: Cmd, state: St, seat: str | None) -> str:
-        """A line for logs, as `seat` (None: anyone) may read it: hidden
-        identities are never spelled out. Defaults to the notation."""
-        return self.format(command, state, seat or "")
+    def __getattr__(self, name: str) -> Any:
+        """The older API's names: the declarations from `info`, the presentation's from `presentation`."""
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name in _INFO_FIELDS:
+            return getattr(self.info, name)
+        if name in _PRESENTED or name in ("bots", "demo_bot", "summary", "rich_view"):
+            return getattr(self.presentation, name)
+        if name == "demo_seats":  # a subclass's default table, or the presentation's
+            return ("alice", "bob") if self.__dict__.get("_presentation") is None else self.presentation.demo_seats(None)
+        if name in ("reshuffle_ahead", "fixed_hidden_cards"):
+            return False
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
-    def explain(self, command: Cmd, state: St, seat: str) -> str:
-        """`command` in words for the seat about to send it (what `pbem play`
-        asks it to confirm): it may name the seat's own hidden cards.
-        Defaults to `describe` as the seat may read it."""
-        return self.describe(command, state, seat)
+
+_INFO_FIELDS = frozenset(f.name for f in dataclasses.fields(GameInfo))

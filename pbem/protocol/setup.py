@@ -45,7 +45,7 @@ from pbem.crypto.stream import derive
 from pbem.errors import PbemError, ProtocolError
 from pbem.games.base import Game, GameState, Known, SeatSpec, project
 from pbem.protocol.chance import DealerChance, NoPublicChance, SetupChance, StandInChance
-from pbem.protocol import versions
+from pbem.protocol import dealing, versions
 from pbem.protocol.formats import GenesisBody
 
 #: how many seats may read one zone in a peer game (the deck's two-reader
@@ -132,11 +132,11 @@ class PeerShape(msgspec.Struct, frozen=True):
         return {zone: list(cards) for zone, cards in self.private_contents}
 
 
-def peer_shape(game: Game, full: GameState) -> PeerShape:
+def peer_shape(game: Game, full: GameState, seats: list[str]) -> PeerShape:
     from pbem.protocol.peer import faces as peer_faces  # PyNaCl: peer games only
 
     cards = {it.ref: it.card for z in full.zones.values() for it in z.items if isinstance(it, Known)}
-    private = game.private_decks(full)
+    private = dealing.private_decks(game, full, seats)
     private_refs = sorted((it.ref, zone) for zone in private for it in full.zones[zone].items)
     slots = sorted(set(cards) - {ref for ref, _ in private_refs})
     return PeerShape(
@@ -185,7 +185,7 @@ def derive_peer_setup(game: Game, options: Any, seats: list[SeatSpec], shape: Pe
     set-up seed, and its shape: refused unless it is the `shape` its
     genesis dealt (None: a late deck, which takes the shape it gets)."""
     full = _peer_full_setup(game, options, seats, seed)
-    got = peer_shape(game, full)
+    got = peer_shape(game, full, [s.name for s in seats])
     if shape is None and got.private_refs:
         raise ProtocolError(f"{game.name}: a late peer deck cannot hold private decks")
     if shape is not None and got != shape:
@@ -271,7 +271,7 @@ def _derive_peer_shape(game: Game, genesis: GenesisBody, options: Any, seats: li
     """A peer genesis of version 3 holds the shape of the set-up: the one a
     run of the rules with its probe seed gives."""
     full = _peer_full_setup(game, options, seats, probe_seed(genesis.nonce))
-    shape = peer_shape(game, full)
+    shape = peer_shape(game, full, [s.name for s in seats])
     setup = genesis.peer
     if shape.faces and not setup.late:
         raise ProtocolError("a peer game's linked zones (a Duet key) are a two-faced deck, shuffled after the "
@@ -327,13 +327,13 @@ def _check_peer(game: Game, genesis: GenesisBody, full: GameState) -> None:
     """The peer deck holds exactly the hidden cards of the set-up, in the
     order of their refs; each private deck exactly its zone's cards."""
     setup = genesis.peer
-    if game.linked_zones(full):
+    if dealing.linked_zones(game, full):
         raise ProtocolError("a peer game's linked zones (a Duet key) need the two-faced deck of protocol version 3")
     problem = _zone_problem(full)
     if problem is not None:
         raise ProtocolError(problem)
     cards = {it.ref: it.card for z in full.zones.values() for it in z.items if isinstance(it, Known)}
-    private = game.private_decks(full)
+    private = dealing.private_decks(game, full, [s.name for s in genesis.seats])
     private_refs = {it.ref for zone in private for it in full.zones[zone].items}
     slots = sorted(set(cards) - private_refs)
     if list(setup.slots) != slots:

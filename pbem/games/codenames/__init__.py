@@ -47,8 +47,30 @@ package adds where the notes are silent (details in the module docstrings):
 
 from __future__ import annotations
 
-from pbem.games.codenames.game import Codenames
+from pbem.games.base import Game, GameInfo
+from pbem.games.codenames import game, rules
+from pbem.games.codenames.commands import Command
+from pbem.games.codenames.state import Options, State
 
-GAME = Codenames()
+INFO = GameInfo(
+    name="codenames",
+    title="Codenames",
+    rules_version="2",  # 2: clue verdicts (invalid / objectionable, compounds, look-alikes), Duet
+    min_seats=game.MIN_SEATS,
+    max_seats=game.MAX_SEATS,
+    Options=Options,
+    State=State,
+    Command=Command,
+    scenario_options=frozenset({"key"}),
+    file_options=frozenset({"words"}),
+)
 
-__all__ = ["Codenames", "GAME"]
+GAME = Game(
+    INFO,
+    options=game.options, seats=game.seats, sides=game.sides, setup=rules.setup, dealing=game.dealing,
+    to_act=game.to_act, legal=game.legal, apply=game.apply, advance=game.advance, outcome=rules.outcome,
+    view=game.view,
+    presentation="pbem.games.codenames.present:PRESENTATION",
+)
+
+__all__ = ["GAME", "INFO"]

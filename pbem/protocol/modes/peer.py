@@ -20,7 +20,7 @@ from msgspec.structs import replace
 
 from pbem.errors import FormatError, IllegalCommand, InvalidCommand, ProtocolError
 from pbem.games.base import refs_in, unknown_to, unrevealed_public
-from pbem.protocol import ballots, transition
+from pbem.protocol import ballots, dealing, transition
 from pbem.protocol.commitments import state_hash
 from pbem.protocol.formats import Obligation
 from pbem.protocol.head import Head
@@ -60,7 +60,7 @@ class PeerMode:
         shape = public if public is not None else derived.probe
         private = {
             it.ref: (zone, owner)
-            for zone, owner in game.private_decks(shape).items()
+            for zone, owner in dealing.private_decks(game, shape, [s.name for s in genesis.seats]).items()
             for it in shape.zones[zone].items
         }
         deck = start_deck(genesis, game_id, private)
@@ -216,7 +216,7 @@ def _drawn_owner(chain: ChainView, by: str) -> str | None:
         after = chain.game.apply(state, by, command, probe)
     except PbemError:
         after = state
-    for zone, seat in chain.game.private_decks(state).items():
+    for zone, seat in dealing.private_decks(chain.game, state, chain.seat_order).items():
         if seat != by and zone in after.zones and \
                 [it.ref for it in state.zones[zone].items] != [it.ref for it in after.zones[zone].items]:
             owner = seat

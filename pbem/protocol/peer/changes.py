@@ -46,6 +46,7 @@ from pbem.crypto.envelope import check_envelope, seal_ad
 from pbem.crypto.seal import seal
 from pbem.crypto.stream import DeterministicStream, derive
 from pbem.errors import CryptoError, FormatError, PbemError, ProtocolError
+from pbem.protocol import dealing
 from pbem.protocol.formats import Delivery, Obligation, PeerSecrets, ReshuffleLayer
 from pbem.protocol.peer import proofs
 from pbem.protocol.peer.secrets import commit_private
@@ -292,7 +293,7 @@ def after_run(chain, deck, writer: str, effect, parts, seq: int, chance=None) ->
         if left:
             raise ProtocolError(f"{left[0].zone}: the paused command did not reshuffle the cards {left[0].owner} "
                                 "committed to when it paused")
-        if (effect.paused is not None or effect.chance_blocked) and chain.game.reshuffle_ahead:
+        if (effect.paused is not None or effect.chance_blocked) and dealing.reshuffles_ahead(chain.game, effect.state):
             _commit_ahead(chain, deck, writer, effect, parts, seq)
     if body is not None:
         committed = {r for f in changes.refills if f.committed == seq for r in f.refs}
@@ -308,7 +309,7 @@ def _register(chain, deck, writer, effect, parts, seq, zone, fresh, gone, after)
     None: the one most of the fresh refs lie in, or a private deck among
     them), into a private deck or the shared one."""
     zones = {after[r] for r in fresh}
-    private = chain.game.private_decks(effect.state)
+    private = dealing.private_decks(chain.game, effect.state, chain.seat_order)
     if zone is None:
         zone = next((z for z in sorted(zones) if z in private), None) or Counter(after[r] for r in fresh).most_common(1)[0][0]
     if len(gone) != len(fresh):
@@ -352,7 +353,7 @@ def _commit_ahead(chain, deck, writer: str, effect, parts, seq: int) -> None:
             return
     before, after = refs_in(effect.state), refs_in(after_state)
     fresh = sorted(r for r, z in after.items() if r not in before and not after_state.zones[z].public)
-    private = chain.game.private_decks(after_state)
+    private = dealing.private_decks(chain.game, after_state, chain.seat_order)
     public = set(chain.revealed) | set(effect.revealed)
     known = deck.knows(writer)
     for zone, refs, gone in _shuffles(probe, fresh, before, after) if fresh else ():

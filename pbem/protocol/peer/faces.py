@@ -42,6 +42,7 @@ from pbem.crypto.encoding import b64d, b64e
 from pbem.crypto.shuffle import prove_pairs
 from pbem.errors import CryptoError, FormatError, ProtocolError
 from pbem.games.base import Known
+from pbem.protocol import dealing
 from pbem.protocol.formats import PokerLayer
 from pbem.protocol.peer import proofs
 
@@ -61,7 +62,7 @@ class FaceZone:
 def face_zones(game, full) -> tuple[FaceZone, ...]:
     """The linked zones of a set-up, as the rules dealt them (empty when
     the game links none). Call `problem` first."""
-    linked = game.linked_zones(full)
+    linked = dealing.linked_zones(game, full)
     if not linked:
         return ()
     return tuple(FaceZone(name, full.zones[name].readers[0],
@@ -70,7 +71,7 @@ def face_zones(game, full) -> tuple[FaceZone, ...]:
 
 def problem(game, full, seats: list[str] | None = None) -> str | None:
     """Why a two-faced deck cannot deal this set-up, if it cannot."""
-    linked = game.linked_zones(full)
+    linked = dealing.linked_zones(game, full)
     if not linked:
         return None
     if len(linked) != 1 or len(linked[0]) != 2:
@@ -85,7 +86,7 @@ def problem(game, full, seats: list[str] | None = None) -> str | None:
         return "the linked zones of a two-faced peer deck must hold as many cards each, all dealt at set-up"
     linked_refs = {it.ref for z in zones for it in z.items}
     others = [it.ref for z in full.zones.values() for it in z.items if isinstance(it, Known) and it.ref not in linked_refs]
-    if others or game.private_decks(full):
+    if others or dealing.has_private_decks(game, full):
         return "a game with a two-faced peer deck can have no other hidden cards at set-up"
     return None
 

@@ -19,9 +19,9 @@ from pbem.crypto.committed import secret_order
 from pbem.crypto.encoding import b64d, b64e, canonical
 from pbem.crypto.keys import PublicIdentity, SecretIdentity
 from pbem.crypto.seal import seal
-from pbem.errors import InvalidOption, ProtocolError, WrongWriter
+from pbem.errors import InvalidOption, PbemError, ProtocolError, WrongWriter
 from pbem.games.base import Game, SeatSpec, project
-from pbem.protocol import ballots, codec, versions
+from pbem.protocol import ballots, codec, dealing, versions
 from pbem.protocol.clock import file_time, now, stamp
 from pbem.protocol.commitments import state_hash
 from pbem.protocol.formats import (
@@ -34,7 +34,7 @@ from pbem.protocol.peer.files import WriterParts, run_file
 from pbem.protocol.peer.first_links import stage_setup
 from pbem.protocol.peer.knowledge import cards_known, delivered_openings, held_partials, my_secrets, sealed_ad
 from pbem.protocol.peer.secrets import commit_private, secret_box
-from pbem.protocol.setup import peer_dealing_problem, peer_setup_chance, peer_shape, probe_seed
+from pbem.protocol.setup import PeerShape, peer_dealing_problem, peer_setup_chance, peer_shape, probe_seed
 
 
 def make_genesis(
@@ -65,19 +65,17 @@ def make_genesis(
     problem = peer_dealing_problem(game, full, [s.name for s in specs])
     if problem is not None:
         raise InvalidOption(f"{game.name}: {problem}", hint="use --dealer referee --referee NAME (or hotseat for one machine)")
-    shape = peer_shape(game, full)
-    late = not game.fixed_hidden_cards or bool(shape.faces)  # a two-faced deck learns its pairs at the set-up
-    probes = (game.setup(options, specs, peer_setup_chance(probe_seed(nonce, n))) for n in (1, 2))
-    if not late and any(peer_shape(game, other) != shape for other in probes):
-        raise InvalidOption(f"{game.name} declares fixed_hidden_cards, but its hidden cards at set-up differ with "
-                            "the set-up's chance (a bug in the game)")
+    names = [s.name for s in specs]
+    shape = peer_shape(game, full, names)
+    # a two-faced deck learns its pairs at the set-up
+    late = bool(shape.faces) or not fixed_hidden_cards(game, options, specs, nonce, shape)
     if late:
         # which cards are hidden may depend on the set-up's chance: the
         # layers wait for the set-up (one more file); the genesis names no card
         if shape.private_refs:
             raise InvalidOption(
                 f"{game.name} has private decks, which peer dealing can commit to only if its hidden cards at "
-                "set-up never depend on the set-up's chance (Game.fixed_hidden_cards)",
+                "set-up never depend on the set-up's chance",
                 hint="use --dealer referee --referee NAME",
             )
         shape = msgspec.structs.replace(shape, slots=(), deck=())
@@ -89,7 +87,7 @@ def make_genesis(
     seed, anchor = beacon.new_chain(beacon_length)
     private, private_proofs, mapping = _private_decks(
         versions.of(PROTOCOL_VERSION).proven_private_decks, lambda name: proofs.context_of(nonce, 0, name), nonce,
-        probe, game.private_decks(full), shape.contents, creator.name, scalar, seed)
+        probe, dealing.private_decks(game, full, names), shape.contents, creator.name, scalar, seed)
     body = GenesisBody(
         game=game.name,
         rules_version=game.rules_version,
@@ -117,6 +115,44 @@ def make_genesis(
         version=PROTOCOL_VERSION,
     )
     return codec.encode_signed("genesis", body, creator)
+
+
+class _EdgeChance:
+    """Set-up chance at one edge of every draw: the lowest number and the
+    order as given, or the highest and the order reversed."""
+
+    def __init__(self, high: bool) -> None:
+        self.high = high
+
+    @property
+    def public(self) -> "_EdgeChance":
+        return self
+
+    def below(self, n: int) -> int:
+        return n - 1 if self.high else 0
+
+    def shuffle(self, items):
+        return list(reversed(items)) if self.high else list(items)
+
+    def private_draw(self, n: int) -> int:
+        return self.below(n)
+
+
+def fixed_hidden_cards(game: Game, options, specs: list[SeatSpec], nonce: str, shape: PeerShape) -> bool:
+    """Whether the set-up's hidden cards (which cards, in which private
+    decks) never depend on the set-up's chance, as far as probes show: the
+    rules set up with chance at both edges of every draw and with two more
+    probe seeds all give `shape`. Then the deck is shuffled at the joins,
+    one file sooner; otherwise it waits for the set-up (a late deck). The
+    game declares nothing: every verifier checks at the set-up that the
+    cards the genesis dealt are the set-up's (`setup.derive_peer_setup`),
+    so probes that missed a dependence stop the game there, never leak."""
+    names = [s.name for s in specs]
+    chances = (_EdgeChance(False), _EdgeChance(True), *(peer_setup_chance(probe_seed(nonce, n)) for n in (1, 2)))
+    try:
+        return all(peer_shape(game, game.setup(options, specs, chance), names) == shape for chance in chances)
+    except PbemError:
+        return False
 
 
 def _private_decks(proven: bool, context, nonce: str, state, private_decks: dict[str, str],
@@ -165,7 +201,7 @@ def join(chain: ChainView, me: SecretIdentity) -> bytes:
     seed, anchor = beacon.new_chain(deck.beacon_length)
     private, private_proofs, mapping = _private_decks(
         deck.proven_private, lambda name: proofs.context(deck, chain.seq + 1, name), deck.nonce, chain.shape,
-        chain.game.private_decks(chain.shape), deck.private_contents, me.name, scalar, seed)
+        dealing.private_decks(chain.game, chain.shape, chain.seat_order), deck.private_contents, me.name, scalar, seed)
     join_info = Join(
         anchor=b64e(anchor),
         layer=layer,
