@@ -2,7 +2,7 @@
 
 Nothing here reads a clock, a file or a global random generator: the same
 functions run in each player's client, in a referee, in a replay and in the
-end-of-game audit. The game object in `__init__` only forwards to them.
+end-of-game audit. `__init__` builds the game object from them.
 
 Where the cards are (every card is an item in a `Zone`, see
 `pbem.games.base`):
@@ -31,6 +31,7 @@ from pbem.games.base import (
     InvalidOption,
     Known,
     Outcome,
+    SeatSpec,
     Zone,
     checked_if_visible,
     copy_struct,
@@ -104,27 +105,29 @@ def check_table(options: Options, players: int) -> None:
         raise InvalidOption(f"hand={options.hand} does not fit {players} players and 52 cards")
 
 
-def setup(options: Options, seats: list[str], chance: Chance) -> State:
+def setup(options: Options, seats: list[SeatSpec], chance: Chance) -> State:
     """Shuffle and deal each seat its hand; `advance` then turns the starter.
 
     Refs are given after the shuffle, by position, so a ref says nothing of
     its card; which refs are hidden, and in which hand, depends on the
-    number of seats only (`fixed_hidden_cards` in `__init__`). The first
+    number of seats only (a peer game finds so, and shuffles its deck at
+the joins, one file sooner). The first
     seat starts: no public chance is needed. The discard pile starts empty:
     a peer game cannot show a card at set-up (every seat's layer of the
     shuffled deck is on it), so the starter is turned by `advance`, the
     first automatic step, as any card turned face up in play."""
-    check_table(options, len(seats))
+    names = [s.name for s in seats]
+    check_table(options, len(names))
     shuffled = chance.shuffle(cards.full_deck())
     items = [Known(f"c{i:02d}", card) for i, card in enumerate(shuffled)]
-    size = hand_size(options, len(seats))
-    zones = {hand(seat): Zone(items=items[k * size:(k + 1) * size], readers=[seat]) for k, seat in enumerate(seats)}
+    size = hand_size(options, len(names))
+    zones = {hand(seat): Zone(items=items[k * size:(k + 1) * size], readers=[seat]) for k, seat in enumerate(names)}
     zones[DISCARD] = Zone(public=True)
-    zones[DECK] = Zone(items=items[size * len(seats):])
-    return State(zones=zones, next_ref=len(items), seats=list(seats))
+    zones[DECK] = Zone(items=items[size * len(names):])
+    return State(zones=zones, next_ref=len(items), seats=names)
 
 
-def advance(state: State) -> State:
+def advance(state: State, chance: Chance) -> State:
     """The step that needs no decision: the starter, the draw pile's top
     card turned face up to begin the discard pile (once: the pile is never
     empty again)."""
