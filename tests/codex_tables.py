@@ -12,6 +12,7 @@ dealers deal the hands it fixes as they deal any set-up."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import random
 from collections.abc import Iterator
 
@@ -20,7 +21,7 @@ import pytest
 from pbem import games
 from pbem.games.base import SeatSpec
 from pbem.crypto.keys import SecretIdentity
-from pbem.games.codex import Codex
+from pbem.games.codex import GAME
 from pbem.protocol import dealer as dealer_mod
 from pbem.protocol.chain import Chain
 from pbem.protocol.party import Party
@@ -33,7 +34,7 @@ MODES = ("hotseat", "referee", "peer")
 @contextlib.contextmanager
 def scenarios_everywhere() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(Codex, "scenario_options", frozenset())
+        mp.setattr(GAME, "info", dataclasses.replace(GAME.info, scenario_options=frozenset()))
         yield
 
 

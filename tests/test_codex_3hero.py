@@ -16,7 +16,7 @@ from pbem import actions
 from pbem.errors import IllegalCommand, InvalidOption
 from pbem.games.base import RandomChance
 from pbem.demo import run_demo
-from pbem.games.codex import GAME, Codex, board, cards, engine
+from pbem.games.codex import GAME, board, cards, engine
 from pbem.games.codex.bots import greedy_bot
 from pbem.games.codex.commands import End
 from pbem.games.codex.state import OVER
@@ -309,8 +309,8 @@ def rusher(game, state, seat, rng):
 @pytest.mark.parametrize("dealer", ["referee", "peer"])
 def test_a_3_hero_game_verifies_and_audits_under_the_referee_and_peer(dealer, tmp_path):
     with pytest.MonkeyPatch.context() as mp:
-        mp.setitem(GAME.bots, "rusher", rusher)
-        mp.setattr(Codex, "demo_bot", "rusher")
+        mp.setitem(GAME.presentation.bots, "rusher", rusher)
+        mp.setattr(GAME.presentation, "demo_bot", "rusher")
         table = tamper.play("codex", dealer, ["alice", "bob"], 3, options=("mode=3hero",))
     folder = tamper.save(table, tmp_path / "game")
     chain = actions.verify(folder)

@@ -19,7 +19,7 @@ from pbem import actions
 from pbem.demo import run_demo
 from pbem.errors import PbemError, ProtocolError
 from pbem.games.base import Known, refs_in
-from pbem.games.codex import GAME, Codex
+from pbem.games.codex import GAME
 from pbem.games.codex.bots import greedy_bot, state_card
 from pbem.games.codex.commands import Build, Level, Play, Tech
 from pbem.games.codex.state import TECH
@@ -45,8 +45,8 @@ def stomper(game, state, seat, rng):
 
 def _play(mode: str, seed: int) -> tamper.Table:
     with pytest.MonkeyPatch.context() as mp:
-        mp.setitem(GAME.bots, "stomper", stomper)
-        mp.setattr(Codex, "demo_bot", "stomper")
+        mp.setitem(GAME.presentation.bots, "stomper", stomper)
+        mp.setattr(GAME.presentation, "demo_bot", "stomper")
         return tamper.play("codex", mode, ["alice", "bob"], seed)
 
 
@@ -117,8 +117,8 @@ def test_surplus_draws_at_upkeep_from_a_reshuffled_pile_under_peer(tmp_path):
     link. When the draw pile is empty there, the owner's file commits ahead
     to the reshuffle the steps will make; this stopped every such game."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setitem(GAME.bots, "surplus", surplus_first)
-        mp.setattr(Codex, "demo_bot", "surplus")
+        mp.setitem(GAME.presentation.bots, "surplus", surplus_first)
+        mp.setattr(GAME.presentation, "demo_bot", "surplus")
         for seed in range(1, 6):
             table = tamper.play("codex", "peer", ["alice", "bob"], seed)
             chain = tamper.replay(table.files)

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.games.agent_avenue import GAME, AgentAvenue, cards
+from pbem.games.agent_avenue import GAME, cards
 from pbem.games.agent_avenue.commands import Discard, Play
 from pbem.games.agent_avenue.rules import end_step
 from pbem.games.agent_avenue.state import known_name
@@ -91,14 +91,15 @@ def _staller(game, state, seat, rng):
     )
 
 
-class _LongGames(AgentAvenue):
-    bots = {**GAME.bots, "staller": _staller}
+def _long_games():
+    """Agent Avenue with one more bot, which stalls the game to the deck's end."""
+    return GAME.replace(presentation=GAME.presentation.replace(bots={**GAME.presentation.bots, "staller": _staller}))
 
 
 def test_games_that_run_out_of_cards():
     """Exercise the end of the deck (short draws, no discards, running out)
     under the harness (seeds 100-134 hold six such ends, one of them a tie)."""
-    game = _LongGames()
+    game = _long_games()
     reasons = Counter()
     for seed in range(100, 200 if LONG else 135):
         outcome = check_game(game, game.options({}), SEATS, seed, bot="staller")

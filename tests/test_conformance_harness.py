@@ -1,23 +1,24 @@
 """The conformance harness catches broken games.
 
-Each test breaks one property of Agent Avenue in a subclass and checks that
-`check_game` raises an AssertionError naming it.
+Each test breaks one property of Agent Avenue in a copy of the game
+(`Game.replace`) and checks that `check_game` raises an AssertionError
+naming it.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from pbem.games.agent_avenue import GAME, AgentAvenue
+from pbem.games.agent_avenue import GAME
 from pbem.games.agent_avenue.commands import Recruit
 from pbem.games.agent_avenue.state import known_name
-from pbem.games.base import Known, copy_struct
+from pbem.games.base import Game, Known, copy_struct
 from pbem.games.conformance import check_game
 
 SEATS = ["alice", "bob"]
 
 
-def run(game: AgentAvenue, seeds: range = range(5), bot: str = "random") -> None:
+def run(game: Game, seeds: range = range(5), bot: str = "random") -> None:
     for seed in seeds:
         check_game(game, game.options({}), SEATS, seed, bot=bot)
 
@@ -27,91 +28,84 @@ def test_the_real_game_passes():
 
 
 def test_a_view_that_leaks_the_deck_top():
-    class Leaky(AgentAvenue):
-        def view(self, state, seat):
-            v = super().view(state, seat)
-            v.prompt += f" (next card: {known_name(state.zones['deck'].items[0])})"
-            return v
+    def leaky(state, seat):
+        v = GAME.view(state, seat)
+        v.prompt += f" (next card: {known_name(state.zones['deck'].items[0])})"
+        return v
 
     with pytest.raises(AssertionError, match="view of the full state differs"):
-        run(Leaky())
+        run(GAME.replace(view=leaky))
 
 
 def test_legal_that_peeks_at_hidden_cards():
-    class Peeking(AgentAvenue):
-        def legal(self, state, seat):
-            out = super().legal(state, seat)
-            down = state.zones["centre:down"].items
-            if down and isinstance(down[0], Known):  # only the full state knows it
-                out = out[::-1]
-            return out
+    def peeking(state, seat):
+        out = GAME.legal(state, seat)
+        down = state.zones["centre:down"].items
+        if down and isinstance(down[0], Known):  # only the full state knows it
+            out = out[::-1]
+        return out
 
     with pytest.raises(AssertionError, match="legal.bob. differs|legal.alice. differs"):
-        run(Peeking())
+        run(GAME.replace(legal=peeking))
 
 
 def test_nondeterministic_legal():
-    class Shuffled(AgentAvenue):
-        calls = 0
+    calls = []
 
-        def legal(self, state, seat):
-            out = super().legal(state, seat)
-            Shuffled.calls += 1
-            return out[::-1] if Shuffled.calls % 2 else out
+    def shuffled(state, seat):
+        out = GAME.legal(state, seat)
+        calls.append(1)
+        return out[::-1] if len(calls) % 2 else out
 
     with pytest.raises(AssertionError, match="not deterministic"):
-        run(Shuffled())
+        run(GAME.replace(legal=shuffled))
 
 
 def test_notation_that_does_not_round_trip():
-    class Sloppy(AgentAvenue):
-        def format(self, command, state, seat):
-            if isinstance(command, Recruit):
-                return "recruit face-up"
-            return super().format(command, state, seat)
+    def format_command(command, state, seat):
+        if isinstance(command, Recruit):
+            return "recruit face-up"
+        return GAME.presentation.format(command, state, seat)
 
     with pytest.raises(AssertionError, match="parses to"):
-        run(Sloppy())
+        run(GAME.replace(presentation=GAME.presentation.replace(format=format_command)))
 
 
 def test_apply_that_mutates_its_input():
-    class Mutating(AgentAvenue):
-        def apply(self, state, seat, command, chance):
-            out = super().apply(state, seat, command, chance)
-            state.turn += 100
-            return out
+    def mutating(state, seat, command, chance):
+        out = GAME.apply(state, seat, command, chance)
+        state.turn += 100
+        return out
 
     with pytest.raises(AssertionError, match="mutated"):
-        run(Mutating())
+        run(GAME.replace(apply=mutating))
 
 
 def test_rules_that_read_a_hidden_card_without_asking():
-    class Cheating(AgentAvenue):
-        def advance(self, state, chance):
-            out = super().advance(state, chance)
-            hand = out.zones[f"hand:{out.active}"].items
-            # record whether the active hand holds an Enforcer: public state
-            # cannot know, so it silently diverges
-            if out.phase == "play" and any(known_name(it) == "Enforcer" for it in hand):
-                out = copy_struct(out)
-                out.moves = {**out.moves, "peeked": 1}
-            return out
+    def cheating(state, chance):
+        out = GAME.advance(state, chance)
+        hand = out.zones[f"hand:{out.active}"].items
+        # record whether the active hand holds an Enforcer: public state
+        # cannot know, so it silently diverges
+        if out.phase == "play" and any(known_name(it) == "Enforcer" for it in hand):
+            out = copy_struct(out)
+            out.moves = {**out.moves, "peeked": 1}
+        return out
 
     with pytest.raises(AssertionError, match="disagrees with the full state|to_act differs"):
-        run(Cheating())
+        run(GAME.replace(advance=cheating))
 
 
 def test_a_game_that_never_ends():
-    class Endless(AgentAvenue):
-        def advance(self, state, chance):
-            out = super().advance(state, chance)
-            if out.outcome is not None:
-                out = copy_struct(out)
-                out.outcome = None  # over, but nobody won: nobody can act
-            return out
+    def endless(state, chance):
+        out = GAME.advance(state, chance)
+        if out.outcome is not None:
+            out = copy_struct(out)
+            out.outcome = None  # over, but nobody won: nobody can act
+        return out
 
     with pytest.raises(AssertionError, match="dead end"):
-        run(Endless())
+        run(GAME.replace(advance=endless))
 
 
 def test_max_steps():

@@ -3,6 +3,7 @@ the schemas are current, and the installed `pbem` runs as a real process."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import pkgutil
@@ -97,10 +98,10 @@ def test_games_are_found_by_alias_and_rules_version(monkeypatch):
     from pbem.errors import UnknownGame
 
     aa = games.get("AA")
-    assert games.get("agent-avenue", aa.rules_version) is aa
+    assert games.get("agent-avenue", aa.info.rules_version) is aa
     with pytest.raises(UnknownGame, match="rules version 0 is not known"):
         games.get("agent-avenue", "0")
-    monkeypatch.setitem(games._EARLIER, ("agent-avenue", "0"), ("pbem.games.agent_avenue", "GAME"))
+    monkeypatch.setattr(aa, "info", dataclasses.replace(aa.info, editions={"0": "pbem.games.agent_avenue:GAME"}))
     assert games.get("agent-avenue", "0") is aa  # earlier rules kept for old games are found
     with pytest.raises(UnknownGame):
         games.get("chess")

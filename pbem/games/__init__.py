@@ -86,31 +86,24 @@ def canonical(name: str) -> str:
     raise UnknownGame(f"unknown game {name!r}", hint=f"games: {', '.join(names())}")
 
 
-#: (name, rules version) -> (module, attribute) of earlier rules kept so
-#: that games begun under them still verify: when a game's rules change,
-#: bump its `rules_version` and keep the old rules here (a copy of the old
-#: package, or, for a few changed readings, a game object that passes them
-#: to the rules, as Dark Agent's `editions` do).
-_EARLIER: dict[tuple[str, str], tuple[str, str]] = {
-    ("codex", "1"): ("pbem.games.codex_v1", "GAME"),
-    ("codex", "2"): ("pbem.games.codex_v2", "GAME"),
-    ("codex", "3"): ("pbem.games.codex_v3", "GAME"),
-    ("dark-agent", "1"): ("pbem.games.dark_agent", "GAME_RULES_1"),
-}
-
-
 def get(name: str, rules_version: str | None = None) -> "Game":
     """The game registered under `name` (or an alias); with `rules_version`,
-    the rules of that version, current or kept for old games."""
+    the rules of that version, current or kept for old games: when a game's
+    rules change, it bumps its `GameInfo.rules_version` and names the old
+    rules in `GameInfo.editions` (a copy of the old package, or, for a few
+    changed readings, the game with those rules functions replaced, as Dark
+    Agent's `editions` do)."""
+    from pbem.games.api import load
+
     canon = canonical(name)
     module, attr, _ = _REGISTRY[canon]
     game = getattr(importlib.import_module(module), attr)
-    if rules_version is None or rules_version == game.rules_version:
+    info = game.info
+    if rules_version is None or rules_version == info.rules_version:
         return game
-    if (canon, rules_version) in _EARLIER:
-        module, attr = _EARLIER[(canon, rules_version)]
-        return getattr(importlib.import_module(module), attr)
-    known = sorted([game.rules_version] + [v for (n, v) in _EARLIER if n == canon])
+    if rules_version in info.editions:
+        return load(info.editions[rules_version])
+    known = sorted([info.rules_version, *info.editions])
     raise UnknownGame(
         f"{canon} rules version {rules_version} is not known to this pbem (it knows {', '.join(known)})",
         hint="a newer pbem may know it",

@@ -28,7 +28,7 @@ from typing import Any
 from pbem.errors import NoPicture
 
 __all__ = [
-    "GameInfo", "Dealing", "NO_DEALING", "Presentation", "load",
+    "GameInfo", "Dealing", "NO_DEALING", "Presentation", "load", "lazy",
     "TERMINAL_WIDTH", "COMPACT_ROWS", "fit_lines", "compact_lines",
 ]
 
@@ -114,6 +114,22 @@ def load(target: str) -> Any:
     return getattr(importlib.import_module(module), attr)
 
 
+def lazy(target: str) -> Callable[..., Any]:
+    """The function ``"module:NAME"`` names, its module imported on the
+    first call: a game's views, pictures and bots are modules that reading
+    a game (`pbem status`) never needs (start-up time, issue #12)."""
+    found: list[Callable[..., Any]] = []
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if not found:
+            found.append(load(target))
+        return found[0](*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = target.rpartition(":")[2]
+    call.__doc__ = f"`{target}`, imported on first use."
+    return call
+
+
 class Presentation:
     """How people and bots see and play a game; never read by the protocol.
 
@@ -142,6 +158,7 @@ class Presentation:
         rich_view: str | None = None,
         title: str = "",
     ) -> None:
+        self._given = {name: value for name, value in locals().items() if name not in ("self", "__class__")}
         self.render = render
         #: the one-line notation of a command as a seat would type it
         self.format = format
@@ -163,6 +180,11 @@ class Presentation:
         #: the text picture is shown as it is
         self.rich_view = rich_view
         self._title = title
+
+    def replace(self, **changes: Any) -> Presentation:
+        """A copy with some of the keyword arguments it was made with
+        replaced (a test's bot added, its notation broken)."""
+        return Presentation(**{**self._given, **changes})
 
     @property
     def bots(self) -> Mapping[str, Any]:

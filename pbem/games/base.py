@@ -34,6 +34,7 @@ simply retries after the next reveal.
 from __future__ import annotations
 
 import contextlib
+import copy
 import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
@@ -42,7 +43,7 @@ import msgspec
 
 from pbem.errors import IllegalCommand, InvalidCommand, InvalidOption, PbemError
 from pbem.games.api import (
-    COMPACT_ROWS, NO_DEALING, TERMINAL_WIDTH, Dealing, GameInfo, Presentation, compact_lines, fit_lines, load,
+    COMPACT_ROWS, NO_DEALING, TERMINAL_WIDTH, Dealing, GameInfo, Presentation, compact_lines, fit_lines, lazy, load,
 )
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ __all__ = [
     "IllegalCommand", "InvalidCommand", "InvalidOption",
     "identity", "checked_if_visible", "overlay", "project", "refs_in",
     "unrevealed_public", "unknown_to", "copy_struct", "copy_zones", "share_zones", "own_zone", "settle_zones",
-    "shuffle_zone", "draw_private", "options_from",
+    "shuffle_zone", "draw_private", "options_from", "plain_seats", "lazy",
     "TERMINAL_WIDTH", "COMPACT_ROWS", "fit_lines", "compact_lines",
 ]
 
@@ -448,6 +449,21 @@ def options_from(options: type[msgspec.Struct], game: str, raw: dict[str, Any]) 
         raise InvalidOption(f"bad option for {game}: {exc}") from None
 
 
+def plain_seats(game: str, min_seats: int, max_seats: int, requested: list[SeatSpec]) -> list[SeatSpec]:
+    """`requested` if it is `min_seats` to `max_seats` seats without roles,
+    each named once; `InvalidOption` naming `game` otherwise. What
+    `Game.seats` does unless a game gives its own."""
+    if not min_seats <= len(requested) <= max_seats:
+        raise InvalidOption(f"{game} needs {min_seats}-{max_seats} seats, got {len(requested)}")
+    names = [s.name for s in requested]
+    if len(set(names)) != len(names):
+        raise InvalidOption("each seat needs a different name")
+    for s in requested:
+        if s.role is not None:
+            raise InvalidOption(f"{game} has no roles (seat {s.name}:{s.role})")
+    return requested
+
+
 class Game(Generic[St, Cmd]):
     """A game: its declarations (`info`), its rules functions, and where its
     presentation lives. A game is built, not subclassed::
@@ -477,6 +493,22 @@ class Game(Generic[St, Cmd]):
             self._info = info
         self._presentation = presentation
 
+    def replace(self, info: GameInfo | None = None, *, presentation: str | Presentation | None = None,
+                **rules: Any) -> Game:
+        """A copy of this game with its `info`, its presentation or some of
+        its rules functions replaced: an edition kept for old games that
+        reads a few rules otherwise, or a test's game broken in one place."""
+        out = copy.copy(self)
+        if info is not None:
+            out._info = info
+        if presentation is not None:
+            out._presentation = presentation
+        for key, function in rules.items():
+            if key not in RULES:
+                raise TypeError(f"{key!r} is not a rules function of the game API (those are: {', '.join(RULES)})")
+            setattr(out, key, function)
+        return out
+
     @property
     def info(self) -> GameInfo:
         """The game's declarations (`GameInfo`)."""
@@ -489,6 +521,10 @@ class Game(Generic[St, Cmd]):
                     found[f.name] = value
             info = self._info = GameInfo(**found)
         return info
+
+    @info.setter
+    def info(self, info: GameInfo) -> None:
+        self._info = info
 
     @property
     def presentation(self) -> Presentation:
@@ -514,17 +550,7 @@ class Game(Generic[St, Cmd]):
     def seats(self, options: Any, requested: list[SeatSpec]) -> list[SeatSpec]:
         """Check and normalise the seats given at `pbem new` (in turn order)."""
         info = self.info
-        if not info.min_seats <= len(requested) <= info.max_seats:
-            raise InvalidOption(
-                f"{info.name} needs {info.min_seats}-{info.max_seats} seats, got {len(requested)}"
-            )
-        names = [s.name for s in requested]
-        if len(set(names)) != len(names):
-            raise InvalidOption("each seat needs a different name")
-        for s in requested:
-            if s.role is not None:
-                raise InvalidOption(f"{info.name} has no roles (seat {s.name}:{s.role})")
-        return requested
+        return plain_seats(info.name, info.min_seats, info.max_seats, requested)
 
     def prepare(self, options: Any, seats: Sequence[Any]) -> tuple[Any, list[SeatSpec]]:
         """`options` and `seats` as `setup` wants them, from what a test or a

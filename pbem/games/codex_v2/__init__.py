@@ -23,12 +23,9 @@ README.md ("Rules decisions"). Games begun under rules "1" use the frozen
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
-import msgspec
-
-from pbem.errors import InvalidOption
-from pbem.games.base import Bot, Chance, Game, Outcome, SeatSpec, loaded_on_use
+from pbem.games.base import Chance, Dealing, Game, GameInfo, Presentation, lazy, options_from
 from pbem.games.codex_v2 import abilities, commands, legal, rules  # noqa: F401 (abilities registers)
 from pbem.games.codex_v2.commands import Command
 from pbem.games.codex_v2.state import Options, State, deck
@@ -48,128 +45,76 @@ When an effect needs a decision the command did not give (a trigger's
 target, "you may"), the game asks and you answer: `choose opp:NAME`.
 """
 
-__all__ = ["Codex", "GAME", "Options", "State", "Command"]
+__all__ = ["GAME", "INFO", "Options", "State", "Command"]
+
+INFO = GameInfo(
+    name="codex", title="Codex: Card-Time Strategy", rules_version="2", min_seats=2, max_seats=2,
+    Options=Options, State=State, Command=Command,
+    scenario_options=frozenset({"scenario"}), file_options=frozenset({"scenario"}),
+)
 
 
-def _bots() -> dict[str, Bot]:
+def _options(raw: dict[str, Any]) -> Options:
+    raw = dict(raw)
+    for key in ("first", "p1", "p2", "p1_starter", "p2_starter"):
+        if isinstance(raw.get(key), str):
+            raw[key] = raw[key].strip().lower()
+    if isinstance(raw.get("scenario"), str):
+        raw["scenario"] = raw["scenario"].splitlines()
+    return rules.check_options(options_from(Options, "codex", raw))
+
+
+def _setup(options: Any, seats: list[Any], chance: Chance) -> State:
+    options, specs = GAME.prepare(options, seats)
+    return rules.setup(options, [s.name for s in specs], chance)
+
+
+def _dealing(state: State) -> Dealing:
+    """Each seat's draw pile: its owner knows what it holds, nobody the
+    order. The only chance is which card a draw takes: whether a draw
+    empties the deck, and so whether the discard pile is reshuffled, is
+    counts alone."""
+    return Dealing(private={deck(s): s for s in state.seats}, reshuffle_ahead=True)
+
+
+def _bots() -> dict[str, Any]:
     from pbem.games.codex_v2.bots import BOTS
 
     return dict(BOTS)
 
 
-class Codex(Game[State, Command]):
-    name = "codex"
-    title = "Codex: Card-Time Strategy"
-    rules_version = "2"
-    fixed_hidden_cards = True  # the set-up's hidden cards never depend on its chance
-    aliases = ("cx",)
-    min_seats = 2
-    max_seats = 2
-    has_chance = True
-    has_hidden_information = True
-    scenario_options = frozenset({"scenario"})
-    file_options = frozenset({"scenario"})
-    #: the only chance is which card a draw takes: whether a draw empties the
-    #: deck, and so whether the discard pile is reshuffled, is counts alone
-    reshuffle_ahead = True
+def _catalogue() -> list[str]:
+    """The specs (and their heroes) new games may pick, those still being
+    written, and the starter decks: from the card data."""
+    from pbem.games.codex_v2 import cards
 
-    Options = Options
-    State = State
-    Command = Command
-    bots: ClassVar[dict[str, Bot]] = loaded_on_use(_bots)
-    demo_bot: ClassVar[str] = "greedy"
-    summary: ClassVar[str] = SUMMARY
-    rich_view: ClassVar[str | None] = "pbem.games.codex_v2.rich_view"
-
-    def options(self, raw: dict[str, Any]) -> Options:
-        fields = set(Options.__struct_fields__)
-        for key in raw:
-            if key not in fields:
-                raise InvalidOption(f"unknown option {key!r} for codex (options: {', '.join(sorted(fields))})")
-        raw = dict(raw)
-        for key in ("first", "p1", "p2", "p1_starter", "p2_starter"):
-            if isinstance(raw.get(key), str):
-                raw[key] = raw[key].strip().lower()
-        if isinstance(raw.get("scenario"), str):
-            raw["scenario"] = raw["scenario"].splitlines()
-        try:
-            options = msgspec.convert(raw, Options, strict=False)
-        except msgspec.ValidationError as exc:
-            raise InvalidOption(f"bad option for codex: {exc}") from None
-        return rules.check_options(options)
-
-    def catalogue(self) -> list[str]:
-        """The specs (and their heroes) new games may pick, those still being
-        written, and the starter decks: from the card data."""
-        from pbem.games.codex_v2 import cards
-
-        playable = cards.playable_specs()
-        lines = ["specs new games may pick (p1=, p2=):"]
-        lines += [f"  {s.lower():<12} hero {cards.HERO_OF[s]} ({cards.colour_of(s)})" for s in playable]
-        later = [s for s in cards.SPECS if s not in playable]
-        if later:
-            lines.append("specs not written whole yet (not offered): " + ", ".join(s.lower() for s in later))
-        ready = [c for c in cards.COLOURS if cards.starter_ready(c)]
-        lines.append("starter decks (p1_starter=, p2_starter=; default: the spec's colour): " + ", ".join(ready))
-        lines.append("heroes written: " + ", ".join(f"{n} ({c.spec})" for n, c in cards.HEROES.items()))
-        return lines
-
-    def setup(self, options: Any, seats: list[Any], chance: Chance) -> State:
-        if options is None:
-            options = Options()
-        elif isinstance(options, dict):
-            options = self.options(options)
-        specs = [s if isinstance(s, SeatSpec) else SeatSpec(str(s)) for s in seats]
-        specs = self.seats(options, specs)
-        return rules.setup(options, [s.name for s in specs], chance)
-
-    def private_decks(self, state: State) -> dict[str, str]:
-        """Each seat's draw pile: its owner knows what it holds, nobody the order."""
-        return {deck(s): s for s in state.seats}
-
-    def to_act(self, state: State) -> list[str]:
-        return rules.to_act(state)
-
-    def legal(self, state: State, seat: str) -> list[Command]:
-        return legal.legal(state, seat)
-
-    def apply(self, state: State, seat: str, command: Command, chance: Chance) -> State:
-        return rules.apply(state, seat, command, chance)
-
-    def advance(self, state: State, chance: Chance) -> State:
-        return rules.advance(state, chance)
-
-    def outcome(self, state: State) -> Outcome | None:
-        return rules.outcome(state)
-
-    def view(self, state: State, seat: str | None) -> Any:
-        from pbem.games.codex_v2.view import view
-
-        return view(state, seat)
-
-    def render(self, view: Any) -> str:
-        from pbem.games.codex_v2.view import render
-
-        return render(view)
-
-    def svg(self, view: Any) -> str:
-        from pbem.games.codex_v2.svg import render_svg
-
-        return render_svg(view)
-
-    def format(self, command: Command, state: State, seat: str) -> str:
-        return commands.format_command(command, state, seat)
-
-    def parse(self, text: str, state: State, seat: str) -> Command:
-        return commands.parse_command(text, state, seat)
-
-    def describe(self, command: Command, state: State, seat: str | None) -> str:
-        return commands.describe_command(command, state, seat)
-
-    def explain(self, command: Command, state: State, seat: str) -> str:
-        from pbem.games.codex_v2.explain import explain
-
-        return explain(command, state, seat)
+    playable = cards.playable_specs()
+    lines = ["specs new games may pick (p1=, p2=):"]
+    lines += [f"  {s.lower():<12} hero {cards.HERO_OF[s]} ({cards.colour_of(s)})" for s in playable]
+    later = [s for s in cards.SPECS if s not in playable]
+    if later:
+        lines.append("specs not written whole yet (not offered): " + ", ".join(s.lower() for s in later))
+    ready = [c for c in cards.COLOURS if cards.starter_ready(c)]
+    lines.append("starter decks (p1_starter=, p2_starter=; default: the spec's colour): " + ", ".join(ready))
+    lines.append("heroes written: " + ", ".join(f"{n} ({c.spec})" for n, c in cards.HEROES.items()))
+    return lines
 
 
-GAME = Codex()
+GAME = Game(
+    INFO,
+    options=_options, setup=_setup, dealing=_dealing, to_act=rules.to_act, legal=legal.legal, apply=rules.apply,
+    advance=rules.advance, outcome=rules.outcome, view=lazy("pbem.games.codex_v2.view:view"),
+    presentation=Presentation(
+        render=lazy("pbem.games.codex_v2.view:render"),
+        svg=lazy("pbem.games.codex_v2.svg:render_svg"),
+        format=commands.format_command,
+        parse=commands.parse_command,
+        describe=commands.describe_command,
+        explain=lazy("pbem.games.codex_v2.explain:explain"),
+        bots=_bots,
+        demo_bot="greedy",
+        summary=SUMMARY,
+        catalogue=_catalogue,
+        rich_view="pbem.games.codex_v2.rich_view",
+    ),
+)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pbem.games.dark_agent import odds, rules
+from pbem.games.dark_agent import editions, odds, rules
 from pbem.games.dark_agent.commands import Attack, Deploy, End, Move, Power, Spot, Swap, Use, Vote
 from pbem.games.dark_agent.editions import Edition
 from pbem.games.dark_agent.state import ACT, CELLS, CELLS_PER_LINE, card_at, spy_at, spy_owner
@@ -63,7 +63,7 @@ def _spot_value(state: Any, seat: str, cmd: Spot, edition: Edition) -> float:
 
 def greedy_bot(game: Any, state: Any, seat: str, rng: random.Random) -> Any:
     legal = game.legal(state, seat)
-    edition = game.edition
+    edition = editions.of(game.info.rules_version)
     phase = state.phase
     if phase == "vote":
         return Vote(rng.random() < 0.5)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Edition", "CURRENT", "RULES_1"]
+__all__ = ["Edition", "CURRENT", "RULES_1", "of"]
 
 
 @dataclass(frozen=True)
@@ -39,3 +39,10 @@ class Edition:
 
 CURRENT = Edition()
 RULES_1 = Edition(aim_failure_wounds=True, kara_protects_aims=True)
+#: rules version -> its edition
+_BY_VERSION = {"1": RULES_1, "2": CURRENT}
+
+
+def of(rules_version: str) -> Edition:
+    """The edition of a rules version (what a bot given only the game reads)."""
+    return _BY_VERSION[rules_version]
