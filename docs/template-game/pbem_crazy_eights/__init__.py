@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.base import Game, GameInfo, SeatSpec
+from pbem.games.base import Game, GameInfo, SeatSpec, plain_seats
 
 from pbem_crazy_eights import rules, view
 from pbem_crazy_eights.rules import Command, Options, State
@@ -34,7 +34,7 @@ INFO = GameInfo(
 def seats(options: Any, requested: list[SeatSpec]) -> list[SeatSpec]:
     """The default checks (seat counts, names, no roles), then the deal:
     `hand=N` must fit the deck for this many seats."""
-    requested = Game.seats(GAME, options, requested)
+    requested = plain_seats(INFO.name, INFO.min_seats, INFO.max_seats, requested)
     rules.check_table(options, len(requested))
     return requested
 
