@@ -298,7 +298,7 @@ def playouts(seconds: float) -> list[tuple[str, float, float]]:
             st = game.advance(game.setup(options, specs, RandomChance(rng.random())), RandomChance(rng.random()))
             while game.outcome(st) is None:
                 who = game.to_act(st)[0]
-                cmd = game.bots["random"](game, st, who, rng)
+                cmd = game.presentation.bots["random"](game, st, who, rng)
                 st = game.advance(game.apply(st, who, cmd, RandomChance(rng.random())), RandomChance(rng.random()))
                 moves += 1
             n += 1

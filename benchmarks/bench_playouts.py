@@ -60,7 +60,7 @@ class Case:
 
     @property
     def title(self) -> str:
-        return f"{games.get(self.game).title.split(':')[0]}, {self.variant}"  # Codex without its subtitle
+        return f"{games.get(self.game).info.title.split(':')[0]}, {self.variant}"  # Codex without its subtitle
 
 
 CASES = [
@@ -124,15 +124,15 @@ def playout(game: Game, options: Any, specs: list[SeatSpec], seed: int, bot: str
     """One whole game from `seed` by `bot` for every seat: (final state, commands)."""
     chance = RandomChance(random.Random(f"{seed}:chance"))
     rng = random.Random(f"{seed}:bot")
-    choose: Callable[..., Any] = game.bots[bot]
+    choose: Callable[..., Any] = game.presentation.bots[bot]
     state = game.advance(game.setup(options, specs, chance), chance)
     moves = 0
     while game.outcome(state) is None:
         if moves >= limit:
-            raise RuntimeError(f"{game.name}: no outcome after {limit} commands (seed {seed})")
+            raise RuntimeError(f"{game.info.name}: no outcome after {limit} commands (seed {seed})")
         who = game.to_act(state)
         if not who:
-            raise RuntimeError(f"{game.name}: nobody to act and no outcome (seed {seed})")
+            raise RuntimeError(f"{game.info.name}: nobody to act and no outcome (seed {seed})")
         seat = who[0]
         state = game.advance(game.apply(state, seat, choose(game, state, seat, rng), chance), chance)
         moves += 1
@@ -149,7 +149,7 @@ def measure(case: Case, n: int, reps: int, bot: str = "random") -> tuple[float, 
     `reps` runs of `n` playouts (seeds 0..n-1 each time)."""
     game, options, specs = prepared(case)
     warm = game.advance(game.setup(options, specs, RandomChance(0)), RandomChance(0))
-    game.bots[bot](game, warm, game.to_act(warm)[0], random.Random(0))  # imports, caches, the catalogue
+    game.presentation.bots[bot](game, warm, game.to_act(warm)[0], random.Random(0))  # imports, caches, the catalogue
     rates, moves = [], 0
     for _ in range(reps):
         moves = 0

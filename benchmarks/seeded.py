@@ -71,10 +71,10 @@ def _bot_command(mine, party, me: str, rng: random.Random, calm: int) -> str:
     game, state = mine.game, party.state()
     if len(mine.records) < calm:
         calm_ones = [c for c in game.legal(state, me) if not isinstance(c, Attack)]
-        cmd = rng.choice(calm_ones) if calm_ones else game.bots["random"](game, state, me, rng)
+        cmd = rng.choice(calm_ones) if calm_ones else game.presentation.bots["random"](game, state, me, rng)
     else:
-        cmd = game.bots["greedy"](game, state, me, rng)
-    return game.format(cmd, state, me)
+        cmd = game.presentation.bots["greedy"](game, state, me, rng)
+    return game.presentation.format(cmd, state, me)
 
 
 def _play_in_memory(g: Path, keys: actions.Keys, rng: random.Random, limit: int = 2000, calm: int | None = None,

@@ -141,14 +141,14 @@ def read_option_file(key: str, value: str) -> list[str]:
 
 def dealer_for(game_name: str, dealer: str | None, referee: str | None = None) -> str:
     """The dealer mode of a new game: the one asked for, else the game's
-    own default (`Game.default_dealer`), which may need a referee named."""
+    own default (`GameInfo.default_dealer`), which may need a referee named."""
     if dealer is not None:
         return dealer
     game = games.get(game_name)
-    mode = game.default_dealer
+    mode = game.info.default_dealer
     if mode == "referee" and not referee:
         raise InvalidOption(
-            f"{game.name} is played with a referee by default: add --referee NAME",
+            f"{game.info.name} is played with a referee by default: add --referee NAME",
             hint="NAME is the referee's identity in your key store (pbem id new NAME, or one you imported); "
                  "or choose --dealer hotseat (one machine) or --dealer peer --as NAME",
         )
@@ -173,9 +173,9 @@ def new_game(
     `referee_handover`: the referee may hand a vanished seat over)."""
     game = games.get(game_name)
     raw: dict[str, Any] = dict(parse_options(list(options)))
-    for key in game.file_options & set(raw):
+    for key in game.info.file_options & set(raw):
         raw[key] = read_option_file(key, raw[key])
-    scenario = set(raw) & game.scenario_options
+    scenario = set(raw) & game.info.scenario_options
     if scenario and dealer != "hotseat":
         raise InvalidOption(
             f"option {', '.join(sorted(scenario))} fixes hidden cards: only for hotseat games",
@@ -452,13 +452,13 @@ def legal(chain: Chain, me: Party) -> list[str]:
     if chain.needs(me.name) != "decision":
         return []
     state = me.state()
-    return [chain.game.format(c, state, me.name) for c in chain.game.legal(state, me.name)]
+    return [chain.game.presentation.format(c, state, me.name) for c in chain.game.legal(state, me.name)]
 
 
 def view(chain: Chain, me: Party | None) -> Any:
     if chain.public is None:  # a referee or peer game before its set-up: nothing to show yet
         raise PbemError(
-            f"{chain.game.title} is not set up yet: it waits for {', '.join(chain.writers()) or 'nobody'}",
+            f"{chain.game.info.title} is not set up yet: it waits for {', '.join(chain.writers()) or 'nobody'}",
             hint="the set-up comes once every seat has joined: pbem status DIR says who is next",
         )
     if me is None or me.is_dealer:
@@ -471,12 +471,12 @@ def view_json(chain: Chain, me: Party | None) -> Any:
 
 
 def render(chain: Chain, me: Party | None) -> str:
-    return chain.game.render(view(chain, me))
+    return chain.game.presentation.render(view(chain, me))
 
 
 def svg(chain: Chain, me: Party | None) -> str:
     """The board as `me` (None: an observer) may see it, as SVG text."""
-    return chain.game.svg(view(chain, me))
+    return chain.game.presentation.svg(view(chain, me))
 
 
 def page(chain: Chain, me: Party | None, folder_text: str) -> str:
@@ -490,9 +490,9 @@ def page(chain: Chain, me: Party | None, folder_text: str) -> str:
 
     seen = view(chain, me)
     try:
-        picture, board_text = chain.game.svg(seen), None
+        picture, board_text = chain.game.presentation.svg(seen), None
     except NoPicture:
-        picture, board_text = None, chain.game.render(seen)
+        picture, board_text = None, chain.game.presentation.render(seen)
     info = status(chain)
     outcome = chain.outcome()
     result = None
@@ -503,7 +503,7 @@ def page(chain: Chain, me: Party | None, folder_text: str) -> str:
             result += " (scores: " + ", ".join(f"{k} {v}" for k, v in outcome.scores.items()) + ")"
     return render_page(
         Page(
-            title=chain.game.title,
+            title=chain.game.info.title,
             game_id=chain.game_id,
             seq=chain.seq,
             folder=folder_text,
@@ -530,7 +530,7 @@ def log_entries(chain: Chain, since: int = 0) -> dict[str, Any]:
     if since == 0:
         first = chain.records[0]
         files.append({"seq": 0, "by": first.by, "name": first.name or folder_mod.GENESIS,
-                      "what": [f"set up {chain.game.title} for {', '.join(chain.seat_order)}"]})
+                      "what": [f"set up {chain.game.info.title} for {', '.join(chain.seat_order)}"]})
     for rec in chain.records[max(since, 1):]:
         parts = []
         body = rec.body
@@ -556,12 +556,12 @@ def log_entries(chain: Chain, since: int = 0) -> dict[str, Any]:
         # what the file itself made public may be named (the face-up card)
         state = overlay(rec.before, rec.revealed) if rec.before is not None else None
         for cmd in rec.commands:
-            parts.append(chain.game.describe(cmd, state, None))
+            parts.append(chain.game.presentation.describe(cmd, state, None))
         if rec.revealed and not rec.commands:
             parts.append("reveals " + ", ".join(rec.revealed.values()))
         if rec.resumed is not None:
             seat, cmd = rec.resumed
-            parts.append(f"draws the chance of {seat}'s {chain.game.describe(cmd, rec.before, None)}")
+            parts.append(f"draws the chance of {seat}'s {chain.game.presentation.describe(cmd, rec.before, None)}")
         elif body.chance is not None:
             parts.append("draws chance")
         if body.vote is not None:
@@ -591,7 +591,7 @@ def log_entries(chain: Chain, since: int = 0) -> dict[str, Any]:
                       "what": parts})
     outcome = chain.outcome()
     return {
-        "game": chain.game.name,
+        "game": chain.game.info.name,
         "game_id": chain.game_id,
         "files": files,
         "outcome": None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason},
@@ -632,7 +632,8 @@ def _undo_words(chain: Chain, rec) -> str:
     u = rec.body.undo
     if u.what == "request":
         target = chain.records[u.target]
-        moves = "; ".join(chain.game.describe(c, overlay(target.before, target.revealed), None) for c in target.commands)
+        describe = chain.game.presentation.describe
+        moves = "; ".join(describe(c, overlay(target.before, target.revealed), None) for c in target.commands)
         return f"asks to take back seq {u.target} ({moves})"
     if u.what == "refuse":
         return f"refuses the undo of seq {u.target}: it stands"
@@ -659,7 +660,7 @@ def parse_commands(chain: Chain, me: Party, texts: list[str]) -> list[Any]:
                 f"{me.name} must see the card just drawn before the next command ({text!r})",
                 hint="submit the rest after the dealer's answer (pbem sync)",
             )
-        command = game.parse(text, state, me.name)
+        command = game.presentation.parse(text, state, me.name)
         out.append(command)
         try:
             state = game.apply(state, me.name, command, PlayChance(Tape(None, "")))
@@ -790,7 +791,8 @@ def _turn_already_in(chain: Chain, me: Party, texts: list[str]):
     state = overlay(record.before, me.cards)
     try:
         for text, command in zip(texts, record.commands):
-            if game.format(game.parse(text, state, me.name), state, me.name) != game.format(command, state, me.name):
+            shown = game.presentation
+            if shown.format(shown.parse(text, state, me.name), state, me.name) != shown.format(command, state, me.name):
                 return None
             try:
                 state = game.apply(state, me.name, command, PlayChance(Tape(None, "")))
@@ -822,7 +824,9 @@ def sync(folder: Path, name: str, keys: Keys, notes: list[str] | None = None) ->
             if data is None and me.is_dealer and chain.genesis.pace is not None:
                 from pbem.protocol import long_writer  # an absent or late seat (issue #24)
 
-                data = long_writer.referee_file(chain, me.secret, folder)
+                bots, shown = chain.game.presentation.bots, chain.game.presentation
+                bot = bots.get(shown.demo_bot, next(iter(bots.values()))) if bots else None
+                data = long_writer.referee_file(chain, me.secret, folder, bot)
             if data is None:
                 return staged.write(notes)
             check_protocol(chain, name, keys)

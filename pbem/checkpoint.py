@@ -227,7 +227,7 @@ def read(folder: Path) -> Saved | None:
     try:
         from pbem import games
 
-        if games.get(header.game, header.rules_version).rules_version != header.rules_version:
+        if games.get(header.game, header.rules_version).info.rules_version != header.rules_version:
             return None
     except Exception:  # noqa: BLE001 - an unknown game or rules: not ours to restore
         return None
@@ -244,8 +244,8 @@ def write(folder: Path, chain: Chain, files: list[tuple[str, str]], private_thro
     if len(files) != chain.seq + 1:
         return False
     header = Header(
-        code=code_version(), folder=str(_where(folder)), game_id=chain.game_id, game=chain.game.name,
-        rules_version=chain.game.rules_version, seq=chain.seq, files=files, private_through=private_through,
+        code=code_version(), folder=str(_where(folder)), game_id=chain.game_id, game=chain.game.info.name,
+        rules_version=chain.game.info.rules_version, seq=chain.seq, files=files, private_through=private_through,
     )
     try:
         payload = _payload(chain)
@@ -485,7 +485,7 @@ class _Pickler(pickle.Pickler):
 
     def reducer_override(self, obj):
         if obj is self._game:
-            return _game, (obj.name, obj.rules_version)
+            return _game, (obj.info.name, obj.info.rules_version)
         return NotImplemented
 
 

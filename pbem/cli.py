@@ -366,7 +366,7 @@ def new(game: str, folder: Path, seats, dealer, referee, creator, seed, options,
         raise PbemError("--absent is for referee games: elsewhere nobody may play for a seat or end its game")
     chain = actions.new_game(game, folder, list(seats), keys(), dealer, referee, seed, list(options), creator,
                              pace=agreed, referee_handover=referee_handover)
-    click.echo(f"created {chain.game.title} game {chain.game_id[:12]} in {folder}")
+    click.echo(f"created {chain.game.info.title} game {chain.game_id[:12]} in {folder}")
     for line in actions.after_new(chain, folder):
         click.echo(line)
 
@@ -925,12 +925,12 @@ def verify(folder: Path, repair: bool, full: bool, as_json: bool) -> None:
     outcome = chain.outcome()
     if as_json:  # a failure is still one `pbem: error:` line and exit 1
         emit_json({
-            "ok": True, "game": chain.game.name, "game_id": chain.game_id, "files": len(chain.records),
+            "ok": True, "game": chain.game.info.name, "game_id": chain.game_id, "files": len(chain.records),
             "over": outcome is not None, "next": chain.writers(), "notes": chain.notes + said,
         })
         return
     state = f"over: {outcome.reason}" if outcome else f"in progress, next: {', '.join(chain.writers())}"
-    click.echo(f"ok: {chain.game.name} game {chain.game_id[:12]}, {len(chain.records)} files, {state}")
+    click.echo(f"ok: {chain.game.info.name} game {chain.game_id[:12]}, {len(chain.records)} files, {state}")
 
 
 @cli.command()
@@ -964,7 +964,7 @@ def info(what: str, as_json: bool) -> None:
 
         chain = actions.open_game(folder)
         described = {
-            "game": chain.game.name, "title": chain.game.title, "game_id": chain.game_id,
+            "game": chain.game.info.name, "title": chain.game.info.title, "game_id": chain.game_id,
             "rules_version": chain.genesis.rules_version, "protocol_version": chain.genesis.version,
             "dealer": {"mode": chain.dealer_mode, "name": chain.dealer_name},
             "seats": [{"name": s.name, "role": s.role} for s in chain.genesis.seats],
@@ -1127,7 +1127,7 @@ def demo(
     from pbem import games
     from pbem.demo import run_demo
 
-    dealer = dealer or games.get(game).default_dealer  # the demo makes its own referee
+    dealer = dealer or games.get(game).info.default_dealer  # the demo makes its own referee
     run_demo(game, folder, seed, dealer, bot, echo=click.echo, keys_dir=keys_dir, options=list(options))
 
 

@@ -38,16 +38,16 @@ def run_demo(
     game = games.get(game_name)
     options = list(options)
     raw: dict = dict(actions.parse_options(options))
-    for key in game.file_options & set(raw):
+    for key in game.info.file_options & set(raw):
         raw[key] = actions.read_option_file(key, raw[key])
     parsed = game.options(raw)
-    bot = bot or game.demo_bot
-    if bot not in game.bots:
-        raise InvalidOption(f"{game.name} has no bot {bot!r} (bots: {', '.join(sorted(game.bots))})")
+    bot = bot or game.presentation.demo_bot
+    if bot not in game.presentation.bots:
+        raise InvalidOption(f"{game.info.name} has no bot {bot!r} (bots: {', '.join(sorted(game.presentation.bots))})")
     home = keys_dir or Path(tempfile.mkdtemp(prefix="pbem-demo-keys-"))
     if folder is None:
         folder = Path(tempfile.mkdtemp(prefix="pbem-demo-")) / "game"
-    seats = list(game.demo_seats_for(parsed))
+    seats = list(game.presentation.demo_seats(parsed))
     names = [seat.partition(":")[0] for seat in seats]
     rng = random.Random(seed)
     if dealer == "peer":
@@ -56,7 +56,7 @@ def run_demo(
         table = _shared_table(game, folder, seats, names, home, dealer, seed, options)
     first = table.folder(names[0])
     chain = actions.open_game(first)
-    echo(f"{game.title}: {', '.join(chain.seat_order)} ({dealer} dealer), game {chain.game_id[:12]} in {folder}")
+    echo(f"{game.info.title}: {', '.join(chain.seat_order)} ({dealer} dealer), game {chain.game_id[:12]} in {folder}")
     echo(f"keys of the bots: {home}")
     shown = 1
     while len(chain.records) < max_files:
@@ -71,8 +71,8 @@ def run_demo(
             seen = actions.open_game(mine)
             me = actions.party(seen, who, table.keys(who))
             state = me.state()
-            command = game.bots[bot](game, state, who, rng)
-            written = actions.submit(mine, who, [game.format(command, state, who)], table.keys(who))
+            command = game.presentation.bots[bot](game, state, who, rng)
+            written = actions.submit(mine, who, [game.presentation.format(command, state, who)], table.keys(who))
         table.mail(who, written)
         chain = actions.open_game(first)
         for line in actions.log_lines(chain, since=shown)[:len(chain.records) - shown]:
@@ -125,7 +125,7 @@ def _shared_table(game, folder: Path, seats, names, home: Path, dealer: str, see
     if dealer == "referee":
         referee = "referee"
         keys.store.create(referee, None)
-    actions.new_game(game.name, folder, seats, keys, dealer, referee, seed if dealer == "hotseat" else None, options)
+    actions.new_game(game.info.name, folder, seats, keys, dealer, referee, seed if dealer == "hotseat" else None, options)
     return _Table({name: folder for name in names}, {name: keys for name in names}, names[0])
 
 
@@ -139,7 +139,7 @@ def _peer_table(game, folder: Path, seats, names, home: Path, options) -> _Table
             if other != name:
                 keys[name].store.import_identity(keys[other].store.export(other))
     folders = {name: folder / name for name in names}
-    actions.new_game(game.name, folders[names[0]], seats, keys[names[0]], "peer", options=options, creator=names[0])
+    actions.new_game(game.info.name, folders[names[0]], seats, keys[names[0]], "peer", options=options, creator=names[0])
     received = [folders[names[0]] / "000000-genesis.pbem"]
     for name in names[1:]:
         joined = actions.join(folders[name], received, name, keys[name])

@@ -37,12 +37,12 @@ def post(folder: Path, chain: Chain, name: str, to: str | None = None) -> str:
                           _gold(chain, records[e["seq"]])) for e in entries]
     board = chain.game.view(chain.public, None) if chain.public is not None else None
     return forum.render(forum.Post(
-        title=chain.game.title,
+        title=chain.game.info.title,
         game_id=chain.game_id,
         poster=name,
         actions=steps,
         board=board,
-        board_text=chain.game.render(board) if board is not None else "",
+        board_text=chain.game.presentation.render(board) if board is not None else "",
         next_lines=[] if chain.over else actions.to_act_lines(actions.status(chain)),
         outcome=chain.outcome().reason if chain.over else None,
         armored=delivery.armor_files(paths),

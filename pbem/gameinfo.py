@@ -26,7 +26,7 @@ def describe(name: str) -> dict[str, Any]:
     from pbem import games
 
     game = games.get(name)
-    info = msgspec.inspect.type_info(game.Options)
+    info = msgspec.inspect.type_info(game.info.Options)
     options = []
     for f in info.fields:
         default = f.default if f.default is not msgspec.NODEFAULT else (
@@ -34,20 +34,21 @@ def describe(name: str) -> dict[str, Any]:
         options.append({
             "name": f.name,
             "default": _default(default),
-            "scenario": f.name in game.scenario_options,
-            "file": f.name in game.file_options,
+            "scenario": f.name in game.info.scenario_options,
+            "file": f.name in game.info.file_options,
         })
     return {
-        "game": game.name,
-        "title": game.title,
-        "aliases": list(games._REGISTRY[game.name][2]),
-        "rules_version": game.rules_version,
-        "seats": {"min": game.min_seats, "max": game.max_seats, "demo": list(game.demo_seats)},
-        "default_dealer": game.default_dealer,
+        "game": game.info.name,
+        "title": game.info.title,
+        "aliases": list(games._REGISTRY[game.info.name][2]),
+        "rules_version": game.info.rules_version,
+        "seats": {"min": game.info.min_seats, "max": game.info.max_seats,
+                  "demo": list(game.presentation.demo_seats(None))},
+        "default_dealer": game.info.default_dealer,
         "options": options,
-        "about_options": inspect.cleandoc(game.Options.__doc__ or ""),
-        "catalogue": game.catalogue(),
-        "summary": game.summary.strip(),
+        "about_options": inspect.cleandoc(game.info.Options.__doc__ or ""),
+        "catalogue": game.presentation.catalogue(),
+        "summary": game.presentation.summary.strip(),
     }
 
 

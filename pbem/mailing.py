@@ -278,8 +278,8 @@ def _letter(chain, info: dict[str, Any], name: str, party: str, folder: Path,
 
     gid = chain.game_id[:12]
     top = max(delivery._seq(d) for _, d in files)
-    subject = f"[pbem] {chain.game.name} {gid} seq {top} from {name}"
-    lines = [f"{chain.game.title} game {gid}: {name} sends "
+    subject = f"[pbem] {chain.game.info.name} {gid} seq {top} from {name}"
+    lines = [f"{chain.game.info.title} game {gid}: {name} sends "
              + ", ".join(p.name for p, _ in files) + "."]
     if info.outcome:
         lines.append(f"The game is over: {info.outcome.reason}.")
@@ -301,7 +301,7 @@ def _letter(chain, info: dict[str, Any], name: str, party: str, folder: Path,
     lines.append("or save this mail and run: pbem apply YOUR-FOLDER MAIL.eml")
     lines.append("")
     for path, data in files:
-        lines.append(armor.armor(data, delivery.armor_headers(data, chain.game.name)).rstrip("\n"))
+        lines.append(armor.armor(data, delivery.armor_headers(data, chain.game.info.name)).rstrip("\n"))
         lines.append("")
     return subject, "\n".join(lines)
 

@@ -5,7 +5,7 @@ The loop knows nothing of click: it draws on and reads from a `Screen`
 real pseudo-terminal of 80x24. What it promises a player:
 
 * **It fits a 24-line terminal.** Each redraw is the game's compact board
-  (`Game.compact`, at most `COMPACT_ROWS` lines), then, right above the
+  (`Presentation.compact`, at most `COMPACT_ROWS` lines), then, right above the
   prompt, a heading (the game, the seq, whose turn it is and what to do),
   the menu (one line per kind of command) and the last message: so whose
   turn it is and the last error never scroll out of sight. ``b`` shows the
@@ -21,9 +21,9 @@ real pseudo-terminal of 80x24. What it promises a player:
 * **Numbers mean numbers.** An answer of digits only is a menu number; one
   out of range says so and is never read as notation.
 * **Nothing is written unconfirmed.** The chosen command is checked, shown
-  in words (`Game.explain`) and written only after a ``y`` (``--yes``
+  in words (`Presentation.explain`) and written only after a ``y`` (``--yes``
   skips the question).
-* ``?`` shows the rules in brief (`Game.summary`); ``q``, end of input or
+* ``?`` shows the rules in brief (`Presentation.summary`); ``q``, end of input or
   Ctrl-C quits without writing anything.
 """
 
@@ -210,7 +210,7 @@ def _names(paths: list[Path]) -> str:
 
 
 def _summary(game: Any) -> list[str]:
-    text = game.summary.strip() or f"{game.title}: no summary of the rules yet."
+    text = game.presentation.summary.strip() or f"{game.info.title}: no summary of the rules yet."
     return fit_lines(text.splitlines())
 
 
@@ -218,7 +218,7 @@ def heading(chain: Any, view: Any, name: str) -> list[str]:
     """Whose turn it is and what to do (a line or two): kept right above the menu."""
     prompt = getattr(view, "prompt", "") or f"{name} to play"
     you = "" if re.search(rf"\b{re.escape(name)}\b", prompt) else f" (you are {name})"
-    return fit_lines([f"{chain.game.title}, seq {chain.seq}: {prompt}{you}"])[:2]
+    return fit_lines([f"{chain.game.info.title}, seq {chain.seq}: {prompt}{you}"])[:2]
 
 
 def _heading(screen: Screen, chain: Any, view: Any, name: str) -> None:
@@ -244,7 +244,7 @@ def run(folder: Path, name: str, keys: "actions.Keys", screen: Screen, *, yes: b
             continue
         if chain.public is None:  # joins still to come: nothing to show or play yet
             _show_message(screen, message)
-            screen.line(f"waiting for {', '.join(chain.writers()) or 'nobody'}: {chain.game.title} is set up "
+            screen.line(f"waiting for {', '.join(chain.writers()) or 'nobody'}: {chain.game.info.title} is set up "
                         "once every seat has joined", "heading")
             return
         view = actions.view(chain, me)
@@ -270,7 +270,7 @@ def _prompt(folder, name, keys, chain, me, view, menu: Menu, screen: Screen, yes
     to show above the prompt). None: the player quits."""
     _heading(screen, chain, view, name)
     # what is left of the screen under the board and heading, above the last message, keys and prompt
-    board = len(chain.game.compact(view).splitlines())
+    board = len(chain.game.presentation.compact(view).splitlines())
     spare = getattr(screen, "rows", 24) - 1 - board - len(heading(chain, view, name)) - MESSAGE_ROWS - 2
     for line in menu.lines(rows=max(MENU_LEAST, min(MENU_MOST, spare)))[0]:
         screen.line(line, "menu")
@@ -311,7 +311,7 @@ def _prompt(folder, name, keys, chain, me, view, menu: Menu, screen: Screen, yes
             command = actions.parse_commands(chain, me, [text])[0]
         except PbemError as exc:
             return Message(exc.message, "error", exc.hint)
-        words = chain.game.explain(command, me.state(), name)
+        words = chain.game.presentation.explain(command, me.state(), name)
         if not yes:
             # "alice: ..." reads right whatever the game's words (a verb, or a unit that attacks)
             screen.line(f"{name}: {words}", "heading")

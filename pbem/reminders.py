@@ -50,5 +50,5 @@ def due(chain: Chain, at: int | None = None, share: int = SHARE) -> list[Reminde
                                 f"{seat}'s time ran out at {clock_mod.stamp(clocks.deadline(seat))}"))
         elif (bank - left) * 100 >= share * bank:
             out.append(Reminder(seat, False, f"remind {seat} {since}",
-                                f"{seat} to move in {chain.game.title}: {clock_mod.words(left)} left"))
+                                f"{seat} to move in {chain.game.info.title}: {clock_mod.words(left)} left"))
     return out

@@ -37,8 +37,8 @@ def schemas() -> dict[str, dict]:
     result["status-all.json"] = {"type": "array", "items": {"anyOf": [row, unreadable]}, "$defs": defs}
     for name in games.shipped():
         game = games.get(name)
-        result[f"{name}.command.json"] = msgspec.json.schema(game.Command)
-        result[f"{name}.options.json"] = msgspec.json.schema(game.Options)
+        result[f"{name}.command.json"] = msgspec.json.schema(game.info.Command)
+        result[f"{name}.options.json"] = msgspec.json.schema(game.info.Options)
     return result
 
 

@@ -78,7 +78,7 @@ def play(game_name: str, mode: str, seats: list[str], seed: int, options: tuple[
     for _ in range(MAX_FILES):
         writers = chain.writers()
         if not writers:
-            return Played(game.name, mode, files, secrets, chain)
+            return Played(game.info.name, mode, files, secrets, chain)
         who = writers[0]
         me = Party(chain, secrets[who])
         if chain.deck is not None and not chain.deck.all_joined:
@@ -86,12 +86,12 @@ def play(game_name: str, mode: str, seats: list[str], seed: int, options: tuple[
         elif chain.needs(who) == "auto":
             data = me.answer()
         else:
-            data = me.turn([game.bots[game.demo_bot](game, me.state(), who, rng)])
+            data = me.turn([game.presentation.bots[game.presentation.demo_bot](game, me.state(), who, rng)])
         if edit is not None:
             data = edit(chain, data, secrets)
         chain.append(data)
         files.append(data)
-    raise AssertionError(f"{game.name} under {mode}: the game did not end within {MAX_FILES} files")
+    raise AssertionError(f"{game.info.name} under {mode}: the game did not end within {MAX_FILES} files")
 
 
 def save(files: list[bytes], path: Path) -> Path:
@@ -121,14 +121,14 @@ def check_dealers(game_name: str, options: tuple[str, ...] = (), seats: list[str
 
     game = games.get(game_name)
     opts = game.options(_options(options))
-    seats = seats or list(game.demo_seats_for(opts))
+    seats = seats or list(game.presentation.demo_seats(opts))
     sizes: dict[str, int] = {}
     for mode in modes:
-        where = f"{game.name} under {mode} (seed {seed}{', ' + ' '.join(options) if options else ''})"
+        where = f"{game.info.name} under {mode} (seed {seed}{', ' + ' '.join(options) if options else ''})"
         if not _takes(game, opts, seats, mode):
             continue
         try:
-            played = play(game.name, mode, seats, seed, options)
+            played = play(game.info.name, mode, seats, seed, options)
         except PbemError as exc:
             raise AssertionError(f"{where}: a writer's file was refused: {exc}") from exc
         if played.chain.outcome() is None:

@@ -176,7 +176,7 @@ class Session:
                     continue
                 info = actions.status(chain)
                 what = turns.owed(chain, self.name)[0] if self.name in chain.seats else "nothing"
-                rows.append(pages.GameRow(key, str(folder), chain.game.title, chain.seq, turns.waiting_words(info),
+                rows.append(pages.GameRow(key, str(folder), chain.game.info.title, chain.seq, turns.waiting_words(info),
                                           seat=self.name in chain.seats, yours=what in ("decision", "undo"),
                                           over=chain.over))
             return rows
@@ -200,7 +200,7 @@ class Session:
         with self.lock:
             held = self._load(folder)
             chain = held.chain
-            return pages.Screen(key=key, title=chain.game.title, game=chain.game.name, game_id=chain.game_id,
+            return pages.Screen(key=key, title=chain.game.info.title, game=chain.game.info.name, game_id=chain.game_id,
                                 seq=chain.seq, folder=str(folder), viewer=None, log=self.log(held, None))
 
     def check(self, key: str, text: str) -> dict[str, Any]:
@@ -216,7 +216,7 @@ class Session:
                 turns.check_turn(held.chain, self.name)
                 me.check_no_undo_pending()
                 command = actions.parse_commands(held.chain, me, [text])[0]
-                words = held.chain.game.explain(command, me.state(), self.name)
+                words = held.chain.game.presentation.explain(command, me.state(), self.name)
             except PbemError as exc:
                 return {"ok": False, "error": exc.message, "hint": exc.hint}
             return {"ok": True, "text": text, "words": f"{self.name} will {words}"}
@@ -385,7 +385,7 @@ def game_screen(chain, me, name: str, key: str, folder: str, notes: list[str],
 
     info = actions.status(chain)
     screen = pages.Screen(
-        key=key, title=chain.game.title, game=chain.game.name, game_id=chain.game_id, seq=chain.seq,
+        key=key, title=chain.game.info.title, game=chain.game.info.name, game_id=chain.game_id, seq=chain.seq,
         folder=folder, viewer=name if me is not None else None, to_act=actions.to_act_lines(info),
         pending=info.pending, log=log, outcome=outcome_words(chain), notes=notes,
     )

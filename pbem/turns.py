@@ -120,7 +120,7 @@ def status(chain: Chain) -> Status:
     from pbem.protocol.foresight import chance_knowledge
 
     return Status(
-        game=chain.game.name,
+        game=chain.game.info.name,
         game_id=chain.game_id,
         seq=chain.seq,
         dealer=Dealer(chain.dealer_mode, chain.dealer_name),

@@ -386,7 +386,7 @@ class Watch:
             what = {"undo": "accept or refuse the undo (pbem undo accept|refuse)",
                     "join": "join the game", "decision": f"decide (pbem play {where} --as {self.name})"}[needs]
             key = f"turn {chain.seq}"
-            if self._tell(seen, f"{where}: your turn in {chain.game.title} (seq {chain.seq}): {what}", key=key):
+            if self._tell(seen, f"{where}: your turn in {chain.game.info.title} (seq {chain.seq}): {what}", key=key):
                 self._notify(folder, chain, needs)
             return
         waiting = "; ".join(actions.to_act_lines(info)) or "nobody"
@@ -507,7 +507,7 @@ def run_notify(command: str, folder: Path, chain, needs: str, name: str, seat: s
     "reminder" or "deadline": `seat` is the seat it is about); what went
     wrong, if anything, in words (never an exception: a notification must
     not stop a watcher or a fetch)."""
-    env = {**os.environ, "PBEM_GAME": chain.game.name, "PBEM_GAME_ID": chain.game_id,
+    env = {**os.environ, "PBEM_GAME": chain.game.info.name, "PBEM_GAME_ID": chain.game_id,
            "PBEM_DIR": str(folder.absolute()), "PBEM_SEQ": str(chain.seq), "PBEM_NEEDS": needs,
            "PBEM_AS": name, **({"PBEM_SEAT": seat} if seat else {})}
     try:

@@ -43,14 +43,18 @@ from typing import Any
 import msgspec
 
 from pbem.games.base import (
+    NO_DEALING,
     Chance,
+    Dealing,
     Game,
+    GameInfo,
     GameState,
     IllegalCommand,
     InvalidCommand,
     InvalidOption,
     Known,
     Outcome,
+    Presentation,
     SeatSpec,
     Zone,
     copy_struct,
@@ -158,23 +162,21 @@ def _next(s: State, seat: str) -> str:
 
 
 class LuckyDraw(Game[State, Command]):
-    name = "lucky"
-    title = "Lucky Draw (test game)"
-    rules_version = "1"
-    fixed_hidden_cards = True  # the set-up's hidden cards never depend on its chance
-    min_seats = 2
-    max_seats = 3
-    Options = Options
-    State = State
-    Command = Command
-    summary = "Roll, draw, play a card or pass; vote every third round."
+    """A game written as a subclass: its rules functions are methods, its
+    presentation is built from methods too (`render`, `format`, `parse`)."""
 
-    @property
-    def bots(self):  # type: ignore[override]
-        return {"random": random_bot, "drawer": drawer_bot, "thief": thief_bot, "giver": giver_bot}
+    info = GameInfo(name="lucky", title="Lucky Draw (test game)", rules_version="1", min_seats=2, max_seats=3,
+                    Options=Options, State=State, Command=Command)
+
+    def __init__(self) -> None:
+        super().__init__(presentation=Presentation(
+            render=self.render, format=self.format, parse=self.parse, describe=self.describe,
+            bots=lambda: {"random": random_bot, "drawer": drawer_bot, "thief": thief_bot, "giver": giver_bot},
+            summary="Roll, draw, play a card or pass; vote every third round.",
+        ))
 
     def seats(self, options: Any, requested: list[SeatSpec]) -> list[SeatSpec]:
-        if not self.min_seats <= len(requested) <= self.max_seats:
+        if not self.info.min_seats <= len(requested) <= self.info.max_seats:
             raise InvalidOption("Lucky Draw needs 2 or 3 seats")
         return [SeatSpec(s.name) for s in requested]
 
@@ -198,8 +200,8 @@ class LuckyDraw(Game[State, Command]):
             omen=bool(options.omen),
         )
 
-    def private_decks(self, state: State) -> dict[str, str]:
-        return {_own(s): s for s in state.seats} if state.private else {}
+    def dealing(self, state: State) -> Dealing:
+        return Dealing(private={_own(s): s for s in state.seats}) if state.private else NO_DEALING
 
     # -- play ---------------------------------------------------------------
 

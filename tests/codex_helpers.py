@@ -38,8 +38,8 @@ def red_green(*lines: str) -> State:
 
 def do(state: State, text: str, seat: str | None = None) -> State:
     seat = seat or state.active
-    cmd = GAME.parse(text, state, seat)
-    assert GAME.parse(GAME.format(cmd, state, seat), state, seat) == cmd
+    cmd = GAME.presentation.parse(text, state, seat)
+    assert GAME.presentation.parse(GAME.presentation.format(cmd, state, seat), state, seat) == cmd
     state = GAME.apply(state, seat, cmd, CH)
     return GAME.advance(state, CH)
 
@@ -66,7 +66,7 @@ def hand_names(state: State, seat: str) -> list[str]:
 
 def legal_texts(state: State, seat: str | None = None) -> list[str]:
     seat = seat or GAME.to_act(state)[0]
-    return [GAME.format(c, state, seat) for c in GAME.legal(state, seat)]
+    return [GAME.presentation.format(c, state, seat) for c in GAME.legal(state, seat)]
 
 
 def stats(state: State, seat: str, name: str) -> tuple[int, int, int]:

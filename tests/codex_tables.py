@@ -5,7 +5,7 @@ knowledge), every owed answer (a delivery, chance, a decryption) written
 as `pbem sync` writes it, in one in-memory chain.
 
 A scenario fixes hidden cards, so the chain refuses it outside hotseat
-(`Game.scenario_options`); for a test of a rule under the referee or the
+(`GameInfo.scenario_options`); for a test of a rule under the referee or the
 peer dealer the option is let through here (`scenarios_everywhere`): the
 dealers deal the hands it fixes as they deal any set-up."""
 
@@ -75,7 +75,7 @@ def play(mode: str, lines: list[str], script: list[tuple[str, str]], seed: int =
                 text = text(me.state(), seat)
             data = cheat(chain, me, text) if cheat is not None else None
             if data is None:
-                data = me.turn([game.parse(text, me.state(), seat)])
+                data = me.turn([game.presentation.parse(text, me.state(), seat)])
         else:
             break
         chain.append(data)
@@ -100,5 +100,5 @@ def views(chain: Chain, secrets: dict[str, SecretIdentity]) -> dict:
     for seat in ("alice", "bob"):
         out[f"view:{seat}"] = game.view(Party(chain, secrets[seat]).state(), seat)
     for who in ("public", "alice", "bob"):
-        out[who] = game.render(out[f"view:{who}"])
+        out[who] = game.presentation.render(out[f"view:{who}"])
     return out

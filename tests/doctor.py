@@ -36,7 +36,7 @@ def resign_genesis(data: bytes, signer, change_initial: Callable[[dict], Any], r
     body = msgspec.structs.replace(body, initial=msgspec.Raw(raw))
     if rehash:
         game = games.get(body.game, body.rules_version)
-        public = msgspec.json.decode(raw, type=game.State)
+        public = msgspec.json.decode(raw, type=game.info.State)
         body = msgspec.structs.replace(body, state=state_hash(overlay(public, {o.ref: o.card for o in body.reveals})))
     return codec.encode_signed("genesis", body, signer)
 

@@ -42,7 +42,7 @@ TABLE_OPTIONS: dict[str, tuple[str, ...]] = {"dark-agent": ("rounds=2",)}
 @functools.cache
 def table(game: str = "agent-avenue", mode: str = "hotseat", options: tuple[str, ...] = ()) -> tamper.Table:
     g = games.get(game)
-    seats = list(g.demo_seats_for(g.options(actions.parse_options(list(options)))))
+    seats = list(g.presentation.demo_seats(g.options(actions.parse_options(list(options)))))
     return tamper.play(game, mode, seats, seed=7, options=options or TABLE_OPTIONS.get(game, ()))
 
 
@@ -134,7 +134,7 @@ def notation(data: bytes) -> None:
     for name, mode, options in [(g, "hotseat", ()) for g in protocol_games()] + VARIANT_POSITIONS:
         game = games.get(name)
         for st, seat in positions(name, mode, options):
-            game.parse(text, st, seat)
+            game.presentation.parse(text, st, seat)
 
 
 #: the notation is parsed in positions of the variants too (a team's pair,

@@ -59,10 +59,10 @@ def random_states(seeds: range):
 def test_notation_forms():
     state = start(EN, DA, SA, SE)
     hand = [it.ref for it in state.zones["hand:alice"].items]
-    assert GAME.format(Play(hand[0], hand[1]), state, "alice") == "play Enforcer / Double Agent"
-    assert GAME.format(Discard(hand[2]), state, "alice") == "discard Saboteur"
-    assert GAME.format(Recruit("face-up"), state, "bob") == "recruit face-up"
-    assert GAME.format(Recruit("face-down"), state, "bob") == "recruit face-down"
+    assert GAME.presentation.format(Play(hand[0], hand[1]), state, "alice") == "play Enforcer / Double Agent"
+    assert GAME.presentation.format(Discard(hand[2]), state, "alice") == "discard Saboteur"
+    assert GAME.presentation.format(Recruit("face-up"), state, "bob") == "recruit face-up"
+    assert GAME.presentation.format(Recruit("face-down"), state, "bob") == "recruit face-down"
 
 
 def test_notation_round_trips_for_every_legal_command():
@@ -70,8 +70,8 @@ def test_notation_round_trips_for_every_legal_command():
         for seat in GAME.to_act(state):
             mine = seen_by(state, seat)
             for command in GAME.legal(mine, seat):
-                text = GAME.format(command, mine, seat)
-                assert GAME.parse(text, mine, seat) == command, text
+                text = GAME.presentation.format(command, mine, seat)
+                assert GAME.presentation.parse(text, mine, seat) == command, text
 
 
 @pytest.mark.parametrize(
@@ -86,30 +86,30 @@ def test_notation_round_trips_for_every_legal_command():
 def test_parse_is_case_and_space_tolerant(text):
     state = start(EN, DA, SA, SE)
     hand = [it.ref for it in state.zones["hand:alice"].items]
-    assert GAME.parse(text, state, "alice") == Play(hand[0], hand[1])
+    assert GAME.presentation.parse(text, state, "alice") == Play(hand[0], hand[1])
 
 
 def test_parse_recruit_variants():
     state = start()
     for text in ("recruit face-up", "RECRUIT Face-Up", "recruit  face up"):
-        assert GAME.parse(text, state, "bob") == Recruit("face-up")
-    assert GAME.parse("recruit facedown", state, "bob") == Recruit("face-down")
+        assert GAME.presentation.parse(text, state, "bob") == Recruit("face-up")
+    assert GAME.presentation.parse("recruit facedown", state, "bob") == Recruit("face-down")
 
 
 def test_parse_picks_the_lowest_ref_of_a_name():
     state = start(SA, EN, SA, EN)
     hand = [it.ref for it in state.zones["hand:alice"].items]
-    assert GAME.parse("discard saboteur", state, "alice") == Discard(hand[0])
-    assert GAME.parse("play Saboteur / Enforcer", state, "alice") == Play(hand[0], hand[1])
+    assert GAME.presentation.parse("discard saboteur", state, "alice") == Discard(hand[0])
+    assert GAME.presentation.parse("play Saboteur / Enforcer", state, "alice") == Play(hand[0], hand[1])
 
 
 def test_parse_identical_names_takes_two_cards():
     state = start(SE, SE, SE, SE)
     hand = [it.ref for it in state.zones["hand:alice"].items]
-    assert GAME.parse("play Sentinel / Sentinel", state, "alice") == Play(hand[0], hand[1])
+    assert GAME.presentation.parse("play Sentinel / Sentinel", state, "alice") == Play(hand[0], hand[1])
     state = start(SE, EN, SA, DA)
     with pytest.raises(IllegalCommand, match="only one Sentinel"):
-        GAME.parse("play Sentinel / Sentinel", state, "alice")
+        GAME.presentation.parse("play Sentinel / Sentinel", state, "alice")
 
 
 @pytest.mark.parametrize(
@@ -129,22 +129,22 @@ def test_parse_identical_names_takes_two_cards():
 def test_parse_errors(text, message):
     state = start(EN, DA, SA, SE)
     with pytest.raises(InvalidCommand) as err:
-        GAME.parse(text, state, "alice")
+        GAME.presentation.parse(text, state, "alice")
     assert message in str(err.value)
 
 
 def test_parse_name_not_in_hand_is_illegal():
     state = start(EN, DA, SA, SE)
     with pytest.raises(IllegalCommand, match="no Mole in hand"):
-        GAME.parse("discard Mole", state, "alice")
+        GAME.presentation.parse("discard Mole", state, "alice")
     with pytest.raises(IllegalCommand, match="no Codebreaker in hand"):
-        GAME.parse("play Enforcer / Codebreaker", state, "alice")
+        GAME.presentation.parse("play Enforcer / Codebreaker", state, "alice")
     # bob cannot name alice's cards, even from the full state
     with pytest.raises(IllegalCommand, match="no Enforcer in hand"):
-        GAME.parse("discard Enforcer", state, "bob")
+        GAME.presentation.parse("discard Enforcer", state, "bob")
     # the public state knows no hand
     with pytest.raises(IllegalCommand):
-        GAME.parse("discard Enforcer", seen_by(state, None), "alice")
+        GAME.presentation.parse("discard Enforcer", seen_by(state, None), "alice")
 
 
 # --- wire format ------------------------------------------------------------------------------
@@ -157,14 +157,14 @@ def test_commands_have_explicit_wire_tags():
     assert msgspec.json.encode(Discard("a003")) == b'{"t":"aa.discard","ref":"a003"}'
     assert msgspec.json.encode(Recruit("face-down")) == b'{"t":"aa.recruit","which":"face-down"}'
     for command in (Play("a001", "a002"), Discard("a003"), Recruit("face-up")):
-        assert msgspec.json.decode(msgspec.json.encode(command), type=GAME.Command) == command
+        assert msgspec.json.decode(msgspec.json.encode(command), type=GAME.info.Command) == command
     with pytest.raises(msgspec.ValidationError):
-        msgspec.json.decode(b'{"t":"aa.recruit","which":"sideways"}', type=GAME.Command)
+        msgspec.json.decode(b'{"t":"aa.recruit","which":"sideways"}', type=GAME.info.Command)
 
 
 def test_state_round_trips_through_json():
     for state in random_states(range(5)):
-        back = msgspec.json.decode(msgspec.json.encode(state), type=GAME.State)
+        back = msgspec.json.decode(msgspec.json.encode(state), type=GAME.info.State)
         assert back == state
 
 
@@ -173,22 +173,22 @@ def test_state_round_trips_through_json():
 
 def test_describe_hides_the_face_down_card():
     state = start(EN, SA, SE, DA)
-    command = GAME.parse("play Enforcer / Saboteur", state, "alice")
+    command = GAME.presentation.parse("play Enforcer / Saboteur", state, "alice")
     after = GAME.apply(state, "alice", command, CH)
-    assert GAME.describe(command, after, "alice") == "play Enforcer / Saboteur"
-    assert GAME.describe(command, after, "bob") == "play Enforcer / (face down)"
-    assert GAME.describe(command, after, None) == "play Enforcer / (face down)"
-    assert GAME.describe(command, seen_by(after, None), None) == "play Enforcer / (face down)"
+    assert GAME.presentation.describe(command, after, "alice") == "play Enforcer / Saboteur"
+    assert GAME.presentation.describe(command, after, "bob") == "play Enforcer / (face down)"
+    assert GAME.presentation.describe(command, after, None) == "play Enforcer / (face down)"
+    assert GAME.presentation.describe(command, seen_by(after, None), None) == "play Enforcer / (face down)"
 
 
 def test_describe_hides_discards():
     state = start(EN, SA, SE, DA)
-    command = GAME.parse("discard Saboteur", state, "alice")
+    command = GAME.presentation.parse("discard Saboteur", state, "alice")
     after = GAME.apply(state, "alice", command, CH)
-    assert GAME.describe(command, after, "alice") == "discard Saboteur"
-    assert GAME.describe(command, after, "bob") == "discard (face down)"
-    assert GAME.describe(command, after, None) == "discard (face down)"
-    assert GAME.describe(Recruit("face-up"), after, None) == "recruit face-up"
+    assert GAME.presentation.describe(command, after, "alice") == "discard Saboteur"
+    assert GAME.presentation.describe(command, after, "bob") == "discard (face down)"
+    assert GAME.presentation.describe(command, after, None) == "discard (face down)"
+    assert GAME.presentation.describe(Recruit("face-up"), after, None) == "recruit face-up"
 
 
 # --- views -----------------------------------------------------------------------------------------
@@ -204,7 +204,7 @@ def _plain(value) -> bool:
 
 def test_views_hide_the_opponents_hand_and_the_face_down_card():
     state = start(EN, SA, SE, DA, CB, CB, MO, DA)
-    state = GAME.apply(state, "alice", GAME.parse("play Enforcer / Saboteur", state, "alice"), CH)
+    state = GAME.apply(state, "alice", GAME.presentation.parse("play Enforcer / Saboteur", state, "alice"), CH)
     alice, bob, public = (GAME.view(state, s) for s in ("alice", "bob", None))
     assert alice.seats[0].hand == [SE, DA, DA, DA]  # drew two Double Agents
     assert alice.seats[1].hand is None and alice.seats[1].hand_size == 4
@@ -224,7 +224,7 @@ def test_views_hide_the_opponents_hand_and_the_face_down_card():
 
 def test_view_shows_the_board():
     state = start(EN, MO, SE, DA, CB, CB, SE, DA)
-    state = GAME.apply(state, "alice", GAME.parse("play Enforcer / Mole", state, "alice"), CH)
+    state = GAME.apply(state, "alice", GAME.presentation.parse("play Enforcer / Mole", state, "alice"), CH)
     state = GAME.advance(GAME.apply(state, "bob", Recruit("face-up"), CH), CH)
     v = GAME.view(state, None)
     assert [(s.seat, s.home, s.position, s.progress) for s in v.seats] == [
@@ -247,19 +247,19 @@ def test_view_outcome():
 
 def test_render():
     state = start(EN, MO, SE, DA, CB, CB, SE, DA)
-    state = GAME.apply(state, "alice", GAME.parse("play Enforcer / Mole", state, "alice"), CH)
-    text = GAME.render(GAME.view(state, "bob"))
+    state = GAME.apply(state, "alice", GAME.presentation.parse("play Enforcer / Mole", state, "alice"), CH)
+    text = GAME.presentation.render(GAME.view(state, "bob"))
     assert " 0   1   2" in text and "13" in text
     assert "hand: Codebreaker, Codebreaker, Sentinel, Double Agent" in text
     assert "alice - active: home 0, on 0" in text and "hand: 4 cards" in text
     assert "centre: face up Enforcer, face down (hidden)" in text
     assert "Mole" not in text
-    alice = GAME.render(GAME.view(state, "alice"))
+    alice = GAME.presentation.render(GAME.view(state, "alice"))
     assert "face down Mole" in alice
     as_dict = msgspec.json.decode(msgspec.json.encode(GAME.view(state, "bob")))
-    assert GAME.render(as_dict) == text
+    assert GAME.presentation.render(as_dict) == text
     for state in random_states(range(3)):
-        assert GAME.render(GAME.view(state, None))
+        assert GAME.presentation.render(GAME.view(state, None))
 
 
 # --- bots ---------------------------------------------------------------------------------------------
@@ -270,19 +270,19 @@ def test_bots_choose_legal_commands_without_peeking(bot):
     for state in random_states(range(10)):
         for seat in GAME.to_act(state):
             mine = seen_by(state, seat)
-            choice = GAME.bots[bot](GAME, mine, seat, random.Random(1))
+            choice = GAME.presentation.bots[bot](GAME, mine, seat, random.Random(1))
             assert choice in GAME.legal(mine, seat)
             # the same choice whatever hidden cards the state would show
-            assert GAME.bots[bot](GAME, state, seat, random.Random(1)) == choice
+            assert GAME.presentation.bots[bot](GAME, state, seat, random.Random(1)) == choice
 
 
 def test_greedy_recruit_ignores_the_face_down_identity():
     """Two positions differing only in the face-down card get the same choice."""
     a = start(EN, SA, SE, DA)
     b = start(EN, MO, SE, DA)
-    a = GAME.apply(a, "alice", GAME.parse("play Enforcer / Saboteur", a, "alice"), CH)
-    b = GAME.apply(b, "alice", GAME.parse("play Enforcer / Mole", b, "alice"), CH)
-    bot = GAME.bots["greedy"]
+    a = GAME.apply(a, "alice", GAME.presentation.parse("play Enforcer / Saboteur", a, "alice"), CH)
+    b = GAME.apply(b, "alice", GAME.presentation.parse("play Enforcer / Mole", b, "alice"), CH)
+    bot = GAME.presentation.bots["greedy"]
     assert bot(GAME, seen_by(a, "bob"), "bob", random.Random(0)) == bot(
         GAME, seen_by(b, "bob"), "bob", random.Random(0)
     )
@@ -296,7 +296,7 @@ def test_greedy_beats_random():
         state = GAME.setup(GAME.options({}), SEATS, RandomChance(seed))
         while state.outcome is None:
             seat = GAME.to_act(state)[0]
-            bot = GAME.bots["greedy" if seat == greedy_seat else "random"]
+            bot = GAME.presentation.bots["greedy" if seat == greedy_seat else "random"]
             command = bot(GAME, seen_by(state, seat), seat, rng)
             state = GAME.advance(GAME.apply(state, seat, command, CH), CH)
         wins += greedy_seat in state.outcome.winners

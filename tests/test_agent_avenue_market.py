@@ -61,7 +61,7 @@ def start(alice: list[str], bob: list[str], draws: list[str] = (), market: list[
 
 
 def act(state: State, seat: str, text: str) -> State:
-    return GAME.advance(GAME.apply(state, seat, GAME.parse(text, state, seat), CH), CH)
+    return GAME.advance(GAME.apply(state, seat, GAME.presentation.parse(text, state, seat), CH), CH)
 
 
 def turn(state: State, up: str, down: str, choice: str) -> State:
@@ -120,7 +120,7 @@ def test_market_option_top_first_and_checked():
         GAME.options({"mode": "advanced", "market": ",".join(["Masterplan", *cards.MARKET_NAMES[:-1]])})
     with pytest.raises(InvalidOption, match="unknown black-market card 'Jetpack'"):
         GAME.options({"mode": "advanced", "market": "Jetpack"})
-    assert "market" in GAME.scenario_options
+    assert "market" in GAME.info.scenario_options
 
 
 def test_simple_mode_encodings_are_unchanged():
@@ -129,7 +129,7 @@ def test_simple_mode_encodings_are_unchanged():
     assert msgspec.json.encode(options) == b'{"mode":"simple","first":"","deck":null}'
     state = GAME.setup(options, SEATS, RandomChance(1))
     assert b"market" not in msgspec.json.encode(state)
-    assert GAME.rules_version == "1"
+    assert GAME.info.rules_version == "1"
 
 
 def test_the_market_deck_is_hidden_from_everyone():
@@ -142,7 +142,7 @@ def test_the_market_deck_is_hidden_from_everyone():
     for seat in (None, "alice", "bob"):
         view = GAME.view(state, seat)
         assert view.market.deck_size == 12
-        pictures = [msgspec.json.encode(view).decode(), GAME.render(view), GAME.svg(view)]
+        pictures = [msgspec.json.encode(view).decode(), GAME.presentation.render(view), GAME.presentation.svg(view)]
         for name in in_deck:
             assert all(name not in text for text in pictures), (seat, name)
 
@@ -153,7 +153,7 @@ def test_the_market_deck_is_hidden_from_everyone():
 def test_landing_exactly_takes_a_card_and_the_supply_refills_before_it_resolves():
     state = landed(["Watchtower", "Surveillance Truck", "Outpost", "Masterplan"])
     assert GAME.to_act(state) == ["alice"]
-    assert [GAME.format(c, state, "alice") for c in GAME.legal(state, "alice")] == [
+    assert [GAME.presentation.format(c, state, "alice") for c in GAME.legal(state, "alice")] == [
         "take Watchtower", "take Surveillance Truck", "take Outpost",
     ]
     state = act(state, "alice", "take Surveillance Truck")  # +1: from 2 to 3
@@ -329,7 +329,7 @@ def test_surveillance_truck_moves_one_forward_and_may_chain():
     state.position["alice"] = 4
     state = act(state, "alice", "take Surveillance Truck")  # 4 + 1 = 5: black market again
     assert state.position["alice"] == 5 and GAME.to_act(state) == ["alice"]
-    assert [GAME.format(c, state, "alice") for c in GAME.legal(state, "alice")][0] == "take Masterplan"
+    assert [GAME.presentation.format(c, state, "alice") for c in GAME.legal(state, "alice")][0] == "take Masterplan"
 
 
 def test_smoke_screen_recruits_the_deck_top_and_needs_its_reveal():
@@ -339,7 +339,7 @@ def test_smoke_screen_recruits_the_deck_top_and_needs_its_reveal():
     assert names(after, "play:alice") == [DD, SK] and after.position["alice"] == 6
     # on the public state the deck's top is hidden: the rules ask for it
     public = {it.ref for z in state.zones.values() if z.public for it in z.items}
-    taken = GAME.apply(project(state, public), "alice", GAME.parse("take Smoke Screen", state, "alice"), CH)
+    taken = GAME.apply(project(state, public), "alice", GAME.presentation.parse("take Smoke Screen", state, "alice"), CH)
     with pytest.raises(NeedsReveal) as need:
         GAME.advance(taken, CH)
     assert need.value.ref == top.ref
@@ -355,7 +355,7 @@ def test_smoke_screen_with_an_empty_deck_is_ignored():
 def test_outpost_recruits_a_sentinel_from_the_hand_revealed_and_draws_up():
     state = act(landed(["Outpost"], alice_rest=(SE, SA), draws=(SA, SA, EN)), "alice", "take Outpost")
     assert GAME.to_act(state) == ["alice"] and state.market.task == "Outpost"
-    assert [GAME.format(c, state, "alice") for c in GAME.legal(state, "alice")] == ["choose Sentinel"]
+    assert [GAME.presentation.format(c, state, "alice") for c in GAME.legal(state, "alice")] == ["choose Sentinel"]
     with pytest.raises(IllegalCommand, match="can be carried out"):
         GAME.apply(state, "alice", Pass(), CH)
     hand_before = len(state.zones["hand:alice"].items)
@@ -365,7 +365,7 @@ def test_outpost_recruits_a_sentinel_from_the_hand_revealed_and_draws_up():
     # revealed with proof: on the public state the rules must read the card
     public = project(state, {it.ref for z in state.zones.values() if z.public for it in z.items})
     with pytest.raises(NeedsReveal):
-        GAME.apply(public, "alice", GAME.parse("choose Sentinel", state, "alice"), CH)
+        GAME.apply(public, "alice", GAME.presentation.parse("choose Sentinel", state, "alice"), CH)
 
 
 def test_outpost_without_a_sentinel_is_ignored():
@@ -377,7 +377,7 @@ def test_outpost_without_a_sentinel_is_ignored():
 
 def test_secret_recruit_needs_a_name_not_in_play():
     state = act(landed(["Secret Recruit"], alice_rest=(SE, DD), draws=(SA, SA)), "alice", "take Secret Recruit")
-    options = [GAME.format(c, state, "alice") for c in GAME.legal(state, "alice")]
+    options = [GAME.presentation.format(c, state, "alice") for c in GAME.legal(state, "alice")]
     assert "choose Daredevil" not in options and "choose Sentinel" in options
     with pytest.raises(IllegalCommand, match="do not have in play"):
         GAME.apply(state, "alice", Choose(next(it.ref for it in state.zones["hand:alice"].items if it.card == DD)), CH)
@@ -387,7 +387,7 @@ def test_secret_recruit_needs_a_name_not_in_play():
 
 def test_double_trouble_reveals_a_pair_recruits_one_keeps_the_other():
     state = act(landed(["Double Trouble"], alice_rest=(EN, EN), draws=(SA, SE, SA)), "alice", "take Double Trouble")
-    cmd = GAME.parse("choose Enforcer", state, "alice")
+    cmd = GAME.presentation.parse("choose Enforcer", state, "alice")
     assert isinstance(cmd, Choose) and cmd.keep is not None
     after = act(state, "alice", "choose Enforcer")
     assert names(after, "play:alice") == [DD, EN] and after.position["alice"] == 3
@@ -397,15 +397,15 @@ def test_double_trouble_reveals_a_pair_recruits_one_keeps_the_other():
     with pytest.raises(NeedsReveal):
         GAME.apply(public, "alice", cmd, CH)
     with pytest.raises(InvalidCommand):
-        GAME.parse("choose Enforcerx", state, "alice")
+        GAME.presentation.parse("choose Enforcerx", state, "alice")
     with pytest.raises(IllegalCommand, match="only one Saboteur"):
-        GAME.parse("choose Saboteur", state, "alice")
+        GAME.presentation.parse("choose Saboteur", state, "alice")
 
 
 def test_spycation_returns_an_agent_moving_nobody_and_may_recruit_it_again():
     state = act(landed(["Spycation"]), "alice", "take Spycation")
     before = dict(state.position)
-    assert [GAME.format(c, state, "alice") for c in GAME.legal(state, "alice")] == ["choose Daredevil"]
+    assert [GAME.presentation.format(c, state, "alice") for c in GAME.legal(state, "alice")] == ["choose Daredevil"]
     state = act(state, "alice", "choose Daredevil")
     assert state.position == before and names(state, "play:alice") == []
     assert DD in names(state, "hand:alice") and len(state.zones["hand:alice"].items) == 5
@@ -453,9 +453,9 @@ def test_bad_market_commands_are_refused_and_change_nothing():
     state = landed(["Watchtower", "Outpost", "Masterplan"])
     frozen = msgspec.json.encode(state)
     with pytest.raises(IllegalCommand, match="Spycation is not in the black-market supply"):
-        GAME.parse("take Spycation", state, "alice")
+        GAME.presentation.parse("take Spycation", state, "alice")
     with pytest.raises(InvalidCommand, match="unknown black-market card"):
-        GAME.parse("take Jetpack", state, "alice")
+        GAME.presentation.parse("take Jetpack", state, "alice")
     with pytest.raises(IllegalCommand, match="not in the supply"):
         GAME.apply(state, "alice", Take("m999"), CH)
     with pytest.raises(IllegalCommand, match="alice answers the black market"):
@@ -470,6 +470,6 @@ def test_bad_market_commands_are_refused_and_change_nothing():
         GAME.apply(state, "alice", Choose(state.zones["hand:alice"].items[0].ref), CH)
     simple = GAME.setup(GAME.options({}), SEATS, RandomChance(1))
     with pytest.raises(InvalidCommand, match="black market"):
-        GAME.parse("take Watchtower", simple, "alice")
+        GAME.presentation.parse("take Watchtower", simple, "alice")
     with pytest.raises(IllegalCommand, match="no black market"):
         GAME.apply(simple, "alice", Pass(), CH)

@@ -54,14 +54,14 @@ def fan_bot(game, state, seat, rng):
     reveal hand cards with proof), carries them out when it can, and
     otherwise plays as greedy does."""
     legal = game.legal(state, seat)
-    spelled = {game.format(c, state, seat): c for c in legal}
+    spelled = {game.presentation.format(c, state, seat): c for c in legal}
     for name in INSTANTS_FIRST:
         if f"take {name}" in spelled:
             return spelled[f"take {name}"]
     if state.phase == "market":
         chosen = [c for c in legal if not isinstance(c, Pass)]
         return rng.choice(chosen or legal)
-    return GAME.bots["greedy"](game, state, seat, rng)
+    return GAME.presentation.bots["greedy"](game, state, seat, rng)
 
 
 def demo(tmp_path, dealer: str, seed: int, bot: str, *options: str):
@@ -82,7 +82,7 @@ def test_demo_plays_to_the_end_and_verifies(tmp_path, dealer):
 
 
 def test_a_fixed_deal_exercises_the_revealing_instants_under_the_hotseat_dealer(tmp_path, monkeypatch):
-    monkeypatch.setitem(GAME.bots, "fan", fan_bot)
+    monkeypatch.setitem(GAME.presentation.bots, "fan", fan_bot)
     market = INSTANTS_FIRST + [n for n in cards.MARKET_NAMES if n not in INSTANTS_FIRST]
     deck = ["Daredevil", "Codebreaker", "Enforcer", "Enforcer", "Daredevil", "Sentinel", "Sentinel", "Saboteur"]
     rest = [n for n in cards.NAMES for _ in range(cards.COPIES[n])]
@@ -97,7 +97,7 @@ def test_revealing_instants_under_the_other_dealers(tmp_path, monkeypatch, deale
     """The deal is random here (a scenario deck is for the hotseat only):
     CI plays one game; PBEM_LONG=1 plays twenty and requires that Smoke
     Screen and a hand reveal were exercised among them."""
-    monkeypatch.setitem(GAME.bots, "fan", fan_bot)
+    monkeypatch.setitem(GAME.presentation.bots, "fan", fan_bot)
     seen = Counter()
     for seed in range(20 if LONG else 1):
         out = demo(tmp_path, dealer, seed, "fan")

@@ -77,7 +77,7 @@ def start(deck: list[str] | None = None, **options: str) -> State:
 
 
 def act(state: State, seat: str, text: str) -> State:
-    command = GAME.parse(text, state, seat)
+    command = GAME.presentation.parse(text, state, seat)
     return GAME.advance(GAME.apply(state, seat, command, CH), CH)
 
 
@@ -140,10 +140,10 @@ def arrange(
 
 def test_registry_and_metadata():
     assert get("aa") is GAME and get("agentavenue") is GAME
-    assert (GAME.name, GAME.title, GAME.rules_version) == ("agent-avenue", "Agent Avenue", "1")
-    assert (GAME.min_seats, GAME.max_seats) == (2, 4)  # 3-4: the team variant
-    assert GAME.scenario_options == frozenset({"deck", "market"})
-    assert sorted(GAME.bots) == ["greedy", "random"]
+    assert (GAME.info.name, GAME.info.title, GAME.info.rules_version) == ("agent-avenue", "Agent Avenue", "1")
+    assert (GAME.info.min_seats, GAME.info.max_seats) == (2, 4)  # 3-4: the team variant
+    assert GAME.info.scenario_options == frozenset({"deck", "market"})
+    assert sorted(GAME.presentation.bots) == ["greedy", "random"]
 
 
 def test_card_table():

@@ -44,7 +44,7 @@ def start(seats=FOUR, deck: list[str] | None = None, **options: str) -> State:
 
 
 def act(state: State, seat: str, text: str) -> State:
-    return GAME.advance(GAME.apply(state, seat, GAME.parse(text, state, seat), CH), CH)
+    return GAME.advance(GAME.apply(state, seat, GAME.presentation.parse(text, state, seat), CH), CH)
 
 
 def names(state: State, zone: str) -> list[str]:
@@ -86,8 +86,8 @@ def test_three_or_four_seats_select_the_team_variant_with_alternating_default_te
     state = start(["ann:red", "bo:gold", "cy:gold"])
     assert state.seats == ["red", "gold"] and state.teams == {"red": ["ann"], "gold": ["bo", "cy"]}
     assert state.home == {"red": 0, "gold": 7} and state.active == "red"
-    assert GAME.demo_seats_for(GAME.options({"teams": "2v2"})) == tuple(FOUR)
-    assert GAME.demo_seats_for(GAME.options({"teams": "2v1"})) == tuple(THREE)
+    assert GAME.presentation.demo_seats(GAME.options({"teams": "2v2"})) == tuple(FOUR)
+    assert GAME.presentation.demo_seats(GAME.options({"teams": "2v1"})) == tuple(THREE)
 
 
 @pytest.mark.parametrize(
@@ -128,9 +128,9 @@ def test_a_pair_plays_one_card_each_and_any_opponent_recruits():
     state = start(deck=deck)
     assert GAME.to_act(state) == ["alice"]
     with pytest.raises(IllegalCommand, match="plays one card for the team"):
-        GAME.apply(state, "alice", GAME.parse("play Enforcer / Saboteur", state, "alice"), CH)
+        GAME.apply(state, "alice", GAME.presentation.parse("play Enforcer / Saboteur", state, "alice"), CH)
     with pytest.raises(IllegalCommand, match="cannot play now"):
-        GAME.apply(state, "carol", GAME.parse("play Sidekick", state, "carol"), CH)
+        GAME.apply(state, "carol", GAME.presentation.parse("play Sidekick", state, "carol"), CH)
     state = act(state, "alice", "play Enforcer")
     assert names(state, "centre:up") == [EN] and names(state, "hand:alice") == [SA, SE, DA, CB]
     assert GAME.to_act(state) == ["carol"]
@@ -139,7 +139,7 @@ def test_a_pair_plays_one_card_each_and_any_opponent_recruits():
     with pytest.raises(IllegalCommand, match="played Enforcer face up"):
         GAME.apply(state, "carol", PlayOne(state.zones["hand:carol"].items[0].ref), CH)
     assert state == before
-    assert {GAME.format(c, state, "carol") for c in GAME.legal(state, "carol") if isinstance(c, PlayOne)} == {
+    assert {GAME.presentation.format(c, state, "carol") for c in GAME.legal(state, "carol") if isinstance(c, PlayOne)} == {
         "play Sidekick", "play Saboteur", "play Sentinel"
     }
     state = act(state, "carol", "play Sidekick")
@@ -147,7 +147,7 @@ def test_a_pair_plays_one_card_each_and_any_opponent_recruits():
     assert GAME.to_act(state) == ["bob", "dave"]
     assert "bob or dave (blue) to recruit" in GAME.view(state, None).prompt
     with pytest.raises(IllegalCommand, match="bob or dave recruits this turn, not carol"):
-        GAME.apply(state, "carol", GAME.parse("recruit face-up", state, "carol"), CH)
+        GAME.apply(state, "carol", GAME.presentation.parse("recruit face-up", state, "carol"), CH)
     state = act(state, "dave", "recruit face-down")
     assert names(state, "play:blue") == [SK] and names(state, "play:green") == [EN]
     assert state.moves == {"green": 1, "blue": 4}
@@ -160,7 +160,7 @@ def test_a_second_card_of_the_face_up_name_only_when_the_whole_hand_has_it():
     deck = deck_of(EN, SA, SE, DA, None, None, None, None, EN, EN, EN, EN)
     state = act(start(deck=deck), "alice", "play Enforcer")
     plays = [c for c in GAME.legal(state, "carol") if isinstance(c, PlayOne)]
-    assert [GAME.format(c, state, "carol") for c in plays] == ["play Enforcer"]
+    assert [GAME.presentation.format(c, state, "carol") for c in plays] == ["play Enforcer"]
     state = act(state, "carol", "play Enforcer")
     assert state.phase == "recruit"
 
@@ -258,7 +258,7 @@ def test_black_market_any_player_takes_and_resolves_with_its_own_hand():
     state = arrange(state, hands, deck=[CB, DD, SA, SA], progress={"green": 1, "blue": 0})
 
     def go(state, seat, text):
-        return GAME.advance(GAME.apply(state, seat, GAME.parse(text, state, seat), top), top)
+        return GAME.advance(GAME.apply(state, seat, GAME.presentation.parse(text, state, seat), top), top)
 
     state = go(state, "alice", "play Enforcer")
     state = go(state, "carol", "play Sentinel")
@@ -268,9 +268,9 @@ def test_black_market_any_player_takes_and_resolves_with_its_own_hand():
     state = go(state, "carol", "take Outpost")
     assert GAME.to_act(state) == ["carol"]  # and answers with its own hand
     with pytest.raises(IllegalCommand, match="carol answers the black market now, not alice"):
-        GAME.apply(state, "alice", GAME.parse("pass", state, "alice"), top)
+        GAME.apply(state, "alice", GAME.presentation.parse("pass", state, "alice"), top)
     with pytest.raises(IllegalCommand, match="you have no Sentinel in hand"):
-        GAME.parse("choose Sentinel", state, "alice")
+        GAME.presentation.parse("choose Sentinel", state, "alice")
     state = go(state, "carol", "choose Sentinel")
     assert names(state, "play:green") == [EN, SE] and names(state, "play:blue") == [SE]
     assert names(state, "hand:carol") == [DA, MO, DD, SA] and names(state, "hand:alice") == [SA, DA, CB, CB]

@@ -32,7 +32,7 @@ def rush_bot(game, state, seat, rng):
     legal = [c for c in game.legal(state, seat) if not isinstance(c, Discard)]
     if state.phase == "recruit":
         return Recruit("face-up")
-    spelled = {game.format(c, state, seat): c for c in legal}
+    spelled = {game.presentation.format(c, state, seat): c for c in legal}
     for text, command in spelled.items():
         if text.startswith("play Daredevil") and not state.zones["centre:up"].items:
             return command
@@ -41,7 +41,7 @@ def rush_bot(game, state, seat, rng):
 
 @pytest.fixture
 def rush(monkeypatch):
-    monkeypatch.setitem(GAME.bots, "rush", rush_bot)
+    monkeypatch.setitem(GAME.presentation.bots, "rush", rush_bot)
 
 
 def demo(tmp_path: Path, dealer: str, seed: int, *options: str, bot: str = "rush") -> str:
@@ -84,7 +84,7 @@ def test_a_peer_team_game_plays_to_the_end_in_memory_and_audits(tmp_path, teams,
     from conftest import Pbem
     from pbem.protocol import folder
 
-    seats = list(GAME.demo_seats_for(GAME.options({"teams": teams})))
+    seats = list(GAME.presentation.demo_seats(GAME.options({"teams": teams})))
     table = tamper.play("agent-avenue", "peer", seats, 3, (f"teams={teams}", *options))
     g = tmp_path / "g"
     g.mkdir()

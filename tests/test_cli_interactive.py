@@ -78,7 +78,7 @@ def test_quitting_writes_nothing(pbem, aa, answers):
 def test_question_mark_shows_the_rules_and_m_the_whole_menu(pbem, aa):
     r = pbem("play", aa, "--as", "alice", input="?\nm\nq\n")
     game = get("aa")
-    assert game.summary.splitlines()[0] in r.stdout and "Notation:" in r.stdout
+    assert game.presentation.summary.splitlines()[0] in r.stdout and "Notation:" in r.stdout
     legal = pbem.json("legal", aa, "--as", "alice")
     more = r.stdout
     assert f"{len(legal)}. {legal[-1]}" in more.split("alice> ", 2)[2]  # m shows everything, same numbers

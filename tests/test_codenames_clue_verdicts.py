@@ -159,7 +159,7 @@ def new(**opts):
 
 
 def clue(state, text):
-    return GAME.apply(state, "ann", GAME.parse(text, state, "ann"), RandomChance(0))
+    return GAME.apply(state, "ann", GAME.presentation.parse(text, state, "ann"), RandomChance(0))
 
 
 @pytest.mark.parametrize("text", ["clue ekollon 1", "clue post 2", "clue bollar 1", "clue koskälla 1"])
@@ -183,16 +183,16 @@ def test_opponent_judges_an_objectionable_clue_and_may_accept_it():
     assert turn.status == "pending" and "contains the visible codename 'ost'" in turn.concern
     view = GAME.view(st, "cat")
     assert view.to_act == ["cat"] and "'ost'" in view.prompt
-    assert "checks: clue 'post' is objectionable" in GAME.render(view)
+    assert "checks: clue 'post' is objectionable" in GAME.presentation.render(view)
     # the operatives see the reason too (it is public), never the key
-    assert "'ost'" in GAME.render(GAME.view(st, "bob"))
-    st = GAME.apply(st, "cat", GAME.parse("accept", st, "cat"), RandomChance(0))
+    assert "'ost'" in GAME.presentation.render(GAME.view(st, "bob"))
+    st = GAME.apply(st, "cat", GAME.presentation.parse("accept", st, "cat"), RandomChance(0))
     assert st.phase == "guess" and st.history[-1].status == "accepted"
 
 
 def test_opponent_may_object_to_it():
     st = clue(new(clue_review="opponent"), "clue ekbord 1")
-    st = GAME.apply(st, "cat", GAME.parse("object", st, "cat"), RandomChance(0))
+    st = GAME.apply(st, "cat", GAME.presentation.parse("object", st, "cat"), RandomChance(0))
     assert st.phase == "penalty" and st.history[-1].status == "objected"
 
 

@@ -60,5 +60,5 @@ def test_spymaster_bot_clues_a_run_of_own_agents():
     # horse and tiger (both red) are the animals on the grid: "animal 2" or
     # another category whose leading words are all red, with as many
     assert clue.number >= 2
-    assert GAME.bots["spymaster"](GAME, st, "a", random.Random(0)) == clue
+    assert GAME.presentation.bots["spymaster"](GAME, st, "a", random.Random(0)) == clue
 

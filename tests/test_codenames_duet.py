@@ -45,7 +45,7 @@ def new(**opts):
 
 
 def play(state, seat, text):
-    state = GAME.apply(state, seat, GAME.parse(text, state, seat), RandomChance(0))
+    state = GAME.apply(state, seat, GAME.presentation.parse(text, state, seat), RandomChance(0))
     return GAME.advance(state, RandomChance(0))
 
 
@@ -221,20 +221,20 @@ def test_each_player_sees_only_their_own_side():
     assert [c.mine for c in bob.cells] == [{"g": AGENT, "n": BYSTANDER, "x": ASSASSIN}[ch] for ch in SIDE_B]
     assert all(c.mine is None for c in obs.cells)
     assert obs.cells[0].found and obs.cells[12].bystander == ["a"]
-    for text in (GAME.render(ann), GAME.render(bob), GAME.render(obs)):
+    for text in (GAME.presentation.render(ann), GAME.presentation.render(bob), GAME.presentation.render(obs)):
         assert "[AGENT FOUND]" in text and "horse" in text and "bystander a" in text
     # bob's own partial state (his side only, plus what is public) gives him the same view
     public_refs = {it.ref for z in ("open-a", "open-b") for it in st.zones[z].items}
     bob_state = project(st, public_refs | {it.ref for it in st.zones["key-b"].items})
     assert GAME.view(bob_state, "bob") == bob
-    assert "(side a)" in GAME.render(ann).splitlines()[0]
+    assert "(side a)" in GAME.presentation.render(ann).splitlines()[0]
 
 
 def test_notation_done_and_klar():
     st = new()
-    assert GAME.parse("done", st, "ann") == Done() == GAME.parse("Klar", st, "ann")
-    assert GAME.format(Done(), st, "ann") == "done"
-    assert GAME.parse("passa", st, "ann") == Pass()
+    assert GAME.presentation.parse("done", st, "ann") == Done() == GAME.presentation.parse("Klar", st, "ann")
+    assert GAME.presentation.format(Done(), st, "ann") == "done"
+    assert GAME.presentation.parse("passa", st, "ann") == Pass()
 
 
 # --- whole games ----------------------------------------------------------------------------

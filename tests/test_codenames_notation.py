@@ -109,6 +109,6 @@ def test_game_notation_methods():
     st = GAME.setup(opts, GAME.seats(opts, [SeatSpec(n) for n in "abcd"]), RandomChance(0))
     seat = GAME.to_act(st)[0]
     for cmd in GAME.legal(st, seat):
-        text = GAME.format(cmd, st, seat)
-        assert GAME.parse(text, st, seat) == cmd
-        assert GAME.describe(cmd, st, None) == text
+        text = GAME.presentation.format(cmd, st, seat)
+        assert GAME.presentation.parse(text, st, seat) == cmd
+        assert GAME.presentation.describe(cmd, st, None) == text

@@ -39,7 +39,7 @@ def new(seats=SEATS, **opts):
 
 
 def play(state, seat, text):
-    command = GAME.parse(text, state, seat)
+    command = GAME.presentation.parse(text, state, seat)
     state = GAME.apply(state, seat, command, RandomChance(0))
     return GAME.advance(state, RandomChance(0))
 
@@ -98,7 +98,7 @@ def test_captain_survives_the_canonical_encoding():
     seats = [SeatSpec("zed", "red-spymaster"), SeatSpec("oli", "red"), SeatSpec("ida", "red"),
              SeatSpec("cat", "blue-spymaster"), SeatSpec("bo", "blue")]
     st = play(new(seats=seats), "zed", "clue animal 1")
-    back = msgspec.json.decode(msgspec.json.encode(st, order="sorted"), type=GAME.State)
+    back = msgspec.json.decode(msgspec.json.encode(st, order="sorted"), type=GAME.info.State)
     assert GAME.to_act(back) == ["oli"]
     assert GAME.view(back, None).teams[0].operatives == ["oli", "ida"]
 
@@ -192,7 +192,7 @@ def test_scenario_key_and_grid():
     st = new()
     assert st.words == GRID and st.starting == "red"
     assert [it.card for it in st.zones["key"].items] == ["red"] * 9 + ["blue"] * 8 + ["bystander"] * 7 + ["assassin"]
-    assert GAME.scenario_options == {"key"}
+    assert GAME.info.scenario_options == {"key"}
     blue = new(key="bbbbbbbbb rrrrrrrr nnnnnnn x")
     assert blue.starting == "blue" and GAME.to_act(blue) == ["cat"]
 
@@ -213,7 +213,7 @@ def test_illegal_clue_names_the_word_and_changes_nothing():
     with pytest.raises(IllegalCommand, match="objectionable.*'truck'"):
         GAME.apply(st, "ann", Clue("firetruck", 1), RandomChance(0))
     with pytest.raises(IllegalCommand, match="one word"):
-        GAME.apply(st, "ann", GAME.parse("clue big cat 1", st, "ann"), RandomChance(0))
+        GAME.apply(st, "ann", GAME.presentation.parse("clue big cat 1", st, "ann"), RandomChance(0))
     with pytest.raises(IllegalCommand, match="0-9 or unlimited"):
         GAME.apply(st, "ann", Clue("animal", 10), RandomChance(0))
     assert st == new()

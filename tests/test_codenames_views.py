@@ -24,7 +24,7 @@ def new(seats=SEATS, **opts):
 
 
 def play(state, seat, text):
-    state = GAME.apply(state, seat, GAME.parse(text, state, seat), RandomChance(0))
+    state = GAME.apply(state, seat, GAME.presentation.parse(text, state, seat), RandomChance(0))
     return GAME.advance(state, RandomChance(0))
 
 
@@ -87,7 +87,7 @@ def test_view_while_guessing_and_resolving():
     assert view.guesses_left is None and view.turn.number == "unlimited"
     st = play(new(), "ann", "clue animal 2")
     assert GAME.view(st, "bob").guesses_left == 3
-    st = GAME.apply(st, "bob", GAME.parse("guess horse tiger", st, "bob"), RandomChance(0))
+    st = GAME.apply(st, "bob", GAME.presentation.parse("guess horse tiger", st, "bob"), RandomChance(0))
     view = GAME.view(st, "bob")
     assert view.phase == "resolve" and view.pending == ["horse", "tiger"] and view.to_act == []
 
@@ -117,24 +117,24 @@ def grid_cells(text):
 
 def test_render_spymaster_operative_observer():
     st = midgame()
-    spy = grid_cells(GAME.render(GAME.view(st, "ann")))
-    op = grid_cells(GAME.render(GAME.view(st, "bob")))
-    obs = GAME.render(GAME.view(st, None))
+    spy = grid_cells(GAME.presentation.render(GAME.view(st, "ann")))
+    op = grid_cells(GAME.presentation.render(GAME.view(st, "bob")))
+    obs = GAME.presentation.render(GAME.view(st, None))
     assert spy["horse"] == op["horse"] == "[RED AGENT]" and grid_cells(obs)["mirror"] == "[BYSTANDER]"
     assert spy["tiger"] == "red agent" and spy["tower"] == "!!ASSASSIN!!" and spy["eagle"] == "blue agent"
     assert op["tiger"] == op["tower"] == grid_cells(obs)["tower"] == ""
-    assert set(op) == set(GRID) and len(GAME.render(GAME.view(st, "bob")).splitlines()[2]) == 76
+    assert set(op) == set(GRID) and len(GAME.presentation.render(GAME.view(st, "bob")).splitlines()[2]) == 76
     assert "next: cat (blue spymaster) gives a clue" in obs
     over = play(play(st, "cat", "clue bird 1"), "dan", "guess tower")
-    assert "game over" in GAME.render(GAME.view(over, None))
-    assert grid_cells(GAME.render(GAME.view(over, None)))["tower"] == "[ASSASSIN]"
+    assert "game over" in GAME.presentation.render(GAME.view(over, None))
+    assert grid_cells(GAME.presentation.render(GAME.view(over, None)))["tower"] == "[ASSASSIN]"
 
 
 def test_a_long_word_wraps_inside_its_cell():
     words = ["internationalisation", "ice-cream"] + GRID[2:]
     options = GAME.options({"grid": words, "key": KEY, "hyphen": "true"})
     st = GAME.setup(options, GAME.seats(options, SEATS), RandomChance(0))
-    text = GAME.render(GAME.view(st, "ann"))
+    text = GAME.presentation.render(GAME.view(st, "ann"))
     assert max(len(line) for line in text.splitlines()) <= 80
     cells = grid_cells(text)
     assert cells["internationalisation"] == "red agent" and cells["ice-cream"] == "red agent"
@@ -144,5 +144,5 @@ def test_a_long_word_wraps_inside_its_cell():
 def test_observer_view_of_a_swedish_game_renders():
     opts = GAME.options({"language": "sv"})
     st = GAME.setup(opts, GAME.seats(opts, [SeatSpec(n) for n in "abcd"]), RandomChance(5))
-    text = GAME.render(GAME.view(st, None))
+    text = GAME.presentation.render(GAME.view(st, None))
     assert all(w in text for w in st.words)

@@ -78,7 +78,7 @@ def test_both_patrol_zones_guard_both_players():
     texts = [t for t in legal_texts(state, "alice") if t.startswith("attack")]
     assert texts == ["attack older-brother dave:brick-thief"]
     with pytest.raises(IllegalCommand, match="squad leader"):
-        GAME.apply(state, "alice", GAME.parse("attack older-brother bob:base", state, "alice"), CH)
+        GAME.apply(state, "alice", GAME.presentation.parse("attack older-brother bob:base", state, "alice"), CH)
 
 
 def test_two_squad_leaders_the_attacker_picks_either():
@@ -107,7 +107,7 @@ def test_a_team_has_no_two_of_the_same_add_on():
     state = dragon("p1.buildings = tower", "p3.gold = 10", "turn = 2")
     assert state.active == "carol"
     with pytest.raises(IllegalCommand, match="no two of the same add-on"):
-        GAME.apply(state, "carol", GAME.parse("build tower", state, "carol"), CH)
+        GAME.apply(state, "carol", GAME.presentation.parse("build tower", state, "carol"), CH)
     assert "build surplus" in legal_texts(state, "carol")
 
 
@@ -131,7 +131,7 @@ def bot_game(seed: int, bot: str):
         for other in state.seats if rng.random() < 0.1 else ():  # nobody's view, a teammate's either, holds another's hand
             side = next(x for x in GAME.view(state, seat).sides if x.seat == other)
             assert (side.my_hand is None) == (other != seat)
-        state = GAME.advance(GAME.apply(state, seat, GAME.bots[bot](GAME, state, seat, rng), chance), chance)
+        state = GAME.advance(GAME.apply(state, seat, GAME.presentation.bots[bot](GAME, state, seat, rng), chance), chance)
     raise AssertionError("the game did not end")
 
 

@@ -54,7 +54,7 @@ def test_three_heroes_wait_in_the_public_command_zone_with_the_72_codex_cards_of
     assert (alice.colour, bob.colour) == ("red", "green")
     seen_by_bob = GAME.view(st, "bob").sides[0]
     assert [(h.name, h.handle) for h in seen_by_bob.heroes] == [(n, "") for n in alice.heroes]
-    assert "command zone: Captain Zane, Drakk Ramhorn, Jaina Stormborne" in GAME.render(GAME.view(st, "bob"))
+    assert "command zone: Captain Zane, Drakk Ramhorn, Jaina Stormborne" in GAME.presentation.render(GAME.view(st, "bob"))
 
 
 @pytest.mark.parametrize("raw, colour", [
@@ -82,7 +82,7 @@ def test_a_team_that_breaks_the_rules_is_refused_when_the_game_is_made(raw, erro
 
 
 def test_pbem_info_lists_the_modes():
-    listed = "\n".join(GAME.catalogue())
+    listed = "\n".join(GAME.presentation.catalogue())
     assert "modes (mode=): 1hero (the default: p1=SPEC, p2=SPEC)," in listed and "  3hero (three different" in listed
 
 
@@ -201,7 +201,7 @@ def test_the_tech_lab_unlocks_a_second_spec_until_it_is_destroyed_and_may_name_a
     with pytest.raises(IllegalCommand, match="makes Blood already"):
         do(st, "build techlab blood")
     st = next_turn(do(st, "build techlab anarchy"))
-    assert "Tech II 5/5 (Blood), Tech Lab 4/4 (Anarchy)" in GAME.render(GAME.view(st, "bob"))
+    assert "Tech II 5/5 (Blood), Tech Lab 4/4 (Anarchy)" in GAME.presentation.render(GAME.view(st, "bob"))
 
 
 def test_a_tech_lab_without_a_tech_ii_building_makes_no_tech_ii_card():
@@ -250,14 +250,14 @@ def test_the_pictures_show_three_heroes_a_side_within_80_columns():
                "p2.buildings = tech1, tech2 feral, hall")
     for seat in ("alice", "bob", None):
         v = GAME.view(st, seat)
-        text, compact = GAME.render(v), GAME.compact(v)
+        text, compact = GAME.presentation.render(v), GAME.presentation.compact(v)
         assert max(len(line) for line in (text + "\n" + compact).splitlines()) <= 80
         assert len(compact.splitlines()) <= 12
         assert "alice - Anarchy/Blood/Fire" in text.replace(" (you)", "")
         assert "heroes in play: Captain Zane, Drakk Ramhorn; command zone: Jaina Stormborne" in text
         assert "heroes in play: Calamandra Moss; command zone: Master Midori, Argagarg Garg" in text
         assert "Tech II 5/5 (Blood), Tech Lab 4/4 (Fire)" in text
-        svg = GAME.svg(v)
+        svg = GAME.presentation.svg(v)
         assert all(name in svg for name in ("Jaina Stormborne", "Master Midori", "Argagarg Garg", "Balance/Feral/Growth"))
         page = codex_cards.board(v)
         assert "command zone: Master Midori, Argagarg Garg" in page
@@ -283,7 +283,7 @@ def _bot_game(seed: int, options: dict) -> tuple:
             assert held == mine, seat
             most = max(most, len(board.heroes_in_play(st, seat)))
         seat = GAME.to_act(st)[0]
-        cmd = GAME.bots["greedy"](GAME, st, seat, rng)
+        cmd = GAME.presentation.bots["greedy"](GAME, st, seat, rng)
         st = GAME.advance(GAME.apply(st, seat, cmd, chance), chance)
     raise AssertionError("the game did not end")
 

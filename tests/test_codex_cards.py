@@ -74,7 +74,7 @@ def test_granfalloon_flagbearer_must_be_targeted():
     st = do(st, "play spark target=opp:granfalloon-flagbearer")
     assert stats(st, "alice", "Granfalloon Flagbearer")[2] == 1
     # Wither may hit anything, so it must hit the flagbearer too
-    legal = [GAME.format(c, st, "bob") for c in GAME.legal(st, "bob")]
+    legal = [GAME.presentation.format(c, st, "bob") for c in GAME.legal(st, "bob")]
     assert not any("older-brother" in t and t.startswith("play") for t in legal)
 
 

@@ -106,7 +106,7 @@ def test_a_transformed_unit_shows_the_tokens_face_and_keeps_its_runes_damage_and
     assert stats(st, "bob", "Doubleshot Archer") == (2, 2, 1) and t.counters == {} and not t.mods[0].atk
     assert values.keywords(st, archer) == {} and board.subtypes(st, archer) == ("Squirrel",)
     assert board.tech_of(st, archer) == 2 and not values.has_abilities(st, archer, values.get(st, archer))
-    assert "- doubleshot-archer: 2/1 (a Squirrel now, 1 dmg, +1 rune)" in GAME.render(GAME.view(st, "alice"))
+    assert "- doubleshot-archer: 2/1 (a Squirrel now, 1 dmg, +1 rune)" in GAME.presentation.render(GAME.view(st, "alice"))
     st = do(st, "play test-shrink target=opp:crash-bomber")
     st = next_turn(st)  # bob's turn: the archer attacks as a squirrel, without its printed trigger
     st = do(st, "attack doubleshot-archer opp:base")

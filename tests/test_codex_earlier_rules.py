@@ -39,6 +39,6 @@ def test_new_games_use_the_current_rules_and_rules1_is_only_kept():
     current = games.get("codex")
     assert current.info.rules_version not in ("1", "2", "3")
     assert current is importlib.import_module("pbem.games.codex").GAME
-    assert games.get("codex", "1").rules_version == "1"
-    assert games.get("codex", "2").rules_version == "2"
-    assert games.get("codex", "3").rules_version == "3"
+    assert games.get("codex", "1").info.rules_version == "1"
+    assert games.get("codex", "2").info.rules_version == "2"
+    assert games.get("codex", "3").info.rules_version == "3"

@@ -130,10 +130,10 @@ def test_feral_strike_offers_copies_of_a_card_as_the_notation_reads_them_back():
     one that named the higher copy first)."""
     st = feral("turn = 3", "p1.hand = Feral Strike, Huntress, Huntress", "p1.hero = 5", "p1.buildings = tech1")
     st.zones["hand:alice"].items.reverse()
-    plays = [c for c in GAME.legal(st, "alice") if getattr(c, "ref", "") and "mode=2" in GAME.format(c, st, "alice")]
-    assert any("hand:huntress,hand:huntress" in GAME.format(c, st, "alice") for c in plays)
+    plays = [c for c in GAME.legal(st, "alice") if getattr(c, "ref", "") and "mode=2" in GAME.presentation.format(c, st, "alice")]
+    assert any("hand:huntress,hand:huntress" in GAME.presentation.format(c, st, "alice") for c in plays)
     for c in plays:
-        assert GAME.parse(GAME.format(c, st, "alice"), st, "alice") == c
+        assert GAME.presentation.parse(GAME.presentation.format(c, st, "alice"), st, "alice") == c
 
 
 def test_feral_strike_units_of_another_spec_with_a_tech_building_of_their_level():

@@ -77,8 +77,8 @@ def test_seat_counts_per_mode():
         GAME.seats(GAME.options({"mode": "ffa", "players": "4"}), [SeatSpec(s) for s in "abc"])
     with pytest.raises(InvalidOption, match="words of the notation"):  # a side is written by seat name
         GAME.seats(GAME.options({"mode": "ffa"}), [SeatSpec(s) for s in ("alice", "opp", "carol")])
-    assert GAME.demo_seats_for(GAME.options({"mode": "ffa", "players": "5"})) == NAMES
-    assert len(GAME.demo_seats_for(GAME.options({"mode": "ffa"}))) == 4
+    assert GAME.presentation.demo_seats(GAME.options({"mode": "ffa", "players": "5"})) == NAMES
+    assert len(GAME.presentation.demo_seats(GAME.options({"mode": "ffa"}))) == 4
 
 
 # --- attacking any opponent ------------------------------------------------------------------
@@ -103,9 +103,9 @@ def test_attack_any_opponent_each_guarded_by_its_own_patrol():
 def test_opp_is_ambiguous_with_several_opponents():
     state = ffa(*SET)
     with pytest.raises(InvalidCommand, match="several opponents"):
-        GAME.parse("attack older-brother opp:base", state, "alice")
+        GAME.presentation.parse("attack older-brother opp:base", state, "alice")
     with pytest.raises(InvalidCommand, match="several opponents"):
-        GAME.parse("attack older-brother base", state, "alice")
+        GAME.presentation.parse("attack older-brother base", state, "alice")
 
 
 # --- repairs -----------------------------------------------------------------------------------
@@ -117,19 +117,19 @@ def test_repair_costs_three_gold_a_damage():
     state = do(state, "repair 2")
     assert state.players["alice"].base_damage == 3 and state.players["alice"].gold == 1
     with pytest.raises(IllegalCommand, match="costs 3 gold"):
-        GAME.apply(state, "alice", GAME.parse("repair", state, "alice"), CH)
+        GAME.apply(state, "alice", GAME.presentation.parse("repair", state, "alice"), CH)
 
 
 def test_no_repair_beyond_the_damage_nor_in_a_two_player_game():
     state = ffa("p1.base = 19", "p1.gold = 10")
     with pytest.raises(IllegalCommand, match="1 damage to repair"):
-        GAME.apply(state, "alice", GAME.parse("repair 2", state, "alice"), CH)
+        GAME.apply(state, "alice", GAME.presentation.parse("repair 2", state, "alice"), CH)
     from tests.codex_helpers import start
 
     two = start("p1.base = 15", "p1.gold = 10")
     assert not any(t.startswith("repair") for t in legal_texts(two, "alice"))
     with pytest.raises(IllegalCommand, match="free-for-all"):
-        GAME.apply(two, "alice", GAME.parse("repair", two, "alice"), CH)
+        GAME.apply(two, "alice", GAME.presentation.parse("repair", two, "alice"), CH)
 
 
 # --- gold for kills ---------------------------------------------------------------------------
@@ -183,7 +183,7 @@ def test_lend_only_to_an_open_slot_of_another_seat():
                       ("end lend=older-brother@alice:sl", "another player"),
                       ("end sl=older-brother lend=older-brother@carol:sl", "one place")):
         with pytest.raises(IllegalCommand, match=why):
-            GAME.apply(state, "alice", GAME.parse(text, state, "alice"), CH)
+            GAME.apply(state, "alice", GAME.presentation.parse(text, state, "alice"), CH)
     assert "end lend=older-brother@bob:elite" in legal_texts(state, "alice")
     from pbem.games.codex.commands import End, Loan
 
@@ -246,7 +246,7 @@ def bot_game(n: int, seed: int, bot: str):
             if other != seat:
                 side = next(x for x in GAME.view(state, seat).sides if x.seat == other)
                 assert side.my_hand is None and side.my_codex is None and side.my_workers is None
-        state = GAME.advance(GAME.apply(state, seat, GAME.bots[bot](GAME, state, seat, rng), chance), chance)
+        state = GAME.advance(GAME.apply(state, seat, GAME.presentation.bots[bot](GAME, state, seat, rng), chance), chance)
     raise AssertionError("the game did not end")
 
 
@@ -270,9 +270,9 @@ def test_every_legal_command_reads_back_from_its_notation():
     cmds = GAME.legal(state, "alice")
     assert any(getattr(c, "lend", None) for c in cmds) and any(type(c).__name__ == "Repair" for c in cmds)
     for cmd in cmds:
-        text = GAME.format(cmd, state, "alice")
-        assert GAME.parse(text, state, "alice") == cmd, text
-        assert GAME.explain(cmd, state, "alice")
+        text = GAME.presentation.format(cmd, state, "alice")
+        assert GAME.presentation.parse(text, state, "alice") == cmd, text
+        assert GAME.presentation.explain(cmd, state, "alice")
 
 
 def test_a_flying_swift_striker_kills_an_opponents_unit_before_its_second_strike():

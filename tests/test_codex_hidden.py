@@ -40,7 +40,7 @@ def test_lawful_search_shows_the_opposing_hand_to_its_caster_alone_until_the_nex
     assert _seen(st, "alice", "bob").seen_hand == ["Spark", "Spark", "Timely Messenger", "Wrecking Ball"]
     assert _seen(st, "alice", "bob").seen_discard is None
     assert _seen(st, None, "bob").seen_hand is None and _seen(st, "bob", "alice").seen_hand is None
-    assert "bob's hand (seen): Spark x2, Timely Messenger, Wrecking Ball" in GAME.render(GAME.view(st, "alice"))
+    assert "bob's hand (seen): Spark x2, Timely Messenger, Wrecking Ball" in GAME.presentation.render(GAME.view(st, "alice"))
     assert "Wrecking Ball" not in " ".join(st.log), "the log names no card seen"
     st = do(st, "play tenderfoot")
     assert _seen(st, "alice", "bob").seen_hand is None and st.zones["hand:bob"].readers == ["bob"]
@@ -313,7 +313,7 @@ def test_a_hand_shown_to_all_while_eyes_of_the_chancellor_is_in_play(mode, table
 
 
 def _tech_any(state, seat):
-    return GAME.format(next(c for c in GAME.legal(state, seat) if not c.choices.first), state, seat)
+    return GAME.presentation.format(next(c for c in GAME.legal(state, seat) if not c.choices.first), state, seat)
 
 
 def _fetch_paying_any(state, seat):

@@ -21,13 +21,13 @@ def test_every_map_card_is_an_option_by_key_or_by_name():
     assert len(maps.MAPS) == 12
     for key, (name, _) in maps.MAPS.items():
         assert GAME.options({"map": name}).map == key
-    assert "map cards (map=NAME; a rule for the whole game):" in GAME.catalogue()
+    assert "map cards (map=NAME; a rule for the whole game):" in GAME.presentation.catalogue()
     with pytest.raises(InvalidOption, match="no such map card"):
         GAME.options({"map": "atlantis"})
 
 
 def test_the_map_is_named_in_the_picture():
-    assert "map: Fury Road (one patroller at most a player)" in GAME.render(GAME.view(on("fury-road"), "bob"))
+    assert "map: Fury Road (one patroller at most a player)" in GAME.presentation.render(GAME.view(on("fury-road"), "bob"))
 
 
 def test_fury_road_one_patroller_at_a_time():
@@ -100,8 +100,8 @@ def test_burial_grounds_a_dead_hero_never_comes_back():
     assert not [t for t in legal_texts(st) if t.startswith("summon")]
     with pytest.raises(IllegalCommand, match="out of the game"):
         do(st, "summon troq-bashar")
-    assert "Troq Bashar (out of the game)" not in GAME.render(GAME.view(st, "bob"))  # one hero: the 1-hero line
-    assert "hero: Troq Bashar in command zone" in GAME.render(GAME.view(st, "bob"))
+    assert "Troq Bashar (out of the game)" not in GAME.presentation.render(GAME.view(st, "bob"))  # one hero: the 1-hero line
+    assert "hero: Troq Bashar in command zone" in GAME.presentation.render(GAME.view(st, "bob"))
 
 
 @pytest.mark.parametrize("map_key", ["pinnacle", ""])

@@ -410,7 +410,7 @@ class Coin(TopChance):
 @pytest.mark.parametrize("side", [0, 1])
 def test_a_coin_is_public_chance(side):
     st = red_green("turn = 3", "p1.units = Test Mine", "p1.gold = 0")
-    cmd = GAME.parse("use test-mine dig", st, "alice")
+    cmd = GAME.presentation.parse("use test-mine dig", st, "alice")
     st = GAME.apply(st, "alice", cmd, Coin(side))
     assert st.players["alice"].gold == 4 + 3
     assert gone(st, "alice", "Test Mine") == bool(side) and base(st, "alice") == 20 - 2 * side

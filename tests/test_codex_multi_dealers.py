@@ -75,8 +75,8 @@ def test_the_owner_of_the_deck_a_paused_attack_draws_from_answers_last():
 
     state = ffa("p1.units = Older Brother", "p3.units = Timely Messenger", "p3.patrol = technician=timely-messenger",
                 n=3)
-    attack = GAME.parse("attack older-brother carol:timely-messenger", state, "alice")
-    quiet = GAME.parse("attack older-brother bob:base", state, "alice")
+    attack = GAME.presentation.parse("attack older-brother carol:timely-messenger", state, "alice")
+    quiet = GAME.presentation.parse("attack older-brother bob:base", state, "alice")
 
     def answerers(version: int, command) -> list[str]:
         chain = SimpleNamespace(paused=("alice", command), public=state, game=GAME, chance_answered=(),

@@ -37,7 +37,7 @@ def states(seed: int, steps: int = 120):
             return
         seat = GAME.to_act(st)[0]
         yield st, seat
-        st = GAME.advance(GAME.apply(st, seat, GAME.bots["greedy"](GAME, st, seat, rng), chance), chance)
+        st = GAME.advance(GAME.apply(st, seat, GAME.presentation.bots["greedy"](GAME, st, seat, rng), chance), chance)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -45,10 +45,10 @@ def test_every_legal_command_typed_with_printed_names_means_the_same(seed):
     typed = 0
     for st, seat in states(seed):
         for cmd in GAME.legal(st, seat):
-            text = GAME.format(cmd, st, seat)
+            text = GAME.presentation.format(cmd, st, seat)
             human = humanise(text)
             for variant in (human, human.upper(), human.lower()):
-                assert GAME.parse(variant, st, seat) == cmd, (text, variant)
+                assert GAME.presentation.parse(variant, st, seat) == cmd, (text, variant)
             typed += human != text
     assert typed  # names with spaces were typed
 
@@ -75,7 +75,7 @@ def test_errors_say_what_is_wrong(typed, error, hint):
     st = first_turn()
     seat = GAME.to_act(st)[0]
     with pytest.raises(InvalidCommand) as err:
-        GAME.parse(typed, st, seat)
+        GAME.presentation.parse(typed, st, seat)
     assert error in err.value.message
     if hint is not None:
         assert hint in (err.value.hint or "")
@@ -84,8 +84,8 @@ def test_errors_say_what_is_wrong(typed, error, hint):
 def test_names_with_spaces_in_options_and_the_tech_step():
     st = first_turn()
     seat = GAME.to_act(st)[0]
-    assert GAME.parse("Play Brick Thief target=opp:Base,me:base", st, seat) == \
-        GAME.parse("play brick-thief target=opp:base,me:base", st, seat)
+    assert GAME.presentation.parse("Play Brick Thief target=opp:Base,me:base", st, seat) == \
+        GAME.presentation.parse("play brick-thief target=opp:base,me:base", st, seat)
     names = [n for n in cards.codex_cards(st.players[seat].spec) if " " in n][:2]
-    tech = GAME.parse("tech " + " ".join(names), st, seat)
-    assert [c for c in (GAME.format(tech, st, seat).split()[1:])] == [cards.slug(n) for n in names]
+    tech = GAME.presentation.parse("tech " + " ".join(names), st, seat)
+    assert [c for c in (GAME.presentation.format(tech, st, seat).split()[1:])] == [cards.slug(n) for n in names]

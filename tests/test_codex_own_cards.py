@@ -98,7 +98,7 @@ def test_fetching_units_from_the_codex_shows_them():
 
 def test_only_the_chosen_card_is_read():
     st = start("p1.hand = Test Recall", "p1.hero = 1")
-    cmd = GAME.parse("play test-recall target=codex:sneaky-pig,none", st, "alice")
+    cmd = GAME.presentation.parse("play test-recall target=codex:sneaky-pig,none", st, "alice")
     pig = cmd.targets[0]
     hidden = overlay(public(st), {cmd.ref: "Test Recall"})
     with pytest.raises(NeedsReveal) as err:
@@ -123,7 +123,7 @@ def test_a_pick_that_has_to_be_made_and_its_relation_to_an_earlier_one():
     st = do(st, "play test-renewal target=me:tenderfoot,none")  # no tech I unit left: nothing to put
     # on the public state nobody can tell: the writer's check (and the audit) makes it
     st = start("p1.hand = Test Renewal", "p1.hero = 1", "p1.units = Tenderfoot")
-    cmd = GAME.parse("play test-renewal target=me:tenderfoot,none", st, "alice")
+    cmd = GAME.presentation.parse("play test-renewal target=me:tenderfoot,none", st, "alice")
     GAME.apply(overlay(public(st), {cmd.ref: "Test Renewal"}), "alice", cmd, CH)
 
 
@@ -157,6 +157,6 @@ def test_a_later_mode_may_name_again_the_card_an_earlier_one_fetched():
     st = start("p1.hand = Test Both", "p1.hero = 1")
     assert "play test-both target=codex:eggship,t0 boost mode=1,2" in legal_texts(st)
     with pytest.raises(InvalidCommand, match="earlier target"):
-        GAME.parse("play test-both boost mode=1,2 target=t1,none", st, "alice")
+        GAME.presentation.parse("play test-both boost mode=1,2 target=t1,none", st, "alice")
     st = do(st, "play test-both boost mode=1,2 target=codex:iron-man,t0")  # distinct only within its mode
     assert board.controls(st, "alice", "Iron Man") and "Iron Man" not in hand_names(st, "alice")

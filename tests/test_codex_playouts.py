@@ -74,7 +74,7 @@ def play(seed, bot):
         if GAME.outcome(state) is not None:
             return state
         seat = GAME.to_act(state)[0]
-        cmd = GAME.bots[bot](GAME, state, seat, rng)
+        cmd = GAME.presentation.bots[bot](GAME, state, seat, rng)
         state = GAME.advance(GAME.apply(state, seat, cmd, chance), chance)
         if rng.random() < 0.1:
             hidden_never_shown(state)

@@ -257,9 +257,9 @@ def test_bad_input_is_refused_and_changes_nothing():
     with pytest.raises(InvalidCommand):
         do(st, "play iron-man")  # not in hand
     with pytest.raises(InvalidCommand):
-        GAME.parse("dance", st, "alice")
+        GAME.presentation.parse("dance", st, "alice")
     with pytest.raises(IllegalCommand):
-        GAME.apply(st, "bob", GAME.parse("end", st, "bob"), CH)
+        GAME.apply(st, "bob", GAME.presentation.parse("end", st, "bob"), CH)
     assert encode(st) == before and st.players["alice"].gold == 1
     with pytest.raises(InvalidOption):
         GAME.options({"first": "red"})
@@ -274,6 +274,6 @@ def test_notation_round_trips_for_every_legal_command():
     legal = GAME.legal(st, "bob")
     assert len(legal) > 30
     for cmd in legal:
-        assert GAME.parse(GAME.format(cmd, st, "bob"), st, "bob") == cmd
-        assert GAME.explain(cmd, st, "bob")
-    assert "opp:older-brother" in {GAME.format(c, st, "bob").split()[-1] for c in legal}
+        assert GAME.presentation.parse(GAME.presentation.format(cmd, st, "bob"), st, "bob") == cmd
+        assert GAME.presentation.explain(cmd, st, "bob")
+    assert "opp:older-brother" in {GAME.presentation.format(c, st, "bob").split()[-1] for c in legal}

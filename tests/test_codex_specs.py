@@ -54,7 +54,7 @@ def test_pbem_info_lists_specs_heroes_and_starter_decks(pbem):
     assert "bashing      hero Troq Bashar" in out and "finesse      hero River Montoya" in out
     assert "not offered): " in out and "truth" in out.split("not offered): ")[1].splitlines()[0]
     assert "starter decks (p1_starter=, p2_starter=; default: the spec's colour): neutral, red, green" in out
-    assert f"rules {games.get('codex').rules_version}" in out
+    assert f"rules {games.get('codex').info.rules_version}" in out
 
 
 def test_a_new_game_with_chosen_specs_through_the_cli(pbem, tmp_path):

@@ -219,7 +219,7 @@ def test_spore_shambler_moves_its_runes():
     with pytest.raises(IllegalCommand, match="arrival fatigue"):
         do(st, "use spore-shambler spread target=me:tiger-cub by=exhaust")
     with pytest.raises(InvalidCommand, match="gold or exhaust"):
-        GAME.parse("use spore-shambler spread target=me:tiger-cub by=magic", st, "bob")
+        GAME.presentation.parse("use spore-shambler spread target=me:tiger-cub by=magic", st, "bob")
     st.things[shambler].damage = 1
     st = do(st, "use spore-shambler spread target=me:tiger-cub by=gold")
     assert gone(st, "bob", "Spore Shambler"), "removing the rune can kill it (ruling)"

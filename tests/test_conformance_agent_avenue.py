@@ -39,7 +39,7 @@ def test_greedy_playouts(seed):
 @settings(max_examples=40 if LONG else 12, deadline=None)
 @given(
     seed=st.integers(min_value=0, max_value=2**32 - 1),
-    bot=st.sampled_from(sorted(GAME.bots)),
+    bot=st.sampled_from(sorted(GAME.presentation.bots)),
     first=st.sampled_from(["", "alice", "bob", "random"]),
 )
 def test_any_seed(seed, bot, first):

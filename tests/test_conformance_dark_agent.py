@@ -89,7 +89,7 @@ def playout(n: int, raw: dict, seed: int, bot: str, max_steps: int = 6000):
         if GAME.outcome(st) is not None:
             return st
         seat = GAME.to_act(st)[0]
-        command = GAME.bots[bot](GAME, st, seat, rng)
+        command = GAME.presentation.bots[bot](GAME, st, seat, rng)
         st = GAME.advance(GAME.apply(st, seat, command, RandomChance(rng.random())), RandomChance(rng.random()))
     raise AssertionError(f"no end after {max_steps} steps")
 

@@ -49,7 +49,7 @@ def _check_peer(chain) -> None:
     from a file of every other seat, written after the attack was signed
     (the next seat's last: it draws them)."""
     order = chain.seat_order
-    assert not GAME.immediate_chance
+    assert not GAME.info.immediate_chance
     decisions = [r for r in chain.records[1:] if r.commands]
     assert decisions[0].by == order[-1] and decisions[0].commands == [Deal()]
     assert not any(z.items for z in decisions[0].before.zones.values() if z.public), "no card shown at set-up"
@@ -110,7 +110,7 @@ def test_the_demo_plays_three_seats_to_the_scoring(dealer, tmp_path):
     from pbem.demo import run_demo
 
     lines: list[str] = []
-    mode = dealer or GAME.default_dealer
+    mode = dealer or GAME.info.default_dealer
     run_demo("dark-agent", tmp_path / "g", 4, mode, None, lines.append, keys_dir=tmp_path / "keys",
              options=["rounds=1"])  # to the scoring after a round; verifies and audits every folder
     assert f"alice, bob, carol ({mode} dealer)" in lines[0]

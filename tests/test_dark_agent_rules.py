@@ -83,7 +83,7 @@ def play(st, seat, cmd, *faces):
 
 
 def text(st, seat, notation, *faces):
-    return play(st, seat, GAME.parse(notation, st, seat), *faces)
+    return play(st, seat, GAME.presentation.parse(notation, st, seat), *faces)
 
 
 # --- set-up -----------------------------------------------------------------------
@@ -151,7 +151,7 @@ def test_phase1_swap_but_not_with_three_of_one_player():
     assert Swap(0, 2, "bob") in legal and Swap(0, 2, NEUTRAL) in legal
     assert Swap(0, 1, "bob") not in legal
     with pytest.raises(IllegalCommand, match="all 3 satellites"):
-        GAME.apply(st, "alice", GAME.parse("swap A B bob", st, "alice"), Dice())
+        GAME.apply(st, "alice", GAME.presentation.parse("swap A B bob", st, "alice"), Dice())
     after = text(st, "alice", "swap A C neutral")
     assert after.sats[0] == [NEUTRAL] and sorted(after.sats[2]) == sorted(["alice", "bob"])
 
@@ -297,7 +297,7 @@ def test_enemy_spy_needs_higher_levels_and_a_jacket_saves_it():
     hit = text(st, "alice", "attack A2 with A1 A3", 5, 5, 5, 5, 6)
     assert GAME.legal(hit, "bob") == [Jacket("")]
     with pytest.raises(InvalidCommand, match="no bulletproof jacket"):
-        GAME.parse("jacket", hit, "bob")
+        GAME.presentation.parse("jacket", hit, "bob")
     after = text(hit, "bob", "jacket none")
     assert after.spy_cell["bob/3"] == -1 and after.phase == ACT
 
@@ -379,7 +379,7 @@ def test_rules_1_are_kept_for_games_begun_under_them():
     from pbem.games import get
 
     old = get("dark-agent", "1")
-    assert old.rules_version == "1" and GAME.rules_version == "2"
+    assert old.info.rules_version == "1" and GAME.info.rules_version == "2"
     st, aim = aim_scene()
     st.zones[cell_zone(C("B3"))].items = []
     after = old.apply(st, "alice", Attack(C("A3"), [C("A1")]), Dice(1, 2, 1, 2))
@@ -390,8 +390,8 @@ def test_rules_1_are_kept_for_games_begun_under_them():
     assert Attack(C("A3"), [C("A1")]) in GAME.legal(st, "alice")
     with pytest.raises(IllegalCommand, match="protected by a sentry, an enemy spy or Kara next to it"):
         old.apply(st, "alice", Attack(C("A3"), [C("A1")]), Dice(6, 6, 6, 6))
-    assert "Kara cannot be attacked" not in GAME.summary and "(Kara protects no AIM)" in GAME.summary
-    assert "an enemy\nspy or Kara cannot be attacked" in old.summary
+    assert "Kara cannot be attacked" not in GAME.presentation.summary and "(Kara protects no AIM)" in GAME.presentation.summary
+    assert "an enemy\nspy or Kara cannot be attacked" in old.presentation.summary
 
 
 def test_last_aim_chip_moves():
@@ -603,8 +603,8 @@ def test_turn_order_vote_shift_and_first_player_rotates():
     assert st.phase == VOTE and set(GAME.simultaneous(st)) == {"ann", "bob", "cat"}
     no = play(st, "ann", Vote(False))
     st = play(st, "ann", Vote(True))
-    assert GAME.describe(Vote(True), st, None) == "vote (secret)"
-    assert "voted" in GAME.render(GAME.view(st, "bob"))
+    assert GAME.presentation.describe(Vote(True), st, None) == "vote (secret)"
+    assert "voted" in GAME.presentation.render(GAME.view(st, "bob"))
     for reader in (None, "bob", "cat"):  # nobody's view tells how ann voted
         assert msgspec.json.encode(GAME.view(st, reader)) == msgspec.json.encode(GAME.view(no, reader))
     with pytest.raises(IllegalCommand, match="already voted"):
@@ -761,18 +761,18 @@ def test_unknown_effect_kind_is_refused():
 def test_notation_round_trip_and_errors():
     st = sentry_scene()
     for cmd in GAME.legal(st, "alice"):
-        assert GAME.parse(GAME.format(cmd, st, "alice"), st, "alice") == cmd
+        assert GAME.presentation.parse(GAME.presentation.format(cmd, st, "alice"), st, "alice") == cmd
     for bad, message in [("spot Z9", "not a cell"), ("attack A2", "cannot read"), ("use Rifle", "hold no"),
                          ("move A-B", "FROM>TO"), ("", "empty")]:
         with pytest.raises(InvalidCommand, match=message):
-            GAME.parse(bad, st, "alice")
+            GAME.presentation.parse(bad, st, "alice")
     with pytest.raises(IllegalCommand, match="not bob's turn"):
         GAME.apply(st, "bob", End(), Dice())
     with pytest.raises(IllegalCommand, match="not possible now"):
         GAME.apply(st, "alice", Vote(True), Dice())
-    assert GAME.parse("place C", st, "alice") == Place(2)
-    assert GAME.parse("media pass", st, "alice") == Media()
-    assert GAME.explain(Attack(C("A2"), [C("A1")]), st, "alice").startswith("attack A2 with A1: ")
+    assert GAME.presentation.parse("place C", st, "alice") == Place(2)
+    assert GAME.presentation.parse("media pass", st, "alice") == Media()
+    assert GAME.presentation.explain(Attack(C("A2"), [C("A1")]), st, "alice").startswith("attack A2 with A1: ")
 
 
 def test_errors_leave_the_state_untouched():
@@ -798,7 +798,7 @@ def test_area_scenario_option_fixes_the_cells():
     total = Counter(it.card for z in st.zones.values() for it in z.items)
     ix = catalogue.index(cat)
     assert total == Counter(ix.area_deck() + ix.equipment_deck())
-    assert "area" in GAME.scenario_options
+    assert "area" in GAME.info.scenario_options
     with pytest.raises(InvalidOption, match="more copies"):
         GAME.options({"area": ",".join(["dark-agent"] * 35)})
     with pytest.raises(InvalidOption, match="no card 'unicorn'"):

@@ -30,7 +30,7 @@ def test_a_game_begun_under_rules_1_keeps_verifying(tmp_path):
     work = tmp_path / "game"
     shutil.copytree(VECTOR, work)
     chain = folder.load(work)
-    assert chain.genesis.rules_version == "1" and games.get("dark-agent").rules_version == "2"
+    assert chain.genesis.rules_version == "1" and games.get("dark-agent").info.rules_version == "2"
     assert chain.game is games.get("dark-agent", "1")
     assert any("attacks AIM Arsenal" in line and "failure" in line for line in chain.public.log)
     assert chain.public.spy_cell["alice/2"] == -1  # wounded, as rules 1 say

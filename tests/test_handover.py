@@ -79,8 +79,8 @@ def step(keys, dirs, rng, bot="random") -> bool:
     else:
         mine = folder_mod.load(dirs[me])
         state = actions.party(mine, me, keys[me]).state()
-        command = mine.game.bots[bot](mine.game, state, me, rng)
-        written = actions.submit(dirs[me], me, [mine.game.format(command, state, me)], keys[me])
+        command = mine.game.presentation.bots[bot](mine.game, state, me, rng)
+        written = actions.submit(dirs[me], me, [mine.game.presentation.format(command, state, me)], keys[me])
     for other, path in dirs.items():
         if other != me and written:
             actions.apply_files(path, written)

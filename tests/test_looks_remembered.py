@@ -60,7 +60,7 @@ def test_a_file_a_look_verified_is_not_swapped_unseen(cli, tmp_path, looks):
 def _clue_of(g, seq: int, data: bytes) -> str:
     chain = folder.load(g, stop=seq - 1)
     record = chain.append(data)
-    return chain.game.format(record.commands[0], record.before, record.by)
+    return chain.game.presentation.format(record.commands[0], record.before, record.by)
 
 
 def test_a_look_remembers_nothing_it_did_not_verify(cli, tmp_path):

@@ -72,8 +72,8 @@ def bot_turn(folder: Path, who: str, keys: Keys, rng: random.Random) -> list[Pat
     me = actions.party(chain, who, keys)
     state = me.state()
     game = chain.game
-    command = game.bots["random"](game, state, who, rng)
-    return actions.submit(folder, who, [game.format(command, state, who)], keys)
+    command = game.presentation.bots["random"](game, state, who, rng)
+    return actions.submit(folder, who, [game.presentation.format(command, state, who)], keys)
 
 
 # --- identities with an address ------------------------------------------------------

@@ -38,7 +38,7 @@ def lucky(monkeypatch):
 def _thief_game(seats, seed, options=LUCKY, patches=()) -> tamper.Table:
     with pytest.MonkeyPatch.context() as mp:
         mp.setitem(games._REGISTRY, "lucky", ("tests.chancegame", "GAME", ()))
-        mp.setattr(chancegame.LuckyDraw, "demo_bot", "thief")
+        mp.setattr(chancegame.GAME.presentation, "demo_bot", "thief")
         for obj, name, value in patches:
             mp.setattr(obj, name, value)
         return tamper.play("lucky", "peer", seats, seed, options)
@@ -73,7 +73,7 @@ def _bodies(table) -> list[TurnBody]:
 
 def test_the_drawer_bot_reshuffles_the_shared_deck_under_peer(tmp_path):
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(chancegame.LuckyDraw, "demo_bot", "drawer")
+        mp.setattr(chancegame.GAME.presentation, "demo_bot", "drawer")
         table = tamper.play("lucky", "peer", ["alice", "bob"], 7, ("target=200", "rounds=6"))
     folder = tamper.save(table, tmp_path / "game")
     chain = actions.verify(folder)
@@ -236,7 +236,7 @@ def test_hidden_cards_cannot_be_reshuffled_into_a_shared_deck(monkeypatch):
         return after
 
     monkeypatch.setattr(chancegame.LuckyDraw, "apply", apply)
-    monkeypatch.setattr(chancegame.LuckyDraw, "demo_bot", "random")
+    monkeypatch.setattr(chancegame.GAME.presentation, "demo_bot", "random")
     with pytest.raises(PbemError, match="deck: peer games can reshuffle only face-up cards into a shared deck"):
         tamper.play("lucky", "peer", ["alice", "bob"], 3, ("target=200",))
 
@@ -245,7 +245,7 @@ GIFTS = ("target=200", "rounds=9", "private=1", "gift=1")
 
 
 def _giver_game(seed, patches=()) -> tamper.Table:
-    return _thief_game(["alice", "bob"], seed, GIFTS, [(chancegame.LuckyDraw, "demo_bot", "giver"), *patches])
+    return _thief_game(["alice", "bob"], seed, GIFTS, [(chancegame.GAME.presentation, "demo_bot", "giver"), *patches])
 
 
 def _derived(table) -> list:
@@ -352,7 +352,7 @@ def test_a_seat_decides_only_once_it_can_see_a_card_just_turned_face_up(monkeypa
     maker could not know (a later seat's layer still on it)."""
     from pbem.games.base import unrevealed_public
 
-    monkeypatch.setattr(chancegame.LuckyDraw, "demo_bot", "random")
+    monkeypatch.setattr(chancegame.GAME.presentation, "demo_bot", "random")
     seen = 0
     for seed in range(1, 9):
         table = tamper.play("lucky", "peer", ["alice", "bob", "carol"], seed, ("target=200", "rounds=6", "omen=1"))

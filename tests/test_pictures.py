@@ -262,7 +262,7 @@ def test_svg_escapes_names():
     evil = "<b>&'\"x"
     view["seats"][1]["seat"] = evil
     view["prompt"] = evil
-    svg = GAME.svg(view)
+    svg = GAME.presentation.svg(view)
     root = self_contained(svg)
     assert evil not in svg
     assert any(t.text and evil in t.text for t in root.iter(f"{SVG_NS}text"))

@@ -58,19 +58,19 @@ def bot_game(game, options: dict, seats: list[SeatSpec], seed: int, bot: str):
             return
         seat = game.to_act(full)[0]
         mine = project(full, known[seat])
-        command = game.bots[bot](game, mine, seat, rng)
+        command = game.presentation.bots[bot](game, mine, seat, rng)
         before = full
         full = game.advance(game.apply(full, seat, command, chance), chance)
-        log.append(game.describe(command, before, None))
+        log.append(game.presentation.describe(command, before, None))
     raise AssertionError("the bot game did not end")
 
 
 def pictures(game, full, known, log, reader):
     mine = project(full, known[reader])
     view = game.view(mine, reader)
-    svg = game.svg(view)
-    commands = [game.format(c, mine, reader) for c in game.legal(mine, reader)] if reader else []
-    html = render_page(Page(title=game.title, game_id="g", seq=len(log), folder="g", viewer=reader, svg=svg,
+    svg = game.presentation.svg(view)
+    commands = [game.presentation.format(c, mine, reader) for c in game.legal(mine, reader)] if reader else []
+    html = render_page(Page(title=game.info.title, game_id="g", seq=len(log), folder="g", viewer=reader, svg=svg,
                             prompt=view.prompt, commands=commands, log=log))
     return view, svg, html
 
@@ -181,7 +181,7 @@ def test_a_teammates_hand_never_shows_in_the_others_view_or_picture():
         view = game.view(mine, reader)
         con = Console(width=80, record=True, file=io.StringIO())
         con.print(terminal.renderable(game, view))
-        return [game.render(view), game.svg(view), con.export_text(), msgspec.json.encode(view).decode()]
+        return [game.presentation.render(view), game.presentation.svg(view), con.export_text(), msgspec.json.encode(view).decode()]
 
     for text in texts("carol"):
         assert "Sidekick" in text and "Mole" in text

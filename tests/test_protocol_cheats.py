@@ -112,7 +112,7 @@ def play_with_a_careless_dealer(g: Path, keys, seed: int = 0) -> None:
             folder.add_file(g, chain, dealer_mod.answer(chain, dealer))
             continue
         me = Party(chain, keys.secret(writers[0]))
-        cmd = chain.game.bots["random"](chain.game, me.state(), me.name, rng)
+        cmd = chain.game.presentation.bots["random"](chain.game, me.state(), me.name, rng)
         folder.add_file(g, chain, me.turn([cmd]))
     raise AssertionError("no end")
 
@@ -208,7 +208,7 @@ def test_seed_must_match_and_must_wait_for_the_end(tmp_path, keys):
         who = chain.writers()[0]
         if who != "rita":
             me = Party(chain, keys.secret(who))
-            folder.add_file(g, chain, me.turn([chain.game.bots["random"](chain.game, me.state(), who, rng)]))
+            folder.add_file(g, chain, me.turn([chain.game.presentation.bots["random"](chain.game, me.state(), who, rng)]))
             continue
         honest = msgspec.json.decode(codec.read_envelope(dealer_mod.answer(chain, rita)).body, type=TurnBody)
         if honest.seed is None:

@@ -62,8 +62,8 @@ def _liar_game(seed: int, liar: str) -> tamper.Table:
         return real_commitments(chain, refill, parts, revealed)
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(chancegame.LuckyDraw, "demo_bot", "thief")
-        mp.setattr(chancegame, "thief_bot", hoarder)
+        mp.setattr(chancegame.GAME.presentation, "demo_bot", "thief")
+        mp.setitem(chancegame.GAME.presentation.bots, "thief", hoarder)
         mp.setattr(peer_changes, "refill_order", owner_of)
         mp.setattr(peer_changes, "_make_commitments", make)
         mp.setattr(peer_changes, "check_opening", lambda deck, ref, card: None, raising=False)  # the cheater's own pbem
@@ -103,8 +103,8 @@ def test_a_refill_opened_as_a_card_that_did_not_go_in_is_refused_at_once(tmp_pat
 
 def test_an_honest_refill_opens_every_card_it_took_in():
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(chancegame.LuckyDraw, "demo_bot", "thief")
-        mp.setattr(chancegame, "thief_bot", hoarder)
+        mp.setattr(chancegame.GAME.presentation, "demo_bot", "thief")
+        mp.setitem(chancegame.GAME.presentation.bots, "thief", hoarder)
         table = tamper.play("lucky", "peer", ["alice", "bob"], 1, OPTIONS)
     chain = tamper.replay(table.files)
     checked = [f for f in chain.deck.changes.refills if f.cards is not None]

@@ -45,7 +45,7 @@ from pbem.games.agent_avenue.commands import Discard, Play, Recruit
 from pbem.games.agent_avenue.state import hand, ref_key
 from pbem.games.base import Hidden, Known, RandomChance, SeatSpec, project
 from pbem.games.codenames import GAME as CODENAMES
-from pbem.games.refchoice import rechoose_refs
+from pbem.games.refchoice import interchangeable_zones, rechoose_refs
 from pbem.protocol import folder
 
 SEATS = [SeatSpec("alice"), SeatSpec("bob")]
@@ -83,7 +83,7 @@ def play_games(bot: str, seeds: range, fix: bool) -> list[Seen]:
         pending = None
         while GAME.outcome(full) is None:
             seat = GAME.to_act(full)[0]
-            command = GAME.bots[bot](GAME, full, seat, bot_rng)
+            command = GAME.presentation.bots[bot](GAME, full, seat, bot_rng)
             if fix:
                 command = rechoose_refs(GAME, full, seat, [command], ref_rng.randrange)[0]
             pub = _public(full, seen)
@@ -236,7 +236,7 @@ def test_refs_are_not_rechosen_where_they_mean_places_or_are_not_the_writers():
     cn = CODENAMES.setup(CODENAMES.options({}), CODENAMES.seats(CODENAMES.options({}), [
         SeatSpec("a", "red-spymaster"), SeatSpec("b", "red"), SeatSpec("c", "blue-spymaster"), SeatSpec("d", "blue"),
     ]), RandomChance(0))
-    assert CODENAMES.interchangeable_zones(cn, "a") == set()
+    assert interchangeable_zones(CODENAMES, cn, "a") == set()
 
 
 # --- through the protocol ----------------------------------------------------------------

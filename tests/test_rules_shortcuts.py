@@ -46,7 +46,7 @@ def _states(game, options, seats, seeds, bot="random"):
         while game.outcome(st) is None:
             who = game.to_act(st)[0]
             yield st, who
-            st = game.advance(game.apply(st, who, game.bots[bot](game, st, who, rng), chance), chance)
+            st = game.advance(game.apply(st, who, game.presentation.bots[bot](game, st, who, rng), chance), chance)
         yield st, None
 
 
@@ -263,7 +263,7 @@ PLAYOUTS = [
 def test_a_playout_never_changes_a_state_it_left_behind(game, options, seats):
     """States share their unchanged parts: a change made in place to one of
     them would show in the states before it."""
-    for bot in sorted(game.bots):
+    for bot in sorted(game.presentation.bots):
         seen = [(st, msgspec.json.encode(st)) for st, _ in _states(game, options, seats, range(2), bot)]
         for st, data in seen:
             assert msgspec.json.encode(st) == data

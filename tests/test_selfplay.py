@@ -26,7 +26,7 @@ SAMPLE = {"aa", "cn-duet"}
 def test_every_variant_plays_replays_and_audits_under_every_dealer_it_takes(label, game, seats, options):
     sizes = selfplay.check_dealers(game, tuple(options), seats, seed=1)
     g = games.get(game)
-    expected = {"hotseat", "referee"} | ({"peer"} if len(seats) > 1 or g.name != "dark-agent" else set())
+    expected = {"hotseat", "referee"} | ({"peer"} if len(seats) > 1 or g.info.name != "dark-agent" else set())
     assert set(sizes) == expected, sizes
     assert all(n > len(seats) for n in sizes.values())  # a real game, not a genesis alone
 

@@ -288,8 +288,8 @@ def bots_until(g: Path, keys: dict, done, rng: random.Random, limit: int = 3000)
             continue
         me = actions.party(chain, who, mine)
         state, game = me.state(), chain.game
-        command = game.bots["greedy"](game, state, who, rng)
-        actions.submit(g, who, [game.format(command, state, who)], mine)
+        command = game.presentation.bots["greedy"](game, state, who, rng)
+        actions.submit(g, who, [game.presentation.format(command, state, who)], mine)
     raise AssertionError("the bots did not get there")
 
 

@@ -130,7 +130,7 @@ _CACHE: dict[tuple[str, str], tamper.Matrix] = {}
 def matrix(game: str, mode: str) -> tamper.Matrix:
     """The matrix of one game and dealer mode, run once per session."""
     if (game, mode) not in _CACHE:
-        name, seats, options = VARIANTS[game] if game in VARIANTS else (game, list(games.get(game).demo_seats), ())
+        name, seats, options = VARIANTS[game] if game in VARIANTS else (game, list(games.get(game).presentation.demo_seats(None)), ())
         table = tamper.play(name, mode, seats, seed=1, options=options, edit=EDITS.get(game))
         other = tamper.play(name, mode, seats, seed=2, options=options, edit=EDITS.get(game))
         table.game = other.game = game  # its label: "duet/peer"

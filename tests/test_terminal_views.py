@@ -82,15 +82,15 @@ def states(game, raw, seats, seed, bot):
         if game.outcome(st) is not None:
             return
         who = game.to_act(st)[0]
-        command = game.bots[bot](game, st, who, rng)
+        command = game.presentation.bots[bot](game, st, who, rng)
         st = game.advance(game.apply(st, who, command, RandomChance(rng.random())), RandomChance(rng.random()))
     raise AssertionError("the bot game did not end")
 
 
 def bot_for(game, seed):
-    if game.name == "codex":
+    if game.info.name == "codex":
         return "greedy"  # random Codex games run past the 400 states looked at
-    return "spymaster" if game.name == "codenames" and seed % 2 else "random"
+    return "spymaster" if game.info.name == "codenames" and seed % 2 else "random"
 
 
 def rich_text(game, view, width=80, styles=False) -> str:
@@ -112,9 +112,9 @@ def test_every_view_fits_80_columns(case, seeds=SEEDS):
         for i, (st, names) in enumerate(states(game, raw, seats, seed, bot_for(game, seed))):
             for viewer in [*names, None]:
                 view = game.view(st, viewer)
-                text = game.render(view)
+                text = game.presentation.render(view)
                 assert not too_wide(text), (case, seed, viewer, too_wide(text))
-                small = game.compact(view)  # `pbem play`'s board: a dozen lines at most
+                small = game.presentation.compact(view)  # `pbem play`'s board: a dozen lines at most
                 assert not too_wide(small) and len(small.splitlines()) <= COMPACT_ROWS, (case, viewer, small)
                 if i % 3 and game.outcome(st) is None:
                     continue  # the colour picture on every third state (and the last): it is slower
@@ -147,7 +147,7 @@ def test_the_longest_words_of_each_deck_keep_the_grid_whole(language):
     st = game.setup(options, game.seats(options, [SeatSpec(n) for n in "abcd"]), RandomChance(0))
     for viewer in ("a", "b", None):
         view = game.view(st, viewer)
-        for text in (game.render(view), rich_text(game, view, width=200)):
+        for text in (game.presentation.render(view), rich_text(game, view, width=200)):
             assert not too_wide(text)
             grid = [line for line in text.splitlines() if line[:1] in "+|┌├└│"]
             assert len({cell_len(line) for line in grid}) == 1  # every border lines up
@@ -188,7 +188,7 @@ def test_no_terminal_view_shows_a_card_its_viewer_may_not_see(case, seeds=SEEDS)
                 other, changed = _unreadable_changed(st, viewer)
                 changed_any += changed
                 a, b = game.view(st, viewer), game.view(other, viewer)
-                assert game.render(a) == game.render(b), (case, seed, viewer)
+                assert game.presentation.render(a) == game.presentation.render(b), (case, seed, viewer)
                 assert rich_text(game, a, styles=True) == rich_text(game, b, styles=True), (case, seed, viewer)
     assert changed_any  # the test changed something it could have shown
 
@@ -205,7 +205,7 @@ def test_operatives_never_see_key_labels():
             if view.sees_key:
                 continue
             checked.add(viewer)
-            for text in (game.render(view), rich_text(game, view)):
+            for text in (game.presentation.render(view), rich_text(game, view)):
                 assert not any(KEY_LABEL[c] in text for c in ("red", "blue", "assassin")), viewer
     assert checked == {"cat", "dan", None}  # the operatives (roles in order) and an observer
 
@@ -248,7 +248,7 @@ def test_game_summaries_fit_and_are_short():
 
     for n in names():
         game = get(n)
-        lines = game.summary.strip().splitlines()
+        lines = game.presentation.summary.strip().splitlines()
         assert 8 <= len(lines) <= 18, n
         assert max(len(line) for line in lines) <= 80, n
 
@@ -260,8 +260,8 @@ def test_every_legal_command_is_explained_in_words(case):
     for st, _names in states(game, raw, seats, 0, bot_for(game, 0)):
         for seat in game.to_act(st):
             for command in game.legal(st, seat):
-                words = game.explain(command, st, seat)
-                assert words and words != game.format(command, st, seat) and len(words) < 160
+                words = game.presentation.explain(command, st, seat)
+                assert words and words != game.presentation.format(command, st, seat) and len(words) < 160
 
 
 def test_recruiting_does_not_name_the_face_down_card():
@@ -269,7 +269,7 @@ def test_recruiting_does_not_name_the_face_down_card():
     for st, _names in states(game, *CASES["aa"][1:], 0, "random"):
         if st.phase == "recruit":
             seat = game.to_act(st)[0]
-            down = [game.explain(c, st, seat) for c in game.legal(st, seat) if c.which == "face-down"]
+            down = [game.presentation.explain(c, st, seat) for c in game.legal(st, seat) if c.which == "face-down"]
             assert down == ["recruit the face-down card; your opponent takes the other one"]
             return
     raise AssertionError("no recruit step")
@@ -281,7 +281,7 @@ def test_the_dark_agent_boards_say_what_their_marks_mean():
     game = get("dark-agent")
     st, names = next(iter(states(game, {}, ["ann", "bob"], 0, "random")))
     view = game.view(st, "ann")
-    for text in (game.render(view), rich_text(game, view)):
+    for text in (game.presentation.render(view), rich_text(game, view)):
         assert "the line's satellites: seat numbers, n neutral, . a free slot; * spotted" in text
         assert "Sen 16 L1: sentry, defence 16, level 1; AIM 20 +1: defence 20, 1 investigation" in text
-    assert "* spotted  # protected AIM" in game.compact(view)
+    assert "* spotted  # protected AIM" in game.presentation.compact(view)

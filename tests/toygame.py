@@ -10,17 +10,20 @@ It imports only pbem.games.base, like every game.
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Literal
 
 import msgspec
 
 from pbem.games.base import (
+    Dealing,
     Game,
+    GameInfo,
     GameState,
     IllegalCommand,
     InvalidCommand,
     Known,
     Outcome,
+    Presentation,
     SeatSpec,
     Zone,
     copy_struct,
@@ -66,18 +69,17 @@ class View(msgspec.Struct):
 
 
 class DrawGame(Game):
-    name = "toy-draw"
-    title = "Draw and play (a test game)"
-    rules_version = "1"
-    fixed_hidden_cards = True  # the set-up's hidden cards never depend on its chance
-    min_seats = 2
-    max_seats = 3
-    Options = Options
-    State = State
-    Command = Command
+    info = GameInfo(name="toy-draw", title="Draw and play (a test game)", rules_version="1", min_seats=2,
+                    max_seats=3, Options=Options, State=State, Command=Command)
 
-    def private_decks(self, state: State) -> dict[str, str]:
-        return {f"deck:{s}": s for s in state.seats}
+    def __init__(self) -> None:
+        super().__init__(presentation=Presentation(
+            render=self.render, format=self.format, parse=self.parse, describe=self.describe,
+            bots={"random": lambda game, state, seat, rng: rng.choice(game.legal(state, seat))},
+        ))
+
+    def dealing(self, state: State) -> Dealing:
+        return Dealing(private={f"deck:{s}": s for s in state.seats})
 
     def setup(self, options, seats: list[SeatSpec], chance) -> State:
         names = [s.name for s in seats]
@@ -185,8 +187,6 @@ class DrawGame(Game):
 
     def describe(self, command, state: State, seat: str | None) -> str:
         return "draw" if isinstance(command, Draw) else "play"
-
-    bots: ClassVar[dict] = {"random": lambda game, state, seat, rng: rng.choice(game.legal(state, seat))}
 
 
 GAME = DrawGame()

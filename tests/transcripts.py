@@ -48,7 +48,7 @@ def play_commands(game, options, seats, seed, commands):
     state = game.setup(options, seats, chance)
     lines = []
     for seat, text in commands:
-        command = game.parse(text, state, seat)
+        command = game.presentation.parse(text, state, seat)
         state = _settle(game, game.apply(state, seat, command, chance), chance)
         lines.append(summary(game, state))
     return state, lines
@@ -61,13 +61,13 @@ def record(name: str, game_name: str, seats: list[str], raw_options: dict, seed:
     chance = RandomChance(seed)
     state = game.setup(options, specs, chance)
     rng = random.Random(seed)
-    out = [f"game: {game.name}", f"seats: {' '.join(seats)}", f"options: {json.dumps(raw_options, ensure_ascii=False)}", f"seed: {seed}", ""]
+    out = [f"game: {game.info.name}", f"seats: {' '.join(seats)}", f"options: {json.dumps(raw_options, ensure_ascii=False)}", f"seed: {seed}", ""]
     for _ in range(1000):
         if game.outcome(state) is not None:
             break
         seat = game.to_act(state)[0]
-        command = game.bots[bot](game, state, seat, rng)
-        text = game.format(command, state, seat)
+        command = game.presentation.bots[bot](game, state, seat, rng)
+        text = game.presentation.format(command, state, seat)
         state = _settle(game, game.apply(state, seat, command, chance), chance)
         out += [f"{seat}: {text}", f"  = {summary(game, state)}"]
     path = HERE / f"{name}.txt"

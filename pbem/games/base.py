@@ -1,7 +1,11 @@
 """The game API: what every game implements and what the protocol relies on.
 
 A game is a set of pure functions over immutable-by-convention msgspec
-Structs (DESIGN.md section 3). Nothing here does I/O, reads a clock, uses a
+Structs (DESIGN.md section 3), tied together by `Game` with its
+declarations (`GameInfo`), what its dealers must know of its hidden zones
+(`Game.dealing`, a `Dealing`) and its presentation (`Presentation`, which
+the protocol never reads); those three records live in `pbem.games.api`
+and are exported here. Nothing here does I/O, reads a clock, uses a
 global random generator or touches cryptography: the same rules run in a
 referee, in a player's client, in a replay and in an audit.
 
@@ -35,7 +39,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -207,7 +210,7 @@ class Chance(Protocol):
 
     def private_draw(self, n: int) -> int:
         """Which of the `n` cards of a private deck is drawn (see
-        `Game.private_decks`): where a dealer shuffled the deck, the top (0);
+        `Dealing.private`): where a dealer shuffled the deck, the top (0);
         in peer games, where the owner knows its deck's contents, a position
         picked by the beacons."""
         ...
@@ -248,7 +251,7 @@ def pick(chance: Chance, seq: Sequence[Any]) -> Any:
 
 
 def draw_private(state: GameState, name: str, chance: Chance) -> Item:
-    """Take a card from a private deck (`Game.private_decks`): chance says
+    """Take a card from a private deck (`Dealing.private`): chance says
     which, so that in peer games its owner, who knows what the deck holds,
     cannot know what comes next. Mutates `state` (call it on a copy)."""
     items = own_zone(state, name).items
@@ -408,20 +411,6 @@ St = TypeVar("St", bound=GameState)
 Cmd = TypeVar("Cmd")
 
 
-class loaded_on_use:
-    """A class attribute whose value `make()` builds the first time it is
-    read, then kept (a game's bots, for a game written as a subclass)."""
-
-    def __init__(self, make: Any) -> None:
-        self._make = make
-        self._value: Any = None
-
-    def __get__(self, obj: Any, owner: Any = None) -> Any:
-        if self._value is None:
-            self._value = self._make()
-        return self._value
-
-
 class Bot(Protocol):
     def __call__(self, game: "Game", state: Any, seat: str, rng: random.Random) -> Any: ...
 
@@ -429,8 +418,6 @@ class Bot(Protocol):
 #: the rules functions a game may give `Game` (DESIGN.md section 3)
 RULES = ("options", "seats", "sides", "setup", "to_act", "simultaneous", "legal", "apply", "advance", "outcome",
          "view", "dealing")
-#: what `Presentation` holds, still answered by the game for callers of the older API
-_PRESENTED = ("render", "compact", "svg", "format", "parse", "describe", "explain", "catalogue")
 
 
 def options_from(options: type[msgspec.Struct], game: str, raw: dict[str, Any]) -> Any:
@@ -466,11 +453,14 @@ def plain_seats(game: str, min_seats: int, max_seats: int, requested: list[SeatS
 
 class Game(Generic[St, Cmd]):
     """A game: its declarations (`info`), its rules functions, and where its
-    presentation lives. A game is built, not subclassed::
+    presentation lives. A game is built from them::
 
         GAME = Game(INFO, setup=rules.setup, to_act=rules.to_act, legal=rules.legal,
                     apply=rules.apply, outcome=rules.outcome, view=view.view,
                     presentation="pbem.games.mine.present:PRESENTATION")
+
+    (A subclass whose methods are the rules functions and whose class
+    attribute is `info` works as well: the test games are written so.)
 
     Rules functions not given take the defaults below (`options` from the
     `Options` Struct, `seats` by the seat counts, no `advance`, no
@@ -483,15 +473,21 @@ class Game(Generic[St, Cmd]):
     wants to change one copies it first (`copy_struct`).
     """
 
+    info: GameInfo
+
     def __init__(self, info: GameInfo | None = None, *, presentation: str | Presentation | None = None,
                  **rules: Any) -> None:
+        if info is not None:
+            #: the game's declarations (`GameInfo`; a subclass may set it as a class attribute)
+            self.info = info
+        self._presentation = presentation
+        self._set_rules(rules)
+
+    def _set_rules(self, rules: dict[str, Any]) -> None:
         for key, function in rules.items():
             if key not in RULES:
                 raise TypeError(f"{key!r} is not a rules function of the game API (those are: {', '.join(RULES)})")
             setattr(self, key, function)
-        if info is not None:
-            self._info = info
-        self._presentation = presentation
 
     def replace(self, info: GameInfo | None = None, *, presentation: str | Presentation | None = None,
                 **rules: Any) -> Game:
@@ -500,31 +496,11 @@ class Game(Generic[St, Cmd]):
         reads a few rules otherwise, or a test's game broken in one place."""
         out = copy.copy(self)
         if info is not None:
-            out._info = info
+            out.info = info
         if presentation is not None:
             out._presentation = presentation
-        for key, function in rules.items():
-            if key not in RULES:
-                raise TypeError(f"{key!r} is not a rules function of the game API (those are: {', '.join(RULES)})")
-            setattr(out, key, function)
+        out._set_rules(rules)
         return out
-
-    @property
-    def info(self) -> GameInfo:
-        """The game's declarations (`GameInfo`)."""
-        info = self.__dict__.get("_info")
-        if info is None:  # a game written as a subclass declares them as class attributes
-            found = {}
-            for f in dataclasses.fields(GameInfo):
-                value = getattr(type(self), f.name, None)
-                if value is not None and not isinstance(value, property):
-                    found[f.name] = value
-            info = self._info = GameInfo(**found)
-        return info
-
-    @info.setter
-    def info(self, info: GameInfo) -> None:
-        self._info = info
 
     @property
     def presentation(self) -> Presentation:
@@ -532,10 +508,10 @@ class Game(Generic[St, Cmd]):
         for the app and the pictures, never the protocol. Its module is
         imported on first use."""
         shown = self._presentation
+        if shown is None:
+            raise AttributeError(f"{self.info.name} has no presentation")
         if isinstance(shown, str):
             shown = load(shown)
-        elif shown is None:
-            shown = self._presentation_of_subclass()
         if not shown._title:
             shown._title = self.info.title
         self._presentation = shown
@@ -577,12 +553,7 @@ class Game(Generic[St, Cmd]):
         """What a dealer must know of `state`'s hidden zones beyond their
         readers (`Dealing`: private decks, decks drawn by the beacons,
         linked zones, interchangeable copies). Default: nothing."""
-        if type(self).private_decks is Game.private_decks and type(self).linked_zones is Game.linked_zones and \
-                not getattr(self, "reshuffle_ahead", False):
-            return NO_DEALING
-        # a game written as a subclass with the older methods
-        return Dealing(private=self.private_decks(state), linked=tuple(self.linked_zones(state)),
-                       reshuffle_ahead=getattr(self, "reshuffle_ahead", False))
+        return NO_DEALING
 
     # -- play --------------------------------------------------------------
 
@@ -617,51 +588,3 @@ class Game(Generic[St, Cmd]):
     def view(self, state: St, seat: str | None) -> msgspec.Struct:
         """What `seat` may see (None: an observer). Nothing else decides visibility."""
         raise NotImplementedError
-
-    # -- the older API, still answered while games move to the one above ----------
-
-    def private_decks(self, state: St) -> dict[str, str]:
-        return {}
-
-    def linked_zones(self, state: St) -> list[tuple[str, ...]]:
-        return []
-
-    def interchangeable_zones(self, state: St, seat: str) -> set[str]:
-        chosen = self.dealing(state).interchangeable
-        return {name for name, zone in state.zones.items()
-                if not zone.public and seat in zone.readers and (chosen is None or name in chosen)}
-
-    def check_dealer(self, options: Any, seats: list[SeatSpec], dealer: str) -> None:
-        pass
-
-    def demo_seats_for(self, options: Any) -> tuple[str, ...]:
-        return self.presentation.demo_seats(options)
-
-    def _presentation_of_subclass(self) -> Presentation:
-        """The `Presentation` of a game written as a subclass with the
-        presentation methods and attributes of the older API."""
-        cls = type(self)
-        given = {name: getattr(self, name) for name in (*_PRESENTED, "bots", "demo_bot", "summary", "rich_view")
-                 if hasattr(cls, name)}
-        if cls.demo_seats_for is not Game.demo_seats_for:
-            given["demo_seats"] = self.demo_seats_for
-        elif hasattr(cls, "demo_seats"):
-            given["demo_seats"] = cls.demo_seats  # type: ignore[attr-defined]
-        return Presentation(**given)
-
-    def __getattr__(self, name: str) -> Any:
-        """The older API's names: the declarations from `info`, the presentation's from `presentation`."""
-        if name.startswith("_"):
-            raise AttributeError(name)
-        if name in _INFO_FIELDS:
-            return getattr(self.info, name)
-        if name in _PRESENTED or name in ("bots", "demo_bot", "summary", "rich_view"):
-            return getattr(self.presentation, name)
-        if name == "demo_seats":  # a subclass's default table, or the presentation's
-            return ("alice", "bob") if self.__dict__.get("_presentation") is None else self.presentation.demo_seats(None)
-        if name in ("reshuffle_ahead", "fixed_hidden_cards"):
-            return False
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-
-
-_INFO_FIELDS = frozenset(f.name for f in dataclasses.fields(GameInfo))

@@ -19,7 +19,7 @@ clear message at the first broken property:
    same on its partial state and on the full state (they may depend only on
    what the seat sees), and empty for seats not in `to_act`; the bot's
    choice is legal; its notation parses back to the same command; it
-   round-trips through JSON as `game.Command`; applying it never mutates the
+   round-trips through JSON as `game.info.Command`; applying it never mutates the
    input state; after `advance` nothing is left to advance.
 3. **Views and logs never leak.** For every seat and for an observer (None),
    the view (and the log line `describe`, on the state after the command)
@@ -27,12 +27,12 @@ clear message at the first broken property:
    what that reader knows; so it cannot name a card the reader may not see.
    `render` works on every view. At several points of the game (the set-up,
    steps 1, 2, 4, 8 ..., and the end) every picture of every reader's view
-   is drawn: the compact board of `pbem play` (`Game.compact`, at most
-   `COMPACT_ROWS` lines of 80 columns), the SVG (`Game.svg`, well-formed
-   XML; `NoPicture` only for a game without one) and the colour terminal picture (`Game.rich_view`,
+   is drawn: the compact board of `pbem play` (`Presentation.compact`, at most
+   `COMPACT_ROWS` lines of 80 columns), the SVG (`Presentation.svg`, well-formed
+   XML; `NoPicture` only for a game without one) and the colour terminal picture (`Presentation.rich_view`,
    drawn 80 columns wide), so no variant's view crashes a picture.
 4. **Encoding.** Full, public and partial states round-trip through
-   ``msgspec.json`` as `game.State`.
+   ``msgspec.json`` as `game.info.State`.
 5. **Replay.** Replaying the recorded commands from the same seed
    reproduces the final full state byte for byte.
 6. **Termination.** The game ends within `max_steps`; then `to_act` is empty.
@@ -107,23 +107,23 @@ def draw_pictures(game: Game[Any, Any], view: Any, where: str) -> None:
     """Draw every picture of `view`: text, SVG and the colour terminal
     picture; AssertionError naming `where` when one fails or is empty."""
     try:
-        text = game.render(view)
+        text = game.presentation.render(view)
         if not isinstance(text, str) or not text:
             raise AssertionError(f"render returned {text!r}")
-        small = game.compact(view).splitlines()
+        small = game.presentation.compact(view).splitlines()
         if not small or len(small) > COMPACT_ROWS or max(len(line) for line in small) > TERMINAL_WIDTH:
             raise AssertionError(f"the compact board is {len(small)} lines (at most {COMPACT_ROWS} of "
                                  f"{TERMINAL_WIDTH} columns):\n" + "\n".join(small))
         try:
-            ET.fromstring(game.svg(view))
+            ET.fromstring(game.presentation.svg(view))
         except NoPicture:
             pass
-        if game.rich_view is not None:
+        if game.presentation.rich_view is not None:
             from rich.console import Console
 
             out = io.StringIO()
             console = Console(file=out, width=80, color_system="truecolor", force_terminal=True)
-            console.print(importlib.import_module(game.rich_view).render(view))
+            console.print(importlib.import_module(game.presentation.rich_view).render(view))
             if not out.getvalue().strip():
                 raise AssertionError("the colour picture is empty")
     except Exception as exc:
@@ -147,9 +147,9 @@ class _Run:
         self.specs = [s if isinstance(s, SeatSpec) else SeatSpec(str(s)) for s in seats]
         self.names = [s.name for s in self.specs]
         self.seed = seed
-        if bot not in game.bots:
-            raise AssertionError(f"{game.name} has no bot {bot!r} (bots: {sorted(game.bots)})")
-        self.bot = game.bots[bot]
+        if bot not in game.presentation.bots:
+            raise AssertionError(f"{game.info.name} has no bot {bot!r} (bots: {sorted(game.presentation.bots)})")
+        self.bot = game.presentation.bots[bot]
         self.rng = random.Random(f"{seed}:bot")
         self.refs_rng = random.Random(f"{seed}:refs")
         self.step = 0
@@ -300,13 +300,13 @@ class _Run:
             if self._drawing_point():
                 draw_pictures(game, mine, f"{where}: {who}'s view")
             else:
-                text = game.render(mine)
+                text = game.presentation.render(mine)
                 if not isinstance(text, str) or not text:
                     raise AssertionError(f"{where}: render returned {text!r}")
         for st, who in [(self.full, "full"), (self.pub, "public")] + [
             (p, f"{s}'s partial") for s, p in self.part.items()
         ]:
-            back = msgspec.json.decode(msgspec.json.encode(st), type=game.State)
+            back = msgspec.json.decode(msgspec.json.encode(st), type=game.info.State)
             _same(st, back, f"{where}: the {who} state does not round-trip through JSON")
         if outcome is not None and acting:
             raise AssertionError(f"{where}: the game is over but to_act is {acting}")
@@ -340,21 +340,21 @@ class _Run:
         if command not in legal:
             raise AssertionError(f"{where}: the bot chose {command!r}, which is not legal")
         for cmd in legal:
-            text = game.format(cmd, partial, seat)
-            back = game.parse(text, partial, seat)
+            text = game.presentation.format(cmd, partial, seat)
+            back = game.presentation.parse(text, partial, seat)
             if back != cmd:
                 raise AssertionError(f"{where}: {text!r} parses to {back!r}, not {cmd!r}")
         # the writer re-chooses refs among equal cards (refchoice): the
         # re-chosen command must read the same and be just as legal
         chosen = rechoose_refs(game, partial, seat, [command], self.refs_rng.randrange)[0]
-        if game.format(chosen, partial, seat) != game.format(command, partial, seat):
+        if game.presentation.format(chosen, partial, seat) != game.presentation.format(command, partial, seat):
             raise AssertionError(
                 f"{where}: re-choosing refs among equal cards changed {command!r} into {chosen!r}, "
-                "which reads differently (see Game.interchangeable_zones)"
+                "which reads differently (see Dealing.interchangeable)"
             )
         command = chosen
         wire = msgspec.json.encode(command)
-        back = msgspec.json.decode(wire, type=game.Command)
+        back = msgspec.json.decode(wire, type=game.info.Command)
         if back != command or type(back) is not type(command):
             raise AssertionError(f"{where}: {command!r} does not round-trip through JSON ({wire!r})")
         return command
@@ -375,7 +375,7 @@ class _Run:
             seat = acting[self.rng.randrange(len(acting))]
             self.where = f"seed {self.seed} step {self.step} ({seat})"
             command = self._check_command(seat, self.part[seat])
-            self.where += f" {game.format(command, self.part[seat], seat)!r}"
+            self.where += f" {game.presentation.format(command, self.part[seat], seat)!r}"
             self._on_all("apply", lambda st, ch: game.apply(st, seat, command, ch))
             self._advance_all()
             self._reveal_public()
@@ -383,8 +383,8 @@ class _Run:
             self._check_states()
             for reader in [None, *self.names]:
                 _same(
-                    game.describe(command, self.full, reader),
-                    game.describe(command, self._seat_state(reader), reader),
+                    game.presentation.describe(command, self.full, reader),
+                    game.presentation.describe(command, self._seat_state(reader), reader),
                     f"{self.where}: the log line for {reader or 'the public'} leaks",
                 )
             self.log.append((seat, command))

@@ -1,4 +1,4 @@
-"""Small helpers for the SVG pictures of the games (`Game.svg`).
+"""Small helpers for the SVG pictures of the games (`Presentation.svg`).
 
 A game's picture is a pure function of a seat's *view* returning SVG text,
 so it can only show what that seat may see. These helpers keep every

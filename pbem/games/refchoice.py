@@ -21,7 +21,7 @@ equal ref a command uses (it checks the command against the state, as for
 any other), so nothing else changes.
 
 Which zones hold interchangeable items is the game's call
-(`Game.interchangeable_zones`; by default every hidden zone the writer may
+(`Dealing.interchangeable`; by default every hidden zone the writer may
 read, such as a hand). A game whose refs there mean places (the cells of
 Codenames' key card) declares none.
 
@@ -61,11 +61,19 @@ class _NoChance:
         return 0
 
 
+def interchangeable_zones(game: Game, state: GameState, seat: str) -> set[str]:
+    """The hidden zones `seat` reads where its items of one card are
+    interchangeable (`Dealing.interchangeable`; None: every one of them)."""
+    chosen = game.dealing(state).interchangeable
+    return {name for name, zone in state.zones.items()
+            if not zone.public and seat in zone.readers and (chosen is None or name in chosen)}
+
+
 def equivalents(game: Game, state: GameState, seat: str) -> dict[str, tuple[str, str]]:
     """ref -> (zone, card) for every item `seat` knows in the zones the game
     declares interchangeable for `seat`: refs with one key are interchangeable."""
     out: dict[str, tuple[str, str]] = {}
-    for name in game.interchangeable_zones(state, seat):
+    for name in interchangeable_zones(game, state, seat):
         zone = state.zones.get(name)
         if zone is None:
             continue

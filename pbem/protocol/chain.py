@@ -349,9 +349,9 @@ class Chain:
     def decode_command(self, raw: msgspec.Raw) -> Any:
         """A command of this game from its canonical bytes."""
         try:
-            command = msgspec.json.decode(bytes(raw), type=self.game.Command)
+            command = msgspec.json.decode(bytes(raw), type=self.game.info.Command)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            raise InvalidCommand(f"not a {self.game.name} command: {exc}") from None
+            raise InvalidCommand(f"not a {self.game.info.name} command: {exc}") from None
         if canonical(command) != bytes(raw):
             raise FormatError("a command is not in canonical form")
         return command

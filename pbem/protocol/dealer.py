@@ -139,8 +139,8 @@ def make_genesis(
                 Delivery(to=spec.name, refs=refs, envelope=seal_openings(openings, ident, delivery_ad(ad_key, 0, spec.name)))
             )
     body = GenesisBody(
-        game=game.name,
-        rules_version=game.rules_version,
+        game=game.info.name,
+        rules_version=game.info.rules_version,
         options=msgspec.Raw(canonical(options)),
         seats=[SeatEntry(name=spec.name, role=spec.role, identity=ident) for spec, ident in seats],
         dealer=DealerInfo(mode=mode, identity=dealer.public, seed_commitment=seed_commitment, seed_box=box),
@@ -174,8 +174,8 @@ def _genesis_dealt_after_joins(game: Game, options, seats, dealer: SecretIdentit
     suits a friend, nor can the last seat to join aim it."""
     seed_commitment, box = _seed_box(dealer, seed)
     body = GenesisBody(
-        game=game.name,
-        rules_version=game.rules_version,
+        game=game.info.name,
+        rules_version=game.info.rules_version,
         options=msgspec.Raw(canonical(options)),
         seats=[SeatEntry(name=spec.name, role=spec.role, identity=ident) for spec, ident in seats],
         dealer=DealerInfo(mode="referee", identity=dealer.public, seed_commitment=seed_commitment, seed_box=box),

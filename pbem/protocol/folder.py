@@ -357,7 +357,7 @@ def state_file(chain: Chain) -> bytes:
     body = StateFile(
         format=FORMAT,
         kind="state",
-        game=chain.game.name,
+        game=chain.game.info.name,
         game_id=chain.game_id,
         seq=chain.seq,
         head=chain.head,

@@ -3,7 +3,7 @@
 `pbem status --json` carries these sentences (field ``chance``) and
 `pbem info DIR` prints them once; docs/security.md explains them. They
 follow from the dealer mode, the protocol version the game was begun under
-and what the game declares (`Game.immediate_chance`), so they are computed,
+and what the game declares (`GameInfo.immediate_chance`), so they are computed,
 never written by hand per game.
 """
 
@@ -40,12 +40,12 @@ def chance_knowledge(chain: "Chain") -> list[str]:
                        "the referee chose its seed alone, so it could have tried seeds until the deal suited someone.")
         return out
     out = []
-    if version.chance_from_every_seat and not game.immediate_chance:
+    if version.chance_from_every_seat and not game.info.immediate_chance:
         out.append("Chance a file draws (a die, which card of a private deck is drawn) waits for a new beacon link "
                    "of every other seat, each revealed in an answer after the file is signed: its writer cannot know "
                    "it before deciding, even with the help of every other seat but one. The last seat to answer can "
                    "compute it as it writes its answer; it cannot change it, only fail to answer, which status names.")
-    elif version.unforeseen_chance and not game.immediate_chance:
+    elif version.unforeseen_chance and not game.info.immediate_chance:
         out.append("Chance a file draws (a die, which card of a private deck is drawn) comes from the beacon links "
                    "of the next seat's answer, revealed after the file is signed: its writer cannot know it before "
                    "deciding, unless that seat tells it its beacon seed (this game was begun before protocol "
@@ -53,7 +53,7 @@ def chance_knowledge(chain: "Chain") -> list[str]:
                    "answering seat can compute it as it writes its answer; it cannot change it, only fail to answer, "
                    "which status names.")
     else:
-        why = (f"{game.title} declares its chance harmless to foresee" if game.immediate_chance
+        why = (f"{game.info.title} declares its chance harmless to foresee" if game.info.immediate_chance
                else f"this game was begun under protocol version {version.number}")
         out.append(f"The writer of a file can compute the chance inside that file before writing it, from every "
                    f"seat's beacon links ({why}); it cannot change it.")

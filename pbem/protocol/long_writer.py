@@ -12,7 +12,7 @@ import msgspec
 
 from pbem.crypto.encoding import canonical
 from pbem.errors import ProtocolError, WrongWriter
-from pbem.games.base import overlay
+from pbem.games.base import Bot, overlay
 from pbem.protocol import clock as clock_mod, codec, transition
 from pbem.protocol.commitments import state_hash
 from pbem.protocol.formats import Pause, Resign, Timeout, TurnBody
@@ -83,17 +83,18 @@ def claim(chain: Chain, me: SecretIdentity, seat: str | None = None) -> bytes:
     return _signed(chain, me, timeout=Timeout(seat=late_seat(clocks, clock_mod.now(), seat), what="claim"))
 
 
-def referee_file(chain: Chain, referee: SecretIdentity, folder: Path) -> bytes | None:
+def referee_file(chain: Chain, referee: SecretIdentity, folder: Path, bot: Bot | None) -> bytes | None:
     """What the referee writes now for an absent or late seat, as the
-    genesis agreed (`Pace.absent`): the bot's move for a seat absent
-    already, or, for a seat whose time is out by the referee's own clock,
-    the file that abandons the game or the bot's first move. None: nothing."""
+    genesis agreed (`Pace.absent`): the move of `bot` (the game's, which
+    the app chooses: the protocol knows no bot) for a seat absent already,
+    or, for a seat whose time is out by the referee's own clock, the file
+    that abandons the game or the bot's first move. None: nothing."""
     due = _due(chain, folder)
     if due is None:
         return None
     seat, since = due
     if chain.genesis.pace.absent == "bot":
-        return bot_move(chain, referee, seat, since)
+        return bot_move(chain, referee, seat, bot, since)
     return _signed(chain, referee, timeout=Timeout(seat=seat, what="abandon", since=since))
 
 
@@ -141,7 +142,7 @@ def received(folder: Path, chain: Chain, began: int) -> str | None:
     return None
 
 
-def bot_move(chain: Chain, referee: SecretIdentity, seat: str, since: str | None = None,
+def bot_move(chain: Chain, referee: SecretIdentity, seat: str, bot: Bot | None, since: str | None = None,
              rng: random.Random | None = None) -> bytes:
     """The referee's file playing one command for absent `seat` with the
     game's bot, from what `seat` may see (the bot reads no other card)."""
@@ -149,8 +150,8 @@ def bot_move(chain: Chain, referee: SecretIdentity, seat: str, since: str | None
     from pbem.protocol.party import Party
 
     game = chain.game
-    if not game.bots:
-        raise ProtocolError(f"{game.name} has no bot to play for {seat}")
+    if bot is None:
+        raise ProtocolError(f"{game.info.name} has no bot to play for {seat}")
     me = Party(chain, referee)
     if not me.is_dealer:
         raise WrongWriter("only the referee plays for an absent seat")
@@ -158,7 +159,7 @@ def bot_move(chain: Chain, referee: SecretIdentity, seat: str, since: str | None
     known = chain.knows(seat)
     state = overlay(chain.public, {r: c for r, c in cards.items() if r in known})
     rng = rng or random.Random()
-    command = game.bots.get(game.demo_bot, next(iter(game.bots.values())))(game, state, seat, rng)
+    command = bot(game, state, seat, rng)
     commands = rechoose_refs(game, state, seat, [command], rng.randrange)
     effect = transition.run(game, chain.public, seat, commands,
                             source=lambda ref: cards.get(ref) if ref in known else None,

@@ -123,7 +123,7 @@ class PeerShape(msgspec.Struct, frozen=True):
     deck: tuple[str, ...]
     private_refs: tuple[tuple[str, str], ...]  # (ref, zone)
     private_contents: tuple[tuple[str, tuple[str, ...]], ...]
-    #: linked zones (`Game.linked_zones`): the two faces of a two-faced
+    #: linked zones (`Dealing.linked`): the two faces of a two-faced
     #: deck, as the set-up dealt them (`peer.faces`); empty otherwise
     faces: tuple = ()
 
@@ -187,21 +187,21 @@ def derive_peer_setup(game: Game, options: Any, seats: list[SeatSpec], shape: Pe
     full = _peer_full_setup(game, options, seats, seed)
     got = peer_shape(game, full, [s.name for s in seats])
     if shape is None and got.private_refs:
-        raise ProtocolError(f"{game.name}: a late peer deck cannot hold private decks")
+        raise ProtocolError(f"{game.info.name}: a late peer deck cannot hold private decks")
     if shape is not None and got != shape:
         raise ProtocolError(
-            f"{game.name}'s hidden cards at set-up are not those its genesis dealt: they depend on the set-up's "
+            f"{game.info.name}'s hidden cards at set-up are not those its genesis dealt: they depend on the set-up's "
             "chance, so its genesis had to leave the deck to after the set-up (`late`)",
         )
     return project(full, set()), got
 
 
 def scenario_options_set(game: Game, options: Any) -> list[str]:
-    """The scenario options (`Game.scenario_options`) `options` sets to
+    """The scenario options (`GameInfo.scenario_options`) `options` sets to
     anything but their default."""
     out = []
     for f in msgspec.structs.fields(type(options)):
-        if f.name not in game.scenario_options:
+        if f.name not in game.info.scenario_options:
             continue
         default = f.default if f.default is not msgspec.NODEFAULT else (
             f.default_factory() if f.default_factory is not msgspec.NODEFAULT else msgspec.NODEFAULT
@@ -219,9 +219,9 @@ def derive_setup(game: Game, genesis: GenesisBody) -> DerivedSetup:
     try:
         normal = game.seats(options, seats)
     except PbemError as exc:
-        raise ProtocolError(f"the seats are not valid for {game.name}: {exc.message}") from None
+        raise ProtocolError(f"the seats are not valid for {game.info.name}: {exc.message}") from None
     if list(normal) != seats:
-        raise ProtocolError(f"the seats are not as {game.name} would seat them: {_seats(normal)}, not {_seats(seats)}")
+        raise ProtocolError(f"the seats are not as {game.info.name} would seat them: {_seats(normal)}, not {_seats(seats)}")
     mode = "peer" if genesis.dealer is None else genesis.dealer.mode
     if genesis.dealer is not None and mode == "peer":
         raise ProtocolError("a peer game has no dealer")
@@ -281,7 +281,7 @@ def _derive_peer_shape(game: Game, genesis: GenesisBody, options: Any, seats: li
         if setup.slots or setup.deck or setup.private_contents or setup.private or setup.private_proofs or setup.layer.points:
             raise ProtocolError("a late peer deck holds no cards, slots or layer points before the set-up")
         if shape.private_refs:
-            raise ProtocolError(f"{game.name}: a late peer deck cannot hold private decks")
+            raise ProtocolError(f"{game.info.name}: a late peer deck cannot hold private decks")
         return DerivedSetup(options=options, seats=seats, hidden=None, full=None, probe=project(full, set()))
     if (list(setup.slots), list(setup.deck), dict(setup.private_contents)) != (list(shape.slots), list(shape.deck), shape.contents):
         raise ProtocolError("the peer deck and private decks are not the cards of the rules' set-up")
@@ -315,9 +315,9 @@ def derive_deal(game: Game, options: Any, seats: list[SeatSpec], setup_seed: byt
 
 def _options(game: Game, genesis: GenesisBody) -> Any:
     try:
-        options = msgspec.json.decode(bytes(genesis.options), type=game.Options)
+        options = msgspec.json.decode(bytes(genesis.options), type=game.info.Options)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-        raise ProtocolError(f"the options are not {game.name} options: {exc}") from None
+        raise ProtocolError(f"the options are not {game.info.name} options: {exc}") from None
     if canonical(options) != bytes(genesis.options):
         raise ProtocolError("the options are not in canonical form (every option, sorted, once)")
     return options

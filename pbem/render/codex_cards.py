@@ -1,6 +1,6 @@
 """Codex drawn as cards in the page of `pbem serve`.
 
-The game's own picture (`Game.svg`) draws plain boxes; a player choosing a
+The game's own picture (`Presentation.svg`) draws plain boxes; a player choosing a
 move wants cards: cost, type, ATK/HP, what each does (our own words, from
 the card data), damage and runes, exhausted ones turned. This draws a
 Codex view (`pbem.games.codex.view.View`) as HTML: one panel per side (the

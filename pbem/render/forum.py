@@ -11,7 +11,7 @@ and the observer's view (`Game.view(public, None)`) before and after
 them, so a post holds nothing its writer could not show everyone, and
 the same files make the same post whoever writes it. A Codex board is
 summed up side by side like the template; the other games show their
-own observer picture (`Game.render`).
+own observer picture (`Presentation.render`).
 
 The files follow in a collapsed ``<details>`` block as armored text in a
 fenced code block: Markdown renderers (Discourse's markdown-it among

@@ -17,7 +17,7 @@ them as the player clicks the board (an element whose ``data-card``,
 names) or the next word of a command, and asks the server to check the
 chosen command and say it in words before it is sent.
 
-The board is the game's SVG picture (``Game.svg``), except where an HTML
+The board is the game's SVG picture (``Presentation.svg``), except where an HTML
 layout draws the game better in a page (`BOARDS`: Codex, whose picture
 is plain boxes, drawn as cards by `pbem.render.codex_cards`); a game with
 no picture shows its text picture.
@@ -158,13 +158,13 @@ def games_page(rows: list[GameRow], name: str, token: str, notes: list[str]) -> 
 
 def board(game: Any, view: Any) -> str:
     """The board of `view` as HTML: an HTML layout, the SVG picture, or the text picture."""
-    module = BOARDS.get(game.name)
+    module = BOARDS.get(game.info.name)
     if module is not None:
         return importlib.import_module(module).board(view)
     try:
-        return game.svg(view)
+        return game.presentation.svg(view)
     except NoPicture:
-        return board_text(game.render(view))
+        return board_text(game.presentation.render(view))
 
 
 def board_text(text: str) -> str:

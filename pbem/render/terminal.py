@@ -2,7 +2,7 @@
 otherwise, never wider than 80 columns.
 
 Each game keeps its pictures beside its rules: the text picture
-(`Game.render`) and, named by `Game.rich_view`, a module whose
+(`Presentation.render`) and, named by `Presentation.rich_view`, a module whose
 ``render(view)`` returns a rich renderable. This module picks one and
 prints it. rich is imported here only inside functions, and only the
 commands that draw (`show`, `play`) call them, so no other command (and no
@@ -49,11 +49,11 @@ def renderable(game: Game, view: Any) -> Any:
     its text cleaned of control characters."""
     from rich.constrain import Constrain
 
-    if game.rich_view is None:
+    if game.presentation.rich_view is None:
         from rich.text import Text
 
-        return _Cleaned(Constrain(Text(game.render(view)), TERMINAL_WIDTH))
-    return _Cleaned(Constrain(importlib.import_module(game.rich_view).render(view), TERMINAL_WIDTH))
+        return _Cleaned(Constrain(Text(game.presentation.render(view)), TERMINAL_WIDTH))
+    return _Cleaned(Constrain(importlib.import_module(game.presentation.rich_view).render(view), TERMINAL_WIDTH))
 
 
 class _Cleaned:
@@ -76,12 +76,12 @@ class _Cleaned:
 def compact_renderable(game: Game, view: Any) -> Any:
     """The game's compact board in colour where its colour module draws one
     (a ``compact(view)`` beside its ``render``), else its compact text."""
-    module = importlib.import_module(game.rich_view) if game.rich_view else None
+    module = importlib.import_module(game.presentation.rich_view) if game.presentation.rich_view else None
     if module is not None and hasattr(module, "compact"):
         return module.compact(view)
     from rich.text import Text
 
-    return Text(game.compact(view))
+    return Text(game.presentation.compact(view))
 
 
 def show(game: Game, view: Any, *, plain: bool, stream: IO[str] | None = None) -> None:
@@ -90,7 +90,7 @@ def show(game: Game, view: Any, *, plain: bool, stream: IO[str] | None = None) -
     if wants_rich(plain, stream):
         console(stream).print(renderable(game, view))
     else:
-        text = game.render(view)
+        text = game.presentation.render(view)
         stream.write(text if text.endswith("\n") else text + "\n")
         stream.flush()
 
@@ -131,7 +131,7 @@ class Screen:
         return self._consoles[which]
 
     def board(self, game: Game, view: Any, full: bool = False) -> None:
-        """The compact board of `pbem play` (`Game.compact`), or the whole picture."""
+        """The compact board of `pbem play` (`Presentation.compact`), or the whole picture."""
         if full:
             if self.rich:
                 self._console("out").print(renderable(game, view))
@@ -140,7 +140,7 @@ class Screen:
         elif self.rich:
             self._console("out").print(compact_renderable(game, view))
         else:
-            self.out.write(game.compact(view).rstrip("\n") + "\n")
+            self.out.write(game.presentation.compact(view).rstrip("\n") + "\n")
             self.out.flush()
 
     def line(self, text: str, kind: str = "") -> None:

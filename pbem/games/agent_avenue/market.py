@@ -91,9 +91,10 @@ def supply_short(state: State) -> bool:
 def refill(state: State, chance: Chance) -> None:
     """Turn black-market cards face up until the supply holds 3 (or the deck is out).
 
-    The black-market deck is a private deck (`private_decks`): with a dealer
-    its top is drawn; in peer games, where its owner knows which ref is which
-    card, the beacons pick the card (`draw_private`)."""
+    The black-market deck is drawn by the beacons (`Dealing.by_beacon`):
+    with a dealer its top is drawn; in peer games, where the seat that
+    commits to it knows which ref is which card, the beacons pick the card
+    (`draw_private`)."""
     supply = own_zone(state, MARKET_SUPPLY).items
     while len(supply) < cards.SUPPLY_SIZE and state.zones[MARKET_DECK].items:
         supply.append(draw_private(state, MARKET_DECK, chance))

@@ -215,8 +215,8 @@ def setup(options: Options, seat_names: list[str], chance: Chance) -> State:
 
 def deal_area(s: State, chance: Chance) -> None:
     """The 35 cells, face up from the operation-area deck (then from the top
-    of the equipment deck if it runs short). The area deck is a private deck
-    (`DarkAgent.private_decks`): with a dealer its top is drawn (the `area`
+    of the equipment deck if it runs short). The area deck is drawn by the
+    beacons (`Dealing.by_beacon`): with a dealer its top is drawn (the `area`
     scenario's cards lie on top in cell order); in a peer game the beacons
     pick each card."""
     for cell in range(CELLS):

@@ -5,7 +5,7 @@ line's 3 satellite slots); cell index = line * 5 + position. Zones:
 
 * ``cell:A1`` ... ``cell:G5``  the card lying in a cell (0 or 1); public.
 * ``area:deck``   the operation-area deck (laid out by ``deal``); nobody reads it;
-                  a private deck of the first seat in peer games (``DarkAgent.private_decks``).
+                  drawn by the beacons in peer games (``Dealing.by_beacon``).
 * ``eq:deck``     the equipment deck; nobody reads it.
 * ``eq:discard``  used equipment; public.
 * ``hand:<seat>`` a seat's equipment; read by that seat.

@@ -11,7 +11,7 @@ Two things a peer game's deck did not do at first:
   current points are the bare card points, and every seat in turn adds a
   fresh layer over them (obligations, written by `pbem sync`), exactly as
   at the join; the fresh refs are the last layer's points, in order. Into
-  a *private* deck (`Game.private_decks`) the owner, who knows the cards
+  a *private* deck (`Dealing.private`) the owner, who knows the cards
   (they were face up or its own), commits to each fresh ref, as at the
   join, in its next file (or the same one if it wrote it).
 * **Cards that change hands.** A card of seat A's hidden hand that goes to
@@ -336,7 +336,7 @@ def _commit_ahead(chain, deck, writer: str, effect, parts, seq: int) -> None:
     refs, which must not depend on the chance (the answer checks that they
     do not: `after_run`). The commitments are signed before the chance that
     picks the drawn places exists, so the owner cannot fit its order to it.
-    Only for games that declare it (`Game.reshuffle_ahead`); anything else
+    Only for games that declare it (`Dealing.reshuffle_ahead`); anything else
     (another seat's deck, a probe that fails) is left to the answer, which
     refuses what peer dealing cannot follow."""
     from pbem.games.base import overlay, refs_in

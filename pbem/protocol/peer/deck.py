@@ -103,7 +103,7 @@ class PeerDeck:
     secrets: dict[str, PeerSecrets] = field(default_factory=dict)
     #: reader -> ref -> seats that sealed their partial of ref to that reader
     private_from: dict[str, dict[str, set[str]]] = field(default_factory=dict)
-    #: private decks (`Game.private_decks`): ref -> owner, ref -> commitment
+    #: private decks (`Dealing.private`): ref -> owner, ref -> commitment
     private_owner: dict[str, str] = field(default_factory=dict)
     private_commitments: dict[str, str] = field(default_factory=dict)
     private_contents: dict[str, list[str]] = field(default_factory=dict)

@@ -1,7 +1,7 @@
 """The two-faced peer deck: a peer game whose hidden cards come in pairs.
 
 A game declares zones whose items at one index are the two faces of one
-card (`Game.linked_zones`: the two sides of the Codenames Duet key), each
+card (`Dealing.linked`: the two sides of the Codenames Duet key), each
 zone read by one seat. The peer dealer deals them with the pair layers of
 `pbem.crypto.twofaced` (its docstring says why each step is needed).
 

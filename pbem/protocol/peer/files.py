@@ -104,14 +104,14 @@ def file_chance(chain, deck: PeerDeck, seq: int, answering: bool):
     """The chance of one peer file.
 
     Games begun before version 2 (`Version.unforeseen_chance`), and games that declare their chance
-    harmless to foresee (`Game.immediate_chance`), draw it from every seat's
+    harmless to foresee (`GameInfo.immediate_chance`), draw it from every seat's
     latest link at once, the writer's own included: the writer could compute
     it before signing. Otherwise public chance (and which card of a private
     deck is drawn) pauses the file; the other seats' next files, whose links
     the writer could not know, answer it, and the last of them draws it
     (`answering`; `Chain.chance_answerers`)."""
     beacons = deck.chance(seq)
-    if not chain.version.unforeseen_chance or chain.game.immediate_chance:
+    if not chain.version.unforeseen_chance or chain.game.info.immediate_chance:
         return beacons
     from pbem.crypto import beacon
     from pbem.protocol.chance import PlayChance, Tape

@@ -1,6 +1,6 @@
 """A seat's private decks as its own proven shuffle layer (protocol version 6).
 
-A private deck (`Game.private_decks`: a Codex player's own deck, Dark
+A private deck (`Dealing.private`: a Codex player's own deck, Dark
 Agent's area deck) holds cards everyone knows, in an order only its owner
 knows; the beacons pick each draw. Before version 6 the owner committed to
 each place with a hash (`secrets.commit_private`): nothing showed whether the

@@ -50,9 +50,9 @@ def make_genesis(
     It holds no set-up: the game is set up once every seat has joined, from
     every seat's first beacon link (`pbem.protocol.setup`). A run of the
     rules with a probe seed gives the cards of the shared deck and of each
-    private deck, which the shuffle layers need now, when the game declares
-    that they never depend on the set-up's chance (`Game.fixed_hidden_cards`,
-    checked here on three probes and by every verifier at the set-up).
+    private deck, which the shuffle layers need now, when they never depend
+    on the set-up's chance (`fixed_hidden_cards`: found here by probes,
+    checked by every verifier at the set-up).
     Otherwise (the Codenames key follows the starting team), and always
     for linked zones (the two-faced deck of Duet, `peer_faces`), the deck is
     late: every layer goes on after the set-up (`PeerSetup.late`).
@@ -64,7 +64,7 @@ def make_genesis(
     full = game.setup(options, specs, peer_setup_chance(probe_seed(nonce)))
     problem = peer_dealing_problem(game, full, [s.name for s in specs])
     if problem is not None:
-        raise InvalidOption(f"{game.name}: {problem}", hint="use --dealer referee --referee NAME (or hotseat for one machine)")
+        raise InvalidOption(f"{game.info.name}: {problem}", hint="use --dealer referee --referee NAME (or hotseat for one machine)")
     names = [s.name for s in specs]
     shape = peer_shape(game, full, names)
     # a two-faced deck learns its pairs at the set-up
@@ -74,7 +74,7 @@ def make_genesis(
         # layers wait for the set-up (one more file); the genesis names no card
         if shape.private_refs:
             raise InvalidOption(
-                f"{game.name} has private decks, which peer dealing can commit to only if its hidden cards at "
+                f"{game.info.name} has private decks, which peer dealing can commit to only if its hidden cards at "
                 "set-up never depend on the set-up's chance",
                 hint="use --dealer referee --referee NAME",
             )
@@ -89,8 +89,8 @@ def make_genesis(
         versions.of(PROTOCOL_VERSION).proven_private_decks, lambda name: proofs.context_of(nonce, 0, name), nonce,
         probe, dealing.private_decks(game, full, names), shape.contents, creator.name, scalar, seed)
     body = GenesisBody(
-        game=game.name,
-        rules_version=game.rules_version,
+        game=game.info.name,
+        rules_version=game.info.rules_version,
         options=msgspec.Raw(canonical(options)),
         seats=[SeatEntry(name=spec.name, role=spec.role, identity=ident) for spec, ident in seats],
         peer=PeerSetup(
