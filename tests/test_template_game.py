@@ -136,7 +136,7 @@ def test_the_deal_and_the_starter(game, rules):
 def test_follow_the_suit_or_the_rank_eights_always(game, rules):
     state = table(rules, {"alice": ["7c", "2h", "Kd", "8s"], "bob": ["3c"]}, "7h", deck=["5s"])
     legal = game.legal(state, "alice")
-    assert {game.format(c, state, "alice") for c in legal} == {
+    assert {game.presentation.format(c, state, "alice") for c in legal} == {
         "play 7c", "play 2h", "play 8s clubs", "play 8s diamonds", "play 8s hearts", "play 8s spades"}
     assert game.legal(state, "bob") == []
     with pytest.raises(IllegalCommand, match="follows neither"):
@@ -152,10 +152,10 @@ def test_an_eight_names_the_suit_to_follow(game, rules):
         game.apply(state, "alice", rules.Play(ref(state, "8s")), RandomChance(0))
     with pytest.raises(IllegalCommand, match="only an eight names a suit"):
         game.apply(state, "alice", rules.Play(ref(state, "7c"), "h"), RandomChance(0))
-    after = game.apply(state, "alice", game.parse("play 8S Hearts", state, "alice"), RandomChance(0))
+    after = game.apply(state, "alice", game.presentation.parse("play 8S Hearts", state, "alice"), RandomChance(0))
     assert game.view(after, "bob").suit == "h"
     # hearts, not the eight's spades, and any eight
-    assert {game.format(c, after, "bob") for c in game.legal(after, "bob")} == {
+    assert {game.presentation.format(c, after, "bob") for c in game.legal(after, "bob")} == {
         "play Kh", "play 8d clubs", "play 8d diamonds", "play 8d hearts", "play 8d spades"}
     again = game.apply(after, "bob", rules.Play(ref(after, "Kh")), RandomChance(0))
     assert again.named is None and game.view(again, "alice").suit == "h"
@@ -213,14 +213,14 @@ def test_the_end_is_the_last_card_and_with_nothing_to_draw_the_stuck_pass(game, 
 
 def test_the_notation_reads_what_players_type(game, rules):
     state = table(rules, {"alice": ["Th", "8s"], "bob": ["2s"]}, "7h")
-    assert game.parse("play 10h", state, "alice") == rules.Play(ref(state, "Th"))
-    assert game.parse("play 8s s", state, "alice") == rules.Play(ref(state, "8s"), "s")
+    assert game.presentation.parse("play 10h", state, "alice") == rules.Play(ref(state, "Th"))
+    assert game.presentation.parse("play 8s s", state, "alice") == rules.Play(ref(state, "8s"), "s")
     for bad, why in [("play 2s", "no 2s in alice's hand"), ("play 8s stars", "not a suit"), ("jump", "not a Crazy")]:
         with pytest.raises(InvalidCommand, match=why):
-            game.parse(bad, state, "alice")
+            game.presentation.parse(bad, state, "alice")
     # a log never names a card the reader may not see
     public = project(state, {ref(state, "7h")})
-    assert game.describe(rules.Play(ref(state, "Th")), public, "bob") == "plays a card"
+    assert game.presentation.describe(rules.Play(ref(state, "Th")), public, "bob") == "plays a card"
 
 
 # --- bot playouts through the conformance harness ------------------------------------------
