@@ -56,7 +56,8 @@ def lines(info: dict[str, Any]) -> list[str]:
     """`describe` in words."""
     seats = info["seats"]
     out = [
-        f"{info['title']} ({info['game']}; also {', '.join(info['aliases'])}), rules {info['rules_version']}",
+        f"{info['title']} ({info['game']}{'; also ' + ', '.join(info['aliases']) if info['aliases'] else ''}), "
+        f"rules {info['rules_version']}",
         f"seats: {seats['min']}-{seats['max']} (e.g. {' '.join('--seat ' + s for s in seats['demo'])})",
         f"dealer: {info['default_dealer']} unless --dealer says otherwise"
         + (" (pbem new asks for --referee NAME)" if info["default_dealer"] == "referee" else ""),
