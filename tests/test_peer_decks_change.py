@@ -22,7 +22,9 @@ from pbem.games.base import refs_in
 from pbem.protocol import codec
 from pbem.protocol.peer import changes as peer_changes, knowledge as peer_knowledge, proofs
 from pbem.app.audit import audit
-from pbem.protocol.formats import Delivery, Opening, ReshuffleLayer, TurnBody
+from pbem.protocol.file_parts import Delivery, Opening
+from pbem.protocol.formats import TurnBody
+from pbem.protocol.peer_parts import ReshuffleLayer
 from pbem.protocol.party import Party
 from pbem.protocol.peer.secrets import private_salt
 from tests import chancegame, tamper

@@ -47,7 +47,9 @@ from pbem.crypto.seal import seal
 from pbem.crypto.stream import DeterministicStream, derive
 from pbem.errors import CryptoError, FormatError, PbemError, ProtocolError
 from pbem.protocol import dealing
-from pbem.protocol.formats import Delivery, Obligation, PeerSecrets, ReshuffleLayer
+from pbem.protocol.file_parts import Delivery
+from pbem.protocol.peer_parts import PeerSecrets, ReshuffleLayer
+from pbem.protocol.turn_parts import Obligation
 from pbem.protocol.peer import proofs
 from pbem.protocol.peer.secrets import commit_private
 

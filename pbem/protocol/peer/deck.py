@@ -34,7 +34,7 @@ from pbem.errors import CryptoError, FormatError, ProtocolError
 from pbem.protocol import versions
 from pbem.protocol.chance import ShuffleNotes
 from pbem.protocol.commitments import check_openings
-from pbem.protocol.formats import Partial, PeerSecrets, PokerLayer
+from pbem.protocol.peer_parts import Partial, PeerSecrets, PokerLayer
 from pbem.protocol.peer import changes as peer_changes, faces as peer_faces, own_decks, proofs, renewal as peer_renewal
 from pbem.protocol.peer.secrets import commit_private
 

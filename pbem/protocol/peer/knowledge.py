@@ -22,7 +22,8 @@ from pbem.crypto.limits import check_limits
 from pbem.crypto.seal import open_envelope, seal_ad
 from pbem.errors import CommitmentError, CryptoError, FormatError, ProofError, ProtocolError, SealError
 from pbem.protocol.commitments import check_openings
-from pbem.protocol.formats import Opening, Partial, PeerSecrets
+from pbem.protocol.file_parts import Opening
+from pbem.protocol.peer_parts import Partial, PeerSecrets
 from pbem.protocol import handover
 from pbem.protocol.head import ChainView, Record
 from pbem.protocol.peer import changes as peer_changes, rekey as peer_rekey, renewal as peer_renewal
