@@ -24,7 +24,8 @@ from pbem.crypto.encoding import b64e
 from pbem.protocol import codec
 from pbem.protocol.peer import deck as peer, renewal as peer_renewal, writer as peer_writer
 from pbem.protocol.peer import knowledge as peer_knowledge
-from pbem.protocol.formats import BeaconRenewal, TurnBody
+from pbem.protocol.formats import TurnBody
+from pbem.protocol.peer_parts import BeaconRenewal
 from test_downgrade import _keys, _resigned, _seats, _shared
 
 games._REGISTRY.setdefault("lucky", ("tests.chancegame", "GAME", ()))

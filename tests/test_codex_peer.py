@@ -25,7 +25,8 @@ from pbem.games.codex.commands import Build, Level, Play, Tech
 from pbem.games.codex.state import TECH
 from pbem.protocol import codec
 from pbem.app.audit import audit
-from pbem.protocol.formats import Opening, TurnBody
+from pbem.protocol.file_parts import Opening
+from pbem.protocol.formats import TurnBody
 from tests import tamper
 
 LONG = os.environ.get("PBEM_LONG") == "1"

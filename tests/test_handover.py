@@ -29,7 +29,9 @@ from pbem.crypto.encoding import b64d, b64e
 from pbem.errors import CryptoError, PbemError, SealError
 from pbem.gamedir import folder as folder_mod
 from pbem.protocol import codec, dealer as dealer_mod, handover
-from pbem.protocol.formats import PeerSecrets, SeatSecrets, TurnBody
+from pbem.protocol.formats import TurnBody
+from pbem.protocol.long_parts import SeatSecrets
+from pbem.protocol.peer_parts import PeerSecrets
 from pbem.protocol.peer import rekey
 from pbem.protocol.peer.knowledge import sealed_ad
 from pbem.protocol.peer.secrets import open_secret_box

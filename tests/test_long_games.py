@@ -20,7 +20,9 @@ from pbem.errors import PbemError
 from pbem.protocol import clock, codec
 from pbem.gamedir import folder as folder_mod
 from pbem.protocol.chain import Chain
-from pbem.protocol.formats import GenesisBody, Pause, Timeout, Undo
+from pbem.protocol.formats import GenesisBody
+from pbem.protocol.long_parts import Pause, Timeout
+from pbem.protocol.turn_parts import Undo
 from test_mail import people
 from test_mail import smtp  # noqa: F401 (a fixture)
 

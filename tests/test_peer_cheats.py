@@ -18,7 +18,8 @@ from pbem.protocol import codec, formats
 from pbem.gamedir import folder
 from pbem.protocol.peer import writer as peer_writer
 from pbem.app.audit import audit
-from pbem.protocol.formats import Join, TurnBody
+from pbem.protocol.formats import TurnBody
+from pbem.protocol.peer_parts import Join
 from pbem.protocol.peer.deck import new_layer
 from pbem.protocol.peer.secrets import secret_box
 

@@ -20,9 +20,11 @@ from pbem.app.demo import run_demo
 from pbem.errors import CommitmentError, PbemError, ProtocolError
 from pbem.games.base import refs_in
 from pbem.protocol import codec
-from pbem.protocol.peer import changes as peer_changes, knowledge as peer_knowledge, proofs
+from pbem.protocol.peer import changes as peer_changes, knowledge as peer_knowledge, proofs, refills as peer_refills
 from pbem.app.audit import audit
-from pbem.protocol.formats import Delivery, Opening, ReshuffleLayer, TurnBody
+from pbem.protocol.file_parts import Delivery, Opening
+from pbem.protocol.formats import TurnBody
+from pbem.protocol.peer_parts import ReshuffleLayer
 from pbem.protocol.party import Party
 from pbem.protocol.peer.secrets import private_salt
 from tests import chancegame, tamper
@@ -216,8 +218,8 @@ def test_a_private_refill_committed_to_other_cards_is_caught_by_the_audit(tmp_pa
         out = sorted(cards)
         return ["9" if out[0] != "9" else "8", *out[1:]]
 
-    monkeypatch.setattr(peer_changes, "check_opening", lambda deck, ref, card: None)
-    table = _thief_game(["alice", "bob"], 1, patches=[(peer_changes, "refill_order", lying)])
+    monkeypatch.setattr(peer_refills, "check_opening", lambda deck, ref, card: None)
+    table = _thief_game(["alice", "bob"], 1, patches=[(peer_refills, "refill_order", lying)])
     folder = tamper.save(table, tmp_path / "game")
     assert opening.verify(folder).over, "the lie is consistent: nobody can tell during play"
     failures = audit(folder).failures
@@ -272,7 +274,7 @@ def test_a_deck_reshuffled_and_drawn_from_inside_its_owners_answer(tmp_path):
         assert drawn and all(r in {it.ref for it in then.zones[f"hand:{f.owner}"].items} for r in drawn)
         places = {r: chain.deck.secrets[f.owner].private[r] for r in f.refs}
         seed = b64d(chain.deck.secrets[f.owner].beacon_seed, 32)
-        assert places == peer_changes.derived_order(seed, chain.game_id, f, list(places.values()))
+        assert places == peer_refills.derived_order(seed, chain.game_id, f, list(places.values()))
     report = audit(tamper.save(table, tmp_path / "game"))
     assert report.ok, report.failures
 
@@ -280,13 +282,13 @@ def test_a_deck_reshuffled_and_drawn_from_inside_its_owners_answer(tmp_path):
 def test_a_drawing_owner_that_chooses_its_order_is_caught_by_the_audit(tmp_path):
     """The owner could pick the order that gives it the card it wants (it
     knows the draw's chance); nobody can tell during play, the audit can."""
-    real = peer_changes.derived_order
+    real = peer_refills.derived_order
 
     def chosen(seed, game_id, refill, cards):
         honest = real(seed, game_id, refill, cards)
         return dict(zip(refill.refs, reversed(list(honest.values())))) if len(set(cards)) > 1 else honest
 
-    table = _giver_game(2, patches=[(peer_changes, "derived_order", chosen)])
+    table = _giver_game(2, patches=[(peer_refills, "derived_order", chosen)])
     folder = tamper.save(table, tmp_path / "game")
     assert opening.verify(folder).over
     failures = audit(folder).failures

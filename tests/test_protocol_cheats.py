@@ -24,7 +24,8 @@ from pbem.gamedir import folder
 from pbem.app.audit import audit
 from pbem.protocol.chain import state_hash
 from pbem.protocol.clock import file_time
-from pbem.protocol.formats import Delivery, Opening, SeedOpening, TurnBody
+from pbem.protocol.file_parts import Delivery, Opening, SeedOpening
+from pbem.protocol.formats import TurnBody
 from pbem.protocol.party import Party
 
 ALICE = ["Enforcer", "Enforcer", "Saboteur", "Sentinel"]
@@ -246,7 +247,8 @@ def test_sealed_deliveries_do_not_tell_the_length_of_card_names(tmp_path, keys):
 
 
 def test_a_seat_cannot_smuggle_dealer_or_peer_parts(tmp_path, keys):
-    from pbem.protocol.formats import PeerSecrets, SeedOpening
+    from pbem.protocol.file_parts import SeedOpening
+    from pbem.protocol.peer_parts import PeerSecrets
 
     g = new(tmp_path, keys)
     chain = folder.load(g)

@@ -18,7 +18,7 @@ from pbem.crypto.keys import read_secret_key_file
 from pbem.errors import ForkError, IllegalCommand, NotForMe, SignatureError, StaleTurn
 from pbem.protocol import dealer
 from pbem.gamedir import folder
-from pbem.protocol.formats import Delivery
+from pbem.protocol.file_parts import Delivery
 
 HERE = Path(__file__).parent / "vectors" / "protocol"
 VECTORS = sorted(HERE.glob("*.txt"))

@@ -6,7 +6,7 @@ public, committed as eight Withers, passed every check during play, though a
 second Wither revealed at seq 49 was impossible: the audit named it at seq
 140. When every card that went into a refill was face up, everyone knows the
 multiset, so each card of the refill that is opened is checked at once
-against what is left of it (`peer_changes.check_opening`). The cheat is
+against what is left of it (`peer_refills.check_opening`). The cheat is
 played by the owner's own pbem with its order replaced (and its own check
 switched off, as a cheater would); the victim is the real CLI.
 """
@@ -22,7 +22,7 @@ from conftest import Pbem
 from tests import chancegame
 from pbem import games
 from pbem.errors import ProtocolError
-from pbem.protocol.peer import changes as peer_changes
+from pbem.protocol.peer import refills as peer_refills
 from pbem.protocol.chain import Chain
 
 OPTIONS = ("target=200", "rounds=9", "private=1")
@@ -45,7 +45,7 @@ def hoarder(game, state, seat, rng):
 def _liar_game(seed: int, liar: str) -> tamper.Table:
     """Lucky Draw with private decks: `liar` commits every refill of its own
     deck as copies of one card (the highest that went in)."""
-    real = peer_changes.refill_order
+    real = peer_refills.refill_order
 
     def lying(cards):
         honest = real(cards)
@@ -55,7 +55,7 @@ def _liar_game(seed: int, liar: str) -> tamper.Table:
         return lying(cards) if _writer[0] == liar else real(cards)
 
     _writer = [""]
-    real_commitments = peer_changes._make_commitments
+    real_commitments = peer_refills._make_commitments
 
     def make(chain, refill, parts, revealed):
         _writer[0] = refill.owner
@@ -64,9 +64,9 @@ def _liar_game(seed: int, liar: str) -> tamper.Table:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(chancegame.GAME.presentation, "demo_bot", "thief")
         mp.setitem(chancegame.GAME.presentation.bots, "thief", hoarder)
-        mp.setattr(peer_changes, "refill_order", owner_of)
-        mp.setattr(peer_changes, "_make_commitments", make)
-        mp.setattr(peer_changes, "check_opening", lambda deck, ref, card: None, raising=False)  # the cheater's own pbem
+        mp.setattr(peer_refills, "refill_order", owner_of)
+        mp.setattr(peer_refills, "_make_commitments", make)
+        mp.setattr(peer_refills, "check_opening", lambda deck, ref, card: None, raising=False)  # the cheater's own pbem
         return tamper.play("lucky", "peer", ["alice", "bob"], seed, OPTIONS)
 
 

@@ -21,7 +21,8 @@ from pbem.protocol import codec
 from pbem.gamedir import folder
 from pbem.protocol.clock import file_time
 from pbem.protocol.commitments import state_hash
-from pbem.protocol.formats import TurnBody, Undo
+from pbem.protocol.formats import TurnBody
+from pbem.protocol.turn_parts import Undo
 
 SEATS = ["alice:red-spymaster", "bob:red", "carol:blue-spymaster", "dave:blue"]
 NAMES = [s.split(":")[0] for s in SEATS]

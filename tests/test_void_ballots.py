@@ -27,7 +27,8 @@ from pbem.protocol import ballots, codec
 from pbem.gamedir import folder
 from pbem.protocol.clock import file_time
 from pbem.protocol.commitments import state_hash
-from pbem.protocol.formats import Ballot, TurnBody
+from pbem.protocol.formats import TurnBody
+from pbem.protocol.turn_parts import Ballot
 from pbem.protocol.party import Party
 from tests import chancegame
 
@@ -114,7 +115,7 @@ def test_a_dealer_cannot_void_a_true_vote(pbem, tmp_path):
     chain = folder.load(g)
     opening = ballots.open_ballot(chain.records[chain.ballots["alice"][1]].body.vote, rita, chain.game_id,
                                 chain.ballots["alice"][1], "alice")
-    from pbem.protocol.formats import VoidBallot
+    from pbem.protocol.turn_parts import VoidBallot
 
     body = TurnBody(game_id=chain.game_id, seq=chain.seq + 1, prev=chain.head, by="rita",
                     void=[VoidBallot(seat="alice", opening=opening)], at=file_time(chain), state=state_hash(chain.public))

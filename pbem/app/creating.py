@@ -88,7 +88,7 @@ def new_game(
     referee_handover: bool = False,
 ) -> Chain:
     """Write the genesis (and, in hotseat, the dealer's key) into a new folder
-    (`pace`: the clock the players agreed, `pbem.protocol.formats.Pace`;
+    (`pace`: the clock the players agreed, `pbem.protocol.long_parts.Pace`;
     `referee_handover`: the referee may hand a vanished seat over)."""
     game = games.get(game_name)
     raw: dict[str, Any] = dict(parse_options(list(options)))

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Literal
 import msgspec
 
 from pbem.errors import PbemError, WrongWriter
-from pbem.protocol.formats import PendingUndo
+from pbem.protocol.turn_parts import PendingUndo
 
 if TYPE_CHECKING:
     from pbem.protocol.chain import Chain

@@ -35,7 +35,8 @@ from pbem.protocol import GENESIS, codec
 from pbem.gamedir import set_aside
 from pbem.gamedir.file_memory import digest_of, remembered_read, unchanged
 from pbem.protocol.chain import Chain, Record
-from pbem.protocol.formats import OutcomeData, StateFile, TurnBody
+from pbem.protocol.formats import StateFile, TurnBody
+from pbem.protocol.turn_parts import OutcomeData
 
 STATE = "state.pbem"
 DEALER_KEY = "dealer.key"

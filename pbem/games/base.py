@@ -4,8 +4,9 @@ A game is a set of pure functions over immutable-by-convention msgspec
 Structs (DESIGN.md section 3), tied together by `Game` with its
 declarations (`GameInfo`), what its dealers must know of its hidden zones
 (`Game.dealing`, a `Dealing`) and its presentation (`Presentation`, which
-the protocol never reads); those three records live in `pbem.games.api`
-and are exported here. Nothing here does I/O, reads a clock, uses a
+the protocol never reads); those three records live in `pbem.games.api`,
+items, zones and knowledge in `pbem.games.zones`, chance in
+`pbem.games.chance`, and all are exported here: a game imports from here. Nothing here does I/O, reads a clock, uses a
 global random generator or touches cryptography: the same rules run in a
 referee, in a player's client, in a replay and in an audit.
 
@@ -37,16 +38,20 @@ simply retries after the next reveal.
 
 from __future__ import annotations
 
-import contextlib
 import copy
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import msgspec
 
-from pbem.errors import IllegalCommand, InvalidCommand, InvalidOption, PbemError
+from pbem.errors import IllegalCommand, InvalidCommand, InvalidOption
 from pbem.games.api import (
     COMPACT_ROWS, NO_DEALING, TERMINAL_WIDTH, Dealing, GameInfo, Presentation, compact_lines, fit_lines, lazy, load,
+)
+from pbem.games.chance import Chance, RandomChance, draw_private, pick, roll, shuffle_zone
+from pbem.games.zones import (
+    GameState, Hidden, Item, Known, NeedsReveal, Outcome, SeatSpec, Zone, checked_if_visible, copy_struct, copy_zones,
+    identity, overlay, own_zone, project, refs_in, settle_zones, share_zones, unknown_to, unrevealed_public,
 )
 
 if TYPE_CHECKING:
@@ -58,351 +63,9 @@ __all__ = [
     "IllegalCommand", "InvalidCommand", "InvalidOption",
     "identity", "checked_if_visible", "overlay", "project", "refs_in",
     "unrevealed_public", "unknown_to", "copy_struct", "copy_zones", "share_zones", "own_zone", "settle_zones",
-    "shuffle_zone", "draw_private", "options_from", "plain_seats", "lazy",
+    "shuffle_zone", "draw_private", "roll", "pick", "options_from", "plain_seats", "lazy",
     "TERMINAL_WIDTH", "COMPACT_ROWS", "fit_lines", "compact_lines",
 ]
-
-
-# --- items and zones -------------------------------------------------------
-
-
-class Known(msgspec.Struct, frozen=True, tag="known", tag_field="t"):
-    """An item whose identity the holder of this state knows."""
-
-    ref: str
-    card: str
-
-    def __repr__(self) -> str:
-        return f"Known({self.ref}={self.card})"
-
-
-class Hidden(msgspec.Struct, frozen=True, tag="hidden", tag_field="t"):
-    """An item whose identity the holder of this state does not know."""
-
-    ref: str
-
-    def __repr__(self) -> str:
-        return f"Hidden({self.ref})"
-
-
-Item = Known | Hidden
-
-
-class Zone(msgspec.Struct):
-    """An ordered pile of items with a visibility.
-
-    `public` zones are seen by everyone (their items must be revealed);
-    otherwise `readers` lists the seats allowed to see the items (empty:
-    nobody, e.g. the order of a deck). The first item is the top.
-    """
-
-    items: list[Item] = []
-    readers: list[str] = []
-    public: bool = False
-
-    def __repr__(self) -> str:  # never print hidden identities by accident
-        shown = ", ".join(
-            (it.card if self.public and isinstance(it, Known) else f"<{it.ref}>")
-            for it in self.items
-        )
-        vis = "public" if self.public else ("nobody" if not self.readers else "+".join(self.readers))
-        return f"Zone[{vis}]({shown})"
-
-    def may_see(self, seat: str) -> bool:
-        return self.public or seat in self.readers
-
-
-class GameState(msgspec.Struct, kw_only=True):
-    """Base of every game's state: the zones plus a counter for fresh refs."""
-
-    zones: dict[str, Zone] = {}
-    next_ref: int = 0
-
-
-class SeatSpec(msgspec.Struct, frozen=True):
-    """A seat as given at `pbem new`: the player's name and an optional role."""
-
-    name: str
-    role: str | None = None
-
-
-class Outcome(msgspec.Struct, frozen=True):
-    """How a game ended: the winning seats (may be empty) and why, as data."""
-
-    winners: list[str]
-    reason: str
-    scores: dict[str, int] | None = None
-
-
-class NeedsReveal(PbemError):
-    """The rules must read the identity of a hidden item.
-
-    Not a user error: the protocol catches it and obtains the opening (from
-    the writer, or as an obligation of whoever holds it).
-    """
-
-    def __init__(self, ref: str) -> None:
-        super().__init__(f"the identity of {ref} is needed but not revealed")
-        self.ref = ref
-
-
-def identity(item: Item) -> str:
-    """The card of `item`, or `NeedsReveal` if the holder cannot see it."""
-    if type(item) is Known or isinstance(item, Known):  # the first test is the quick one
-        return item.card
-    raise NeedsReveal(item.ref)
-
-
-class _SkippedIfHidden(contextlib.AbstractContextManager):
-    """`checked_if_visible`'s context: a `NeedsReveal` inside ends the check
-    quietly. A class, not a generator: the rules enter it on every command."""
-
-    def __exit__(self, kind: Any, exc: Any, tb: Any) -> bool:
-        return kind is not None and issubclass(kind, NeedsReveal)
-
-
-_SKIPPED_IF_HIDDEN = _SkippedIfHidden()
-
-
-def checked_if_visible() -> contextlib.AbstractContextManager[None]:
-    """Run a legality check only where the identities it reads are known.
-
-    On the public state the check is skipped; the writer, the dealer and the
-    end-of-game audit (which hold the identities) still make it, so a cheat
-    is caught there with the cheater's signature as evidence.
-    """
-    return _SKIPPED_IF_HIDDEN
-
-
-# --- chance ----------------------------------------------------------------
-
-
-class Chance(Protocol):
-    """The only source of randomness the rules may use.
-
-    The dealer decides how each call is realised (a referee's committed
-    seed, peer beacons, or a local generator). Calls must be made in the same
-    order by every party, so rules call chance only where the outcome is
-    needed.
-
-    Plain calls are **secret** chance: at set-up a dealer draws them from
-    its own seed, so nobody else can repeat them (the order of a shuffled
-    deck). Anything that shapes what everyone sees (who starts, which words
-    lie on the table, how many cards are dealt) must come from
-    ``chance.public``, which every verifier can replay: each verifier
-    rebuilds the public set-up with the rules' own `setup()` and refuses a
-    genesis that differs, so a public result drawn from secret chance makes
-    the game fail its own first check (loudly, at `pbem new`), never leak.
-    """
-
-    @property
-    def public(self) -> "Chance":
-        """Chance every party can replay (see the class docstring)."""
-        ...
-
-    def below(self, n: int) -> int:
-        """A uniform integer in [0, n)."""
-        ...
-
-    def shuffle(self, items: Sequence[Any]) -> list[Any]:
-        """A uniformly shuffled copy."""
-        ...
-
-    def private_draw(self, n: int) -> int:
-        """Which of the `n` cards of a private deck is drawn (see
-        `Dealing.private`): where a dealer shuffled the deck, the top (0);
-        in peer games, where the owner knows its deck's contents, a position
-        picked by the beacons."""
-        ...
-
-
-class RandomChance:
-    """A `Chance` over `random.Random`, for bots, tests and playouts."""
-
-    def __init__(self, rng: random.Random | int | None = None) -> None:
-        import random  # here: a command's chance is the protocol's, and `random` costs every command 1 ms
-
-        self.rng = rng if isinstance(rng, random.Random) else random.Random(rng)
-
-    @property
-    def public(self) -> "RandomChance":
-        return self  # one generator: bots and playouts need no split
-
-    def below(self, n: int) -> int:
-        return self.rng.randrange(n)
-
-    def shuffle(self, items: Sequence[Any]) -> list[Any]:
-        out = list(items)
-        self.rng.shuffle(out)
-        return out
-
-    def private_draw(self, n: int) -> int:
-        return self.rng.randrange(n)
-
-
-def roll(chance: Chance, n: int, sides: int) -> list[int]:
-    """`n` dice of `sides` sides, each 1..sides."""
-    return [chance.below(sides) + 1 for _ in range(n)]
-
-
-def pick(chance: Chance, seq: Sequence[Any]) -> Any:
-    """A uniform element of a non-empty sequence."""
-    return seq[chance.below(len(seq))]
-
-
-def draw_private(state: GameState, name: str, chance: Chance) -> Item:
-    """Take a card from a private deck (`Dealing.private`): chance says
-    which, so that in peer games its owner, who knows what the deck holds,
-    cannot know what comes next. Mutates `state` (call it on a copy)."""
-    items = own_zone(state, name).items
-    return items.pop(chance.private_draw(len(items)))
-
-
-def shuffle_zone(state: GameState, name: str, chance: Chance, prefix: str = "r") -> None:
-    """Shuffle a zone in place and give its items fresh refs.
-
-    Renaming positionally is what keeps a shuffle secret: anyone who knew
-    where an old ref was learns nothing about where the card went. The
-    protocol publishes commitments for the new refs. Mutates `state` (call it
-    on a copy, as `apply` does).
-    """
-    zone = own_zone(state, name)
-    shuffled = chance.shuffle(zone.items)
-    fresh: list[Item] = []
-    for item in shuffled:
-        ref = f"{prefix}{state.next_ref:03d}"
-        state.next_ref += 1
-        fresh.append(Known(ref, item.card) if isinstance(item, Known) else Hidden(ref))
-    # Which refs went in is public (they were in the zone); a peer game's
-    # protocol must know it to deal them again, and cannot tell otherwise
-    # from a card that left the game in the same command (a dead hero)
-    note = getattr(chance, "note_shuffle", None)
-    if note is not None:
-        note(name, [it.ref for it in zone.items], [it.ref for it in fresh])
-    zone.items = fresh
-
-
-# --- knowledge: overlay and projection --------------------------------------
-
-S = TypeVar("S", bound=GameState)
-
-
-def copy_struct(value: S) -> S:
-    """A deep copy of a Struct tree (msgpack round trip: fast and exact)."""
-    return msgspec.msgpack.decode(msgspec.msgpack.encode(value), type=type(value))
-
-
-def copy_zones(zones: dict[str, Zone]) -> dict[str, Zone]:
-    """The zones as `copy_struct` copies them (each zone and its lists its
-    own), for a fraction of the cost: items are frozen, so they are shared.
-    For a game's own quick copy of its state (states are copied on every
-    `apply`, and a searching bot applies thousands of commands a second)."""
-    out = {}
-    for name, zone in zones.items():
-        mine = zone.__copy__()
-        mine.items = list(zone.items)
-        mine.readers = list(zone.readers)
-        out[name] = mine
-    return out
-
-
-class _SharedZones(dict):
-    """A state's zones while the rules change it (`share_zones`): the zone
-    objects are still those of the state it was copied from, except the
-    ones `own_zone` has copied (`owned`)."""
-
-    __slots__ = ("owned",)
-
-
-def share_zones(zones: dict[str, Zone]) -> dict[str, Zone]:
-    """The zones of a copy of a state that share every zone with the
-    original until the rules change one: every change to a zone (its
-    items or readers) then goes through `own_zone`, and `settle_zones`
-    ends the change. Copy on write: a command that changes two zones of a
-    state of forty copies two."""
-    out = _SharedZones(zones)
-    out.owned = set()
-    return out
-
-
-def own_zone(state: GameState, name: str) -> Zone:
-    """`state.zones[name]`, ready to be changed in place: under
-    `share_zones`, copied the first time it is asked for (its own items
-    and readers lists), and the same object after that. On zones that are
-    not shared (a state copied whole, as by `copy_struct`), the zone as it is.
-
-    Only the zone's own lists are copied: a list taken from one zone and
-    put in another must be copied by the rules (``list(items)``)."""
-    zones = state.zones
-    zone = zones[name]
-    if type(zones) is _SharedZones and name not in zones.owned:
-        zone = zone.__copy__()
-        zone.items = list(zone.items)
-        zone.readers = list(zone.readers)
-        zones[name] = zone
-        zones.owned.add(name)
-    return zone
-
-
-def settle_zones(state: GameState) -> None:
-    """End `share_zones`: a plain dict again, as every state that leaves the rules holds."""
-    if type(state.zones) is _SharedZones:
-        state.zones = dict(state.zones)
-
-
-def refs_in(state: GameState) -> dict[str, str]:
-    """Every ref in the state, mapped to the name of the zone that holds it."""
-    return {it.ref: name for name, zone in state.zones.items() for it in zone.items}
-
-
-def overlay(state: S, openings: dict[str, str]) -> S:
-    """The state as seen by a party holding `openings` (ref -> card)."""
-    out = copy_struct(state)
-    for zone in out.zones.values():
-        zone.items = [
-            Known(it.ref, openings[it.ref]) if isinstance(it, Hidden) and it.ref in openings else it
-            for it in zone.items
-        ]
-    return out
-
-
-def project(state: S, known_refs: set[str] | frozenset[str]) -> S:
-    """Hide every item whose ref is not in `known_refs`.
-
-    ``project(full_state, public_refs)`` is the public state.
-    """
-    out = copy_struct(state)
-    for zone in out.zones.values():
-        zone.items = [
-            Hidden(it.ref) if isinstance(it, Known) and it.ref not in known_refs else it
-            for it in zone.items
-        ]
-    return out
-
-
-def unrevealed_public(state: GameState) -> list[str]:
-    """Refs lying in public zones whose identity is not known in `state`."""
-    return [
-        it.ref
-        for zone in state.zones.values()
-        if zone.public
-        for it in zone.items
-        if isinstance(it, Hidden)
-    ]
-
-
-def unknown_to(state: GameState, seat: str, known_refs: set[str] | frozenset[str]) -> list[str]:
-    """Refs in zones `seat` may read (not public ones) that `seat` does not
-    know. An item `Known` in `state` is known to whoever holds it: on the
-    public state, a card everyone knows (a token the rules made face up,
-    a public card moved into a hand) needs no delivery."""
-    return [
-        it.ref
-        for zone in state.zones.values()
-        if not zone.public and seat in zone.readers
-        for it in zone.items
-        if isinstance(it, Hidden) and it.ref not in known_refs
-    ]
 
 
 # --- the game ----------------------------------------------------------------

@@ -4,7 +4,8 @@ Depends on pbem.crypto and pbem.games.base; knows no particular game. The
 modules, roughly from the bottom up:
 
 * `formats`: the file formats (msgspec Structs), the single source of
-  `schemas/`; `versions`: the one table of what each protocol version has.
+  `schemas/`, with their parts by family in `file_parts`, `peer_parts`,
+  `long_parts` and `turn_parts`; `versions`: the one table of what each protocol version has.
 * `codec`: reading and writing signed files (verify the exact bytes, then
   decode); `commitments`: commitments to hidden items, the state hash.
 * `chance`: how the rules' chance is realised for each kind of writer;

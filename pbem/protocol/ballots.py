@@ -38,7 +38,7 @@ from pbem.crypto.keys import PublicIdentity, SecretIdentity
 from pbem.crypto.limits import check_limits
 from pbem.errors import CommitmentError, PbemError, ProtocolError, SealError, WrongWriter
 from pbem.protocol.commitments import state_hash
-from pbem.protocol.formats import Ballot, BallotOpening, VoidBallot
+from pbem.protocol.turn_parts import Ballot, BallotOpening, VoidBallot
 from pbem.protocol.versions import first
 
 if TYPE_CHECKING:

@@ -30,7 +30,8 @@ from pbem.protocol import (
     ballots as ballots_mod, codec, genesis as genesis_mod, handover as handover_mod, long_games, undo as undo_mod,
 )
 from pbem.protocol.commitments import item_bytes, state_hash  # noqa: F401 - re-exported
-from pbem.protocol.formats import Obligation, PendingUndo, SignedFile, TurnBody
+from pbem.protocol.formats import SignedFile, TurnBody
+from pbem.protocol.turn_parts import Obligation, PendingUndo
 from pbem.protocol.head import Head, Record
 from pbem.protocol.modes.base import check_parts
 

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from pbem.errors import InvalidOption, PbemError
 
 if TYPE_CHECKING:
-    from pbem.protocol.formats import Pace
+    from pbem.protocol.long_parts import Pace
     from pbem.protocol.head import ChainView
 
 STAMP = "%Y-%m-%dT%H:%M:%SZ"
@@ -87,7 +87,7 @@ def parse_pace(text: str, pause: str | None = None, absent: str = "none") -> Pac
     """``--pace``: "3d" (3 days to each move), or START+INCREMENT/CAP
     ("72h+12h/120h": 72 hours to begin with, 12 more per move, 120 at
     most; the cap may be left out)."""
-    from pbem.protocol.formats import Pace
+    from pbem.protocol.long_parts import Pace
 
     m = re.fullmatch(r"([0-9wdhm]+)(?:\+([0-9wdhm]+)(?:/([0-9wdhm]+))?)?", text)
     if m is None:

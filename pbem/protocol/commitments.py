@@ -10,7 +10,7 @@ from pbem.crypto.commit import check_opening
 from pbem.crypto.encoding import b64d, b64e, canonical, sha256
 from pbem.errors import CommitmentError, ProtocolError
 from pbem.games.base import GameState
-from pbem.protocol.formats import Opening
+from pbem.protocol.file_parts import Opening
 
 
 def item_bytes(ref: str, card: str) -> bytes:

@@ -33,17 +33,9 @@ from pbem.protocol.clock import file_time, now, stamp
 from pbem.protocol.commitments import item_bytes, state_hash
 from pbem.protocol.setup import dealer_setup_chance, public_setup_seed
 from pbem.protocol.setup import game_seed as setup_game_seed
-from pbem.protocol.formats import (
-    DealerInfo,
-    Delivery,
-    GenesisBody,
-    PROTOCOL_VERSION,
-    Pace,
-    Opening,
-    SeatEntry,
-    SeedOpening,
-    TurnBody,
-)
+from pbem.protocol.file_parts import DealerInfo, Delivery, Opening, SeatEntry, SeedOpening
+from pbem.protocol.formats import PROTOCOL_VERSION, GenesisBody, TurnBody
+from pbem.protocol.long_parts import Pace
 
 SEED_BOX_AD = b"pbem/1 dealer seed"
 _openings_decoder = msgspec.json.Decoder(list[Opening])

@@ -27,7 +27,7 @@ from pbem.protocol.setup import derive_setup
 if TYPE_CHECKING:
     from pbem.crypto.keys import PublicIdentity
     from pbem.games.base import Game, GameState
-    from pbem.protocol.formats import SeatEntry
+    from pbem.protocol.file_parts import SeatEntry
     from pbem.protocol.modes.base import Mode
     from pbem.protocol.setup import PeerShape
 

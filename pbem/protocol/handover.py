@@ -39,7 +39,8 @@ from pbem.errors import CryptoError, FormatError, ProtocolError, SealError
 from pbem.protocol import codec, versions
 from pbem.protocol.clock import file_time
 from pbem.protocol.commitments import check_openings, state_hash
-from pbem.protocol.formats import Handover, SeatSecrets, TurnBody
+from pbem.protocol.formats import TurnBody
+from pbem.protocol.long_parts import Handover, SeatSecrets
 from pbem.protocol.modes.base import check_parts
 
 if TYPE_CHECKING:

@@ -28,7 +28,8 @@ from pbem.crypto.keys import PublicIdentity
 
 if TYPE_CHECKING:
     from pbem.games.base import Game, SeatSpec
-    from pbem.protocol.formats import Obligation, SeatEntry
+    from pbem.protocol.file_parts import SeatEntry
+    from pbem.protocol.turn_parts import Obligation
     from pbem.protocol.peer.deck import PeerDeck
     from pbem.protocol.setup import PeerShape
     from pbem.protocol.versions import Version

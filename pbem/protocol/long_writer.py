@@ -15,7 +15,8 @@ from pbem.errors import ProtocolError, WrongWriter
 from pbem.games.base import Bot, overlay
 from pbem.protocol import clock as clock_mod, codec, transition
 from pbem.protocol.commitments import state_hash
-from pbem.protocol.formats import Pause, Resign, Timeout, TurnBody
+from pbem.protocol.formats import TurnBody
+from pbem.protocol.long_parts import Pause, Resign, Timeout
 from pbem.protocol.versions import first
 
 if TYPE_CHECKING:

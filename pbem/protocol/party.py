@@ -24,7 +24,9 @@ from pbem.games.refchoice import rechoose_refs
 from pbem.protocol import codec, dealer as dealer_mod, transition
 from pbem.protocol.chain import Chain
 from pbem.protocol.commitments import check_openings, state_hash
-from pbem.protocol.formats import Opening, TurnBody, Undo
+from pbem.protocol.file_parts import Opening
+from pbem.protocol.formats import TurnBody
+from pbem.protocol.turn_parts import Undo
 from pbem.protocol import undo as undo_mod
 from pbem.protocol.clock import file_time
 
@@ -273,7 +275,7 @@ class Party:
         everything the seat may read sealed to the newcomer alone
         (`pbem.protocol.handover`)."""
         from pbem.protocol import handover
-        from pbem.protocol.formats import SeatSecrets
+        from pbem.protocol.long_parts import SeatSecrets
 
         chain = self.chain
         if chain.deck is None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.base import Chance, Game, GameInfo, lazy
-from pbem.games.codex import abilities, game, legal, rules  # noqa: F401 (abilities registers)
+from pbem.games.codex import abilities, game, legal, rules, setup  # noqa: F401 (abilities registers)
 from pbem.games.codex.commands import Command
 from pbem.games.codex.state import Options, State
 
@@ -45,7 +45,7 @@ INFO = GameInfo(
 
 def _setup(options: Any, seats: list[Any], chance: Chance) -> State:
     options, specs = GAME.prepare(options, seats)
-    return rules.setup(options, [s.name for s in specs], chance, [s.role for s in specs])
+    return setup.setup(options, [s.name for s in specs], chance, [s.role for s in specs])
 
 
 GAME = Game(

@@ -1,7 +1,7 @@
 """Free-for-all (rulebook, "Free-for-all (3-5 Players)"): the rules a game
 of 3 to 5 seats adds to the 1-hero game.
 
-* Set-up: the first seat has 4 workers, the others 5 (`rules.setup`); the
+* Set-up: the first seat has 4 workers, the others 5 (`setup.setup`); the
   third, fourth and fifth seats get 1, 2 and 3 Mercenaries (1/1 neutral
   tech 0 tokens, without haste) in their first upkeep (`mercenaries`).
 * Any opponent may be attacked or targeted: each one's patrol zone guards

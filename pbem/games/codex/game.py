@@ -7,7 +7,7 @@ from typing import Any
 
 from pbem.errors import InvalidOption
 from pbem.games.base import Dealing, SeatSpec, options_from, plain_seats
-from pbem.games.codex import modes, rules
+from pbem.games.codex import modes, setup
 from pbem.games.codex.state import Options, State, codex, deck
 
 MIN_SEATS, MAX_SEATS = 2, 5  # two, or 3 to 5 in a free-for-all (mode=ffa)
@@ -25,7 +25,7 @@ def read_options(raw: dict[str, Any]) -> Options:
             raw[key] = raw[key].strip().lower()
     if isinstance(raw.get("scenario"), str):
         raw["scenario"] = raw["scenario"].splitlines()
-    return rules.check_options(options_from(Options, "codex", raw))
+    return setup.check_options(options_from(Options, "codex", raw))
 
 
 def seats(options: Any, requested: list[SeatSpec]) -> list[SeatSpec]:
@@ -39,12 +39,12 @@ def seats(options: Any, requested: list[SeatSpec]) -> list[SeatSpec]:
                             "of the notation)")
     if modes.mode_of(options) != modes.TEAMS:
         requested = plain_seats("codex", MIN_SEATS, MAX_SEATS, requested)
-        rules.seat_count(options, len(requested))
+        setup.seat_count(options, len(requested))
         return requested
     plain_seats("codex", MIN_SEATS, MAX_SEATS, [SeatSpec(s.name) for s in requested])  # names: distinct
-    rules.seat_count(options, len(requested))
+    setup.seat_count(options, len(requested))
     names = [s.name for s in requested]
-    return [SeatSpec(n, t) for n, t in zip(names, rules.team_roles(names, [s.role for s in requested]))]
+    return [SeatSpec(n, t) for n, t in zip(names, setup.team_roles(names, [s.role for s in requested]))]
 
 
 def dealing(state: State) -> Dealing:

@@ -44,7 +44,7 @@ from pbem.games.codex.state import Options, State
 
 ONE, THREE = "1hero", "3hero"
 #: the free-for-all (3 to 5 seats) and the Two-Headed Dragon (two teams of
-#: two), one hero a seat (`ffa`, `rules.seat_decks`)
+#: two), one hero a seat (`ffa`, `setup.seat_decks`)
 FFA, TEAMS = "ffa", "2v2"
 MODES = (ONE, THREE, FFA, TEAMS)
 #: the modes of two seats, whose specs `teams` reads

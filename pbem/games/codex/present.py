@@ -30,14 +30,14 @@ DEMO_SEATS = ("alice", "bob", "carol", "dave", "erin")
 
 
 def _demo_seats(options: Any) -> tuple[str, ...]:
-    from pbem.games.codex import modes, rules
+    from pbem.games.codex import modes, setup
     from pbem.games.codex.state import Options
 
     if not isinstance(options, Options) or modes.mode_of(options) in modes.TWO_SEATS:
         return DEMO_SEATS[:2]
     if modes.mode_of(options) == modes.TEAMS:
         return ("alice:red", "bob:blue", "carol:red", "dave:blue")
-    return DEMO_SEATS[:rules.seat_count(options)]
+    return DEMO_SEATS[:setup.seat_count(options)]
 
 
 def _catalogue() -> list[str]:

@@ -24,7 +24,8 @@ from pbem.errors import ProtocolError
 
 if TYPE_CHECKING:
     from pbem.games.base import Game
-    from pbem.protocol.formats import GenesisBody, Obligation, SignedFile, TurnBody
+    from pbem.protocol.formats import GenesisBody, SignedFile, TurnBody
+    from pbem.protocol.turn_parts import Obligation
     from pbem.protocol.head import ChainView, Head, Record
     from pbem.protocol.setup import DerivedSetup
 

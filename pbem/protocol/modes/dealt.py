@@ -23,7 +23,7 @@ from pbem.games.base import GameState, Hidden, overlay, refs_in, unknown_to, unr
 from pbem.protocol import ballots, transition
 from pbem.protocol.chance import PlayChance, Tape
 from pbem.protocol.commitments import check_openings, state_hash
-from pbem.protocol.formats import Obligation
+from pbem.protocol.turn_parts import Obligation
 from pbem.protocol.head import Head
 from pbem.protocol.modes.base import no_play_while_undo_pends
 

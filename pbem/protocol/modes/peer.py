@@ -22,7 +22,7 @@ from pbem.errors import FormatError, IllegalCommand, InvalidCommand, ProtocolErr
 from pbem.games.base import refs_in, unknown_to, unrevealed_public
 from pbem.protocol import ballots, dealing, transition
 from pbem.protocol.commitments import state_hash
-from pbem.protocol.formats import Obligation
+from pbem.protocol.turn_parts import Obligation
 from pbem.protocol.head import Head
 from pbem.protocol.modes.base import no_play_while_undo_pends
 from pbem.protocol.peer import changes as peer_changes, rekey as peer_rekey, renewal as peer_renewal

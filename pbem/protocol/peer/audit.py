@@ -17,7 +17,7 @@ from pbem.crypto.encoding import b64d
 from pbem.errors import CryptoError, FormatError, PbemError
 from pbem.protocol.head import ChainView
 from pbem.protocol.peer import faces as peer_faces
-from pbem.protocol.peer.changes import derived_order
+from pbem.protocol.peer.refills import derived_order
 from pbem.protocol.peer.rekey import scalar_of
 from pbem.protocol.peer.deck import PeerDeck
 

@@ -24,12 +24,12 @@ Games begun before version 2 keep their old behaviour (`DeckChanges.enabled`).
 `PeerDeck.changes` holds the bookkeeping; every function here is called
 from `files.run_file`, so writers and verifiers run the same code.
 
-One job that needs a little more than 500 lines: reshuffles and refills
-share their bookkeeping and the check at the end of each file that finds
-them (`after_run`), and since writers and verifiers must run the same code,
-the writer's parts (its layer, its commitments, made where a verifier reads
-them from the file) sit beside the checks. What a seat opens of its own is
-`knowledge`'s; the audit of the changes at the end is `audit`'s.
+Reshuffles into the shared deck, and the check at the end of each file that
+finds every change (`after_run`), are here; cards reshuffled into a private
+deck (or a resealed hand) are `refills`'s. Since writers and verifiers must
+run the same code, the writer's parts (its layer, made where a verifier
+reads it from the file) sit beside the checks. What a seat opens of its own
+is `knowledge`'s; the audit of the changes at the end is `audit`'s.
 """
 
 from __future__ import annotations
@@ -38,18 +38,17 @@ import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 
-import msgspec
-
 from pbem.crypto import poker
 from pbem.crypto.encoding import b64d, b64e, canonical
 from pbem.crypto.envelope import check_envelope, seal_ad
 from pbem.crypto.seal import seal
-from pbem.crypto.stream import DeterministicStream, derive
 from pbem.errors import CryptoError, FormatError, PbemError, ProtocolError
 from pbem.protocol import dealing
-from pbem.protocol.formats import Delivery, Obligation, PeerSecrets, ReshuffleLayer
+from pbem.protocol.file_parts import Delivery
+from pbem.protocol.peer_parts import PeerSecrets, ReshuffleLayer
+from pbem.protocol.turn_parts import Obligation
 from pbem.protocol.peer import proofs
-from pbem.protocol.peer.secrets import commit_private
+from pbem.protocol.peer.refills import Refill, commit_refill, public_cards, refill_memo_ad, register_refill
 
 
 @dataclass
@@ -72,32 +71,6 @@ class Reshuffle:
 
     def points(self) -> list[bytes]:
         return [b64d(p, 32) for p in self.layers[-1].points] if self.layers else list(self.inputs)
-
-
-@dataclass
-class Refill:
-    """Cards the rules shuffled into `owner`'s private deck: the owner
-    commits to each fresh ref (`committed`: the seq of that file)."""
-
-    zone: str
-    owner: str
-    refs: list[str]
-    gone: list[str]
-    seq: int
-    committed: int | None = None
-    #: committed by the file whose last command paused for chance, before
-    #: that command ran (`_commit_ahead`): the answer that runs it must
-    #: reshuffle exactly these cards into these refs
-    ahead: bool = False
-    #: committed by the owner in a file whose chance it knows, which also
-    #: draws from it: the places follow from its beacon seed
-    #: (`derived_order`) instead of being chosen, and the audit checks them
-    derived: bool = False
-    #: the cards that went in, when every one was face up (a multiset
-    #: everyone knows), and the cards of the refill opened since: each
-    #: opening is checked at once against what is left (`check_opening`)
-    cards: list[str] | None = None
-    opened: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -125,11 +98,6 @@ class DeckChanges:
 def reshuffle_scalar_ad(game_id: str, seq: int) -> bytes:
     """What binds a reshuffle layer's scalar, sealed by its seat to itself."""
     return seal_ad(game_id, seq, "reshuffle scalar")
-
-
-def refill_memo_ad(game_id: str, seq: int) -> bytes:
-    """What binds the places of a refill's cards, sealed by their owner to itself."""
-    return seal_ad(game_id, seq, "private refill")
 
 
 def openings_ad(game_id: str, seq: int, to: str) -> bytes:
@@ -172,7 +140,7 @@ def take_due(chain, deck, writer: str, parts, seq: int) -> None:
         raise ProtocolError(f"{writer} adds a reshuffle layer, but none is due from it")
     for refill in changes.refills:
         if refill.committed is None and refill.owner == writer:
-            _commit_refill(chain, deck, refill, parts, seq, {})
+            commit_refill(chain, deck, refill, parts, seq, {})
 
 
 def _make_layer(chain, deck, pending: Reshuffle, writer: str, parts, seq: int) -> ReshuffleLayer:
@@ -317,7 +285,7 @@ def _register(chain, deck, writer, effect, parts, seq, zone, fresh, gone, after)
                             "peer games can follow only a reshuffle of cards already in the game")
     owner = private.get(zone) or _holder(chain, effect.state, zone)
     if owner is not None:
-        _register_refill(chain, deck, writer, effect, parts, seq, zone, owner, fresh, gone, zones)
+        register_refill(chain, deck, writer, effect, parts, seq, zone, owner, fresh, gone, zones)
     else:
         _register_reshuffle(chain, deck, zone, fresh, gone, seq)
 
@@ -376,9 +344,9 @@ def _commit_ahead(chain, deck, writer: str, effect, parts, seq: int) -> None:
         if private.get(zone) != writer or len(gone) != len(refs) or any(g not in public and g not in known for g in gone):
             continue  # left to the answer, which refuses what peer dealing cannot follow
         refill = Refill(zone=zone, owner=writer, refs=refs, gone=gone, seq=seq, ahead=True,
-                        cards=_public_cards(gone, {**chain.revealed, **effect.revealed}))
+                        cards=public_cards(gone, {**chain.revealed, **effect.revealed}))
         deck.changes.refills.append(refill)
-        _commit_refill(chain, deck, refill, parts, seq, dict(effect.revealed))
+        commit_refill(chain, deck, refill, parts, seq, dict(effect.revealed))
 
 
 def _register_reshuffle(chain, deck, zone: str, fresh: list[str], gone: list[str], seq: int) -> None:
@@ -391,112 +359,6 @@ def _register_reshuffle(chain, deck, zone: str, fresh: list[str], gone: list[str
         )
     deck.changes.reshuffles.append(
         Reshuffle(zone=zone, refs=fresh, inputs=[deck.points[g] for g in gone], seats=list(chain.seat_order), seq=seq))
-
-
-def _register_refill(chain, deck, writer, effect, parts, seq, zone, owner, fresh, gone, zones) -> None:
-    public = set(chain.revealed) | set(effect.revealed)
-    known = deck.knows(owner)
-    strangers = [g for g in gone if g not in public and g not in known]
-    if strangers:
-        raise ProtocolError(f"{zone}: peer games can reshuffle into {owner}'s own zone only cards that are "
-                            f"face up or {owner}'s own ({', '.join(strangers)} are not)")
-    drawn = zones - {zone}
-    if drawn:
-        # The same file already drew from the new deck (a draw that
-        # emptied it goes on from the reshuffled pile). Only its owner can
-        # commit to it here, and the drawn cards must stay where only the
-        # owner reads them; the owner knows this file's chance as it
-        # writes, so it may not choose the order (`derived_order`).
-        elsewhere = sorted(z for z in drawn if effect.state.zones[z].public or effect.state.zones[z].readers != [owner])
-        if writer != owner or elsewhere:
-            raise ProtocolError(
-                f"{zone}: cards reshuffled into {owner}'s private deck must stay in it until {owner} commits "
-                f"to them (in its next file): the rules draw from it too early"
-                + (f", into {', '.join(elsewhere)}" if elsewhere else ""))
-    refill = Refill(zone=zone, owner=owner, refs=fresh, gone=gone, seq=seq, derived=bool(drawn),
-                    cards=_public_cards(gone, {**chain.revealed, **effect.revealed}))
-    deck.changes.refills.append(refill)
-    if writer == owner:
-        _commit_refill(chain, deck, refill, parts, seq, dict(effect.revealed))
-
-
-def _public_cards(gone: list[str], revealed: dict[str, str]) -> list[str] | None:
-    """The cards that went into a refill, when every one of them was face up."""
-    return sorted(revealed[g] for g in gone) if all(g in revealed for g in gone) else None
-
-
-def check_opening(deck, ref: str, card: str) -> None:
-    """A card of a refill whose cards all went in face up, opened by its
-    owner (or the seat it went to): everyone knows the multiset that went
-    in, so the card must be one still left of it. A refill committed to
-    other cards is caught at the first opening that cannot be, not only by
-    the audit at the end (a second Wither where one went in)."""
-    refill = next((f for f in deck.changes.refills if ref in f.refs and f.cards is not None), None)
-    if refill is None:
-        return
-    left = Counter(refill.cards) - Counter(refill.opened)
-    if left[card] <= 0:
-        raise ProtocolError(
-            f"{ref} opens as {card}, but the cards {refill.owner} reshuffled into {refill.zone} at seq {refill.seq} "
-            f"were all face up, and no {card} is left of them: {refill.owner}'s commitments to them are false")
-    refill.opened.append(card)
-
-
-def _commit_refill(chain, deck, refill: Refill, parts, seq: int, revealed: dict[str, str]) -> None:
-    """The owner's commitments to the cards reshuffled into its private
-    deck: made by the writer, read from the file by a verifier."""
-    body = _reading(parts)
-    if body is not None:
-        missing = [r for r in refill.refs if r not in body.commitments]
-        if missing:
-            raise ProtocolError(f"{refill.owner} must commit to the cards reshuffled into {refill.zone}: "
-                                f"{', '.join(missing)}")
-        commitments = {r: body.commitments[r] for r in refill.refs}
-        for value in commitments.values():
-            b64d(value, 32)
-    else:
-        commitments = _make_commitments(chain, refill, parts, revealed)
-    for ref, value in commitments.items():
-        deck.private_owner[ref] = refill.owner
-        deck.private_commitments[ref] = value
-    refill.committed = seq
-
-
-def refill_order(cards: list[str]) -> list[str]:
-    """The owner's secret order of the cards it commits to (a test may
-    replace it to play a cheat)."""
-    from pbem.crypto.committed import secret_order
-
-    return secret_order(sorted(cards))
-
-
-def derived_order(beacon_seed: bytes, game_id: str, refill: Refill, cards: list[str]) -> dict[str, str]:
-    """The places of a refill its owner may not choose: a shuffle of the
-    cards (sorted) keyed by the owner's beacon seed, committed at its join
-    and secret until the end, and by where the refill happens.
-
-    The owner can compute it, so it knows the card each draw of the file
-    takes; it cannot change it, and the file carries none of its decisions
-    (an answer to chance carries no commands). The other seats cannot
-    compute it until the seed is published; then the audit does."""
-    label = canonical(["refill order", game_id, refill.seq, refill.zone, list(refill.refs)])
-    key = derive(beacon_seed, b"pbem refill order")
-    return dict(zip(refill.refs, DeterministicStream(key, label).shuffle(sorted(cards))))
-
-
-def _make_commitments(chain, refill: Refill, parts, revealed: dict[str, str]) -> dict[str, str]:
-    known = {**parts.cards_known(parts.secrets), **revealed}
-    cards = [known[g] for g in refill.gone]
-    if refill.derived:
-        mapping = derived_order(b64d(parts.secrets.beacon_seed, 32), chain.game_id, refill, cards)
-    else:
-        mapping = dict(zip(refill.refs, refill_order(cards)))
-    parts.made.setdefault("mapping", {}).update(mapping)
-    # the new places count as the owner's from here on (openings, knowledge)
-    parts.secrets = msgspec.structs.replace(parts.secrets, private={**parts.secrets.private, **mapping})
-    commitments = commit_private(b64d(parts.secrets.beacon_seed, 32), mapping)
-    parts.made.setdefault("commitments", {}).update(commitments)
-    return commitments
 
 
 # --- the writer's side -------------------------------------------------------------

@@ -34,8 +34,9 @@ from pbem.errors import CryptoError, FormatError, ProtocolError
 from pbem.protocol import versions
 from pbem.protocol.chance import ShuffleNotes
 from pbem.protocol.commitments import check_openings
-from pbem.protocol.formats import Partial, PeerSecrets, PokerLayer
-from pbem.protocol.peer import changes as peer_changes, faces as peer_faces, own_decks, proofs, renewal as peer_renewal
+from pbem.protocol.peer_parts import Partial, PeerSecrets, PokerLayer
+from pbem.protocol.peer import changes as peer_changes, faces as peer_faces, own_decks, proofs, refills as peer_refills
+from pbem.protocol.peer import renewal as peer_renewal
 from pbem.protocol.peer.secrets import commit_private
 
 BEACON_LENGTH = 1000
@@ -322,7 +323,7 @@ class PeerDeck:
         if opening.ref not in self.private_owner or not self.may_open(seat, opening.ref):
             raise ProtocolError(f"{seat} opens {opening.ref}, which is not a card of its private decks")
         check_openings([opening], self.private_commitments, f"{seat}'s private deck")
-        peer_changes.check_opening(self, opening.ref, opening.card)
+        peer_refills.check_opening(self, opening.ref, opening.card)
         return opening.card
 
     def card_of(self, ref: str, scalar: bytes | None = None) -> str:

@@ -43,7 +43,7 @@ from pbem.crypto.shuffle import prove_pairs
 from pbem.errors import CryptoError, FormatError, ProtocolError
 from pbem.games.base import Known
 from pbem.protocol import dealing
-from pbem.protocol.formats import PokerLayer
+from pbem.protocol.peer_parts import PokerLayer
 from pbem.protocol.peer import proofs
 
 #: what each layer of the fixed order does: (which face it re-pairs, whether it shuffles the pairs)

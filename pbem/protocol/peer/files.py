@@ -18,7 +18,7 @@ import msgspec
 from pbem.crypto.encoding import b64d, b64e
 from pbem.crypto.keys import SecretIdentity
 from pbem.errors import FormatError, ProtocolError
-from pbem.protocol.formats import Partial, PeerSecrets
+from pbem.protocol.peer_parts import Partial, PeerSecrets
 from pbem.protocol.peer import changes as peer_changes, rekey as peer_rekey
 from pbem.protocol.peer.deck import BeaconChance, PeerDeck
 from pbem.protocol.peer.secrets import private_salt
@@ -294,7 +294,7 @@ class WriterParts(FileParts):
         return True
 
     def opening(self, ref: str):
-        from pbem.protocol.formats import Opening
+        from pbem.protocol.file_parts import Opening
 
         if ref in self.delivered:
             return self.delivered[ref]

@@ -22,10 +22,11 @@ from pbem.crypto.limits import check_limits
 from pbem.crypto.seal import open_envelope, seal_ad
 from pbem.errors import CommitmentError, CryptoError, FormatError, ProofError, ProtocolError, SealError
 from pbem.protocol.commitments import check_openings
-from pbem.protocol.formats import Opening, Partial, PeerSecrets
+from pbem.protocol.file_parts import Opening
+from pbem.protocol.peer_parts import Partial, PeerSecrets
 from pbem.protocol import handover
 from pbem.protocol.head import ChainView, Record
-from pbem.protocol.peer import changes as peer_changes, rekey as peer_rekey, renewal as peer_renewal
+from pbem.protocol.peer import changes as peer_changes, refills as peer_refills, rekey as peer_rekey, renewal as peer_renewal
 from pbem.protocol.peer.secrets import commit_private, open_secret_box
 
 
@@ -67,7 +68,7 @@ def with_changes(chain: ChainView, me: SecretIdentity, secrets: PeerSecrets, sin
                 poker.check_key(poker.check_scalar(scalar), b64d(body.reshuffle.key, 32))
                 layers.append(b64e(scalar))
             if body.memo is not None:
-                payload = open_envelope(body.memo, me, peer_changes.refill_memo_ad(chain.game_id, record.seq))
+                payload = open_envelope(body.memo, me, peer_refills.refill_memo_ad(chain.game_id, record.seq))
                 check_limits(payload, "a memo")
                 mapping = msgspec.json.decode(payload, type=dict[str, str])
                 if commit_private(seed, mapping) != dict(body.commitments):

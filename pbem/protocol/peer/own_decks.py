@@ -35,7 +35,7 @@ from collections.abc import Callable
 from pbem.crypto import poker
 from pbem.crypto.encoding import b64d, b64e
 from pbem.errors import ProtocolError
-from pbem.protocol.formats import PokerLayer
+from pbem.protocol.peer_parts import PokerLayer
 from pbem.protocol.peer import proofs
 
 

@@ -46,12 +46,12 @@ from pbem.crypto import beacon, poker
 from pbem.crypto.encoding import b64d, b64e, canonical
 from pbem.crypto.envelope import seal_ad
 from pbem.errors import CryptoError, FormatError, ProtocolError
-from pbem.protocol.formats import PokerLayer, Rekey, RekeyedKey
+from pbem.protocol.peer_parts import PokerLayer, Rekey, RekeyedKey
 from pbem.protocol.peer import changes as peer_changes, own_decks, proofs, renewal as peer_renewal
 
 if TYPE_CHECKING:
     from pbem.crypto.keys import SecretIdentity
-    from pbem.protocol.formats import PeerSecrets
+    from pbem.protocol.peer_parts import PeerSecrets
     from pbem.protocol.head import ChainView
 
 

@@ -35,7 +35,7 @@ from pbem.protocol import versions
 
 if TYPE_CHECKING:
     from pbem.crypto.keys import SecretIdentity
-    from pbem.protocol.formats import BeaconRenewal, PeerSecrets
+    from pbem.protocol.peer_parts import BeaconRenewal, PeerSecrets
 
 
 class Beacons(Protocol):
@@ -108,7 +108,7 @@ def due(deck: "Beacons", me: "SecretIdentity", game_id: str, seq: int) -> tuple[
     """A writer's renewal for the file at `seq` (after its own link), when
     its chain is nearly used up and none is pending; and the new seed."""
     from pbem.crypto.seal import seal
-    from pbem.protocol.formats import BeaconRenewal
+    from pbem.protocol.peer_parts import BeaconRenewal
 
     if not deck.renewable or pending(deck, me.name) is not None:
         return None

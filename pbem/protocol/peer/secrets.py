@@ -19,7 +19,7 @@ from pbem.crypto.limits import check_limits
 from pbem.crypto.seal import open_envelope, seal
 from pbem.crypto.stream import derive
 from pbem.protocol.commitments import item_bytes
-from pbem.protocol.formats import PeerSecrets
+from pbem.protocol.peer_parts import PeerSecrets
 
 SECRET_BOX_AD = b"pbem/1 peer secrets\n"
 

@@ -24,9 +24,10 @@ from pbem.games.base import Game, SeatSpec, project
 from pbem.protocol import ballots, codec, dealing, versions
 from pbem.protocol.clock import file_time, now, stamp
 from pbem.protocol.commitments import state_hash
-from pbem.protocol.formats import (
-    PROTOCOL_VERSION, GenesisBody, Join, Pace, PeerSetup, SealedPartials, SeatEntry, TurnBody,
-)
+from pbem.protocol.file_parts import SeatEntry
+from pbem.protocol.formats import PROTOCOL_VERSION, GenesisBody, TurnBody
+from pbem.protocol.long_parts import Pace
+from pbem.protocol.peer_parts import Join, PeerSetup, SealedPartials
 from pbem.protocol.head import ChainView
 from pbem.protocol.peer import (
     changes as peer_changes, deck as peer_deck, own_decks, proofs, rekey as peer_rekey, renewal as peer_renewal,
