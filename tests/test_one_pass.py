@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pbem.app import opening, reading, writing
-from pbem.home import checkpoint
+from pbem.home import checkpoint, checkpoint_seal
 from pbem.errors import IllegalCommand
 from pbem.gamedir import folder
 from pbem.protocol.chain import Chain
@@ -58,7 +58,7 @@ def test_a_hotseat_submit_replays_the_chain_once(tmp_path, keys, counted):
     me = chain.writers()[0]
     choice = reading.legal(chain, opening.party(chain, me, keys))[0]
     files = len(chain.records) - 1
-    shutil.rmtree(checkpoint.home())
+    shutil.rmtree(checkpoint_seal.home())
     counted.clear()
     written = writing.submit(g, me, [choice], keys)
     assert len(counted) == files + len(written)
