@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.app import opening, reading, turns, watching, writing
+from pbem.app import chain_reader, long_running, opening, reading, turns, watching, writing
 from pbem.errors import PbemError
 from pbem.gamedir import folder as folder_mod
 from pbem.render import serve_page as pages
@@ -67,7 +67,7 @@ class _Loaded:
 
     stamp: Any
     chain: Any
-    reader: watching.ChainReader
+    reader: chain_reader.ChainReader
     party: Any = None
     log: list = field(default_factory=list)
 
@@ -116,10 +116,10 @@ class Session:
         new files appended to the chain at hand when they only follow it
         (the watcher's `ChainReader`), else a full read; checked against the
         address book either way."""
-        stamp = watching.chain_signature(folder)
+        stamp = chain_reader.chain_signature(folder)
         held = self._loaded.get(folder)
         if held is None or held.stamp != stamp:
-            reader = held.reader if held is not None else watching.ChainReader()
+            reader = held.reader if held is not None else chain_reader.ChainReader()
             chain = reader.read(folder)
             self.keys.pin(chain, folder, write=False)
             log = held.log if held is not None and held.chain.game_id == chain.game_id else []
@@ -359,7 +359,7 @@ class _LiveWatch(watching.Watch):
     def visit(self, folder: Path, seen) -> None:
         session = self.session
         with session.lock:
-            before = watching.chain_signature(folder)
+            before = chain_reader.chain_signature(folder)
             if not (folder / folder_mod.DEALER_KEY).exists():  # a hotseat game: nothing for `pbem watch`
                 super().visit(folder, seen)
             said: list[str] = []
@@ -367,7 +367,7 @@ class _LiveWatch(watching.Watch):
                 session._owed(folder, said)
             except PbemError as exc:
                 said.append(exc.message)
-            if watching.chain_signature(folder) != before:  # an answer was written here: mailed on
+            if chain_reader.chain_signature(folder) != before:  # an answer was written here: mailed on
                 said += session._mail(folder)
             for line in said:
                 self.say(f"{folder}: {line}")
@@ -474,7 +474,7 @@ def run(roots: list[Path], name: str, keys: opening.Keys, say: Callable[[str], N
         return 0
 
     try:
-        watching.until_interrupted(serve)
+        long_running.until_interrupted(serve)
     finally:
         stop.set()
         session.wake()
