@@ -21,7 +21,7 @@ from pbem.crypto.keys import identity_file, read_identity_file, read_secret_key_
 from pbem.home.store import KeyStore
 from pbem.errors import PbemError
 from pbem.games.base import overlay
-from pbem.gamedir import folder
+from pbem.gamedir import folder, folder_write
 from pbem.protocol.chain import Chain
 from pbem.protocol.party import Party
 
@@ -170,7 +170,7 @@ def seeds() -> dict[str, list[bytes]]:
         "key": [secret_key_file(secret, None), secret_key_file(secret, "a passphrase", scrypt_n=2**10)],
         "genesis": [table(g, m, o).files[0] for g, m, o in whole_games()],
         "turn": t.files[1:3],
-        "state": [folder.state_file(tamper.replay(t.files[:5]))],
+        "state": [folder_write.state_file(tamper.replay(t.files[:5]))],
         "notation": [b"play Enforcer / Saboteur", b"discard Mole", b"recruit face-up", b"clue insect 2", b"guess wasp", b"pass",
                      b"hire spark", b"attack troq-bashar opp:sl", b"end sl=older-brother", b"play Enforcer", b"done",
                      b"deal", b"move A>C B>D", b"attack C3 with C1 C2", b"use Jet-pack C1 D3", b"jacket none",

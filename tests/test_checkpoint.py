@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import Pbem, snapshot
-from pbem.home import checkpoint
+from pbem.home import checkpoint, checkpoint_pickle, checkpoint_seal
 from pbem.gamedir import folder
 from pbem.protocol.chain import Chain
 
@@ -291,7 +291,7 @@ def test_restored_records_hold_their_states_and_save_again_whole(pbem, game, mon
     asked for is the replayed one, and a checkpoint that merges restored
     segments again (after many files) still holds every state."""
     monkeypatch.setenv("PBEM_HOME", str(pbem.home))
-    monkeypatch.setattr(checkpoint, "_MAX_SEGMENTS", 2)  # merge at once
+    monkeypatch.setattr(checkpoint_pickle, "_MAX_SEGMENTS", 2)  # merge at once
     folder.load(game, save=True)
     play(pbem, game, 3)
     for _ in range(2):
@@ -312,9 +312,9 @@ def test_a_checkpoint_of_an_earlier_layout_is_ignored_not_misread(pbem, game, mo
     checkpoint written anew."""
     monkeypatch.setenv("PBEM_HOME", str(pbem.home))
     path = the_checkpoint(pbem)
-    signed = checkpoint.authentic(path, checkpoint.MAGIC)
+    signed = checkpoint_seal.authentic(path, checkpoint.MAGIC)
     assert signed is not None
-    assert checkpoint.sealed_write(path, b"pbem-checkpoint/3\n" + signed[len(checkpoint.MAGIC):])
+    assert checkpoint_seal.sealed_write(path, b"pbem-checkpoint/3\n" + signed[len(checkpoint.MAGIC):])
     assert checkpoint.read(game) is None
     counted.clear()
     assert pbem.json("status", game)["seq"] == len(chain_names(game)) - 1

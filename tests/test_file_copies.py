@@ -25,7 +25,7 @@ from pbem.crypto.encoding import canonical
 from pbem.crypto.sign import domain, sign
 from pbem.errors import FormatError
 from pbem.protocol import codec
-from pbem.gamedir import folder
+from pbem.gamedir import folder, folder_write
 from pbem.protocol.formats import GenesisBody, SignedFile
 from test_peer_cheats import bobs_next_file, joined, keys, resign  # noqa: F401 - keys is a fixture
 
@@ -54,9 +54,9 @@ def test_a_partial_naming_its_own_writer_is_refused(keys, tmp_path):
     before = snapshot(dirs["alice"])
     chain = folder.load(dirs["alice"])
     with pytest.raises(FormatError, match="names its seat"):
-        folder.incoming(dirs["alice"], chain, doctored)
+        folder_write.incoming(dirs["alice"], chain, doctored)
     assert snapshot(dirs["alice"]) == before
-    folder.incoming(dirs["alice"], chain, data)  # the honest spelling applies
+    folder_write.incoming(dirs["alice"], chain, data)  # the honest spelling applies
 
 
 def signed_raw(kind: str, body: dict | bytes, secret) -> bytes:

@@ -10,7 +10,7 @@ import pytest
 
 from pbem.errors import StaleTurn
 from pbem.fsio import atomic_write
-from pbem.gamedir import folder
+from pbem.gamedir import folder, folder_write
 
 
 def test_atomic_write_replaces_and_sets_mode(tmp_path):
@@ -44,10 +44,10 @@ def test_a_racing_second_writer_is_told_and_changes_nothing(pbem, tmp_path):
     cmds = reading.legal(chain_a, alice)
     first = alice.turn(writing.parse_commands(chain_a, alice, [cmds[-1]]))
     second = alice.turn(writing.parse_commands(chain_a, alice, [cmds[-2]]))
-    folder.add_file(g, chain_a, first)
+    folder_write.add_file(g, chain_a, first)
     before = {p.name: p.read_bytes() for p in g.iterdir()}
     with pytest.raises(StaleTurn, match="at the same time"):
-        folder.add_file(g, chain_b, second)
+        folder_write.add_file(g, chain_b, second)
     assert {p.name: p.read_bytes() for p in g.iterdir()} == before
 
 

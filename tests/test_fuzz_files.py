@@ -15,7 +15,7 @@ from pbem.app import creating, opening, reading, writing
 from pbem.home.store import KeyStore
 from pbem.errors import PbemError
 from pbem.protocol import codec, dealer as dealer_mod
-from pbem.gamedir import folder
+from pbem.gamedir import folder, folder_write
 from pbem.protocol.peer import writer as peer_writer
 from pbem.protocol.formats import TurnBody
 
@@ -57,7 +57,7 @@ def new_game(tmp_path, keys, mode: str, n: int):
     if mode == "peer":
         creating.new_game("aa", g, ["alice", "bob"], keys, "peer", creator="alice")
         chain = folder.load(g)
-        folder.add_file(g, chain, peer_writer.join(chain, keys.secret("bob")))
+        folder_write.add_file(g, chain, peer_writer.join(chain, keys.secret("bob")))
     else:
         creating.new_game("aa", g, ["alice", "bob"], keys, mode, "rita" if mode == "referee" else None, None)
         dealt(g, keys)  # a join's contribution is any 32 bytes: fuzz the play, not the joins
@@ -104,4 +104,4 @@ def test_mangled_signed_files_are_refused_cleanly(tmp_path, mode):
             with pytest.raises(PbemError):
                 folder.load(g).append(forged)
             refused += 1
-        folder.add_file(g, folder.load(g), data)
+        folder_write.add_file(g, folder.load(g), data)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import Pbem
-from pbem.home import checkpoint
+from pbem.home import checkpoint, checkpoint_seal
 from pbem.errors import PbemError
 from pbem.gamedir import file_memory
 from pbem.gamedir import folder
@@ -65,7 +65,7 @@ def same_verdict_remembered_or_not(g: Path, doctor) -> tuple:
     and of one that does not, from the same checkpoint on disk."""
     folder.load(g)
     folder.load(g)  # the checkpoint and every file remembered now
-    ckpts = checkpoint.home()
+    ckpts = checkpoint_seal.home()
     kept = ckpts.parent / "kept"
     shutil.copytree(ckpts, kept)
     time.sleep(0.05)  # a tick of the file-system clock

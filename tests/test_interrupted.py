@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import snapshot
-from pbem.gamedir import folder
+from pbem.gamedir import folder, folder_write
 
 
 @pytest.fixture
@@ -199,7 +199,7 @@ def test_a_stale_cache_never_fails_a_command(pbem, hotseat):
     assert (hotseat / "state.pbem").read_bytes() == good[:-10]  # readers leave it alone
     r = pbem("sync", hotseat, "--as", "alice")  # a writer with nothing to write still repairs it
     assert r.stderr.count("pbem: note:") == 1 and "state.pbem did not match the chain" in r.stderr
-    assert folder.state_cache_ok(hotseat, folder.load(hotseat))
+    assert folder_write.state_cache_ok(hotseat, folder.load(hotseat))
     (hotseat / "state.pbem").unlink()
     r = pbem("verify", hotseat, "--repair")
     assert "state.pbem was missing" in r.stderr and (hotseat / "state.pbem").read_bytes() == good

@@ -54,7 +54,7 @@ def test_join_a_game_in_progress_and_refuse_a_wrong_seat(tmp_path):
             break
         mail_step(keys, dirs, rng)
     assert folder.load(dirs["rita"]).writers() == ["bob"]
-    files = sorted(p for p in dirs["rita"].iterdir() if folder._TURN.match(p.name))
+    files = sorted(p for p in dirs["rita"].iterdir() if folder.TURN.match(p.name))
     mine = receiving.join(tmp_path / "bob", files, "bob", keys["bob"])  # late: the genesis and every file so far
     receiving.apply_files(dirs["rita"], [mine])
     assert folder.load(tmp_path / "bob").head == folder.load(dirs["rita"]).head

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from conftest import Pbem
-from pbem.gamedir import folder as folder_mod
+from pbem.gamedir import folder as folder_mod, folder_write
 from races import cases, spawn, status_json
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
@@ -92,7 +92,7 @@ def _kill_and_check(case, work: Path, delay: float, expected: dict) -> None:
         TALLY[key] = TALLY.get(key, 0) + 1
         if temps:
             TALLY["temp files left"] = TALLY.get("temp files left", 0) + 1
-        if not folder_mod.state_cache_ok(work, folder_mod.load(work)):
+        if not folder_write.state_cache_ok(work, folder_mod.load(work)):
             TALLY["stale cache"] = TALLY.get("stale cache", 0) + 1
     pbem = Pbem(case.home)
     # 1. the folder verifies, repairing the cache at most once
@@ -112,6 +112,6 @@ def _kill_and_check(case, work: Path, delay: float, expected: dict) -> None:
     else:
         assert rerun.exit_code == 0, (where, rerun.output)
     assert status_json(case.home, work) == expected, where
-    assert folder_mod.state_cache_ok(work, folder_mod.load(work)), where
+    assert folder_write.state_cache_ok(work, folder_mod.load(work)), where
     assert all(len(paths) == 1 for paths in folder_mod.chain_files(work).values()), where
     shutil.rmtree(work)

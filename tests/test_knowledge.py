@@ -12,7 +12,7 @@ import pytest
 from pbem.app import creating, opening, reading, writing
 from pbem.home.store import KeyStore
 from pbem.games.base import Known
-from pbem.gamedir import folder
+from pbem.gamedir import folder, folder_write
 from pbem.protocol.party import Party
 
 from conftest import dealt
@@ -63,7 +63,7 @@ def test_every_seat_knows_exactly_what_it_may(tmp_path, dealer, seed):
         chain = folder.load(g)
         from pbem.protocol.peer import writer as peer_writer
 
-        folder.add_file(g, chain, peer_writer.join(chain, keys.secret("bob")))
+        folder_write.add_file(g, chain, peer_writer.join(chain, keys.secret("bob")))
     else:
         creating.new_game("aa", g, ["alice", "bob"], keys, dealer, "rita" if dealer == "referee" else None,
                          seed if dealer == "hotseat" else None)

@@ -21,7 +21,7 @@ from pbem.crypto.encoding import b64d, b64e
 from pbem.errors import ProofError, ProtocolError
 from pbem.games.agent_avenue.commands import Play
 from pbem.protocol import codec
-from pbem.gamedir import folder
+from pbem.gamedir import folder, folder_write
 from pbem.protocol.formats import TurnBody
 from pbem.app.audit import audit
 from pbem.protocol.party import Party
@@ -59,7 +59,7 @@ def _cheats_then_end(tmp_path, keys, attempt):
             continue
         mine = folder.load(dirs[seat])
         cheat = peer_writer.turn(mine, keys[seat].secret(seat), [Play(face_up=pair[0], face_down=pair[1])], None)
-        path = folder.add_file(dirs[seat], mine, cheat)
+        path = folder_write.add_file(dirs[seat], mine, cheat)
         receiving.apply_file(dirs["bob" if seat == "alice" else "alice"], path)
         cheats[seat] = path.name
     ender = next(iter(chain.deck.secrets))
@@ -179,4 +179,4 @@ def test_a_private_card_opened_as_another_is_refused(toy, tmp_path):
     with pytest.raises(ProofError):
         receiving.apply_file(dirs["bob"], path)
     assert snapshot(dirs["bob"]) == before
-    receiving.apply_file(dirs["bob"], folder.add_file(dirs["alice"], chain, data))  # the honest one passes
+    receiving.apply_file(dirs["bob"], folder_write.add_file(dirs["alice"], chain, data))  # the honest one passes

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from pbem.app import opening, reading, writing
-from pbem.home import checkpoint
+from pbem.home import checkpoint, checkpoint_seal
 from pbem.errors import IllegalCommand
-from pbem.gamedir import folder
+from pbem.gamedir import folder, folder_write
 from pbem.protocol.chain import Chain
 from test_protocol_cheats import keys, new, two_enforcers  # noqa: F401 - fixture and helpers
 
@@ -58,7 +58,7 @@ def test_a_hotseat_submit_replays_the_chain_once(tmp_path, keys, counted):
     me = chain.writers()[0]
     choice = reading.legal(chain, opening.party(chain, me, keys))[0]
     files = len(chain.records) - 1
-    shutil.rmtree(checkpoint.home())
+    shutil.rmtree(checkpoint_seal.home())
     counted.clear()
     written = writing.submit(g, me, [choice], keys)
     assert len(counted) == files + len(written)
@@ -67,7 +67,7 @@ def test_a_hotseat_submit_replays_the_chain_once(tmp_path, keys, counted):
 
 def test_the_one_pass_still_refuses_a_hidden_illegal_play(tmp_path, keys):
     g = new(tmp_path, keys)
-    folder.add_file(g, folder.load(g), two_enforcers(g, keys))
+    folder_write.add_file(g, folder.load(g), two_enforcers(g, keys))
     before = sorted(p.name for p in g.iterdir())
     with pytest.raises(IllegalCommand, match="both cards are named Enforcer"):
         writing.submit(g, "bob", ["recruit"], keys)

@@ -15,7 +15,7 @@ from pbem.crypto import beacon, poker
 from pbem.crypto.encoding import b64d, b64e
 from pbem.errors import CommitmentError, FormatError, ForkError, ProofError, ProtocolError, StaleTurn, WrongGame
 from pbem.protocol import codec, formats
-from pbem.gamedir import folder
+from pbem.gamedir import folder, folder_write
 from pbem.protocol.peer import writer as peer_writer
 from pbem.app.audit import audit
 from pbem.protocol.formats import TurnBody
@@ -79,7 +79,7 @@ def test_a_forged_partial_decryption_is_refused_at_once(keys, tmp_path):
     before = {x.name: x.read_bytes() for x in dirs["alice"].iterdir()}
     chain = folder.load(dirs["alice"])
     with pytest.raises(ProofError):
-        folder.incoming(dirs["alice"], chain, forged)
+        folder_write.incoming(dirs["alice"], chain, forged)
     assert {x.name: x.read_bytes() for x in dirs["alice"].iterdir()} == before
 
 
@@ -117,16 +117,16 @@ def test_replayed_file_and_fork_name_the_signers(keys, tmp_path):
     dirs = joined(keys, tmp_path)
     chain = folder.load(dirs["alice"])
     with pytest.raises(StaleTurn):
-        folder.incoming(dirs["alice"], chain, (dirs["alice"] / "000001-bob.pbem").read_bytes())
+        folder_write.incoming(dirs["alice"], chain, (dirs["alice"] / "000001-bob.pbem").read_bytes())
     me = opening.party(chain, "alice", keys["alice"])
     plays = [c for c in reading.legal(chain, me) if c.startswith("play")]
     one = me.turn(writing.parse_commands(chain, me, [plays[0]]))
     two = me.turn(writing.parse_commands(chain, me, [plays[-1]]))
     chain_b = folder.load(dirs["bob"])
-    folder.incoming(dirs["bob"], chain_b, one)
+    folder_write.incoming(dirs["bob"], chain_b, one)
     before = {x.name: x.read_bytes() for x in dirs["bob"].iterdir()}
     with pytest.raises(ForkError) as err:
-        folder.incoming(dirs["bob"], folder.load(dirs["bob"]), two)
+        folder_write.incoming(dirs["bob"], folder.load(dirs["bob"]), two)
     assert err.value.signers == ("alice", "alice")
     assert {x.name: x.read_bytes() for x in dirs["bob"].iterdir()} == before
 
@@ -191,8 +191,8 @@ def test_a_substituted_card_in_a_shuffle_layer_is_caught_before_version_5(keys, 
         data = dishonest_join(keys, dirs, substitute)
         dirs["bob"].mkdir()
         (dirs["bob"] / "000000-genesis.pbem").write_bytes((dirs["alice"] / "000000-genesis.pbem").read_bytes())
-        folder.add_file(dirs["bob"], folder.load(dirs["bob"]), data)
-        folder.incoming(dirs["alice"], folder.load(dirs["alice"]), data)
+        folder_write.add_file(dirs["bob"], folder.load(dirs["bob"]), data)
+        folder_write.incoming(dirs["alice"], folder.load(dirs["alice"]), data)
         try:
             play(keys, dirs, random.Random(attempt))
         except ProtocolError as exc:

@@ -20,7 +20,7 @@ from pbem.errors import CommitmentError, IllegalCommand, ProtocolError, WrongWri
 from pbem.games.agent_avenue.cards import full_deck
 from pbem.games.agent_avenue.commands import Play
 from pbem.protocol import codec, dealer as dealer_mod, transition
-from pbem.gamedir import folder
+from pbem.gamedir import folder, folder_write
 from pbem.app.audit import audit
 from pbem.protocol.chain import state_hash
 from pbem.protocol.clock import file_time
@@ -86,7 +86,7 @@ def test_hidden_illegal_play_passes_the_public_but_not_the_referee(tmp_path, key
     else:
         raise AssertionError("no deal with a pair in 40 tries")
     data = forge_turn(chain, alice.secret, [Play(face_up=dup[0], face_down=dup[1])], [alice.openings[dup[0]]])
-    folder.add_file(g, chain, data)
+    folder_write.add_file(g, chain, data)
     folder.load(g)  # the public cannot tell
     with pytest.raises(IllegalCommand, match=r"0000\d\d-alice.pbem.*alice.*both cards are named"):
         writing.sync(g, "rita", keys)
@@ -96,7 +96,7 @@ def test_hidden_illegal_play_passes_the_public_but_not_the_referee(tmp_path, key
 def test_hotseat_dealer_refuses_a_hidden_illegal_play(tmp_path, keys):
     g = new(tmp_path, keys)
     chain = folder.load(g)
-    folder.add_file(g, chain, two_enforcers(g, keys))
+    folder_write.add_file(g, chain, two_enforcers(g, keys))
     with pytest.raises(IllegalCommand, match="both cards are named Enforcer"):
         writing.sync(g, "bob", keys)
 
@@ -111,18 +111,18 @@ def play_with_a_careless_dealer(g: Path, keys, seed: int = 0) -> None:
         if not writers:
             return
         if writers[0] == chain.dealer_name:
-            folder.add_file(g, chain, dealer_mod.answer(chain, dealer))
+            folder_write.add_file(g, chain, dealer_mod.answer(chain, dealer))
             continue
         me = Party(chain, keys.secret(writers[0]))
         cmd = chain.game.presentation.bots["random"](chain.game, me.state(), me.name, rng)
-        folder.add_file(g, chain, me.turn([cmd]))
+        folder_write.add_file(g, chain, me.turn([cmd]))
     raise AssertionError("no end")
 
 
 def test_audit_names_the_hidden_cheat_and_its_signer(tmp_path, keys):
     g = new(tmp_path, keys)
     chain = folder.load(g)
-    folder.add_file(g, chain, two_enforcers(g, keys))
+    folder_write.add_file(g, chain, two_enforcers(g, keys))
     play_with_a_careless_dealer(g, keys)
     assert folder.load(g).over
     report = audit(g)
@@ -143,7 +143,7 @@ def test_wrong_card_in_a_delivery_is_caught_by_its_reader(tmp_path, keys):
     chain = folder.load(g)
     alice = Party(chain, keys.secret("alice"))
     cmd = writing.parse_commands(chain, alice, [reading.legal(chain, alice)[-1]])
-    folder.add_file(g, chain, alice.turn(cmd))
+    folder_write.add_file(g, chain, alice.turn(cmd))
     chain = folder.load(g)
     rita = keys.secret("rita")
     honest = msgspec.json.decode(codec.read_envelope(dealer_mod.answer(chain, rita)).body, type=TurnBody)
@@ -153,7 +153,7 @@ def test_wrong_card_in_a_delivery_is_caught_by_its_reader(tmp_path, keys):
     wrong = [Opening(ref=r, card="Mole" if openings[r].card != "Mole" else "Sidekick", salt=openings[r].salt) for r in d.refs]
     env = dealer_mod.seal_openings(wrong, chain.seats["alice"].identity, dealer_mod.delivery_ad(chain.game_id, chain.seq + 1, "alice"))
     body = msgspec.structs.replace(honest, deliveries=[Delivery(to="alice", refs=d.refs, envelope=env)])
-    folder.add_file(g, chain, codec.encode_signed("turn", body, rita))
+    folder_write.add_file(g, chain, codec.encode_signed("turn", body, rita))
     chain = folder.load(g)  # the public cannot tell what is inside
     with pytest.raises(CommitmentError, match=r"signed by rita"):
         Party(chain, keys.secret("alice"))
@@ -210,7 +210,7 @@ def test_seed_must_match_and_must_wait_for_the_end(tmp_path, keys):
         who = chain.writers()[0]
         if who != "rita":
             me = Party(chain, keys.secret(who))
-            folder.add_file(g, chain, me.turn([chain.game.presentation.bots["random"](chain.game, me.state(), who, rng)]))
+            folder_write.add_file(g, chain, me.turn([chain.game.presentation.bots["random"](chain.game, me.state(), who, rng)]))
             continue
         honest = msgspec.json.decode(codec.read_envelope(dealer_mod.answer(chain, rita)).body, type=TurnBody)
         if honest.seed is None:
@@ -220,7 +220,7 @@ def test_seed_must_match_and_must_wait_for_the_end(tmp_path, keys):
                     chain.append(codec.encode_signed("turn", early, rita))
                 early_checked = True
                 chain = folder.load(g)
-            folder.add_file(g, chain, codec.encode_signed("turn", honest, rita))
+            folder_write.add_file(g, chain, codec.encode_signed("turn", honest, rita))
             continue
         fake = msgspec.structs.replace(honest, seed=SeedOpening(seed=b64e(b"\x01" * 32), salt=honest.seed.salt))
         with pytest.raises(CommitmentError, match="does not match the dealer's commitment"):
@@ -228,7 +228,7 @@ def test_seed_must_match_and_must_wait_for_the_end(tmp_path, keys):
         missing = msgspec.structs.replace(honest, seed=None)
         with pytest.raises(ProtocolError, match="did not publish its seed"):
             folder.load(g).append(codec.encode_signed("turn", missing, rita))
-        folder.add_file(g, folder.load(g), codec.encode_signed("turn", honest, rita))
+        folder_write.add_file(g, folder.load(g), codec.encode_signed("turn", honest, rita))
         assert audit(g).ok
         return
     raise AssertionError("the game did not end")

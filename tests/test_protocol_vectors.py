@@ -17,7 +17,7 @@ import pytest
 from pbem.crypto.keys import read_secret_key_file
 from pbem.errors import ForkError, IllegalCommand, NotForMe, SignatureError, StaleTurn
 from pbem.protocol import dealer
-from pbem.gamedir import folder
+from pbem.gamedir import folder, folder_write
 from pbem.protocol.file_parts import Delivery
 
 HERE = Path(__file__).parent / "vectors" / "protocol"
@@ -45,7 +45,7 @@ def test_there_are_vectors_for_every_expectation():
 
 def test_base_game_still_verifies():
     chain = folder.load(HERE / "base")
-    folder.check_state_cache(HERE / "base", chain)
+    folder_write.check_state_cache(HERE / "base", chain)
     assert chain.seq == 4
 
 
@@ -56,7 +56,7 @@ def test_vector(path, tmp_path):
     shutil.copytree(HERE / "base", game)
     if path.stem == "fork-b":  # a fork needs its sibling first
         chain = folder.load(game)
-        folder.incoming(game, chain, parse(HERE / "fork-a.txt")[1])
+        folder_write.incoming(game, chain, parse(HERE / "fork-a.txt")[1])
     chain = folder.load(game)
     before = {p.name: p.read_bytes() for p in game.iterdir()}
     expect = fields["expect"]
@@ -70,9 +70,9 @@ def test_vector(path, tmp_path):
         assert len(dealer.open_openings(delivery.envelope, owner, ad)) == 4
         return
     if expect == "ok":
-        folder.incoming(game, chain, data)
+        folder_write.incoming(game, chain, data)
         folder.load(game)
         return
     with pytest.raises(EXPECT[expect]):
-        folder.incoming(game, chain, data)
+        folder_write.incoming(game, chain, data)
     assert {p.name: p.read_bytes() for p in game.iterdir()} == before

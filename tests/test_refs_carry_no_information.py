@@ -46,7 +46,7 @@ from pbem.games.agent_avenue.state import hand, ref_key
 from pbem.games.base import Hidden, Known, RandomChance, SeatSpec, project
 from pbem.games.codenames import GAME as CODENAMES
 from pbem.games.refchoice import interchangeable_zones, rechoose_refs
-from pbem.gamedir import folder
+from pbem.gamedir import folder, folder_write
 
 SEATS = [SeatSpec("alice"), SeatSpec("bob")]
 DELTA = 1e-6
@@ -259,7 +259,7 @@ def test_the_writer_rechooses_and_every_verifier_accepts_any_copy(tmp_path):
         data = me.turn([Discard(copies[0])])
         written.setdefault(json.loads(data)["body"]["commands"][0]["ref"], data)
     assert set(written) == set(copies)
-    folder.add_file(g, chain, written[copies[1]])  # not the lowest: accepted
+    folder_write.add_file(g, chain, written[copies[1]])  # not the lowest: accepted
     assert opening.verify(g).seq == 1
     writing.submit(g, "alice", ["play Codebreaker / Daredevil"], keys)  # the dealer deals first
     assert opening.verify(g).records[-1].by in ("alice", "dealer")

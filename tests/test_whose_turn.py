@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pbem.app import opening, writing
-from pbem.gamedir import folder as folder_mod
+from pbem.gamedir import folder as folder_mod, folder_write
 
 
 @pytest.fixture
@@ -137,7 +137,7 @@ def test_errors_name_the_file_never_bare_file(pbem, game, tmp_path):
 
     chain = folder_mod.load(game)
     with pytest.raises(PbemError) as caught:
-        folder_mod.add_files(game, chain, [written[0].read_bytes()])
+        folder_write.add_files(game, chain, [written[0].read_bytes()])
     assert caught.value.message.startswith(f"{written[0].name}: belongs to another game")
     assert "file:" not in caught.value.message
 

@@ -15,7 +15,7 @@ from pbem.app.opening import Keys
 from pbem.app.writing import Staged
 from pbem.errors import InvalidOption, PbemError
 from pbem.fsio import atomic_write, make_folder
-from pbem.gamedir import folder as folder_mod
+from pbem.gamedir import folder as folder_mod, folder_write
 from pbem.gamedir.lock import LOCK
 from pbem.games.base import SeatSpec
 from pbem.protocol.chain import Chain
@@ -121,7 +121,7 @@ def new_game(
         keys.pin(chain, folder, write=True)
         with new_folder(folder):
             atomic_write(folder / folder_mod.GENESIS, data, exclusive=True)
-            folder_mod.write_state(folder, chain)
+            folder_write.write_state(folder, chain)
         return chain
     if creator:
         raise InvalidOption("--as is only for --dealer peer (the dealer writes the genesis)")
@@ -162,8 +162,8 @@ def new_game(
             atomic_write(folder / folder_mod.DEALER_KEY, key_file, mode=0o600)
         atomic_write(folder / folder_mod.GENESIS, data, exclusive=True)
         if staged.files:
-            folder_mod.write_files(folder, chain, staged.files)
-        folder_mod.write_state(folder, chain)
+            folder_write.write_files(folder, chain, staged.files)
+        folder_write.write_state(folder, chain)
     return chain
 
 
@@ -172,7 +172,7 @@ def new_folder(folder: Path):
     """Make `folder` and hold its lock while it is still empty (two commands
     creating one game at once: the second is told, nothing is mixed)."""
     make_folder(folder)
-    with folder_mod.writing(folder):
+    with folder_write.writing(folder):
         if any(p.name != LOCK for p in folder.iterdir()):
             raise PbemError(f"{folder} exists and is not an empty folder")
         yield

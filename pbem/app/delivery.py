@@ -32,7 +32,7 @@ import msgspec
 from pbem.crypto.limits import check_limits
 from pbem.errors import FormatError, PbemError, StaleTurn, WrongGame
 from pbem.protocol import codec
-from pbem.gamedir import folder as folder_mod, safe_read
+from pbem.gamedir import folder as folder_mod, safe_read, folder_write
 from pbem.protocol.chain import Chain
 from pbem.protocol.formats import TurnBody
 from pbem.transport import MAX_TEXT_BYTES
@@ -316,7 +316,7 @@ def _settle(folder: Path, chain: Chain, waiting: list[_Waiting], result: Receive
                 continue
             waiting.remove(item)
             progress = True
-            known = folder_mod.already_in(chain, item.data)
+            known = folder_write.already_in(chain, item.data)
             if known is not None:
                 result.known.append((item.label, known))
                 _drop(item)
@@ -328,14 +328,14 @@ def _settle(folder: Path, chain: Chain, waiting: list[_Waiting], result: Receive
                         if now is not chain:
                             chain = result.chain = now
                         continue
-                    folder_mod.check_not_known(chain, item.data)
+                    folder_write.check_not_known(chain, item.data)
                     raise StaleTurn(f"seq {item.seq} is already in the chain (the head is seq {chain.seq})")
                 record = chain.append(item.data, item.label)
             except PbemError as exc:
                 result.bad.append(_named(exc, item.label))
                 _refuse(folder, item)
                 continue
-            result.written += folder_mod.write_files(folder, chain, [(record, item.data)])
+            result.written += folder_write.write_files(folder, chain, [(record, item.data)])
             if item.path is not None:
                 _say(notes, f"applied {item.label}, which was waiting for seq {item.seq - 1}")
                 _drop(item)

@@ -14,13 +14,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem.app import opening, writing
-from pbem.gamedir import folder as folder_mod
+from pbem.gamedir import folder_write
 
 
 def _write(folder: Path, name: str, keys: opening.Keys, make, notes: list[str] | None) -> list[Path]:
     """Stage the file `make(chain, secret)` writes, then the dealer's
     answers (hotseat), and write them all."""
-    with folder_mod.writing(folder):
+    with folder_write.writing(folder):
         chain, cards, secret = writing.writer_chain(folder, name, keys)
         me = opening.party(chain, name, keys, secret)
         dealer = writing.hotseat_key(folder, chain)

@@ -174,7 +174,7 @@ def _files(m) -> list[_File]:
 def _take(folder: Path, gid: str, name: str, keys, messages, report: Fetched, notes) -> None:
     """Apply this game's files among `messages` to `folder` (as `pbem apply`)."""
     from pbem.app import delivery, opening
-    from pbem.gamedir import folder as folder_mod
+    from pbem.gamedir import folder_write
     from pbem.protocol import codec
 
     files = [f for m in messages for f in _files(m)]
@@ -196,7 +196,7 @@ def _take(folder: Path, gid: str, name: str, keys, messages, report: Fetched, no
     report.bad += [f.error for f in damaged]
     if not ours:
         return
-    with folder_mod.writing(folder):
+    with folder_write.writing(folder):
         chain = opening.open_game(folder, keys, write=True)
         items = []
         for f in ours:
@@ -213,7 +213,7 @@ def _take(folder: Path, gid: str, name: str, keys, messages, report: Fetched, no
             items.append(delivery.Incoming(f.label, data=f.data))
         result = delivery.receive(folder, chain, items, notes)
         if notes is not None:
-            notes.extend(folder_mod.tidy(folder, result.chain or chain))
+            notes.extend(folder_write.tidy(folder, result.chain or chain))
     report.written += result.written
     report.pending += result.pending
     report.bad += result.bad
@@ -222,10 +222,10 @@ def _take(folder: Path, gid: str, name: str, keys, messages, report: Fetched, no
 def _held(chain, data: bytes) -> bool:
     """These exact bytes are in the chain already."""
     from pbem.app import delivery
-    from pbem.gamedir import folder as folder_mod
+    from pbem.gamedir import folder_write
 
     try:
-        return delivery._place(chain, data) is None or folder_mod.already_in(chain, data) is not None
+        return delivery._place(chain, data) is None or folder_write.already_in(chain, data) is not None
     except PbemError:
         return False
 

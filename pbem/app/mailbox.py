@@ -51,7 +51,7 @@ def fetch(folder: Path, name: str, keys: Any, ask_secret: Callable[[str], str], 
     for line in turns.to_act_lines(turns.status(chain)):
         echo(f"next: {line}")
     if notify_cmd and (report.written or report.joined) and name in chain.writers() and chain.needs(name) == "decision":
-        from pbem.app.watching import run_notify
+        from pbem.app.long_running import run_notify
 
         trouble = run_notify(notify_cmd, folder, chain, "decision", name)
         if trouble:

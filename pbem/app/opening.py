@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from pbem.crypto.keys import SecretIdentity, read_secret_key_file
 from pbem.errors import KeyStoreError, PassphraseError, PbemError, ProtocolError
-from pbem.gamedir import folder as folder_mod, safe_read
+from pbem.gamedir import folder as folder_mod, safe_read, folder_write
 from pbem.home import pinning
 from pbem.protocol.chain import Chain
 
@@ -148,11 +148,11 @@ def verify(
         hotseat_dealer(folder, chain)
     if keys is not None:  # after the chain's own checks, before anything is written
         keys.pin(chain, folder, write=False)
-    if repair or folder_mod.needs_tidy(folder, chain):
+    if repair or folder_write.needs_tidy(folder, chain):
         try:
-            with folder_mod.writing(folder):
+            with folder_write.writing(folder):
                 chain = folder_mod.load(folder)  # the head as it is under the lock
-                done = folder_mod.tidy(folder, chain)
+                done = folder_write.tidy(folder, chain)
         except PbemError as exc:
             in_the_way = (folder / folder_mod.STATE).exists() and not (folder / folder_mod.STATE).is_file()
             if repair or in_the_way:  # something that is no file where the cache goes: say so

@@ -15,7 +15,7 @@ def rows(tree: Path | None) -> list:
     """A `turns.Row` (or `turns.UnreadableRow`) for each game folder."""
     from pbem.home import games_index
     from pbem.app import turns
-    from pbem.gamedir.folder import GENESIS
+    from pbem.protocol import GENESIS
     from pbem.transport.watch import game_folders
 
     if tree is not None:

@@ -79,7 +79,7 @@ def apply_into_empty(folder: Path, paths: list[Path], keys, notes: list[str] | N
     apply` applies them (`delivery.receive`)."""
     from pbem.app import creating, delivery
     from pbem.fsio import atomic_write
-    from pbem.gamedir import folder as folder_mod
+    from pbem.gamedir import folder as folder_mod, folder_write
 
     items = delivery.distinct(delivery.read_sources(paths))
     geneses = []
@@ -97,10 +97,10 @@ def apply_into_empty(folder: Path, paths: list[Path], keys, notes: list[str] | N
         keys.pin(chain, folder, write=True)
     with creating.new_folder(folder):
         atomic_write(folder / folder_mod.GENESIS, geneses[0], exclusive=True)
-        folder_mod.write_state(folder, chain)
+        folder_write.write_state(folder, chain)
         rest = [i for i in items if i.data != geneses[0]]
         result = delivery.receive(folder, chain, rest, notes)
         if notes is not None:
-            notes.extend(folder_mod.tidy(folder, result.chain or chain))
+            notes.extend(folder_write.tidy(folder, result.chain or chain))
     result.written.insert(0, folder / folder_mod.GENESIS)
     return result

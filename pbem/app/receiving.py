@@ -11,7 +11,7 @@ from pbem.app.creating import new_folder
 from pbem.app.opening import Keys, add_notes, check_protocol, check_seat, open_game, seat_secret
 from pbem.errors import KeyStoreError, PbemError
 from pbem.fsio import atomic_write
-from pbem.gamedir import folder as folder_mod, safe_read
+from pbem.gamedir import folder as folder_mod, safe_read, folder_write
 from pbem.gamedir.lock import LOCK
 from pbem.protocol.chain import Chain
 
@@ -60,9 +60,9 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path | No
         with new_folder(folder):
             atomic_write(folder / folder_mod.GENESIS, genesis, exclusive=True)
             if rest:
-                folder_mod.add_files(folder, Chain(genesis), rest)
+                folder_write.add_files(folder, Chain(genesis), rest)
             else:
-                folder_mod.write_state(folder, chain)
+                folder_write.write_state(folder, chain)
         return None
     if chain.deck is None:  # a dealer's game
         from pbem.protocol.party import Party
@@ -74,16 +74,16 @@ def join(folder: Path, received: list[Path], name: str, keys: Keys) -> Path | No
         with new_folder(folder):
             atomic_write(folder / folder_mod.GENESIS, genesis, exclusive=True)
             if rest or mine:
-                written = folder_mod.add_files(folder, Chain(genesis), [*rest, *([mine] if mine else [])])
+                written = folder_write.add_files(folder, Chain(genesis), [*rest, *([mine] if mine else [])])
                 return written[-1] if mine else None
-            folder_mod.write_state(folder, chain)
+            folder_write.write_state(folder, chain)
         return None
     from pbem.protocol.peer import writer as peer_writer
 
     mine = peer_writer.join(chain, secret)
     with new_folder(folder):
         atomic_write(folder / folder_mod.GENESIS, genesis, exclusive=True)
-        return folder_mod.add_files(folder, Chain(genesis), [*rest, mine])[-1]
+        return folder_write.add_files(folder, Chain(genesis), [*rest, mine])[-1]
 
 
 def apply_file(folder: Path, path: Path) -> Path | None:
@@ -102,13 +102,13 @@ def receive(folder: Path, paths: list[Path], keys: Keys | None = None, notes: li
     from pbem.app import delivery
 
     items = delivery.read_sources(list(paths))
-    with folder_mod.writing(folder):
+    with folder_write.writing(folder):
         chain = open_game(folder, keys, write=True)
         handed = chain.handed
         result = delivery.receive(folder, chain, items, notes)
         if keys is not None and (result.chain or chain).handed != handed:
             keys.pin(result.chain or chain, folder, write=True)  # a newcomer, on the word of its handover
-        add_notes(notes, folder_mod.tidy(folder, result.chain or chain))
+        add_notes(notes, folder_write.tidy(folder, result.chain or chain))
     return result
 
 

@@ -22,6 +22,10 @@ One lock orders everything the session does to the games (a page's write,
 a watcher's answer, a page being drawn), so two writers of this process
 never meet at a folder's lock; other processes are kept out by the
 folder's lock as always.
+
+The command around the session (the key, the server, the browser, the
+signals) is `pbem.app.serve_command`; one game's page is drawn from
+`pbem.app.game_screen`.
 """
 
 from __future__ import annotations
@@ -36,7 +40,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.app import opening, reading, turns, watching, writing
+from pbem.app import chain_reader, opening, reading, turns, watching, writing
+from pbem.app.game_screen import game_screen
 from pbem.errors import PbemError
 from pbem.gamedir import folder as folder_mod
 from pbem.render import serve_page as pages
@@ -67,7 +72,7 @@ class _Loaded:
 
     stamp: Any
     chain: Any
-    reader: watching.ChainReader
+    reader: chain_reader.ChainReader
     party: Any = None
     log: list = field(default_factory=list)
 
@@ -116,10 +121,10 @@ class Session:
         new files appended to the chain at hand when they only follow it
         (the watcher's `ChainReader`), else a full read; checked against the
         address book either way."""
-        stamp = watching.chain_signature(folder)
+        stamp = chain_reader.chain_signature(folder)
         held = self._loaded.get(folder)
         if held is None or held.stamp != stamp:
-            reader = held.reader if held is not None else watching.ChainReader()
+            reader = held.reader if held is not None else chain_reader.ChainReader()
             chain = reader.read(folder)
             self.keys.pin(chain, folder, write=False)
             log = held.log if held is not None and held.chain.game_id == chain.game_id else []
@@ -359,7 +364,7 @@ class _LiveWatch(watching.Watch):
     def visit(self, folder: Path, seen) -> None:
         session = self.session
         with session.lock:
-            before = watching.chain_signature(folder)
+            before = chain_reader.chain_signature(folder)
             if not (folder / folder_mod.DEALER_KEY).exists():  # a hotseat game: nothing for `pbem watch`
                 super().visit(folder, seen)
             said: list[str] = []
@@ -367,171 +372,8 @@ class _LiveWatch(watching.Watch):
                 session._owed(folder, said)
             except PbemError as exc:
                 said.append(exc.message)
-            if watching.chain_signature(folder) != before:  # an answer was written here: mailed on
+            if chain_reader.chain_signature(folder) != before:  # an answer was written here: mailed on
                 said += session._mail(folder)
             for line in said:
                 self.say(f"{folder}: {line}")
         session.changed(folder)
-
-
-# --- one game, as the seat sees it ----------------------------------------------------------
-
-
-def game_screen(chain, me, name: str, key: str, folder: str, notes: list[str],
-                log: list[tuple[int, str, str]]) -> pages.Screen:
-    """What the game page shows `name` (`me`: its party, None when it has
-    no seat: an observer's page)."""
-    from pbem.protocol import undo as undo_mod
-
-    info = turns.status(chain)
-    screen = pages.Screen(
-        key=key, title=chain.game.info.title, game=chain.game.info.name, game_id=chain.game_id, seq=chain.seq,
-        folder=folder, viewer=name if me is not None else None, to_act=turns.to_act_lines(info),
-        pending=info.pending, log=log, outcome=outcome_words(chain), notes=notes,
-    )
-    try:
-        seen = reading.view(chain, me)
-    except PbemError as exc:  # not set up yet
-        screen.board_html = pages.board_text(exc.message)
-        seen = None
-    if seen is not None:
-        screen.board_html = pages.board(chain.game, seen)
-        screen.prompt = getattr(seen, "prompt", None) or None
-    if me is None:
-        return screen
-    screen.owes, screen.owed_words = turns.owed(chain, name)
-    screen.commands = reading.legal(chain, me)
-    pending = chain.pending_undo()
-    if pending is not None:
-        screen.undo_pending = next((line for line in info.pending if line.startswith("undo:")), "undo pending")
-    elif undo_mod.refusal(chain, name) is None:
-        screen.may_undo = True
-    return screen
-
-
-def outcome_words(chain) -> str | None:
-    outcome = chain.outcome()
-    if outcome is None:
-        return None
-    words = f"{' and '.join(outcome.winners) or 'nobody'} won: {outcome.reason}"
-    if outcome.scores:
-        words += " (scores: " + ", ".join(f"{k} {v}" for k, v in outcome.scores.items()) + ")"
-    return words
-
-
-# --- the command ------------------------------------------------------------------------------
-
-
-def run(roots: list[Path], name: str, keys: opening.Keys, say: Callable[[str], None],
-        ready: Callable[[str], None], *, open_page: bool = True, mail: bool = False,
-        ask_secret: Callable[[str], str] | None = None, mail_every: float = 60.0) -> None:
-    """Serve `name`'s games until interrupted (SIGINT, SIGTERM).
-
-    The key is unlocked here, once, before anything is served: from the
-    agent (`pbem agent`) or with the passphrase typed at the terminal; the
-    server keeps it in memory and the browser never sees it. `ready`
-    receives the page's address (with its secret) once the server listens.
-    """
-    import secrets
-
-    from pbem.render.serve_http import LocalServer
-
-    for root in roots:
-        if not root.is_dir():
-            raise PbemError(f"{root} is not a folder")
-        if not tw.game_folders(root, folder_mod.GENESIS):
-            raise PbemError(f"{root} holds no game (no {folder_mod.GENESIS} in it or under it)")
-    keys = watching.cached(keys)
-    keys.secret(name)
-    session = Session(name, keys, list(roots), say, mail, ask_secret, token=secrets.token_urlsafe(24))
-    server = LocalServer(session, secrets.token_urlsafe(32), session.token)
-    server.bind()
-    stop = threading.Event()
-
-    def serve(interrupted: threading.Event) -> int:
-        # the games are read before the page is opened (the first page is
-        # drawn from memory, not while the browser waits), the rest of a
-        # long list in the background
-        if not session.warm(WARM_FIRST):
-            threading.Thread(target=session.warm, daemon=True, name="pbem serve warm-up").start()
-        session.watchers(stop, watching.settle_time())
-        server.start()
-        ready(server.url)
-        launcher = _launcher(keys.store.home, server.url) if open_page else None
-        try:
-            if launcher is not None:
-                _open(launcher, say)
-            # short waits: a signal that another thread (the file watcher's)
-            # happens to receive wakes the main thread only between two
-            next_fetch = time.monotonic() + mail_every
-            while not interrupted.wait(0.25):
-                if mail and time.monotonic() >= next_fetch:
-                    _fetch_mail(session)
-                    next_fetch = time.monotonic() + mail_every
-        finally:
-            if launcher is not None:
-                launcher.unlink(missing_ok=True)
-        return 0
-
-    try:
-        watching.until_interrupted(serve)
-    finally:
-        stop.set()
-        session.wake()
-        server.stop()
-
-
-def _fetch_mail(session: Session) -> None:
-    """New mail for every game served, applied (and answered) as `pbem
-    mail fetch` does; what it did is said like the watchers' lines."""
-    from pbem.app import mail_fetch
-
-    notes: list[str] = []
-    errors: list[PbemError] = []
-    folders = [f for f in session.folders()]
-    with session.lock:
-        try:
-            reports = mail_fetch.fetch(folders, session.name, session.keys, session.ask_secret, notes=notes,
-                                    on_error=errors)
-        except PbemError as exc:
-            session.heard(f"mail: {exc.message}")
-            return
-    for report in reports:
-        if report.written or report.joined:
-            session.heard(f"{report.folder}: from the mail: {', '.join(p.name for p in report.written)}")
-            with session.lock:  # the answers the fetch wrote, mailed on
-                for line in session._mail(report.folder):
-                    session.heard(f"{report.folder}: {line}")
-            session.changed(report.folder)
-    for line in notes + [e.message for e in errors]:
-        session.heard(f"mail: {line}")
-
-
-def _launcher(home: Path, url: str) -> Path:
-    """A page that sends the browser on to `url`, readable by this user
-    alone: the browser is opened on it, so the secret never stands on a
-    command line that other users can read in the process list."""
-    import secrets
-
-    from pbem.fsio import atomic_write
-
-    runtime = os.environ.get("XDG_RUNTIME_DIR")
-    base = Path(runtime) / "pbem" if runtime and os.path.isdir(runtime) else Path(home) / "serve"
-    base.mkdir(mode=0o700, parents=True, exist_ok=True)
-    os.chmod(base, 0o700)
-    path = base / f"open-{secrets.token_hex(8)}.html"
-    atomic_write(path, pages.launcher(url).encode(), mode=0o600)
-    return path
-
-
-def _open(path: Path, say: Callable[[str], None]) -> None:
-    """Open the launcher in the user's browser, in the background (a
-    browser that keeps the terminal must not stop the server)."""
-    import sys
-    import webbrowser
-
-    graphical = sys.platform in ("darwin", "win32") or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-    if not graphical:
-        say("no graphical session here: open the address above in your browser")
-        return
-    threading.Thread(target=webbrowser.open, args=(path.as_uri(),), daemon=True).start()

@@ -27,7 +27,7 @@ its chain, kept from the last visit, is extended by the new file.
 One folder's trouble (a bad file, a named pipe where a file should be, a
 folder that cannot be read) is told once and never stops the others;
 SIGINT and SIGTERM end the loop between two folders, and end a wait for a
-folder's lock (`until_interrupted`).
+folder's lock (`pbem.app.long_running.until_interrupted`).
 
 Nothing is remembered between runs: the chain itself shows what has been
 answered, so a watcher killed and started again writes exactly what is
@@ -38,13 +38,14 @@ watcher tells the player again that it is their turn.
 from __future__ import annotations
 
 import os
-import subprocess
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pbem.app.chain_reader import ChainReader, chain_signature
+from pbem.app.long_running import run_notify
 from pbem.app.opening import Keys
 from pbem.errors import FolderBusy, ForkError, PbemError
 from pbem.gamedir.lock import abandoned_when
@@ -73,72 +74,6 @@ class CachedKeys(Keys):
 def cached(keys: Keys) -> Keys:
     return CachedKeys(store=keys.store, passphrase=keys.passphrase, named=keys.named,
                       accept_new=keys.accept_new, warn=keys.warn)
-
-
-def _chain_name(name: str) -> bool:
-    return name.endswith(".pbem") and name != folder_mod.STATE and not name.startswith("state")
-
-
-def chain_signature(folder: Path) -> tw.Signature:
-    """The stamps of a folder's chain files: the same while no chain file
-    was added, replaced or removed (`pbem serve` asks it before a read)."""
-    return tw.signature(folder, _chain_name)
-
-
-def _stamps(files: dict[int, list[Path]]) -> dict[int, list[tuple[str, int, int]]]:
-    """(name, size, mtime) of each chain file, by seq: a file replaced under
-    its own name (a sync tool's newest-wins) changes its stamp."""
-    out = {}
-    for seq, paths in files.items():
-        stamps = []
-        for p in paths:
-            try:
-                st = p.stat()
-            except OSError:
-                continue
-            stamps.append((p.name, st.st_size, st.st_mtime_ns))
-        out[seq] = stamps
-    return out
-
-
-@dataclass
-class ChainReader:
-    """One folder's chain, kept between two reads: `read` appends only the
-    new files to the chain read before (one check per new file, not a
-    replay of the game), and reads afresh whenever anything else changed
-    (a copy or a fork at a place already read, a file that does not fit).
-    The watcher keeps one per folder; `pbem serve` one per game it shows."""
-
-    chain: object | None = None  # the chain read last
-    names: dict = field(default_factory=dict)  # its files' stamps, by seq
-
-    def read(self, folder: Path, files: dict[int, list[Path]] | None = None):
-        """The folder's chain now (`files`: its chain files, when already listed)."""
-        files = folder_mod.chain_files(folder) if files is None else files
-        chain, names = self.chain, _stamps(files)
-        self.chain = None
-        if chain is not None and all(names.get(s) == self.names.get(s) for s in range(chain.seq + 1)) \
-                and all(len(names[s]) == 1 for s in range(chain.seq + 1, max(names) + 1)):
-            try:
-                for s in range(chain.seq + 1, max(names) + 1):
-                    path = files[s][0]
-                    record = chain.append(codec.normalise(safe_read.read(path))[0], path.name)
-                    if path.name != folder_mod.turn_name(s, record.by):
-                        raise PbemError("a file whose name is not its writer's")  # said by the full read
-            except PbemError:
-                chain = None
-        else:
-            chain = None
-        if chain is None:
-            chain = folder_mod.load(folder)
-        self.keep(folder, chain, names)
-        return chain
-
-    def keep(self, folder: Path, chain, names: dict | None = None) -> None:
-        """Hold `chain` as the folder's chain now (one its holder extended
-        with the files it wrote itself; None: read afresh next time)."""
-        self.chain = chain
-        self.names = _stamps(folder_mod.chain_files(folder)) if names is None else names
 
 
 @dataclass
@@ -466,54 +401,9 @@ class Watch:
         return self.errors
 
 
-def until_interrupted(run: Callable[[threading.Event], int]) -> tuple[int, bool]:
-    """Run `run(stop)` with SIGINT and SIGTERM setting `stop` (so the loop
-    ends between two folders, never halfway through writing a file; a wait
-    for a folder's lock gives up). A second signal stops at once, as a kill
-    would (every write is atomic, so that too loses nothing).
-    Returns (its result, whether a signal stopped it)."""
-    import signal
-
-    stop = threading.Event()
-    got: list[int] = []
-
-    def handler(signum, frame) -> None:  # noqa: ARG001
-        if got:
-            raise KeyboardInterrupt
-        got.append(signum)
-        stop.set()
-
-    if threading.current_thread() is not threading.main_thread():
-        return run(stop), False
-    old = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        return run(stop), bool(got)
-    finally:
-        for s, h in old.items():
-            signal.signal(s, h)
-
-
 def settle_time() -> float:
     """`PBEM_WATCH_SETTLE` (seconds) or the default."""
     try:
         return max(0.0, float(os.environ.get("PBEM_WATCH_SETTLE", SETTLE)))
     except ValueError:
         return SETTLE
-
-
-def run_notify(command: str, folder: Path, chain, needs: str, name: str, seat: str | None = None) -> str | None:
-    """Run a user's `--notify-cmd` for a decision that became `name`'s, with
-    the game, folder, seq and what is needed in its environment (a clock's
-    "reminder" or "deadline": `seat` is the seat it is about); what went
-    wrong, if anything, in words (never an exception: a notification must
-    not stop a watcher or a fetch)."""
-    env = {**os.environ, "PBEM_GAME": chain.game.info.name, "PBEM_GAME_ID": chain.game_id,
-           "PBEM_DIR": str(folder.absolute()), "PBEM_SEQ": str(chain.seq), "PBEM_NEEDS": needs,
-           "PBEM_AS": name, **({"PBEM_SEAT": seat} if seat else {})}
-    try:
-        done = subprocess.run(command, shell=True, env=env, stdin=subprocess.DEVNULL, timeout=60)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"{folder}: the notify command failed: {exc}"
-    if done.returncode != 0:
-        return f"{folder}: the notify command exited with {done.returncode}"
-    return None

@@ -19,7 +19,7 @@ from pbem.app.opening import Keys, accepted_identity, add_notes, check_protocol,
 from pbem.app.turns import check_turn
 from pbem.crypto.keys import SecretIdentity
 from pbem.errors import InvalidCommand, InvalidOption, PbemError, ProtocolError
-from pbem.gamedir import folder as folder_mod
+from pbem.gamedir import folder as folder_mod, folder_write
 from pbem.games.base import Known, NeedsReveal, overlay, unknown_to
 from pbem.home import journal
 from pbem.protocol.chain import Chain
@@ -87,8 +87,8 @@ class Staged:
 
         private = self.dealer_cards is not None  # each file checked as the dealer checks
         add_notes(notes, set_aside.move_aside(self.folder, self.chain))
-        written = folder_mod.write_files(self.folder, self.chain, self.files, private) if self.files else []
-        add_notes(notes, folder_mod.tidy(self.folder, self.chain))
+        written = folder_write.write_files(self.folder, self.chain, self.files, private) if self.files else []
+        add_notes(notes, folder_write.tidy(self.folder, self.chain))
         return written
 
 
@@ -114,7 +114,7 @@ def submit(folder: Path, name: str, texts: list[str], keys: Keys, notes: list[st
 
     if not texts:
         raise InvalidCommand("give at least one --cmd")
-    with folder_mod.writing(folder):
+    with folder_write.writing(folder):
         chain, cards, _ = writer_chain(folder, name, keys)
         me = party(chain, name, keys)
         dealer = hotseat_key(folder, chain)
@@ -190,7 +190,7 @@ def sync(folder: Path, name: str, keys: Keys, notes: list[str] | None = None) ->
     """Write every file `name` owes that needs no decision."""
     from pbem.protocol.party import Party
 
-    with folder_mod.writing(folder):
+    with folder_write.writing(folder):
         chain, cards, secret = writer_chain(folder, name, keys)
         me = party(chain, name, keys, secret)
         if _drain(folder, chain, notes):
@@ -225,7 +225,7 @@ def undo(folder: Path, name: str, what: str, keys: Keys, notes: list[str] | None
     """
     if what not in ("request", "accept", "refuse"):
         raise InvalidOption(f"unknown undo step {what!r}: request, accept or refuse")
-    with folder_mod.writing(folder):
+    with folder_write.writing(folder):
         chain = open_game(folder, keys, write=True)
         me = party(chain, name, keys)
         staged = Staged(folder, chain)
@@ -239,7 +239,7 @@ def handover(folder: Path, name: str, to: str, keys: Keys, seat: str | None = No
     """`pbem handover`: write the file handing `seat` (`name`'s own, or as
     the referee a vanished seat) over to the identity `to` (a name in the
     address book, or an identity file whose key the book holds already)."""
-    with folder_mod.writing(folder):
+    with folder_write.writing(folder):
         chain = open_game(folder, keys, write=True)
         newcomer = accepted_identity(to, keys.store)
         me = party(chain, name, keys)

@@ -118,7 +118,7 @@ def id_email(name: str, address: str) -> None:
 def id_import(file: Path) -> None:
     """Add another player's public identity file to the address book."""
     from pbem.home.store import KeyStore
-    from pbem.gamedir.folder import read
+    from pbem.gamedir.safe_read import read
 
     data = read(file)
     ident = KeyStore().import_identity(data, source=str(file.absolute()))

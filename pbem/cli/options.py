@@ -16,7 +16,7 @@ from pbem.cli.base import warn
 from pbem.errors import PassphraseError, PbemError
 
 if TYPE_CHECKING:
-    from pbem.app.writing import Keys
+    from pbem.app.opening import Keys
 
 
 def remember_dir(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
@@ -61,7 +61,7 @@ def party_name(folder: Path, name: str | None) -> str:
         return name
     from pbem.app import opening
     from pbem.home.store import KeyStore
-    from pbem.gamedir.folder import GENESIS
+    from pbem.protocol import GENESIS
 
     return opening.my_name(folder / GENESIS, KeyStore())
 
@@ -95,7 +95,7 @@ def ask_passphrase(name: str = "", confirm: bool = False) -> str:
 
 
 def keys(accept_new: bool = False, allow_old: bool = False) -> "Keys":
-    from pbem.app.writing import Keys
+    from pbem.app.opening import Keys
     from pbem.home.agent import AgentKeyStore  # asks `pbem agent` before asking for a passphrase
 
     typed = os.environ.get("PBEM_PASSPHRASE") is None and sys.stdin.isatty()  # a person, who may mistype

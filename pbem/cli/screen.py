@@ -76,12 +76,12 @@ def serve(folders, name: str, no_open: bool, use_mail: bool, mail_every: float, 
     `pbem status --all` knows), the board, and your moves to click. It
     follows the folders as `pbem watch` does and writes what `pbem submit`
     writes. Ctrl-C stops it."""
-    from pbem.app import serving
+    from pbem.app import serve_command
 
     def ready(url: str) -> None:
         click.echo(url)
         click.echo(f"pbem: serving {name}'s games at the address above (only you can open it); Ctrl-C stops",
                    err=True)
 
-    serving.run(list(folders), name, keys(accept_new), click.echo, ready, open_page=not no_open, mail=use_mail,
+    serve_command.run(list(folders), name, keys(accept_new), click.echo, ready, open_page=not no_open, mail=use_mail,
                 ask_secret=ask_secret, mail_every=mail_every)

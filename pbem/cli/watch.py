@@ -29,7 +29,7 @@ interval_option = click.option("--interval", type=click.FloatRange(0.05, 3600), 
 
 def run_watch(root: Path, name: str, accept_new: bool, once: bool, poll: bool, interval: float,
               notify_cmd: str | None, tree: bool, remove_copies: bool = False, remind_at: int = 75) -> None:
-    from pbem.app import watching
+    from pbem.app import long_running, watching
 
     def say(line: str) -> None:
         click.echo(line)
@@ -39,7 +39,7 @@ def run_watch(root: Path, name: str, accept_new: bool, once: bool, poll: bool, i
     what = f"every game under {root}" if tree else str(root)
     if not once:
         click.echo(f"watching {what} as {name} (Ctrl-C stops)", err=True)
-    problems, stopped = watching.until_interrupted(
+    problems, stopped = long_running.until_interrupted(
         lambda stop: watch.run(once=once, poll=poll, interval=interval, stop=stop))
     if stopped:
         click.echo("pbem: stopped watching", err=True)

@@ -1,7 +1,8 @@
 """A game folder on disk: the chain as files, and one writer at a time.
 
 `folder` reads and checks a folder's chain (continuing from the user's
-verified checkpoint, `pbem.home.checkpoint`) and writes new files into it;
+verified checkpoint, `pbem.home.checkpoint`); `folder_write` writes new
+files into it and keeps its `state.pbem` cache;
 `safe_read` reads a file found there or handed over (a regular file only,
 never more than a pbem file may hold); `lock` is the advisory lock every
 writer holds; `set_aside` moves the files the rule of out-of-turn undo

@@ -11,39 +11,38 @@ rebuilds it whenever it is stale, missing or damaged, and removes the
 temporary files of a killed writer. Two valid
 files for one place in the chain are a fork: reported with both signers,
 never resolved silently.
+
+Here: the chain files' names and `load`, which checks them (continuing from
+this user's checkpoint); writing files and the cache is
+`pbem.gamedir.folder_write`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
 
 from pbem.home import checkpoint, checkpoint_seen
 
-from pbem.crypto.encoding import FORMAT, canonical
-from pbem.errors import FolderBusy, FormatError, ForkError, PbemError, ProtocolError, StaleTurn
-from pbem.fsio import atomic_write, stray_temp_files
-from pbem.gamedir.lock import LOCK, folder_lock
-from pbem.gamedir.safe_read import read, read_at_most
+from pbem.errors import FormatError, ForkError, PbemError, ProtocolError
+from pbem.gamedir.safe_read import read
 from pbem.protocol import GENESIS, codec
 from pbem.gamedir import set_aside
 from pbem.gamedir.file_memory import digest_of, remembered_read, unchanged
 from pbem.protocol.chain import Chain, Record
-from pbem.protocol.formats import StateFile, TurnBody
-from pbem.protocol.turn_parts import OutcomeData
+from pbem.protocol.formats import TurnBody
 
 STATE = "state.pbem"
 DEALER_KEY = "dealer.key"
 #: a chain file; the optional middle part catches the copies sync tools make
 #: when two writers collide ("000005-bob.sync-conflict-....pbem",
 #: "000005-bob (conflicted copy).pbem"), so a fork is reported, not missed.
-_TURN = re.compile(r"^(\d{6})-([a-z0-9][a-z0-9_-]{0,31})(?:[. ][^/]*)?\.pbem$")
+TURN = re.compile(r"^(\d{6})-([a-z0-9][a-z0-9_-]{0,31})(?:[. ][^/]*)?\.pbem$")
 #: new files a read-only `load` checks before it writes the checkpoint
 SAVE_AFTER = 3
 #: the name pbem itself gives a chain file
@@ -62,7 +61,7 @@ def chain_files(folder: Path) -> dict[int, list[Path]]:
 def _chain_names(folder: Path) -> dict[int, list[str]]:
     out: dict[int, list[str]] = {}
     for name in os.listdir(folder):
-        m = _TURN.match(name)
+        m = TURN.match(name)
         if m:  # a folder of such a name is reported when read, not skipped
             out.setdefault(int(m.group(1)), []).append(name)
     for names in out.values():
@@ -194,7 +193,7 @@ def load(
                 _report_fork(chain, candidates)  # raises: a fork no rule settles
             candidates = settled
         path, data = candidates[0]
-        m = _TURN.match(path.name)
+        m = TURN.match(path.name)
         if before_each is not None:
             before_each(chain)
         if ask is not None and chain.dealt:
@@ -372,147 +371,8 @@ def _report_fork(chain: Chain, candidates: list[tuple[Path, bytes]]) -> None:
     raise ProtocolError(f"more than one file for seq {chain.seq + 1}: {', '.join(p.name for p in paths)}")
 
 
-def state_file(chain: Chain) -> bytes:
-    """The `state.pbem` cache for the chain's head."""
-    outcome = chain.outcome()
-    body = StateFile(
-        format=FORMAT,
-        kind="state",
-        game=chain.game.info.name,
-        game_id=chain.game_id,
-        seq=chain.seq,
-        head=chain.head,
-        public=msgspec.Raw(canonical(chain.public)),
-        revealed=dict(sorted(chain.revealed.items())),
-        known={s: sorted(chain.known[s]) for s in chain.seat_order},
-        obligations=chain.obligations(),
-        to_act=chain.writers(),
-        outcome=None if outcome is None else OutcomeData(outcome.winners, outcome.reason, outcome.scores),
-        undo=chain.pending_undo(),
-    )
-    return canonical(body) + b"\n"
-
-
-def write_state(folder: Path, chain: Chain) -> None:
-    atomic_write(folder / STATE, state_file(chain))
-
-
-def state_cache_ok(folder: Path, chain: Chain) -> bool:
-    """Whether `state.pbem` is exactly the cache of the chain's head."""
-    expected = state_file(chain)
-    try:
-        return read_at_most(folder / STATE, len(expected) + 1, follow=False) == expected
-    except (OSError, PbemError):  # missing, unreadable, not a regular file
-        return False
-
-
-def check_state_cache(folder: Path, chain: Chain) -> None:
-    """Raise when `state.pbem` exists and is not the chain's cache (the
-    strict check of shipped examples; commands rebuild it instead)."""
-    path = folder / STATE
-    if path.exists() and not state_cache_ok(folder, chain):
-        raise ProtocolError(
-            f"{STATE} does not match the chain (damaged or edited)",
-            hint="pbem verify --repair rewrites it from the chain",
-        )
-
-
-def _ours(target: str) -> bool:
-    """Files pbem writes into a game folder (whose temp files it may clean)."""
-    return target in (STATE, DEALER_KEY) or bool(_TURN.match(target))
-
-
-def needs_tidy(folder: Path, chain: Chain) -> bool:
-    return not state_cache_ok(folder, chain) or bool(stray_temp_files(folder, _ours)) or bool(chain.set_aside)
-
-
-def tidy(folder: Path, chain: Chain) -> list[str]:
-    """Undo what a killed writer may have left: stray temporary files and a
-    stale, missing or damaged `state.pbem` (only a cache: rebuilt from the
-    chain). Call while holding the folder's lock; returns one note for each
-    thing done, for the user (library code does not print)."""
-    notes = set_aside.move_aside(folder, chain)
-    strays = stray_temp_files(folder, _ours)
-    for path in strays:
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()
-    if strays:
-        n = len(strays)
-        notes.append(f"removed {n} temporary file{'s' if n != 1 else ''} left by an interrupted command")
-    if not state_cache_ok(folder, chain):
-        what = "was missing" if not (folder / STATE).exists() else "did not match the chain"
-        try:
-            write_state(folder, chain)
-        except OSError as exc:
-            notes.append(f"{STATE} {what} and cannot be rewritten ({exc.strerror}); it is only a cache")
-        else:
-            notes.append(f"{STATE} {what} (an interrupted command or an edit): rebuilt it from the chain")
-    return notes
-
-
-@contextlib.contextmanager
-def writing(folder: Path) -> Iterator[None]:
-    """Hold the folder's write lock (`pbem.gamedir.lock`) around load, check and write."""
-    if not folder.is_dir():
-        raise PbemError(f"{folder} is not a game folder", hint="pbem new GAME DIR --seat NAME ... creates one")
-    try:
-        with folder_lock(folder):
-            yield
-    except FolderBusy:
-        raise
-    except OSError as exc:
-        if exc.filename and Path(exc.filename).name == LOCK:
-            raise PbemError(f"cannot lock {folder} for writing: {exc.strerror}") from None
-        raise
-
-
-def add_file(folder: Path, chain: Chain, data: bytes) -> Path:
-    """Check `data` against the head, then write it (exclusively) and the cache.
-
-    On any error nothing in the folder changes.
-    """
-    return add_files(folder, chain, [data])[0]
-
-
-def add_files(folder: Path, chain: Chain, datas: list[bytes]) -> list[Path]:
-    """Check every file in order against the chain, then write them all:
-    all of them or (when one is refused) none."""
-    staged = []
-    for data in datas:  # named as each will be written, so an error names its file
-        try:
-            name = turn_name(chain.seq + 1, codec.read_envelope(data).by)
-        except PbemError:
-            name = f"the file for seq {chain.seq + 1}"
-        staged.append((chain.append(data, name), data))
-    return write_files(folder, chain, staged)
-
-
-def write_files(folder: Path, chain: Chain, staged: list[tuple[Record, bytes]], private: bool = False) -> list[Path]:
-    """Write files already checked into `chain` (its records), in order, then
-    the cache and this user's checkpoint (`private`: the files were checked
-    with the dealer's openings too). Each write is atomic and exclusive; a
-    writer killed halfway leaves a shorter valid chain, which the next
-    command continues."""
-    set_aside.move_aside(folder, chain)  # their names may be the ones these files take
-    written = []
-    for record, data in staged:
-        path = folder / turn_name(record.seq, record.by)
-        record.name = path.name
-        try:
-            atomic_write(path, data, exclusive=True)
-        except FileExistsError:
-            raise StaleTurn(
-                f"{path.name} already exists: someone wrote seq {record.seq} at the same time",
-                hint="run pbem status to see the new head",
-            ) from None
-        written.append(path)
-    write_state(folder, chain)
-    _extend_checkpoint(folder, chain, staged, private)
-    return written
-
-
-def _extend_checkpoint(folder: Path, chain: Chain, staged: list[tuple[Record, bytes]], private: bool) -> None:
-    """Add the files just written to the checkpoint of the chain `load` gave."""
+def extend_checkpoint(folder: Path, chain: Chain, staged: list[tuple[Record, bytes]], private: bool) -> None:
+    """Add the files just written (`pbem.gamedir.folder_write`) to the checkpoint of the chain `load` gave."""
     seen = _VERIFIED.get(chain)
     if seen is None or seen.folder != Path(os.path.abspath(folder)) or len(seen.files) + len(staged) != chain.seq + 1:
         return  # not a chain `load` verified here: the next load replays and saves
@@ -521,69 +381,3 @@ def _extend_checkpoint(folder: Path, chain: Chain, staged: list[tuple[Record, by
     _VERIFIED[chain] = _Verified(seen.folder, files, through)
     _save(folder, chain, files, through, checkpoint.read(folder), 1, len(seen.files))
 
-
-def already_in(chain: Chain, data: bytes) -> str | None:
-    """The name under which these exact bytes are already in the chain."""
-    try:
-        outer = codec.read_envelope(data)
-        body = codec.decode_body(outer, TurnBody) if outer.kind == "turn" else None
-    except PbemError:
-        return None
-    if body is None or body.game_id != chain.game_id or not 1 <= body.seq <= chain.seq:
-        return None
-    mine = chain.records[body.seq]
-    if bytes(mine.outer.body) == bytes(outer.body) and mine.outer.sig == outer.sig:
-        return mine.name or turn_name(mine.seq, mine.by)
-    return None
-
-
-def incoming(folder: Path, chain: Chain, data: bytes) -> Path:
-    """Add one received file (`pbem apply`)."""
-    return incoming_all(folder, chain, [data])[0]
-
-
-def incoming_all(folder: Path, chain: Chain, datas: list[bytes]) -> list[Path]:
-    """Add received files in chain order, telling duplicates and forks apart
-    from other errors; all of them or none."""
-    ordered = sorted(datas, key=_seq_of)
-    for data in ordered:
-        check_not_known(chain, data)
-    return add_files(folder, chain, ordered)
-
-
-def _seq_of(data: bytes) -> int:
-    """Where a received file claims to go (only to sort; `append` checks)."""
-    outer = codec.read_envelope(data)
-    if outer.kind != "turn":
-        return 0
-    try:
-        return codec.decode_body(outer, TurnBody).seq
-    except PbemError:
-        return 0
-
-
-def check_not_known(chain: Chain, data: bytes) -> None:
-    """A file for a place the chain already has: the same file, or a fork."""
-    outer = codec.read_envelope(data)
-    if outer.kind != "turn":
-        return
-    try:
-        body = codec.decode_body(outer, TurnBody)
-    except PbemError:
-        return  # `append` says what is wrong with it
-    if body.game_id != chain.game_id or not 1 <= body.seq <= chain.seq:
-        return
-    mine = chain.records[body.seq]
-    name = mine.name or turn_name(mine.seq, mine.by)
-    if bytes(mine.outer.body) == bytes(outer.body):
-        raise StaleTurn(f"this file is already in the chain as {name}")
-    try:
-        codec.check_signature(outer, chain.identity(outer.by))
-    except PbemError:
-        return
-    if body.prev == chain.records[body.seq - 1].hash:
-        raise ForkError(
-            f"fork at seq {body.seq}: this file (signed by {outer.by}) and {name} (signed by {mine.by}) "
-            f"both follow seq {body.seq - 1}",
-            (outer.by, mine.by),
-        )

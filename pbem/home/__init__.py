@@ -5,7 +5,8 @@ folder: the key store and address book (`store`), the agent that keeps
 unlocked keys for a while (`agent`), the settings (`config`), the check of a
 game's keys against the address book (`pinning`), the verified checkpoint
 of each folder and what a look verified after it (`checkpoint`,
-`checkpoint_seen`), the list of game folders seen (`games_index`) and the
+`checkpoint_seen`; their MAC-sealed storage in `checkpoint_seal`, the
+records' lazy pickling in `checkpoint_pickle`), the list of game folders seen (`games_index`) and the
 note of a submit under way (`journal`).
 
 May import `pbem.crypto`, `pbem.protocol`, `pbem.games` and the shared

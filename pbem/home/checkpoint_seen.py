@@ -24,6 +24,7 @@ from pathlib import Path
 import msgspec
 
 from pbem.home import checkpoint
+from pbem.home.checkpoint_seal import authentic, sealed_write
 
 MAGIC = b"pbem-seen/1\n"
 
@@ -38,7 +39,7 @@ class Seen(msgspec.Struct, forbid_unknown_fields=True):
 def write(folder: Path, game_id: str, after: tuple[str, str], files: list[tuple[str, str]]) -> bool:
     """Remember `files`, verified after the checkpoint whose last file is `after`."""
     where = os.path.abspath(folder)
-    return checkpoint.sealed_write(checkpoint.seen_path(folder),
+    return sealed_write(checkpoint.seen_path(folder),
                                    MAGIC + msgspec.json.encode(Seen(where, game_id, tuple(after), list(files))))
 
 
@@ -46,7 +47,7 @@ def read(folder: Path, game_id: str, after: tuple[str, str]) -> list[tuple[str, 
     """The files verified after the checkpoint whose last file is `after`
     (none when the record is missing, not authentic, or of another folder,
     game or checkpoint)."""
-    signed = checkpoint.authentic(checkpoint.seen_path(folder), MAGIC)
+    signed = authentic(checkpoint.seen_path(folder), MAGIC)
     if signed is None:
         return []
     try:

@@ -12,7 +12,7 @@ server trusts nothing about a request but what only the user can have:
   guard stands alone.
 * **A secret in every path.** Every URL starts with ``/SECRET/`` (32 random
   bytes); anything else is "not found". The URL is printed and opened
-  through a file only the user can read (`pbem.app.serving`), never put on a
+  through a file only the user can read (`pbem.app.serve_command`), never put on a
   command line that every user can see in the process list. The secret is
   never logged, and ``Referrer-Policy: no-referrer`` keeps it out of any
   request the browser might make elsewhere (the page makes none).

@@ -1,0 +1,113 @@
+"""Checkpoint storage and its MAC: files under ``$PBEM_HOME/checkpoints/``
+that only this user's pbem could have written (HMAC-SHA256 under a random
+key kept beside them, 0600), written atomically.
+
+Apart from `pbem.home.checkpoint` because it knows nothing of chains: the
+verified checkpoint and what a look verified after it
+(`pbem.home.checkpoint_seen`) both store their bytes through it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import os
+import time
+from pathlib import Path
+
+_MAC = 32
+_KEY = "key"
+DIR = "checkpoints"
+
+
+def home() -> Path:
+    from pbem.home.store import default_home
+
+    return default_home() / DIR
+
+
+def _key(create: bool) -> bytes | None:
+    """The user's checkpoint key (made on first use when `create`)."""
+    path = home() / _KEY
+    try:
+        key = path.read_bytes()
+        return key if len(key) == 32 else None
+    except FileNotFoundError:
+        if not create:
+            return None
+    except OSError:
+        return None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another command made it just now
+        return _key(False)
+    except OSError:
+        return None
+    key = os.urandom(32)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(key)
+    return key
+
+
+def authentic(path: Path, magic: bytes) -> bytes | None:
+    """The bytes of a file this user's pbem wrote with `sealed_write` (its
+    MAC checked), or None."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    key = _key(create=False)
+    if key is None or not data.startswith(magic) or len(data) < len(magic) + 4 + _MAC:
+        return None
+    signed, mac = data[:-_MAC], data[-_MAC:]
+    if not hmac.compare_digest(hmac.new(key, signed, hashlib.sha256).digest(), mac):
+        return None
+    return signed
+
+
+def sealed_write(target: Path, signed: bytes) -> bool:
+    """Write `signed` and its MAC under the user's key to `target`,
+    atomically and 0600 (best effort: returns whether it was written)."""
+    return sealed_write_stat(target, signed) is not False
+
+
+def sealed_write_stat(target: Path, signed: bytes) -> tuple | None | bool:
+    """`sealed_write`: False when nothing was written, else the `lstat`
+    key of the file written (None when another replaced it at once)."""
+    key = _key(create=True)
+    if key is None:
+        return False
+    data = signed + hmac.new(key, signed, hashlib.sha256).digest()
+    tmp = target.with_name(f".{target.name}.{os.urandom(6).hex()}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            mine = os.fstat(fh.fileno())
+        os.replace(tmp, target)
+        now = os.stat(target)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        return False
+    _remove_stale_temps(target)
+    same = (now.st_dev, now.st_ino, now.st_size, now.st_mtime_ns) == (mine.st_dev, mine.st_ino, mine.st_size,
+                                                                      mine.st_mtime_ns)
+    return stat_key(now) if same else None
+
+
+def stat_key(st: os.stat_result) -> tuple:
+    """What tells a file apart from the one that replaced it (pbem replaces a checkpoint, never edits it)."""
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
+
+
+def _remove_stale_temps(target: Path) -> None:
+    """Temporary files of this checkpoint left by a killed command (an
+    hour old: never one that a live command is writing)."""
+    with contextlib.suppress(OSError):
+        for stray in target.parent.glob(f".{target.name}.*.tmp"):
+            with contextlib.suppress(OSError):
+                if stray.stat().st_mtime < time.time() - 3600:
+                    stray.unlink()
