@@ -17,7 +17,7 @@ and the machine): a searching bot needs playouts at least that cheap.
     python -m benchmarks.bench_playouts --bot greedy
     python -m benchmarks.bench_playouts --before main~5   # against older rules, same run
 
-`playout` is also what tests/test_playout_golden.py replays: the final
+`playout` is also what tests/games/test_playout_golden.py replays: the final
 state of each seeded playout must keep its canonical encoding, so a
 speed-up that changes what the rules do fails there.
 """

@@ -191,7 +191,9 @@ def dealt(folder: Path, keys):
 
 #: the test files that take the longest (whole games under every dealer,
 #: every picture, browsers, mail servers, fuzzing): `-m "not slow"` leaves
-#: them out for a quick run while working (README, "Running the tests")
+#: them out for a quick run while working (README, "Running the tests");
+#: bare file names, in whichever layer folder (tests/system/test_suite_layout.py
+#: checks that each exists)
 SLOW_FILES = frozenset({
     "test_conformance_agent_avenue.py", "test_agent_avenue_market_play.py", "test_every_picture.py",
     "test_codenames_conformance.py", "test_tamper_matrix.py", "test_codenames_cli.py", "test_codenames_duet.py",

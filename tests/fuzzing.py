@@ -1,5 +1,5 @@
 """Every parser of pbem as a function of bytes, for the property tests
-(tests/test_fuzz_parsers.py) and the coverage-guided fuzzer (fuzz/run.py).
+(tests/system/test_fuzz_parsers.py) and the coverage-guided fuzzer (fuzz/run.py).
 
 A target either returns or raises a `PbemError`: anything else is a crash.
 The targets read what a user can be handed: an identity file, a key file, a

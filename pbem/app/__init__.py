@@ -13,5 +13,5 @@ without a terminal.
 May import every layer below: `pbem.gamedir`, `pbem.home`, `pbem.transport`,
 `pbem.render`, `pbem.protocol`, `pbem.crypto`, `pbem.games` and the shared
 top-level modules; only the command line and the entry points sit above
-(tests/test_layers.py holds the table).
+(tests/system/test_layers.py holds the table).
 """

@@ -6,7 +6,7 @@ error bridge (`base.PbemGroup`) and the common options (`options`). The
 top-level group is lazy: `COMMANDS` names each command, its module and
 the first sentence of its help, so that `pbem --help` imports no family
 and `pbem status` only its own. A new command is defined in its family's
-module and gets a row here (tests/test_cli_tree.py checks the rows against
+module and gets a row here (tests/cli/test_cli_tree.py checks the rows against
 the commands). Heavy modules (games, crypto) are imported inside the
 commands.
 """

@@ -7,7 +7,7 @@ does not check out. The protocol layer decides what those bytes mean; the
 key store that keeps a user's keys is the user's home (`pbem.home.store`).
 
 Imports nothing of pbem but the shared top-level modules (`errors`,
-`safetext`): it is the bottom layer (tests/test_layers.py).
+`safetext`): it is the bottom layer (tests/system/test_layers.py).
 
 Modules (import them directly; this package imports nothing, so that
 ``import pbem.crypto`` stays cheap):

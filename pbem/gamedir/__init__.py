@@ -11,5 +11,5 @@ the shared `pbem.fsio` (the user's home writes with them too).
 
 May import `pbem.home`, `pbem.protocol`, `pbem.crypto`, `pbem.games` and
 the shared top-level modules; never the transports or the use cases above
-it (tests/test_layers.py holds the table).
+it (tests/system/test_layers.py holds the table).
 """

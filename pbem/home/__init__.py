@@ -12,5 +12,5 @@ note of a submit under way (`journal`).
 May import `pbem.crypto`, `pbem.protocol`, `pbem.games` and the shared
 top-level modules (`errors`, `fsio`, `safetext`); never the game folder
 (`pbem.gamedir`), the transports or the use cases above it
-(tests/test_layers.py holds the table).
+(tests/system/test_layers.py holds the table).
 """

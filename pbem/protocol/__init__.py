@@ -33,7 +33,7 @@ The game folder that holds a chain as files is the layer above
 (`GENESIS`, here so that the user's home can tell a game folder without
 importing the folder). May import `pbem.crypto`, `pbem.games` and the
 shared top-level modules (`errors`, `safetext`, `fsio`); nothing above
-(tests/test_layers.py).
+(tests/system/test_layers.py).
 
 No import circle: `chain` imports genesis, the modes, ballots and undo
 (and a peer game's mode the peer package), and none of them imports the

@@ -10,7 +10,7 @@ cases' (`pbem.app.mailing`, `pbem.app.watching`).
 
 Imports nothing of pbem but the shared top-level modules: the transports
 sit low, beside the protocol, so that every use case may carry files
-(tests/test_layers.py).
+(tests/system/test_layers.py).
 """
 
 #: the most a text or a mail that may hold pbem files is read of (a file

@@ -112,7 +112,7 @@ def _attacks(state: State, seat: str, edition: Edition) -> list[Command]:
 def _uses(state: State, seat: str) -> list[Command]:
     """Every `Use` that `use_problem` lets through, one card of each name
     (its lowest ref): the candidate cells of each kind, filtered by the same
-    tests, computed once for the whole hand (tests/test_rules_shortcuts.py
+    tests, computed once for the whole hand (tests/games/test_rules_shortcuts.py
     holds them to the candidates `use_problem` passes one by one)."""
     items = state.zones[hand(seat)].items
     if not items:

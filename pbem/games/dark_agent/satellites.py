@@ -3,7 +3,7 @@ moves and swaps (`moves`, from a table of every `Move` made once), a
 command tested without listing them (`is_move`, `can_move`), and a move
 done (`moved`). Apart because a search asks for them again and again:
 they have quick paths of their own, held to the definitions by
-tests/test_rules_shortcuts.py, and only `legal`, `apply`, `advance` and
+tests/games/test_rules_shortcuts.py, and only `legal`, `apply`, `advance` and
 the bots use them.
 """
 

@@ -19,7 +19,7 @@ entries): copy on write. The deck of a head is never changed; whoever
 stages a file (a verifier, a writer, a ballot's link) changes a `copy()`,
 which becomes the next head's deck only if the file is accepted, so a
 rejected file changes nothing and an undo returns to a deck as it was.
-`tests/test_head.py` checks that no head's deck changes once made.
+`tests/protocol/test_head.py` checks that no head's deck changes once made.
 """
 
 from __future__ import annotations
