@@ -200,6 +200,10 @@ class Tape:
     def private_draw(self, n: int) -> int:
         return self.below(n)
 
+    @property
+    def public(self) -> Tape:
+        return self  # already public chance (as every `Chance` has one)
+
 
 class ShuffleNotes:
     """Remembers which refs each `shuffle_zone` renamed, for a peer game's
