@@ -169,7 +169,8 @@ def _timeout(chain: ChainView, body: TurnBody, clocks: clock_mod.Clocks, at: int
 def _check_referee(chain: ChainView, body: TurnBody, what: str) -> None:
     if chain.mode.name != "referee" or body.by != chain.dealer_name:
         raise WrongWriter(f"only the referee of a referee game may {'end a game as abandoned' if what == 'abandon' else 'play for an absent seat'}")
-    agreed = chain.genesis.pace.absent
+    pace = chain.genesis.pace
+    agreed = pace.absent if pace is not None else "none"  # no pace, no powers over absent seats
     if agreed != what:
         raise ProtocolError(f"the genesis does not let the referee {'abandon the game' if what == 'abandon' else 'play for a seat'} "
                             f"(agreed: {'nothing' if agreed == 'none' else agreed})")
