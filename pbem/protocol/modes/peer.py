@@ -59,6 +59,7 @@ class PeerMode:
         if genesis.commitments or genesis.reveals or genesis.deliveries:
             raise FormatError("a peer genesis carries no commitments, reveals or deliveries")
         shape = public if public is not None else derived.probe
+        assert shape is not None  # a peer set-up: its hidden state, or (set up after the joins) its probe's
         private = {
             it.ref: (zone, owner)
             for zone, owner in dealing.private_decks(game, shape, [s.name for s in genesis.seats]).items()
