@@ -25,7 +25,7 @@ again; `pbem status` and the audit name the voter.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -38,11 +38,13 @@ from pbem.crypto.keys import PublicIdentity, SecretIdentity
 from pbem.crypto.limits import check_limits
 from pbem.errors import CommitmentError, PbemError, ProtocolError, SealError, WrongWriter
 from pbem.protocol.commitments import state_hash
+from pbem.protocol.formats import TurnBody
 from pbem.protocol.turn_parts import Ballot, BallotOpening, VoidBallot
 from pbem.protocol.versions import first
 
 if TYPE_CHECKING:
-    from pbem.protocol.formats import SignedFile, TurnBody
+    from pbem.games.base import Game, GameState
+    from pbem.protocol.formats import SignedFile
     from pbem.protocol.head import ChainView, Head, Record
 
 
@@ -55,7 +57,7 @@ def ballot_ad(game_id: str, seq: int, seat: str) -> bytes:
     return seal_ad(game_id, seq, f"ballot:{seat}")
 
 
-def make_ballot(command, keeper: PublicIdentity, game_id: str, seq: int, seat: str) -> Ballot:
+def make_ballot(command: Any, keeper: PublicIdentity, game_id: str, seq: int, seat: str) -> Ballot:
     """`seat`'s ballot for `command` at `seq`, sealed to `keeper`."""
     from pbem.crypto.seal import seal  # writers only
 
@@ -88,7 +90,7 @@ def check_ballot(commitment: str, opening: BallotOpening) -> None:
         raise CommitmentError(f"the opening of {opening.seat}'s ballot is not what {opening.seat} committed to") from None
 
 
-def ballot_problem(game, state, seat: str, command) -> str | None:
+def ballot_problem(game: Game[Any, Any], state: GameState | None, seat: str, command: Any) -> str | None:
     """Why `command` cannot be `seat`'s vote on the public `state` (None: it
     can, as far as the public state tells): the check its voter's own pbem
     makes before it casts the ballot, made again on the opening."""
@@ -104,14 +106,16 @@ def ballot_problem(game, state, seat: str, command) -> str | None:
     return None
 
 
-def voids(chain: ChainView, keeper: SecretIdentity) -> list:
+def voids(chain: ChainView, keeper: SecretIdentity) -> list[VoidBallot]:
     """The keeper's side: the ballots of the complete vote it cannot tally,
     in seat order, each with its opening when it opens to its commitment."""
     out = []
     for seat in [s for s in chain.seat_order if s in chain.ballots]:
         commitment, seq = chain.ballots[seat]
+        body = chain.records[seq].body
+        assert isinstance(body, TurnBody) and body.vote is not None  # `ballots` names the files of the ballots
         try:
-            opening = open_ballot(chain.records[seq].body.vote, keeper, chain.game_id, seq, seat)
+            opening = open_ballot(body.vote, keeper, chain.game_id, seq, seat)
             check_ballot(commitment, opening)
         except PbemError:
             out.append(VoidBallot(seat=seat))
@@ -174,12 +178,14 @@ def accept_ballot(chain: ChainView, outer: SignedFile, body: TurnBody, where: st
         raise ProtocolError(f"{body.by} has voted already (seq {chain.ballots[body.by][1]})")
     if body.by not in voters:
         raise WrongWriter(f"{body.by} does not vote now (voters: {', '.join(voters)})")
-    b64d(body.vote.commitment, 32)
-    check_envelope(body.vote.envelope, readers=1)
+    vote = body.vote
+    assert vote is not None  # the chain calls this for a file with a ballot
+    b64d(vote.commitment, 32)
+    check_envelope(vote.envelope, readers=1)
     head = cast(chain, body)
     if state_hash(chain.public) != body.state:
         raise ProtocolError("a ballot changes nothing: its state must be the head's")
-    head = replace(head, ballots={**chain.ballots, body.by: (body.vote.commitment, body.seq)})
+    head = replace(head, ballots={**chain.ballots, body.by: (vote.commitment, body.seq)})
     return chain.accepted(outer, body, where, head, before=chain.public, after=chain.public)
 
 
@@ -194,13 +200,13 @@ def accept_void(chain: ChainView, outer: SignedFile, body: TurnBody, where: str)
     return chain.accepted(outer, body, where, head, before=chain.public, after=chain.public)
 
 
-def tally_commands(chain: ChainView, tally, seats: list[str]) -> list[tuple[str, Any]]:
+def tally_commands(chain: ChainView, tally: Sequence[BallotOpening], seats: list[str]) -> list[tuple[str, Any]]:
     """Check openings of the ballots of `seats` (in seat order, each
     once) against their commitments; their commands."""
     expected = [s for s in chain.seat_order if s in seats]
     if [o.seat for o in tally] != expected:
         raise ProtocolError(f"the ballots must be opened exactly once each, in seat order: {', '.join(expected)}")
-    out = []
+    out: list[tuple[str, Any]] = []
     for opening in tally:
         check_ballot(chain.ballots[opening.seat][0], opening)
         problem = opening_problem(chain, opening)
@@ -210,7 +216,8 @@ def tally_commands(chain: ChainView, tally, seats: list[str]) -> list[tuple[str,
     return out
 
 
-def tally_resume(chain: ChainView, by: str, tally, commands=()) -> tuple[list, list]:
+def tally_resume(chain: ChainView, by: str, tally: Sequence[BallotOpening], commands: Sequence[Any] = ()
+                 ) -> tuple[list[tuple[str, Any]], list[tuple[str, Any]]]:
     """A peer voter opening its own ballot, once every ballot is in; with
     the last opening every vote's command runs, in seat order. Returns
     the commands to run first and the openings so far."""

@@ -25,7 +25,7 @@ from msgspec.structs import replace
 from pbem.crypto.encoding import canonical
 from pbem.crypto.keys import PublicIdentity
 from pbem.errors import FormatError, InvalidCommand, PbemError, ProtocolError, StaleTurn, WrongGame, WrongWriter
-from pbem.games.base import GameState, Hidden, SeatSpec
+from pbem.games.base import GameState, Hidden, Outcome, SeatSpec
 from pbem.protocol import (
     ballots as ballots_mod, codec, genesis as genesis_mod, handover as handover_mod, long_games, undo as undo_mod,
 )
@@ -36,6 +36,8 @@ from pbem.protocol.head import Head, Record
 from pbem.protocol.modes.base import check_parts
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from pbem.protocol.modes.base import Mode
 
 
@@ -85,7 +87,7 @@ class Chain:
         self.notes: list[str] = []
         #: files of the folder that the rule of out-of-turn undo requests set
         #: aside (`forks.settle`): `folder.load` fills it, writers move them
-        self.set_aside: list = []
+        self.set_aside: list[Path] = []
 
     # -- the head, read as the chain's own attributes -------------------------
 
@@ -154,9 +156,10 @@ class Chain:
 
     # -- what is owed ---------------------------------------------------------
 
-    def outcome(self):
-        if self.now.ended is not None:  # a resignation, an abandonment (`long_games`)
-            return self.now.ended
+    def outcome(self) -> Outcome | None:
+        ended: Outcome | None = self.now.ended
+        if ended is not None:  # a resignation, an abandonment (`long_games`)
+            return ended
         if self.public is None:
             return None
         return self.game.outcome(self.public)
@@ -167,8 +170,9 @@ class Chain:
 
     def chance_by(self) -> str | None:
         """The seat whose file drew chance that waits for an answer."""
-        if self.paused is not None:
-            return self.paused[0]
+        paused: tuple[str, Any] | None = self.paused
+        if paused is not None:
+            return paused[0]
         if self.chance_blocked:
             return self.now.chance_writer
         return None

@@ -11,10 +11,13 @@ a silent divergence between parties.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.crypto.stream import DeterministicStream
 from pbem.errors import ProtocolError
+
+if TYPE_CHECKING:
+    from pbem.games.chance import Chance
 
 
 class DealerChance:
@@ -66,12 +69,12 @@ class SetupChance:
     state exactly, because secret chance only decides hidden identities.
     """
 
-    def __init__(self, public, secret) -> None:
+    def __init__(self, public: Chance, secret: Chance) -> None:
         self._public = public
         self._secret = secret
 
     @property
-    def public(self):
+    def public(self) -> Chance:
         return self._public
 
     def below(self, n: int) -> int:
@@ -197,6 +200,10 @@ class Tape:
     def private_draw(self, n: int) -> int:
         return self.below(n)
 
+    @property
+    def public(self) -> Tape:
+        return self  # already public chance (as every `Chance` has one)
+
 
 class ShuffleNotes:
     """Remembers which refs each `shuffle_zone` renamed, for a peer game's
@@ -227,9 +234,9 @@ class PlayChance(ShuffleNotes):
     renamed (`hide_fresh`), so the public state cannot depend on it.
     """
 
-    def __init__(self, tape: Tape, secret=None, draws_public: bool = False) -> None:
+    def __init__(self, tape: Tape, secret: Chance | None = None, draws_public: bool = False) -> None:
         self.tape = tape
-        self._secret = secret if secret is not None else StandInChance()
+        self._secret: Chance = secret if secret is not None else StandInChance()
         #: peer games: which card of a private deck is drawn is public chance
         #: (its owner knows the deck), so it pauses like a die
         self._draws_public = draws_public

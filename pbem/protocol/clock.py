@@ -27,12 +27,14 @@ import os
 import re
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, cast
 
 from pbem.errors import InvalidOption, PbemError
 
 if TYPE_CHECKING:
     from pbem.protocol.long_parts import Pace
+    from pbem.games.base import GameState
+    from pbem.protocol.formats import TurnBody
     from pbem.protocol.head import ChainView
 
 STAMP = "%Y-%m-%dT%H:%M:%SZ"
@@ -83,7 +85,7 @@ def parse_duration(text: str) -> int:
     return sum(int(n) * _UNITS[u] for n, u in parts)
 
 
-def parse_pace(text: str, pause: str | None = None, absent: str = "none") -> Pace:
+def parse_pace(text: str, pause: str | None = None, absent: Literal["none", "bot", "abandon"] = "none") -> Pace:
     """``--pace``: "3d" (3 days to each move), or START+INCREMENT/CAP
     ("72h+12h/120h": 72 hours to begin with, 12 more per move, 120 at
     most; the cap may be left out)."""
@@ -93,6 +95,7 @@ def parse_pace(text: str, pause: str | None = None, absent: str = "none") -> Pac
     if m is None:
         raise InvalidOption(f"--pace {text!r}: give 3d (3 days to each move) or START+INCREMENT/CAP like 72h+12h/120h")
     start = parse_duration(m[1])
+    cap: int | None
     if m[2] is None:
         increment, cap = start, start
     else:
@@ -176,7 +179,7 @@ class Clocks:
         return sum(e - s for who, s, e in self.pauses if who == seat)
 
 
-def movers(chain: ChainView, state) -> set[str]:
+def movers(chain: ChainView, state: GameState | None) -> set[str]:
     """The seats whose move the rules wait for in `state` (a vote: its voters)."""
     if state is None or chain.game.outcome(state) is not None:
         return set()
@@ -194,7 +197,7 @@ def compute(chain: ChainView) -> Clocks | None:
     clocks.since = {s: last for s in moving}
     ended = False
     for rec in chain.records[1:]:
-        body = rec.body
+        body = cast("TurnBody", rec.body)  # only the genesis, records[0], is not a turn
         t = clocks.last
         if body.at is not None:
             t = parse_stamp(body.at)

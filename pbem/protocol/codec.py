@@ -132,7 +132,8 @@ def check_envelopes(body: GenesisBody | TurnBody) -> None:
     what only its readers can check (that it opens) they check on reading."""
     boxes = [d.envelope for d in body.deliveries]
     if isinstance(body, GenesisBody):
-        boxes += [body.dealer.seed_box] if body.dealer else [body.peer.secret_box]
+        boxes += [body.dealer.seed_box] if body.dealer else []  # a genesis has one of the two
+        boxes += [body.peer.secret_box] if body.peer else []
     else:
         boxes += [s.envelope for s in body.sealed]
         boxes += [body.join.secret_box] if body.join else []

@@ -18,7 +18,8 @@ def item_bytes(ref: str, card: str) -> bytes:
     return canonical({"card": card, "ref": ref})
 
 
-def state_hash(state: GameState) -> str:
+def state_hash(state: GameState | None) -> str:
+    """The hash a file carries of its public state (None: not dealt yet)."""
     return b64e(sha256(canonical(state)))
 
 

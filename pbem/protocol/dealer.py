@@ -15,17 +15,20 @@ holds everything, which is exactly what hotseat means.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
 from pbem.crypto.commit import commit
+from pbem.crypto.envelope import Envelope
 from pbem.crypto.encoding import b64d, b64e, canonical
 from pbem.crypto.keys import PublicIdentity, SecretIdentity
 from pbem.crypto.limits import check_limits
 from pbem.crypto.seal import open_envelope, seal, seal_ad
 from pbem.crypto.stream import derive
 from pbem.errors import InvalidOption, ProtocolError, SealError
-from pbem.games.base import Game, Hidden, Known, SeatSpec, overlay, project, unknown_to, unrevealed_public
+from pbem.games.base import Game, GameState, Hidden, Known, SeatSpec, overlay, project, unknown_to, unrevealed_public
 from pbem.protocol.chance import PlayChance, Tape, public_chance_seed, secret_chance
 from pbem.protocol import codec, transition
 from pbem.protocol.chain import Chain
@@ -36,6 +39,11 @@ from pbem.protocol.setup import game_seed as setup_game_seed
 from pbem.protocol.file_parts import DealerInfo, Delivery, Opening, SeatEntry, SeedOpening
 from pbem.protocol.formats import PROTOCOL_VERSION, GenesisBody, TurnBody
 from pbem.protocol.long_parts import Pace
+
+if TYPE_CHECKING:
+    from pbem.protocol.head import Record
+    from pbem.protocol.transition import Effect
+    from pbem.protocol.turn_parts import BallotOpening
 
 SEED_BOX_AD = b"pbem/1 dealer seed"
 _openings_decoder = msgspec.json.Decoder(list[Opening])
@@ -73,11 +81,11 @@ def padded(payload: bytes) -> bytes:
     return payload + b" " * (-len(payload) % PAD_BLOCK)
 
 
-def seal_openings(openings: list[Opening], reader: PublicIdentity, ad: bytes):
+def seal_openings(openings: list[Opening], reader: PublicIdentity, ad: bytes) -> Envelope:
     return seal(padded(canonical(openings)), [reader], ad)
 
 
-def open_openings(envelope, secret: SecretIdentity, ad: bytes) -> list[Opening]:
+def open_openings(envelope: Envelope, secret: SecretIdentity, ad: bytes) -> list[Opening]:
     payload = open_envelope(envelope, secret, ad)
     check_limits(payload, "a sealed delivery")
     try:
@@ -86,17 +94,18 @@ def open_openings(envelope, secret: SecretIdentity, ad: bytes) -> list[Opening]:
         raise SealError("a sealed delivery holds garbage") from None
 
 
-def full_setup(game: Game, options, seats: list[SeatSpec], seed: bytes, setup_seed: bytes | None):
+def full_setup(game: Game[Any, Any], options: Any, seats: list[SeatSpec], seed: bytes, setup_seed: bytes | None) -> GameState:
     """The complete initial state, exactly as the dealer and the audit make it
     (public chance from `setup_seed`, secret chance from the master seed)."""
-    return game.setup(options, seats, dealer_setup_chance(seed, setup_seed))
+    full: GameState = game.setup(options, seats, dealer_setup_chance(seed, setup_seed))
+    return full
 
 
 def make_genesis(
-    game: Game,
-    options,
+    game: Game[Any, Any],
+    options: Any,
     seats: list[tuple[SeatSpec, PublicIdentity]],
-    mode: str,
+    mode: Literal["hotseat", "referee"],
     dealer: SecretIdentity,
     seed: bytes,
     created_at: str | None = None,
@@ -150,14 +159,15 @@ def make_genesis(
     return codec.encode_signed("genesis", body, dealer)
 
 
-def _seed_box(dealer: SecretIdentity, seed: bytes) -> tuple[str, object]:
+def _seed_box(dealer: SecretIdentity, seed: bytes) -> tuple[str, Envelope]:
     seed_salt = os.urandom(32)
     seed_commitment = commit(seed_salt, seed)
     box = seal(canonical(SeedOpening(seed=b64e(seed), salt=b64e(seed_salt))), [dealer.public], SEED_BOX_AD + seed_commitment.encode())
     return seed_commitment, box
 
 
-def _genesis_dealt_after_joins(game: Game, options, seats, dealer: SecretIdentity, seed: bytes, created_at,
+def _genesis_dealt_after_joins(game: Game[Any, Any], options: Any, seats: list[tuple[SeatSpec, PublicIdentity]],
+                               dealer: SecretIdentity, seed: bytes, created_at: str | None,
                                pace: Pace | None = None, referee_handover: bool = False) -> bytes:
     """A referee's genesis: the options, the seats and its commitment to
     its master seed, but no set-up. Every seat then joins with a fresh
@@ -224,6 +234,7 @@ def contribution(chain: Chain, seat: SecretIdentity) -> bytes:
 
 def open_seed_box(chain: Chain, dealer: SecretIdentity) -> SeedOpening:
     info = chain.genesis.dealer
+    assert info is not None  # a dealt game's genesis names its dealer
     payload = open_envelope(info.seed_box, dealer, SEED_BOX_AD + info.seed_commitment.encode())
     check_limits(payload, "the dealer's seed box")
     return msgspec.json.decode(payload, type=SeedOpening)
@@ -247,15 +258,16 @@ def dealer_openings(chain: Chain, seed: bytes, dealer: SecretIdentity | None = N
     out = dict(setup)
     if dealer is not None:
         for record in chain.records[1:]:
-            if record.by == chain.dealer_name and record.body.memo is not None:
-                memo = opened_once(record.body.memo, dealer, memo_ad(chain.game_id, record.seq))
+            body = record.body
+            if record.by == chain.dealer_name and isinstance(body, TurnBody) and body.memo is not None:
+                memo = opened_once(body.memo, dealer, memo_ad(chain.game_id, record.seq))
                 out.update({o.ref: o for o in memo})
     return out
 
 
 #: (game id, seed, set-up seed) -> the set-up's openings: a process (the
 #: demo, a hotseat game's commands) recomputes the set-up once
-_SETUP_OPENINGS: dict[tuple, dict[str, Opening]] = {}
+_SETUP_OPENINGS: dict[tuple[str, bytes, bytes | None], dict[str, Opening]] = {}
 #: (sealed bytes, recipient's sealing key, associated data) -> the openings
 #: inside: a process opens each delivery or memo once, however often it
 #: builds a party. Only in memory: opened cards are never written where the
@@ -264,7 +276,7 @@ _OPENED: dict[tuple[bytes, str, bytes], list[Opening]] = {}
 _MAX_REMEMBERED = 20_000
 
 
-def opened_once(envelope, secret: SecretIdentity, ad: bytes) -> list[Opening]:
+def opened_once(envelope: Envelope, secret: SecretIdentity, ad: bytes) -> list[Opening]:
     """`open_openings`, remembered for this process."""
     key = (msgspec.json.encode(envelope), secret.public.seal, ad)
     found = _OPENED.get(key)
@@ -284,15 +296,17 @@ def game_seed(chain: Chain, master_seed: bytes) -> bytes:
     """The seed every chance result derives from: in a game dealt after
     its joins, the master seed and every seat's contribution; otherwise the
     master seed itself (hotseat, and referee games of version 1)."""
+    assert chain.genesis.dealer is not None  # a dealt game's genesis names its dealer
     if chain.genesis.dealer.mode == "referee" and chain.version.contributions:
         return setup_game_seed(master_seed, [chain.contributions[s] for s in chain.seat_order])
     return master_seed
 
 
-def replay_full(chain: Chain, record, cards: dict[str, str], seed: bytes):
+def replay_full(chain: Chain, record: Record, cards: dict[str, str], seed: bytes) -> GameState:
     """A seat's file replayed on the full state, with the dealer's real
     secret chance: what its shuffles really dealt (`cards` must hold every
     item that existed before it)."""
+    assert record.before is not None  # a seat's file of a game dealt
     effect = transition.run(
         chain.game,
         overlay(record.before, cards),
@@ -306,21 +320,24 @@ def replay_full(chain: Chain, record, cards: dict[str, str], seed: bytes):
     return effect.state
 
 
-def cards_of(state) -> dict[str, str]:
+def cards_of(state: GameState) -> dict[str, str]:
     return {it.ref: it.card for zone in state.zones.values() for it in zone.items if isinstance(it, Known)}
 
 
-def dealer_effects(chain: Chain, seed: bytes, cards: dict[str, str], seq: int, resume):
+def dealer_effects(chain: Chain, seed: bytes, cards: dict[str, str], seq: int,
+                   resume: Sequence[tuple[str, Any]]) -> tuple[Effect, dict[str, str]]:
     """The dealer's own file at `seq`, run on the public state (what it
     writes) and on the full state (what its shuffles deal): the effect, the
     cards of every item, and whether it drew public chance."""
     pseed = public_chance_seed(seed, seq)
+    state, dealer = chain.public, chain.dealer_name
+    assert state is not None and dealer is not None  # the dealer's file in a game dealt
     public = transition.run(
-        chain.game, chain.public, chain.dealer_name, [], source=cards.get, writer_knows=lambda st: set(cards),
+        chain.game, state, dealer, [], source=cards.get, writer_knows=lambda st: set(cards),
         chance=PlayChance(Tape(pseed, f"public {seq}")), resume=resume,
     )
     full = transition.run(
-        chain.game, overlay(chain.public, cards), chain.dealer_name, [], source=cards.get,
+        chain.game, overlay(state, cards), dealer, [], source=cards.get,
         writer_knows=lambda st: set(cards),
         chance=PlayChance(Tape(pseed, f"public {seq}"), secret=secret_chance(seed, seq)),
         resume=resume, keep_fresh=True,
@@ -328,7 +345,7 @@ def dealer_effects(chain: Chain, seed: bytes, cards: dict[str, str], seq: int, r
     return public, {**cards, **cards_of(full.state)}
 
 
-def open_ballots(chain: Chain, dealer: SecretIdentity):
+def open_ballots(chain: Chain, dealer: SecretIdentity) -> list[BallotOpening]:
     """Every ballot of the vote, opened, in seat order, once all are in."""
     from pbem.protocol.ballots import open_ballot
 

@@ -17,7 +17,7 @@ from pbem.errors import InvalidOption
 from pbem.games.base import Game, GameState
 
 
-def private_decks(game: Game, state: GameState, seats: Sequence[str]) -> dict[str, str]:
+def private_decks(game: Game[Any, Any], state: GameState, seats: Sequence[str]) -> dict[str, str]:
     """zone -> the seat that commits to its cards in a peer game: a seat's
     own private decks, and the decks drawn by the beacons (the first seat)."""
     dealing = game.dealing(state)
@@ -28,20 +28,20 @@ def private_decks(game: Game, state: GameState, seats: Sequence[str]) -> dict[st
     return out
 
 
-def has_private_decks(game: Game, state: GameState) -> bool:
+def has_private_decks(game: Game[Any, Any], state: GameState) -> bool:
     dealing = game.dealing(state)
     return bool(dealing.private) or any(zone in state.zones for zone in dealing.by_beacon)
 
 
-def linked_zones(game: Game, state: GameState) -> tuple[tuple[str, ...], ...]:
+def linked_zones(game: Game[Any, Any], state: GameState) -> tuple[tuple[str, ...], ...]:
     return game.dealing(state).linked
 
 
-def reshuffles_ahead(game: Game, state: Any) -> bool:
+def reshuffles_ahead(game: Game[Any, Any], state: Any) -> bool:
     return game.dealing(state).reshuffle_ahead
 
 
-def check_dealer(game: Game, seats: Sequence[Any], dealer: str) -> None:
+def check_dealer(game: Game[Any, Any], seats: Sequence[Any], dealer: str) -> None:
     """Refuse (`InvalidOption`) a dealer mode these seats cannot be played
     under, before any file is written: a peer game's chance comes from the
     beacon links of the seats other than the writer's, and a solo game has

@@ -68,6 +68,7 @@ def settle(chain: ChainView, candidates: list[tuple[object, TurnBody]]) -> list[
             aside.add(rest[0] if a.resign is None else rest[1])
         elif _referee_timeout(chain, a) != _referee_timeout(chain, b):  # rule 3
             timeout, move = (a, b) if _referee_timeout(chain, a) else (b, a)
+            assert timeout.timeout is not None  # `_referee_timeout` checked it
             if move.by == timeout.timeout.seat:
                 aside.add(rest[0] if move is a else rest[1])
         rest = [i for i in rest if i not in aside]
@@ -84,8 +85,10 @@ def note(chain: ChainView, lost: TurnBody, lost_name: str, stands: TurnBody, sta
     if _referee_timeout(chain, stands):
         return (f"{lost_name} is set aside: {stands_name}, the referee's timeout of {lost.by}, stands over it "
                 f"on seq {lost.seq} (the move reached the referee after it)")
+    # set aside by rule 1 (`_out_of_turn`): an undo, a resignation, a pause or a timeout
     what = ("undo request" if lost.undo is not None else "resignation" if lost.resign is not None else
-            "pause" if lost.pause is not None else "timeout claim" if lost.timeout.what == "claim" else
+            "pause" if lost.pause is not None else
+            "timeout claim" if lost.timeout is not None and lost.timeout.what == "claim" else
             "acceptance of a timeout claim")
     return (f"{lost_name}: {lost.by}'s {what}, written out of turn, is set aside: {stands_name} by {stands.by}, "
             f"who was to write, stands over it on seq {lost.seq}")

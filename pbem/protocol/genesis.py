@@ -41,7 +41,7 @@ class Begun:
     version: versions.Version
     game_id: str
     #: the rules the game was begun under, so old games keep verifying
-    game: Game
+    game: Game[Any, Any]
     options: Any
     seats: dict[str, SeatEntry]
     seat_order: list[str]
@@ -67,6 +67,8 @@ def mode_of(genesis: GenesisBody) -> Mode:
         return MODE
     from pbem.protocol.modes.dealt import MODES
 
+    if genesis.dealer is None:
+        raise FormatError("a genesis names either a dealer or a peer set-up")
     return MODES[genesis.dealer.mode]
 
 
@@ -79,9 +81,11 @@ def accept(data: bytes, name: str) -> Begun:
     if genesis.dealer is not None:
         signer = genesis.dealer.identity
     else:
-        creator = next((s for s in genesis.seats if s.name == genesis.peer.creator), None)
+        peer = genesis.peer
+        assert peer is not None  # one of the two, checked just above
+        creator = next((s for s in genesis.seats if s.name == peer.creator), None)
         if creator is None:
-            raise FormatError(f"the creator {genesis.peer.creator!r} has no seat")
+            raise FormatError(f"the creator {peer.creator!r} has no seat")
         signer = creator.identity
     if outer.by != signer.name:
         raise FormatError(f"signed as {outer.by!r} but made by {signer.name!r}")
@@ -110,12 +114,12 @@ def accept(data: bytes, name: str) -> Begun:
         raise FormatError(f"the dealer {dealer_name!r} is also a seat")
     identities = {s.name: s.identity for s in genesis.seats}
     if genesis.dealer is not None:
-        identities[dealer_name] = genesis.dealer.identity
+        identities[genesis.dealer.identity.name] = genesis.dealer.identity
     mode = mode_of(genesis)
     head = mode.start(genesis, game, game_id, derived)
     if state_hash(head.public) != genesis.state:
         raise ProtocolError("the initial state does not match its hash")
-    if head.dealt and unrevealed_public(head.public):
+    if head.dealt and head.public is not None and unrevealed_public(head.public):
         raise ProtocolError("public items are not revealed")
     return Begun(
         genesis=genesis, version=version, game_id=game_id, game=game, options=derived.options, seats=seats,
@@ -131,6 +135,7 @@ def _check_pace(genesis: GenesisBody, version: versions.Version) -> None:
     if not version.long_games:
         raise FormatError(f"a pace is agreed only in games of protocol version {versions.first('long_games')} or later")
     pace = genesis.pace
+    assert pace is not None  # checked by the caller
     if pace.cap is not None and pace.cap < pace.start:
         raise FormatError("the pace's cap is less than its start")
     if pace.absent != "none" and (genesis.dealer is None or genesis.dealer.mode != "referee"):

@@ -111,6 +111,7 @@ def accept(chain: ChainView, outer: SignedFile, body: TurnBody, where: str) -> t
     """A handover file: the head after it (the seat's keys are the
     newcomer's from now on), and its record."""
     h = body.handover
+    assert h is not None  # the chain calls this for a file with a handover
     why = may_hand_over(chain, body.by, h.seat)
     if why is not None:
         raise ProtocolError(f"{body.by} may not hand seat {h.seat} over: {why}")
@@ -170,7 +171,9 @@ def opened(chain: ChainView, me: SecretIdentity) -> SeatSecrets | None:
     from pbem.crypto.seal import open_envelope
 
     record = chain.records[seq]
-    h = record.body.handover
+    body = record.body
+    assert isinstance(body, TurnBody) and body.handover is not None  # `since` is the seq of the handover
+    h = body.handover
     where = f"{record.name or f'seq {seq}'} (the handover of seat {me.name}, signed by {record.by})"
     try:
         payload = open_envelope(h.box, me, box_ad(chain.game_id, seq, me.name))
@@ -185,6 +188,8 @@ def opened(chain: ChainView, me: SecretIdentity) -> SeatSecrets | None:
     if (chain.deck is None) != (secrets.peer is None):
         raise ProtocolError(f"{where}: {'lacks' if chain.deck is not None else 'holds'} peer secrets")
     if chain.deck is not None:
+        # a turn of a peer game: its prior head has the deck, and the peer secrets were checked just above
+        assert record.prior is not None and record.prior.deck is not None and secrets.peer is not None
         deck = record.prior.deck  # as it was when the seat was handed over
         try:
             deck.copy().publish(me.name, secrets.peer)

@@ -152,11 +152,13 @@ class ChainView(Protocol):
     genesis: GenesisBody
     version: Version
     game_id: str
-    game: Game
+    game: Game[Any, Any]
     options: Any
     seats: dict[str, SeatEntry]
     seat_order: list[str]
     dealer_name: str | None
+    @property
+    def dealer_mode(self) -> str: ...
     #: peer games set up after their joins: the set-up's shape (which refs
     #: are hidden, in which zones), from a probe seed; and the cards of the
     #: decks the genesis committed to

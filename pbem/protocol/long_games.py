@@ -81,7 +81,8 @@ def check_version(chain: ChainView, body: TurnBody) -> None:
 def accept(chain: ChainView, outer: SignedFile, body: TurnBody, where: str) -> tuple[Head, Record]:
     """A resignation, a pause or a timeout: the head after it and its record."""
     what = kind(body)
-    check_parts(body, {what}, chain.mode.name)
+    assert what is not None  # the chain calls this for a file `kind` names
+    check_parts(body, {what}, chain.dealer_mode)
     if chain.public is None:
         raise ProtocolError(f"the game has not begun: there is nothing to {what} yet")
     if chain.outcome() is not None:
@@ -134,10 +135,12 @@ def _clocks(chain: ChainView, what: str) -> clock_mod.Clocks:
 def _check_pause(chain: ChainView, body: TurnBody, clocks: clock_mod.Clocks, at: int) -> None:
     if body.by not in chain.seats:
         raise WrongWriter(f"{body.by} has no seat: only a seat announces a pause")
-    start, end = clock_mod.parse_stamp(body.pause.start), clock_mod.parse_stamp(body.pause.end)
+    pause = body.pause
+    assert pause is not None  # a pause file (`kind`)
+    start, end = clock_mod.parse_stamp(pause.start), clock_mod.parse_stamp(pause.end)
     if start < max(at, clocks.last) or end <= start:
         raise ProtocolError(f"a pause runs forward from its file's time ({clock_mod.stamp(max(at, clocks.last))}): "
-                            f"{body.pause.start} to {body.pause.end} does not")
+                            f"{pause.start} to {pause.end} does not")
     limit, taken = clocks.pace.pause_limit, clocks.paused_by(body.by)
     if taken + end - start > limit:
         raise ProtocolError(
@@ -147,14 +150,16 @@ def _check_pause(chain: ChainView, body: TurnBody, clocks: clock_mod.Clocks, at:
 
 def _timeout(chain: ChainView, body: TurnBody, clocks: clock_mod.Clocks, at: int) -> Head:
     t = body.timeout
+    # a timeout file (`kind`), whose time `accept` checked
+    assert t is not None and body.at is not None
     now = chain.now
     if t.what == "accept":
         return _accept_claim(chain, body, at)
     _check_out_of_time(chain, body, clocks, at)
     if t.what == "claim":
-        if chain.mode.name != "peer":
+        if chain.dealer_mode != "peer":
             raise ProtocolError(f"only in a peer game does a seat claim a timeout; here the "
-                                f"{'referee' if chain.mode.name == 'referee' else 'dealer'} keeps the clock")
+                                f"{'referee' if chain.dealer_mode == 'referee' else 'dealer'} keeps the clock")
         if body.by not in chain.seats:
             raise WrongWriter(f"{body.by} has no seat: only a seat claims a timeout")
         if now.claim is not None:
@@ -167,24 +172,27 @@ def _timeout(chain: ChainView, body: TurnBody, clocks: clock_mod.Clocks, at: int
 
 
 def _check_referee(chain: ChainView, body: TurnBody, what: str) -> None:
-    if chain.mode.name != "referee" or body.by != chain.dealer_name:
+    if chain.dealer_mode != "referee" or body.by != chain.dealer_name:
         raise WrongWriter(f"only the referee of a referee game may {'end a game as abandoned' if what == 'abandon' else 'play for an absent seat'}")
-    agreed = chain.genesis.pace.absent
+    pace = chain.genesis.pace
+    agreed = pace.absent if pace is not None else "none"  # no pace, no powers over absent seats
     if agreed != what:
         raise ProtocolError(f"the genesis does not let the referee {'abandon the game' if what == 'abandon' else 'play for a seat'} "
                             f"(agreed: {'nothing' if agreed == 'none' else agreed})")
 
 
 def _check_out_of_time(chain: ChainView, body: TurnBody, clocks: clock_mod.Clocks, at: int) -> None:
-    seat = body.timeout.seat
+    timeout = body.timeout
+    assert timeout is not None  # a timeout file
+    seat = timeout.seat
     if seat not in chain.seats:
         raise ProtocolError(f"{seat!r} is not a seat of this game")
     if body.by == seat:
         raise ProtocolError(f"{seat} cannot time itself out (pbem resign)")
     if seat not in clocks.since:
         raise ProtocolError(f"{seat}'s clock is not running: the game waits for {', '.join(chain.writers()) or 'nobody'}")
-    since = body.timeout.since
-    if since is not None and chain.mode.name != "referee":
+    since = timeout.since
+    if since is not None and chain.dealer_mode != "referee":
         raise ProtocolError("only a referee's timeout names its time of receipt")
     deadline = clocks.deadline(seat, clock_mod.parse_stamp(since) if since else None)
     if at < deadline:
@@ -197,6 +205,7 @@ def _accept_claim(chain: ChainView, body: TurnBody, at: int) -> Head:
     claim = now.claim
     if claim is None:
         raise ProtocolError("no timeout claim is pending")
+    assert body.timeout is not None  # a timeout file
     if body.timeout.seat != claim.seat:
         raise ProtocolError(f"the pending claim is against {claim.seat}, not {body.timeout.seat}")
     waiting = claim_acceptors(chain)
@@ -230,6 +239,7 @@ def bot_seat(chain: ChainView, body: TurnBody) -> str:
     the referee play for absent seats, the seat is to move, and it is
     absent already or its time is out."""
     _check_referee(chain, body, "bot")
+    assert body.timeout is not None  # the chain calls this for a file with a timeout
     seat = body.timeout.seat
     if seat not in chain.game.to_act(chain.public) or chain.obligations() or chain.outcome() is not None:
         raise WrongWriter(f"the referee may play for {seat} only when {seat} is to move "

@@ -6,7 +6,7 @@ to the chain before anything is written)."""
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -22,11 +22,13 @@ from pbem.protocol.versions import first
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from pbem.games.base import GameState
+
     from pbem.crypto.keys import SecretIdentity
     from pbem.protocol.chain import Chain
 
 
-def _signed(chain: Chain, me: SecretIdentity, state=None, **part) -> bytes:
+def _signed(chain: Chain, me: SecretIdentity, state: GameState | None = None, **part: Any) -> bytes:
     """`me`'s file of `part`, at the head, signed with the time now; its
     state the head's unless a bot's move changes it."""
     body = TurnBody(game_id=chain.game_id, seq=chain.seq + 1, prev=chain.head, by=me.name,
@@ -94,7 +96,9 @@ def referee_file(chain: Chain, referee: SecretIdentity, folder: Path, bot: Bot |
     if due is None:
         return None
     seat, since = due
-    if chain.genesis.pace.absent == "bot":
+    pace = chain.genesis.pace
+    assert pace is not None  # `_due` found a seat: the game has a pace
+    if pace.absent == "bot":
         return bot_move(chain, referee, seat, bot, since)
     return _signed(chain, referee, timeout=Timeout(seat=seat, what="abandon", since=since))
 
@@ -115,6 +119,7 @@ def _due(chain: Chain, folder: Path) -> tuple[str, str | None] | None:
     if len(writers) == 1 and writers[0] in chain.now.absent:
         return writers[0], None
     clocks = clock_mod.compute(chain)
+    assert clocks is not None  # the game has a pace
     at = clock_mod.now()
     for seat in sorted(clocks.since, key=chain.seat_order.index):
         if seat not in writers:
@@ -131,7 +136,7 @@ def received(folder: Path, chain: Chain, began: int) -> str | None:
     modification time), if later than the file's own time and not in the
     future; otherwise none (the file's own time stands)."""
     record = next((r for r in reversed(chain.records[1:])
-                   if r.body.at is not None and clock_mod.parse_stamp(r.body.at) <= began), None)
+                   if isinstance(r.body, TurnBody) and r.body.at is not None and clock_mod.parse_stamp(r.body.at) <= began), None)
     if record is None or not record.name:
         return None
     try:

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
 from pbem.crypto.encoding import b64d, canonical
-from pbem.crypto.keys import SecretIdentity
+from pbem.crypto.keys import PublicIdentity, SecretIdentity
 from pbem.errors import IllegalCommand, PbemError, ProtocolError, SealError, WrongWriter
 from pbem.games.base import GameState, overlay
 from pbem.games.refchoice import rechoose_refs
@@ -95,10 +95,13 @@ class Party:
         chain = self.chain
         since = handover.since(chain, self.name)
         if since:
-            self.openings.update({o.ref: o for o in handover.opened(chain, self.secret).openings})
+            handed = handover.opened(chain, self.secret)
+            assert handed is not None  # the seat was handed over (at `since`)
+            self.openings.update({o.ref: o for o in handed.openings})
         for record in chain.records[since:]:
             body = record.body
             if record.seq == 0:
+                assert chain.genesis.dealer is not None  # a game without a deck is a dealer's
                 key, seq = dealer_mod.genesis_ad_key(chain.genesis.dealer.seed_commitment), 0
             else:
                 key, seq = chain.game_id, record.seq
@@ -135,9 +138,10 @@ class Party:
     def state(self) -> GameState | None:
         """The head state as this party sees it (None before a game dealt
         after its joins is dealt)."""
-        if self.chain.public is None:
+        public: GameState | None = self.chain.public
+        if public is None:
             return None
-        return overlay(self.chain.public, self.cards)
+        return overlay(public, self.cards)
 
     # -- writing -------------------------------------------------------------
 
@@ -161,7 +165,9 @@ class Party:
                 raise WrongWriter(f"{self.name} has voted already: the vote waits for the others",
                                   hint=f"what {self.name} owes meanwhile: pbem sync")
             return self._ballot(commands)
-        commands = rechoose_refs(chain.game, self.state(), self.name, commands, choose)
+        seen = self.state()
+        if seen is not None:  # None: a game not dealt yet (its seats' files are joins, with no commands)
+            commands = rechoose_refs(chain.game, seen, self.name, commands, choose)
         cards = self.cards
         private = transition.private_checker(chain.game, self.name, cards)
         if chain.deck is not None:
@@ -209,6 +215,7 @@ class Party:
             from pbem.protocol.peer import knowledge as peer_knowledge
 
             secrets = peer_knowledge.my_secrets(chain, self.secret)
+            assert secrets is not None  # a seat that votes has joined
             beacon = b64e(chain.deck.next_link(self.name, b64d(secrets.beacon_seed, 32),
                                                [b64d(s, 32) for s in secrets.renewals]))
         body = TurnBody(
@@ -232,7 +239,7 @@ class Party:
                 hint=f"{', '.join(undo_mod.answerers(self.chain, pending))} must answer: pbem undo accept|refuse DIR --as NAME",
             )
 
-    def undo(self, what: str) -> bytes:
+    def undo(self, what: Literal["request", "accept", "refuse"]) -> bytes:
         """This seat's undo file: `request` takes back its last move,
         `accept` / `refuse` answer the pending request. Refused here for the
         reason every verifier would refuse it."""
@@ -269,7 +276,7 @@ class Party:
         )
         return codec.encode_signed("turn", body, self.secret)
 
-    def handover(self, seat: str, newcomer, address: str | None = None) -> bytes:
+    def handover(self, seat: str, newcomer: PublicIdentity, address: str | None = None) -> bytes:
         """The file handing `seat` (this party's own, or as the referee a
         vanished one) over to `newcomer` (who gets mail at `address`), with
         everything the seat may read sealed to the newcomer alone

@@ -43,7 +43,7 @@ import msgspec
 from pbem.crypto.encoding import b64d, canonical, sha256
 from pbem.crypto.stream import derive
 from pbem.errors import PbemError, ProtocolError
-from pbem.games.base import Game, GameState, Known, SeatSpec, project
+from pbem.games.base import Chance, Game, GameState, Known, SeatSpec, project
 from pbem.protocol.chance import DealerChance, NoPublicChance, SetupChance, StandInChance
 from pbem.protocol import dealing, versions
 from pbem.protocol.formats import GenesisBody
@@ -59,11 +59,12 @@ class DerivedSetup(msgspec.Struct):
     options: Any
     seats: list[SeatSpec]
     #: the initial state with every item hidden: what the genesis must carry
-    hidden: GameState
+    #: (None: a game set up or dealt after its joins)
+    hidden: GameState | None
     #: the full state the verifier could compute (identities of secret
     #: chance are stand-ins, except in peer games, where set-up chance is
     #: all public and the shuffle layers hide the cards)
-    full: GameState
+    full: GameState | None
     #: peer games set up after their joins: the set-up's shape, from a probe
     #: seed (which refs are hidden, in which zones; not who starts)
     probe: GameState | None = None
@@ -90,7 +91,7 @@ def peer_setup_seed(links: dict[str, bytes], game_id: str) -> bytes:
     return derive(beacon.chance_key(links, game_id, 0), b"peer set-up")
 
 
-def dealer_setup_chance(master_seed: bytes, setup_seed: bytes | None):
+def dealer_setup_chance(master_seed: bytes, setup_seed: bytes | None) -> DealerChance | SetupChance:
     """The dealer's chance at set-up: public from `setup_seed`, secret from
     the master seed (a genesis of pbem 0.1 drew both from the master seed)."""
     secret = DealerChance(master_seed, "setup")
@@ -125,14 +126,14 @@ class PeerShape(msgspec.Struct, frozen=True):
     private_contents: tuple[tuple[str, tuple[str, ...]], ...]
     #: linked zones (`Dealing.linked`): the two faces of a two-faced
     #: deck, as the set-up dealt them (`peer.faces`); empty otherwise
-    faces: tuple = ()
+    faces: tuple[Any, ...] = ()  # `peer.faces.FaceZone`s (not named here: that module imports PyNaCl)
 
     @property
     def contents(self) -> dict[str, list[str]]:
         return {zone: list(cards) for zone, cards in self.private_contents}
 
 
-def peer_shape(game: Game, full: GameState, seats: list[str]) -> PeerShape:
+def peer_shape(game: Game[Any, Any], full: GameState, seats: list[str]) -> PeerShape:
     from pbem.protocol.peer import faces as peer_faces  # PyNaCl: peer games only
 
     cards = {it.ref: it.card for z in full.zones.values() for it in z.items if isinstance(it, Known)}
@@ -143,12 +144,12 @@ def peer_shape(game: Game, full: GameState, seats: list[str]) -> PeerShape:
         slots=tuple(slots),
         deck=tuple(sorted(cards[ref] for ref in slots)),
         private_refs=tuple(private_refs),
-        private_contents=tuple(sorted((zone, tuple(sorted(it.card for it in full.zones[zone].items))) for zone in private)),
+        private_contents=tuple(sorted((zone, tuple(sorted(_cards(full, zone)))) for zone in private)),
         faces=peer_faces.face_zones(game, full),
     )
 
 
-def peer_dealing_problem(game: Game, full: GameState, seats: list[str] | None = None) -> str | None:
+def peer_dealing_problem(game: Game[Any, Any], full: GameState, seats: list[str] | None = None) -> str | None:
     """Why peer dealing cannot deal this set-up, if it cannot (linked zones
     need the two-faced deck's shape: `peer.faces.problem`)."""
     from pbem.protocol.peer import faces as peer_faces  # PyNaCl: peer games only
@@ -166,11 +167,11 @@ def _zone_problem(full: GameState) -> str | None:
     return None
 
 
-def _peer_full_setup(game: Game, options: Any, seats: list[SeatSpec], seed: bytes) -> GameState:
+def _peer_full_setup(game: Game[Any, Any], options: Any, seats: list[SeatSpec], seed: bytes) -> GameState:
     """The rules' set-up of a peer game from a public seed, refused when
     peer dealing cannot deal it."""
     try:
-        full = game.setup(options, seats, peer_setup_chance(seed))
+        full: GameState = game.setup(options, seats, peer_setup_chance(seed))
     except PbemError as exc:
         raise ProtocolError(f"the rules cannot set this game up: {exc.message}") from None
     problem = peer_dealing_problem(game, full, [s.name for s in seats])
@@ -179,7 +180,7 @@ def _peer_full_setup(game: Game, options: Any, seats: list[SeatSpec], seed: byte
     return full
 
 
-def derive_peer_setup(game: Game, options: Any, seats: list[SeatSpec], shape: PeerShape | None,
+def derive_peer_setup(game: Game[Any, Any], options: Any, seats: list[SeatSpec], shape: PeerShape | None,
                       seed: bytes) -> tuple[GameState, PeerShape]:
     """The hidden initial state of a peer game of version 3, from its
     set-up seed, and its shape: refused unless it is the `shape` its
@@ -196,7 +197,7 @@ def derive_peer_setup(game: Game, options: Any, seats: list[SeatSpec], shape: Pe
     return project(full, set()), got
 
 
-def scenario_options_set(game: Game, options: Any) -> list[str]:
+def scenario_options_set(game: Game[Any, Any], options: Any) -> list[str]:
     """The scenario options (`GameInfo.scenario_options`) `options` sets to
     anything but their default."""
     out = []
@@ -211,7 +212,7 @@ def scenario_options_set(game: Game, options: Any) -> list[str]:
     return sorted(out)
 
 
-def derive_setup(game: Game, genesis: GenesisBody) -> DerivedSetup:
+def derive_setup(game: Game[Any, Any], genesis: GenesisBody) -> DerivedSetup:
     """Rebuild the set-up from the genesis's options and seats, and refuse a
     genesis that claims anything else (naming what differs)."""
     options = _options(game, genesis)
@@ -248,6 +249,7 @@ def derive_setup(game: Game, genesis: GenesisBody) -> DerivedSetup:
         if bytes(genesis.initial) != b"null":
             raise ProtocolError("this game is set up once every seat has joined: its genesis holds no set-up")
         return _derive_peer_shape(game, genesis, options, seats)
+    chance: Chance
     if mode == "peer":
         chance = peer_setup_chance(nonce_setup_seed(genesis.nonce))
     elif genesis.setup_seed is not None:
@@ -267,12 +269,13 @@ def derive_setup(game: Game, genesis: GenesisBody) -> DerivedSetup:
     return DerivedSetup(options=options, seats=seats, hidden=hidden, full=full)
 
 
-def _derive_peer_shape(game: Game, genesis: GenesisBody, options: Any, seats: list[SeatSpec]) -> DerivedSetup:
+def _derive_peer_shape(game: Game[Any, Any], genesis: GenesisBody, options: Any, seats: list[SeatSpec]) -> DerivedSetup:
     """A peer genesis of version 3 holds the shape of the set-up: the one a
     run of the rules with its probe seed gives."""
     full = _peer_full_setup(game, options, seats, probe_seed(genesis.nonce))
     shape = peer_shape(game, full, [s.name for s in seats])
     setup = genesis.peer
+    assert setup is not None  # a peer genesis (`peer_sets_up_after_joins`)
     if shape.faces and not setup.late:
         raise ProtocolError("a peer game's linked zones (a Duet key) are a two-faced deck, shuffled after the "
                             "set-up: its deck must be late")
@@ -303,17 +306,18 @@ def game_seed(master_seed: bytes, contributions: list[bytes]) -> bytes:
     return sha256(b"pbem/1 game seed\n" + master_seed + b"".join(contributions))
 
 
-def derive_deal(game: Game, options: Any, seats: list[SeatSpec], setup_seed: bytes) -> GameState:
+def derive_deal(game: Game[Any, Any], options: Any, seats: list[SeatSpec], setup_seed: bytes) -> GameState:
     """The hidden initial state of a game dealt after its joins, as every
     verifier rebuilds it from the deal's public set-up seed."""
     chance = SetupChance(public=DealerChance(setup_seed, "setup public"), secret=StandInChance())
     try:
-        return project(game.setup(options, seats, chance), set())
+        full: GameState = game.setup(options, seats, chance)
+        return project(full, set())
     except PbemError as exc:
         raise ProtocolError(f"the rules cannot set this game up: {exc.message}") from None
 
 
-def _options(game: Game, genesis: GenesisBody) -> Any:
+def _options(game: Game[Any, Any], genesis: GenesisBody) -> Any:
     try:
         options = msgspec.json.decode(bytes(genesis.options), type=game.info.Options)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
@@ -323,10 +327,11 @@ def _options(game: Game, genesis: GenesisBody) -> Any:
     return options
 
 
-def _check_peer(game: Game, genesis: GenesisBody, full: GameState) -> None:
+def _check_peer(game: Game[Any, Any], genesis: GenesisBody, full: GameState) -> None:
     """The peer deck holds exactly the hidden cards of the set-up, in the
     order of their refs; each private deck exactly its zone's cards."""
     setup = genesis.peer
+    assert setup is not None  # a peer game's genesis
     if dealing.linked_zones(game, full):
         raise ProtocolError("a peer game's linked zones (a Duet key) need the two-faced deck of protocol version 3")
     problem = _zone_problem(full)
@@ -340,9 +345,18 @@ def _check_peer(game: Game, genesis: GenesisBody, full: GameState) -> None:
         raise ProtocolError("the peer deck's slots are not the hidden items of the rules' set-up")
     if list(setup.deck) != [cards[ref] for ref in slots]:
         raise ProtocolError("the peer deck does not hold the cards of the rules' set-up")
-    contents = {zone: sorted(it.card for it in full.zones[zone].items) for zone in private}
+    contents = {zone: sorted(_cards(full, zone)) for zone in private}
     if dict(setup.private_contents) != contents:
         raise ProtocolError("the private decks do not hold the cards of the rules' set-up")
+
+
+def _cards(full: GameState, zone: str) -> list[str]:
+    """The cards of a zone of a full set-up (every item known)."""
+    out = []
+    for it in full.zones[zone].items:
+        assert isinstance(it, Known)  # the rules' own set-up: nothing is hidden from them
+        out.append(it.card)
+    return out
 
 
 def _seats(seats: list[SeatSpec]) -> str:
@@ -366,7 +380,7 @@ def _first_difference(claimed: bytes, expected: bytes) -> str:
 _MISSING = object()
 
 
-def _diff(a: Any, b: Any, path: str):
+def _diff(a: Any, b: Any, path: str) -> tuple[str, Any, Any] | None:
     if isinstance(a, dict) and isinstance(b, dict):
         for key in sorted(set(a) | set(b), key=str):
             sub = f"{path}.{key}" if path else str(key)

@@ -53,7 +53,7 @@ class _Reveals:
 
 
 def run(
-    game: Game,
+    game: Game[Any, Any],
     state: GameState,
     writer: str,
     commands: Sequence[Any],
@@ -111,7 +111,9 @@ def hide_fresh(state: GameState, before: set[str]) -> GameState:
     return out
 
 
-def _run(game, state, writer, commands, source, writer_knows, private_check, chance, resume) -> Effect:
+def _run(game: Game[Any, Any], state: GameState, writer: str, commands: Sequence[Any], source: RevealSource,
+         writer_knows: Callable[[GameState], set[str]], private_check: Callable[[GameState, Any], None] | None,
+         chance: Chance | None, resume: Sequence[tuple[str, Any]]) -> Effect:
     reveals = _Reveals(source)
     chance = chance if chance is not None else PlayChance(Tape(None, ""))
     tape = chance.public if isinstance(chance, PlayChance) else None
@@ -160,12 +162,12 @@ def _run(game, state, writer, commands, source, writer_knows, private_check, cha
                     hint="submit the rest after the answer (pbem sync)",
                 )
             return Effect(state=state, revealed=reveals.used, chance_blocked=True, drew_chance=bool(tape and tape.used))
-    state, blocked, chance_blocked = _settle(game, state, reveals, chance)
-    return Effect(state=state, revealed=reveals.used, blocked_on=blocked, chance_blocked=chance_blocked,
+    state, waits_on, chance_blocked = _settle(game, state, reveals, chance)
+    return Effect(state=state, revealed=reveals.used, blocked_on=waits_on, chance_blocked=chance_blocked,
                   drew_chance=bool(tape and tape.used))
 
 
-def _apply(game: Game, state: GameState, writer: str, command: Any, chance: Chance, reveals: "_Reveals") -> GameState:
+def _apply(game: Game[Any, Any], state: GameState, writer: str, command: Any, chance: Chance, reveals: "_Reveals") -> GameState:
     """`game.apply`, retried from the start with each identity it needs
     that this side can reveal (the rest raise `NeedsReveal`); a retry reads
     the same dice again."""
@@ -173,7 +175,8 @@ def _apply(game: Game, state: GameState, writer: str, command: Any, chance: Chan
     mark = tape.mark() if tape is not None else 0
     while True:
         try:
-            return game.apply(state, writer, command, chance)
+            applied: GameState = game.apply(state, writer, command, chance)
+            return applied
         except NeedsReveal as need:
             revealed = reveals.reveal(state, need.ref)
             if revealed is None:
@@ -183,7 +186,7 @@ def _apply(game: Game, state: GameState, writer: str, command: Any, chance: Chan
                 tape.rewind(mark)
 
 
-def _settle(game: Game, state: GameState, reveals: _Reveals, chance: Chance) -> tuple[GameState, str | None, bool]:
+def _settle(game: Game[Any, Any], state: GameState, reveals: _Reveals, chance: Chance) -> tuple[GameState, str | None, bool]:
     """Reveal what must be public and advance, until neither makes progress.
 
     `advance` itself may put hidden cards in a public zone (Agent Avenue's
@@ -222,7 +225,7 @@ def _settle(game: Game, state: GameState, reveals: _Reveals, chance: Chance) -> 
         state = after
 
 
-def private_checker(game: Game, writer: str, openings: dict[str, str]) -> Callable[[GameState, Any], None]:
+def private_checker(game: Game[Any, Any], writer: str, openings: dict[str, str]) -> Callable[[GameState, Any], None]:
     """A `private_check` that replays each command on the state as a party
     holding `openings` sees it, surfacing illegal moves the public cannot see."""
 

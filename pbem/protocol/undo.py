@@ -32,10 +32,11 @@ from msgspec.structs import replace
 
 from pbem.errors import ProtocolError
 from pbem.protocol.commitments import state_hash
+from pbem.protocol.formats import TurnBody
 from pbem.protocol.head import ChainView, Head, Record, UndoPending
 
 if TYPE_CHECKING:
-    from pbem.protocol.formats import SignedFile, TurnBody
+    from pbem.protocol.formats import SignedFile
 
 
 def answerers(chain: ChainView, pending: UndoPending) -> list[str]:
@@ -46,6 +47,7 @@ def answerers(chain: ChainView, pending: UndoPending) -> list[str]:
 def leaks(record: Record) -> str | None:
     """What in one file makes an undo across it leak, if anything."""
     body = record.body
+    assert isinstance(body, TurnBody)  # a move, and the files after it, are turns
     if record.revealed or body.reveals:
         return "reveals a card"
     if body.deliveries:
@@ -90,6 +92,7 @@ def refusal(chain: ChainView, by: str, target: int | None = None) -> str | None:
 def accept(chain: ChainView, outer: SignedFile, body: TurnBody, where: str) -> tuple[Head, Record]:
     """An undo request or answer: the head after it, and its record."""
     u = body.undo
+    assert u is not None  # the chain calls this for a file with an undo
     pending = chain.undo_pending
     restore = None
     if u.what == "request":

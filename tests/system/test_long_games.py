@@ -406,3 +406,16 @@ def test_reminders_once_per_seat_and_turn_then_the_deadline(tmp_path, monkeypatc
     t.settle(random.Random(2), skip=other)  # the late seat moves after all: no reminder for it now
     out = t.run(late, "watch", t.dirs[late], "--once").stdout
     assert "left" not in out and "time ran out" not in out
+
+
+def test_a_referees_bot_file_in_a_game_without_a_pace_is_refused(tmp_path, monkeypatch):
+    """No pace agreed, no powers over absent seats: a clear refusal, not a crash."""
+    t = Table(tmp_path, ["alice", "bob", "rita"], monkeypatch)
+    t.run("rita", "new", "aa", t.dirs["rita"], "--seat", "alice", "--seat", "bob", "--dealer", "referee",
+          "--referee", "rita")
+    for n in ("alice", "bob"):
+        receiving.join(t.dirs[n], [t.dirs["rita"] / folder_mod.GENESIS], n, t.keys[n])
+    t.exchange()
+    t.settle(random.Random(1), skip="alice")
+    ritas = file_of(t.dirs["bob"], lambda r: r.by == "rita")
+    refused(ritas, t.keys["rita"].secret("rita"), "does not let the referee", timeout=Timeout(seat="alice", what="bot"))

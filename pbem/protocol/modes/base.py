@@ -18,7 +18,7 @@ Everything a mode reads of the chain it reads through `head.ChainView`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.errors import ProtocolError
 
@@ -41,7 +41,7 @@ OPTIONAL_PARTS = (
 class FileRules(Protocol):
     """How a mode judges files."""
 
-    def start(self, genesis: GenesisBody, game: Game, game_id: str, derived: DerivedSetup) -> Head:
+    def start(self, genesis: GenesisBody, game: Game[Any, Any], game_id: str, derived: DerivedSetup) -> Head:
         """The head at the genesis (seq 0), what the mode checks of its
         set-up checked (`pbem.protocol.genesis` checks the rest); or raise."""
 

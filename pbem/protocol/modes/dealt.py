@@ -12,6 +12,7 @@ with its key in the game folder; the rules of the files are the same.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from msgspec.structs import replace
@@ -29,6 +30,8 @@ from pbem.protocol.modes.base import no_play_while_undo_pends
 
 if TYPE_CHECKING:
     from pbem.games.base import Game
+    from pbem.protocol.file_parts import Delivery, Opening
+    from pbem.protocol.transition import Effect
     from pbem.protocol.formats import GenesisBody, SignedFile, TurnBody
     from pbem.protocol.head import ChainView, Record
     from pbem.protocol.setup import DerivedSetup
@@ -44,14 +47,14 @@ class DealtMode:
     def __init__(self, name: str) -> None:
         self.name = name
 
-    def __reduce__(self):  # pickled (in a checkpoint) as one of the two modes
+    def __reduce__(self) -> tuple[Callable[[str], DealtMode], tuple[str]]:  # pickled (in a checkpoint) as one of the two modes
         return _mode, (self.name,)
 
     # -- FileRules ---------------------------------------------------------------
 
-    def start(self, genesis: GenesisBody, game: Game, game_id: str, derived: DerivedSetup) -> Head:
+    def start(self, genesis: GenesisBody, game: Game[Any, Any], game_id: str, derived: DerivedSetup) -> Head:
         public, seat_order = derived.hidden, [s.name for s in genesis.seats]
-        nothing = {s: frozenset() for s in seat_order}
+        nothing: dict[str, frozenset[str]] = {s: frozenset() for s in seat_order}
         if public is None:  # dealt after the joins (`_before_deal`)
             if genesis.commitments or genesis.reveals or genesis.deliveries:
                 raise FormatError("a genesis dealt after the joins carries no commitments, reveals or deliveries")
@@ -108,9 +111,11 @@ class DealtMode:
                 if private_openings is not None and not is_dealer
                 else None
             )
+            state = chain.public
+            assert state is not None  # dealt
             effect = transition.run(
                 chain.game,
-                chain.public,
+                state,
                 body.by,
                 commands,
                 source=offered.get,
@@ -127,7 +132,7 @@ class DealtMode:
             if [o.ref for o in body.reveals] != list(effect.revealed):
                 raise ProtocolError("the reveals are not in the order the rules need them")
             if not is_dealer:
-                owed = set(unrevealed_public(effect.state)) | ({effect.blocked_on} - {None})
+                owed = set(unrevealed_public(effect.state)) | ({effect.blocked_on} if effect.blocked_on is not None else set())
                 withheld = owed & chain.knows(body.by)
                 if withheld:
                     raise ProtocolError(f"{body.by} must reveal {', '.join(sorted(withheld))} in this file")
@@ -173,6 +178,7 @@ class DealtMode:
 
     def obligations(self, chain: ChainView) -> list[Obligation]:
         dealer = chain.dealer_name
+        assert dealer is not None  # a dealt game's genesis names its dealer
         if not chain.dealt:
             waiting = [s for s in chain.seat_order if s not in chain.contributions]
             if waiting:
@@ -186,18 +192,20 @@ class DealtMode:
             out.append(Obligation(by=dealer, what="chance", to=chain.paused[0] if chain.paused else None))
         if chain.tally_due():
             out.append(Obligation(by=dealer, what="tally"))
-        reveal = unrevealed_public(chain.public)
+        public = chain.public
+        assert public is not None  # dealt
+        reveal = unrevealed_public(public)
         if chain.blocked_on and chain.blocked_on not in reveal:
             reveal.append(chain.blocked_on)
         if reveal:
             out.append(Obligation(by=dealer, what="reveal", refs=reveal))
         for seat in chain.seat_order:
-            missing = unknown_to(chain.public, seat, chain.knows(seat))
+            missing = unknown_to(public, seat, chain.knows(seat))
             if missing:
                 out.append(Obligation(by=dealer, what="deliver", refs=missing, to=seat))
         if chain.outcome() is not None and chain.seed is None:
             out.append(Obligation(by=dealer, what="publish-seed"))
-        if not out and chain.outcome() is None and not chain.voters() and not chain.game.to_act(chain.public):
+        if not out and chain.outcome() is None and not chain.voters() and not chain.game.to_act(public):
             # the rules' automatic steps wait for a file (a set-up that ends
             # before the first turn: Codex's opening hands, drawn from each
             # private deck): the dealer's next file runs them
@@ -225,7 +233,7 @@ def _mode(name: str) -> DealtMode:
     return MODES[name]
 
 
-def _check_deal(public: GameState, commitments: dict[str, str], reveals, where: str) -> None:
+def _check_deal(public: GameState, commitments: dict[str, str], reveals: list[Opening], where: str) -> None:
     """A dealer's set-up: a commitment to every item, and exactly the
     cards dealt face up revealed, each opening its commitment."""
     items = set(refs_in(public))
@@ -241,7 +249,7 @@ def _check_deal(public: GameState, commitments: dict[str, str], reveals, where: 
 
 
 def _dealt(seat_order: list[str], public: GameState, revealed: dict[str, str], known: dict[str, frozenset[str]],
-           deliveries, where: str) -> dict[str, frozenset[str]]:
+           deliveries: list[Delivery], where: str) -> dict[str, frozenset[str]]:
     """The deal: each seat gets exactly the cards it may see, in seat
     order (a dealer that hands a seat someone else's card is refused).
     What each seat knows after it."""
@@ -295,7 +303,7 @@ def _resume_for(chain: ChainView, body: TurnBody) -> list[tuple[str, Any]]:
     return ballots.tally_commands(chain, body.tally, list(chain.ballots))
 
 
-def _check_dealer_chance(chain: ChainView, body: TurnBody, effect, commitments: dict[str, str]) -> None:
+def _check_dealer_chance(chain: ChainView, body: TurnBody, effect: Effect, commitments: dict[str, str]) -> None:
     """The dealer supplies exactly the chance the rules draw in its file,
     and commits to exactly the items that no commitment binds yet."""
     if effect.chance_blocked or effect.paused is not None:
@@ -311,7 +319,7 @@ def _check_dealer_chance(chain: ChainView, body: TurnBody, effect, commitments: 
         raise ProtocolError("the dealer's file carries a memo exactly when it commits to new items")
 
 
-def _check_dealer_complete(chain: ChainView, body: TurnBody, effect, revealed: dict[str, str]) -> None:
+def _check_dealer_complete(chain: ChainView, body: TurnBody, effect: Effect, revealed: dict[str, str]) -> None:
     """The dealer answers everything it owes in one file, and only that."""
     state = effect.state
     if unrevealed_public(state) or effect.blocked_on:
@@ -328,6 +336,7 @@ def _check_dealer_complete(chain: ChainView, body: TurnBody, effect, revealed: d
     if body.seed is not None:
         if not over:
             raise ProtocolError("the dealer published its seed before the game ended")
+        assert chain.genesis.dealer is not None  # a dealt game's genesis names its dealer
         try:
             check_opening(chain.genesis.dealer.seed_commitment, b64d(body.seed.salt, 32), b64d(body.seed.seed, 32))
         except CommitmentError:

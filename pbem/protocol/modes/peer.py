@@ -14,6 +14,7 @@ Importing this module imports PyNaCl: the chain does so only for a peer game.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from msgspec.structs import replace
@@ -48,16 +49,17 @@ class PeerMode:
 
     name = "peer"
 
-    def __reduce__(self):  # pickled (in a checkpoint) as the one peer mode
+    def __reduce__(self) -> tuple[Callable[[], PeerMode], tuple[()]]:  # pickled (in a checkpoint) as the one peer mode
         return _mode, ()
 
     # -- FileRules ---------------------------------------------------------------
 
-    def start(self, genesis: GenesisBody, game: Game, game_id: str, derived: DerivedSetup) -> Head:
+    def start(self, genesis: GenesisBody, game: Game[Any, Any], game_id: str, derived: DerivedSetup) -> Head:
         public = derived.hidden
         if genesis.commitments or genesis.reveals or genesis.deliveries:
             raise FormatError("a peer genesis carries no commitments, reveals or deliveries")
         shape = public if public is not None else derived.probe
+        assert shape is not None  # a peer set-up: its hidden state, or (set up after the joins) its probe's
         private = {
             it.ref: (zone, owner)
             for zone, owner in dealing.private_decks(game, shape, [s.name for s in genesis.seats]).items()
@@ -88,7 +90,7 @@ class PeerMode:
         no_play_while_undo_pends(chain)
         writer = body.by
         commands = [chain.decode_command(raw) for raw in body.commands]
-        deck = chain.deck.copy()
+        deck = _deck(chain).copy()
         if body.join is not None:
             # from version 3 on, the last seat to join opens its first link
             # at once: every anchor is fixed, and no other link is open
@@ -121,23 +123,26 @@ class PeerMode:
         head, record = _take_file(chain.set_up_as(state), outer, body, where, private_openings, deck, commands,
                                   sets_up=True)
         # an undo of its commands returns to the set-up (`Record.prior`)
+        assert record.prior is not None  # every record of a turn has its prior head
         record.prior, record.before = replace(record.prior, dealt=True), None
         return replace(head, dealt=True), record
 
     def cast(self, chain: ChainView, body: TurnBody) -> Head:
-        deck = chain.deck.copy()  # a ballot reveals its writer's beacon link, as every peer file does
+        deck = _deck(chain).copy()  # a ballot reveals its writer's beacon link, as every peer file does
         deck.apply_link(body.by, body.beacon)
         return replace(chain.now, deck=deck)
 
     # -- Duties ----------------------------------------------------------------------
 
     def obligations(self, chain: ChainView) -> list[Obligation]:
-        deck = chain.deck
+        deck = _deck(chain)
         if not deck.all_joined:
+            assert deck.next_to_join is not None  # a seat has not joined
             return [Obligation(by=deck.next_to_join, what="join")]
         if not chain.dealt:
             return [Obligation(by=setup_linkers(deck)[0], what="set-up")]
         if not deck.complete:
+            assert deck.next_to_layer is not None  # a layer is missing
             return [Obligation(by=deck.next_to_layer, what="layer")]
         handed = peer_rekey.due(chain)
         if handed is not None:
@@ -157,7 +162,7 @@ class PeerMode:
         return out
 
     def knows(self, chain: ChainView, seat: str) -> set[str]:
-        return chain.deck.knows(seat) | set(chain.revealed)
+        return _deck(chain).knows(seat) | set(chain.revealed)
 
     def chance_answerers(self, chain: ChainView) -> list[str]:
         """Until version 4 only the next seat after the drawer answered: one
@@ -194,7 +199,7 @@ class PeerMode:
         return not unknown_to(chain.public, party, chain.knows(party)) and not others
 
     def over(self, chain: ChainView) -> bool:
-        return len(chain.deck.secrets) == len(chain.seat_order)
+        return len(_deck(chain).secrets) == len(chain.seat_order)
 
 
 MODE = PeerMode()
@@ -238,7 +243,12 @@ def _mode() -> PeerMode:
     return MODE
 
 
-def _take_late_layer(deck: PeerDeck, body: TurnBody, commands) -> None:
+def _deck(chain: ChainView) -> PeerDeck:
+    assert chain.deck is not None  # a peer game has its deck from its genesis on (`start`)
+    return chain.deck
+
+
+def _take_late_layer(deck: PeerDeck, body: TurnBody, commands: Sequence[Any]) -> None:
     """A late deck: its next seat's file adds its layer, and nothing is
     played until every layer is on."""
     if commands:
@@ -259,6 +269,7 @@ def _take_rekey(chain: ChainView, outer: SignedFile, body: TurnBody, where: str,
     if owed != body.by or body.rekey is None:
         raise ProtocolError(f"{body.by} re-keys its layers, which nobody owes now" if owed is None else
                             f"seat {owed} was handed over: its newcomer's fresh layers come first")
+    assert chain.public is not None  # a seat is handed over once the game is dealt (`handover.may_hand_over`)
     peer_rekey.take(deck, chain.public, body.by, body.rekey, body.seq)
     if state_hash(chain.public) != body.state:
         raise ProtocolError("a re-keying changes no state: its state must be the head's")
@@ -278,8 +289,8 @@ def _before_setup(chain: ChainView, outer: SignedFile, body: TurnBody, where: st
     return chain.accepted(outer, body, where, replace(chain.now, deck=deck))
 
 
-def _take_file(chain: ChainView, outer: SignedFile, body: TurnBody, where: str, private_openings,
-               deck: PeerDeck, commands, sets_up: bool = False) -> tuple[Head, Record]:
+def _take_file(chain: ChainView, outer: SignedFile, body: TurnBody, where: str, private_openings: dict[str, str] | None,
+               deck: PeerDeck, commands: Sequence[Any], sets_up: bool = False) -> tuple[Head, Record]:
     """A file of a set-up game (or the one that sets it up: `chain` is then
     at the set-up), run on the staged `deck`."""
     writer = body.by
@@ -305,7 +316,7 @@ def _take_file(chain: ChainView, outer: SignedFile, body: TurnBody, where: str, 
     if not in_order:
         raise ProtocolError("the decryptions are not in the order they apply")
     effect = result.effect
-    need = set(unrevealed_public(effect.state)) | ({effect.blocked_on} - {None})
+    need = set(unrevealed_public(effect.state)) | ({effect.blocked_on} if effect.blocked_on is not None else set())
     withheld = {ref for ref in need if writer in deck.remaining.get(ref, ()) or deck.private_owner.get(ref) == writer}
     if withheld:
         raise ProtocolError(f"{writer} must reveal {', '.join(sorted(withheld))} in this file")

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pbem.crypto import poker
 from pbem.crypto.encoding import b64d
 from pbem.errors import CryptoError, FormatError, PbemError
+from pbem.protocol.formats import TurnBody
 from pbem.protocol.head import ChainView
 from pbem.protocol.peer import faces as peer_faces
 from pbem.protocol.peer.refills import derived_order
@@ -37,12 +38,14 @@ def audit(chain: ChainView, file_of: FileName, genesis: str) -> tuple[dict[str, 
     unchecked is only what the silent seat's secrets hold: the cards it
     alone could still read, its private decks' places and its beacon seed.
     """
-    deck = chain.deck
+    deck, setup = chain.deck, chain.genesis.peer
+    assert deck is not None and setup is not None  # a peer game's
     failures: list[str] = []
     checks = 0
-    layer_file = {chain.genesis.peer.creator: genesis}
-    for rec in chain.records[1:]:
-        if rec.body.join is not None:
+    layer_file = {setup.creator: genesis}
+    turns = [(rec, rec.body) for rec in chain.records[1:] if isinstance(rec.body, TurnBody)]  # all but the genesis
+    for rec, body in turns:
+        if body.join is not None:
             layer_file[rec.by] = file_of(rec.seq, rec.by)
     silent = [s for s in chain.seat_order if s not in deck.secrets]
     for seat in silent:
@@ -50,7 +53,7 @@ def audit(chain: ChainView, file_of: FileName, genesis: str) -> tuple[dict[str, 
                         "decks and its beacon seed cannot be checked (every other seat's are)")
     scalars = {s: b64d(deck.secrets[s].scalar, 32) for s in chain.seat_order if s not in silent}
     if deck.late:  # the layers came after the set-up, one file each
-        files = [file_of(rec.seq, rec.by) for rec in chain.records[1:] if rec.body.layer is not None]
+        files = [file_of(rec.seq, rec.by) for rec, body in turns if body.layer is not None]
     else:
         files = [layer_file[layer.seat] for layer in deck.layers]
     before = deck.starting_points()
@@ -154,6 +157,7 @@ def _audit_changes(game_id: str, deck: PeerDeck, cards: dict[str, str], failures
             failures.append(f"{file_of(f.committed, f.owner)} (signed by {f.owner}): its commitments to the cards "
                             f"reshuffled into {f.zone} are not the cards that went in")
         elif f.derived and "?" not in went:
+            assert f.committed is not None  # a refill the rules drew from at once: its owner wrote that file
             checks += 1
             places = {r: deck.secrets[f.owner].private.get(r) for r in f.refs}
             seed = b64d(deck.secrets[f.owner].beacon_seed, 32)

@@ -25,7 +25,9 @@ rejected file changes nothing and an undo returns to a deck as it was.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from pbem.crypto import beacon, poker
 from pbem.crypto.encoding import b64d, b64e, canonical
@@ -38,6 +40,10 @@ from pbem.protocol.peer_parts import Partial, PeerSecrets, PokerLayer
 from pbem.protocol.peer import changes as peer_changes, faces as peer_faces, own_decks, proofs, refills as peer_refills
 from pbem.protocol.peer import renewal as peer_renewal
 from pbem.protocol.peer.secrets import commit_private
+
+if TYPE_CHECKING:
+    from pbem.protocol.file_parts import Opening
+    from pbem.protocol.formats import GenesisBody
 
 BEACON_LENGTH = 1000
 
@@ -71,7 +77,7 @@ class BeaconChance(ShuffleNotes):
         self.used += 1
         return self._stream.below(n)
 
-    def shuffle(self, items):
+    def shuffle(self, items: Sequence[Any]) -> list[Any]:
         self.used += 1
         return self._stream.shuffle(items)
 
@@ -196,7 +202,7 @@ class PeerDeck:
         done = set(self.joined)
         return next((s for s in self.layer_order if s not in done), None)
 
-    def install(self, slots: list[str], cards: list[str], faces: tuple = ()) -> None:
+    def install(self, slots: list[str], cards: list[str], faces: tuple[peer_faces.FaceZone, ...] = ()) -> None:
         """A late deck learns its cards from the set-up (sorted, as in a
         genesis): the first late layer encrypts their starting points. With
         `faces` (the linked zones of the set-up) it is a two-faced deck."""
@@ -318,7 +324,7 @@ class PeerDeck:
         or the seat it went to (sealed to it by the owner)."""
         return self.private_owner.get(ref) == seat or ref in self.private_from.get(seat, {})
 
-    def open_private(self, seat: str, opening) -> str:
+    def open_private(self, seat: str, opening: Opening) -> str:
         """Check the owner's opening of a private-deck card; its card."""
         if opening.ref not in self.private_owner or not self.may_open(seat, opening.ref):
             raise ProtocolError(f"{seat} opens {opening.ref}, which is not a card of its private decks")
@@ -376,7 +382,7 @@ class PeerDeck:
 
     # -- beacons ---------------------------------------------------------------
 
-    def next_link(self, seat: str, seed: bytes, renewed: list[bytes] = ()) -> bytes:
+    def next_link(self, seat: str, seed: bytes, renewed: Sequence[bytes] = ()) -> bytes:
         """The link `seat` reveals next, from its first chain's `seed` and
         the seeds of the chains it `renewed` (`peer_renewal`)."""
         return peer_renewal.next_link(self, seat, seed, list(renewed))
@@ -412,6 +418,7 @@ class PeerDeck:
             raise ProtocolError(f"{seat} publishes {'no' if rekeyed else 'a'} factor of a re-keying, "
                                 f"{'though' if rekeyed else 'and'} its layers were {'' if rekeyed else 'never '}re-keyed")
         if rekeyed is not None:
+            assert secrets.rekey is not None  # both or neither, checked just above
             try:
                 poker.check_key(b64d(secrets.rekey, 32), rekeyed[2])
             except (CryptoError, FormatError):
@@ -436,11 +443,12 @@ class PeerDeck:
                 raise ProtocolError(f"{seat}'s private deck {zone} does not hold the cards it was dealt")
 
 
-def start_deck(genesis, game_id: str, private_refs: dict[str, tuple[str, str]] | None = None) -> PeerDeck:
+def start_deck(genesis: GenesisBody, game_id: str, private_refs: dict[str, tuple[str, str]] | None = None) -> PeerDeck:
     """The deck as the genesis leaves it: the creator's layer only.
 
     `private_refs` maps each card of a private deck to (zone, owner)."""
     setup = genesis.peer
+    assert setup is not None  # the genesis of a peer game
     deck = PeerDeck(
         game_id=game_id,
         nonce=genesis.nonce,

@@ -36,12 +36,13 @@ and the reader strips its own layer (A's combined one) in private.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from pbem.crypto import poker, twofaced
 from pbem.crypto.encoding import b64d, b64e
 from pbem.crypto.shuffle import prove_pairs
 from pbem.errors import CryptoError, FormatError, ProtocolError
-from pbem.games.base import Known
+from pbem.games.base import Game, GameState, Known
 from pbem.protocol import dealing
 from pbem.protocol.peer_parts import PokerLayer
 from pbem.protocol.peer import proofs
@@ -59,26 +60,34 @@ class FaceZone:
     items: tuple[tuple[str, str], ...]  # (ref, card) in the zone's order
 
 
-def face_zones(game, full) -> tuple[FaceZone, ...]:
+def face_zones(game: Game[Any, Any], full: GameState) -> tuple[FaceZone, ...]:
     """The linked zones of a set-up, as the rules dealt them (empty when
     the game links none). Call `problem` first."""
     linked = dealing.linked_zones(game, full)
     if not linked:
         return ()
-    return tuple(FaceZone(name, full.zones[name].readers[0],
-                          tuple((it.ref, it.card) for it in full.zones[name].items)) for name in linked[0])
+    return tuple(FaceZone(name, full.zones[name].readers[0], _dealt(full, name)) for name in linked[0])
 
 
-def problem(game, full, seats: list[str] | None = None) -> str | None:
+def _dealt(full: GameState, name: str) -> tuple[tuple[str, str], ...]:
+    out = []
+    for it in full.zones[name].items:
+        assert isinstance(it, Known)  # every card of a linked zone is dealt at set-up (`problem`)
+        out.append((it.ref, it.card))
+    return tuple(out)
+
+
+def problem(game: Game[Any, Any], full: GameState, seats: list[str] | None = None) -> str | None:
     """Why a two-faced deck cannot deal this set-up, if it cannot."""
     linked = dealing.linked_zones(game, full)
     if not linked:
         return None
     if len(linked) != 1 or len(linked[0]) != 2:
         return "peer dealing deals one pair of linked zones (a two-faced deck), no more"
-    zones = [full.zones.get(name) for name in linked[0]]
-    if any(z is None or z.public or len(z.readers) != 1 for z in zones):
+    named = [full.zones.get(name) for name in linked[0]]
+    if any(z is None or z.public or len(z.readers) != 1 for z in named):
         return "each linked zone of a two-faced peer deck must be hidden and read by one seat"
+    zones = [z for z in named if z is not None]  # all of them, as just checked
     readers = [z.readers[0] for z in zones]
     if readers[0] == readers[1] or (seats is not None and sorted(seats) != sorted(readers)):
         return "a two-faced peer deck is for two seats, each reading one of its linked zones"
@@ -101,7 +110,7 @@ class Faces:
 
     @classmethod
     def of(cls, zones: tuple[FaceZone, ...]) -> "Faces":
-        cards = [tuple(z.items[i][1] for z in zones) for i in range(len(zones[0].items))]
+        cards = [(zones[0].items[i][1], zones[1].items[i][1]) for i in range(len(zones[0].items))]
         return cls(zones=(zones[0], zones[1]), pairs=tuple(sorted(cards)))
 
     @property
@@ -125,7 +134,27 @@ class Faces:
         return [pair[face] for pair in self.pairs]
 
 
-def install(deck, zones: tuple[FaceZone, ...]) -> None:
+class TwoFacedDeck(proofs.ProvenDeck, Protocol):
+    """What the two-faced deck's code reads and sets of `PeerDeck` (see
+    there; named by its fields, as `deck` imports this module)."""
+
+    join_order: list[str]
+    faces: Faces | None
+    slots: list[str]
+    table: dict[bytes, tuple[str, int]]
+    points: dict[str, bytes]
+    layers: list[PokerLayer]
+    keys: dict[str, bytes]
+
+    def starting_points(self) -> list[bytes]: ...
+
+
+def _faces(deck: TwoFacedDeck) -> Faces:
+    assert deck.faces is not None  # a two-faced deck, `install`ed
+    return deck.faces
+
+
+def install(deck: TwoFacedDeck, zones: tuple[FaceZone, ...]) -> None:
     """A late deck learns it is two-faced: its slots, its card points (one
     per face of each standard pair) and its layer order."""
     faces = Faces.of(zones)
@@ -136,7 +165,7 @@ def install(deck, zones: tuple[FaceZone, ...]) -> None:
     deck.table = twofaced.face_table(deck.nonce, faces.pairs, (zones[0].zone, zones[1].zone))
 
 
-def _pairs(deck) -> list[twofaced.Pair]:
+def _pairs(deck: TwoFacedDeck) -> list[twofaced.Pair]:
     return twofaced.unflatten([deck.points[ref] for ref in deck.slots] if deck.layers else deck.starting_points())
 
 
@@ -149,16 +178,16 @@ def _scalar(step: int, join_scalar: bytes) -> bytes:
     return join_scalar
 
 
-def _statement(deck, step: int) -> dict:
+def _statement(deck: TwoFacedDeck, step: int) -> dict[str, Any]:
     """What pair layer `step` does (`PLAN`), as `twofaced` and the proofs
     take it, and the base of its key: A's second layer's key is its join
     key, ``k2·K1`` (K1 the first layer's key)."""
     repair, shuffled = PLAN[step]
-    return dict(repair=repair, shuffle=shuffled, classes=deck.faces.classes(repair) if repair is not None else None,
+    return dict(repair=repair, shuffle=shuffled, classes=_faces(deck).classes(repair) if repair is not None else None,
                 base=b64d(deck.layers[0].key, 32) if step == 2 else poker.BASE)
 
 
-def make_layer(deck, seat: str, join_scalar: bytes, seq: int) -> PokerLayer:
+def make_layer(deck: TwoFacedDeck, seat: str, join_scalar: bytes, seq: int) -> PokerLayer:
     """`seat`'s next layer (it is `deck.next_to_layer`), in the file of
     `seq`, with its proof when the game proves layers (`proofs`)."""
     step = len(deck.layers)
@@ -174,7 +203,7 @@ def make_layer(deck, seat: str, join_scalar: bytes, seq: int) -> PokerLayer:
     return PokerLayer(seat=seat, key=b64e(key), points=[b64e(p) for p in twofaced.flatten(out)], proof=proof)
 
 
-def check_proof(deck, layer: PokerLayer, seq: int, points: list[bytes]) -> None:
+def check_proof(deck: TwoFacedDeck, layer: PokerLayer, seq: int, points: list[bytes]) -> None:
     """From version 5: refuse a pair layer whose proof does not show that
     it re-pairs faces only within their classes, keeps what its step keeps,
     and is under its key's one scalar (`PLAN`): nothing is left to the
@@ -186,7 +215,7 @@ def check_proof(deck, layer: PokerLayer, seq: int, points: list[bytes]) -> None:
                        shuffled=statement["shuffle"])
 
 
-def check_now(deck, layer: PokerLayer) -> None:
+def check_now(deck: TwoFacedDeck, layer: PokerLayer) -> None:
     """What a verifier can check of a pair layer before the audit: its key,
     and that it shares no point with the deck it received (`_lay` then
     checks the count and repeats)."""
@@ -203,13 +232,13 @@ def check_now(deck, layer: PokerLayer) -> None:
         raise ProtocolError(f"{seat}'s shuffle layer repeats a point of the deck it received: it encrypts nothing")
 
 
-def audit(deck, scalars: dict[str, bytes], files: list[str]) -> tuple[int, list[str]]:
+def audit(deck: TwoFacedDeck, scalars: dict[str, bytes], files: list[str]) -> tuple[int, list[str]]:
     """Check the three pair layers with the published join scalars (A's
     first-layer scalar is derived from its join scalar, as A made it);
     (checks made, failures). The first layer that breaks its rule is
     blamed on its signer, in its file; later layers are not judged (they
     received a wrong deck)."""
-    faces = deck.faces
+    faces = _faces(deck)
     k_a = scalars[faces.readers[0]]
     checks = 1
     first = deck.layers[0]

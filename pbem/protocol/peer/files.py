@@ -10,8 +10,9 @@ writers and verifiers run one code path and cannot disagree.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -23,7 +24,15 @@ from pbem.protocol.peer import changes as peer_changes, rekey as peer_rekey
 from pbem.protocol.peer.deck import BeaconChance, PeerDeck
 from pbem.protocol.peer.secrets import private_salt
 
-def owed(deck: PeerDeck, state, seat: str, revealed: dict[str, str], blocked: str | None, seat_order: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
+if TYPE_CHECKING:
+    from pbem.games.base import GameState
+    from pbem.protocol.chance import PlayChance
+    from pbem.protocol.file_parts import Opening
+    from pbem.protocol.formats import TurnBody
+    from pbem.protocol.head import ChainView
+    from pbem.protocol.transition import Effect
+
+def owed(deck: PeerDeck, state: GameState | None, seat: str, revealed: dict[str, str], blocked: str | None, seat_order: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
     """What `seat` must decrypt now: slots whose layer it removes in public
     (cards that must become public, cards another seat alone may see), and
     (slot, reader) pairs for which it seals its partial to a fellow reader
@@ -32,6 +41,7 @@ def owed(deck: PeerDeck, state, seat: str, revealed: dict[str, str], blocked: st
 
     if not deck.complete:
         return [], []
+    assert state is not None  # a complete deck: its cards are dealt
     zone_of = {it.ref: zone for zone in state.zones.values() for it in zone.items}
     public: list[str] = []
     sealed: list[tuple[str, str]] = []
@@ -68,7 +78,7 @@ def owed(deck: PeerDeck, state, seat: str, revealed: dict[str, str], blocked: st
     return public, sealed
 
 
-def owed_refs(deck: PeerDeck, state, seat: str, revealed: dict[str, str], blocked: str | None, seat_order: list[str]) -> list[str]:
+def owed_refs(deck: PeerDeck, state: GameState | None, seat: str, revealed: dict[str, str], blocked: str | None, seat_order: list[str]) -> list[str]:
     """Every slot `seat` owes a decryption of, public or sealed."""
     public, sealed = owed(deck, state, seat, revealed, blocked, seat_order)
     return public + [ref for ref, _ in sealed if ref not in public]
@@ -84,7 +94,7 @@ class FileParts:
     def seal(self, ref: str, to: str) -> bool:  # pragma: no cover - interface
         raise NotImplementedError
 
-    def opening(self, ref: str):  # pragma: no cover - interface
+    def opening(self, ref: str) -> Opening | None:  # pragma: no cover - interface
         raise NotImplementedError
 
     def deliver(self, ref: str, to: str) -> bool:  # pragma: no cover - interface
@@ -94,13 +104,13 @@ class FileParts:
 
 @dataclass
 class PeerEffect:
-    effect: object  # transition.Effect
+    effect: Effect
     partials: list[Partial]
-    openings: list = field(default_factory=list)  # private-deck cards revealed
+    openings: list[Opening] = field(default_factory=list)  # private-deck cards revealed
     chance_used: bool = False  # the file drew from the beacons
 
 
-def file_chance(chain, deck: PeerDeck, seq: int, answering: bool):
+def file_chance(chain: ChainView, deck: PeerDeck, seq: int, answering: bool) -> BeaconChance | PlayChance:
     """The chance of one peer file.
 
     Games begun before version 2 (`Version.unforeseen_chance`), and games that declare their chance
@@ -120,8 +130,9 @@ def file_chance(chain, deck: PeerDeck, seq: int, answering: bool):
     return PlayChance(Tape(seed, f"public {seq}"), secret=beacons, draws_public=True)
 
 
-def run_file(chain, deck: PeerDeck, writer: str, commands, parts: FileParts, seq: int, private_check=None,
-             resume=()) -> PeerEffect:
+def run_file(chain: ChainView, deck: PeerDeck, writer: str, commands: Sequence[Any], parts: FileParts, seq: int,
+             private_check: Callable[[GameState, Any], None] | None = None,
+             resume: Sequence[tuple[str, Any]] = ()) -> PeerEffect:
     """Apply one peer file to a staged `deck` and the chain's public state.
 
     The writer's owed decryptions come first (public partials, then partials
@@ -131,7 +142,7 @@ def run_file(chain, deck: PeerDeck, writer: str, commands, parts: FileParts, seq
     from pbem.protocol import transition
 
     used: list[Partial] = []
-    openings: list = []  # of private-deck cards
+    openings: list[Opening] = []  # of private-deck cards
     completed: dict[str, str] = {}
 
     def peel(ref: str, must: bool) -> str | None:
@@ -186,9 +197,11 @@ def run_file(chain, deck: PeerDeck, writer: str, commands, parts: FileParts, seq
     answering = chain.resumes_chance(writer)  # the last answer: every link the chance waits for is in
     chance = file_chance(chain, deck, seq, answering)
     resume = list(resume) + ([chain.paused] if answering and chain.paused else [])
+    state = chain.public
+    assert state is not None  # the game is set up (`transition.run` reads its public state)
     effect = transition.run(
         chain.game,
-        chain.public,
+        state,
         writer,
         commands,
         source=source,
@@ -205,7 +218,7 @@ def run_file(chain, deck: PeerDeck, writer: str, commands, parts: FileParts, seq
 class FileReader(FileParts):
     """A verifier's `FileParts`: the decryptions a received file carries."""
 
-    def __init__(self, body) -> None:
+    def __init__(self, body: TurnBody) -> None:
         self.body = body
         self.delivered = {(d.to, ref) for d in body.deliveries for ref in d.refs}
         self.deliveries: list[tuple[str, str]] = []
@@ -242,7 +255,7 @@ class FileReader(FileParts):
             boxes.setdefault(to, []).append(ref)
         return list(boxes.items())
 
-    def opening(self, ref: str):
+    def opening(self, ref: str) -> Opening | None:
         return self.openings.pop(ref, None)
 
     def deliver(self, ref: str, to: str) -> bool:
@@ -277,9 +290,9 @@ class WriterParts(FileParts):
         #: reshuffle cards into its private deck (`changes`)
         self.cards_known = cards_known
         self.to_seal: dict[str, list[Partial]] = {}
-        self.to_deliver: dict[str, list] = {}  # reader -> openings of private-deck cards
-        self.delivered: dict = {}  # ref -> opening sealed to this seat by the card's owner
-        self.made: dict = {}  # what `peer_changes` adds to the file (a reshuffle layer ...)
+        self.to_deliver: dict[str, list[Opening]] = {}  # reader -> openings of private-deck cards
+        self.delivered: dict[str, Opening] = {}  # ref -> opening sealed to this seat by the card's owner
+        self.made: dict[str, Any] = {}  # what `peer_changes` adds to the file (a reshuffle layer ...)
 
     def scalar_for(self, ref: str) -> bytes:
         if self.secrets is None:  # a join: the join's own scalar
@@ -293,7 +306,7 @@ class WriterParts(FileParts):
         self.to_deliver.setdefault(to, []).append(opening)
         return True
 
-    def opening(self, ref: str):
+    def opening(self, ref: str) -> Opening | None:
         from pbem.protocol.file_parts import Opening
 
         if ref in self.delivered:

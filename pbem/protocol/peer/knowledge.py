@@ -13,6 +13,8 @@ on reading, so a bad one names the file that carried it. From all that,
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Protocol, TypeVar
+
 import msgspec
 
 from pbem.crypto import poker
@@ -22,12 +24,19 @@ from pbem.crypto.limits import check_limits
 from pbem.crypto.seal import open_envelope, seal_ad
 from pbem.errors import CommitmentError, CryptoError, FormatError, ProofError, ProtocolError, SealError
 from pbem.protocol.commitments import check_openings
+from pbem.crypto.envelope import Envelope
 from pbem.protocol.file_parts import Opening
+from pbem.protocol.formats import TurnBody
 from pbem.protocol.peer_parts import Partial, PeerSecrets
 from pbem.protocol import handover
 from pbem.protocol.head import ChainView, Record
 from pbem.protocol.peer import changes as peer_changes, refills as peer_refills, rekey as peer_rekey, renewal as peer_renewal
 from pbem.protocol.peer.secrets import commit_private, open_secret_box
+
+if TYPE_CHECKING:
+    from pbem.protocol.peer.deck import PeerDeck
+
+Item = TypeVar("Item", Opening, Partial)
 
 
 def my_secrets(chain: ChainView, me: SecretIdentity) -> PeerSecrets | None:
@@ -35,13 +44,16 @@ def my_secrets(chain: ChainView, me: SecretIdentity) -> PeerSecrets | None:
     (or, for a seat handed over, from its handover: `pbem.protocol.handover`)."""
     handed = handover.opened(chain, me)
     if handed is not None:
+        assert handed.peer is not None  # a peer game's handover carries them (`handover.opened` checked)
         return with_changes(chain, me, handed.peer, handover.since(chain, me.name))
     genesis = chain.genesis
+    assert genesis.peer is not None  # a peer game's
     if genesis.peer.creator == me.name:
         return with_changes(chain, me, open_secret_box(genesis.peer.secret_box, me, genesis.nonce))
     for record in chain.records[1:]:
-        if record.by == me.name and record.body.join is not None:
-            return with_changes(chain, me, open_secret_box(record.body.join.secret_box, me, genesis.nonce))
+        body = record.body
+        if record.by == me.name and isinstance(body, TurnBody) and body.join is not None:
+            return with_changes(chain, me, open_secret_box(body.join.secret_box, me, genesis.nonce))
     return None
 
 
@@ -51,7 +63,8 @@ def with_changes(chain: ChainView, me: SecretIdentity, secrets: PeerSecrets, sin
     layers, the places of the cards reshuffled into its private decks, the
     seeds of its renewed beacon chains."""
     seed = b64d(secrets.beacon_seed, 32)
-    if any(chain.deck.private_commitments.get(r) != c for r, c in commit_private(seed, secrets.private).items()):
+    deck = _deck(chain)
+    if any(deck.private_commitments.get(r) != c for r, c in commit_private(seed, secrets.private).items()):
         raise SealError(f"{me.name}'s commitments to its private decks are not those of the places it sealed to itself")
     layers: list[str] = list(secrets.layers)
     renewals: list[str] = list(secrets.renewals)
@@ -59,7 +72,7 @@ def with_changes(chain: ChainView, me: SecretIdentity, secrets: PeerSecrets, sin
     factor = secrets.rekey
     for record in chain.records[since + 1:]:
         body = record.body
-        if record.by != me.name:
+        if record.by != me.name or not isinstance(body, TurnBody):  # (all but the genesis are turns)
             continue
         where = record.name or f"seq {record.seq}"
         try:
@@ -76,9 +89,11 @@ def with_changes(chain: ChainView, me: SecretIdentity, secrets: PeerSecrets, sin
                 private.update(mapping)
             if body.renewal is not None:
                 renewals.append(b64e(peer_renewal.opened(body.renewal, me, chain.game_id, record.seq,
-                                                         chain.deck.beacon_length)))
+                                                         deck.beacon_length)))
             if body.rekey is not None:  # its newcomer's: the old player's unstarted chains are dropped
-                r, fresh = peer_rekey.opened(body.rekey, me, chain.game_id, record.seq, chain.deck.beacon_length)
+                r, fresh = peer_rekey.opened(body.rekey, me, chain.game_id, record.seq, deck.beacon_length)
+                # a turn's record has its prior head, and a peer game's head its deck
+                assert record.prior is not None and record.prior.deck is not None
                 renewals = [*renewals[:peer_rekey.kept_renewals(record.prior.deck, me.name)], b64e(fresh)]
                 factor = b64e(r)
         except (SealError, FormatError, CryptoError, ProtocolError, msgspec.DecodeError, msgspec.ValidationError) as exc:
@@ -93,7 +108,8 @@ def delivered_openings(chain: ChainView, me: SecretIdentity) -> dict[str, Openin
     """Openings of private-deck cards their owners sealed to `me`, each
     checked against its owner's commitment (a false one names the file)."""
     since = handover.since(chain, me.name)  # what came before is in the handover
-    out: dict[str, Opening] = {o.ref: o for o in handover.opened(chain, me).openings} if since else {}
+    handed = handover.opened(chain, me) if since else None
+    out: dict[str, Opening] = {o.ref: o for o in handed.openings} if handed is not None else {}
     for record in chain.records[since + 1:]:
         if chain.deck is None or not record.body.deliveries:
             continue
@@ -111,14 +127,23 @@ def delivered_openings(chain: ChainView, me: SecretIdentity) -> dict[str, Openin
     return out
 
 
-def _opened(record: Record, box, me: SecretIdentity, ad: bytes, kind: type, what: str) -> list:
+class _Box(Protocol):
+    """A sealed box of a file: a `Delivery`'s or a `SealedPartials`'."""
+
+    @property
+    def refs(self) -> list[str]: ...
+    @property
+    def envelope(self) -> Envelope: ...
+
+
+def _opened(record: Record, box: _Box, me: SecretIdentity, ad: bytes, kind: type[Item], what: str) -> list[Item]:
     """The items (openings, partials) another seat's file sealed to `me` in
     `box`, exactly those it names; a box that does not open names the file."""
     where = record.name or f"seq {record.seq}"
     try:
         payload = open_envelope(box.envelope, me, ad)
         check_limits(payload, f"sealed {what}")
-        items = msgspec.json.decode(payload, type=list[kind])
+        items: list[Item] = msgspec.json.decode(payload, type=list[kind])  # type: ignore[valid-type]  # mypy takes `kind` for a variable, msgspec a type
     except (SealError, FormatError, msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise SealError(f"{where}: {record.by}'s sealed {what} to {me.name} cannot be opened: {exc}") from None
     if sorted(item.ref for item in items) != sorted(box.refs):
@@ -133,14 +158,16 @@ def sealed_ad(game_id: str, seq: int, to: str) -> bytes:
 def held_partials(chain: ChainView, me: SecretIdentity) -> dict[str, dict[str, Partial]]:
     """Partials fellow readers sealed to `me` for cards still hidden, each
     checked against the card's public point (a bad one names its sender)."""
-    deck = chain.deck
+    deck = _deck(chain)
     held: dict[str, dict[str, Partial]] = {}
     since = handover.since(chain, me.name)  # what came before is in the handover, checked there
-    for partial in handover.opened(chain, me).partials if since else ():
-        if partial.seat in deck.remaining.get(partial.ref, ()):
+    handed = handover.opened(chain, me) if since else None
+    for partial in handed.partials if handed is not None else ():
+        if partial.seat is not None and partial.seat in deck.remaining.get(partial.ref, ()):
             held.setdefault(partial.ref, {})[partial.seat] = msgspec.structs.replace(partial, seat=None)
     for record in chain.records[since + 1:]:
-        for box in record.body.sealed:
+        body = record.body
+        for box in body.sealed if isinstance(body, TurnBody) else ():
             if box.to != me.name:
                 continue
             where = record.name or f"seq {record.seq}"
@@ -160,7 +187,7 @@ def cards_known(chain: ChainView, me: SecretIdentity, secrets: PeerSecrets) -> d
     """ref -> card for every card `me` can read: the public ones, and those
     on which only its own layer, and layers whose partials were sealed to it,
     remain (removed here, in private)."""
-    deck = chain.deck
+    deck = _deck(chain)
     held = held_partials(chain, me)
     out = dict(chain.revealed)
     for ref, card in secrets.private.items():
@@ -184,3 +211,8 @@ def cards_known(chain: ChainView, me: SecretIdentity, secrets: PeerSecrets) -> d
             raise ProtocolError(f"{ref} decrypts to no card: a shuffle layer is wrong",
                                 hint="pbem audit names the seat once every secret is out") from None
     return out
+
+
+def _deck(chain: ChainView) -> PeerDeck:
+    assert chain.deck is not None  # a peer game has its deck from its genesis on
+    return chain.deck

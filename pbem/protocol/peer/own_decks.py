@@ -31,12 +31,24 @@ commitments of `changes` (see docs/security.md for what that leaves late).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from pbem.crypto import poker
 from pbem.crypto.encoding import b64d, b64e
 from pbem.errors import ProtocolError
 from pbem.protocol.peer_parts import PokerLayer
 from pbem.protocol.peer import proofs
+
+
+class OwnDecks(proofs.ProvenDeck, Protocol):
+    """What a seat's layer over its private decks reads and fills of the
+    deck (`PeerDeck`'s fields: see there)."""
+
+    own: dict[str, tuple[str, str]]
+    own_table: dict[bytes, tuple[str, int]]
+    points: dict[str, bytes]
+    remaining: dict[str, set[str]]
+    private_contents: dict[str, list[str]]
 
 
 def table(nonce: str, zone: str, cards: list[str]) -> dict[bytes, tuple[str, int]]:
@@ -64,7 +76,7 @@ def lay(context: Callable[[str], bytes], nonce: str, zones: dict[str, list[str]]
     return points, proven
 
 
-def zones_of(deck, seat: str) -> dict[str, list[str]]:
+def zones_of(deck: OwnDecks, seat: str) -> dict[str, list[str]]:
     """`seat`'s private decks: zone -> its refs."""
     out: dict[str, list[str]] = {}
     for ref, (zone, owner) in deck.own.items():
@@ -73,7 +85,7 @@ def zones_of(deck, seat: str) -> dict[str, list[str]]:
     return out
 
 
-def commit(deck, seat: str, key: str, private: dict[str, str], proven: dict[str, str], seq: int) -> None:
+def commit(deck: OwnDecks, seat: str, key: str, private: dict[str, str], proven: dict[str, str], seq: int) -> None:
     """Take `seat`'s layer over its private decks (from its join in the
     file of `seq`, under its join `key`), refusing it unless each deck's
     points are its declared cards, permuted, under that key's one scalar."""

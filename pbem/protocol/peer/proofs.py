@@ -32,16 +32,29 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from typing import Protocol
 
 from pbem.crypto import poker, shuffle
 from pbem.crypto.encoding import b64d, b64e, canonical
 from pbem.errors import FormatError, ProtocolError, ShuffleProofError
+from pbem.protocol.peer_parts import PokerLayer, ReshuffleLayer
 
 DOMAIN = "pbem/1 shuffle layer"
 #: the shared deck's layers (the joins', a late deck's)
 SHARED = "shared"
 #: the two-faced deck's pair layers (`faces`)
 TWO_FACED = "two-faced"
+
+
+
+class ProvenDeck(Protocol):
+    """What checking a layer reads of its deck (`PeerDeck` is the one there
+    is; named by its fields, as `deck` imports this module)."""
+
+    nonce: str
+    game_id: str
+    proven: bool
+
 
 _CHECKED: set[bytes] = set()  # digests of layers whose proofs verified in this process
 _CHECKED_MAX = 1 << 12
@@ -52,7 +65,7 @@ def reshuffle_deck(index: int) -> str:
     return f"reshuffle {index}"
 
 
-def context(deck, seq: int, name: str) -> bytes:
+def context(deck: ProvenDeck, seq: int, name: str) -> bytes:
     """The context of a layer of deck `name` in the file of `seq`."""
     return context_of(deck.nonce if seq == 0 else deck.game_id, seq, name)
 
@@ -81,7 +94,7 @@ def _remember(digest: bytes) -> None:
     _CHECKED.add(digest)
 
 
-def required(deck, layer, what: str) -> bytes | None:
+def required(deck: ProvenDeck, layer: PokerLayer | ReshuffleLayer, what: str) -> bytes | None:
     """The layer's proof if its game's version proves layers (None if not),
     after refusing a missing proof and a key that is the base point."""
     if not deck.proven:
@@ -93,7 +106,7 @@ def required(deck, layer, what: str) -> bytes | None:
     return b64d(layer.proof)
 
 
-def check(deck, seq: int, name: str, layer, before: Sequence[bytes], after: Sequence[bytes], what: str,
+def check(deck: ProvenDeck, seq: int, name: str, layer: PokerLayer | ReshuffleLayer, before: Sequence[bytes], after: Sequence[bytes], what: str,
           *, base: bytes = poker.BASE) -> None:
     """Refuse `layer` (of `after` over `before`) unless its proof holds. A
     deck of no cards (a game whose hidden cards are all in private decks)
@@ -116,7 +129,8 @@ def check(deck, seq: int, name: str, layer, before: Sequence[bytes], after: Sequ
     _remember(digest)
 
 
-def check_pairs(deck, seq: int, layer, before, after, what: str, *, base: bytes, repair: int | None,
+def check_pairs(deck: ProvenDeck, seq: int, layer: PokerLayer, before: Sequence[tuple[bytes, bytes]],
+                after: Sequence[tuple[bytes, bytes]], what: str, *, base: bytes, repair: int | None,
                 classes: Sequence[str] | None, shuffled: bool) -> None:
     """Refuse a two-faced deck's pair `layer` unless its proof holds."""
     proof = required(deck, layer, what)

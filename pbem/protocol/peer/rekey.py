@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pbem.crypto import beacon, poker
 from pbem.crypto.encoding import b64d, b64e, canonical
@@ -52,15 +52,18 @@ from pbem.protocol.peer import changes as peer_changes, own_decks, proofs, renew
 if TYPE_CHECKING:
     from pbem.crypto.keys import SecretIdentity
     from pbem.protocol.peer_parts import PeerSecrets
+    from pbem.games.base import GameState
     from pbem.protocol.head import ChainView
+    from pbem.protocol.peer.deck import PeerDeck
 
 
 def due(chain: ChainView) -> str | None:
     """The seat handed over whose newcomer still owes its `Rekey`."""
+    assert chain.deck is not None  # asked of peer games only
     return next((seat for seat in chain.handed if seat not in chain.deck.rekeys), None)
 
 
-def in_decks(deck, state, seat: str) -> dict[str, list[str]]:
+def in_decks(deck: PeerDeck, state: GameState, seat: str) -> dict[str, list[str]]:
     """The cards still in `seat`'s private decks (its own layer, version 6),
     zone -> refs in order: the re-keying shuffles them again."""
     out: dict[str, list[str]] = {}
@@ -76,7 +79,7 @@ def _deck_name(zone: str) -> str:
     return "rekey " + own_decks.deck_name(zone)
 
 
-def refs(deck, seat: str) -> list[str]:
+def refs(deck: PeerDeck, seat: str) -> list[str]:
     """The cards a re-keying covers: the seat's layer is on, it cannot read
     them, and it sealed its partial of them to no fellow reader (who may
     relay it: its point must stay the one that partial was made on)."""
@@ -93,7 +96,7 @@ def box_ad(game_id: str, seq: int) -> bytes:
     return seal_ad(game_id, seq, "rekey")
 
 
-def make(deck, state, me: SecretIdentity, seq: int) -> Rekey:
+def make(deck: PeerDeck, state: GameState, me: SecretIdentity, seq: int) -> Rekey:
     """The newcomer's `Rekey` for the file of `seq`, on the staged `deck`
     and the public `state`."""
     from pbem.crypto.seal import seal
@@ -110,8 +113,8 @@ def make(deck, state, me: SecretIdentity, seq: int) -> Rekey:
     keys = []
     for old in sorted({deck.key_of(seat, ref) for ref in todo + [x for z in shuffled.values() for x in z]}):
         new = poker.encrypt(r, old)
-        proof = poker.prove_dleq(r, poker.BASE, factor, old, new, _context(game_id, seq, seat, "key " + b64e(old)))
-        keys.append(RekeyedKey(old=b64e(old), new=b64e(new), proof=b64e(proof)))
+        dleq = poker.prove_dleq(r, poker.BASE, factor, old, new, _context(game_id, seq, seat, "key " + b64e(old)))
+        keys.append(RekeyedKey(old=b64e(old), new=b64e(new), proof=b64e(dleq)))
     points, dleqs = [], []
     for ref in todo:
         old = deck.points[ref]
@@ -128,7 +131,7 @@ def make(deck, state, me: SecretIdentity, seq: int) -> Rekey:
 _CHECKED: set[bytes] = set()
 
 
-def take(deck, state, seat: str, rekey: Rekey, seq: int) -> None:
+def take(deck: PeerDeck, state: GameState, seat: str, rekey: Rekey, seq: int) -> None:
     """Every verifier: check `seat`'s `Rekey` in the file of `seq` (after
     its link), on the public `state`, and put it on the staged `deck`."""
     game_id = deck.game_id
@@ -190,7 +193,7 @@ def opened(rekey: Rekey, me: SecretIdentity, game_id: str, seq: int, length: int
     return r, seed
 
 
-def kept_renewals(prior, seat: str) -> int:
+def kept_renewals(prior: PeerDeck, seat: str) -> int:
     """How many of the seat's renewed chains a `Rekey` keeps, from the deck
     before its file (`prior`): those started, its own link included."""
     return prior.chain_in_use.get(seat, 0) + (prior.links_used[seat] >= prior.beacon_length)
@@ -203,11 +206,13 @@ def _anchor(seed: bytes, length: int) -> bytes:
     return beacon.anchor(seed, length)
 
 
-def scalar_of(deck, seat: str, ref: str, secrets: PeerSecrets, made: dict | None = None) -> bytes:
+def scalar_of(deck: PeerDeck, seat: str, ref: str, secrets: PeerSecrets, made: dict[str, Any] | None = None) -> bytes:
     """The scalar of `seat`'s layer on `ref`: its join scalar or its
     reshuffle layer's, times the factor of its re-keying if it covered `ref`."""
     scalar = peer_changes.scalar_for(deck, seat, ref, secrets, made or {}) or b64d(secrets.scalar, 32)
     rekeyed = deck.rekeys.get(seat)
     if rekeyed is None or ref not in rekeyed[0]:
         return scalar
+    # a seat re-keyed has its factor in its secrets (`opened`; `PeerDeck.publish` checks it)
+    assert secrets.rekey is not None
     return poker.times(b64d(secrets.rekey, 32), scalar)

@@ -16,6 +16,7 @@ from pbem.crypto.commit import commit
 from pbem.crypto.encoding import b64e, canonical
 from pbem.crypto.keys import SecretIdentity
 from pbem.crypto.limits import check_limits
+from pbem.crypto.envelope import Envelope
 from pbem.crypto.seal import open_envelope, seal
 from pbem.crypto.stream import derive
 from pbem.protocol.commitments import item_bytes
@@ -34,12 +35,12 @@ def commit_private(beacon_seed: bytes, mapping: dict[str, str]) -> dict[str, str
     return {ref: commit(private_salt(beacon_seed, ref), item_bytes(ref, card)) for ref, card in mapping.items()}
 
 
-def secret_box(owner: SecretIdentity, scalar: bytes, beacon_seed: bytes, nonce: str, private: dict[str, str] | None = None):
+def secret_box(owner: SecretIdentity, scalar: bytes, beacon_seed: bytes, nonce: str, private: dict[str, str] | None = None) -> Envelope:
     payload = canonical(PeerSecrets(scalar=b64e(scalar), beacon_seed=b64e(beacon_seed), private=private or {}))
     return seal(payload, [owner.public], SECRET_BOX_AD + nonce.encode())
 
 
-def open_secret_box(envelope, owner: SecretIdentity, nonce: str) -> PeerSecrets:
+def open_secret_box(envelope: Envelope, owner: SecretIdentity, nonce: str) -> PeerSecrets:
     payload = open_envelope(envelope, owner, SECRET_BOX_AD + nonce.encode())
     check_limits(payload, "a secret box")
     return msgspec.json.decode(payload, type=PeerSecrets)

@@ -10,6 +10,7 @@ therefore exactly what the writer wrote.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -20,14 +21,15 @@ from pbem.crypto.encoding import b64d, b64e, canonical
 from pbem.crypto.keys import PublicIdentity, SecretIdentity
 from pbem.crypto.seal import seal
 from pbem.errors import InvalidOption, PbemError, ProtocolError, WrongWriter
-from pbem.games.base import Game, SeatSpec, project
+from pbem.games.base import Chance, Game, GameState, SeatSpec, project
 from pbem.protocol import ballots, codec, dealing, versions
 from pbem.protocol.clock import file_time, now, stamp
 from pbem.protocol.commitments import state_hash
 from pbem.protocol.file_parts import SeatEntry
 from pbem.protocol.formats import PROTOCOL_VERSION, GenesisBody, TurnBody
 from pbem.protocol.long_parts import Pace
-from pbem.protocol.peer_parts import Join, PeerSetup, SealedPartials
+from pbem.protocol.peer_parts import BeaconRenewal, Join, PeerSecrets, PeerSetup, PokerLayer, SealedPartials
+from pbem.protocol.turn_parts import BallotOpening
 from pbem.protocol.head import ChainView
 from pbem.protocol.peer import (
     changes as peer_changes, deck as peer_deck, own_decks, proofs, rekey as peer_rekey, renewal as peer_renewal,
@@ -41,8 +43,8 @@ from pbem.protocol.setup import PeerShape, peer_dealing_problem, peer_setup_chan
 
 
 def make_genesis(
-    game: Game,
-    options,
+    game: Game[Any, Any],
+    options: Any,
     seats: list[tuple[SeatSpec, PublicIdentity]],
     creator: SecretIdentity,
     beacon_length: int | None = None,
@@ -134,14 +136,14 @@ class _EdgeChance:
     def below(self, n: int) -> int:
         return n - 1 if self.high else 0
 
-    def shuffle(self, items):
+    def shuffle(self, items: Sequence[Any]) -> list[Any]:
         return list(reversed(items)) if self.high else list(items)
 
     def private_draw(self, n: int) -> int:
         return self.below(n)
 
 
-def fixed_hidden_cards(game: Game, options, specs: list[SeatSpec], nonce: str, shape: PeerShape) -> bool:
+def fixed_hidden_cards(game: Game[Any, Any], options: Any, specs: list[SeatSpec], nonce: str, shape: PeerShape) -> bool:
     """Whether the set-up's hidden cards (which cards, in which private
     decks) never depend on the set-up's chance, as far as probes show: the
     rules set up with chance at both edges of every draw and with two more
@@ -151,15 +153,16 @@ def fixed_hidden_cards(game: Game, options, specs: list[SeatSpec], nonce: str, s
     cards the genesis dealt are the set-up's (`setup.derive_peer_setup`),
     so probes that missed a dependence stop the game there, never leak."""
     names = [s.name for s in specs]
-    chances = (_EdgeChance(False), _EdgeChance(True), *(peer_setup_chance(probe_seed(nonce, n)) for n in (1, 2)))
+    chances: tuple[Chance, ...] = (_EdgeChance(False), _EdgeChance(True), *(peer_setup_chance(probe_seed(nonce, n)) for n in (1, 2)))
     try:
         return all(peer_shape(game, game.setup(options, specs, chance), names) == shape for chance in chances)
     except PbemError:
         return False
 
 
-def _private_decks(proven: bool, context, nonce: str, state, private_decks: dict[str, str],
-                   contents: dict[str, list[str]], owner: str, scalar: bytes, seed: bytes):
+def _private_decks(proven: bool, context: Callable[[str], bytes], nonce: str, state: GameState,
+                   private_decks: dict[str, str], contents: dict[str, list[str]], owner: str, scalar: bytes,
+                   seed: bytes) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     """`owner`'s commitments to its private decks, their proofs, and the
     places it seals to itself: its proven layer over them (version 6,
     `own_decks`: it reads the places back by decrypting), or a hash
@@ -172,7 +175,7 @@ def _private_decks(proven: bool, context, nonce: str, state, private_decks: dict
     return commit_private(seed, mapping), {}, mapping
 
 
-def place_private(state, private_decks: dict[str, str], contents: dict[str, list[str]], owner: str) -> dict[str, str]:
+def place_private(state: GameState, private_decks: dict[str, str], contents: dict[str, list[str]], owner: str) -> dict[str, str]:
     """Where each card of `owner`'s private decks lies: a secret random
     order only the owner knows (the draws are picked by the beacons)."""
     mapping: dict[str, str] = {}
@@ -186,7 +189,8 @@ def place_private(state, private_decks: dict[str, str], contents: dict[str, list
 def join(chain: ChainView, me: SecretIdentity) -> bytes:
     """This seat's join file: beacon anchor, shuffle layer, and the partial
     decryptions it owes once the deck is complete."""
-    deck = chain.deck
+    deck, shape = chain.deck, chain.shape
+    assert deck is not None and shape is not None  # a peer game's chain: its deck, the set-up's shape
     if deck.next_to_join != me.name:
         raise WrongWriter(
             f"{me.name} cannot join now",
@@ -203,8 +207,8 @@ def join(chain: ChainView, me: SecretIdentity) -> bytes:
                               deck.proof_context(chain.seq + 1))
     seed, anchor = beacon.new_chain(deck.beacon_length)
     private, private_proofs, mapping = _private_decks(
-        deck.proven_private, lambda name: proofs.context(deck, chain.seq + 1, name), deck.nonce, chain.shape,
-        dealing.private_decks(chain.game, chain.shape, chain.seat_order), deck.private_contents, me.name, scalar, seed)
+        deck.proven_private, lambda name: proofs.context(deck, chain.seq + 1, name), deck.nonce, shape,
+        dealing.private_decks(chain.game, shape, chain.seat_order), deck.private_contents, me.name, scalar, seed)
     join_info = Join(
         anchor=b64e(anchor),
         layer=layer,
@@ -220,12 +224,14 @@ def join(chain: ChainView, me: SecretIdentity) -> bytes:
     return _write(chain, staged, me, scalar, [], join=join_info, beacon_link=link)
 
 
-def turn(chain: ChainView, me: SecretIdentity, commands: list[Any], private_check=None, tally=()) -> bytes:
+def turn(chain: ChainView, me: SecretIdentity, commands: list[Any],
+         private_check: Callable[[GameState, Any], None] | None = None, tally: Sequence[BallotOpening] = ()) -> bytes:
     """A peer file by `me`: owed decryptions first, then `commands` (or the
     opening of its own ballot, `tally`)."""
     secrets = my_secrets(chain, me)
     if secrets is None:
         raise ProtocolError(f"{me.name} has not joined this game", hint="pbem join DIR GENESIS --as NAME")
+    assert chain.deck is not None  # a peer game's
     staged = chain.deck.copy()
     seed = b64d(secrets.beacon_seed, 32)
     link = staged.next_link(me.name, seed, [b64d(s, 32) for s in secrets.renewals])
@@ -234,6 +240,7 @@ def turn(chain: ChainView, me: SecretIdentity, commands: list[Any], private_chec
         if commands or tally:
             raise ProtocolError(f"seat {me.name} was handed over to you: your fresh layers come first",
                                 hint="pbem sync writes them")
+        assert chain.public is not None  # dealt
         rekey = peer_rekey.make(staged, chain.public, me, chain.seq + 1)
         body = TurnBody(game_id=chain.game_id, seq=chain.seq + 1, prev=chain.head, by=me.name, beacon=b64e(link),
                         rekey=rekey, at=file_time(chain), state=state_hash(chain.public))
@@ -246,8 +253,10 @@ def turn(chain: ChainView, me: SecretIdentity, commands: list[Any], private_chec
                   private_check=private_check, tally=list(tally), renewal=renewal[0] if renewal else None)
 
 
-def _write(chain: ChainView, staged: PeerDeck, me: SecretIdentity, scalar: bytes, commands, *, join=None, beacon_link=None,
-           secrets=None, private_check=None, tally=(), renewal=None) -> bytes:
+def _write(chain: ChainView, staged: PeerDeck, me: SecretIdentity, scalar: bytes, commands: Sequence[Any], *,
+           join: Join | None = None, beacon_link: str | None = None, secrets: PeerSecrets | None = None,
+           private_check: Callable[[GameState, Any], None] | None = None, tally: Sequence[BallotOpening] = (),
+           renewal: BeaconRenewal | None = None) -> bytes:
     """A peer file: before the set-up only a join or a link; the file whose
     link completes the set-up is checked against it (`Chain.set_up_as`)."""
     seq = chain.seq + 1
@@ -266,8 +275,10 @@ def _write(chain: ChainView, staged: PeerDeck, me: SecretIdentity, scalar: bytes
                         secrets=secrets, private_check=private_check, tally=tally, layer=layer, renewal=renewal)
 
 
-def _write_dealt(chain: ChainView, staged: PeerDeck, me: SecretIdentity, scalar: bytes, commands, *, join=None,
-                 beacon_link=None, secrets=None, private_check=None, tally=(), layer=None, renewal=None) -> bytes:
+def _write_dealt(chain: ChainView, staged: PeerDeck, me: SecretIdentity, scalar: bytes, commands: Sequence[Any], *,
+                 join: Join | None = None, beacon_link: str | None = None, secrets: PeerSecrets | None = None,
+                 private_check: Callable[[GameState, Any], None] | None = None, tally: Sequence[BallotOpening] = (),
+                 layer: PokerLayer | None = None, renewal: BeaconRenewal | None = None) -> bytes:
     seq = chain.seq + 1
     parts = WriterParts(staged, me, scalar, held_partials(chain, me) if join is None else {}, secrets,
                         cards_known=lambda secrets: cards_known(chain, me, secrets))
