@@ -21,7 +21,7 @@ from pathlib import Path
 
 from pbem.app import creating, opening, reading, receiving, writing
 from pbem.home.store import KeyStore
-from pbem.gamedir import folder as folder_mod
+from pbem.gamedir import folder as folder_mod, folder_write
 
 #: game -> (title, seats as NAME[:ROLE])
 GAMES = {
@@ -113,7 +113,7 @@ def _play_in_memory(g: Path, keys: opening.Keys, rng: random.Random, limit: int 
         (g / folder_mod.turn_name(record.seq, record.by)).write_bytes(data)
     else:
         raise RuntimeError("the bot game did not end")
-    folder_mod.write_state(g, folder_mod.load(g))
+    folder_write.write_state(g, folder_mod.load(g))
 
 
 def _play(dirs: dict[str, Path], keys: dict[str, opening.Keys], rng: random.Random, limit: int = 2000,
@@ -194,7 +194,7 @@ def prefix(src: Path, dst: Path, files: int) -> Path:
     for p in sorted(src.iterdir()):
         if p.name == folder_mod.DEALER_KEY or (p.name[:6].isdigit() and int(p.name[:6]) < files):
             shutil.copy2(p, dst / p.name)
-    folder_mod.write_state(dst, folder_mod.load(dst))
+    folder_write.write_state(dst, folder_mod.load(dst))
     return dst
 
 

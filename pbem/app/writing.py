@@ -3,11 +3,11 @@ undo and handover files, and the hotseat dealer's answers.
 
 Every function either finishes its job or raises a `PbemError` with the
 folder untouched: a writing command holds the folder's lock
-(`folder.writing`), loads the chain, loads every key it will need and checks
+(`folder_write.writing`), loads the chain, loads every key it will need and checks
 every file it will write in memory (`Staged`) before the first write; each
 write is atomic. A command killed between two writes leaves a shorter valid
 chain that rerunning it completes; a stale `state.pbem` or a stray temporary
-file is repaired by the next writer (`folder.tidy`).
+file is repaired by the next writer (`folder_write.tidy`).
 """
 
 from __future__ import annotations
