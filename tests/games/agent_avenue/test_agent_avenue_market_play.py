@@ -2,7 +2,7 @@
 many seeded games, the demo under every dealer, the ``market=`` scenario
 option through the CLI, and the secrecy of the black-market deck.
 
-CI plays 20 seeded games per bot and a few demos; ``PBEM_LONG=1`` plays 400
+CI plays 9 seeded games per bot and a few demos; ``PBEM_LONG=1`` plays 400
 per bot and twenty demos per dealer with a bot keen on the instants that
 make a dealer or the peers open cards.
 """
@@ -23,7 +23,7 @@ from pbem.games.conformance import check_game
 
 SEATS = [SeatSpec("alice"), SeatSpec("bob")]
 LONG = bool(os.environ.get("PBEM_LONG"))
-SEEDS = range(400) if LONG else range(20)
+SEEDS = range(400) if LONG else range(9)
 
 
 @pytest.mark.parametrize("bot", ["random", "greedy"])
