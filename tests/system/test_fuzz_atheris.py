@@ -17,7 +17,7 @@ import fuzzing
 from paths import ROOT
 
 RUN = ROOT / "fuzz" / "run.py"
-SECONDS = 300 if os.environ.get("PBEM_LONG") == "1" else 8
+SECONDS = 300 if os.environ.get("PBEM_LONG") == "1" else 4
 
 
 @pytest.mark.skipif(importlib.util.find_spec("atheris") is None, reason="atheris is not installed (optional: pip install atheris; Linux x86_64 wheels only; .ci/run tries)")
