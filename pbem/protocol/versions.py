@@ -90,6 +90,7 @@ _ROWS: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...] = (
     (5, MODES, ("shuffle_proofs",)),  # issue #25
     (6, MODES, ("long_games", "proven_private_decks", "handover", "answer_from_drawn_deck",
                     "resealed_zones")),  # issues #23, #24, #25
+    (7, MODES, ()),  # issues #24, #25 (opened; features are added to this row until it is released)
 )
 
 
