@@ -61,7 +61,8 @@ from nacl import exceptions as _nacl_exc
 
 from pbem.errors import CryptoError, FormatError, ProofError
 
-__all__ = ["SECRET_LEN", "KEY_LEN", "PROOF_LEN", "OUTPUT_LEN", "public_key", "prove", "verify", "output"]
+__all__ = ["SECRET_LEN", "KEY_LEN", "PROOF_LEN", "OUTPUT_LEN", "public_key", "check_key", "prove", "evaluate",
+           "output", "verify"]
 
 SECRET_LEN = 32
 KEY_LEN = 32
@@ -160,9 +161,16 @@ def prove(sk: bytes, alpha: bytes) -> bytes:
     return gamma + c + s
 
 
+def evaluate(sk: bytes, alpha: bytes) -> tuple[bytes, bytes]:
+    """The 64-byte output `beta` for `alpha` and its proof (what `verify` of
+    the proof gives)."""
+    proof = prove(sk, alpha)
+    return _proof_to_hash(proof[:32]), proof
+
+
 def output(sk: bytes, alpha: bytes) -> bytes:
-    """The 64-byte output `beta` for `alpha` (what `verify` of `prove`'s proof gives)."""
-    return _proof_to_hash(prove(sk, alpha)[:32])
+    """The 64-byte output `beta` for `alpha`."""
+    return evaluate(sk, alpha)[0]
 
 
 def _check_point(point: bytes, what: str) -> bytes:
@@ -173,6 +181,11 @@ def _check_point(point: bytes, what: str) -> bytes:
         raise FormatError(f"{what} is not a valid point",
                           hint="not a canonical point of the prime-order subgroup of edwards25519")
     return point
+
+
+def check_key(key: bytes) -> bytes:
+    """`key` if it is a public key `verify` takes; FormatError otherwise."""
+    return _check_point(key, "the VRF key")
 
 
 def _times(k: bytes, point: bytes) -> bytes:
@@ -190,7 +203,7 @@ def verify(key: bytes, proof: bytes, alpha: bytes) -> bytes:
     is not well formed (a wrong length, a point outside the prime-order
     subgroup, `s` not below the group order); ProofError when the proof
     does not verify."""
-    key = _check_point(key, "the VRF key")
+    key = check_key(key)
     if not isinstance(proof, (bytes, bytearray)) or len(proof) != PROOF_LEN:
         raise FormatError(f"a VRF proof is {PROOF_LEN} bytes")
     proof = bytes(proof)
