@@ -262,6 +262,7 @@ def test_info_dir_says_once_who_can_know_which_chance(pbem, tmp_path):
     out = pbem("info", g).stdout
     assert f"protocol version {PROTOCOL_VERSION}, dealer referee (rita)" in out
     assert "note: rita (the referee) knows every hidden card" in out and "contribution" in out
+    assert "proven in its file and refused at once otherwise" in out  # version 7: its dice are proven
     pbem("new", "aa", p, "--seat", "alice", "--seat", "bob", "--dealer", "peer", "--as", "alice")
     info = pbem.json("info", p)
     assert info["protocol_version"] == PROTOCOL_VERSION and any("every other seat" in line for line in info["chance"])

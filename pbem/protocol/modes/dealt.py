@@ -316,12 +316,12 @@ def _check_draw(chain: ChainView, name: str, seed: bytes, proof: str | None, wha
 def _check_proven_chance(chain: ChainView, body: TurnBody) -> None:
     """The chance of the referee's answer is its key's output for the next
     draw of play, proven in the file; a proof comes only with chance."""
-    from pbem.protocol import referee_chance  # PyNaCl: referee games of version 7 only
-
     if body.chance is None:
         if body.chance_proof is not None:
             raise ProtocolError("the referee's file carries a chance proof but no chance")
         return
+    from pbem.protocol import referee_chance  # PyNaCl: only for a file that draws
+
     _check_draw(chain, referee_chance.play_draw(chain.now.chance_draws + 1), b64d(body.chance, 32),
                 body.chance_proof, "chance")
 
