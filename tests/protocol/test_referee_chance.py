@@ -6,7 +6,7 @@ its own folder and `pbem apply` between them: the referee doctors the dice
 of an attack (its own pbem computes the whole answer, state and all, from
 the seed of its choosing, and signs it with its real key); alice's `pbem
 apply` refuses it at once, naming the file, and her folder is left as it
-was. A game begun under version 6 keeps drawing them from the game seed,
+was; `pbem verify` and a watcher of a folder holding it name it too. A game begun under version 6 keeps drawing them from the game seed,
 checked by the audit only (`test_chance_mechanisms` shows the audit
 catching doctored ones there).
 """
@@ -114,6 +114,10 @@ def test_a_referees_doctored_dice_are_refused_at_once_by_a_players_apply(tmp_pat
     shutil.copytree(dirs["alice"], copy)
     (copy / name).write_bytes(forged)
     assert name in Pbem(keys["alice"].store.home).fails("verify", copy).stderr
+    before = snapshot(copy)  # and a watcher of it (a shared folder) names it, writing nothing
+    out = alice("watch", copy, "--as", "alice", "--once", ok=False, env={"PBEM_WATCH_SETTLE": "0.05"}).output
+    assert name in out and "the referee's chance is not the output its key proves" in out, out
+    assert snapshot(copy) == before
     # a proof of another draw, or none, is refused the same way; the honest answer goes in
     other_key = b64e(referee_chance.draw(b"\x07" * 32, chain.game_id, [], "play 1")[1])
     for proof, message in ((None, "carries no proof"), (other_key, "is not proven: the VRF proof does not verify")):
@@ -170,3 +174,27 @@ def test_a_version_6_referee_game_still_verifies_and_audits_as_before(tmp_path, 
                                  table.secrets["rita"])
     with pytest.raises(Exception, match="may not carry chance_proof"):
         tamper.replay(table.files[:k] + [forged])
+
+
+def test_a_referee_genesis_names_a_valid_chance_key_and_only_it_does():
+    """Checked with the genesis, so a seat never joins a game whose dice no
+    one could check: no key, a key that is no point of the group, or a key
+    in a hotseat genesis, each re-signed by its writer, is refused."""
+    from pbem.errors import FormatError
+    from pbem.protocol.chain import Chain
+    from pbem.protocol.formats import GenesisBody
+
+    table = tamper.play("dark-agent", "referee", ["alice"], 2, ("aims=2",))
+    body = codec.decode_body(codec.read_envelope(table.files[0]), GenesisBody)
+    order_two = b64e((2**255 - 20).to_bytes(32, "little"))
+    for key, message in ((None, "names the key of its chance"), (order_two, "chance key: the VRF key is not a valid point")):
+        forged = codec.encode_signed("genesis", msgspec.structs.replace(
+            body, dealer=msgspec.structs.replace(body.dealer, chance_key=key)), table.secrets["rita"])
+        with pytest.raises(FormatError, match=message):
+            Chain(forged)
+    hotseat = tamper.play("dark-agent", "hotseat", ["alice"], 2, ("aims=2",))
+    body = codec.decode_body(codec.read_envelope(hotseat.files[0]), GenesisBody)
+    forged = codec.encode_signed("genesis", msgspec.structs.replace(
+        body, dealer=msgspec.structs.replace(body.dealer, chance_key=order_two)), hotseat.secrets["dealer"])
+    with pytest.raises(FormatError, match="only a referee game of protocol version 7 or later names a chance key"):
+        Chain(forged)
