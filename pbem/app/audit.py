@@ -57,7 +57,13 @@ def audit(folder: Path) -> AuditReport:
         who = f"{deal.name or folder_mod.turn_name(deal.seq, deal.by)} (signed by {chain.dealer_name})"
     else:
         who = f"{folder_mod.GENESIS} (signed by {chain.dealer_name})"
-    if chain.setup_seed is not None:
+    proven = dealer_mod.proves_chance(chain)
+    if proven:  # the public set-up seed and every die were proven when they came: the key must be the seed's
+        checks += 1
+        if chain.genesis.dealer.chance_key != referee_chance_key(seed):
+            failures.append(f"{folder_mod.GENESIS} (signed by {chain.dealer_name}): the key of the referee's chance "
+                            "is not the one its master seed gives")
+    elif chain.setup_seed is not None:
         checks += 1
         if chain.setup_seed != public_setup_seed(gseed):
             failures.append(f"{who}: the public set-up seed is not the one the master seed gives"
@@ -113,7 +119,8 @@ def _audit_play_chance(folder: Path, chain, master: bytes, cards: dict[str, str]
             return
         where = f"{record.name or folder_mod.turn_name(record.seq, record.by)} (signed by {record.by})"
         body = record.body
-        if body.chance is not None:
+        proven = dealer_mod.proves_chance(prefix)
+        if body.chance is not None and not proven:  # proven chance was checked when its file came
             checks += 1
             if b64d(body.chance, 32) != public_chance_seed(seed, record.seq):
                 failures.append(f"{where}: the chance it supplied is not the one the dealer's seed gives")
@@ -123,7 +130,8 @@ def _audit_play_chance(folder: Path, chain, master: bytes, cards: dict[str, str]
         if prefix.uncommitted():
             known.update(dealer_mod.cards_of(dealer_mod.replay_full(prefix, prefix.records[-1], known, seed)))
         resume = [prefix.paused] if prefix.paused else [(o.seat, prefix.decode_command(o.command)) for o in body.tally]
-        _, known = dealer_mod.dealer_effects(prefix, seed, known, record.seq, resume)
+        pseed = b64d(body.chance, 32) if proven and body.chance is not None else None
+        _, known = dealer_mod.dealer_effects(prefix, seed, known, record.seq, resume, pseed)
         for ref, value in sorted(body.commitments.items()):
             checks += 1
             card = known.get(ref)
@@ -163,3 +171,10 @@ def _audit_peer(folder: Path, chain) -> AuditReport:
     if cards is None:
         return AuditReport(files=len(chain.records), checks=checks, failures=failures)
     return _replay_knowing(folder, chain, cards, checks, failures)
+
+
+def referee_chance_key(master: bytes) -> str:
+    """The key of a referee's public chance its master seed gives (version 7)."""
+    from pbem.protocol import referee_chance  # PyNaCl: referee games of version 7 only
+
+    return referee_chance.public_key(master)

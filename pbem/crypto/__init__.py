@@ -26,6 +26,7 @@ Modules (import them directly; this package imports nothing, so that
 * `poker`     mental poker over edwards25519 (PyNaCl): shuffle layers, decryption.
 * `twofaced`  the two-faced deck (Codenames Duet under peer): pairs, re-pairing.
 * `shuffle/`  zero-knowledge proofs that a shuffle layer (or a pair layer) is honest.
+* `vrf`       a verifiable random function (RFC 9381's ECVRF): a referee's proven dice.
 
 Primitives all come from `cryptography`; nothing here implements one.
 """

@@ -265,6 +265,14 @@ def public_chance_seed(game_seed: bytes, seq: int) -> bytes:
     return derive(game_seed, f"public chance {seq}".encode())
 
 
+def tape_label(seq: int, proven: bool) -> str:
+    """The label a dealer's file's public chance is drawn under from its
+    seed: its seq, or, where the referee's chance is proven (version 7),
+    none: the draw's proof fixes the seed whatever the seq, and so must the
+    label (`pbem.protocol.referee_chance`)."""
+    return "public" if proven else f"public {seq}"
+
+
 def secret_chance(game_seed: bytes, seq: int) -> DealerChance:
     """The dealer's secret chance while file `seq` is applied."""
     return DealerChance(game_seed, f"secret chance {seq}")

@@ -29,8 +29,8 @@ from pbem.crypto.seal import open_envelope, seal, seal_ad
 from pbem.crypto.stream import derive
 from pbem.errors import InvalidOption, ProtocolError, SealError
 from pbem.games.base import Game, GameState, Hidden, Known, SeatSpec, overlay, project, unknown_to, unrevealed_public
-from pbem.protocol.chance import PlayChance, Tape, public_chance_seed, secret_chance
-from pbem.protocol import codec, transition
+from pbem.protocol.chance import PlayChance, Tape, public_chance_seed, secret_chance, tape_label
+from pbem.protocol import codec, transition, versions
 from pbem.protocol.chain import Chain
 from pbem.protocol.clock import file_time, now, stamp
 from pbem.protocol.commitments import item_bytes, state_hash
@@ -41,7 +41,7 @@ from pbem.protocol.formats import PROTOCOL_VERSION, GenesisBody, TurnBody
 from pbem.protocol.long_parts import Pace
 
 if TYPE_CHECKING:
-    from pbem.protocol.head import Record
+    from pbem.protocol.head import ChainView, Record
     from pbem.protocol.transition import Effect
     from pbem.protocol.turn_parts import BallotOpening
 
@@ -175,12 +175,18 @@ def _genesis_dealt_after_joins(game: Game[Any, Any], options: Any, seats: list[t
     (`pbem.protocol.setup.game_seed`): it cannot try seeds until the deal
     suits a friend, nor can the last seat to join aim it."""
     seed_commitment, box = _seed_box(dealer, seed)
+    chance_key = None
+    if versions.of(PROTOCOL_VERSION).proven_chance:
+        from pbem.protocol import referee_chance  # PyNaCl: referee games of version 7 only
+
+        chance_key = referee_chance.public_key(seed)
     body = GenesisBody(
         game=game.info.name,
         rules_version=game.info.rules_version,
         options=msgspec.Raw(canonical(options)),
         seats=[SeatEntry(name=spec.name, role=spec.role, identity=ident) for spec, ident in seats],
-        dealer=DealerInfo(mode="referee", identity=dealer.public, seed_commitment=seed_commitment, seed_box=box),
+        dealer=DealerInfo(mode="referee", identity=dealer.public, seed_commitment=seed_commitment, seed_box=box,
+                          chance_key=chance_key),
         initial=msgspec.Raw(b"null"),
         commitments={},
         state=state_hash(None),
@@ -198,7 +204,7 @@ def deal(chain: Chain, dealer: SecretIdentity, master: bytes) -> bytes:
     game seed, a commitment to every item, the face-up cards revealed and
     each seat's cards sealed to it."""
     seed = game_seed(chain, master)
-    setup_seed = public_setup_seed(seed)
+    setup_seed, proof = public_draw(chain, master, seed, None)
     full = full_setup(chain.game, chain.options, chain.seat_specs(), seed, setup_seed)
     cards = cards_of(full)
     commitments = {ref: commit(salt_for(master, ref), item_bytes(ref, card)) for ref, card in cards.items()}
@@ -216,9 +222,30 @@ def deal(chain: Chain, dealer: SecretIdentity, master: bytes) -> bytes:
             deliveries.append(Delivery(to=name, refs=refs, envelope=env))
     body = TurnBody(
         game_id=chain.game_id, seq=seq, prev=chain.head, by=dealer.name, commitments=commitments, reveals=reveals,
-        deliveries=deliveries, setup_seed=b64e(setup_seed), at=file_time(chain), state=state_hash(public),
+        deliveries=deliveries, setup_seed=b64e(setup_seed), chance_proof=proof, at=file_time(chain),
+        state=state_hash(public),
     )
     return codec.encode_signed("turn", body, dealer)
+
+
+def proves_chance(chain: ChainView) -> bool:
+    """The referee's public chance is proven at once (version 7)."""
+    return chain.version.proven_chance and chain.dealer_mode == "referee"
+
+
+def public_draw(chain: ChainView, master: bytes, seed: bytes, seq: int | None) -> tuple[bytes, str | None]:
+    """The seed of the dealer's public chance in its file at `seq` (None:
+    the deal's public set-up seed), and its proof where the game proves it:
+    from version 7 a referee's is its verifiable random function's output
+    for the draw (`referee_chance`); otherwise it is derived from the game
+    seed, which the audit checks."""
+    if not proves_chance(chain):
+        return (public_setup_seed(seed) if seq is None else public_chance_seed(seed, seq)), None
+    from pbem.protocol import referee_chance  # PyNaCl: referee games of version 7 only
+
+    name = referee_chance.SET_UP if seq is None else referee_chance.play_draw(chain.now.chance_draws + 1)
+    out, proof = referee_chance.draw(master, chain.game_id, [chain.contributions[s] for s in chain.seat_order], name)
+    return out, b64e(proof)
 
 
 def contribution(chain: Chain, seat: SecretIdentity) -> bytes:
@@ -324,22 +351,25 @@ def cards_of(state: GameState) -> dict[str, str]:
     return {it.ref: it.card for zone in state.zones.values() for it in zone.items if isinstance(it, Known)}
 
 
-def dealer_effects(chain: Chain, seed: bytes, cards: dict[str, str], seq: int,
-                   resume: Sequence[tuple[str, Any]]) -> tuple[Effect, dict[str, str]]:
+def dealer_effects(chain: ChainView, seed: bytes, cards: dict[str, str], seq: int,
+                   resume: Sequence[tuple[str, Any]], pseed: bytes | None = None) -> tuple[Effect, dict[str, str]]:
     """The dealer's own file at `seq`, run on the public state (what it
-    writes) and on the full state (what its shuffles deal): the effect, the
-    cards of every item, and whether it drew public chance."""
-    pseed = public_chance_seed(seed, seq)
+    writes) and on the full state (what its shuffles deal): the effect and
+    the cards of every item. `pseed` is the seed of its public chance
+    (None: the one the game seed gives, as before version 7)."""
+    if pseed is None:
+        pseed = public_chance_seed(seed, seq)
+    label = tape_label(seq, proves_chance(chain))
     state, dealer = chain.public, chain.dealer_name
     assert state is not None and dealer is not None  # the dealer's file in a game dealt
     public = transition.run(
         chain.game, state, dealer, [], source=cards.get, writer_knows=lambda st: set(cards),
-        chance=PlayChance(Tape(pseed, f"public {seq}")), resume=resume,
+        chance=PlayChance(Tape(pseed, label)), resume=resume,
     )
     full = transition.run(
         chain.game, overlay(state, cards), dealer, [], source=cards.get,
         writer_knows=lambda st: set(cards),
-        chance=PlayChance(Tape(pseed, f"public {seq}"), secret=secret_chance(seed, seq)),
+        chance=PlayChance(Tape(pseed, label), secret=secret_chance(seed, seq)),
         resume=resume, keep_fresh=True,
     )
     return public, {**cards, **cards_of(full.state)}
@@ -391,7 +421,8 @@ def answer(chain: Chain, dealer: SecretIdentity) -> bytes | None:
         return void
     tally = open_ballots(chain, dealer)
     resume = [chain.paused] if chain.paused else [(o.seat, chain.decode_command(o.command)) for o in tally]
-    effect, cards = dealer_effects(chain, seed, cards, seq, resume)
+    pseed, proof = public_draw(chain, master, seed, seq)
+    effect, cards = dealer_effects(chain, seed, cards, seq, resume, pseed)
     hidden = [it.ref for zone in effect.state.zones.values() for it in zone.items if isinstance(it, Hidden)]
     new = [ref for ref in dict.fromkeys(hidden + list(effect.revealed)) if ref not in chain.commitments]
     fresh = {ref: opening_for(master, ref, cards[ref]) for ref in new}
@@ -414,7 +445,8 @@ def answer(chain: Chain, dealer: SecretIdentity) -> bytes | None:
         deliveries=deliveries,
         commitments={ref: commit(b64d(o.salt, 32), item_bytes(ref, o.card)) for ref, o in fresh.items()},
         seed=seed_opening if over else None,
-        chance=b64e(public_chance_seed(seed, seq)) if effect.drew_chance else None,
+        chance=b64e(pseed) if effect.drew_chance else None,
+        chance_proof=proof if effect.drew_chance else None,
         memo=seal_openings(list(fresh.values()), dealer.public, memo_ad(chain.game_id, seq)) if fresh else None,
         tally=tally,
         at=file_time(chain),

@@ -52,7 +52,7 @@ class SeatEntry(msgspec.Struct, frozen=True):
     identity: PublicIdentity
 
 
-class DealerInfo(msgspec.Struct, frozen=True):
+class DealerInfo(msgspec.Struct, frozen=True, omit_defaults=True):
     """Who owns what nobody may see, and its commitment to the master seed.
 
     `seed_commitment` commits to the master seed that drives every chance
@@ -65,6 +65,11 @@ class DealerInfo(msgspec.Struct, frozen=True):
     identity: PublicIdentity
     seed_commitment: B64
     seed_box: Envelope
+    #: referee games of version 7: the public key of the verifiable random
+    #: function that draws the referee's public chance, derived from the
+    #: master seed (`pbem.protocol.referee_chance`); absent otherwise (so
+    #: that older genesis files keep their bytes)
+    chance_key: B64 | None = None
 
 
 class SeedOpening(msgspec.Struct, frozen=True):

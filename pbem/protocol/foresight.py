@@ -29,8 +29,15 @@ def chance_knowledge(chain: "Chain") -> list[str]:
         ]
     if mode == "referee":
         name = chain.dealer_name
-        out = [f"{name} (the referee) knows every hidden card, and every die as it is drawn; a colluding referee "
-               "could tell a player what it knows, but cannot change a die or a deal without the audit naming it."]
+        if version.proven_chance:
+            out = [f"{name} (the referee) knows every hidden card, and every die of the game once the last seat has "
+                   "joined; a colluding referee could tell a player what it knows, but cannot change a die (each is "
+                   "its verifiable random function's output, proven in its file and refused at once otherwise) "
+                   "or a deal without the audit naming it."]
+        else:
+            out = [f"{name} (the referee) knows every hidden card, and every die as it is drawn; a colluding "
+                   "referee could tell a player what it knows, but cannot change a die or a deal without the audit "
+                   "naming it."]
         if version.contributions:
             out.append("No seat knows a die or a draw before the command that makes it is signed: the referee "
                        "supplies it in its answer, from its seed committed in the genesis and every seat's "

@@ -131,8 +131,12 @@ class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     undo: Undo | None = None
     #: the seed of the public chance this dealer's file supplies (a paused
     #: command's dice): derived from the dealer's committed seed, which the
-    #: audit checks
+    #: audit checks; a referee's of version 7, its proven VRF output
     chance: B64 | None = None
+    #: version 7, referee games: the proof that this file's `chance`, or
+    #: its deal's `setup_seed`, is the output of the referee's verifiable
+    #: random function for this draw (`pbem.protocol.referee_chance`)
+    chance_proof: B64 | None = None
     #: the dealer's openings of the items it commits to in this file (a
     #: reshuffled deck), sealed to its own key so it needs no other storage
     memo: Envelope | None = None

@@ -27,7 +27,7 @@ from pbem.protocol.setup import derive_setup
 if TYPE_CHECKING:
     from pbem.crypto.keys import PublicIdentity
     from pbem.games.base import Game, GameState
-    from pbem.protocol.file_parts import SeatEntry
+    from pbem.protocol.file_parts import DealerInfo, SeatEntry
     from pbem.protocol.modes.base import Mode
     from pbem.protocol.setup import PeerShape
 
@@ -98,6 +98,8 @@ def accept(data: bytes, name: str) -> Begun:
                                          and genesis.dealer.mode == "referee"):
         raise FormatError("only a referee game of protocol version "
                           f"{versions.first('handover')} or later lets its referee hand a seat over")
+    if genesis.dealer is not None:
+        _check_chance_key(genesis.dealer, version)
     game_id = codec.file_hash(outer)
     game = games.get(genesis.game, genesis.rules_version)
     names = [s.name for s in genesis.seats]
@@ -127,6 +129,18 @@ def accept(data: bytes, name: str) -> Begun:
         shape=derived.hidden if derived.hidden is not None else derived.probe, peer_shape=derived.shape,
         head=head, record=Record(0, signer.name, game_id, outer, genesis, after=head.public, name=name),
     )
+
+
+def _check_chance_key(dealer: DealerInfo, version: versions.Version) -> None:
+    """A referee genesis of version 7 names the key of its public chance
+    (`referee_chance`); no other genesis names one."""
+    if version.proven_chance and dealer.mode == "referee":
+        from pbem.protocol import referee_chance  # PyNaCl: referee games of version 7 only
+
+        referee_chance.check_key(dealer.chance_key)
+    elif dealer.chance_key is not None:
+        raise FormatError(f"only a referee game of protocol version {versions.first('proven_chance')} or later "
+                          "names a chance key")
 
 
 def _check_pace(genesis: GenesisBody, version: versions.Version) -> None:

@@ -107,6 +107,10 @@ class Head(msgspec.Struct, frozen=True, kw_only=True):
     seed: bytes | None = None
     #: dealer modes: the public set-up seed (the genesis's or the deal's)
     setup_seed: bytes | None = None
+    #: referee games of version 7: how many of the referee's answers drew
+    #: public chance so far (the next one's draw is ``play N+1``,
+    #: `pbem.protocol.referee_chance`)
+    chance_draws: int = 0
     undo_pending: UndoPending | None = None
     #: version 6 (`pbem.protocol.long_games`): how the game ended outside
     #: its rules (a resignation, an abandonment), the seats the referee

@@ -79,6 +79,13 @@ class Version:
     #: deck, instead of refused (Codex reseals a hand after a look, so the
     #: looker cannot follow its cards; `peer.changes._holder`)
     resealed_zones: bool = False
+    #: referee games: the referee's public chance (the deal's public
+    #: set-up seed, the chance of its answers: dice, coin flips, random
+    #: choices everyone sees) is the output of a verifiable random function
+    #: under a key its genesis names, with its proof in the file, checked
+    #: when the file arrives; secret chance (the deal) stays the seed's
+    #: (`pbem.protocol.referee_chance`)
+    proven_chance: bool = False
 
 
 #: (number, the dealer modes it may be begun in, the features it adds)
@@ -90,7 +97,7 @@ _ROWS: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...] = (
     (5, MODES, ("shuffle_proofs",)),  # issue #25
     (6, MODES, ("long_games", "proven_private_decks", "handover", "answer_from_drawn_deck",
                     "resealed_zones")),  # issues #23, #24, #25
-    (7, MODES, ()),  # issues #24, #25 (opened; features are added to this row until it is released)
+    (7, MODES, ("proven_chance",)),  # issues #24, #25 (opened; features are added to this row until it is released)
 )
 
 

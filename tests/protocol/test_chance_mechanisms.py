@@ -39,14 +39,38 @@ def test_rolls_draws_and_reshuffles_play_to_the_end(tmp_path, dealer):
     assert paused and all(chain.records[r.seq - 1].by == r.resumed[0] for r in paused)
 
 
-def test_a_dealer_that_supplies_other_dice_is_caught_by_the_audit(tmp_path, monkeypatch):
+def test_a_dealer_that_supplies_other_dice_is_caught_by_the_audit_before_version_7(tmp_path, monkeypatch):
+    """Games begun before protocol version 7 keep the referee's dice of the
+    game seed, which only the audit checks (version 7 proves them at once:
+    below, and tests/protocol/test_referee_chance.py)."""
+    from pbem.protocol import formats
+
+    monkeypatch.setattr(dealer_mod, "PROTOCOL_VERSION", 6)
+    monkeypatch.setattr(formats, "PROTOCOL_VERSION", 6)  # what a seat's first file checks
     real = dealer_mod.public_chance_seed
     monkeypatch.setattr(dealer_mod, "public_chance_seed", lambda seed, seq: real(b"\x01" * 32, seq))
     with pytest.raises(Exception, match="audit failed"):
         _play(tmp_path, "referee", 7)
     monkeypatch.setattr(dealer_mod, "public_chance_seed", real)
+    assert opening.open_game(tmp_path / "game").genesis.version == 6
     failures = audit(tmp_path / "game").failures
     assert failures and all("signed by referee" in f and "chance it supplied" in f for f in failures)
+
+
+def test_a_referee_that_supplies_other_dice_is_refused_at_once_from_version_7(tmp_path, monkeypatch):
+    """The referee's own pbem refuses to write dice that are not its
+    verifiable random function's (it checks its file as every verifier does)."""
+    from pbem.protocol import referee_chance
+
+    real = referee_chance.draw
+
+    def other_dice(master, game_id, contributions, name):
+        seed, proof = real(master, game_id, contributions, name)
+        return (bytes(32), proof) if name != referee_chance.SET_UP else (seed, proof)
+
+    monkeypatch.setattr(referee_chance, "draw", other_dice)
+    with pytest.raises(Exception, match="the referee's chance is not the output its key proves for draw 'play 1'"):
+        _play(tmp_path, "referee", 7)
 
 
 def test_a_dealer_that_reshuffles_from_another_seed_is_caught_by_the_audit(tmp_path, monkeypatch):
@@ -238,6 +262,7 @@ def test_info_dir_says_once_who_can_know_which_chance(pbem, tmp_path):
     out = pbem("info", g).stdout
     assert f"protocol version {PROTOCOL_VERSION}, dealer referee (rita)" in out
     assert "note: rita (the referee) knows every hidden card" in out and "contribution" in out
+    assert "proven in its file and refused at once otherwise" in out  # version 7: its dice are proven
     pbem("new", "aa", p, "--seat", "alice", "--seat", "bob", "--dealer", "peer", "--as", "alice")
     info = pbem.json("info", p)
     assert info["protocol_version"] == PROTOCOL_VERSION and any("every other seat" in line for line in info["chance"])

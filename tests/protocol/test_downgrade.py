@@ -24,7 +24,7 @@ from pbem.crypto import beacon, poker
 from pbem.crypto.encoding import b64e, canonical
 from pbem.home.store import KeyStore
 from pbem.games.base import Known, SeatSpec, project
-from pbem.protocol import codec, dealer as dealer_mod
+from pbem.protocol import codec, dealer as dealer_mod, versions
 from pbem.protocol.peer import writer as peer_writer
 from pbem.protocol.commitments import state_hash
 from pbem.protocol.formats import PROTOCOL_VERSION, GenesisBody
@@ -60,7 +60,11 @@ def referee_genesis(home, version: int) -> bytes:
     master = random.Random(7).randbytes(32)
     if version >= 2:
         data = dealer_mod.make_genesis(game, opts, seats, "referee", secrets["rita"], master)
-        return _resigned(data, secrets["rita"], version=version)
+        if versions.of(version).proven_chance:
+            return _resigned(data, secrets["rita"], version=version)
+        body = codec.decode_body(codec.read_envelope(data, "genesis"), GenesisBody)  # as older pbems wrote it:
+        return _resigned(data, secrets["rita"], version=version,  # no key for the referee's chance
+                         dealer=msgspec.structs.replace(body.dealer, chance_key=None))
     data = dealer_mod.make_genesis(game, opts, seats, "hotseat", secrets["rita"], master)
     body = codec.decode_body(codec.read_envelope(data, "genesis"), GenesisBody)
     return _resigned(data, secrets["rita"], version=1, dealer=msgspec.structs.replace(body.dealer, mode="referee"))

@@ -315,14 +315,25 @@ def _agent_deck() -> list[str]:
 
 def test_the_audit_checks_the_public_setup_seed(players, tmp_path, monkeypatch):
     """A referee who picks its public set-up seed apart from its committed
-    master seed (to choose the Codenames words, say) passes every check
-    during the game, and is caught by the audit, which names the genesis."""
+    master seed (to choose the Codenames words, say): in a game begun before
+    protocol version 7 it passes every check during the game, and is caught
+    by the audit, which names the deal; from version 7 the seed is its
+    verifiable random function's, proven in the deal, and its own pbem
+    refuses to write another (`test_referee_chance` has a player refuse it)."""
     from conftest import play_to_end
     from pbem.app.audit import audit
+    from pbem.protocol import formats, referee_chance
 
     honest, _ = make(players, tmp_path, "codenames", "referee")
     play_to_end(players, honest)
     assert audit(honest).ok
+    real = referee_chance.draw
+    monkeypatch.setattr(referee_chance, "draw", lambda *a: (b"\x07" * 32, real(*a)[1]))
+    with pytest.raises(AssertionError, match="the referee's public set-up seed is not the output its key proves"):
+        make(players, tmp_path / "proven", "codenames", "referee")
+    monkeypatch.undo()
+    monkeypatch.setattr(dealer_mod, "PROTOCOL_VERSION", 6)
+    monkeypatch.setattr(formats, "PROTOCOL_VERSION", 6)  # what a seat's first file checks
     monkeypatch.setattr(dealer_mod, "public_setup_seed", lambda seed: b"\x07" * 32)
     folder, _ = make(players, tmp_path / "chosen", "codenames", "referee")
     play_to_end(players, folder)  # the referee deals after the joins: while it still cheats

@@ -82,7 +82,8 @@ BY_DESIGN = {
         "time can prove under each dealer: docs/security.md, 'Time and absence')",
     (r"genesis/(hotseat|referee)", r"nonce", "change"):
         "a dealer's genesis nonce only makes the game id unique: another nonce is another game",
-    (r"genesis/(hotseat|referee)|turn/referee/dealer\[commitments,deliveries,setup_seed\]", r"commitments\.<key>", "change"):
+    (r"genesis/(hotseat|referee)|turn/referee/dealer\[(chance_proof,)?commitments,deliveries,setup_seed\]",
+     r"commitments\.<key>", "change"):
         "the dealer's commitment to a card nobody holds yet: the dealer cannot open it when it deals "
         "the card (every verifier checks the opening), and the audit recomputes it from the seed",
     (r"genesis/(hotseat|referee)", r"setup_seed", "change"):
@@ -93,15 +94,13 @@ BY_DESIGN = {
         "no public chance at set-up (then nothing public depends on it), and the audit still checks the seed's deal",
     (PEER_LAYER, r"(peer|join)\.anchor", "change"):
         "the writer's own beacon anchor: a wrong one only stops the writer's own next file",
-    (r"turn/(hotseat|referee)/dealer\[.*chance.*\]", r"chance", "change"):
-        "the chance seed of a dealer's answer: another seed that gives the same dice changes nothing (one that "
-        "does not is refused by the state), and the audit checks every seed is the one the game seed gives",
+    (r"turn/hotseat/dealer\[.*chance.*\]", r"chance", "change"):
+        "the chance seed of a hotseat dealer's answer: another seed that gives the same dice changes nothing (one "
+        "that does not is refused by the state), and the audit checks every seed is the one the game seed gives "
+        "(a referee's, from protocol version 7, is proven in its file: `test_referee_chance`)",
     (r"turn/referee/seat\[contribution\]", r"contribution", "change"):
         "a seat's contribution is any 32 bytes it likes: another value is another, equally unforeseeable, game "
         "seed, and the audit checks that the referee dealt from the contributions as they stand",
-    (r"turn/referee/dealer\[commitments,deliveries,setup_seed\]", r"setup_seed", "change"):
-        "the public set-up seed of the referee's deal: every verifier rebuilds the set-up from it (a change that "
-        "still matches the state decides nothing), and the audit checks it is the one the game seed gives",
     (r"genesis/peer", r"version", "delete|change"):
         "a genesis of an older protocol version is an older game's (version 1: its writers could foresee their "
         "own chance; 3: beacon chains that do not renew, chance one colluder can show): every verifier still "
@@ -109,10 +108,14 @@ BY_DESIGN = {
     (r"genesis/hotseat", r"version", "delete"):
         "protocol versions 1 and 4 run an honest hotseat game alike (later versions change referee deals, "
         "peer chance and void ballots); another version is another game id",
-    (r"genesis/(hotseat|referee)", r"version", "change"):
-        "protocol versions 5 and 6 add only peer features (shuffle proofs, proven private decks): a hotseat or "
-        "referee genesis of version 4 or 5 runs alike (another version is another game id), and pbem refuses a "
-        "seat's first file in an older version of a referee game (tests/protocol/test_downgrade.py)",
+    (r"genesis/hotseat", r"version", "change"):
+        "protocol versions 5 to 7 add only peer and referee features (shuffle proofs, proven private decks, a "
+        "referee's proven chance): a hotseat genesis of version 6 runs as one of 7 (another version is another "
+        "game id); a referee genesis of another version is refused (its chance key belongs to version 7)",
+    (r"genesis/referee", r"dealer\.chance_key", "change"):
+        "the referee's own chance key, fixed in its genesis before any seat joins: another key (a valid point) is "
+        "another game id, whose dice are proven under that key all the same; the audit checks it is the master "
+        "seed's",
     (r"turn/peer/seat\[.*renewal.*\]", r"renewal", "delete"):
         "a beacon renewal is its writer's to make when it likes before its chain runs out: left out, it renews "
         "in a later file (and if its chain ran out first, only its own next file would stop)",
@@ -317,3 +320,27 @@ def test_refused_files_are_refused_with_a_warm_checkpoint(tmp_path, game, mode):
             folder.load(g)
         _put(g, k, honest[k], honest)
     assert checkpoint.read(g).header.seq == len(honest) - 1  # never rewritten from a refused folder
+
+
+@pytest.mark.parametrize("game", ["lucky", "agent-avenue"])
+def test_a_referees_public_chance_is_refused_at_once_not_left_to_the_audit(game):
+    """The matrix's rows for a referee's dice and public set-up seed: until
+    protocol version 6 another seed was accepted when the state still
+    matched (by design: the audit checked it); from version 7 each is its
+    VRF's output, proven in the file, and any other value is refused when
+    the file arrives, for that reason (`pbem.protocol.referee_chance`)."""
+    m = matrix(game, "referee")
+    files = m.table.files
+    tried = 0
+    for k, data in enumerate(files[1:], 1):
+        outer, body = tamper.decode(data)
+        field = next((f for f in ("chance", "setup_seed") if f in body), None)
+        if outer.by != "rita" or field is None or tried >= 3:
+            continue
+        chain = tamper.replay(files[:k])
+        value = ("B" if body[field][0] == "A" else "A") + body[field][1:]
+        forged = tamper.signed("turn", tamper.encode_body({**body, field: value}), "rita", m.table.secrets["rita"])
+        with pytest.raises(PbemError, match="is not the output its key proves"):
+            chain.append(forged)
+        tried += 1
+    assert tried >= (3 if game == "lucky" else 1)

@@ -22,7 +22,7 @@ from pbem.crypto.encoding import b64d
 from pbem.errors import CommitmentError, FormatError, IllegalCommand, InvalidCommand, ProtocolError
 from pbem.games.base import GameState, Hidden, overlay, refs_in, unknown_to, unrevealed_public
 from pbem.protocol import ballots, transition
-from pbem.protocol.chance import PlayChance, Tape
+from pbem.protocol.chance import PlayChance, Tape, tape_label
 from pbem.protocol.commitments import check_openings, state_hash
 from pbem.protocol.turn_parts import Obligation
 from pbem.protocol.head import Head
@@ -69,11 +69,12 @@ class DealtMode:
 
     def parts(self, chain: ChainView, body: TurnBody) -> set[str]:
         dealer = body.by == chain.dealer_name
+        proof = {"chance_proof"} if _proves_chance(chain) else set()
         if not chain.dealt:
-            return {"commitments", "reveals", "deliveries", "setup_seed"} if dealer else {"contribution"}
+            return {"commitments", "reveals", "deliveries", "setup_seed"} | proof if dealer else {"contribution"}
         if body.vote is not None:
             return {"vote"}
-        allowed = DEALER_PARTS if dealer else SEAT_PARTS
+        allowed = DEALER_PARTS | proof if dealer else SEAT_PARTS
         if body.undo is not None and "undo" in allowed:
             return {"undo"}  # an undo file carries nothing else
         if body.void and "void" in allowed:
@@ -111,6 +112,8 @@ class DealtMode:
                 if private_openings is not None and not is_dealer
                 else None
             )
+            if is_dealer and _proves_chance(chain):
+                _check_proven_chance(chain, body)
             state = chain.public
             assert state is not None  # dealt
             effect = transition.run(
@@ -121,7 +124,8 @@ class DealtMode:
                 source=offered.get,
                 writer_knows=lambda st: chain.knows(body.by),
                 private_check=private,
-                chance=PlayChance(Tape(b64d(body.chance, 32), f"public {body.seq}")) if body.chance else None,
+                chance=(PlayChance(Tape(b64d(body.chance, 32), tape_label(body.seq, _proves_chance(chain))))
+                        if body.chance else None),
                 resume=_resume_for(chain, body) if is_dealer else (),
             )
             if is_dealer:
@@ -165,6 +169,7 @@ class DealtMode:
             public=effect.state,
             blocked_on=effect.blocked_on,
             seed=b64d(body.seed.seed, 32) if body.seed is not None else prior.seed,
+            chance_draws=prior.chance_draws + (1 if is_dealer and body.chance is not None else 0),
             **({"ballots": {}, "voided": {}} if body.tally else {}),
         )
         return chain.accepted(outer, body, where, head, commands=commands, before=prior.public, after=effect.state,
@@ -277,6 +282,11 @@ def _before_deal(chain: ChainView, outer: SignedFile, body: TurnBody, where: str
     else:
         if body.setup_seed is None:
             raise ProtocolError("the referee's deal carries no public set-up seed")
+        if _proves_chance(chain):
+            from pbem.protocol import referee_chance  # PyNaCl: referee games of version 7 only
+
+            _check_draw(chain, referee_chance.SET_UP, b64d(body.setup_seed, 32), body.chance_proof,
+                        "public set-up seed")
         hidden = derive_deal(chain.game, chain.options, chain.seat_specs(), b64d(body.setup_seed, 32))
         _check_deal(hidden, body.commitments, body.reveals, "the deal")
         revealed = {o.ref: o.card for o in body.reveals}
@@ -287,6 +297,33 @@ def _before_deal(chain: ChainView, outer: SignedFile, body: TurnBody, where: str
         head = replace(prior, public=public, revealed=revealed, commitments=dict(body.commitments), known=known,
                        deal_commitments=dict(body.commitments), setup_seed=b64d(body.setup_seed, 32), dealt=True)
     return chain.accepted(outer, body, where, head, before=prior.public, after=head.public)
+
+
+def _proves_chance(chain: ChainView) -> bool:
+    """A referee game of version 7: its public chance is proven (`referee_chance`)."""
+    return chain.version.proven_chance and chain.dealer_mode == "referee"
+
+
+def _check_draw(chain: ChainView, name: str, seed: bytes, proof: str | None, what: str) -> None:
+    from pbem.protocol import referee_chance  # PyNaCl: referee games of version 7 only
+
+    info = chain.genesis.dealer
+    assert info is not None and info.chance_key is not None  # checked with the genesis
+    referee_chance.check(info.chance_key, chain.game_id, [chain.contributions[s] for s in chain.seat_order], name,
+                         seed, proof, what)
+
+
+def _check_proven_chance(chain: ChainView, body: TurnBody) -> None:
+    """The chance of the referee's answer is its key's output for the next
+    draw of play, proven in the file; a proof comes only with chance."""
+    if body.chance is None:
+        if body.chance_proof is not None:
+            raise ProtocolError("the referee's file carries a chance proof but no chance")
+        return
+    from pbem.protocol import referee_chance  # PyNaCl: only for a file that draws
+
+    _check_draw(chain, referee_chance.play_draw(chain.now.chance_draws + 1), b64d(body.chance, 32),
+                body.chance_proof, "chance")
 
 
 def _resume_for(chain: ChainView, body: TurnBody) -> list[tuple[str, Any]]:
