@@ -50,22 +50,35 @@ class Played:
     chain: Chain
 
 
-def play(game_name: str, mode: str, seats: list[str], seed: int, options: tuple[str, ...] = (),
+#: the decision file of a seat (`play`'s `turn`): None stops the game there
+Turn = Callable[[Chain, Party, str], "bytes | None"]
+#: called with the chain and every party's key after each file goes in
+After = Callable[[Chain, dict[str, SecretIdentity]], None]
+
+
+def play(game_name: str, mode: str, seats: list[str], seed: int, options: tuple[str, ...] | dict[str, Any] = (),
          edit: Callable[[Chain, bytes, dict[str, SecretIdentity]], bytes] | None = None,
-         on_deal: Callable[[Chain, dict[str, SecretIdentity]], None] | None = None) -> Played:
+         on_deal: After | None = None, turn: Turn | None = None, after: After | None = None) -> Played:
     """The game's demo bot plays every seat through the real writers into
-    one in-memory chain, each file appended as a verifier appends it.
-    `seats` as `pbem new --seat` takes them (``NAME`` or ``NAME:ROLE``).
+    one in-memory chain, each file appended as a verifier appends it; every
+    owed answer (a join, a delivery, chance, a decryption) is written as
+    `pbem sync` writes it. `seats` as `pbem new --seat` takes them (``NAME``
+    or ``NAME:ROLE``); `options` as ``--option`` takes them, or a dict of
+    raw values (a scenario's lines).
+
     `edit(chain, data, secrets)` may doctor each file before it goes in (a
     cheater's file, re-signed with its writer's real key): the game goes on
     from the doctored chain. `on_deal(chain, secrets)` is called once a
-    peer game's deal is complete, before its first command."""
+    peer game's deal is complete, before its first command. `turn(chain,
+    party, seat)`, in place of the bot, writes a seat's decision file (a
+    test's script; None: stop there), and `after(chain, secrets)` sees the
+    chain after each file."""
     from pbem.app import creating
 
     game = games.get(game_name)
     names = [s.partition(":")[0] for s in seats]
     secrets = {n: SecretIdentity.generate(n) for n in names}
-    opts = game.options(creating.parse_options(list(options)))
+    opts = game.options(options if isinstance(options, dict) else creating.parse_options(list(options)))
     specs = game.seats(opts, [creating.parse_seat(s) for s in seats])
     idents = [(spec, secrets[spec.name].public) for spec in specs]
     rng = random.Random(seed)
@@ -88,6 +101,11 @@ def play(game_name: str, mode: str, seats: list[str], seed: int, options: tuple[
             data = peer_writer.join(chain, secrets[who])
         elif chain.needs(who) == "auto":
             data = me.answer()
+        elif turn is not None:
+            made = turn(chain, me, who)
+            if made is None:
+                return Played(game.info.name, mode, files, secrets, chain)
+            data = made
         else:
             data = me.turn([game.presentation.bots[game.presentation.demo_bot](game, me.state(), who, rng)])
         if edit is not None:
@@ -97,6 +115,8 @@ def play(game_name: str, mode: str, seats: list[str], seed: int, options: tuple[
         if on_deal is not None and chain.deck is not None and chain.deck.complete and chain.public is not None:
             on_deal(chain, secrets)
             on_deal = None
+        if after is not None:
+            after(chain, secrets)
     raise AssertionError(f"{game.info.name} under {mode}: the game did not end within {MAX_FILES} files")
 
 
