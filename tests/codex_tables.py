@@ -13,19 +13,16 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import random
 from collections.abc import Iterator
 
 import pytest
 
 from pbem import games
-from pbem.games.base import SeatSpec
+from pbem.app import selfplay
 from pbem.crypto.keys import SecretIdentity
 from pbem.games.codex import GAME
-from pbem.protocol import dealer as dealer_mod
 from pbem.protocol.chain import Chain
 from pbem.protocol.party import Party
-from pbem.protocol.peer import writer as peer_writer
 from tests import tamper
 
 MODES = ("hotseat", "referee", "peer")
@@ -45,47 +42,32 @@ def play(mode: str, lines: list[str], script: list[tuple[str, str]], seed: int =
     command (by its index) every party's rendered view: seat -> text, and
     ``public`` for what the chain alone shows (`views`). `cheat(chain, party, text)`,
     if given, writes a scripted command's file itself (None: honestly).
-    Stops when the script is done and nothing is owed."""
+    Stops when the script is done and nothing is owed (`selfplay.play`
+    writes the rest)."""
     game = games.get("codex")
-    opts = game.options({"scenario": "\n".join(lines), "first": "bashing"})
-    secrets = {n: SecretIdentity.generate(n) for n in ("alice", "bob")}
-    idents = [(spec, secrets[spec.name].public) for spec in game.seats(opts, [SeatSpec("alice"),
-                                                                              SeatSpec("bob")])]
-    if mode == "peer":
-        data = peer_writer.make_genesis(game, opts, idents, secrets["alice"])
-    else:
-        dealer = dealer_mod.hotseat_dealer() if mode == "hotseat" else SecretIdentity.generate("rita")
-        secrets[dealer.name] = dealer
-        data = dealer_mod.make_genesis(game, opts, idents, mode, dealer, random.Random(seed).randbytes(32))
-    files, chain, todo = [data], Chain(data), list(script)
+    todo = list(script)
     done = 0
-    for _ in range(200):
-        writers = chain.writers()
-        if not writers:
-            break
-        who = writers[0]
-        me = Party(chain, secrets[who])
-        if chain.deck is not None and not chain.deck.all_joined:
-            data = peer_writer.join(chain, secrets[who])
-        elif chain.needs(who) == "auto":
-            data = me.answer()
-        elif todo and todo[0][0] == who:
-            seat, text = todo.pop(0)
-            if callable(text):  # a command that depends on what the seat holds
-                text = text(me.state(), seat)
-            data = cheat(chain, me, text) if cheat is not None else None
-            if data is None:
-                data = me.turn([game.presentation.parse(text, me.state(), seat)])
-        else:
-            break
-        chain.append(data)
-        files.append(data)
+
+    def turn(chain: Chain, me: Party, who: str) -> bytes | None:
+        if not todo or todo[0][0] != who:
+            return None
+        seat, text = todo.pop(0)
+        if callable(text):  # a command that depends on what the seat holds
+            text = text(me.state(), seat)
+        data = cheat(chain, me, text) if cheat is not None else None
+        return data if data is not None else me.turn([game.presentation.parse(text, me.state(), seat)])
+
+    def after(chain: Chain, secrets: dict[str, SecretIdentity]) -> None:
+        nonlocal done
         if seen is not None and len(script) - len(todo) > done:
             done = len(script) - len(todo)
         if seen is not None and not _owed(chain):
             seen[done - 1] = views(chain, secrets)
-    assert not todo, f"the script stopped at {todo[0]} (waiting for {chain.writers()})"
-    return tamper.Table("codex", mode, files, secrets)
+
+    played = selfplay.play("codex", mode, ["alice", "bob"], seed, {"scenario": "\n".join(lines), "first": "bashing"},
+                           turn=turn, after=after)
+    assert not todo, f"the script stopped at {todo[0]} (waiting for {played.chain.writers()})"
+    return tamper.Table("codex", mode, played.files, played.secrets)
 
 
 def _owed(chain: Chain) -> bool:

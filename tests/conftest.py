@@ -97,9 +97,10 @@ def introduced(base: Path, names: list[str]):
     return out
 
 
-def mail_step(keys, dirs, rng) -> bool:
+def mail_step(keys, dirs, rng, bot: str | None = None) -> bool:
     """One honest file by whoever must write (a random legal choice where
-    one is needed), applied to every other player's folder. False at the end."""
+    one is needed, or the game's `bot` of that name), applied to every
+    other player's folder. False at the end."""
     from pbem.app import opening, reading, receiving, writing
     from pbem.gamedir import folder
 
@@ -109,10 +110,15 @@ def mail_step(keys, dirs, rng) -> bool:
     me = chain.writers()[0]
     if chain.needs(me) == "auto":
         written = writing.sync(dirs[me], me, keys[me])
-    else:
+    elif bot is None:
         mine = folder.load(dirs[me])
         choice = rng.choice(reading.legal(mine, opening.party(mine, me, keys[me])))
         written = writing.submit(dirs[me], me, [choice], keys[me])
+    else:
+        mine = folder.load(dirs[me])
+        state = opening.party(mine, me, keys[me]).state()
+        command = mine.game.presentation.bots[bot](mine.game, state, me, rng)
+        written = writing.submit(dirs[me], me, [mine.game.presentation.format(command, state, me)], keys[me])
     for other, path in dirs.items():
         if other != me and written:
             receiving.apply_files(path, written)

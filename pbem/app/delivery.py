@@ -92,19 +92,23 @@ def _extract(path: Path, raw: bytes) -> list[Incoming]:
 
     label = "standard input" if str(path) == "-" else path.name
     if raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{":
-        return [_as_file(label, raw)]
+        return [as_file(label, raw)]
     if str(path) == "-":
         found, bad = armor.find_in_bytes(raw, label)
     else:
         found, bad = armor.find_in_file(path, raw)
-    out = [_as_file(f.where, f.data) for f in found] + [Incoming(b.message.split(":", 1)[0], error=b) for b in bad]
+    out = [as_file(f.where, f.data) for f in found] + [Incoming(b.message.split(":", 1)[0], error=b) for b in bad]
     if not out:
         out.append(Incoming(label, error=FormatError(
             f"{label} holds no pbem file and no armored block ({armor.BEGIN} ... {armor.END})")))
     return out
 
 
-def _as_file(label: str, data: bytes) -> Incoming:
+def as_file(label: str, data: bytes) -> Incoming:
+    """One received file (`label` names it: a path, an attachment) as an
+    `Incoming`: its normalised bytes, a state cache to skip, or the error
+    that refuses it (too large, not a pbem file), named. Also what
+    `mail_fetch` makes of each attachment it reads."""
     try:
         check_limits(data, label)  # first: too large or nested too deep is read by nothing else
         try:
@@ -235,7 +239,7 @@ def receive(folder: Path, chain: Chain, items: list[Incoming], notes: list[str] 
             result.caches.append(item.label)
             continue
         try:
-            seq = _place(chain, item.data)
+            seq = claimed_seq(chain, item.data)
         except PbemError as exc:
             result.bad.append(_named(exc, item.label))
             continue
@@ -289,9 +293,10 @@ def _seq(data: bytes) -> int:
     return codec.decode_body(outer, TurnBody).seq
 
 
-def _place(chain: Chain, data: bytes) -> int | None:
+def claimed_seq(chain: Chain, data: bytes) -> int | None:
     """The seq a received file claims in this game (None: it is this game's
-    genesis); a file of another game, or another genesis, is refused."""
+    genesis); a file of another game, or another genesis, is refused. Read
+    before a file is placed (here) and before mail is filed (`mail_fetch`)."""
     outer = codec.read_envelope(data)
     if outer.kind == "genesis":
         if bytes(outer.body) == bytes(chain.records[0].outer.body):

@@ -156,7 +156,7 @@ def _files(m) -> list[_File]:
     found, bad = armor.find_in_message(msg, label)
     out = [_File(b.message.split(":", 1)[0], sender, subject, error=b) for b in bad]
     for f in found:
-        item = delivery._as_file(f.where, f.data)
+        item = delivery.as_file(f.where, f.data)
         one = _File(item.label, sender, subject, data=item.data, error=item.error)
         if item.data is not None:
             try:
@@ -225,7 +225,7 @@ def _held(chain, data: bytes) -> bool:
     from pbem.gamedir import folder_write
 
     try:
-        return delivery._place(chain, data) is None or folder_write.already_in(chain, data) is not None
+        return delivery.claimed_seq(chain, data) is None or folder_write.already_in(chain, data) is not None
     except PbemError:
         return False
 

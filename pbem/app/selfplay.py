@@ -50,20 +50,35 @@ class Played:
     chain: Chain
 
 
-def play(game_name: str, mode: str, seats: list[str], seed: int, options: tuple[str, ...] = (),
-         edit: Callable[[Chain, bytes, dict[str, SecretIdentity]], bytes] | None = None) -> Played:
+#: the decision file of a seat (`play`'s `turn`): None stops the game there
+Turn = Callable[[Chain, Party, str], "bytes | None"]
+#: called with the chain and every party's key after each file goes in
+After = Callable[[Chain, dict[str, SecretIdentity]], None]
+
+
+def play(game_name: str, mode: str, seats: list[str], seed: int, options: tuple[str, ...] | dict[str, Any] = (),
+         edit: Callable[[Chain, bytes, dict[str, SecretIdentity]], bytes] | None = None,
+         on_deal: After | None = None, turn: Turn | None = None, after: After | None = None) -> Played:
     """The game's demo bot plays every seat through the real writers into
-    one in-memory chain, each file appended as a verifier appends it.
-    `seats` as `pbem new --seat` takes them (``NAME`` or ``NAME:ROLE``).
+    one in-memory chain, each file appended as a verifier appends it; every
+    owed answer (a join, a delivery, chance, a decryption) is written as
+    `pbem sync` writes it. `seats` as `pbem new --seat` takes them (``NAME``
+    or ``NAME:ROLE``); `options` as ``--option`` takes them, or a dict of
+    raw values (a scenario's lines).
+
     `edit(chain, data, secrets)` may doctor each file before it goes in (a
     cheater's file, re-signed with its writer's real key): the game goes on
-    from the doctored chain."""
+    from the doctored chain. `on_deal(chain, secrets)` is called once a
+    peer game's deal is complete, before its first command. `turn(chain,
+    party, seat)`, in place of the bot, writes a seat's decision file (a
+    test's script; None: stop there), and `after(chain, secrets)` sees the
+    chain after each file."""
     from pbem.app import creating
 
     game = games.get(game_name)
     names = [s.partition(":")[0] for s in seats]
     secrets = {n: SecretIdentity.generate(n) for n in names}
-    opts = game.options(creating.parse_options(list(options)))
+    opts = game.options(options if isinstance(options, dict) else creating.parse_options(list(options)))
     specs = game.seats(opts, [creating.parse_seat(s) for s in seats])
     idents = [(spec, secrets[spec.name].public) for spec in specs]
     rng = random.Random(seed)
@@ -86,12 +101,22 @@ def play(game_name: str, mode: str, seats: list[str], seed: int, options: tuple[
             data = peer_writer.join(chain, secrets[who])
         elif chain.needs(who) == "auto":
             data = me.answer()
+        elif turn is not None:
+            made = turn(chain, me, who)
+            if made is None:
+                return Played(game.info.name, mode, files, secrets, chain)
+            data = made
         else:
             data = me.turn([game.presentation.bots[game.presentation.demo_bot](game, me.state(), who, rng)])
         if edit is not None:
             data = edit(chain, data, secrets)
         chain.append(data)
         files.append(data)
+        if on_deal is not None and chain.deck is not None and chain.deck.complete and chain.public is not None:
+            on_deal(chain, secrets)
+            on_deal = None
+        if after is not None:
+            after(chain, secrets)
     raise AssertionError(f"{game.info.name} under {mode}: the game did not end within {MAX_FILES} files")
 
 
@@ -115,10 +140,15 @@ def replay(files: list[bytes]) -> Chain:
 def check_dealers(game_name: str, options: tuple[str, ...] = (), seats: list[str] | None = None, seed: int = 0,
                   modes: tuple[str, ...] = MODES) -> dict[str, int]:
     """One bot game per dealer mode the game takes, each played to its end,
-    replayed by a fresh verifier and audited; AssertionError naming the mode
-    and what broke. Returns the number of files each mode's game took."""
+    replayed by a fresh verifier and audited; a peer game's deal is also
+    opened at once and compared with the rules' own set-up
+    (`deal_check`: a wrong `Dealing` declaration shows there). AssertionError
+    naming the mode and what broke. Returns the number of files each mode's
+    game took."""
     from pbem.errors import PbemError
+    from pbem.app import creating
     from pbem.app.audit import audit
+    from pbem.app.deal_check import check_peer_deal
 
     game = games.get(game_name)
     opts = game.options(_options(options))
@@ -128,10 +158,22 @@ def check_dealers(game_name: str, options: tuple[str, ...] = (), seats: list[str
         where = f"{game.info.name} under {mode} (seed {seed}{', ' + ' '.join(options) if options else ''})"
         if not _takes(game, opts, seats, mode):
             continue
+        specs = game.seats(opts, [creating.parse_seat(s) for s in seats])
+
+        def on_deal(chain: Chain, keys: dict[str, SecretIdentity]) -> None:
+            try:
+                check_peer_deal(game, opts, specs, chain, keys)
+            except AssertionError as exc:
+                raise _Refused(f"{where}: {exc}") from None
+
         try:
-            played = play(game.info.name, mode, seats, seed, options)
+            played = play(game.info.name, mode, seats, seed, options, on_deal=on_deal if mode == "peer" else None)
+        except _Refused as exc:
+            raise AssertionError(str(exc)) from None
         except PbemError as exc:
             raise AssertionError(f"{where}: a writer's file was refused: {exc}") from exc
+        except Exception as exc:
+            raise AssertionError(f"{where}: the game's code fails ({type(exc).__name__}: {exc})") from exc
         if played.chain.outcome() is None:
             raise AssertionError(f"{where}: nobody owes a file, yet the game has no outcome")
         try:
@@ -146,6 +188,10 @@ def check_dealers(game_name: str, options: tuple[str, ...] = (), seats: list[str
             raise AssertionError(f"{where}: the audit fails: {'; '.join(report.failures[:3])}")
         sizes[mode] = len(played.files)
     return sizes
+
+
+class _Refused(Exception):
+    """The peer deal broke an invariant of the rules' set-up (`deal_check`)."""
 
 
 def _options(options: tuple[str, ...]) -> dict[str, str]:

@@ -100,7 +100,7 @@ def _fetch_mail(session: Session) -> None:
         if report.written or report.joined:
             session.heard(f"{report.folder}: from the mail: {', '.join(p.name for p in report.written)}")
             with session.lock:  # the answers the fetch wrote, mailed on
-                for line in session._mail(report.folder):
+                for line in session.mail_on(report.folder):
                     session.heard(f"{report.folder}: {line}")
             session.changed(report.folder)
     for line in notes + [e.message for e in errors]:

@@ -242,25 +242,27 @@ class Session:
                     raise PbemError(f"the game has moved on since this page was drawn (file {seq}, now {now})",
                                     hint="look at the board again and choose again")
                 written = write(folder, said)
-                written += self._owed(folder, said)
+                written += self.answer_owed(folder, said)
             except PbemError as exc:
                 return {"ok": False, "error": exc.message, "hint": exc.hint}
             said = [f"wrote {', '.join(p.name for p in written)}"] + said if written else said
-            said += self._mail(folder) if written else []
+            said += self.mail_on(folder) if written else []
         self.changed(folder)
         return {"ok": True, "said": said}
 
-    def _owed(self, folder: Path, said: list[str]) -> list[Path]:
+    def answer_owed(self, folder: Path, said: list[str]) -> list[Path]:
         """The seat's automatic answers, when the game is a hotseat game
-        (elsewhere the watcher writes them as soon as the folder settles)."""
+        (elsewhere the watcher writes them as soon as the folder settles):
+        after a move from the page, and when the live watcher visits."""
         chain = self._load(folder).chain
         if chain.dealer_mode != "hotseat" or self.name not in chain.writers() or chain.needs(self.name) != "auto":
             return []
         return writing.sync(folder, self.name, self.keys, said)
 
-    def _mail(self, folder: Path) -> list[str]:
+    def mail_on(self, folder: Path) -> list[str]:
         """With `mail`: the files the other parties lack, mailed (nothing
-        when they have been; `mailing.send` keeps count)."""
+        when they have been; `mailing.send` keeps count). Lines to show;
+        also called by `serve_command` once fetched mail is filed."""
         if not self.mail:
             return []
         from pbem.app import mailing
@@ -369,11 +371,11 @@ class _LiveWatch(watching.Watch):
                 super().visit(folder, seen)
             said: list[str] = []
             try:
-                session._owed(folder, said)
+                session.answer_owed(folder, said)
             except PbemError as exc:
                 said.append(exc.message)
             if chain_reader.chain_signature(folder) != before:  # an answer was written here: mailed on
-                said += session._mail(folder)
+                said += session.mail_on(folder)
             for line in said:
                 self.say(f"{folder}: {line}")
         session.changed(folder)

@@ -33,9 +33,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                 "Find every armored block (and attached pbem file) in texts and saved mails (.eml, .mbox; '-': "
                 "standard input) and write out the files."),
     "demo": ("pbem.cli.demo:demo",
-             "Bots play a complete GAME (agent-avenue, codenames, codex, dark-agent) through the real file "
-             "protocol, in a throw-away key store and folder (unless --keys and --dir keep them), then verify and "
-             "audit it."),
+             "Bots play a complete GAME through the real file protocol, in a throw-away key store and folder "
+             "(unless --keys and --dir keep them), then verify and audit it."),
     "handover": ("pbem.cli.long_game:handover", "Hand your seat over to another player, who plays on with its own key."),
     "id": ("pbem.cli.keys:id", "Your identities and the address book of other players."),
     "info": ("pbem.cli.game:info",

@@ -9,7 +9,22 @@ import click
 from pbem.cli.options import complete_game
 
 
-@click.command()
+class _DemoCommand(click.Command):
+    """`pbem demo`, whose help lists the games registered when it is shown
+    (the shipped ones, ``PBEM_GAMES`` and the entry points of installed
+    game packages): read only for ``pbem demo --help``, so that ``pbem
+    --help`` and every other command never scan the installed packages."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from pbem import games
+
+        super().format_help_text(ctx, formatter)
+        with formatter.indentation():
+            formatter.write_paragraph()
+            formatter.write_text(f"Games: {', '.join(games.names())}.")
+
+
+@click.command(cls=_DemoCommand)
 @click.argument("game", default="agent-avenue", shell_complete=complete_game)
 @click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path), help="Keep the game here.")
 @click.option("--seed", type=int, help="Reproducible deal and bot choices.")
@@ -22,9 +37,9 @@ def demo(
     game: str, folder: Path | None, seed: int | None, dealer: str, bot: str | None, keys_dir: Path | None,
     options: tuple[str, ...],
 ) -> None:
-    """Bots play a complete GAME (agent-avenue, codenames, codex,
-    dark-agent) through the real file protocol, in a throw-away key store
-    and folder (unless --keys and --dir keep them), then verify and audit it."""
+    """Bots play a complete GAME through the real file protocol, in a
+    throw-away key store and folder (unless --keys and --dir keep them),
+    then verify and audit it."""
     from pbem import games
     from pbem.app.demo import run_demo
 

@@ -230,3 +230,10 @@ class ChainView(Protocol):
     def set_up_as(self, state: GameState | None) -> ChainView: ...
     def accepted(self, outer: SignedFile, body: TurnBody, where: str, head: Head,
                  **record: Any) -> tuple[Head, Record]: ...
+
+
+def peer_deck(chain: ChainView) -> PeerDeck:
+    """The deck of a chain known to be a peer game's (which has its deck
+    from its genesis on: `pbem.protocol.modes.peer`)."""
+    assert chain.deck is not None, "a peer game's chain"
+    return chain.deck

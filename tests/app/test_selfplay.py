@@ -60,8 +60,8 @@ def test_the_command_line_for_a_game_being_written():
 def test_a_game_in_a_package_of_its_own_is_found_by_its_entry_point(tmp_path):
     """A distribution declaring ``lucky = "..."`` in the entry-point group
     ``pbem.games`` (here the test game of `tests/chancegame.py`, as an
-    installed package would declare it): the CLI knows it, and its
-    declarations are checked under every dealer."""
+    installed package would declare it): the CLI knows it (`pbem demo
+    --help` lists it), and its declarations are checked under every dealer."""
     dist = tmp_path / "lucky_game-0.1.dist-info"
     dist.mkdir()
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: lucky-game\nVersion: 0.1\n")
@@ -76,6 +76,9 @@ def test_a_game_in_a_package_of_its_own_is_found_by_its_entry_point(tmp_path):
     r = subprocess.run([sys.executable, "-m", "pbem", "info", "lucky"], capture_output=True, text=True, timeout=60,
                        env=env)
     assert r.returncode == 0 and r.stdout.strip(), r.stdout + r.stderr
+    r = subprocess.run([sys.executable, "-m", "pbem", "demo", "--help"], capture_output=True, text=True, timeout=60,
+                       env=env)
+    assert r.returncode == 0 and "Games: agent-avenue, codenames, codex, dark-agent, lucky." in r.stdout, r.stdout
     env["PYTHONPATH"] = root
     r = subprocess.run([sys.executable, "-m", "pbem", "info", "lucky"], capture_output=True, text=True, timeout=60,
                        env=env)

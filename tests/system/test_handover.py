@@ -18,9 +18,9 @@ import shutil
 import msgspec
 import pytest
 
-from conftest import Pbem, introduced, play_to_end, snapshot
+from conftest import Pbem, introduced, mail_step, play_to_end, snapshot
 from test_long_games_readme import block, sh
-from pbem.app import creating, opening, reading, receiving, writing
+from pbem.app import creating, opening, reading, receiving
 from pbem.crypto.keys import SecretIdentity
 from pbem.crypto.seal import open_envelope, seal
 from pbem.crypto.encoding import canonical
@@ -76,32 +76,12 @@ def start(tmp_path, game, dealer, old=False, bob_knows_carol=True, seats=("alice
     return keys, dirs
 
 
-def step(keys, dirs, rng, bot="random") -> bool:
-    """One honest file by whoever must write (the game's bot where a
-    decision is needed), applied to every other folder. False at the end."""
-    chain = folder_mod.load(next(iter(dirs.values())))
-    if not chain.writers():
-        return False
-    me = chain.writers()[0]
-    if chain.needs(me) == "auto":
-        written = writing.sync(dirs[me], me, keys[me])
-    else:
-        mine = folder_mod.load(dirs[me])
-        state = opening.party(mine, me, keys[me]).state()
-        command = mine.game.presentation.bots[bot](mine.game, state, me, rng)
-        written = writing.submit(dirs[me], me, [mine.game.presentation.format(command, state, me)], keys[me])
-    for other, path in dirs.items():
-        if other != me and written:
-            receiving.apply_files(path, written)
-    return True
-
-
 def until_bob_decides(keys, dirs, rng, files: int, bot="random") -> None:
     for _ in range(600):
         chain = folder_mod.load(dirs["alice"])
         if chain.seq >= files and chain.writers() == ["bob"] and chain.needs("bob") == "decision":
             return
-        assert step(keys, dirs, rng, bot)
+        assert mail_step(keys, dirs, rng, bot)
     raise AssertionError("bob never came to decide")
 
 
@@ -145,7 +125,7 @@ def play_on(keys, dirs, rng, bot="random", files: int | None = None) -> None:
     """carol plays seat bob (from her folder and home) to the end, or `files` files."""
     dirs["bob"], keys["bob"] = dirs["carol"], keys["carol"]
     for _ in range(files or 2000):
-        if not step(keys, dirs, rng, bot):
+        if not mail_step(keys, dirs, rng, bot):
             break
     if files is None:
         assert folder_mod.load(dirs["carol"]).over
@@ -535,7 +515,7 @@ def test_a_spymaster_handed_over_before_the_key_is_shared(tmp_path):
         owed = [o for o in chain.obligations() if o.by == "bob" and o.what == "deliver"]
         if chain.writers() == ["bob"] and owed and chain.deck.complete:
             break
-        assert step(keys, dirs, rng)
+        assert mail_step(keys, dirs, rng, "random")
     else:
         raise AssertionError("bob never owed his partials")
     key = set(chain.deck.remaining) - chain.deck.knows("bob")

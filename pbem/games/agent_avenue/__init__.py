@@ -10,19 +10,16 @@ are shown: `render` the text picture, `svg` the SVG picture, `bots`). Rules note
 ``shared/rules/agent-avenue.md``.
 """
 
-
 from __future__ import annotations
 
 from typing import Any
 
 from pbem.games.agent_avenue import game, rules
-from pbem.games.agent_avenue.commands import Choose, Command, Discard, Pass, Play, PlayOne, Recruit, Take
+from pbem.games.agent_avenue.commands import Command
 from pbem.games.agent_avenue.state import Options, State
 from pbem.games.base import Chance, Game, GameInfo, lazy
 
-__all__ = [
-    "GAME", "INFO", "Options", "State", "Command", "Discard", "Play", "PlayOne", "Recruit", "Take", "Choose", "Pass",
-]
+__all__ = ["GAME", "INFO", "Options", "State", "Command"]
 
 INFO = GameInfo(
     name=game.NAME, title="Agent Avenue", rules_version="1", min_seats=game.MIN_SEATS, max_seats=game.MAX_SEATS,

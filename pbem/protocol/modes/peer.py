@@ -24,7 +24,7 @@ from pbem.games.base import refs_in, unknown_to, unrevealed_public
 from pbem.protocol import ballots, dealing, transition
 from pbem.protocol.commitments import state_hash
 from pbem.protocol.turn_parts import Obligation
-from pbem.protocol.head import Head
+from pbem.protocol.head import Head, peer_deck
 from pbem.protocol.modes.base import no_play_while_undo_pends
 from pbem.protocol.peer import changes as peer_changes, rekey as peer_rekey, renewal as peer_renewal
 from pbem.protocol.peer.deck import PeerDeck, start_deck
@@ -90,7 +90,7 @@ class PeerMode:
         no_play_while_undo_pends(chain)
         writer = body.by
         commands = [chain.decode_command(raw) for raw in body.commands]
-        deck = _deck(chain).copy()
+        deck = peer_deck(chain).copy()
         if body.join is not None:
             # from version 3 on, the last seat to join opens its first link
             # at once: every anchor is fixed, and no other link is open
@@ -128,14 +128,14 @@ class PeerMode:
         return replace(head, dealt=True), record
 
     def cast(self, chain: ChainView, body: TurnBody) -> Head:
-        deck = _deck(chain).copy()  # a ballot reveals its writer's beacon link, as every peer file does
+        deck = peer_deck(chain).copy()  # a ballot reveals its writer's beacon link, as every peer file does
         deck.apply_link(body.by, body.beacon)
         return replace(chain.now, deck=deck)
 
     # -- Duties ----------------------------------------------------------------------
 
     def obligations(self, chain: ChainView) -> list[Obligation]:
-        deck = _deck(chain)
+        deck = peer_deck(chain)
         if not deck.all_joined:
             assert deck.next_to_join is not None  # a seat has not joined
             return [Obligation(by=deck.next_to_join, what="join")]
@@ -162,7 +162,7 @@ class PeerMode:
         return out
 
     def knows(self, chain: ChainView, seat: str) -> set[str]:
-        return _deck(chain).knows(seat) | set(chain.revealed)
+        return peer_deck(chain).knows(seat) | set(chain.revealed)
 
     def chance_answerers(self, chain: ChainView) -> list[str]:
         """Until version 4 only the next seat after the drawer answered: one
@@ -199,7 +199,7 @@ class PeerMode:
         return not unknown_to(chain.public, party, chain.knows(party)) and not others
 
     def over(self, chain: ChainView) -> bool:
-        return len(_deck(chain).secrets) == len(chain.seat_order)
+        return len(peer_deck(chain).secrets) == len(chain.seat_order)
 
 
 MODE = PeerMode()
@@ -242,10 +242,6 @@ def _drawn_owner(chain: ChainView, by: str) -> str | None:
 def _mode() -> PeerMode:
     return MODE
 
-
-def _deck(chain: ChainView) -> PeerDeck:
-    assert chain.deck is not None  # a peer game has its deck from its genesis on (`start`)
-    return chain.deck
 
 
 def _take_late_layer(deck: PeerDeck, body: TurnBody, commands: Sequence[Any]) -> None:

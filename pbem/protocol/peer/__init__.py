@@ -11,6 +11,8 @@ they read of it is `pbem.protocol.head.ChainView`):
   arrives (version 5).
 * `renewal`: beacon chains that outlast their length (version 4).
 * `own_decks`: a seat's private decks as its own proven layer (version 6).
+* `reads`: what `refills` and `changes` read of the chain, the deck and a
+  file's parts, as Protocols (their classes import those two modules).
 * `faces`: the two-faced deck of linked zones (the Codenames Duet key).
 * `refills`: cards reshuffled into a seat's private deck, committed by it.
 * `changes`: reshuffles and cards that change hands during play.

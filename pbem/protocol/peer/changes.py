@@ -36,7 +36,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.crypto import poker
 from pbem.crypto.encoding import b64d, b64e, canonical
@@ -48,7 +50,12 @@ from pbem.protocol.file_parts import Delivery
 from pbem.protocol.peer_parts import PeerSecrets, ReshuffleLayer
 from pbem.protocol.turn_parts import Obligation
 from pbem.protocol.peer import proofs
+from pbem.protocol.peer.reads import ChangingChain, ChangingDeck, MadeParts, Parts, making, reading
 from pbem.protocol.peer.refills import Refill, commit_refill, public_cards, refill_memo_ad, register_refill
+
+if TYPE_CHECKING:
+    from pbem.games.base import GameState
+    from pbem.protocol.transition import Effect
 
 
 @dataclass
@@ -95,6 +102,17 @@ class DeckChanges:
         return next((r for r in self.reshuffles if r.next_seat is not None), None)
 
 
+#: the deck as this module reads it (a `PeerDeck`)
+Deck = ChangingDeck[DeckChanges]
+
+
+class OwingChain(ChangingChain, Protocol):
+    """The chain as `obligations` reads it: its deck too."""
+
+    @property
+    def deck(self) -> Deck | None: ...
+
+
 def reshuffle_scalar_ad(game_id: str, seq: int) -> bytes:
     """What binds a reshuffle layer's scalar, sealed by its seat to itself."""
     return seal_ad(game_id, seq, "reshuffle scalar")
@@ -108,31 +126,28 @@ def openings_ad(game_id: str, seq: int, to: str) -> bytes:
 # --- what is owed ---------------------------------------------------------------
 
 
-def obligations(chain) -> list[Obligation]:
+def obligations(chain: OwingChain) -> list[Obligation]:
     """The layers and commitments owed for reshuffled cards, in order: they
     come before anything else, so nobody draws from a deck not yet dealt."""
+    assert chain.deck is not None  # a peer game's
     changes = chain.deck.changes
     out = []
     pending = changes.pending()
-    if pending is not None and chain.outcome() is None:
-        out.append(Obligation(by=pending.next_seat, what="reshuffle", refs=list(pending.refs)))
+    seat = pending.next_seat if pending is not None else None
+    if pending is not None and seat is not None and chain.outcome() is None:
+        out.append(Obligation(by=seat, what="reshuffle", refs=list(pending.refs)))
     out += [Obligation(by=f.owner, what="commit", refs=list(f.refs)) for f in changes.refills if f.committed is None]
     return out
 
 
-def _reading(parts):
-    """The body a verifier reads, or None for a writer's parts."""
-    return getattr(parts, "body", None)
-
-
-def take_due(chain, deck, writer: str, parts, seq: int) -> None:
+def take_due(chain: ChangingChain, deck: Deck, writer: str, parts: Parts, seq: int) -> None:
     """The start of a file: the writer's layer of a pending reshuffle, and
     its commitments to cards reshuffled into its private deck, if owed."""
     changes = deck.changes
-    body = _reading(parts)
+    body = reading(parts)
     pending = changes.pending() if changes.enabled and chain.outcome() is None else None
     if pending is not None and pending.next_seat == writer:
-        layer = body.reshuffle if body is not None else _make_layer(chain, deck, pending, writer, parts, seq)
+        layer = body.reshuffle if body is not None else _make_layer(chain, deck, pending, writer, making(parts), seq)
         if layer is None:
             raise ProtocolError(f"{writer} owes its layer of the cards reshuffled into {pending.zone} and does not give it")
         _add_layer(deck, pending, writer, layer, seq)
@@ -143,7 +158,8 @@ def take_due(chain, deck, writer: str, parts, seq: int) -> None:
             commit_refill(chain, deck, refill, parts, seq, {})
 
 
-def _make_layer(chain, deck, pending: Reshuffle, writer: str, parts, seq: int) -> ReshuffleLayer:
+def _make_layer(chain: ChangingChain, deck: Deck, pending: Reshuffle, writer: str, parts: MadeParts,
+                seq: int) -> ReshuffleLayer:
     # A fresh scalar for every reshuffle, never the seat's join scalar or an
     # earlier one: the cards that went in were face up, so for each of them
     # the points k·P of every seat's layer k on that card are public (the
@@ -164,14 +180,14 @@ def _make_layer(chain, deck, pending: Reshuffle, writer: str, parts, seq: int) -
     return layer
 
 
-def _used_keys(deck) -> set[bytes]:
+def _used_keys(deck: Deck) -> set[bytes]:
     keys = set(deck.keys.values())
     for r in deck.changes.reshuffles:
         keys |= {b64d(layer.key, 32) for layer in r.layers}
     return keys
 
 
-def _add_layer(deck, pending: Reshuffle, seat: str, layer: ReshuffleLayer, seq: int) -> None:
+def _add_layer(deck: Deck, pending: Reshuffle, seat: str, layer: ReshuffleLayer, seq: int) -> None:
     what = f"{seat}'s layer of the cards reshuffled into {pending.zone}"
     before = pending.points()
     if len(layer.points) != len(before):
@@ -199,7 +215,7 @@ def _add_layer(deck, pending: Reshuffle, seat: str, layer: ReshuffleLayer, seq: 
 # --- the end of a file: did the rules reshuffle? ----------------------------------
 
 
-def _shuffles(chance, fresh: list[str], before: dict[str, str],
+def _shuffles(chance: object, fresh: list[str], before: dict[str, str],
               after: dict[str, str]) -> list[tuple[str | None, list[str], list[str]]]:
     """The file's reshuffles as ``(zone shuffled, fresh refs, refs that went
     in)``, one per shuffle the rules noted (`ShuffleNotes`). A card can
@@ -214,14 +230,15 @@ def _shuffles(chance, fresh: list[str], before: dict[str, str],
         return [(None, list(fresh), sorted(vanished))]
     made_from = {ref: old for _, made, old in notes for ref in made}
 
-    def origins(refs):
+    def origins(refs: list[str]) -> Iterator[str]:
         for ref in refs:
             if ref in before:
                 yield ref
             elif ref in made_from:  # fresh refs are new names: no cycle
                 yield from origins(made_from[ref])
 
-    out, covered = [], set()
+    out: list[tuple[str | None, list[str], list[str]]] = []
+    covered: set[str] = set()
     fresh_set = set(fresh)
     for zone, made, old in notes:
         covered |= set(made)
@@ -234,7 +251,8 @@ def _shuffles(chance, fresh: list[str], before: dict[str, str],
     return out
 
 
-def after_run(chain, deck, writer: str, effect, parts, seq: int, chance=None) -> None:
+def after_run(chain: ChangingChain, deck: Deck, writer: str, effect: Effect, parts: Parts, seq: int,
+              chance: object = None) -> None:
     """After the file's commands: fresh refs in hidden zones where others
     disappeared are a reshuffle; register it (or refuse what peer dealing
     cannot follow). A file whose last command paused for chance commits
@@ -243,8 +261,9 @@ def after_run(chain, deck, writer: str, effect, parts, seq: int, chance=None) ->
     from pbem.games.base import refs_in
 
     changes = deck.changes
-    body = _reading(parts)
+    body = reading(parts)
     if changes.enabled:
+        assert chain.public is not None  # the game is set up
         before, after = refs_in(chain.public), refs_in(effect.state)
         fresh = sorted(r for r, z in after.items() if r not in before and not effect.state.zones[z].public)
         for zone, refs, gone in _shuffles(chance, fresh, before, after) if fresh else ():
@@ -272,7 +291,8 @@ def after_run(chain, deck, writer: str, effect, parts, seq: int, chance=None) ->
             raise ProtocolError(f"{writer}'s file carries a memo exactly when it commits to reshuffled cards")
 
 
-def _register(chain, deck, writer, effect, parts, seq, zone, fresh, gone, after) -> None:
+def _register(chain: ChangingChain, deck: Deck, writer: str, effect: Effect, parts: Parts, seq: int,
+              zone: str | None, fresh: list[str], gone: list[str], after: dict[str, str]) -> None:
     """One reshuffle of the file into `zone` (the zone the rules shuffled;
     None: the one most of the fresh refs lie in, or a private deck among
     them), into a private deck or the shared one."""
@@ -290,7 +310,7 @@ def _register(chain, deck, writer, effect, parts, seq, zone, fresh, gone, after)
         _register_reshuffle(chain, deck, zone, fresh, gone, seq)
 
 
-def _holder(chain, state, zone: str) -> str | None:
+def _holder(chain: ChangingChain, state: GameState, zone: str) -> str | None:
     """The seat whose hidden zone `zone` is (a hand: its first reader; the
     rules add a seat that looks at it after), where the rules renamed its
     cards (Codex reseals a hand another seat looked at, so the looker
@@ -303,7 +323,7 @@ def _holder(chain, state, zone: str) -> str | None:
     return readers[0] if chain.version.resealed_zones and readers else None
 
 
-def _commit_ahead(chain, deck, writer: str, effect, parts, seq: int) -> None:
+def _commit_ahead(chain: ChangingChain, deck: Deck, writer: str, effect: Effect, parts: Parts, seq: int) -> None:
     """The file's last command paused for chance (a draw the writer may not
     foresee), or the rules' `advance` after it did (Codex: Surplus's upkeep
     draw after the tech step), and before that chance the rules reshuffle
@@ -341,7 +361,8 @@ def _commit_ahead(chain, deck, writer: str, effect, parts, seq: int) -> None:
     for zone, refs, gone in _shuffles(probe, fresh, before, after) if fresh else ():
         if zone is None:
             zone = next((z for z in sorted({after[r] for r in refs}) if z in private), None)
-        if private.get(zone) != writer or len(gone) != len(refs) or any(g not in public and g not in known for g in gone):
+        if (zone is None or private.get(zone) != writer or len(gone) != len(refs)
+                or any(g not in public and g not in known for g in gone)):
             continue  # left to the answer, which refuses what peer dealing cannot follow
         refill = Refill(zone=zone, owner=writer, refs=refs, gone=gone, seq=seq, ahead=True,
                         cards=public_cards(gone, {**chain.revealed, **effect.revealed}))
@@ -349,7 +370,8 @@ def _commit_ahead(chain, deck, writer: str, effect, parts, seq: int) -> None:
         commit_refill(chain, deck, refill, parts, seq, dict(effect.revealed))
 
 
-def _register_reshuffle(chain, deck, zone: str, fresh: list[str], gone: list[str], seq: int) -> None:
+def _register_reshuffle(chain: ChangingChain, deck: Deck, zone: str, fresh: list[str], gone: list[str],
+                        seq: int) -> None:
     hidden = [g for g in gone if g not in deck.points or deck.remaining.get(g)]
     if hidden:
         raise ProtocolError(
@@ -364,11 +386,11 @@ def _register_reshuffle(chain, deck, zone: str, fresh: list[str], gone: list[str
 # --- the writer's side -------------------------------------------------------------
 
 
-def body_parts(chain, parts, seq: int) -> dict:
+def body_parts(chain: ChangingChain, parts: MadeParts, seq: int) -> dict[str, Any]:
     """The parts `peer_changes` adds to a writer's file: its reshuffle
     layer, commitments and their memo, openings sealed to new holders."""
     made = parts.made
-    out: dict = {}
+    out: dict[str, Any] = {}
     if "reshuffle" in made:
         out["reshuffle"] = made["reshuffle"]
     if made.get("commitments"):
@@ -383,13 +405,16 @@ def body_parts(chain, parts, seq: int) -> dict:
     return out
 
 
-def scalar_for(deck, seat: str, ref: str, secrets: PeerSecrets | None, made: dict) -> bytes | None:
+def scalar_for(deck: Deck, seat: str, ref: str, secrets: PeerSecrets | None,
+               made: dict[str, Any]) -> bytes | None:
     """`seat`'s scalar of its layer on a reshuffled `ref` (None: its join scalar)."""
     index = deck.changes.index.get(ref)
     if index is None:
         return None
     if index in made.get("layer_scalars", {}):
-        return made["layer_scalars"][index]
+        scalar: bytes = made["layer_scalars"][index]
+        return scalar
+    assert secrets is not None  # a seat that added layers has its secrets
     mine = sum(1 for r in deck.changes.reshuffles[:index] for s in r.seats[:len(r.layers)] if s == seat)
     return b64d(secrets.layers[mine], 32)
 
@@ -397,7 +422,7 @@ def scalar_for(deck, seat: str, ref: str, secrets: PeerSecrets | None, made: dic
 # --- the end of the game ------------------------------------------------------------
 
 
-def check_published(deck, seat: str, secrets: PeerSecrets) -> None:
+def check_published(deck: Deck, seat: str, secrets: PeerSecrets) -> None:
     """A seat's published reshuffle scalars: one per layer it added, each
     the scalar of that layer's key."""
     keys = [b64d(r.layers[i].key, 32) for r in deck.changes.reshuffles for i in range(len(r.layers)) if r.seats[i] == seat]

@@ -130,7 +130,7 @@ def file_chance(chain: ChainView, deck: PeerDeck, seq: int, answering: bool) -> 
     return PlayChance(Tape(seed, f"public {seq}"), secret=beacons, draws_public=True)
 
 
-def run_file(chain: ChainView, deck: PeerDeck, writer: str, commands: Sequence[Any], parts: FileParts, seq: int,
+def run_file(chain: ChainView, deck: PeerDeck, writer: str, commands: Sequence[Any], parts: FileReader | WriterParts, seq: int,
              private_check: Callable[[GameState, Any], None] | None = None,
              resume: Sequence[tuple[str, Any]] = ()) -> PeerEffect:
     """Apply one peer file to a staged `deck` and the chain's public state.

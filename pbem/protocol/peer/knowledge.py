@@ -13,7 +13,7 @@ on reading, so a bad one names the file that carried it. From all that,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 import msgspec
 
@@ -29,12 +29,9 @@ from pbem.protocol.file_parts import Opening
 from pbem.protocol.formats import TurnBody
 from pbem.protocol.peer_parts import Partial, PeerSecrets
 from pbem.protocol import handover
-from pbem.protocol.head import ChainView, Record
+from pbem.protocol.head import ChainView, Record, peer_deck
 from pbem.protocol.peer import changes as peer_changes, refills as peer_refills, rekey as peer_rekey, renewal as peer_renewal
 from pbem.protocol.peer.secrets import commit_private, open_secret_box
-
-if TYPE_CHECKING:
-    from pbem.protocol.peer.deck import PeerDeck
 
 Item = TypeVar("Item", Opening, Partial)
 
@@ -63,7 +60,7 @@ def with_changes(chain: ChainView, me: SecretIdentity, secrets: PeerSecrets, sin
     layers, the places of the cards reshuffled into its private decks, the
     seeds of its renewed beacon chains."""
     seed = b64d(secrets.beacon_seed, 32)
-    deck = _deck(chain)
+    deck = peer_deck(chain)
     if any(deck.private_commitments.get(r) != c for r, c in commit_private(seed, secrets.private).items()):
         raise SealError(f"{me.name}'s commitments to its private decks are not those of the places it sealed to itself")
     layers: list[str] = list(secrets.layers)
@@ -158,7 +155,7 @@ def sealed_ad(game_id: str, seq: int, to: str) -> bytes:
 def held_partials(chain: ChainView, me: SecretIdentity) -> dict[str, dict[str, Partial]]:
     """Partials fellow readers sealed to `me` for cards still hidden, each
     checked against the card's public point (a bad one names its sender)."""
-    deck = _deck(chain)
+    deck = peer_deck(chain)
     held: dict[str, dict[str, Partial]] = {}
     since = handover.since(chain, me.name)  # what came before is in the handover, checked there
     handed = handover.opened(chain, me) if since else None
@@ -187,7 +184,7 @@ def cards_known(chain: ChainView, me: SecretIdentity, secrets: PeerSecrets) -> d
     """ref -> card for every card `me` can read: the public ones, and those
     on which only its own layer, and layers whose partials were sealed to it,
     remain (removed here, in private)."""
-    deck = _deck(chain)
+    deck = peer_deck(chain)
     held = held_partials(chain, me)
     out = dict(chain.revealed)
     for ref, card in secrets.private.items():
@@ -212,7 +209,3 @@ def cards_known(chain: ChainView, me: SecretIdentity, secrets: PeerSecrets) -> d
                                 hint="pbem audit names the seat once every secret is out") from None
     return out
 
-
-def _deck(chain: ChainView) -> PeerDeck:
-    assert chain.deck is not None  # a peer game has its deck from its genesis on
-    return chain.deck

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -22,7 +23,11 @@ from pbem.crypto.encoding import b64d, canonical
 from pbem.crypto.envelope import seal_ad
 from pbem.crypto.stream import DeterministicStream, derive
 from pbem.errors import ProtocolError
+from pbem.protocol.peer.reads import ChangingChain, ChangingDeck, MadeParts, Parts, RefillBook, making, reading
 from pbem.protocol.peer.secrets import commit_private
+
+if TYPE_CHECKING:
+    from pbem.protocol.transition import Effect
 
 
 @dataclass
@@ -56,7 +61,9 @@ def refill_memo_ad(game_id: str, seq: int) -> bytes:
     return seal_ad(game_id, seq, "private refill")
 
 
-def register_refill(chain, deck, writer, effect, parts, seq, zone, owner, fresh, gone, zones) -> None:
+def register_refill(chain: ChangingChain, deck: ChangingDeck[RefillBook[Refill]], writer: str, effect: Effect,
+                    parts: Parts, seq: int, zone: str, owner: str, fresh: list[str], gone: list[str],
+                    zones: set[str]) -> None:
     public = set(chain.revealed) | set(effect.revealed)
     known = deck.knows(owner)
     strangers = [g for g in gone if g not in public and g not in known]
@@ -88,7 +95,7 @@ def public_cards(gone: list[str], revealed: dict[str, str]) -> list[str] | None:
     return sorted(revealed[g] for g in gone) if all(g in revealed for g in gone) else None
 
 
-def check_opening(deck, ref: str, card: str) -> None:
+def check_opening(deck: ChangingDeck[RefillBook[Refill]], ref: str, card: str) -> None:
     """A card of a refill whose cards all went in face up, opened by its
     owner (or the seat it went to): everyone knows the multiset that went
     in, so the card must be one still left of it. A refill committed to
@@ -105,10 +112,11 @@ def check_opening(deck, ref: str, card: str) -> None:
     refill.opened.append(card)
 
 
-def commit_refill(chain, deck, refill: Refill, parts, seq: int, revealed: dict[str, str]) -> None:
+def commit_refill(chain: ChangingChain, deck: ChangingDeck[RefillBook[Refill]], refill: Refill, parts: Parts, seq: int,
+                  revealed: dict[str, str]) -> None:
     """The owner's commitments to the cards reshuffled into its private
     deck: made by the writer, read from the file by a verifier."""
-    body = getattr(parts, "body", None)  # a verifier's; None for a writer's parts
+    body = reading(parts)  # a verifier's; None for a writer's parts
     if body is not None:
         missing = [r for r in refill.refs if r not in body.commitments]
         if missing:
@@ -118,7 +126,7 @@ def commit_refill(chain, deck, refill: Refill, parts, seq: int, revealed: dict[s
         for value in commitments.values():
             b64d(value, 32)
     else:
-        commitments = _make_commitments(chain, refill, parts, revealed)
+        commitments = _make_commitments(chain, refill, making(parts), revealed)
     for ref, value in commitments.items():
         deck.private_owner[ref] = refill.owner
         deck.private_commitments[ref] = value
@@ -147,7 +155,9 @@ def derived_order(beacon_seed: bytes, game_id: str, refill: Refill, cards: list[
     return dict(zip(refill.refs, DeterministicStream(key, label).shuffle(sorted(cards))))
 
 
-def _make_commitments(chain, refill: Refill, parts, revealed: dict[str, str]) -> dict[str, str]:
+def _make_commitments(chain: ChangingChain, refill: Refill, parts: MadeParts,
+                      revealed: dict[str, str]) -> dict[str, str]:
+    assert parts.secrets is not None and parts.cards_known is not None  # a turn's writer (a join refills nothing)
     known = {**parts.cards_known(parts.secrets), **revealed}
     cards = [known[g] for g in refill.gone]
     if refill.derived:
