@@ -34,6 +34,9 @@ Codex: the full mode plays one long hotseat game of more than 300 files
 300-file prefix is timed beside the whole game, including `pbem verify
 --full` in a fresh process (the figure of issue #8), plus a greedy game per
 other dealer mode. The quick mode plays 40 files of a Codex hotseat game.
+Section 1c times the same 300-file verify for several spec pairs
+(`benchmarks/bench_spec_pairs.py`: the slowest pairings found; the quick
+mode the slowest one, the smoke mode one pair at 20 files).
 
 Bytecode is compiled first (as an installed package has it). Nothing is
 asserted: the goals of issue #12 are printed beside the figures.
@@ -57,7 +60,8 @@ from pathlib import Path
 
 import pbem
 from benchmarks import (
-    bench_daemon, bench_demos, bench_playouts, bench_poker, bench_serve, bench_shuffle_proof, cryptofloor, seeded,
+    bench_daemon, bench_demos, bench_playouts, bench_poker, bench_serve, bench_shuffle_proof, bench_spec_pairs,
+    cryptofloor, seeded,
 )
 from pbem.app import watching
 from pbem.errors import PbemError
@@ -389,6 +393,14 @@ def main(argv: list[str] | None = None) -> None:
                   f"{'met' if s < 2 else 'met in CPU time, missed in wall time' if s.cpu < 2 else 'missed'})")
         elif not args.quick:
             print(f"   Codex, 300 files: not measured (the long Codex game: {skipped or 'shorter than 300 files'})")
+        print()
+        print(f"1c. Codex spec pairs (benchmarks/bench_spec_pairs.py): a {bench_spec_pairs.FILES}-file hotseat game of "
+              "each pair, pbem verify --full")
+        print(f"   in a fresh process, median of {reps} (issue #22's goal: any spec pair under "
+              f"{bench_spec_pairs.GOAL_S:.0f} s){'; the slowest pair only' if args.quick and not args.smoke else ''}")
+        for line in bench_spec_pairs.report(work / "spec-pairs", args.seed, reps, smoke=args.smoke,
+                                            pairs=bench_spec_pairs.PAIRS[:1] if args.quick and not args.smoke else None):
+            print(line)
 
         # --- verification per file against its crypto floor ---------------------
         print()

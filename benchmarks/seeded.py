@@ -142,9 +142,11 @@ def _play(dirs: dict[str, Path], keys: dict[str, opening.Keys], rng: random.Rand
     raise RuntimeError("the bot game did not end")
 
 
-def make(game: str, mode: str, base: Path, seed: int, calm: int = 0, stop: int | None = None) -> Seeded:
+def make(game: str, mode: str, base: Path, seed: int, calm: int = 0, stop: int | None = None,
+         options: tuple[str, ...] = ()) -> Seeded:
     """Play one game to its end, or to `stop` files (PbemError when the game
-    has no such mode); `calm`: files of the calm Codex build-up."""
+    has no such mode); `calm`: files of the calm Codex build-up; `options`:
+    ``KEY=VALUE`` as for ``pbem new --option`` (Codex's specs)."""
     bots = {"calm": calm, "stop": stop} if game == "cx" else {"stop": stop}
     rng = random.Random(seed)
     seats = GAMES[game][1]
@@ -158,7 +160,7 @@ def make(game: str, mode: str, base: Path, seed: int, calm: int = 0, stop: int |
                 if o != n:
                     keys[n].store.import_identity(keys[o].store.export(o))
         dirs = {n: base / f"game-{n}" for n in names}
-        creating.new_game(game, dirs[names[0]], seats, keys[names[0]], "peer", creator=names[0])
+        creating.new_game(game, dirs[names[0]], seats, keys[names[0]], "peer", options=list(options), creator=names[0])
         received = [dirs[names[0]] / folder_mod.GENESIS]
         for i, n in enumerate(names[1:], 1):
             mine = receiving.join(dirs[n], received, n, keys[n])
@@ -173,7 +175,7 @@ def make(game: str, mode: str, base: Path, seed: int, calm: int = 0, stop: int |
         keys = _store(home, everyone)
         g = base / "game"
         creating.new_game(game, g, seats, keys, mode, "rita" if mode == "referee" else None,
-                         seed if mode == "hotseat" else None)
+                         seed if mode == "hotseat" else None, list(options))
         _play_in_memory(g, keys, rng, **bots)
         out = Seeded(game, mode, {"": g}, {"": home})
     chain = folder_mod.load(out.folder())

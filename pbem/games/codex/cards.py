@@ -88,7 +88,7 @@ class Part:
     """One target of a targeting ability: what it may pick and how."""
 
     __slots__ = ("what", "pick", "distinct", "unordered", "optional", "prune", "aim", "rel", "mode", "cond",
-                 "slot_of", "zones", "of")
+                 "slot_of", "zones", "of", "by")
 
     def __init__(self, raw: dict[str, Any]) -> None:
         self.what: str = raw.get("what", "a target")
@@ -117,6 +117,10 @@ class Part:
         #: ``opp``: those zones are the opposing seat's (a hand the chooser
         #: has just looked at), not the chooser's own
         self.of: str = raw.get("of", "me")
+        #: ``owner``: the owner of those zones answers the question itself
+        #: (a discard the victim chooses from its own hand), not the
+        #: active player; an empty zone asks nothing
+        self.by: str = raw.get("by", "")
         if self.slot_of or self.zones:
             self.aim = False
 

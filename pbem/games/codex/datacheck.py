@@ -26,7 +26,7 @@ _ABILITY_KEYS = {"on", "if", "who", "targets", "do", "use", "cost", "granted", "
 _STATIC_KEYS = {"to", "while", "atk", "hp", "armor", "base", "keywords", "lose", "cant", "grant", "atk_per", "plays", "cost",
                 "hire", "hire_cost", "unattackable_by", "unstoppable_by", "prevent", "from", "per_turn", "cant_attack",
                 "no_hero", "damage_boost", "sources", "no_tech", "reveal"}
-_PART_KEYS = {"what", "pick", "distinct", "unordered", "optional", "prune", "aim", "rel", "mode", "if", "slot_of", "from", "of"}
+_PART_KEYS = {"what", "pick", "distinct", "unordered", "optional", "prune", "aim", "rel", "mode", "if", "slot_of", "from", "of", "by"}
 _COST_KEYS = {"exhaust", "gold", "sacrifice", "remove", "discard", "alt"}
 _TYPES = {"unit", "token", "spell", "upgrade", "building"}
 
@@ -85,6 +85,8 @@ def _parts(where: str, parts: list[dict[str, Any]]) -> None:
                 raise CardDataError(f"{where}: a card may be chosen from hand, codex or discard, not {p['from']}")
             if p.get("of", "me") not in ("me", "opp"):
                 raise CardDataError(f"{where}: of: me or opp, not {p['of']!r}")
+            if p.get("by", "") not in ("", "owner") or (p.get("by") and not p.get("from")):
+                raise CardDataError(f"{where}: by: owner (with from), not {p['by']!r}")
             _unknown(where + " card filter", p.get("pick", {}), select.CARD_FILTER_KEYS)
             if "test" in p.get("pick", {}):
                 registry.get("test", p["pick"]["test"])

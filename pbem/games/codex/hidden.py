@@ -1,6 +1,7 @@
 """Effects on hidden zones: a look at another seat's hand or discard pile,
 a hand shown to everyone while a card says so, a discard from another
-seat's hand (at random, or chosen by the caster after a look), the top of
+seat's hand (at random, chosen by the caster after a look, or chosen by
+the victim itself: a target part ``by: owner``, `resolve.ask_card`), the top of
 one's own draw pile looked at and traded.
 
 Each is written as a change of a zone's readers, never as a card moved or

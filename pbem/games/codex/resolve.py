@@ -13,12 +13,16 @@ targets part by part. Each choice is taken from, in turn:
    the chooser's hand or codex: listing the options would show them),
 
 and otherwise the queue stops with a `Prompt` for the active player (who
-makes every decision, rulebook "Active Player Decides"); the next command,
+makes every decision, rulebook "Active Player Decides"; but a card of
+another seat's own zones that the card says that seat picks, ``by:
+owner``, is asked of that seat: its own signed command answers); the next command,
 ``choose ...``, answers it and the queue goes on. An answer that is not
 among the options is refused with the rule that forbids it.
 """
 
 from __future__ import annotations
+
+from contextvars import ContextVar
 
 from pbem.errors import IllegalCommand
 from pbem.games.base import Chance
@@ -28,6 +32,9 @@ from pbem.games.codex.cards import Ability, Part
 from pbem.games.codex.state import OVER, Pending, Prompt, State, opponents
 
 YES, NO = "yes", "no"
+#: the seat whose command is being applied (`rules.apply`): the question of
+#: a part ``by: owner`` takes its answer from that owner's own command only
+COMMAND_SEAT: ContextVar[str] = ContextVar("codex_command_seat", default="")
 
 
 class _Pause(Exception):
@@ -93,9 +100,12 @@ def ask_card(state: State, item: Pending, used: int, seat: str, src: str, parts:
     """A card of `seat`'s own zones for part ``len(chosen)`` (`Part.zones`),
     or none: given, or asked without listing what those zones hold (`Prompt`)."""
     part = parts[len(chosen)]
+    chooser = targets.zones_owner(state, seat, part) if part.by == "owner" else state.active
+    if part.by == "owner" and used >= len(item.given) and state.answers and COMMAND_SEAT.get() != chooser:
+        raise IllegalCommand(f"{part.what}: {chooser} chooses it, in its own command")
     answer = _given(state, item, used)
     if answer is None:
-        state.prompt = Prompt(seat=state.active, kind="card", what=part.what, zones=[f"{z}:{targets.zones_owner(state, seat, part)}" for z in part.zones],
+        state.prompt = Prompt(seat=chooser, kind="card", what=part.what, zones=[f"{z}:{targets.zones_owner(state, seat, part)}" for z in part.zones],
                               pick=dict(part.pick), taken=[t for t in chosen if t] if part.distinct else [],
                               optional=part.optional)
         raise _Pause
@@ -112,7 +122,8 @@ def choose_targets(state: State, seat: str, src: str, parts: list[Part], item: P
     pools = [targets.candidates(state, seat, src, part) for part in parts]
     for i, part in enumerate(parts):
         if part.zones:  # "up to N cards": once one is declined, the later ones are too
-            done = any(p.zones and not c for p, c in zip(parts, chosen))
+            done = any(p.zones and not c for p, c in zip(parts, chosen)) or (part.by == "owner" and not any(
+                state.zones[f"{z}:{targets.zones_owner(state, seat, part)}"].items for z in part.zones))
             chosen.append("" if done else ask_card(state, item, used + i, seat, src, parts, chosen))
             continue
         if part.slot_of:

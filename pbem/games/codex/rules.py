@@ -192,6 +192,14 @@ def _check_choices(cmd: Command) -> None:
 
 
 def apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
+    token = resolve.COMMAND_SEAT.set(seat)  # whose answers the command's are (a part ``by: owner``)
+    try:
+        return _apply(state, seat, cmd, chance)
+    finally:
+        resolve.COMMAND_SEAT.reset(token)
+
+
+def _apply(state: State, seat: str, cmd: Command, chance: Chance) -> State:
     if seat not in state.seats:
         raise IllegalCommand(f"{seat!r} is not a seat of this game")
     _check_choices(cmd)

@@ -127,7 +127,7 @@ def card_problem(state: State, seat: str, src: str, parts: list[Part], picked: l
     owner = zones_owner(state, seat, part)
     if target:
         if not any(it.ref == target for z in part.zones for it in state.zones[f"{z}:{owner}"].items):
-            whose = "your" if owner == seat else f"{owner}'s"
+            whose = "your" if owner == seat or part.by == "owner" else f"{owner}'s"  # the chooser's words
             return f"that is not a card of {whose} " + " or ".join(part.zones)
         if part.distinct and not _left(parts, picked, [target]):
             return "another card than the one before"

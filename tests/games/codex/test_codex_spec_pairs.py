@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import os
 
+import msgspec
 import pytest
 
 from pbem.games.base import SeatSpec
@@ -49,3 +50,39 @@ def test_red_and_green_specs_under_the_peer_and_referee_dealers(mode, p1, p2, tm
     chain = opening.verify(folder)
     assert chain.over and chain.outcome().reason.startswith("base destroyed")
     assert audit(folder).ok
+
+
+def _demo(dealer: str, tmp_path):
+    """`pbem demo codex --option p1=blood --option p2=feral --dealer D` as a
+    real process; returns its output and the folders it kept."""
+    import subprocess
+    import sys
+
+    folder = tmp_path / "game"
+    r = subprocess.run([sys.executable, "-m", "pbem", "demo", "codex", "--option", "p1=blood", "--option", "p2=feral",
+                        "--dealer", dealer, "--seed", "1", "--dir", str(folder), "--keys", str(tmp_path / "keys")],
+                       capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=300,
+                       env={**os.environ, "PBEM_HOME": str(tmp_path / "home")})
+    assert r.returncode == 0, r.stderr
+    return r.stdout, [folder / s for s in ("alice", "bob")] if dealer == "peer" else [folder]
+
+
+@pytest.mark.parametrize("dealer", ["referee", pytest.param("peer", marks=pytest.mark.skipif(
+    not LONG, reason="the peer demo takes about 9 s: PBEM_LONG=1"))])
+def test_the_cli_demo_of_blood_against_feral_ends_with_a_destroyed_base_verified_and_audited(dealer, tmp_path):
+    """Issue #22's "done when" command, through the CLI: the demo plays to a
+    destroyed base, and every folder it leaves verifies and audits here
+    again (not only by the demo's own word)."""
+    from pbem.app import opening
+    from pbem.app.audit import audit
+
+    out, folders = _demo(dealer, tmp_path)
+    assert f"({dealer} dealer)" in out.splitlines()[0]
+    assert "result: base destroyed" in out
+    for folder in folders:
+        assert f"pbem verify {folder}: ok" in out and f"pbem audit {folder}: ok" in out
+        chain = opening.verify(folder)
+        assert chain.over and chain.outcome().reason.startswith("base destroyed")
+        options = msgspec.json.decode(chain.genesis.options)
+        assert (options["p1"], options["p2"]) == ("blood", "feral")
+        assert audit(folder).ok
