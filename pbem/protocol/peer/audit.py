@@ -152,14 +152,18 @@ def _audit_changes(game_id: str, deck: PeerDeck, cards: dict[str, str], failures
         if silent and (f.owner not in deck.secrets or "?" in went):
             continue
         checks += 1
-        came = sorted(str(deck.secrets[f.owner].private.get(r)) for r in f.refs)
+        if f.key is not None:  # version 7: its layer, proven when it arrived, decrypted here
+            checks += _readable(deck, list(f.refs), cards, failures)
+            came = sorted(cards.get(r, "?") for r in f.refs)
+        else:
+            came = sorted(str(deck.secrets[f.owner].private.get(r)) for r in f.refs)
         if went != came and f.committed is not None:
             failures.append(f"{file_of(f.committed, f.owner)} (signed by {f.owner}): its commitments to the cards "
                             f"reshuffled into {f.zone} are not the cards that went in")
         elif f.derived and "?" not in went:
             assert f.committed is not None  # a refill the rules drew from at once: its owner wrote that file
             checks += 1
-            places = {r: deck.secrets[f.owner].private.get(r) for r in f.refs}
+            places = {r: cards.get(r) if f.key is not None else deck.secrets[f.owner].private.get(r) for r in f.refs}
             seed = b64d(deck.secrets[f.owner].beacon_seed, 32)
             if places != derived_order(seed, game_id, f, went):
                 failures.append(f"{file_of(f.committed, f.owner)} (signed by {f.owner}): it drew from the cards it "

@@ -81,6 +81,8 @@ class DeckChanges:
     #: ref -> seat -> the key of that seat's layer, for reshuffled refs
     keys: dict[str, dict[str, bytes]] = field(default_factory=dict)
     index: dict[str, int] = field(default_factory=dict)  # ref -> its reshuffle
+    #: version 7: ref -> the proven refill that made it (`proven_refills`)
+    refilled: dict[str, int] = field(default_factory=dict)
 
     def copy(self) -> "DeckChanges":
         return DeckChanges(
@@ -89,6 +91,7 @@ class DeckChanges:
             refills=[dataclasses.replace(f, opened=list(f.opened)) for f in self.refills],
             keys={ref: dict(v) for ref, v in self.keys.items()},
             index=dict(self.index),
+            refilled=dict(self.refilled),
         )
 
     def pending(self) -> Reshuffle | None:
@@ -264,7 +267,10 @@ def after_run(chain, deck, writer: str, effect, parts, seq: int, chance=None) ->
         if (effect.paused is not None or effect.chance_blocked) and dealing.reshuffles_ahead(chain.game, effect.state):
             _commit_ahead(chain, deck, writer, effect, parts, seq)
     if body is not None:
-        committed = {r for f in changes.refills if f.committed == seq for r in f.refs}
+        committed = {r for f in changes.refills if f.committed == seq and f.key is None for r in f.refs}
+        layers = sum(1 for f in changes.refills if f.committed == seq and f.key is not None)
+        if len(body.refills) != layers:
+            raise ProtocolError(f"{writer}'s file carries {len(body.refills)} refill layers, not the {layers} it owes")
         if set(body.commitments) != committed:
             raise ProtocolError(f"{writer} must commit to exactly the cards reshuffled into its private deck: "
                                 f"{', '.join(sorted(committed)) or 'none are due'}")
@@ -371,6 +377,8 @@ def body_parts(chain, parts, seq: int) -> dict:
     out: dict = {}
     if "reshuffle" in made:
         out["reshuffle"] = made["reshuffle"]
+    if made.get("refill_layers"):
+        out["refills"] = made["refill_layers"]
     if made.get("commitments"):
         out["commitments"] = made["commitments"]
         out["memo"] = seal(canonical(made["mapping"]), [parts.identity.public], refill_memo_ad(chain.game_id, seq))
@@ -384,7 +392,12 @@ def body_parts(chain, parts, seq: int) -> dict:
 
 
 def scalar_for(deck, seat: str, ref: str, secrets: PeerSecrets | None, made: dict) -> bytes | None:
-    """`seat`'s scalar of its layer on a reshuffled `ref` (None: its join scalar)."""
+    """`seat`'s scalar of its layer on a reshuffled or (version 7) refilled
+    `ref` (None: its join scalar)."""
+    if ref in deck.changes.refilled:
+        from pbem.protocol.peer import proven_refills
+
+        return proven_refills.scalar_for(deck, ref, secrets, made)
     index = deck.changes.index.get(ref)
     if index is None:
         return None

@@ -49,6 +49,12 @@ class Refill:
     #: opening is checked at once against what is left (`check_opening`)
     cards: list[str] | None = None
     opened: list[str] = field(default_factory=list)
+    #: version 7 (`proven_refills`): the owner's proven layer over the
+    #: cards, under `key` (s·s·G) over their re-encryptions to `base`
+    #: (s·G); `number`: its place among the owner's refill layers
+    base: bytes | None = None
+    key: bytes | None = None
+    number: int = 0
 
 
 def refill_memo_ad(game_id: str, seq: int) -> bytes:
@@ -107,7 +113,13 @@ def check_opening(deck, ref: str, card: str) -> None:
 
 def commit_refill(chain, deck, refill: Refill, parts, seq: int, revealed: dict[str, str]) -> None:
     """The owner's commitments to the cards reshuffled into its private
-    deck: made by the writer, read from the file by a verifier."""
+    deck: made by the writer, read from the file by a verifier. From
+    version 7 its proven layer over them instead (`proven_refills`)."""
+    if deck.proven_refills:
+        from pbem.protocol.peer import proven_refills
+
+        proven_refills.commit(chain, deck, refill, parts, seq, revealed)
+        return
     body = getattr(parts, "body", None)  # a verifier's; None for a writer's parts
     if body is not None:
         missing = [r for r in refill.refs if r not in body.commitments]

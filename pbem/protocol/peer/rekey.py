@@ -65,13 +65,15 @@ def due(chain: ChainView) -> str | None:
 
 def in_decks(deck: PeerDeck, state: GameState, seat: str) -> dict[str, list[str]]:
     """The cards still in `seat`'s private decks (its own layer, version 6),
-    zone -> refs in order: the re-keying shuffles them again."""
+    zone -> refs in order: the re-keying shuffles them again. Cards refilled
+    into a deck (version 7, `proven_refills`) lie under another key than
+    the join's, and each refill's are shuffled apart ("ZONE refill N")."""
     out: dict[str, list[str]] = {}
     for zone, refs in sorted(own_decks.zones_of(deck, seat).items()):
         there = {it.ref for it in state.zones[zone].items} if zone in state.zones else set()
-        mine = sorted(r for r in refs if r in there and deck.remaining.get(r) == {seat})
-        if mine:
-            out[zone] = mine
+        for ref in sorted(r for r in refs if r in there and deck.remaining.get(r) == {seat}):
+            refill = deck.changes.refilled.get(ref)
+            out.setdefault(zone if refill is None else f"{zone} refill {refill}", []).append(ref)
     return out
 
 
