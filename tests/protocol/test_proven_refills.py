@@ -18,6 +18,7 @@ open nothing of a refill laid after. A resealed hand's layer:
 
 from __future__ import annotations
 
+import random
 import secrets
 import statistics
 from collections.abc import Callable
@@ -220,3 +221,98 @@ def test_a_refill_committed_to_other_cards_is_refused_by_the_other_seats_apply(g
     assert message in result.stderr, result.stderr
     (tmp_path / "mail" / name).write_bytes(game.files[k])  # the honest file still goes in
     pbem("apply", folder, tmp_path / "mail" / name, "--accept-new")
+
+
+# --- a seat handed over (issue #24): nothing of a later refill for the old player ----------
+
+
+def _handed_over_game(seed: int) -> tuple[list[bytes], dict, object, int]:
+    """A Codex peer game by bots, in memory, in which bob hands his seat
+    over to carol once his deck was refilled, then plays on until carol
+    refilled it too (and a few files more). Returns the files, the
+    identities (bob's seat then carol's), bob's old identity and the seq of
+    the handover."""
+    from pbem import games
+    from pbem.crypto.keys import SecretIdentity
+    from pbem.games.base import SeatSpec
+    from pbem.protocol.chain import Chain
+    from pbem.protocol.party import Party
+    from pbem.protocol.peer import writer as peer_writer
+
+    game = games.get("codex")
+    opts = game.options({})
+    ids = {n: SecretIdentity.generate(n) for n in ("alice", "bob")}
+    carol = SecretIdentity.generate("carol")
+    specs = game.seats(opts, [SeatSpec("alice"), SeatSpec("bob")])
+    files = [peer_writer.make_genesis(game, opts, [(s, ids[s.name].public) for s in specs], ids["alice"])]
+    chain, rng, old_bob, at, after = Chain(files[0]), random.Random(seed), ids["bob"], 0, 0
+    for _ in range(400):
+        writers = chain.writers()
+        if not writers:
+            break
+        who = writers[0]
+        me = Party(chain, ids[who])
+        refilled = [f for f in chain.deck.changes.refills if f.owner == "bob" and f.key is not None]
+        if chain.deck is not None and not chain.deck.all_joined:
+            data = peer_writer.join(chain, ids[who])
+        elif chain.needs(who) == "auto":
+            data = me.answer()
+        elif not at and who == "bob" and refilled:
+            data, at = me.handover("bob", carol.public), chain.seq + 1
+            ids["bob"] = carol.seated_as("bob")
+        else:
+            data = me.turn([game.presentation.bots["greedy"](game, me.state(), who, rng)])
+        chain.append(data)
+        files.append(data)
+        if at and any(f.committed > at for f in refilled):
+            after += 1
+            if after > 12:
+                break
+    return files, ids, old_bob, at
+
+
+def test_after_a_handover_the_old_players_secrets_open_nothing_of_a_later_refill():
+    """Version 7, a seat handed over after its deck was refilled: carol's
+    refills are layers under scalars sealed to her alone; no file commits
+    a hash salted from bob's old beacon seed; bob's real scalar and the
+    scalars of his own refills open no card carol refilled, nor any card
+    of his own refills still in the deck at the handover (carol's first
+    file shuffled those again, apart from the rest)."""
+    from pbem.crypto.seal import open_envelope
+    from pbem.errors import CryptoError, SealError
+    from pbem.protocol.peer import rekey
+
+    for seed in range(1, 6):
+        files, ids, old_bob, at = _handed_over_game(seed)
+        chain = tamper.replay(files)
+        later = [f for f in chain.deck.changes.refills if f.owner == "bob" and f.committed > at]
+        if at and later:
+            break
+    else:
+        raise AssertionError("five Codex games without a refill of bob's deck before and after a handover")
+    bodies = [r.body for r in chain.records[1:]]
+    assert not any(b.commitments or b.memo for b in bodies), "nothing salted from a beacon seed"
+    old = [b64d(my_secrets(tamper.replay(files[:at]), old_bob).scalar, 32)]
+    for r in chain.records[1:at]:
+        for layer in r.body.refills if r.by == "bob" else ():
+            s = open_envelope(layer.box, old_bob, proven_refills.box_ad(chain.game_id, r.seq))
+            old.append(poker.times(s, s))
+    assert len(old) > 1, "bob knew the scalars of his own refills"
+    for f in later:
+        record = chain.records[f.committed]
+        for layer in record.body.refills:
+            with pytest.raises(SealError):
+                open_envelope(layer.box, old_bob, proven_refills.box_ad(chain.game_id, f.committed))
+    prior = chain.records[at].prior
+    kept = [ref for name, refs in rekey.in_decks(prior.deck, prior.public, "bob").items() if "refill" in name
+            for ref in refs]
+    assert kept, "cards of bob's own refill were still in his deck at the handover"
+    tried = 0
+    for ref in kept + [ref for f in later for ref in f.refs]:
+        if ref in chain.revealed or chain.deck.remaining.get(ref) != {"bob"}:
+            continue
+        for scalar in old:
+            tried += 1
+            with pytest.raises(CryptoError):
+                chain.deck.identify(poker.decrypt(scalar, chain.deck.points[ref]))
+    assert tried

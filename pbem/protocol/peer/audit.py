@@ -18,6 +18,7 @@ from pbem.errors import CryptoError, FormatError, PbemError
 from pbem.protocol.formats import TurnBody
 from pbem.protocol.head import ChainView
 from pbem.protocol.peer import faces as peer_faces
+from pbem.protocol.peer.proven_refills import order_seed
 from pbem.protocol.peer.refills import derived_order
 from pbem.protocol.peer.rekey import scalar_of
 from pbem.protocol.peer.deck import PeerDeck
@@ -164,7 +165,8 @@ def _audit_changes(game_id: str, deck: PeerDeck, cards: dict[str, str], failures
             assert f.committed is not None  # a refill the rules drew from at once: its owner wrote that file
             checks += 1
             places = {r: cards.get(r) if f.key is not None else deck.secrets[f.owner].private.get(r) for r in f.refs}
-            seed = b64d(deck.secrets[f.owner].beacon_seed, 32)
+            published = deck.secrets[f.owner]
+            seed = order_seed(f, published) if f.key is not None else b64d(published.beacon_seed, 32)
             if places != derived_order(seed, game_id, f, went):
                 failures.append(f"{file_of(f.committed, f.owner)} (signed by {f.owner}): it drew from the cards it "
                                 f"reshuffled into {f.zone} in the same file, and their places are not the ones its "

@@ -40,6 +40,7 @@ see docs/security.md for why that cannot move to the file.
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from secrets import randbelow
 from typing import TYPE_CHECKING, Any, Protocol
@@ -165,6 +166,7 @@ def take(game_id: str, deck: PeerDeck, refill: Refill, layer: RefillLayer, seq: 
                  points, after, what, base=base)
     index = deck.changes.refills.index(refill)
     refill.base, refill.key = base, key
+    refill.after_rekey = owner in deck.rekeys
     refill.number = sum(1 for f in deck.changes.refills if f.owner == owner and f.key is not None) - 1
     private = refill.zone in deck.private_contents
     for ref, point in zip(refill.refs, after):
@@ -203,7 +205,7 @@ def _make(chain: _Chain, deck: PeerDeck, refill: Refill, parts: Any, seq: int,
         new = poker.encrypt(t, point)
         points.append(new)
         dleqs.append(b64e(poker.prove_dleq(t, old, base, point, new, _dleq_context(chain.game_id, seq, refill, g))))
-    order = _order(chain, refill, parts, points, revealed)
+    order = _order(chain, deck, refill, parts, points, revealed)
     after = [poker.encrypt(s, points[j]) for j in order]
     proof = shuffle.prove(proofs.context(deck, seq, deck_name(refill)), points, after, order, s, base=base)
     parts.made.setdefault("refill_layers", []).append(layer := RefillLayer(
@@ -218,7 +220,19 @@ def _make(chain: _Chain, deck: PeerDeck, refill: Refill, parts: Any, seq: int,
 _ONE = (1).to_bytes(32, "little")
 
 
-def _order(chain: _Chain, refill: Refill, parts: Any, points: list[bytes], revealed: dict[str, str]) -> list[int]:
+def order_seed(refill: Refill, secrets: PeerSecrets) -> bytes:
+    """What keys the places of a refill its owner draws from in the same
+    file (`refills.derived_order`): its beacon seed, and for a refill laid
+    after its seat was handed over, the newcomer's re-keying factor too,
+    which the old player, who knows that seed, does not know."""
+    seed = b64d(secrets.beacon_seed, 32)
+    if not refill.after_rekey or secrets.rekey is None:
+        return seed
+    return hashlib.sha256(b"pbem/1 refill order after a handover" + seed + b64d(secrets.rekey, 32)).digest()
+
+
+def _order(chain: _Chain, deck: PeerDeck, refill: Refill, parts: Any, points: list[bytes],
+           revealed: dict[str, str]) -> list[int]:
     """The permutation of the writer's layer: ``after[i]`` is card
     ``order[i]`` that went in. Uniform and secret; for a refill its owner
     draws from in the same file, the places its beacon seed gives."""
@@ -232,7 +246,8 @@ def _order(chain: _Chain, refill: Refill, parts: Any, points: list[bytes], revea
 
     known = {**parts.cards_known(parts.secrets), **chain.revealed, **revealed}
     cards = [known[g] for g in refill.gone]
-    mapping = derived_order(b64d(parts.secrets.beacon_seed, 32), chain.game_id, refill, cards)
+    refill.after_rekey = refill.owner in deck.rekeys
+    mapping = derived_order(order_seed(refill, parts.secrets), chain.game_id, refill, cards)
     free = list(range(len(cards)))
     order = []
     for ref in refill.refs:

@@ -55,6 +55,8 @@ class Refill:
     base: bytes | None = None
     key: bytes | None = None
     number: int = 0
+    #: laid by the newcomer of a seat handed over (`proven_refills.order_seed`)
+    after_rekey: bool = False
 
 
 def refill_memo_ad(game_id: str, seq: int) -> bytes:
