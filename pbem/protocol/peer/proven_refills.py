@@ -55,6 +55,7 @@ from pbem.protocol.peer import proofs
 from pbem.protocol.peer_parts import PeerSecrets, PokerLayer, RefillLayer
 
 if TYPE_CHECKING:
+    from pbem.crypto.keys import PublicIdentity
     from pbem.protocol.peer.deck import PeerDeck
     from pbem.protocol.peer.refills import Refill
 
@@ -193,27 +194,42 @@ def _make(chain: _Chain, deck: PeerDeck, refill: Refill, parts: Any, seq: int,
     """The writer's layer: a fresh scalar, each card re-encrypted to it with
     its proof, then shuffled (in the order its beacon seed gives, for a
     refill drawn from in the same file: `refills.derived_order`)."""
-    from pbem.crypto.seal import seal
     from pbem.protocol.peer.rekey import scalar_of
+
+    scalars = [_ONE if old == poker.BASE else scalar_of(deck, refill.owner, g, parts.secrets, parts.made)
+               for g, (_, old) in zip(refill.gone, went)]
+    order = None
+    if refill.derived:
+        order = _derived(chain, deck, refill, parts, revealed)
+    layer, s = lay(chain.game_id, deck, refill, seq, went, scalars, parts.identity.public, order)
+    parts.made.setdefault("refill_layers", []).append(layer)
+    parts.made.setdefault("refill_scalars", {})[deck.changes.refills.index(refill)] = s
+    parts.secrets = msgspec.structs.replace(parts.secrets, refills=[*parts.secrets.refills, b64e(s)])
+    return layer
+
+
+def lay(game_id: str, deck: proofs.ProvenDeck, refill: Refill, seq: int, went: list[tuple[bytes, bytes]],
+        scalars: list[bytes], owner: PublicIdentity, order: list[int] | None = None) -> tuple[RefillLayer, bytes]:
+    """A layer over the cards that went in (`went`, `inputs`), under a fresh
+    scalar s, given the owner's scalar on each (`scalars`; 1 for a card
+    face up) and its public key (`owner`, which the box of s is sealed to);
+    `order`: the permutation (a uniform one if None). Returns it and s."""
+    from pbem.crypto.seal import seal
 
     s = poker.new_scalar()
     base = poker.public_key(s)
     points, dleqs = [], []
-    for g, (point, old) in zip(refill.gone, went):
-        k = _ONE if old == poker.BASE else scalar_of(deck, refill.owner, g, parts.secrets, parts.made)
+    for g, (point, old), k in zip(refill.gone, went, scalars):
         t = poker.quotient(s, k)
         new = poker.encrypt(t, point)
         points.append(new)
-        dleqs.append(b64e(poker.prove_dleq(t, old, base, point, new, _dleq_context(chain.game_id, seq, refill, g))))
-    order = _order(chain, deck, refill, parts, points, revealed)
+        dleqs.append(b64e(poker.prove_dleq(t, old, base, point, new, _dleq_context(game_id, seq, refill, g))))
+    order = order if order is not None else _uniform(len(points))
     after = [poker.encrypt(s, points[j]) for j in order]
     proof = shuffle.prove(proofs.context(deck, seq, deck_name(refill)), points, after, order, s, base=base)
-    parts.made.setdefault("refill_layers", []).append(layer := RefillLayer(
-        base=b64e(base), points=[b64e(p) for p in points], proofs=dleqs, key=b64e(poker.encrypt(s, base)),
-        layer=[b64e(p) for p in after], proof=b64e(proof), box=seal(s, [parts.identity.public], box_ad(chain.game_id, seq))))
-    parts.made.setdefault("refill_scalars", {})[deck.changes.refills.index(refill)] = s
-    parts.secrets = msgspec.structs.replace(parts.secrets, refills=[*parts.secrets.refills, b64e(s)])
-    return layer
+    return RefillLayer(base=b64e(base), points=[b64e(p) for p in points], proofs=dleqs,
+                       key=b64e(poker.encrypt(s, base)), layer=[b64e(p) for p in after], proof=b64e(proof),
+                       box=seal(s, [owner], box_ad(game_id, seq))), s
 
 
 #: the scalar 1 (little-endian), the "layer" of a face-up card
@@ -231,17 +247,19 @@ def order_seed(refill: Refill, secrets: PeerSecrets) -> bytes:
     return hashlib.sha256(b"pbem/1 refill order after a handover" + seed + b64d(secrets.rekey, 32)).digest()
 
 
-def _order(chain: _Chain, deck: PeerDeck, refill: Refill, parts: Any, points: list[bytes],
-           revealed: dict[str, str]) -> list[int]:
-    """The permutation of the writer's layer: ``after[i]`` is card
-    ``order[i]`` that went in. Uniform and secret; for a refill its owner
-    draws from in the same file, the places its beacon seed gives."""
-    if not refill.derived:
-        order = list(range(len(points)))
-        for i in range(len(order) - 1, 0, -1):  # Fisher-Yates, as `poker.shuffle_layer_witness`
-            j = randbelow(i + 1)
-            order[i], order[j] = order[j], order[i]
-        return order
+def _uniform(n: int) -> list[int]:
+    """A secret, uniform permutation (Fisher-Yates, as `poker.shuffle_layer_witness`)."""
+    order = list(range(n))
+    for i in range(n - 1, 0, -1):
+        j = randbelow(i + 1)
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+def _derived(chain: _Chain, deck: PeerDeck, refill: Refill, parts: Any, revealed: dict[str, str]) -> list[int]:
+    """The permutation of a refill its owner draws from in the same file:
+    the places its beacon seed gives (`refills.derived_order`), ``after[i]``
+    card ``order[i]`` that went in."""
     from pbem.protocol.peer.refills import derived_order
 
     known = {**parts.cards_known(parts.secrets), **chain.revealed, **revealed}
