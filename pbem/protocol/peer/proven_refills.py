@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Callable
 from secrets import randbelow
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -56,8 +57,45 @@ from pbem.protocol.peer_parts import PeerSecrets, PokerLayer, RefillLayer
 
 if TYPE_CHECKING:
     from pbem.crypto.keys import PublicIdentity
-    from pbem.protocol.peer.deck import PeerDeck
-    from pbem.protocol.peer.refills import Refill
+
+
+class Refill(Protocol):
+    """What a layer reads and fills of a refill (`refills.Refill`; named by
+    its fields, as `refills` imports this module)."""
+
+    zone: str
+    owner: str
+    refs: list[str]
+    gone: list[str]
+    seq: int
+    committed: int | None
+    derived: bool
+    cards: list[str] | None
+    base: bytes | None
+    key: bytes | None
+    number: int
+    after_rekey: bool
+
+
+class RefillDeck(proofs.ProvenDeck, Protocol):
+    """What a refill layer reads and fills of the deck (`PeerDeck`'s fields,
+    as `deck` imports this module)."""
+
+    points: dict[str, bytes]
+    remaining: dict[str, set[str]]
+    keys: dict[str, bytes]
+    own: dict[str, tuple[str, str]]
+    own_table: dict[bytes, tuple[str, int]]
+    private_contents: dict[str, list[str]]
+    rekeys: dict[str, Any]
+    #: `changes.DeckChanges`: its `refills`, `reshuffles`, `keys`, `refilled`
+    changes: Any
+
+    def key_of(self, seat: str, ref: str) -> bytes: ...
+
+
+#: `refills.derived_order`: the places its owner's beacon seed gives a refill
+DerivedOrder = Callable[[bytes, str, Any, list[str]], dict[str, str]]
 
 DOMAIN = "pbem/1 refill"
 
@@ -85,13 +123,13 @@ def _dleq_context(game_id: str, seq: int, refill: Refill, ref: str) -> bytes:
     return canonical([DOMAIN, game_id, seq, refill.zone, ref])
 
 
-def table(deck: PeerDeck, refill: Refill, seq: int, cards: list[str]) -> dict[bytes, tuple[str, int]]:
+def table(deck: RefillDeck, refill: Refill, seq: int, cards: list[str]) -> dict[bytes, tuple[str, int]]:
     """The bare points of the refill's face-up cards (sorted), apart from
     every other table of the game."""
     return poker.card_table(f"{deck.nonce} refill {seq} {deck_name(refill)}", sorted(cards))
 
 
-def inputs(deck: PeerDeck, refill: Refill, seq: int,
+def inputs(deck: RefillDeck, refill: Refill, seq: int,
            revealed: dict[str, str]) -> tuple[list[tuple[bytes, bytes]], dict[bytes, tuple[str, int]]]:
     """For each card that went in, in order: its point, and the key of the
     owner's layer on it (the base point for a card face up, whose point is
@@ -114,15 +152,16 @@ def inputs(deck: PeerDeck, refill: Refill, seq: int,
     return out, bare
 
 
-def commit(chain: _Chain, deck: PeerDeck, refill: Refill, parts: Any, seq: int, revealed: dict[str, str]) -> None:
+def commit(chain: _Chain, deck: RefillDeck, refill: Refill, parts: Any, seq: int, revealed: dict[str, str],
+           derived_order: DerivedOrder) -> None:
     """The owner's layer over `refill` in the file of `seq`: made by the
     writer, read from the file by a verifier; either way checked and taken
-    onto the staged `deck`."""
+    onto the staged `deck`. (`derived_order`: `refills.derived_order`.)"""
     went, bare = inputs(deck, refill, seq, {**chain.revealed, **revealed})
     owed = sum(1 for f in deck.changes.refills if f.committed == seq and f.key is not None)
     body = getattr(parts, "body", None)  # a verifier's; None for a writer's parts
     if body is None:
-        layer = _make(chain, deck, refill, parts, seq, went, revealed)
+        layer = _make(chain, deck, refill, parts, seq, went, revealed, derived_order)
     elif len(body.refills) > owed:
         layer = body.refills[owed]
     else:
@@ -131,7 +170,7 @@ def commit(chain: _Chain, deck: PeerDeck, refill: Refill, parts: Any, seq: int, 
     deck.own_table.update(bare)  # its face-up cards' bare points, for the cards they open as
 
 
-def take(game_id: str, deck: PeerDeck, refill: Refill, layer: RefillLayer, seq: int,
+def take(game_id: str, deck: RefillDeck, refill: Refill, layer: RefillLayer, seq: int,
          went: list[tuple[bytes, bytes]]) -> None:
     """Refuse `layer` unless it is the cards that went in (`went`: their
     points and keys, `inputs`), re-encrypted to one fresh key and shuffled
@@ -180,7 +219,7 @@ def take(game_id: str, deck: PeerDeck, refill: Refill, layer: RefillLayer, seq: 
     refill.committed = seq
 
 
-def _used_keys(deck: PeerDeck) -> set[bytes]:
+def _used_keys(deck: RefillDeck) -> set[bytes]:
     keys = set(deck.keys.values())
     for r in deck.changes.reshuffles:
         keys |= {b64d(layer.key, 32) for layer in r.layers}
@@ -189,18 +228,15 @@ def _used_keys(deck: PeerDeck) -> set[bytes]:
     return keys
 
 
-def _make(chain: _Chain, deck: PeerDeck, refill: Refill, parts: Any, seq: int,
-          went: list[tuple[bytes, bytes]], revealed: dict[str, str]) -> RefillLayer:
+def _make(chain: _Chain, deck: RefillDeck, refill: Refill, parts: Any, seq: int,
+          went: list[tuple[bytes, bytes]], revealed: dict[str, str], derived_order: DerivedOrder) -> RefillLayer:
     """The writer's layer: a fresh scalar, each card re-encrypted to it with
     its proof, then shuffled (in the order its beacon seed gives, for a
     refill drawn from in the same file: `refills.derived_order`)."""
-    from pbem.protocol.peer.rekey import scalar_of
-
-    scalars = [_ONE if old == poker.BASE else scalar_of(deck, refill.owner, g, parts.secrets, parts.made)
-               for g, (_, old) in zip(refill.gone, went)]
+    scalars = [_ONE if old == poker.BASE else parts.scalar_for(g) for g, (_, old) in zip(refill.gone, went)]
     order = None
     if refill.derived:
-        order = _derived(chain, deck, refill, parts, revealed)
+        order = _derived(chain, deck, refill, parts, revealed, derived_order)
     layer, s = lay(chain.game_id, deck, refill, seq, went, scalars, parts.identity.public, order)
     parts.made.setdefault("refill_layers", []).append(layer)
     parts.made.setdefault("refill_scalars", {})[deck.changes.refills.index(refill)] = s
@@ -256,12 +292,11 @@ def _uniform(n: int) -> list[int]:
     return order
 
 
-def _derived(chain: _Chain, deck: PeerDeck, refill: Refill, parts: Any, revealed: dict[str, str]) -> list[int]:
+def _derived(chain: _Chain, deck: RefillDeck, refill: Refill, parts: Any, revealed: dict[str, str],
+             derived_order: DerivedOrder) -> list[int]:
     """The permutation of a refill its owner draws from in the same file:
     the places its beacon seed gives (`refills.derived_order`), ``after[i]``
     card ``order[i]`` that went in."""
-    from pbem.protocol.peer.refills import derived_order
-
     known = {**parts.cards_known(parts.secrets), **chain.revealed, **revealed}
     cards = [known[g] for g in refill.gone]
     refill.after_rekey = refill.owner in deck.rekeys
@@ -275,7 +310,7 @@ def _derived(chain: _Chain, deck: PeerDeck, refill: Refill, parts: Any, revealed
     return order
 
 
-def scalar_for(deck: PeerDeck, ref: str, secrets: PeerSecrets | None, made: dict[str, Any]) -> bytes:
+def scalar_for(deck: RefillDeck, ref: str, secrets: PeerSecrets | None, made: dict[str, Any]) -> bytes:
     """The owner's scalar of its layer on refilled `ref`: s·s for the
     refill's s (before a re-keying, `rekey.scalar_of`)."""
     index = deck.changes.refilled[ref]
@@ -286,7 +321,7 @@ def scalar_for(deck: PeerDeck, ref: str, secrets: PeerSecrets | None, made: dict
     return poker.times(s, s)
 
 
-def check_published(deck: PeerDeck, seat: str, secrets: PeerSecrets) -> None:
+def check_published(deck: RefillDeck, seat: str, secrets: PeerSecrets) -> None:
     """A seat's published refill scalars: one per refill layer it laid, in
     order, each the scalar of that layer's base."""
     bases = [f.base for f in sorted((f for f in deck.changes.refills if f.owner == seat and f.base is not None),

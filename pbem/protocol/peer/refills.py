@@ -120,7 +120,7 @@ def commit_refill(chain, deck, refill: Refill, parts, seq: int, revealed: dict[s
     if deck.proven_refills:
         from pbem.protocol.peer import proven_refills
 
-        proven_refills.commit(chain, deck, refill, parts, seq, revealed)
+        proven_refills.commit(chain, deck, refill, parts, seq, revealed, derived_order)
         return
     body = getattr(parts, "body", None)  # a verifier's; None for a writer's parts
     if body is not None:
