@@ -316,3 +316,53 @@ def test_after_a_handover_the_old_players_secrets_open_nothing_of_a_later_refill
             with pytest.raises(CryptoError):
                 chain.deck.identify(poker.decrypt(scalar, chain.deck.points[ref]))
     assert tried
+
+
+# --- a refill drawn from in its owner's own answer: proven at once, its places audited -------
+
+
+GIFTS = ("target=200", "rounds=9", "private=1", "gift=1")
+
+
+def _giver_game(seed: int, patches: tuple = ()) -> tamper.Table:
+    """Lucky Draw, in which `gift` makes the next seat draw from its own
+    deck, refilled from its discard pile when empty, inside its own answer
+    (as a Codex attack makes the defender draw)."""
+    from pbem import games
+    from tests import chancegame
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(games._REGISTRY, "lucky", ("tests.chancegame", "GAME", ()))
+        mp.setattr(chancegame.GAME.presentation, "demo_bot", "giver")
+        for obj, name, value in patches:
+            mp.setattr(obj, name, value)
+        return tamper.play("lucky", "peer", ["alice", "bob"], seed, GIFTS)
+
+
+def _audited(table: tamper.Table, path) -> list[str]:
+    return audit(tamper.save(table, path)).failures
+
+
+def test_a_refill_drawn_in_its_owners_answer_is_proven_and_its_places_audited(tmp_path, monkeypatch):
+    """Version 7: the refill the owner draws from in its own answer is a
+    proven layer like any other, laid in the order its beacon seed gives;
+    the audit decrypts it and checks that order (the one check that stays
+    late: docs/security.md, "What stays late")."""
+    from pbem import games
+    from pbem.protocol.peer import refills as peer_refills
+
+    monkeypatch.setitem(games._REGISTRY, "lucky", ("tests.chancegame", "GAME", ()))
+    table = _giver_game(1)
+    derived = [f for f in tamper.replay(table.files).deck.changes.refills if f.derived]
+    assert derived and all(f.key is not None for f in derived)
+    assert _audited(table, tmp_path / "honest") == []
+    real = peer_refills.derived_order
+
+    def chosen(seed, game_id, refill, cards):
+        honest = real(seed, game_id, refill, cards)
+        return dict(zip(refill.refs, reversed(list(honest.values())))) if len(set(cards)) > 1 else honest
+
+    lying = _giver_game(2, patches=((peer_refills, "derived_order", chosen),))
+    tamper.replay(lying.files)  # consistent during play: its multiset is right
+    failures = _audited(lying, tmp_path / "chosen")
+    assert failures and all("are not the ones its beacon seed gives" in f for f in failures)
