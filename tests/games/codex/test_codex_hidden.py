@@ -282,6 +282,7 @@ def test_a_look_tells_the_looker_nothing_of_which_card_later_moves_unseen(mode, 
         assert "(seen)" not in seen[k]["alice"] and not seen[k]["view:alice"].sides[1].seen_hand
 
 
+@pytest.mark.slow  # a second peer game, for version 6 (`peer6`): in the full run only
 def test_a_resealed_hand_s_re_commitment_doctored_and_re_signed_is_refused(peer6, lenient):
     """Peer, version 6: the hand's owner re-commits to its resealed hand in
     its next file; without those commitments, or with one more, the file is
@@ -332,6 +333,28 @@ def test_a_resealed_hand_committed_to_other_cards_is_refused_at_once(tables, len
         partial.append(tamper.resign(table, msgspec.structs.replace(body, refills=[*refills, *body.refills[1:]])))
     assert "bob" in caught.value.message
     partial.append(table.files[k])  # the honest file still goes in
+
+
+def test_a_resealed_hand_with_a_duplicated_card_is_refused_by_alices_apply(tables, lenient, tmp_path):
+    """The same cheat through the CLI: alice's `pbem apply` refuses bob's
+    re-signed file in one line naming it and him, and changes nothing."""
+    from conftest import Pbem, snapshot
+
+    table, _ = tables["peer"]
+    k, body, _refill = _resealed(table)
+    layer = body.refills[0]
+    doctored = msgspec.structs.replace(layer, layer=[layer.layer[0], *layer.layer[:-1]])
+    folder = tamper.save(tamper.Table(table.game, table.mode, table.files[:k], table.secrets), tmp_path / "game")
+    mail = tmp_path / "mail" / f"{k:06d}-bob.pbem"
+    mail.parent.mkdir()
+    mail.write_bytes(tamper.resign(table, msgspec.structs.replace(body, refills=[doctored, *body.refills[1:]])))
+    pbem = Pbem(tmp_path / "home")
+    pbem("verify", folder)
+    before = snapshot(folder)
+    result = pbem.fails("apply", folder, mail, "--accept-new")
+    assert mail.name in result.stderr and "bob's layer over the cards shuffled into hand:bob repeats a card" \
+        in result.stderr, result.stderr
+    assert snapshot(folder) == before
 
 
 def test_a_peer_look_is_answered_by_the_hand_s_owner_sealed_to_the_looker(tables, lenient):
@@ -463,6 +486,19 @@ def _body(table, k) -> TurnBody:
     return codec.decode_body(codec.read_envelope(table.files[k]), TurnBody)
 
 
+def test_a_look_answered_without_its_sealed_partials_is_refused(tables, lenient):
+    """Version 7: bob's answer to alice's look seals her the partials of his
+    resealed hand; without them the file is refused."""
+    table, _ = tables["peer"]
+    chain = tamper.replay(table.files)
+    k = _record(chain, "play")[0].seq + 1
+    body = _body(table, k)
+    assert body.sealed and not body.deliveries
+    with pytest.raises(PbemError):
+        tamper.replay(table.files[:k]).append(tamper.resign(table, msgspec.structs.replace(body, sealed=[])))
+
+
+@pytest.mark.slow  # a second peer game, for version 6 (`peer6`): in the full run only
 def test_a_look_answered_without_its_openings_or_with_a_garbled_one_is_refused(peer6, lenient):
     table = peer6
     chain = tamper.replay(table.files)
