@@ -12,6 +12,8 @@ they read of it is `pbem.protocol.head.ChainView`):
 * `renewal`: beacon chains that outlast their length (version 4).
 * `own_decks`: a seat's private decks as its own proven layer (version 6).
 * `faces`: the two-faced deck of linked zones (the Codenames Duet key).
+* `proven_refills`: from version 7, such cards (and a hand a seat
+  reseals) as their owner's proven layer.
 * `refills`: cards reshuffled into a seat's private deck, committed by it.
 * `changes`: reshuffles and cards that change hands during play.
 * `rekey`: a seat handed over: its newcomer's fresh layers and beacon

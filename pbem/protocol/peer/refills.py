@@ -9,6 +9,8 @@ when the same file already draws from the deck (`derived_order`). When every
 card that went in was face up, each card opened later is checked at once
 against what is left of them (`check_opening`). Writers and verifiers run
 the same code: the owner's commitments are made where a verifier reads them.
+From protocol version 7 the owner lays a proven layer over the cards
+instead of committing (`proven_refills`), checked when its file arrives.
 """
 
 from __future__ import annotations

@@ -30,9 +30,12 @@ else, written by `pbem sync`) carries a `Rekey`:
   storage), and published with its secrets at the end (`PeerSecrets.rekey`).
 
 What is left to the old player: the cards it read before the handover, and
-the places of cards the rules shuffled into its private decks during play
-(hash commitments whose salts come from the old beacon seed, `changes`;
-docs/security.md says so). A reshuffle being dealt holds layers not yet on
+in games begun before version 7 the places of cards the rules shuffled into
+its private decks during play (hash commitments whose salts come from the
+old beacon seed, `changes`; docs/security.md says so). From version 7 such
+cards are the seat's proven layer (`proven_refills`): those still in a
+private deck are shuffled again here, each refill apart from the rest
+(their keys differ, `in_decks`). A reshuffle being dealt holds layers not yet on
 any card: no seat is handed over then.
 """
 
