@@ -23,7 +23,8 @@ side, so that a busy machine slows numerator and denominator alike:
   games (`benchmarks/bench_daemon.py`; 100 in the quick mode);
 * shuffle proofs (`benchmarks/bench_shuffle_proof.py`): size, proving and
   verifying CPU time against issue #25's goals (decks of 8 and 60 cards
-  in the quick mode);
+  in the quick mode), and a proven refill of 10 to 30 face-down cards
+  (`benchmarks/bench_refill.py`: its bytes, laying and checking it);
 * every `pbem demo GAME --dealer D` as a real process, the Dark Agent peer
   game's CPU and a peer file's cost beyond its crypto
   (`benchmarks/bench_demos.py`; Agent Avenue's hotseat demo only in the
@@ -60,8 +61,8 @@ from pathlib import Path
 
 import pbem
 from benchmarks import (
-    bench_daemon, bench_demos, bench_playouts, bench_poker, bench_serve, bench_shuffle_proof, bench_spec_pairs,
-    cryptofloor, seeded,
+    bench_daemon, bench_demos, bench_playouts, bench_poker, bench_refill, bench_serve, bench_shuffle_proof,
+    bench_spec_pairs, cryptofloor, seeded,
 )
 from pbem.app import watching
 from pbem.errors import PbemError
@@ -493,6 +494,8 @@ def main(argv: list[str] | None = None) -> None:
     print()
     print("8. Shuffle proofs (benchmarks/bench_shuffle_proof.py): size, proving and verifying one layer")
     for line in bench_shuffle_proof.report(1 if args.quick else 5, indent="   ", quick=args.quick):
+        print(line)
+    for line in bench_refill.lines(1 if args.quick else 5, indent="   ", sizes=(10, 30) if args.quick else bench_refill.SIZES):
         print(line)
     print()
     print("9. pbem serve: a game's page opened on a fresh server (benchmarks/bench_serve.py); goal: first paint")

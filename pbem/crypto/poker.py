@@ -252,6 +252,13 @@ def times(a: bytes, b: bytes) -> bytes:
     return _na.crypto_core_ed25519_scalar_mul(check_scalar(a), check_scalar(b))
 
 
+def quotient(a: bytes, b: bytes) -> bytes:
+    """The scalar ``a·b⁻¹ mod L``: it takes a layer under `b` to one under
+    `a` (a card re-encrypted to another key, proven with `prove_dleq`)."""
+    inverse = _na.crypto_core_ed25519_scalar_invert(check_scalar(b))
+    return _na.crypto_core_ed25519_scalar_mul(check_scalar(a), inverse)
+
+
 def encrypt(k: bytes, point: bytes) -> bytes:
     """Add a layer: ``k·point``. FormatError for a bad scalar or point."""
     return _mul(check_scalar(k), check_point(point))

@@ -31,7 +31,7 @@ from pbem.protocol import versions
 from pbem.protocol.file_parts import DealerInfo, Delivery, Name, Opening, Ref, SeatEntry, SeedOpening, Seq, Stamp
 from pbem.protocol.long_parts import Handover, Pace, Pause, Resign, Timeout
 from pbem.protocol.peer_parts import (
-    BeaconRenewal, Join, Partial, PeerSecrets, PeerSetup, PokerLayer, Rekey, ReshuffleLayer, SealedPartials)
+    BeaconRenewal, Join, Partial, PeerSecrets, PeerSetup, PokerLayer, RefillLayer, Rekey, ReshuffleLayer, SealedPartials)
 from pbem.protocol.turn_parts import Ballot, BallotOpening, Obligation, OutcomeData, PendingUndo, Undo, VoidBallot
 
 
@@ -151,6 +151,10 @@ class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     void: list[VoidBallot] = []
     #: peer games: this seat's layer over a reshuffled part of the shared deck
     reshuffle: ReshuffleLayer | None = None
+    #: peer games, version 7: this seat's proven layers over cards the rules
+    #: shuffled into its private deck or a hand it reseals, in the order it
+    #: owes them (`peer.proven_refills`)
+    refills: list[RefillLayer] = []
     #: a seat's fresh random contribution to the seed of a game dealt after
     #: its joins (referee games, version 2): its join file carries only this
     contribution: B64 | None = None

@@ -122,6 +122,9 @@ class PeerSecrets(msgspec.Struct, frozen=True, omit_defaults=True):
     #: seat's layers with (`Rekey`); those layers are under it times the
     #: scalar above (or of the reshuffle layer)
     rekey: B64 | None = None
+    #: version 7: the scalars of the seat's refill layers (`RefillLayer`),
+    #: in the order it laid them; each is fresh
+    refills: list[B64] = []
 
 
 class BeaconRenewal(msgspec.Struct, frozen=True):
@@ -145,6 +148,26 @@ class ReshuffleLayer(msgspec.Struct, frozen=True, omit_defaults=True):
     box: Envelope
     #: from protocol version 5: its shuffle proof, as `PokerLayer.proof`
     proof: B64 | None = None
+
+
+class RefillLayer(msgspec.Struct, frozen=True):
+    """A seat's proven layer over the cards the rules shuffled into its
+    private deck, or into a hand it reseals (protocol version 7,
+    `pbem.protocol.peer.proven_refills`). With a fresh scalar s: `base` is
+    s·G; `points[i]` is the i-th card that went in re-encrypted to s
+    (s times its bare card), as `proofs[i]` shows (a Chaum-Pedersen proof
+    against the key of the layer it lay under, or the base point for a
+    face-up card); `layer` is those points permuted, each times s again,
+    in the order of the fresh refs, under `key` = s·`base`, as the shuffle
+    `proof` shows; `box` holds s, sealed to the seat itself."""
+
+    base: B64
+    points: list[B64]
+    proofs: list[B64]
+    key: B64
+    layer: list[B64]
+    proof: B64
+    box: Envelope
 
 
 class RekeyedKey(msgspec.Struct, frozen=True):

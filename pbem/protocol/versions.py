@@ -86,6 +86,14 @@ class Version:
     #: when the file arrives; secret chance (the deal) stays the seed's
     #: (`pbem.protocol.referee_chance`)
     proven_chance: bool = False
+    #: cards the rules shuffle into a seat's private deck during play (a
+    #: refill), or into a hand it reseals, are re-encrypted by that seat to
+    #: one fresh key with a Chaum-Pedersen proof each and then shuffled
+    #: under its proven layer, so a refill committed to other cards than
+    #: went in is refused in its own file, and no hash commitment salted
+    #: from a beacon seed is left for a former player to open
+    #: (`peer.proven_refills`)
+    proven_refills: bool = False
 
 
 #: (number, the dealer modes it may be begun in, the features it adds)
@@ -97,7 +105,7 @@ _ROWS: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...] = (
     (5, MODES, ("shuffle_proofs",)),  # issue #25
     (6, MODES, ("long_games", "proven_private_decks", "handover", "answer_from_drawn_deck",
                     "resealed_zones")),  # issues #23, #24, #25
-    (7, MODES, ("proven_chance",)),  # issues #24, #25 (opened; features are added to this row until it is released)
+    (7, MODES, ("proven_chance", "proven_refills")),  # issues #24, #25 (opened; features are added to this row until it is released)
 )
 
 

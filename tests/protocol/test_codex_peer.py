@@ -5,7 +5,9 @@ owner commits to it in the file that pauses for the draw's chance; Appel
 Stomp back on top of its caster's draw pile; the same game under the
 referee; the files' sizes. Then the reshuffle's cheats, each a file
 doctored and re-signed with its writer's real key. PBEM_LONG=1 also plays
-`pbem demo codex` under both dealers."""
+`pbem demo codex` under both dealers. The games are begun under protocol
+version 6, whose refills are hash commitments (version 7's proven refills:
+`test_proven_refills.py`)."""
 
 from __future__ import annotations
 
@@ -23,7 +25,8 @@ from pbem.games.codex import GAME
 from pbem.games.codex.bots import greedy_bot, state_card
 from pbem.games.codex.commands import Build, Level, Play, Tech
 from pbem.games.codex.state import TECH
-from pbem.protocol import codec
+from pbem.protocol import codec, formats
+from pbem.protocol.peer import writer as peer_writer
 from pbem.app.audit import audit
 from pbem.protocol.file_parts import Opening
 from pbem.protocol.formats import TurnBody
@@ -48,6 +51,8 @@ def _play(mode: str, seed: int) -> tamper.Table:
     with pytest.MonkeyPatch.context() as mp:
         mp.setitem(GAME.presentation.bots, "stomper", stomper)
         mp.setattr(GAME.presentation, "demo_bot", "stomper")
+        mp.setattr(peer_writer, "PROTOCOL_VERSION", 6)
+        mp.setattr(formats, "PROTOCOL_VERSION", 6)  # what a seat's first file checks
         return tamper.play("codex", mode, ["alice", "bob"], seed)
 
 
@@ -120,6 +125,8 @@ def test_surplus_draws_at_upkeep_from_a_reshuffled_pile_under_peer(tmp_path):
     with pytest.MonkeyPatch.context() as mp:
         mp.setitem(GAME.presentation.bots, "surplus", surplus_first)
         mp.setattr(GAME.presentation, "demo_bot", "surplus")
+        mp.setattr(peer_writer, "PROTOCOL_VERSION", 6)
+        mp.setattr(formats, "PROTOCOL_VERSION", 6)
         for seed in range(1, 6):
             table = tamper.play("codex", "peer", ["alice", "bob"], seed)
             chain = tamper.replay(table.files)

@@ -2,7 +2,10 @@
 shared deck and into a private deck, and cards that move from one seat's
 hidden hand to another's, played to the end by bots with Lucky Draw; then a
 cheat per mechanism, each a file doctored and re-signed with its writer's
-real key (or a lying writer played to the end and caught by the audit)."""
+real key (or a lying writer played to the end and caught by the audit).
+
+The games here are begun under protocol version 6, whose refills are hash
+commitments; version 7's proven refills are `test_proven_refills.py`'s."""
 
 from __future__ import annotations
 
@@ -19,8 +22,9 @@ from pbem.crypto.seal import seal
 from pbem.app.demo import run_demo
 from pbem.errors import CommitmentError, PbemError, ProtocolError
 from pbem.games.base import refs_in
-from pbem.protocol import codec
+from pbem.protocol import codec, formats
 from pbem.protocol.peer import changes as peer_changes, knowledge as peer_knowledge, proofs, refills as peer_refills
+from pbem.protocol.peer import writer as peer_writer
 from pbem.app.audit import audit
 from pbem.protocol.file_parts import Delivery, Opening
 from pbem.protocol.formats import TurnBody
@@ -41,6 +45,8 @@ def _thief_game(seats, seed, options=LUCKY, patches=()) -> tamper.Table:
     with pytest.MonkeyPatch.context() as mp:
         mp.setitem(games._REGISTRY, "lucky", ("tests.chancegame", "GAME", ()))
         mp.setattr(chancegame.GAME.presentation, "demo_bot", "thief")
+        mp.setattr(peer_writer, "PROTOCOL_VERSION", 6)
+        mp.setattr(formats, "PROTOCOL_VERSION", 6)  # what a seat's first file checks
         for obj, name, value in patches:
             mp.setattr(obj, name, value)
         return tamper.play("lucky", "peer", seats, seed, options)

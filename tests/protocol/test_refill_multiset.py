@@ -1,5 +1,7 @@
 """A refill committed to other cards than the face-up cards that went in
-(issue #20, class 11).
+(issue #20, class 11), in games begun under protocol version 6, whose
+refills are hash commitments (from version 7 a refill is a proven layer:
+`test_proven_refills.py`).
 
 A Codex peer deck reshuffled from a discard pile whose cards were all
 public, committed as eight Withers, passed every check during play, though a
@@ -22,7 +24,8 @@ from conftest import Pbem
 from tests import chancegame
 from pbem import games
 from pbem.errors import ProtocolError
-from pbem.protocol.peer import refills as peer_refills
+from pbem.protocol import formats
+from pbem.protocol.peer import refills as peer_refills, writer as peer_writer
 from pbem.protocol.chain import Chain
 
 OPTIONS = ("target=200", "rounds=9", "private=1")
@@ -62,12 +65,18 @@ def _liar_game(seed: int, liar: str) -> tamper.Table:
         return real_commitments(chain, refill, parts, revealed)
 
     with pytest.MonkeyPatch.context() as mp:
+        _version_6(mp)
         mp.setattr(chancegame.GAME.presentation, "demo_bot", "thief")
         mp.setitem(chancegame.GAME.presentation.bots, "thief", hoarder)
         mp.setattr(peer_refills, "refill_order", owner_of)
         mp.setattr(peer_refills, "_make_commitments", make)
         mp.setattr(peer_refills, "check_opening", lambda deck, ref, card: None, raising=False)  # the cheater's own pbem
         return tamper.play("lucky", "peer", ["alice", "bob"], seed, OPTIONS)
+
+
+def _version_6(mp: pytest.MonkeyPatch) -> None:
+    mp.setattr(peer_writer, "PROTOCOL_VERSION", 6)
+    mp.setattr(formats, "PROTOCOL_VERSION", 6)  # what a seat's first file checks
 
 
 def _first_refused(files: list[bytes]) -> tuple[int, ProtocolError] | None:
@@ -103,6 +112,7 @@ def test_a_refill_opened_as_a_card_that_did_not_go_in_is_refused_at_once(tmp_pat
 
 def test_an_honest_refill_opens_every_card_it_took_in():
     with pytest.MonkeyPatch.context() as mp:
+        _version_6(mp)
         mp.setattr(chancegame.GAME.presentation, "demo_bot", "thief")
         mp.setitem(chancegame.GAME.presentation.bots, "thief", hoarder)
         table = tamper.play("lucky", "peer", ["alice", "bob"], 1, OPTIONS)

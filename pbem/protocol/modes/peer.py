@@ -326,7 +326,7 @@ def _take_file(chain: ChainView, outer: SignedFile, body: TurnBody, where: str, 
     answered = chain.chance_answerer() == writer
     resumes = chain.resumes_chance(writer)
     if not (commands or body.partials or body.reveals or body.sealed or body.join or body.secrets or body.tally
-            or answered or body.reshuffle or body.commitments or body.deliveries or body.layer or sets_up):
+            or answered or body.reshuffle or body.commitments or body.refills or body.deliveries or body.layer or sets_up):
         raise ProtocolError("the file does nothing")
     if effect.paused is not None and chain.seat_order == [writer]:
         raise ProtocolError("a game of one seat cannot pause for another seat's link")

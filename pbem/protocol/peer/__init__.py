@@ -14,6 +14,8 @@ they read of it is `pbem.protocol.head.ChainView`):
 * `reads`: what `refills` and `changes` read of the chain, the deck and a
   file's parts, as Protocols (their classes import those two modules).
 * `faces`: the two-faced deck of linked zones (the Codenames Duet key).
+* `proven_refills`: from version 7, such cards (and a hand a seat
+  reseals) as their owner's proven layer.
 * `refills`: cards reshuffled into a seat's private deck, committed by it.
 * `changes`: reshuffles and cards that change hands during play.
 * `rekey`: a seat handed over: its newcomer's fresh layers and beacon

@@ -18,6 +18,7 @@ from pbem.errors import CryptoError, FormatError, PbemError
 from pbem.protocol.formats import TurnBody
 from pbem.protocol.head import ChainView
 from pbem.protocol.peer import faces as peer_faces
+from pbem.protocol.peer.proven_refills import order_seed
 from pbem.protocol.peer.refills import derived_order
 from pbem.protocol.peer.rekey import scalar_of
 from pbem.protocol.peer.deck import PeerDeck
@@ -152,15 +153,20 @@ def _audit_changes(game_id: str, deck: PeerDeck, cards: dict[str, str], failures
         if silent and (f.owner not in deck.secrets or "?" in went):
             continue
         checks += 1
-        came = sorted(str(deck.secrets[f.owner].private.get(r)) for r in f.refs)
+        if f.key is not None:  # version 7: its layer, proven when it arrived, decrypted here
+            checks += _readable(deck, list(f.refs), cards, failures)
+            came = sorted(cards.get(r, "?") for r in f.refs)
+        else:
+            came = sorted(str(deck.secrets[f.owner].private.get(r)) for r in f.refs)
         if went != came and f.committed is not None:
             failures.append(f"{file_of(f.committed, f.owner)} (signed by {f.owner}): its commitments to the cards "
                             f"reshuffled into {f.zone} are not the cards that went in")
         elif f.derived and "?" not in went:
             assert f.committed is not None  # a refill the rules drew from at once: its owner wrote that file
             checks += 1
-            places = {r: deck.secrets[f.owner].private.get(r) for r in f.refs}
-            seed = b64d(deck.secrets[f.owner].beacon_seed, 32)
+            places = {r: cards.get(r) if f.key is not None else deck.secrets[f.owner].private.get(r) for r in f.refs}
+            published = deck.secrets[f.owner]
+            seed = order_seed(f, published) if f.key is not None else b64d(published.beacon_seed, 32)
             if places != derived_order(seed, game_id, f, went):
                 failures.append(f"{file_of(f.committed, f.owner)} (signed by {f.owner}): it drew from the cards it "
                                 f"reshuffled into {f.zone} in the same file, and their places are not the ones its "

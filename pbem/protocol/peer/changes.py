@@ -38,7 +38,7 @@ import dataclasses
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from pbem.crypto import poker
 from pbem.crypto.encoding import b64d, b64e, canonical
@@ -88,6 +88,8 @@ class DeckChanges:
     #: ref -> seat -> the key of that seat's layer, for reshuffled refs
     keys: dict[str, dict[str, bytes]] = field(default_factory=dict)
     index: dict[str, int] = field(default_factory=dict)  # ref -> its reshuffle
+    #: version 7: ref -> the proven refill that made it (`proven_refills`)
+    refilled: dict[str, int] = field(default_factory=dict)
 
     def copy(self) -> "DeckChanges":
         return DeckChanges(
@@ -96,6 +98,7 @@ class DeckChanges:
             refills=[dataclasses.replace(f, opened=list(f.opened)) for f in self.refills],
             keys={ref: dict(v) for ref, v in self.keys.items()},
             index=dict(self.index),
+            refilled=dict(self.refilled),
         )
 
     def pending(self) -> Reshuffle | None:
@@ -283,7 +286,10 @@ def after_run(chain: ChangingChain, deck: Deck, writer: str, effect: Effect, par
         if (effect.paused is not None or effect.chance_blocked) and dealing.reshuffles_ahead(chain.game, effect.state):
             _commit_ahead(chain, deck, writer, effect, parts, seq)
     if body is not None:
-        committed = {r for f in changes.refills if f.committed == seq for r in f.refs}
+        committed = {r for f in changes.refills if f.committed == seq and f.key is None for r in f.refs}
+        layers = sum(1 for f in changes.refills if f.committed == seq and f.key is not None)
+        if len(body.refills) != layers:
+            raise ProtocolError(f"{writer}'s file carries {len(body.refills)} refill layers, not the {layers} it owes")
         if set(body.commitments) != committed:
             raise ProtocolError(f"{writer} must commit to exactly the cards reshuffled into its private deck: "
                                 f"{', '.join(sorted(committed)) or 'none are due'}")
@@ -393,6 +399,8 @@ def body_parts(chain: ChangingChain, parts: MadeParts, seq: int) -> dict[str, An
     out: dict[str, Any] = {}
     if "reshuffle" in made:
         out["reshuffle"] = made["reshuffle"]
+    if made.get("refill_layers"):
+        out["refills"] = made["refill_layers"]
     if made.get("commitments"):
         out["commitments"] = made["commitments"]
         out["memo"] = seal(canonical(made["mapping"]), [parts.identity.public], refill_memo_ad(chain.game_id, seq))
@@ -407,7 +415,12 @@ def body_parts(chain: ChangingChain, parts: MadeParts, seq: int) -> dict[str, An
 
 def scalar_for(deck: Deck, seat: str, ref: str, secrets: PeerSecrets | None,
                made: dict[str, Any]) -> bytes | None:
-    """`seat`'s scalar of its layer on a reshuffled `ref` (None: its join scalar)."""
+    """`seat`'s scalar of its layer on a reshuffled or (version 7) refilled
+    `ref` (None: its join scalar)."""
+    if ref in deck.changes.refilled:
+        from pbem.protocol.peer import proven_refills
+
+        return proven_refills.scalar_for(cast("proven_refills.RefillDeck", deck), ref, secrets, made)
     index = deck.changes.index.get(ref)
     if index is None:
         return None

@@ -38,6 +38,7 @@ from pbem.protocol.chance import ShuffleNotes
 from pbem.protocol.commitments import check_openings
 from pbem.protocol.peer_parts import Partial, PeerSecrets, PokerLayer
 from pbem.protocol.peer import changes as peer_changes, faces as peer_faces, own_decks, proofs, refills as peer_refills
+from pbem.protocol.peer import proven_refills as peer_proven_refills
 from pbem.protocol.peer import renewal as peer_renewal
 from pbem.protocol.peer.secrets import commit_private
 
@@ -137,6 +138,8 @@ class PeerDeck:
     proven_private: bool = False
     own: dict[str, tuple[str, str]] = field(default_factory=dict)
     own_table: dict[bytes, tuple[str, int]] = field(default_factory=dict)
+    #: version 7: refills are their owner's proven layer (`proven_refills`)
+    proven_refills: bool = False
     #: version 6: seats handed over whose newcomer re-keyed their layers
     #: (`rekey`): seat -> (the refs re-keyed, old key -> new key, r·G)
     rekeys: dict[str, tuple[frozenset[str], dict[bytes, bytes], bytes]] = field(default_factory=dict)
@@ -424,6 +427,7 @@ class PeerDeck:
             except (CryptoError, FormatError):
                 raise ProtocolError(f"{seat}'s published factor is not the one its layers were re-keyed with") from None
         peer_changes.check_published(self, seat, secrets)
+        peer_proven_refills.check_published(self, seat, secrets)
         peer_renewal.check_published(self, seat, secrets)
         self.secrets[seat] = secrets
 
@@ -468,6 +472,7 @@ def start_deck(genesis: GenesisBody, game_id: str, private_refs: dict[str, tuple
                             f"{versions.first('renewed_beacons')} on they have pbem's {BEACON_LENGTH}, renewed as "
                             "they run out")
     deck.proven_private = version.proven_private_decks
+    deck.proven_refills = version.proven_refills
     for ref, (zone, owner) in (private_refs or {}).items():
         if deck.proven_private:
             deck.own[ref] = (zone, owner)

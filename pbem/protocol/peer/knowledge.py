@@ -31,6 +31,7 @@ from pbem.protocol.peer_parts import Partial, PeerSecrets
 from pbem.protocol import handover
 from pbem.protocol.head import ChainView, Record, peer_deck
 from pbem.protocol.peer import changes as peer_changes, refills as peer_refills, rekey as peer_rekey, renewal as peer_renewal
+from pbem.protocol.peer import proven_refills
 from pbem.protocol.peer.secrets import commit_private, open_secret_box
 
 Item = TypeVar("Item", Opening, Partial)
@@ -64,6 +65,7 @@ def with_changes(chain: ChainView, me: SecretIdentity, secrets: PeerSecrets, sin
     if any(deck.private_commitments.get(r) != c for r, c in commit_private(seed, secrets.private).items()):
         raise SealError(f"{me.name}'s commitments to its private decks are not those of the places it sealed to itself")
     layers: list[str] = list(secrets.layers)
+    refilled: list[str] = list(secrets.refills)
     renewals: list[str] = list(secrets.renewals)
     private = dict(secrets.private)
     factor = secrets.rekey
@@ -77,6 +79,10 @@ def with_changes(chain: ChainView, me: SecretIdentity, secrets: PeerSecrets, sin
                 scalar = open_envelope(body.reshuffle.box, me, peer_changes.reshuffle_scalar_ad(chain.game_id, record.seq))
                 poker.check_key(poker.check_scalar(scalar), b64d(body.reshuffle.key, 32))
                 layers.append(b64e(scalar))
+            for refill in body.refills:
+                scalar = open_envelope(refill.box, me, proven_refills.box_ad(chain.game_id, record.seq))
+                poker.check_key(poker.check_scalar(scalar), b64d(refill.base, 32))
+                refilled.append(b64e(scalar))
             if body.memo is not None:
                 payload = open_envelope(body.memo, me, peer_refills.refill_memo_ad(chain.game_id, record.seq))
                 check_limits(payload, "a memo")
@@ -96,9 +102,10 @@ def with_changes(chain: ChainView, me: SecretIdentity, secrets: PeerSecrets, sin
         except (SealError, FormatError, CryptoError, ProtocolError, msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise SealError(f"{where}: {me.name}'s own sealed secrets cannot be opened: {exc}") from None
     if layers == secrets.layers and renewals == secrets.renewals and private == secrets.private \
-            and factor == secrets.rekey:
+            and factor == secrets.rekey and refilled == secrets.refills:
         return secrets
-    return msgspec.structs.replace(secrets, layers=layers, private=private, renewals=renewals, rekey=factor)
+    return msgspec.structs.replace(secrets, layers=layers, private=private, renewals=renewals, rekey=factor,
+                                   refills=refilled)
 
 
 def delivered_openings(chain: ChainView, me: SecretIdentity) -> dict[str, Opening]:

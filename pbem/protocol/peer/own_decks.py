@@ -25,7 +25,8 @@ Pedersen, "Wallet Databases with Observers", CRYPTO '92;
 seat a card goes to. Hiding rests on DDH, as for the shared deck.
 
 Cards the rules later reshuffle into a private deck keep the hash
-commitments of `changes` (see docs/security.md for what that leaves late).
+commitments of `changes` in games begun before version 7; from version 7
+they are their owner's proven layer too (`proven_refills`).
 """
 
 from __future__ import annotations

@@ -49,6 +49,7 @@ class ChangingDeck(ProvenDeck, Protocol[Book]):
     remaining: dict[str, set[str]]  # ref -> seats whose layer is on
     private_owner: dict[str, str]
     private_commitments: dict[str, str]
+    proven_refills: bool  # version 7: refills are their owner's proven layer
 
     def knows(self, seat: str) -> set[str]: ...
 

@@ -9,13 +9,15 @@ when the same file already draws from the deck (`derived_order`). When every
 card that went in was face up, each card opened later is checked at once
 against what is left of them (`check_opening`). Writers and verifiers run
 the same code: the owner's commitments are made where a verifier reads them.
+From protocol version 7 the owner lays a proven layer over the cards
+instead of committing (`proven_refills`), checked when its file arrives.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import msgspec
 
@@ -54,6 +56,14 @@ class Refill:
     #: opening is checked at once against what is left (`check_opening`)
     cards: list[str] | None = None
     opened: list[str] = field(default_factory=list)
+    #: version 7 (`proven_refills`): the owner's proven layer over the
+    #: cards, under `key` (s·s·G) over their re-encryptions to `base`
+    #: (s·G); `number`: its place among the owner's refill layers
+    base: bytes | None = None
+    key: bytes | None = None
+    number: int = 0
+    #: laid by the newcomer of a seat handed over (`proven_refills.order_seed`)
+    after_rekey: bool = False
 
 
 def refill_memo_ad(game_id: str, seq: int) -> bytes:
@@ -115,7 +125,13 @@ def check_opening(deck: ChangingDeck[RefillBook[Refill]], ref: str, card: str) -
 def commit_refill(chain: ChangingChain, deck: ChangingDeck[RefillBook[Refill]], refill: Refill, parts: Parts, seq: int,
                   revealed: dict[str, str]) -> None:
     """The owner's commitments to the cards reshuffled into its private
-    deck: made by the writer, read from the file by a verifier."""
+    deck: made by the writer, read from the file by a verifier. From
+    version 7 its proven layer over them instead (`proven_refills`)."""
+    if deck.proven_refills:
+        from pbem.protocol.peer import proven_refills
+
+        proven_refills.commit(chain, cast("proven_refills.RefillDeck", deck), refill, parts, seq, revealed, derived_order)
+        return
     body = reading(parts)  # a verifier's; None for a writer's parts
     if body is not None:
         missing = [r for r in refill.refs if r not in body.commitments]

@@ -30,9 +30,12 @@ else, written by `pbem sync`) carries a `Rekey`:
   storage), and published with its secrets at the end (`PeerSecrets.rekey`).
 
 What is left to the old player: the cards it read before the handover, and
-the places of cards the rules shuffled into its private decks during play
-(hash commitments whose salts come from the old beacon seed, `changes`;
-docs/security.md says so). A reshuffle being dealt holds layers not yet on
+in games begun before version 7 the places of cards the rules shuffled into
+its private decks during play (hash commitments whose salts come from the
+old beacon seed, `changes`; docs/security.md says so). From version 7 such
+cards are the seat's proven layer (`proven_refills`): those still in a
+private deck are shuffled again here, each refill apart from the rest
+(their keys differ, `in_decks`). A reshuffle being dealt holds layers not yet on
 any card: no seat is handed over then.
 """
 
@@ -65,13 +68,15 @@ def due(chain: ChainView) -> str | None:
 
 def in_decks(deck: PeerDeck, state: GameState, seat: str) -> dict[str, list[str]]:
     """The cards still in `seat`'s private decks (its own layer, version 6),
-    zone -> refs in order: the re-keying shuffles them again."""
+    zone -> refs in order: the re-keying shuffles them again. Cards refilled
+    into a deck (version 7, `proven_refills`) lie under another key than
+    the join's, and each refill's are shuffled apart ("ZONE refill N")."""
     out: dict[str, list[str]] = {}
     for zone, refs in sorted(own_decks.zones_of(deck, seat).items()):
         there = {it.ref for it in state.zones[zone].items} if zone in state.zones else set()
-        mine = sorted(r for r in refs if r in there and deck.remaining.get(r) == {seat})
-        if mine:
-            out[zone] = mine
+        for ref in sorted(r for r in refs if r in there and deck.remaining.get(r) == {seat}):
+            refill = deck.changes.refilled.get(ref)
+            out.setdefault(zone if refill is None else f"{zone} refill {refill}", []).append(ref)
     return out
 
 

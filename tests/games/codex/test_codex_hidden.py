@@ -197,6 +197,19 @@ def tables():
     return out
 
 
+@pytest.fixture(scope="module")
+def peer6():
+    """The peer game begun under protocol version 6, whose resealed hand is
+    re-committed with hashes (version 7 lays a proven layer: `tables`)."""
+    from pbem.protocol import formats
+    from pbem.protocol.peer import writer as peer_writer
+
+    with codex_tables.scenarios_everywhere(), pytest.MonkeyPatch.context() as mp:
+        mp.setattr(peer_writer, "PROTOCOL_VERSION", 6)
+        mp.setattr(formats, "PROTOCOL_VERSION", 6)
+        return codex_tables.play("peer", LINES, SCRIPT)
+
+
 @pytest.fixture
 def lenient():
     with codex_tables.scenarios_everywhere():
@@ -269,10 +282,12 @@ def test_a_look_tells_the_looker_nothing_of_which_card_later_moves_unseen(mode, 
         assert "(seen)" not in seen[k]["alice"] and not seen[k]["view:alice"].sides[1].seen_hand
 
 
-def test_a_resealed_hand_s_re_commitment_doctored_and_re_signed_is_refused(tables, lenient):
-    """Peer: the hand's owner re-commits to its resealed hand in its next
-    file; without those commitments, or with one more, the file is refused."""
-    table, _ = tables["peer"]
+@pytest.mark.slow  # a second peer game, for version 6 (`peer6`): in the full run only
+def test_a_resealed_hand_s_re_commitment_doctored_and_re_signed_is_refused(peer6, lenient):
+    """Peer, version 6: the hand's owner re-commits to its resealed hand in
+    its next file; without those commitments, or with one more, the file is
+    refused."""
+    table = peer6
     chain = tamper.replay(table.files)
     k = next(r.seq for r in chain.records[1:] if r.by == "bob" and r.body.commitments
              and any(ref.startswith("s") for ref in r.body.commitments))
@@ -283,6 +298,63 @@ def test_a_resealed_hand_s_re_commitment_doctored_and_re_signed_is_refused(table
     extra = {**body.commitments, "s999": next(iter(body.commitments.values()))}
     with pytest.raises(PbemError, match="must commit to exactly"):
         partial.append(tamper.resign(table, msgspec.structs.replace(body, commitments=extra)))
+
+
+def _resealed(table) -> tuple[int, TurnBody, object]:
+    """Bob's file that lays his layer over his resealed hand (version 7),
+    and the refill it is for."""
+    chain = tamper.replay(table.files)
+    refill = next(f for f in chain.deck.changes.refills if f.zone == "hand:bob" and len(f.refs) >= 2)
+    return refill.committed, _body(table, refill.committed), refill
+
+
+def test_a_resealed_hand_is_a_proven_layer_from_version_7(tables, lenient):
+    table, _ = tables["peer"]
+    k, body, refill = _resealed(table)
+    assert body.by == "bob" and body.refills and not body.commitments and refill.cards is None
+    assert refill.key is not None and tamper.replay(table.files[:k + 1]).version.proven_refills
+
+
+@pytest.mark.parametrize("doctor, message", [
+    (lambda r: None, "must lay its proven layer over the cards shuffled into hand:bob"),
+    (lambda r: msgspec.structs.replace(r, layer=[r.layer[0], *r.layer[:-1]]), "repeats a card"),
+    (lambda r: msgspec.structs.replace(r, layer=[*r.layer[1:], r.layer[0]]), "is not a shuffle"),
+    (lambda r: msgspec.structs.replace(r, points=[r.points[1], r.points[0], *r.points[2:]]), "is not the card"),
+], ids=["missing", "duplicated", "reordered", "swapped-inputs"])
+def test_a_resealed_hand_committed_to_other_cards_is_refused_at_once(tables, lenient, doctor, message):
+    """Version 7: bob's layer over his resealed hand, doctored and re-signed
+    with his real key, is refused in its own file, naming him."""
+    table, _ = tables["peer"]
+    k, body, _refill = _resealed(table)
+    doctored = doctor(body.refills[0])
+    partial = tamper.replay(table.files[:k])
+    refills = [doctored] if doctored is not None else []
+    with pytest.raises(PbemError, match=message) as caught:
+        partial.append(tamper.resign(table, msgspec.structs.replace(body, refills=[*refills, *body.refills[1:]])))
+    assert "bob" in caught.value.message
+    partial.append(table.files[k])  # the honest file still goes in
+
+
+def test_a_resealed_hand_with_a_duplicated_card_is_refused_by_alices_apply(tables, lenient, tmp_path):
+    """The same cheat through the CLI: alice's `pbem apply` refuses bob's
+    re-signed file in one line naming it and him, and changes nothing."""
+    from conftest import Pbem, snapshot
+
+    table, _ = tables["peer"]
+    k, body, _refill = _resealed(table)
+    layer = body.refills[0]
+    doctored = msgspec.structs.replace(layer, layer=[layer.layer[0], *layer.layer[:-1]])
+    folder = tamper.save(tamper.Table(table.game, table.mode, table.files[:k], table.secrets), tmp_path / "game")
+    mail = tmp_path / "mail" / f"{k:06d}-bob.pbem"
+    mail.parent.mkdir()
+    mail.write_bytes(tamper.resign(table, msgspec.structs.replace(body, refills=[doctored, *body.refills[1:]])))
+    pbem = Pbem(tmp_path / "home")
+    pbem("verify", folder)
+    before = snapshot(folder)
+    result = pbem.fails("apply", folder, mail, "--accept-new")
+    assert mail.name in result.stderr and "bob's layer over the cards shuffled into hand:bob repeats a card" \
+        in result.stderr, result.stderr
+    assert snapshot(folder) == before
 
 
 def test_a_peer_look_is_answered_by_the_hand_s_owner_sealed_to_the_looker(tables, lenient):
@@ -414,8 +486,21 @@ def _body(table, k) -> TurnBody:
     return codec.decode_body(codec.read_envelope(table.files[k]), TurnBody)
 
 
-def test_a_look_answered_without_its_openings_or_with_a_garbled_one_is_refused(tables, lenient):
+def test_a_look_answered_without_its_sealed_partials_is_refused(tables, lenient):
+    """Version 7: bob's answer to alice's look seals her the partials of his
+    resealed hand; without them the file is refused."""
     table, _ = tables["peer"]
+    chain = tamper.replay(table.files)
+    k = _record(chain, "play")[0].seq + 1
+    body = _body(table, k)
+    assert body.sealed and not body.deliveries
+    with pytest.raises(PbemError):
+        tamper.replay(table.files[:k]).append(tamper.resign(table, msgspec.structs.replace(body, sealed=[])))
+
+
+@pytest.mark.slow  # a second peer game, for version 6 (`peer6`): in the full run only
+def test_a_look_answered_without_its_openings_or_with_a_garbled_one_is_refused(peer6, lenient):
+    table = peer6
     chain = tamper.replay(table.files)
     k = _record(chain, "play")[0].seq + 1
     body = _body(table, k)
