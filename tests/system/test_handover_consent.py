@@ -17,7 +17,6 @@ import random
 import shutil
 
 import msgspec
-import pytest
 
 from conftest import Pbem, introduced, snapshot
 from test_handover import side, start, step, until_bob_decides
