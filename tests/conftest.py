@@ -205,7 +205,7 @@ SLOW_FILES = frozenset({
     "test_peer_cheats.py", "test_page_browser.py", "test_outbox_inbox.py", "test_crypto_shuffle_proof.py",
     "test_rebuild.py", "test_fuzz_atheris.py", "test_layer_proofs.py", "test_forum.py", "test_codex_spec_pairs.py",
     "test_long_games_readme.py", "test_crypto_shuffle_pairs.py", "test_long_games.py", "test_serve_mail.py",
-    "test_codex_multi_dealers.py",
+    "test_codex_multi_dealers.py", "test_handover_consent.py",
 })
 
 
