@@ -17,6 +17,7 @@ import random
 import shutil
 
 import msgspec
+import pytest
 
 from conftest import Pbem, introduced, snapshot
 from test_handover import side, start, step, until_bob_decides
@@ -47,13 +48,15 @@ def refused_by(pbem: Pbem, folder, *args, match: str):
     """`pbem ARGS` refused in one line that says `match`, `folder` unchanged."""
     before = snapshot(folder) if folder.exists() else None
     result = pbem.fails(*args)
-    assert match in result.stderr, result.stderr
+    said = result.stderr if "watch" not in args else result.stdout + result.stderr  # watch tells as it goes
+    assert match in said, said
     assert (snapshot(folder) if folder.exists() else None) == before
-    return result.stderr
+    return said
 
 
-def test_a_seat_goes_only_to_a_key_that_signed_this_handover(tmp_path):
-    keys, dirs = start(tmp_path, "aa", "referee")
+@pytest.mark.parametrize("dealer", ["referee", "peer"])
+def test_a_seat_goes_only_to_a_key_that_signed_this_handover(tmp_path, dealer):
+    keys, dirs = start(tmp_path, "aa", dealer)
     until_bob_decides(keys, dirs, random.Random(2), files=4)
     bob_cli, carol_cli, alice_cli = (Pbem(keys[n].store.home) for n in ("bob", "carol", "alice"))
     # bob knows carol's key, but she did not accept: no handover to her name alone
@@ -110,7 +113,7 @@ def test_a_seat_goes_only_to_a_key_that_signed_this_handover(tmp_path):
     bad = tmp_path / "bad"
     shutil.copytree(dirs["bob"], bad)
     (bad / name).write_bytes(swapped)
-    for args in (["verify", bad], ["audit", bad]):
+    for args in (["verify", bad], ["audit", bad], ["watch", bad, "--as", "alice", "--once"]):
         refused_by(alice_cli, bad, *args, match="carol did not sign this handover of seat bob")
     refused_by(carol_cli, tmp_path / "carol-bad", "join", tmp_path / "carol-bad", *sorted(bad.glob("0*.pbem")),
                "--as", "bob", match="carol did not sign this handover of seat bob")
