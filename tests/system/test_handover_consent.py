@@ -125,6 +125,8 @@ def test_a_seat_goes_only_to_a_key_that_signed_this_handover(tmp_path, dealer):
     assert "which carol signed it accepts" in note
     assert keys["alice"].store.email("carol") == ADDRESS
     assert folder_mod.load(dirs["alice"]).records[-1].body.consent == consent
+    assert "hands seat bob over to carol" in alice_cli("log", dirs["alice"]).stdout.splitlines()[-1]
+    assert "with carol's signed acceptance" in alice_cli("log", dirs["alice"]).stdout
 
 
 def test_no_peer_seat_is_handed_over_while_a_chance_waits_for_links(tmp_path):
