@@ -67,7 +67,7 @@ def test_a_seat_goes_only_to_a_key_that_signed_this_handover(tmp_path, dealer):
     mine = tmp_path / "carol-accepts-bob.pbem"
     said = carol_cli("handover", "accept", files, "--seat", "bob", "--as", "carol", "--email", ADDRESS, "-o", mine)
     assert str(mine) in said.stdout and "send" in said.stderr
-    # carol cannot accept a seat the game does not wait for, nor one she has
+    # carol cannot accept a seat the game does not wait for
     refused_by(carol_cli, files, "handover", "accept", files, "--seat", "alice", "--as", "carol", "-o", tmp_path / "x",
                match="waits for bob, not for alice")
     chain = folder_mod.load(dirs["bob"])
