@@ -496,6 +496,8 @@ def doctored_rekeys(chain, as_carol: SecretIdentity, alice: Party) -> None:
                            "not a shuffle of the deck it received")]:
         with pytest.raises(PbemError, match=match):
             judged(rekeyed(**change))
+    with pytest.raises(PbemError, match="may not carry beacon"):  # version 7: no link of the old chain
+        judged(codec.encode_signed("turn", msgspec.structs.replace(body, beacon=rk.anchor), as_carol))
     with pytest.raises(PbemError, match="may not carry commands"):  # a move in its place
         judged(codec.encode_signed("turn", msgspec.structs.replace(
             body, rekey=None, commands=[msgspec.Raw(b'{"t":"aa.x"}')]), as_carol))
