@@ -19,6 +19,7 @@ def schemas() -> dict[str, dict]:
     from pbem.crypto.keys import IdentityCard
     from pbem.crypto.envelope import Envelope
     from pbem.protocol import formats
+    from pbem.protocol.long_parts import Acceptance
     from pbem.app.turns import Row, Status, UnreadableRow
 
     out = {
@@ -27,6 +28,7 @@ def schemas() -> dict[str, dict]:
         "turn-body.json": formats.TurnBody,
         "state.json": formats.StateFile,
         "identity-body.json": IdentityCard,
+        "acceptance-body.json": Acceptance,
         "envelope.json": Envelope,
         "status.json": Status,
     }

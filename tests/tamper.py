@@ -78,10 +78,24 @@ class Table:
     mode: str
     files: list[bytes]
     secrets: dict[str, SecretIdentity]
+    #: a seat handed over mid-game (`play_with_handover`): the seq of its
+    #: handover, the seat, and its old player's key (`secrets` holds the
+    #: newcomer's, under the seat's name)
+    handed: tuple[int, str, SecretIdentity] | None = None
 
     @property
     def label(self) -> str:
         return f"{self.game}/{self.mode}"
+
+    def signers(self, k: int) -> dict[str, SecretIdentity]:
+        """Who signs file k: the seat's old player up to its handover."""
+        if self.handed is None or k > self.handed[0]:
+            return self.secrets
+        return {**self.secrets, self.handed[1]: self.handed[2]}
+
+    def readers(self, k: int) -> dict[str, SecretIdentity]:
+        """Who reads the chain up to file k: the newcomer from the handover on."""
+        return self.signers(k) if self.handed is not None and k < self.handed[0] else self.secrets
 
 
 def play(game_name: str, mode: str, seats: list[str], seed: int, options: tuple[str, ...] = (), edit=None) -> Table:
@@ -89,6 +103,70 @@ def play(game_name: str, mode: str, seats: list[str], seed: int, options: tuple[
     (`pbem.app.selfplay.play`; `edit` doctors files as they go in)."""
     played = selfplay.play(game_name, mode, seats, seed, options, edit)
     return Table(played.game, played.mode, played.files, played.secrets)
+
+
+def play_with_handover(game_name: str, mode: str, seats: list[str], seed: int, options: tuple[str, ...] = (),
+                       at: int = 8, seat: str = "bob") -> Table:
+    """Bots play a whole game through the real writers, as `play`, with
+    `seat` handed over to a newcomer, carol, the first time the game waits
+    for its decision from file `at` on: by the seat itself in a peer game,
+    by the referee (as its genesis lets it) otherwise; carol signs her
+    acceptance (protocol version 7) and plays the seat to the end."""
+    from pbem import games
+    from pbem.app import creating
+    from pbem.protocol import acceptance, dealer as dealer_mod, handover
+    from pbem.protocol.peer import writer as peer_writer
+
+    game = games.get(game_name)
+    names = [s.partition(":")[0] for s in seats]
+    secrets = {n: SecretIdentity.generate(n) for n in names}
+    opts = game.options(creating.parse_options(list(options)))
+    specs = game.seats(opts, [creating.parse_seat(s) for s in seats])
+    idents = [(spec, secrets[spec.name].public) for spec in specs]
+    rng = random.Random(seed)
+    if mode == "peer":
+        files = [peer_writer.make_genesis(game, opts, idents, secrets[names[0]])]
+    else:
+        secrets["rita"] = SecretIdentity.generate("rita")
+        files = [dealer_mod.make_genesis(game, opts, idents, mode, secrets["rita"], random.Random(seed).randbytes(32),
+                                         referee_handover=True)]
+    chain = Chain(files[0])
+    carol, handed = SecretIdentity.generate("carol"), None
+    for _ in range(selfplay.MAX_FILES):
+        writers = chain.writers()
+        if not writers:
+            return Table(game.info.name, mode, files, secrets, handed)
+        who = writers[0]
+        me = Party(chain, secrets[who])
+        if (handed is None and chain.seq >= at and writers == [seat] and chain.needs(seat) == "decision"
+                and handover.may_take(chain, carol.public, seat) is None and _full(chain, seat)):
+            by = seat if mode == "peer" else "rita"
+            _, consent = acceptance.read(acceptance.make(chain, carol, seat, "carol@example.org"))
+            data = Party(chain, secrets[by]).handover(seat, carol.public, "carol@example.org", consent)
+            handed = (chain.seq + 1, seat, secrets[seat])
+            secrets[seat] = carol.seated_as(seat)
+        elif chain.deck is not None and not chain.deck.all_joined:
+            data = peer_writer.join(chain, secrets[who])
+        elif chain.needs(who) == "auto":
+            data = me.answer()
+        else:
+            data = me.turn([game.presentation.bots[game.presentation.demo_bot](game, me.state(), who, rng)])
+        chain.append(data)
+        files.append(data)
+    raise AssertionError(f"{game_name} under {mode}: the game did not end")
+
+
+def _full(chain: Chain, seat: str) -> bool:
+    """Whether a handover of `seat` now has every part to doctor: cards it
+    knows, and in a peer game cards to re-key and a private deck to shuffle
+    again (`peer.rekey`)."""
+    from pbem.protocol import handover
+    from pbem.protocol.peer import rekey
+
+    if chain.deck is None:
+        return bool(handover.known_refs(chain, seat))
+    assert chain.public is not None
+    return bool(rekey.refs(chain.deck, seat)) and bool(rekey.in_decks(chain.deck, chain.public, seat))
 
 
 def save(table: Table, path: Path) -> Path:
@@ -303,6 +381,7 @@ class Tally:
     by_reader: int = 0
     accepted: list[str] = field(default_factory=list)
     crashed: list[str] = field(default_factory=list)
+    read_refused: list[str] = field(default_factory=list)  # what the reader it concerns refused
     kinds: set = field(default_factory=set)
     fields: set = field(default_factory=set)
 
@@ -312,6 +391,7 @@ class Tally:
         self.by_reader += other.by_reader
         self.accepted += other.accepted
         self.crashed += other.crashed
+        self.read_refused += other.read_refused
         self.kinds |= other.kinds
         self.fields |= other.fields
 
@@ -382,6 +462,7 @@ def judge_turn(chain: Chain, snapshot: Chain, data: bytes, secrets, tally: Tally
         refused = "crash"
     if refused:
         tally.by_reader += 1
+        tally.read_refused.append(what)
         verdict = "reader"
     else:
         tally.accepted.append(what)
@@ -445,15 +526,21 @@ class Matrix:
     initial: Tally = field(default_factory=Tally)  # genesis `initial` with a matching state hash
     seen: set = field(default_factory=set)
     refused_examples: dict = field(default_factory=dict)  # file kind -> (k, forged bytes)
+    #: the files attacked (None: every one); the others go in honest
+    focus: set[int] | None = None
 
     def run(self) -> None:
         files = self.table.files
-        self._genesis()
+        if self.focus is None or 0 in self.focus:
+            self._genesis()
         chain = Chain(files[0])
         for k in range(1, len(files)):
+            if self.focus is not None and k not in self.focus:
+                chain.append(files[k])
+                continue
             snapshot = clone(chain)
             for what, data in self._attacks(k):
-                verdict, chain = judge_turn(chain, snapshot, data, self.table.secrets, self.main, what)
+                verdict, chain = judge_turn(chain, snapshot, data, self.table.readers(k), self.main, what)
                 if verdict == "chain":
                     self.refused_examples.setdefault(what.split(" ")[1], (k, data))
                 elif verdict == "CRASH":
@@ -466,7 +553,7 @@ class Matrix:
         data = self.table.files[0]
         outer, body = decode(data)
         kind = file_kind(0, outer, body, self.table)
-        signer = self.table.secrets[outer.by]
+        signer = self.table.signers(0)[outer.by]
         self.main.kinds.add(kind)
         self.initial.kinds.add(kind)
         for m in sample(list(mutations(body)), kind, self.seen, self.rng, self.full):
@@ -478,16 +565,16 @@ class Matrix:
             tally.fields.add((kind, m.general))
             self.oracle.last = None
             forged = signed("genesis", encode_body(new), outer.by, signer)
-            verdict = judge_genesis(forged, self.table.secrets, tally, what)
+            verdict = judge_genesis(forged, self.table.readers(0), tally, what)
             if verdict == "chain":
                 self.refused_examples.setdefault(kind, (0, forged))
             fixed = self.oracle.last
             if verdict == "chain" and fixed and fixed != body["state"] and isinstance(new, dict) and "state" in new:
                 # the adversary runs the verifier's code: give the state its hash
                 judge_genesis(signed("genesis", encode_body({**new, "state": fixed}), outer.by, signer),
-                              self.table.secrets, tally, what + " +state")
+                              self.table.readers(0), tally, what + " +state")
         for what, forged in self._outer(0, data, outer, body, kind):
-            judge_genesis(forged, self.table.secrets, self.main, what)
+            judge_genesis(forged, self.table.readers(0), self.main, what)
 
     # -- turn k -------------------------------------------------------------------
 
@@ -496,7 +583,7 @@ class Matrix:
         outer, body = decode(data)
         kind = file_kind(k, outer, body, self.table)
         self.main.kinds.add(kind)
-        signer = self.table.secrets[outer.by]
+        signer = self.table.signers(k)[outer.by]
         for m in sample(list(mutations(body)), kind, self.seen, self.rng, self.full):
             self.main.fields.add((kind, m.general))
             yield f"{self.table.label} {kind} #{k} {m.general} {m.op}", signed("turn", encode_body(m.apply(body)), outer.by, signer)
@@ -510,22 +597,28 @@ class Matrix:
         self.seen.add((kind, "outer"))
         what = f"{self.table.label} {kind} #{k}"
         raw = bytes(outer.body)
-        others = [n for n in self.table.secrets if n != outer.by]
+        keys = self.table.signers(k)
+        others = [n for n in keys if n != outer.by]
         for name in others:
             yield f"{what} outer.by={name} (same sig)", _outer_bytes(outer, by=name)
-            yield f"{what} re-signed by {name}", signed(outer.kind, raw, name, self.table.secrets[name])
+            yield f"{what} re-signed by {name}", signed(outer.kind, raw, name, keys[name])
             if k:
                 yield (f"{what} body.by={name}, re-signed by {name}",
-                       signed("turn", encode_body({**body, "by": name}), name, self.table.secrets[name]))
+                       signed("turn", encode_body({**body, "by": name}), name, keys[name]))
+        if self.table.handed is not None and k:  # the seat's other player: the old one after, the newcomer before
+            seq, seat, old = self.table.handed
+            other = old if k > seq else self.table.secrets[seat]
+            if outer.by == seat or k == seq:
+                yield f"{what} re-signed by the seat's other player", signed(outer.kind, raw, outer.by, other)
         sig = outer.sig
         yield f"{what} sig changed", _outer_bytes(outer, sig=("B" if sig[0] == "A" else "A") + sig[1:])
         yield f"{what} sig of another file", _outer_bytes(outer, sig=codec.read_envelope(self.table.files[k - 1 if k else 1]).sig)
         yield f"{what} sig deleted", data.replace(b',"sig":"' + sig.encode() + b'"', b"")
         yield f"{what} outer key added", data[:-2] + b',"x":1}\n'
         yield f"{what} outer.format", _outer_bytes(outer, format="pbem/2")
-        for kind2 in ("genesis", "turn", "identity", "state"):
+        for kind2 in ("genesis", "turn", "identity", "state", "acceptance"):
             if kind2 != outer.kind:
-                yield f"{what} signed as a {kind2}", signed(kind2, raw, outer.by, self.table.secrets[outer.by])
+                yield f"{what} signed as a {kind2}", signed(kind2, raw, outer.by, keys[outer.by])
 
     def _swaps(self, k, outer, body, kind, signer) -> Iterator[tuple[str, bytes]]:
         """Envelopes from other seats, turns and games; whole files from
@@ -554,7 +647,8 @@ class Matrix:
             yield f"{what} file of another game", theirs
             t_outer, t_body = decode(theirs)
             if t_outer.by in self.table.secrets:
-                yield f"{what} file of another game re-signed", signed("turn", bytes(t_outer.body), t_outer.by, self.table.secrets[t_outer.by])
+                yield (f"{what} file of another game re-signed",
+                       signed("turn", bytes(t_outer.body), t_outer.by, self.table.signers(k)[t_outer.by]))
         for j in {1, k - 1, k + 1} - {k}:
             if 1 <= j < len(self.table.files):
                 yield f"{what} file #{j} in its place", self.table.files[j]

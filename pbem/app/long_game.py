@@ -46,3 +46,12 @@ def handover(folder: Path, name: str, keys: Any, to: str, seat: str | None = Non
     from pbem.app import writing
 
     return _written(folder, name, lambda said: writing.handover(folder, name, to, keys, seat=seat, notes=said))
+
+
+def accept(folder: Path, name: str, keys: Any, seat: str, address: str | None = None,
+           output: Path | None = None) -> Written:
+    """`pbem handover accept`: the newcomer's signed acceptance of a seat."""
+    from pbem.app import handing
+
+    done = handing.accept(folder, name, keys, seat, address, output)
+    return Written([done.path], [], done.send)

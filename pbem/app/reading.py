@@ -134,7 +134,10 @@ def log_entries(chain: Chain, since: int = 0) -> dict[str, Any]:
         if getattr(body, "handover", None) is not None:
             h = body.handover
             parts.append(f"hands seat {h.seat} over to {h.to.name} ({h.to.fingerprint()}), "
-                         f"sealing it {_cards(len(h.refs))} and the seat's secrets")
+                         f"sealing it {_cards(len(h.refs))} and the seat's secrets"
+                         + (f", with {h.to.name}'s signed acceptance" if body.consent is not None else ""))
+        elif getattr(body, "rekey", None) is not None:
+            parts.append("re-keys the seat's layers and starts its own beacon chain (its first file after the handover)")
         if body.contribution is not None:
             parts.append("joins: a contribution to the game seed")
         if body.setup_seed is not None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pbem.app.opening import Keys, accepted_identity, add_notes, check_protocol, hotseat_dealer, open_game, party
+from pbem.app.opening import Keys, add_notes, check_protocol, hotseat_dealer, open_game, party
 from pbem.app.turns import check_turn
 from pbem.crypto.keys import SecretIdentity
 from pbem.errors import InvalidCommand, InvalidOption, PbemError, ProtocolError
@@ -237,14 +237,18 @@ def undo(folder: Path, name: str, what: str, keys: Keys, notes: list[str] | None
 def handover(folder: Path, name: str, to: str, keys: Keys, seat: str | None = None,
              notes: list[str] | None = None) -> list[Path]:
     """`pbem handover`: write the file handing `seat` (`name`'s own, or as
-    the referee a vanished seat) over to the identity `to` (a name in the
-    address book, or an identity file whose key the book holds already)."""
+    the referee a vanished seat) over to the newcomer `to` names: its
+    signed acceptance (`pbem handover accept`; a version-7 game needs it),
+    or a name in the address book or an identity file whose key the book
+    holds already (`handing.newcomer`)."""
+    from pbem.app import handing
+
     with folder_write.writing(folder):
         chain = open_game(folder, keys, write=True)
-        newcomer = accepted_identity(to, keys.store)
         me = party(chain, name, keys)
+        newcomer = handing.newcomer(chain, to, seat or name, name, keys)
         staged = Staged(folder, chain)
-        staged.add(me.handover(seat or name, newcomer, keys.store.email(newcomer.name)))
+        staged.add(me.handover(seat or name, *newcomer))
         return staged.write(notes)
 
 

@@ -27,9 +27,14 @@ on that file's word, recorded with the game it came from, the first time a
 writing command reads it (a name or key it knows otherwise is refused as
 any other clash).
 
-The newcomer's mail address, which the handover carries as its writer's
-address book has it, is recorded likewise, unless the book has one for it
-already: mail for the seat then goes to the newcomer (`pbem.app.mailing`).
+From protocol version 7 the newcomer signs the handover's key and mail
+address itself (`pbem.protocol.acceptance`, checked again here): the book
+takes a newcomer only if it agreed, never on the writer's word alone.
+
+The newcomer's mail address, which the handover carries (as its writer's
+address book has it; from version 7 as the newcomer signed it), is recorded
+likewise, unless the book has one for it already: mail for the seat then
+goes to the newcomer (`pbem.app.mailing`).
 
 A hotseat game's dealer is not pinned: it is a throw-away key made for that
 one folder and kept in its ``dealer.key``.
@@ -99,9 +104,14 @@ def parties(chain: Chain) -> list[Party]:
     if chain.genesis.dealer is not None and chain.dealer_mode != "hotseat":
         out.append(Party(f"{chain.dealer_mode} {chain.dealer_name}", chain.genesis.dealer.identity))
     for seat, (seq, ident) in chain.handed.items():
-        by = chain.records[seq].by
-        out.append(Party(f"seat {seat} (since seq {seq})", ident, via=f"{by}'s handover of seat {seat} (seq {seq})",
-                         address=chain.records[seq].body.handover.address))
+        record = chain.records[seq]
+        via = f"{record.by}'s handover of seat {seat} (seq {seq})"
+        if chain.version.handover_consent:  # its key and address signed by the newcomer too (checked again here)
+            from pbem.protocol import acceptance
+
+            acceptance.check(chain, record.body)
+            via += f", which {ident.name} signed it accepts"
+        out.append(Party(f"seat {seat} (since seq {seq})", ident, via=via, address=record.body.handover.address))
     return out
 
 

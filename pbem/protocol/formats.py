@@ -172,6 +172,10 @@ class TurnBody(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     #: a seat handed over to another identity (version 6): a file carrying
     #: it carries nothing else
     handover: Handover | None = None
+    #: with a handover (version 7): the newcomer's signature of its
+    #: acceptance (`long_parts.Acceptance`), which every verifier rebuilds
+    #: from the handover (`pbem.protocol.acceptance`)
+    consent: B64 | None = None
     state: B64
 
 

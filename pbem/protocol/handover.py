@@ -18,7 +18,10 @@ nobody), never during a vote or a pending undo, and never to a party of
 the game.
 
 What every verifier checks: the writer, the moment, the newcomer, and
-that `refs` are exactly the cards the seat knows (recomputed). What only
+that `refs` are exactly the cards the seat knows (recomputed); from
+version 7, that the newcomer signed its acceptance of this very handover
+(`pbem.protocol.acceptance`: the game, the seat, the file it follows, its
+key and its address). What only
 the newcomer can check, when it opens the box (`opened`): every opening
 against its commitment, the peer secrets against the seat's shuffle key,
 anchor and commitments (`PeerDeck.publish` on a copy), every partial
@@ -36,7 +39,7 @@ from pbem.crypto.envelope import seal_ad
 from pbem.crypto.keys import valid_email
 from pbem.crypto.limits import check_limits
 from pbem.errors import CryptoError, FormatError, ProtocolError, SealError
-from pbem.protocol import codec, versions
+from pbem.protocol import acceptance, codec, versions
 from pbem.protocol.clock import file_time
 from pbem.protocol.commitments import check_openings, state_hash
 from pbem.protocol.formats import TurnBody
@@ -77,6 +80,9 @@ def may_hand_over(chain: ChainView, by: str, seat: str) -> str | None:
         return "a vote is open: hand over once it is tallied"
     if chain.deck is not None and chain.deck.changes.pending() is not None:
         return "a reshuffle is being dealt: hand over once every layer is on (`pbem.protocol.peer.rekey`)"
+    if chain.deck is not None and chain.version.rekey_starts_chain and chain.chance_by() is not None:
+        # the newcomer's fresh beacon chain, chosen now, must not answer a chance drawn before it
+        return f"a chance drawn by {chain.chance_by()} waits for beacon links: hand over once it is drawn"
     if seat not in chain.writers():
         return (f"the game waits for {', '.join(chain.writers())}, not for {seat}: "
                 f"a seat is handed over when the game waits for it")
@@ -93,6 +99,12 @@ def newcomer_problem(chain: ChainView, newcomer: PublicIdentity) -> str | None:
             role = "the dealer" if name == chain.dealer_name else f"seat {name}"
             return f"{newcomer.name} ({newcomer.fingerprint()}) is already in this game, as {role}"
     return None
+
+
+def may_take(chain: ChainView, newcomer: PublicIdentity, seat: str) -> str | None:
+    """Why `newcomer` may not accept `seat` now (None: it may): what would
+    refuse any handover of the seat to it (`acceptance.make`)."""
+    return may_hand_over(chain, seat, seat) or newcomer_problem(chain, newcomer)
 
 
 def known_refs(chain: ChainView, seat: str) -> list[str]:
@@ -115,12 +127,13 @@ def accept(chain: ChainView, outer: SignedFile, body: TurnBody, where: str) -> t
     why = may_hand_over(chain, body.by, h.seat)
     if why is not None:
         raise ProtocolError(f"{body.by} may not hand seat {h.seat} over: {why}")
-    check_parts(body, {"handover"}, chain.dealer_mode)
+    check_parts(body, {"handover", "consent"}, chain.dealer_mode)
     why = newcomer_problem(chain, h.to)
     if why is not None:
         raise ProtocolError(f"seat {h.seat} cannot go to {h.to.name}: {why}")
     if h.address is not None and not valid_email(h.address):
         raise ProtocolError(f"the handover of seat {h.seat} gives {h.to.name} no valid mail address")
+    acceptance.check(chain, body)  # version 7: the newcomer signed this very handover
     if h.refs != known_refs(chain, h.seat):
         raise ProtocolError(f"the handover of seat {h.seat} names other cards than those {h.seat} knows")
     if body.state != state_hash(chain.public):
@@ -130,11 +143,12 @@ def accept(chain: ChainView, outer: SignedFile, body: TurnBody, where: str) -> t
 
 
 def write(chain: ChainView, writer: SecretIdentity, seat: str, newcomer: PublicIdentity,
-          secrets: SeatSecrets, address: str | None = None) -> bytes:
+          secrets: SeatSecrets, address: str | None = None, consent: str | None = None) -> bytes:
     """The signed handover of `seat` to `newcomer` (who gets mail at
     `address`), by `writer` (the seat, or the referee), with `secrets`
-    sealed to the newcomer alone; refused here for the reason every
-    verifier would refuse it."""
+    sealed to the newcomer alone and, from version 7, `consent`, the
+    newcomer's signature of its acceptance (`pbem.protocol.acceptance`);
+    refused here for the reason every verifier would refuse it."""
     from pbem.crypto.encoding import canonical
     from pbem.crypto.seal import seal
 
@@ -149,7 +163,8 @@ def write(chain: ChainView, writer: SecretIdentity, seat: str, newcomer: PublicI
     box = seal(canonical(secrets), [newcomer], box_ad(chain.game_id, seq, seat))
     body = TurnBody(game_id=chain.game_id, seq=seq, prev=chain.head, by=writer.name,
                     handover=Handover(seat=seat, to=newcomer, refs=refs, box=box, address=address), at=file_time(chain),
-                    state=state_hash(chain.public))
+                    consent=consent, state=state_hash(chain.public))
+    acceptance.check(chain, body)
     return codec.encode_signed("turn", body, writer)
 
 

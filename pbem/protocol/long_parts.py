@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
+from pbem.crypto.encoding import B64
 from pbem.crypto.envelope import Envelope
 from pbem.crypto.keys import PublicIdentity
 from pbem.protocol.file_parts import Name, Opening, Ref, Seconds, Stamp
@@ -87,6 +88,27 @@ class Handover(msgspec.Struct, frozen=True):
     #: an address book that takes the newcomer's key on this file's word
     #: takes it too, unless it has one (`pbem.app.mailing`: mail for the seat
     #: goes to the newcomer)
+    address: str | None = None
+
+
+class Acceptance(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A newcomer's consent to take a seat (protocol version 7,
+    `pbem.protocol.acceptance`): the body of the signed ``acceptance``
+    file it mails to the seat's writer, signed with its own key.
+
+    The handover carries only the signature (`TurnBody.consent`): every
+    verifier rebuilds this body from the handover itself (its game, the
+    file it follows, its seat, its newcomer, its address), so a handover
+    that differs from what the newcomer signed in any of them is refused.
+    """
+
+    game_id: B64
+    seat: Name
+    #: the hash of the file the handover follows: an acceptance serves one
+    #: moment of one game (the game moved on: the newcomer accepts again)
+    prev: B64
+    identity: PublicIdentity
+    #: where the newcomer gets mail, in its own words
     address: str | None = None
 
 

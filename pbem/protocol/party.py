@@ -276,18 +276,20 @@ class Party:
         )
         return codec.encode_signed("turn", body, self.secret)
 
-    def handover(self, seat: str, newcomer: PublicIdentity, address: str | None = None) -> bytes:
+    def handover(self, seat: str, newcomer: PublicIdentity, address: str | None = None,
+                 consent: str | None = None) -> bytes:
         """The file handing `seat` (this party's own, or as the referee a
         vanished one) over to `newcomer` (who gets mail at `address`), with
         everything the seat may read sealed to the newcomer alone
-        (`pbem.protocol.handover`)."""
+        (`pbem.protocol.handover`), and from version 7 the newcomer's
+        signature of its acceptance (`consent`, `pbem.protocol.acceptance`)."""
         from pbem.protocol import handover
         from pbem.protocol.long_parts import SeatSecrets
 
         chain = self.chain
         if chain.deck is None:
             return handover.write(chain, self.secret, seat, newcomer, SeatSecrets(openings=list(self.openings.values())),
-                                  address)
+                                  address, consent)
         if seat != self.name:
             raise ProtocolError(f"in a peer game only {seat} itself knows its secrets: nobody else can hand it over")
         from pbem.protocol.peer import knowledge
@@ -296,7 +298,7 @@ class Party:
         partials = [msgspec.structs.replace(p, seat=by) for ref in sorted(held) for by, p in sorted(held[ref].items())]
         secrets = SeatSecrets(openings=list(knowledge.delivered_openings(chain, self.secret).values()),
                               peer=self.peer_secrets, partials=partials)
-        return handover.write(chain, self.secret, seat, newcomer, secrets, address)
+        return handover.write(chain, self.secret, seat, newcomer, secrets, address, consent)
 
     def _opening(self, ref: str) -> Opening:
         if ref not in self.openings:

@@ -94,6 +94,17 @@ class Version:
     #: from a beacon seed is left for a former player to open
     #: (`peer.proven_refills`)
     proven_refills: bool = False
+    #: a handover carries the newcomer's own signed acceptance of the seat,
+    #: its key and its mail address, bound to the game, the seat and the
+    #: file it follows: nobody hands a seat to a key that did not agree, nor
+    #: gives a newcomer another address (`pbem.protocol.acceptance`)
+    handover_consent: bool = False
+    #: a peer newcomer's re-keying reveals no link of the old player's
+    #: beacon chain: it commits the fresh chain as a join does, and no seat is
+    #: handed over while a chance waits for links, so that no chance drawn
+    #: after the handover uses a link the old player knew or a chain chosen
+    #: after the drawer signed (`peer.rekey`)
+    rekey_starts_chain: bool = False
 
 
 #: (number, the dealer modes it may be begun in, the features it adds)
@@ -105,7 +116,7 @@ _ROWS: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...] = (
     (5, MODES, ("shuffle_proofs",)),  # issue #25
     (6, MODES, ("long_games", "proven_private_decks", "handover", "answer_from_drawn_deck",
                     "resealed_zones")),  # issues #23, #24, #25
-    (7, MODES, ("proven_chance", "proven_refills")),  # issues #24, #25 (opened; features are added to this row until it is released)
+    (7, MODES, ("proven_chance", "proven_refills", "handover_consent", "rekey_starts_chain")),  # issues #24, #25
 )
 
 

@@ -19,9 +19,10 @@ from paths import ROOT
 
 EXAMPLE = ROOT / "examples" / "agent-avenue-hotseat"
 
-#: every command of `pbem` before the split into families (Dec 2026)
+#: every command of `pbem` before the split into families (Dec 2026), and `handover accept|give` (issue #24)
 COMMAND_PATHS = """
-agent; agent add; agent forget; agent list; agent stop; apply; armor; audit; dearmor; demo; handover; id;
+agent; agent add; agent forget; agent list; agent stop; apply; armor; audit; dearmor; demo; handover;
+handover accept; handover give; id;
 id email; id export; id import; id list; id new; id show; info; join; legal; log; mail; mail fetch;
 mail password; mail send; new; outbox; page; pause; play; referee; referee mail; referee watch; resign;
 serve; show; status; submit; sync; timeout; undo; undo accept; undo refuse; undo request; verify; watch

@@ -42,6 +42,13 @@ VARIANTS["lucky-private"] = ("lucky", ["alice", "bob"], ("private=1",))
 CONFIGS.append(("lucky-private", "peer"))
 
 
+#: a seat handed over mid-game (issue #24, protocol version 7), by itself under peer (with its private deck,
+#: re-shuffled by its newcomer) and by the referee: the handover with the newcomer's acceptance, the newcomer's
+#: re-keying and its next file are attacked, the other files go in honest: (game, seats, options)
+HANDOVERS = {("lucky-handover", "peer"): ("lucky", ["bob", "alice"], ("private=1",)),
+             ("lucky-handover", "referee"): ("lucky", ["alice", "bob"], ())}
+
+
 def _bad_first_ballot(chain, data, secrets):
     """alice's first ballot sealed to bob instead of its keeper: the dealer
     voids it, naming her, and she votes again."""
@@ -124,6 +131,10 @@ BY_DESIGN = {
 #: (game/mode, file kind, field, change) -> why: what is accepted by design in
 #: one game only (a field that decides something elsewhere is refused there)
 BY_DESIGN_IN = {
+    ("lucky-handover/referee", r"turn/referee/dealer\[consent,handover\]", r"body\.by=bob,", "re-signed"):
+        "the referee's handover of bob's seat, written and signed by bob himself instead: a seat may always hand "
+        "itself over, the same cards sealed to the same newcomer, whose acceptance names the game, the seat, the "
+        "moment, its key and its address, not the writer",
     ("duet/peer", r"turn/peer/seat\[.*join.*\]", r"join\.layer\.key", "change"):
         "a Duet peer game's shared deck holds no card (the key is the two-faced deck): its joins' layers lay "
         "nothing, so their keys decide no card and no decryption; a changed key is refused only when it is no "
@@ -136,13 +147,22 @@ _CACHE: dict[tuple[str, str], tamper.Matrix] = {}
 def matrix(game: str, mode: str) -> tamper.Matrix:
     """The matrix of one game and dealer mode, run once per session."""
     if (game, mode) not in _CACHE:
-        name, seats, options = VARIANTS[game] if game in VARIANTS else (game, list(games.get(game).presentation.demo_seats(None)), ())
-        table = tamper.play(name, mode, seats, seed=1, options=options, edit=EDITS.get(game))
-        other = tamper.play(name, mode, seats, seed=2, options=options, edit=EDITS.get(game))
+        focus = None
+        if (game, mode) in HANDOVERS:
+            name, seats, options = HANDOVERS[(game, mode)]
+            table = tamper.play_with_handover(name, mode, seats, seed=1, options=options)
+            other = tamper.play_with_handover(name, mode, seats, seed=2, options=options)
+            assert table.handed is not None and other.handed is not None
+            seq = table.handed[0]
+            focus = set(range(1, len(table.files))) if LONG else {seq, seq + 1, seq + 2}
+        else:
+            name, seats, options = VARIANTS[game] if game in VARIANTS else (game, list(games.get(game).presentation.demo_seats(None)), ())
+            table = tamper.play(name, mode, seats, seed=1, options=options, edit=EDITS.get(game))
+            other = tamper.play(name, mode, seats, seed=2, options=options, edit=EDITS.get(game))
         table.game = other.game = game  # its label: "duet/peer"
         assert tamper.readers_refuse(tamper.replay(table.files), table.secrets) is None
         with pytest.MonkeyPatch.context() as mp:
-            m = tamper.Matrix(table, other, tamper.StateOracle(mp), LONG, random.Random(f"{game}/{mode}"))
+            m = tamper.Matrix(table, other, tamper.StateOracle(mp), LONG, random.Random(f"{game}/{mode}"), focus=focus)
             m.run()
         _CACHE[(game, mode)] = m
         tamper.SUMMARY.append(m.main.line(table.label))
@@ -186,6 +206,41 @@ def test_every_tampered_file_is_refused(game, mode):
     assert m.main.tried > 250 and m.main.by_chain > 0.9 * m.main.tried
 
 
+#: the fields of a handover file and of a peer newcomer's re-keying that the matrix must reach
+HANDOVER_FIELDS = {"handover.seat", "handover.to.name", "handover.to.sign", "handover.to.seal", "handover.refs",
+                   "handover.box.stanzas", "handover.box.payload", "handover.address", "consent"}
+REKEY_FIELDS = {"rekey.factor", "rekey.keys", "rekey.keys.*.old", "rekey.keys.*.new", "rekey.keys.*.proof",
+                "rekey.points", "rekey.points.*", "rekey.proofs", "rekey.proofs.*", "rekey.anchor", "rekey.box.payload",
+                "rekey.decks", "rekey.decks.<key>.points", "rekey.decks.<key>.proof", "rekey.decks.<key>.key",
+                "rekey.decks.<key>.seat"}
+
+
+@pytest.mark.parametrize("game,mode", sorted(HANDOVERS))
+def test_every_tampered_handover_is_refused(game, mode):
+    """A seat handed over mid-game: every field of its handover (and the
+    newcomer's acceptance) and of its newcomer's re-keying, changed and
+    re-signed with the writer's real key, is refused by every verifier at
+    once, but for what only the newcomer can open (the sealed boxes: it
+    refuses them, naming the signer) and what BY_DESIGN lists."""
+    m = matrix(game, mode)
+    assert m.main.crashed == []
+    assert [a for a in m.main.accepted if why(a) is None] == []
+    fields = {re.sub(r"^rekey\.decks\.[^.]+\.", "rekey.decks.<key>.", f) for _kind, f in m.main.fields}  # a zone
+    handover_kind = next(k for k in m.main.kinds if "handover" in k)
+    assert "consent" in handover_kind and handover_kind.endswith("[consent,handover]"), handover_kind
+    assert HANDOVER_FIELDS - fields == set(), HANDOVER_FIELDS - fields
+    assert mode == "peer" or "handover.refs.*" in fields  # a peer seat's own cards come from its secrets
+    if mode == "peer":
+        assert any(k.endswith("[rekey]") for k in m.main.kinds), m.main.kinds  # version 7: no link of the old chain
+        assert REKEY_FIELDS - fields == set(), REKEY_FIELDS - fields
+    # what only a reader refuses concerns a box sealed to it (carol's, or a seat's partials), or the anchor
+    # of the newcomer's fresh chain (its own: the seed it sealed to itself must lead to it), nothing else
+    boxes = ("box", "envelope", "sealed", "deliveries", "rekey.anchor")
+    ours = [w for w in m.main.read_refused if re.search(r"\[(consent,handover|rekey)\]", w.split(" ")[1])]
+    assert [w for w in ours if not any(b in w for b in boxes)] == []
+    assert m.main.by_chain > 0.9 * m.main.tried
+
+
 @pytest.mark.parametrize("game,mode", CONFIGS)
 def test_a_genesis_with_another_set_up_is_refused(game, mode):
     """Changes of the set-up, even with `state` recomputed to match, must be
@@ -201,7 +256,7 @@ def test_a_genesis_with_another_set_up_is_refused(game, mode):
         assert m.initial.accepted == []
 
 
-@pytest.mark.parametrize("game,mode", CONFIGS)
+@pytest.mark.parametrize("game,mode", CONFIGS + sorted(HANDOVERS))
 def test_refused_files_are_refused_by_verify_too(tmp_path, game, mode):
     """One refused file of each kind, put in a folder after the honest chain
     up to it: `pbem verify` refuses the folder with a PbemError."""
@@ -270,7 +325,7 @@ def _put(g, k: int, data: bytes, honest: list[bytes]) -> Path:
     return g / name
 
 
-@pytest.mark.parametrize("game,mode", CONFIGS)
+@pytest.mark.parametrize("game,mode", CONFIGS + sorted(HANDOVERS))
 def test_refused_files_are_refused_with_a_warm_checkpoint(tmp_path, game, mode):
     """The matrix again, with this user's checkpoint warm (issue #12 part 2).
 

@@ -28,7 +28,7 @@ from pbem.crypto import beacon, poker
 from pbem.crypto.encoding import b64d, b64e
 from pbem.errors import CryptoError, PbemError, SealError
 from pbem.gamedir import folder as folder_mod
-from pbem.protocol import codec, dealer as dealer_mod, handover
+from pbem.protocol import acceptance, codec, dealer as dealer_mod, handover
 from pbem.protocol.formats import TurnBody
 from pbem.protocol.long_parts import SeatSecrets
 from pbem.protocol.peer_parts import PeerSecrets
@@ -94,14 +94,21 @@ def carol_takes_over(tmp_path, keys, dirs, writer: str, readme: bool = False) ->
     """`writer` (bob, or the referee) hands seat bob over through the CLI
     (bob: the README's lines, with `readme`); alice (and rita) apply it;
     carol makes her folder from it."""
+    files = side(tmp_path, "carol") / "bob-files"  # the game's files, as the writer mailed them to carol
+    shutil.copytree(dirs[writer], files, dirs_exist_ok=True)
+    accepted = side(tmp_path, writer) / "carol-accepts-bob.pbem"  # mailed back
     if readme:
         lines = block("a seat handed over")
-        assert [line.split()[:2] for line in lines] == [["pbem", "id"], ["pbem", "handover"], ["pbem", "join"]]
+        assert [line.split()[:3] for line in lines] == [["pbem", "id", "import"], ["pbem", "handover", "accept"],
+                                                        ["pbem", "handover", "game"], ["pbem", "join", "game"]]
         (side(tmp_path, "bob") / "carol.id").write_bytes(keys["carol"].store.export("carol"))
         sh(lines[0], side(tmp_path, "bob"), keys["bob"].store.home)
-        said = sh(lines[1], side(tmp_path, "bob"), keys["bob"].store.home)
+        assert "carol-accepts-bob.pbem" in sh(lines[1], side(tmp_path, "carol"), keys["carol"].store.home).stdout
+        shutil.copy(side(tmp_path, "carol") / "carol-accepts-bob.pbem", accepted)
+        said = sh(lines[2], side(tmp_path, "bob"), keys["bob"].store.home)
     else:
-        said = Pbem(keys[writer].store.home)("handover", dirs[writer], "--as", writer, "--to", "carol",
+        Pbem(keys["carol"].store.home)("handover", "accept", files, "--seat", "bob", "--as", "carol", "-o", accepted)
+        said = Pbem(keys[writer].store.home)("handover", dirs[writer], "--as", writer, "--to", accepted,
                                              *(["--seat", "bob"] if writer != "bob" else []))
     path = dirs[writer] / folder_mod.load(dirs[writer]).records[-1].name
     assert path.name in said.stdout
@@ -113,8 +120,8 @@ def carol_takes_over(tmp_path, keys, dirs, writer: str, readme: bool = False) ->
                 assert "added seat bob (since seq" in note and "handover of seat bob" in note
     assert keys["alice"].store.public("carol") == keys["carol"].store.public("carol")
     if readme:
-        shutil.copytree(dirs["bob"], side(tmp_path, "carol") / "bob-files")
-        sh(lines[2], side(tmp_path, "carol"), keys["carol"].store.home)
+        shutil.copytree(dirs["bob"], files, dirs_exist_ok=True)
+        sh(lines[3], side(tmp_path, "carol"), keys["carol"].store.home)
     else:
         Pbem(keys["carol"].store.home)("join", side(tmp_path, "carol") / "game", *sorted(dirs[writer].glob("0*.pbem")),
                                        "--as", "bob")
@@ -205,9 +212,15 @@ def opened_nothing_later(keys, folder, old_bob: SecretIdentity, old: PeerSecrets
     for _ in range(chain.deck.beacon_length):
         links.add(x)
         x = beacon.anchor(x, 1)
-    # the re-keying file's own link is the last of bob's chain; every later one is carol's
-    revealed = [b64d(r.body.beacon, 32) for r in chain.records[seq + 2:] if r.by == "bob" and r.body.beacon]
+    # from version 7 the re-keying file reveals no link: every link the seat reveals after the handover is
+    # carol's, and no chance drawn since (from every seat's latest link, `BeaconChance`, `beacon.chance_key`)
+    # takes one of bob's: the seat's latest link is never his from the re-keying on
+    assert chain.version.rekey_starts_chain and chain.records[seq + 1].body.beacon is None
+    revealed = [b64d(r.body.beacon, 32) for r in chain.records[seq + 1:] if r.by == "bob" and r.body.beacon]
     assert revealed and not links & set(revealed)
+    latest = [r.prior.deck.latest["bob"] for r in chain.records[seq + 2:]] + [chain.deck.latest["bob"]]
+    assert not links & set(latest)
+    assert any(r.chance for r in chain.records[seq + 2:]) or not any(r.chance for r in chain.records)
     for r in chain.records[seq + 1:]:
         for box in r.body.sealed:
             if box.to == "bob":
@@ -391,7 +404,8 @@ def test_doctored_handovers(tmp_path, dealer):
     until_bob_decides(keys, dirs, random.Random(6), files=4)
     chain = folder_mod.load(dirs["bob"])
     bob, carol = keys["bob"].secret("bob"), keys["carol"].store.public("carol")
-    honest = Party(chain, bob).handover("bob", carol)
+    _, consent = acceptance.read(acceptance.make(chain, keys["carol"].secret("carol"), "bob", None))
+    honest = Party(chain, bob).handover("bob", carol, None, consent)
     seq = chain.seq + 1
     as_carol = keys["carol"].secret("carol").seated_as("bob")
 
@@ -408,10 +422,11 @@ def test_doctored_handovers(tmp_path, dealer):
                           ({"refs": ["x1"]}, "other cards than those bob knows")]:
         with pytest.raises(PbemError, match=match):
             judged(resigned(honest, bob, **change))
-    # a wrong recipient: the box is carol's, the file names dave; only dave can tell
+    # a wrong recipient: the box is carol's, the file names dave, who did not accept: from version 7 every
+    # verifier refuses it (before, only dave could tell, opening the box: test_handover_consent.py)
     dave = keys["dave"].store.public("dave")
-    with pytest.raises(SealError, match=r"handover of seat bob, signed by bob\): cannot be opened"):
-        Party(judged(resigned(honest, bob, to=dave)), keys["dave"].secret("dave").seated_as("bob"))
+    with pytest.raises(PbemError, match="dave did not sign this handover of seat bob"):
+        judged(resigned(honest, bob, to=dave))
     # swapped sealed secrets, sealed to carol: she refuses them, naming the signer
     mine = handover.opened(judged(honest), as_carol)
     ad = handover.box_ad(chain.game_id, seq, "bob")
@@ -461,6 +476,8 @@ def doctored_rekeys(chain, as_carol: SecretIdentity, alice: Party) -> None:
                            "not a shuffle of the deck it received")]:
         with pytest.raises(PbemError, match=match):
             judged(rekeyed(**change))
+    with pytest.raises(PbemError, match="may not carry beacon"):  # version 7: no link of the old chain
+        judged(codec.encode_signed("turn", msgspec.structs.replace(body, beacon=rk.anchor), as_carol))
     with pytest.raises(PbemError, match="may not carry commands"):  # a move in its place
         judged(codec.encode_signed("turn", msgspec.structs.replace(
             body, rekey=None, commands=[msgspec.Raw(b'{"t":"aa.x"}')]), as_carol))

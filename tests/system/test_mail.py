@@ -8,6 +8,7 @@ from __future__ import annotations
 import email
 import email.policy
 import random
+import shutil
 import time
 from pathlib import Path
 
@@ -15,7 +16,7 @@ import pytest
 
 from conftest import Pbem, snapshot
 from mailservers import CutProxy, Dovecot, Smtp, maildir
-from pbem.app import creating, mail_fetch, mail_referee, mailing, opening, reading, receiving, turns, writing
+from pbem.app import creating, handing, mail_fetch, mail_referee, mailing, opening, reading, receiving, turns, writing
 from pbem.app.opening import Keys
 from pbem.home.store import KeyStore
 from pbem.protocol import codec
@@ -176,7 +177,8 @@ def test_send_and_fetch_a_referee_game(tmp_path, smtp):
 
 def test_mail_for_a_seat_handed_over_goes_to_the_newcomer(tmp_path, smtp):
     """bob hands his seat to carol (whose identity file, with her address,
-    only he imported): the handover carries her address, rita's address
+    only he imported): the handover carries her address (which she signed
+    with her acceptance, protocol version 7), rita's address
     book takes it with her key, and rita's mail for seat bob goes to carol,
     never to bob; carol's own mail leaves from her address."""
     keys = people(tmp_path, smtp)
@@ -201,7 +203,10 @@ def test_mail_for_a_seat_handed_over_goes_to_the_newcomer(tmp_path, smtp):
             break
         who = chain.writers()[0]
         bot_turn(dirs[who], who, keys[who], rng)
-    handed = writing.handover(dirs["bob"], "bob", "carol", keys["bob"])
+    shutil.copytree(dirs["bob"], tmp_path / "carol" / "bob-files")  # mailed to carol, who signs she takes the seat
+    accepted = handing.accept(tmp_path / "carol" / "bob-files", "carol", keys["carol"], "bob",
+                              output=tmp_path / "carol-accepts-bob.pbem").path  # with her address, mailed to bob
+    handed = writing.handover(dirs["bob"], "bob", str(accepted), keys["bob"])
     assert keys["alice"].store.email("carol") is None
     for n in ("alice", "rita"):
         receiving.apply_files(dirs[n], handed, keys[n])

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 OPTIONAL_PARTS = (
     "commands", "reveals", "deliveries", "commitments", "seed", "join", "partials", "sealed", "beacon", "secrets", "undo",
     "chance", "memo", "vote", "tally", "contribution", "setup_seed", "reshuffle", "layer", "renewal", "void", "resign",
-    "pause", "timeout", "handover", "rekey", "chance_proof",
+    "pause", "timeout", "handover", "rekey", "chance_proof", "consent",
 )
 
 

@@ -79,8 +79,9 @@ class PeerMode:
             return {"vote", "beacon"}
         if body.undo is not None:
             return {"undo"}  # an undo file carries nothing else
-        if peer_rekey.due(chain) is not None:
-            return {"rekey", "beacon"}  # a seat handed over: its newcomer's fresh layers come first
+        if peer_rekey.due(chain) is not None:  # a seat handed over: its newcomer's fresh layers come first,
+            # from version 7 with no link of the old player's chain (`peer.rekey`)
+            return {"rekey"} if chain.version.rekey_starts_chain else {"rekey", "beacon"}
         return PARTS
 
     def accept(self, chain: ChainView, outer: SignedFile, body: TurnBody, where: str,
@@ -105,7 +106,8 @@ class PeerMode:
         else:
             if writer not in deck.keys:
                 raise ProtocolError(f"{writer} has not joined the game")
-            deck.apply_link(writer, body.beacon)
+            if not (chain.version.rekey_starts_chain and chain.dealt and peer_rekey.due(chain) is not None):
+                deck.apply_link(writer, body.beacon)  # (a version-7 re-keying reveals none: it starts a chain)
         if body.renewal is not None:  # after the file's own link: never a link of the chain it commits
             peer_renewal.take(deck, writer, body.renewal, chain.version)
         if body.rekey is not None or (chain.dealt and peer_rekey.due(chain) is not None):
@@ -266,7 +268,7 @@ def _take_rekey(chain: ChainView, outer: SignedFile, body: TurnBody, where: str,
         raise ProtocolError(f"{body.by} re-keys its layers, which nobody owes now" if owed is None else
                             f"seat {owed} was handed over: its newcomer's fresh layers come first")
     assert chain.public is not None  # a seat is handed over once the game is dealt (`handover.may_hand_over`)
-    peer_rekey.take(deck, chain.public, body.by, body.rekey, body.seq)
+    peer_rekey.take(deck, chain.public, body.by, body.rekey, body.seq, chain.version.rekey_starts_chain)
     if state_hash(chain.public) != body.state:
         raise ProtocolError("a re-keying changes no state: its state must be the head's")
     return chain.accepted(outer, body, where, replace(chain.now, deck=deck), before=chain.public, after=chain.public)

@@ -97,7 +97,8 @@ def with_changes(chain: ChainView, me: SecretIdentity, secrets: PeerSecrets, sin
                 r, fresh = peer_rekey.opened(body.rekey, me, chain.game_id, record.seq, deck.beacon_length)
                 # a turn's record has its prior head, and a peer game's head its deck
                 assert record.prior is not None and record.prior.deck is not None
-                renewals = [*renewals[:peer_rekey.kept_renewals(record.prior.deck, me.name)], b64e(fresh)]
+                kept = peer_rekey.kept_renewals(record.prior.deck, me.name, chain.version.rekey_starts_chain)
+                renewals = [*renewals[:kept], b64e(fresh)]
                 factor = b64e(r)
         except (SealError, FormatError, CryptoError, ProtocolError, msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise SealError(f"{where}: {me.name}'s own sealed secrets cannot be opened: {exc}") from None

@@ -25,7 +25,14 @@ else, written by `pbem sync`) carries a `Rekey`:
   `own_decks`), whose places the old player knew, shuffled again under r
   with the same shuffle proof as every layer;
 * a fresh beacon chain, started at once in place of the old player's
-  (`renewal.restart`): its links are the newcomer's alone;
+  (`renewal.restart`): its links are the newcomer's alone. Until version
+  6 the re-keying file itself still revealed the old chain's next link
+  (which the old player knew); from version 7 (`rekey_starts_chain`) it
+  reveals none and its anchor is the seat's latest link, as a join's
+  (`renewal.start_fresh`), and no seat is handed over while a chance waits
+  for links (the fresh chain, chosen after the drawer signed, could aim
+  it): no chance drawn after the handover takes any link of the old chain,
+  so the old seed tells its holder nothing about one;
 * r and the chain's seed sealed to the newcomer itself (so it needs no
   storage), and published with its secrets at the end (`PeerSecrets.rekey`).
 
@@ -35,7 +42,8 @@ its private decks during play (hash commitments whose salts come from the
 old beacon seed, `changes`; docs/security.md says so). From version 7 such
 cards are the seat's proven layer (`proven_refills`): those still in a
 private deck are shuffled again here, each refill apart from the rest
-(their keys differ, `in_decks`). A reshuffle being dealt holds layers not yet on
+(their keys differ, `in_decks`). Until version 7, also the link of the
+re-keying file itself. A reshuffle being dealt holds layers not yet on
 any card: no seat is handed over then.
 """
 
@@ -136,9 +144,11 @@ def make(deck: PeerDeck, state: GameState, me: SecretIdentity, seq: int) -> Reke
 _CHECKED: set[bytes] = set()
 
 
-def take(deck: PeerDeck, state: GameState, seat: str, rekey: Rekey, seq: int) -> None:
+def take(deck: PeerDeck, state: GameState, seat: str, rekey: Rekey, seq: int, starts_chain: bool = False) -> None:
     """Every verifier: check `seat`'s `Rekey` in the file of `seq` (after
-    its link), on the public `state`, and put it on the staged `deck`."""
+    its link, until version 7), on the public `state`, and put it on the
+    staged `deck`; its anchor replaces the old player's chain at once
+    (`starts_chain`, version 7: as a join's, the file revealing no link)."""
     game_id = deck.game_id
     todo = refs(deck, seat)
     shuffled = in_decks(deck, state, seat)
@@ -181,7 +191,7 @@ def take(deck: PeerDeck, state: GameState, seat: str, rekey: Rekey, seq: int) ->
         _CHECKED.clear()
     _CHECKED.add(seen)
     deck.rekeys[seat] = (frozenset(todo).union(*shuffled.values()), keys, factor)
-    peer_renewal.restart(deck, seat, anchor)
+    (peer_renewal.start_fresh if starts_chain else peer_renewal.restart)(deck, seat, anchor)
 
 
 def opened(rekey: Rekey, me: SecretIdentity, game_id: str, seq: int, length: int) -> tuple[bytes, bytes]:
@@ -198,10 +208,11 @@ def opened(rekey: Rekey, me: SecretIdentity, game_id: str, seq: int, length: int
     return r, seed
 
 
-def kept_renewals(prior: PeerDeck, seat: str) -> int:
+def kept_renewals(prior: PeerDeck, seat: str, starts_chain: bool = False) -> int:
     """How many of the seat's renewed chains a `Rekey` keeps, from the deck
-    before its file (`prior`): those started, its own link included."""
-    return prior.chain_in_use.get(seat, 0) + (prior.links_used[seat] >= prior.beacon_length)
+    before its file (`prior`): those started, its own link included (a
+    version-7 re-keying has none: `starts_chain`)."""
+    return prior.chain_in_use.get(seat, 0) + (not starts_chain and prior.links_used[seat] >= prior.beacon_length)
 
 
 @functools.lru_cache(maxsize=64)

@@ -138,6 +138,19 @@ def restart(deck: "Beacons", seat: str, anchor: bytes) -> None:
     deck.links_used[seat] = deck.beacon_length
 
 
+def start_fresh(deck: "Beacons", seat: str, anchor: bytes) -> None:
+    """A seat handed over, from version 7 (`rekey`): its newcomer's fresh
+    chain is in use at once, its anchor the seat's latest link (as a
+    join's), so that no chance drawn from here on takes a link of the old
+    player's chain. Chains the old player committed and never started are
+    dropped."""
+    started = deck.chain_in_use.get(seat, 0)
+    deck.renewals[seat] = [*deck.renewals.get(seat, [])[:started], anchor]
+    deck.chain_in_use[seat] = started + 1
+    deck.latest[seat] = anchor
+    deck.links_used[seat] = 0
+
+
 def check_published(deck: "Beacons", seat: str, secrets: "PeerSecrets") -> None:
     """The seeds `seat` publishes at the end: one per chain it renewed,
     each leading to the anchor it committed."""

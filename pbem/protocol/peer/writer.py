@@ -234,17 +234,21 @@ def turn(chain: ChainView, me: SecretIdentity, commands: list[Any],
     assert chain.deck is not None  # a peer game's
     staged = chain.deck.copy()
     seed = b64d(secrets.beacon_seed, 32)
-    link = staged.next_link(me.name, seed, [b64d(s, 32) for s in secrets.renewals])
-    staged.apply_link(me.name, b64e(link))
     if chain.dealt and peer_rekey.due(chain) == me.name:  # a newcomer's first file: nothing else
         if commands or tally:
             raise ProtocolError(f"seat {me.name} was handed over to you: your fresh layers come first",
                                 hint="pbem sync writes them")
         assert chain.public is not None  # dealt
+        old_link = None  # from version 7 it reveals no link of the old player's chain
+        if not chain.version.rekey_starts_chain:
+            old_link = b64e(staged.next_link(me.name, seed, [b64d(s, 32) for s in secrets.renewals]))
+            staged.apply_link(me.name, old_link)
         rekey = peer_rekey.make(staged, chain.public, me, chain.seq + 1)
-        body = TurnBody(game_id=chain.game_id, seq=chain.seq + 1, prev=chain.head, by=me.name, beacon=b64e(link),
+        body = TurnBody(game_id=chain.game_id, seq=chain.seq + 1, prev=chain.head, by=me.name, beacon=old_link,
                         rekey=rekey, at=file_time(chain), state=state_hash(chain.public))
         return codec.encode_signed("turn", body, me)
+    link = staged.next_link(me.name, seed, [b64d(s, 32) for s in secrets.renewals])
+    staged.apply_link(me.name, b64e(link))
     renewal = peer_renewal.due(staged, me, chain.game_id, chain.seq + 1) if chain.dealt else None
     if renewal is not None:  # after this file's own link, which is still of the old chain
         peer_renewal.take(staged, me.name, renewal[0], chain.version)
