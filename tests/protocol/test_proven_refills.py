@@ -235,6 +235,7 @@ def _handed_over_game(seed: int) -> tuple[list[bytes], dict, object, int]:
     from pbem import games
     from pbem.crypto.keys import SecretIdentity
     from pbem.games.base import SeatSpec
+    from pbem.protocol import acceptance
     from pbem.protocol.chain import Chain
     from pbem.protocol.party import Party
     from pbem.protocol.peer import writer as peer_writer
@@ -258,7 +259,8 @@ def _handed_over_game(seed: int) -> tuple[list[bytes], dict, object, int]:
         elif chain.needs(who) == "auto":
             data = me.answer()
         elif not at and who == "bob" and refilled:
-            data, at = me.handover("bob", carol.public), chain.seq + 1
+            _, consent = acceptance.read(acceptance.make(chain, carol, "bob", None))  # carol agrees (version 7)
+            data, at = me.handover("bob", carol.public, None, consent), chain.seq + 1
             ids["bob"] = carol.seated_as("bob")
         else:
             data = me.turn([game.presentation.bots["greedy"](game, me.state(), who, rng)])

@@ -19,8 +19,8 @@ import shutil
 import msgspec
 import pytest
 
-from conftest import Pbem, introduced, snapshot
-from test_handover import side, start, step, until_bob_decides
+from conftest import Pbem, introduced, mail_step, snapshot
+from test_handover import side, start, until_bob_decides
 from pbem.crypto.encoding import b64e
 from pbem.gamedir import folder as folder_mod
 from pbem.protocol import acceptance, codec, handover
@@ -204,7 +204,7 @@ def test_a_version_6_game_hands_over_as_it_always_did(tmp_path, monkeypatch):
     carol_cli("join", side(tmp_path, "carol") / "game", *sorted(dirs["bob"].glob("0*.pbem")), "--as", "bob")
     dirs["bob"], keys["bob"] = side(tmp_path, "carol") / "game", keys["carol"]
     for _ in range(4):
-        assert step(keys, dirs, rng)
+        assert mail_step(keys, dirs, rng, "random")
     chain = folder_mod.load(dirs["alice"])
     seq = handover.since(chain, "bob")
     assert chain.records[seq].body.consent is None
