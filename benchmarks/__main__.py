@@ -28,7 +28,10 @@ side, so that a busy machine slows numerator and denominator alike:
 * every `pbem demo GAME --dealer D` as a real process, the Dark Agent peer
   game's CPU and a peer file's cost beyond its crypto
   (`benchmarks/bench_demos.py`; Agent Avenue's hotseat demo only in the
-  quick mode), then every target of issue #26 with pass/miss.
+  quick mode);
+* the peak memory of a fresh process verifying a 1,000-file game
+  (`benchmarks/bench_memory.py`), then every target of issue #26 with
+  pass/miss.
 
 Codex: the full mode plays one long hotseat game of more than 300 files
 (`seeded.py` says how: a calm build-up, then the greedy bot), whose
@@ -61,8 +64,8 @@ from pathlib import Path
 
 import pbem
 from benchmarks import (
-    bench_daemon, bench_demos, bench_playouts, bench_poker, bench_refill, bench_serve, bench_shuffle_proof,
-    bench_spec_pairs, cryptofloor, seeded,
+    bench_daemon, bench_demos, bench_memory, bench_playouts, bench_poker, bench_refill, bench_serve,
+    bench_shuffle_proof, bench_spec_pairs, cryptofloor, seeded,
 )
 from pbem.app import watching
 from pbem.errors import PbemError
@@ -508,7 +511,13 @@ def main(argv: list[str] | None = None) -> None:
     for line in bench_demos.report(args.quick, verdicts=verdicts):
         print(line)
     verdicts["4. bots and rules"] = rules_verdict(rules)
-    verdicts["5. memory"] = "not measured here (a 1,000-file game verified under 100 MiB peak)"
+    print()
+    print(f"11. Memory (benchmarks/bench_memory.py): a {bench_memory.FILES:,}-file game verified by a fresh process, "
+          f"peak resident set; goal < {bench_memory.GOAL_MIB:.0f} MiB")
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-") as tmp:
+        modes = ("hotseat",) if args.quick else bench_memory.MODES  # a peer game of 1,000 files: minutes
+        for line in bench_memory.report(Path(tmp), modes=modes, verdicts=verdicts):
+            print(line)
     verdicts["6. tests"] = "not measured here (README: the suite's and the quick subset's times)"
     print()
     print("Issue #26's targets, from this run:")

@@ -30,6 +30,9 @@ GAMES = {
     "cx": ("Codex", ["alice", "bob"]),
 }
 MODES = ("hotseat", "referee", "peer")
+#: games `make` also plays, outside the main benchmark's loop over GAMES:
+#: Dark Agent's random-bot games run past 1,000 files (`bench_memory.py`)
+MORE_GAMES = {"da": ("Dark Agent", ["alice", "bob", "carol"])}
 
 
 @dataclass
@@ -47,7 +50,7 @@ class Seeded:
 
     @property
     def title(self) -> str:
-        return f"{GAMES[self.game][0]}, {self.mode}"
+        return f"{(GAMES | MORE_GAMES)[self.game][0]}, {self.mode}"
 
     def folder(self, party: str | None = None) -> Path:
         return self.dirs.get(party or "", next(iter(self.dirs.values())))
@@ -149,7 +152,7 @@ def make(game: str, mode: str, base: Path, seed: int, calm: int = 0, stop: int |
     ``KEY=VALUE`` as for ``pbem new --option`` (Codex's specs)."""
     bots = {"calm": calm, "stop": stop} if game == "cx" else {"stop": stop}
     rng = random.Random(seed)
-    seats = GAMES[game][1]
+    seats = (GAMES | MORE_GAMES)[game][1]
     names = [s.partition(":")[0] for s in seats]
     base.mkdir(parents=True, exist_ok=True)
     if mode == "peer":

@@ -32,8 +32,14 @@ def make_folder(path: Path) -> None:
 _TEMP = re.compile(r"^\.(?P<target>.+)\.[a-z0-9_]{8}\.tmp$")
 
 
-def atomic_write(path: Path | str, data: bytes, mode: int = 0o644, *, exclusive: bool = False) -> None:
+def atomic_write(path: Path | str, data: bytes, mode: int = 0o644, *, exclusive: bool = False,
+                 durable: bool = True) -> None:
     """Write `data` to `path` atomically with permissions `mode`.
+
+    Without `durable`, the file and its folder are not flushed to the disk
+    (no `fsync`): for a cache rebuilt from the chain when it is stale or
+    damaged (`state.pbem`), whose loss in a crash costs nothing. Readers
+    still see the old bytes or the new, never a mix.
 
     With `exclusive`, refuse (FileExistsError) when `path` already exists, so
     two writers racing for the same turn number cannot overwrite each other.
@@ -41,7 +47,7 @@ def atomic_write(path: Path | str, data: bytes, mode: int = 0o644, *, exclusive:
     one-line PbemError that names the file.
     """
     try:
-        _atomic_write(Path(path), data, mode, exclusive)
+        _atomic_write(Path(path), data, mode, exclusive, durable)
     except FileExistsError:
         if exclusive:
             raise
@@ -52,7 +58,7 @@ def atomic_write(path: Path | str, data: bytes, mode: int = 0o644, *, exclusive:
         raise PbemError(f"cannot write {path}: {exc.strerror}") from None
 
 
-def _atomic_write(path: Path, data: bytes, mode: int, exclusive: bool) -> None:
+def _atomic_write(path: Path, data: bytes, mode: int, exclusive: bool, durable: bool = True) -> None:
     folder = path.parent
     import tempfile  # only writers need it (and its shutil, compression modules)
 
@@ -63,7 +69,8 @@ def _atomic_write(path: Path, data: bytes, mode: int, exclusive: bool) -> None:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         if exclusive:
             try:
                 os.link(tmp, path)  # fails if path exists; atomic on POSIX
@@ -78,7 +85,8 @@ def _atomic_write(path: Path, data: bytes, mode: int, exclusive: bool) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
-    _fsync_dir(folder)
+    if durable:
+        _fsync_dir(folder)
 
 
 def _create_exclusive(path: Path, data: bytes, mode: int) -> None:

@@ -265,8 +265,16 @@ def write(folder: Path, chain: Chain, files: list[tuple[str, str]], private_thro
 
 
 #: a process that wrote a folder's checkpoint before writes it again only
-#: once it lacks this share of the files (1/LAZY_SHARE), or at exit
-LAZY_SHARE = 32
+#: once it lacks this share of the files (1/LAZY_SHARE), or at exit; in a
+#: game shorter than LAZY_FROM files (cheap to write) once it lacks one. A
+#: quarter: a write costs in proportion to the game, so a long-lived
+#: process (a demo, a watcher) writes a folder's about LAZY_FROM +
+#: 4·ln(files/LAZY_FROM) times over a game (a 32nd made that 32 +
+#: 32·ln(files/32): most of a peer demo's checkpoint time). A crash loses
+#: only that share's replay by the next process: the files verified since
+#: are remembered at once (`pbem.home.checkpoint_seen`) all the same.
+LAZY_SHARE = 4
+LAZY_FROM = 32
 #: per folder: checkpoints this process wrote
 _WROTE: dict[str, int] = {}
 #: per folder: the chain this process verified last, when its checkpoint lacks some of its files
@@ -284,7 +292,7 @@ def due(folder: Path, behind: int, files: int, least: int) -> bool:
     (`pbem.home.checkpoint_seen`) all the same."""
     if behind < least:
         return False
-    return not _WROTE.get(str(_where(folder))) or behind >= files // LAZY_SHARE
+    return not _WROTE.get(str(_where(folder))) or files < LAZY_FROM or behind >= files // LAZY_SHARE
 
 
 def remember(folder: Path, chain: Chain, files: list[tuple[str, str]], private_through: int) -> None:

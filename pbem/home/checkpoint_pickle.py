@@ -50,7 +50,7 @@ def pickled_pieces(chain: Chain) -> tuple[bytes, list[bytes], list[int]]:
         new = records.pending if records.unread else list(records)[len(records.base):]
     segments = _merged(kept + ([(len(new), _dump_records(new, chain.game))] if new else []), chain.game)
     head = object.__new__(type(chain))  # the chain with a mark where its records are
-    head.__dict__.update(vars(chain), records=_RecordsMark())
+    head.__dict__.update(vars(chain), records=_RecordsMark(), _owed=None)  # a cache (`Chain.obligations`)
     buf = io.BytesIO()
     _Pickler(buf, chain.game).dump(head)
     return buf.getvalue(), [b for _, b in segments], [n for n, _ in segments]

@@ -165,8 +165,18 @@ class Chain:
         return self.game.outcome(self.public)
 
     def obligations(self) -> list[Obligation]:
-        """What is owed now that needs no decision, in the order it is due."""
-        return self.mode.obligations(self)
+        """What is owed now that needs no decision, in the order it is due.
+
+        A function of the head alone, computed once per head: `writers`,
+        `needs` and the writers ask it many times between two files, and a
+        peer game's answer decrypts nothing but walks every seat's cards.
+        The head is never changed in place (a file makes a new one; a
+        staged deck is a copy), so the head object itself is the key, held
+        here so that its id cannot be reused."""
+        cached = self.__dict__.get("_owed")
+        if cached is None or cached[0] is not self.now:
+            cached = self._owed = (self.now, self.mode.obligations(self))
+        return list(cached[1])
 
     def chance_by(self) -> str | None:
         """The seat whose file drew chance that waits for an answer."""

@@ -166,6 +166,7 @@ def test_a_checkpoint_written_now_and_then_still_refuses_a_replaced_file(pbem, g
     remembered all the same, so a new process refuses a file it verified
     that was replaced by another valid one."""
     monkeypatch.setattr(checkpoint, "LAZY_SHARE", 1)  # every file behind is a share: never due again here
+    monkeypatch.setattr(checkpoint, "LAZY_FROM", 0)  # lazy in a short game too
     play(pbem, game, 2)
     before = tmp_path / "before"
     shutil.copytree(game, before)

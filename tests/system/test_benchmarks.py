@@ -19,7 +19,7 @@ def test_quick_benchmark_runs_and_prints_the_table(tmp_path):
     assert out.returncode == 0, out.stderr
     for heading in ("1. Commands", "1c. Codex spec pairs", "2. Verification from genesis", "3. Growth", "4. Sizes",
                     "5. Mental poker", "6. Bot playouts", "6b. Rules speed", "7. Referee daemon", "8. Shuffle proofs", "9. pbem serve",
-                    "10. Demos and peer files", "Issue #26's targets"):
+                    "10. Demos and peer files", "11. Memory", "Issue #26's targets"):
         assert heading in out.stdout, out.stdout
     assert " status " in out.stdout and "x floor" in out.stdout
     assert "Codex, hotseat" in out.stdout and "until the referee's answer is there" in out.stdout

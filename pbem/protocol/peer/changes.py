@@ -96,7 +96,7 @@ class DeckChanges:
             enabled=self.enabled,
             reshuffles=[dataclasses.replace(r, layers=list(r.layers), files=list(r.files)) for r in self.reshuffles],
             refills=[dataclasses.replace(f, opened=list(f.opened)) for f in self.refills],
-            keys={ref: dict(v) for ref, v in self.keys.items()},
+            keys=dict(self.keys),  # each entry is replaced, never changed
             index=dict(self.index),
             refilled=dict(self.refilled),
         )

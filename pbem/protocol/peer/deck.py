@@ -107,7 +107,12 @@ class PeerDeck:
     latest: dict[str, bytes] = field(default_factory=dict)  # anchor or last link revealed
     links_used: dict[str, int] = field(default_factory=dict)
     points: dict[str, bytes] = field(default_factory=dict)  # ref -> current point
-    remaining: dict[str, set[str]] = field(default_factory=dict)  # ref -> seats whose layer is on
+    #: ref -> seats whose layer is on. Its sets (and `private_from`'s, and
+    #: `changes.keys`'s dicts) are never changed in place, only replaced,
+    #: so that `copy` shares them: a verifier holds a deck per file of the
+    #: game (each record keeps the head before it), and copying them was
+    #: most of a 1,000-file peer game's memory.
+    remaining: dict[str, set[str]] = field(default_factory=dict)
     secrets: dict[str, PeerSecrets] = field(default_factory=dict)
     #: reader -> ref -> seats that sealed their partial of ref to that reader
     private_from: dict[str, dict[str, set[str]]] = field(default_factory=dict)
@@ -147,7 +152,9 @@ class PeerDeck:
     def copy(self) -> "PeerDeck":
         """A copy to stage a file on. Points, keys, links and layers are
         immutable values, so only the containers are copied (a deep copy
-        was most of the time of verifying a peer game)."""
+        was most of the time of verifying a peer game); the sets of
+        `remaining` and `private_from` are shared, as they are replaced,
+        never changed."""
         return dataclasses.replace(
             self,
             slots=list(self.slots),
@@ -158,9 +165,9 @@ class PeerDeck:
             latest=dict(self.latest),
             links_used=dict(self.links_used),
             points=dict(self.points),
-            remaining={ref: set(seats) for ref, seats in self.remaining.items()},
+            remaining=dict(self.remaining),
             secrets=dict(self.secrets),
-            private_from={seat: {ref: set(v) for ref, v in refs.items()} for seat, refs in self.private_from.items()},
+            private_from=dict(self.private_from),
             private_owner=dict(self.private_owner),
             private_commitments=dict(self.private_commitments),
             private_contents={zone: list(cards) for zone, cards in self.private_contents.items()},
@@ -380,7 +387,7 @@ class PeerDeck:
         result = poker.check_point(b64d(partial.point, 32), f"{seat}'s partial decryption of {ref}")
         poker.check_partial(self.key_of(seat, ref), self.points[ref], result, b64d(partial.proof, 64), proof_context(self.game_id, ref, seat))
         self.points[ref] = result
-        self.remaining[ref].discard(seat)
+        self.remaining[ref] = self.remaining[ref] - {seat}  # replaced, never changed: `copy` shares it
         return self.card_of(ref) if not self.remaining[ref] else None
 
     # -- beacons ---------------------------------------------------------------

@@ -183,7 +183,9 @@ def run_file(chain: ChainView, deck: PeerDeck, writer: str, commands: Sequence[A
     for ref, to in sealed:
         if not (parts.deliver(ref, to) if ref in deck.private_owner else parts.seal(ref, to)):
             raise ProtocolError(f"{writer} owes {to} its sealed partial decryption of {ref} and does not give it")
-        deck.private_from.setdefault(to, {}).setdefault(ref, set()).add(writer)
+        # replaced, never changed in place: `PeerDeck.copy` shares them
+        sealed_to = deck.private_from.get(to, {})
+        deck.private_from[to] = {**sealed_to, ref: sealed_to.get(ref, set()) | {writer}}
 
     def source(ref: str) -> str | None:
         if ref in completed:
