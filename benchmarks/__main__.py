@@ -52,7 +52,6 @@ import argparse
 import compileall
 import os
 import platform
-import random
 import resource
 import shutil
 import statistics
@@ -65,7 +64,7 @@ from pathlib import Path
 import pbem
 from benchmarks import (
     bench_daemon, bench_demos, bench_memory, bench_playouts, bench_poker, bench_refill, bench_serve,
-    bench_shuffle_proof, bench_spec_pairs, cryptofloor, seeded,
+    bench_shuffle_proof, bench_spec_pairs, cryptofloor, goals, in_process, seeded,
 )
 from pbem.app import watching
 from pbem.errors import PbemError
@@ -242,53 +241,6 @@ def one_new_file(src: Path, dst: Path, home: Path, n: int):
     return dst, put_back
 
 
-def from_checkpoint(datas: list[bytes], work: Path, runs: int) -> tuple[float, float, int]:
-    """In process, as a fresh process would (nothing remembered but the
-    checkpoint): seconds to load the folder of `datas` from a warm checkpoint,
-    unchanged and with the last file new; and that file's index."""
-    from pbem.home import checkpoint
-    from pbem.crypto import keys, poker
-    from pbem.gamedir import file_memory
-
-    old = os.environ.get("PBEM_HOME")
-    os.environ["PBEM_HOME"] = str(work / "home")
-    try:
-        g = work / "game"
-        shutil.rmtree(g, ignore_errors=True)
-        g.mkdir(parents=True)
-        names = []
-        for i, data in enumerate(datas):
-            by = "genesis" if i == 0 else folder_mod.codec.read_envelope(data).by
-            names.append(g / (folder_mod.GENESIS if i == 0 else folder_mod.turn_name(i, by)))
-        for path, data in zip(names[:-1], datas[:-1]):
-            path.write_bytes(data)
-        folder_mod.load(g, save=True)
-        before = checkpoint.path_for(g).read_bytes()
-        names[-1].write_bytes(datas[-1])
-        folder_mod.load(g, save=True)
-        after = checkpoint.path_for(g).read_bytes()
-
-        def timed(ckpt: bytes) -> float:
-            samples = []
-            for _ in range(runs):
-                checkpoint.path_for(g).write_bytes(ckpt)
-                poker._CHECKED.clear()
-                keys._VERIFY_KEYS.clear()
-                checkpoint.forget_memory()  # as a fresh process: only the checkpoint on disk
-                file_memory.forget()
-                t = time.perf_counter()
-                folder_mod.load(g)
-                samples.append(time.perf_counter() - t)
-            return statistics.median(samples)
-
-        return timed(after), timed(before), len(datas) - 1
-    finally:
-        if old is None:
-            os.environ.pop("PBEM_HOME", None)
-        else:
-            os.environ["PBEM_HOME"] = old
-
-
 def last_decision(folder: Path) -> int:
     """The number of files up to and with the last seat's decision."""
     chain = folder_mod.load(folder)
@@ -297,32 +249,6 @@ def last_decision(folder: Path) -> int:
 
 def chain_datas(folder: Path) -> list[bytes]:
     return [safe_read.read(p) for p in sorted(folder.glob("[0-9]*.pbem"))]
-
-
-def playouts(seconds: float) -> list[tuple[str, float, float]]:
-    """(game, playouts per second, files per playout) with the random bot on the full state."""
-    from pbem import games
-    from pbem.games.base import RandomChance, SeatSpec
-
-    out = []
-    for key, (title, seats) in seeded.GAMES.items():
-        game = games.get(key)
-        options = game.options({})
-        specs = game.seats(options, [SeatSpec(*(s.split(":") + [None])[:2]) for s in seats])
-        rng = random.Random(1)
-        n = moves = 0
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds or n == 0:
-            st = game.advance(game.setup(options, specs, RandomChance(rng.random())), RandomChance(rng.random()))
-            while game.outcome(st) is None:
-                who = game.to_act(st)[0]
-                cmd = game.presentation.bots["random"](game, st, who, rng)
-                st = game.advance(game.apply(st, who, cmd, RandomChance(rng.random())), RandomChance(rng.random()))
-                moves += 1
-            n += 1
-        took = time.perf_counter() - start
-        out.append((title, n / took, moves / n))
-    return out
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -428,7 +354,7 @@ def main(argv: list[str] | None = None) -> None:
         for game in made:
             k = last_decision(game.folder())
             datas = chain_datas(game.folder())[:k]
-            same, newer, i = from_checkpoint(datas, work / "ckpt" / f"{game.game}-{game.mode}", inner)
+            same, newer, i = in_process.from_checkpoint(datas, work / "ckpt" / f"{game.game}-{game.mode}", inner)
             floor_s = measured[game.title]["floor"][i]
             extra = newer - same
             print(f"   {game.title:<26} {k:>5} {same * 1000:13.2f} {newer * 1000:11.2f} {extra * 1000:9.2f} "
@@ -466,7 +392,7 @@ def main(argv: list[str] | None = None) -> None:
 
         # --- the local page (pbem serve) ---------------------------------------------------------
         served = serve_figures(made, work, 1 if args.smoke else 2 if args.quick else 5)
-        commands = command_verdicts(rows)
+        commands = goals.command_verdicts(rows)
 
     # --- mental poker, bots, daemon ------------------------------------------------
     print()
@@ -477,7 +403,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"   {name:46} {mean:9.3f} {best:9.3f}")
     print()
     print("6. Bot playouts (random bot, full state, no protocol)")
-    for title, per_s, moves in playouts(0.05 if args.smoke else 0.3 if args.quick else 2.0):
+    for title, per_s, moves in in_process.playouts(0.05 if args.smoke else 0.3 if args.quick else 2.0):
         print(f"   {title:<26} {per_s:8.1f} playouts/s ({moves:.0f} commands each)")
     print()
     print("6b. Rules speed (benchmarks/bench_playouts.py): random playouts per CPU second, every mode and")
@@ -510,7 +436,7 @@ def main(argv: list[str] | None = None) -> None:
     verdicts = {"1. commands": commands}
     for line in bench_demos.report(args.quick, verdicts=verdicts):
         print(line)
-    verdicts["4. bots and rules"] = rules_verdict(rules)
+    verdicts["4. bots and rules"] = goals.rules_verdict(rules)
     print()
     print(f"11. Memory (benchmarks/bench_memory.py): a {bench_memory.FILES:,}-file game verified by a fresh process, "
           f"peak resident set; goal < {bench_memory.GOAL_MIB:.0f} MiB")
@@ -525,29 +451,6 @@ def main(argv: list[str] | None = None) -> None:
         print(f"   {target:<18} {line}")
     print()
     print(f"done in {time.perf_counter() - started:.0f} s")
-
-
-#: issue #26, target 1: CPU ratio to the import floor per command
-COMMAND_GOALS = {"status": 1.0, "legal": 1.3, "show": 1.3, "submit": 2.0, "sync": 2.0}
-
-
-def command_verdicts(rows: list[tuple]) -> str:
-    """The worst CPU ratio of each command of target 1 in section 1, with pass/miss."""
-    parts = []
-    for cmd, goal in COMMAND_GOALS.items():
-        ratios = [s.cpu / s.floor_cpu for _, _, name, s in rows if name.split()[0] == cmd and s.floor_cpu]
-        if not ratios:
-            parts.append(f"{cmd} not measured")
-            continue
-        parts.append(f"{cmd} {max(ratios):.2f}x (<= {goal}) {'pass' if max(ratios) <= goal else 'miss'}")
-    return "; ".join(parts)
-
-
-def rules_verdict(rows: list[tuple]) -> str:
-    """How many cases of section 6b meet their target."""
-    judged = [(case, best, before) for case, best, _, _, before in rows if case.goal or before]
-    met = [case for case, best, before in judged if best >= (case.goal or before * bench_playouts.TARGET)]
-    return f"{len(met)} of {len(judged)} cases at their target: {'pass' if len(met) == len(judged) else 'miss'}"
 
 
 if __name__ == "__main__":
