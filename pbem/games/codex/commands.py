@@ -206,7 +206,7 @@ def handle(state: State, ref: str) -> str:
 
 
 #: zones whose cards a choice may name (``hand:fire-dart``): the seat's own
-CARD_ZONES = ("hand", "codex", "discard")
+CARD_ZONES = ("hand", "codex", "discard", "top")
 
 
 def _card_zone(state: State, ref: str, seat: str | None = None) -> str:

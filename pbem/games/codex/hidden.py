@@ -39,10 +39,10 @@ from pbem.games.base import Chance, own_zone, shuffle_zone
 from pbem.games.codex import events, values
 from pbem.games.codex.board import log
 from pbem.games.codex.cards import CardDataError
-from pbem.games.codex.state import Peek, State, deck, discard, hand, opponents, top
+from pbem.games.codex.state import Peek, Pending, State, deck, discard, hand, opponents, top
 
 #: the effects of this module (`effects.one` hands them here)
-EFFECTS = ("look", "discard", "look_top", "exchange_top")
+EFFECTS = ("look", "discard", "look_top", "exchange_top", "arrange_top")
 #: the zones a look or a continuous reveal may name
 ZONES = ("hand", "discard")
 
@@ -92,6 +92,46 @@ def exchange_top(state: State, seat: str, ref: str, chance: Chance) -> bool:
     pile.items[0], hand_items[i] = hand_items[i], pile.items[0]
     log(state, f"{seat} trades a card of its hand with the top card of its draw pile")
     return True
+
+
+#: the queue step that asks the owner the new order (`resolve`)
+ARRANGE = "arrange_top"
+
+
+def arrange_top(state: State, seat: str, n: int, chance: Chance) -> None:
+    """`seat` looks at the top `n` cards of its own draw pile (`look_top`),
+    then puts them back in an order it chooses: the question waits on the
+    queue (`ARRANGE`) and is asked when the effects are done, so that its
+    answer is a command of its own, written once the cards were delivered.
+    Cards put back face up on top (`Player.on_top`: everyone knows them)
+    stay above; one card or none asks nothing."""
+    look_top(state, seat, n, chance)
+    k = min(max(n - state.players[seat].on_top, 0), len(state.zones[top(seat)].items))
+    if k >= 2:
+        state.fresh.append(Pending(kind="step", key=ARRANGE, ctrl=seat, ev={"n": str(k)}))
+
+
+def arrange_problem(state: State, seat: str, n: int, order: list[str]) -> str | None:
+    """Why `order` is not a new order of the first `n` cards of ``top:S``
+    (None: it is): each of them once, no other card."""
+    refs = [it.ref for it in state.zones[top(seat)].items[:n]]
+    if any(r not in refs for r in order):
+        return "that is not one of the cards you looked at"
+    if len(set(order)) != len(order):
+        return "it names a card twice"
+    if len(order) != len(refs):
+        return f"name all {len(refs)} cards you looked at, in their new order"
+    return None
+
+
+def arrange(state: State, seat: str, order: list[str]) -> None:
+    """The first cards of ``top:S`` in the new `order` (checked by
+    `arrange_problem`): the refs move, never the cards under them, so every
+    dealer follows it as it stands (README, "effects on hidden zones")."""
+    items = own_zone(state, top(seat)).items
+    at = {it.ref: it for it in items}
+    items[: len(order)] = [at[r] for r in order]
+    log(state, f"{seat} puts the top {len(order)} card(s) of its draw pile back in the order it chose")
 
 
 def reseal(state: State, zone: str, chance: Chance) -> None:
@@ -202,6 +242,9 @@ def run(ctx: Any, e: dict[str, Any]) -> None:
     elif name == "look_top":
         if ctx.chance is not None:
             look_top(st, ctx.seat, int(e["look_top"]), ctx.chance)
+    elif name == "arrange_top":
+        if ctx.chance is not None:
+            arrange_top(st, ctx.seat, int(e["arrange_top"]), ctx.chance)
     elif name == "exchange_top":
         if ctx.chance is not None:
             for _, ref in ctx.cards(e["exchange_top"]):

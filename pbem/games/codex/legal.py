@@ -60,6 +60,20 @@ def _card_answers(state: State, q: Prompt) -> list[str]:
     return list(seen.values())
 
 
+def _orders(state: State, q: Prompt) -> list[tuple[str, ...]]:
+    """Each new order of the cards an ``order`` question puts back (copies
+    of one card are one choice: the writer re-chooses which copy anyway),
+    on the chooser's own knowledge: none until it knows them all."""
+    n = int(next(it.ev["n"] for it in state.queue if it.key == hidden.ARRANGE and it.ctrl == q.seat))
+    items = state.zones[q.zones[0]].items[:n]
+    if not all(isinstance(it, Known) for it in items):
+        return []
+    out: dict[tuple[str, ...], tuple[str, ...]] = {}
+    for order in itertools.permutations(items):
+        out.setdefault(tuple(identity(it) for it in order), tuple(it.ref for it in order))
+    return [out[k] for k in sorted(out)]
+
+
 def legal(state: State, seat: str) -> list[Command]:
     if seat not in rules.to_act(state):
         return []
@@ -67,6 +81,8 @@ def legal(state: State, seat: str) -> list[Command]:
         q = state.prompt
         if q is not None and q.kind == "card":
             return [Choose([""])] * q.optional + [Choose([r]) for r in _card_answers(state, q)]
+        if q is not None and q.kind == "order":
+            return [Choose(list(order)) for order in _orders(state, q)]
         if q is not None:
             return [Choose([o]) for o in q.options]
         if state.phase == TECH:
