@@ -61,17 +61,22 @@ def _card_answers(state: State, q: Prompt) -> list[str]:
 
 
 def _orders(state: State, q: Prompt) -> list[tuple[str, ...]]:
-    """Each new order of the cards an ``order`` question puts back (copies
-    of one card are one choice: the writer re-chooses which copy anyway),
-    on the chooser's own knowledge: none until it knows them all."""
-    n = int(next(it.ev["n"] for it in state.queue if it.key == hidden.ARRANGE and it.ctrl == q.seat))
-    items = state.zones[q.zones[0]].items[:n]
+    """Each new order of the cards an ``order`` question puts back, and
+    (where the card lets some be discarded) each choice of those discarded
+    after a ``""``; copies of one card are one choice (the writer re-chooses
+    which copy anyway); on the chooser's own knowledge: none until it knows
+    them all."""
+    ev = next(it.ev for it in state.queue if it.key == hidden.ARRANGE and it.ctrl == q.seat)
+    items = state.zones[q.zones[0]].items[: int(ev["n"])]
     if not all(isinstance(it, Known) for it in items):
         return []
-    out: dict[tuple[str, ...], tuple[str, ...]] = {}
+    out: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[str, ...]] = {}
     for order in itertools.permutations(items):
-        out.setdefault(tuple(identity(it) for it in order), tuple(it.ref for it in order))
-    return [out[k] for k in sorted(out)]
+        for k in range(len(order), -1 if ev.get("discard") else len(order) - 1, -1):
+            kept, gone = order[:k], sorted(order[k:], key=lambda it: ref_key(it.ref))
+            key = (tuple(identity(it) for it in kept), tuple(sorted(identity(it) for it in gone)))
+            out.setdefault(key, tuple(it.ref for it in kept) + (("", *(it.ref for it in gone)) if gone else ()))
+    return [out[k] for k in sorted(out, key=lambda k: (-len(k[0]), k))]
 
 
 def legal(state: State, seat: str) -> list[Command]:

@@ -210,19 +210,21 @@ def _arrange_top(state: State, item: Pending, chance: Chance | None) -> None:
     """The owner of the cards an ``arrange_top`` showed it puts them back in
     the order it chooses (question kind ``order``: it lists no options,
     which would show the cards): its own next command, ``choose
-    top:NAME;top:NAME;...``, says the new order from the top. Never in the
-    command that made it look: it did not know the cards yet."""
-    seat, n = item.ctrl, int(item.ev["n"])
-    what = f"the new order of the top {n} cards of {seat}'s draw pile, from the top"
+    top:NAME;top:NAME;...``, says the new order from the top (where the
+    card lets it discard some: ``...;none;top:NAME`` after those kept).
+    Never in the command that made it look: it did not know the cards yet."""
+    seat, n, discard = item.ctrl, int(item.ev["n"]), bool(item.ev.get("discard"))
+    what = f"the new order of the top {n} cards of {seat}'s draw pile, from the top" + \
+        (" (then none, then those discarded)" if discard else "")
     if not item.given and state.answers and not item.ev.get("asked"):
         raise IllegalCommand(f"{what}: choose it in a command of its own, once you have seen those cards")
     if not item.given:
         if not state.answers:
             item.ev["asked"] = "1"
-            state.prompt = Prompt(seat=seat, kind="order", what=what, zones=[top(seat)])
+            state.prompt = Prompt(seat=seat, kind="order", what=what, zones=[top(seat)], optional=discard)
             raise _Pause
         item.given, state.answers = list(state.answers), []
-    why = hidden.arrange_problem(state, seat, n, item.given)
+    why = hidden.arrange_problem(state, seat, n, item.given, discard)
     if why:
         raise IllegalCommand(f"{what}: {why}")
     hidden.arrange(state, seat, item.given)

@@ -17,7 +17,11 @@ from tests.codex_helpers import do, legal_texts, start
 
 FORESIGHT = {"Test Foresight": {
     "type": "spell", "cost": 1, "text": "You see the top three cards of your draw pile and put them back as you like.",
-    "do": [{"arrange_top": 3}]}}
+    "do": [{"arrange_top": 3}]},
+    "Test Sifting": {
+    "type": "spell", "cost": 1, "text": "You see the top three cards of your draw pile; discard any of them and put "
+                                        "the others back as you like.",
+    "do": [{"arrange_top": 3, "discard": True}]}}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -95,3 +99,28 @@ class _Chance:
 
     def shuffle(self, items):
         return list(items)
+
+
+def test_a_card_that_lets_some_be_discarded_puts_them_face_down_in_the_discard_pile():
+    st = do(start("p1.hand = Test Sifting, Spark", "p1.deck = Bloom, Wither, Tenderfoot, Scorch", "p1.gold = 9",
+                  "p1.hero = 1"), "play test-sifting")
+    assert st.prompt.optional and "then none, then those discarded" in st.prompt.what
+    texts = legal_texts(st, "alice")
+    assert len(texts) == 16 and sum(t.startswith("choose none;") for t in texts) == 1, \
+        "every order of every part kept, the rest discarded"
+    assert "top:NAME;top:NAME;...;none;top:NAME..." in GAME.view(st, "bob").prompt
+    before = len(st.zones["discard:alice"].items)
+    st = do(st, "choose top:wither;none;top:bloom;top:tenderfoot")
+    assert _top(st) == ["Wither"] and len(st.zones["discard:alice"].items) == before + 2
+    assert st.zones["discard:alice"].readers == ["alice"] and "alice discards 2 card(s)" in " ".join(st.log)
+    st = do(st, "end")
+    assert [it.card for it in st.zones["hand:alice"].items][0] == "Wither"
+
+
+def test_a_card_that_only_reorders_refuses_a_discard():
+    st = do(start("p1.hand = Test Foresight", "p1.deck = Bloom, Wither, Tenderfoot", "p1.gold = 9", "p1.hero = 1"),
+            "play test-foresight")
+    top = [it.ref for it in st.zones["top:alice"].items]
+    with pytest.raises(IllegalCommand, match="none of them may be discarded"):
+        GAME.apply(st, "alice", Choose([top[0], "", top[1], top[2]]), None)
+    assert len(legal_texts(st, "alice")) == 6

@@ -148,3 +148,51 @@ def test_a_doctored_order_re_signed_is_refused_at_once(mode, tables, lenient, ma
         partial.append(tamper.resign(table, doctored))
     assert len(partial.records) == k, "nothing changed"
     partial.append(table.files[k])  # the honest file still goes in
+
+
+# --- the same with a discard: two put back, one discarded --------------------------------
+
+SIFT_LINES = [line.replace("Test Foresight", "Test Sifting") for line in LINES]
+
+
+def _two_back_one_away(state, seat):
+    names = [f"top:{cards.slug(it.card)}" for it in state.zones[f"top:{seat}"].items]
+    return f"choose {names[1]};{names[0]};none;{names[2]}"
+
+
+SIFT_SCRIPT = [("alice", "summon troq-bashar"), ("alice", "play test-sifting"), ("alice", _two_back_one_away),
+               ("alice", "end"), ("bob", "end"), ("alice", _tech_any), ("alice", "attack troq-bashar opp:base")]
+
+
+@pytest.mark.parametrize("mode", codex_tables.MODES)
+def test_every_dealer_follows_a_discard_from_the_top(mode, tmp_path, lenient):
+    seen: dict = {}
+    table = codex_tables.play(mode, SIFT_LINES, SIFT_SCRIPT, seen=seen)
+    chain = tamper.replay(table.files)
+    answer = _answer(chain)
+    signed = msgspec.json.decode(answer.body.commands[0])["answers"]
+    kept, gone = signed[:2], signed[3:]
+    assert signed[2] == "" and len(gone) == 1
+    assert [it.ref for it in answer.after.zones["top:alice"].items] == kept
+    last = answer.after.zones["discard:alice"].items[-1]
+    assert last.ref == gone[0] and not isinstance(last, Known), "discarded face down"
+    for k, views in seen.items():
+        side = next(s for s in views["view:bob"].sides if s.seat == "alice")
+        assert side.my_top is None and side.my_discard is None, f"after command {k}"
+    report = audit(tamper.save(table, tmp_path / "game"))
+    assert chain.over and report.ok, report.failures
+
+
+def test_a_peer_reorder_moves_refs_never_points(tables, lenient):
+    """Under peer each ref of the owner's private deck keeps the point its
+    proven layer gave it: the reorder is a permutation of refs everyone
+    recomputes from the signed answer, so no file carries a point for it
+    and none can swap another card in (the doctored answers above are what
+    is left to try)."""
+    table, _ = tables["peer"]
+    chain = tamper.replay(table.files)
+    answer = _answer(chain)
+    before, after = tamper.replay(table.files[:answer.seq]).deck, tamper.replay(table.files[:answer.seq + 1]).deck
+    order = msgspec.json.decode(answer.body.commands[0])["answers"]
+    assert all(before.points[r] == after.points[r] for r in order) and before.points == after.points
+    assert not answer.body.refills and not answer.body.commitments and not answer.body.deliveries
