@@ -11,7 +11,7 @@ import msgspec
 import pytest
 
 from pbem.errors import IllegalCommand
-from pbem.games.codex import GAME, cards
+from pbem.games.codex import GAME, cards, datacheck
 from pbem.games.codex.commands import Choose
 from tests.codex_helpers import do, legal_texts, start
 
@@ -27,6 +27,8 @@ FORESIGHT = {"Test Foresight": {
 @pytest.fixture(scope="module", autouse=True)
 def foresight():
     names = cards.add("blue", FORESIGHT)
+    for name in names:
+        datacheck.check_card(cards.CARDS[name])  # what a card author runs
     yield
     cards.remove(names)
 

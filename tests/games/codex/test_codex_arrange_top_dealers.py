@@ -90,8 +90,11 @@ def test_every_dealer_follows_the_chosen_order_and_the_game_verifies(mode, table
     drawn = next(r for r in chain.records[answer.seq + 1:] if r.after is not None and not r.after.zones["top:alice"].items)
     assert [it.ref for it in drawn.after.zones["hand:alice"].items][:3] == order, "drawn first, in that order"
     mine = Party(chain, table.secrets["alice"]).state()
-    looked = [it.card for it in Party(tamper.replay(table.files[:answer.seq]), table.secrets["alice"]).state()
-              .zones["top:alice"].items]
+    asked = Party(tamper.replay(table.files[:answer.seq]), table.secrets["alice"]).state()
+    looked = [it.card for it in asked.zones["top:alice"].items]
+    orders = GAME.legal(asked, "alice")  # `pbem legal`, on alice's own knowledge
+    assert orders and all(isinstance(c, Choose) and sorted(c.answers) == sorted(before[:3]) for c in orders)
+    assert GAME.legal(Party(tamper.replay(table.files[:answer.seq]), table.secrets["bob"]).state(), "bob") == []
     assert [it.card for it in mine.zones["hand:alice"].items][:3] == looked[::-1], "alice's own hand, in her order"
     report = audit(tamper.save(table, tmp_path / "game"))
     assert report.ok, report.failures
@@ -196,3 +199,24 @@ def test_a_peer_reorder_moves_refs_never_points(tables, lenient):
     order = msgspec.json.decode(answer.body.commands[0])["answers"]
     assert all(before.points[r] == after.points[r] for r in order) and before.points == after.points
     assert not answer.body.refills and not answer.body.commitments and not answer.body.deliveries
+
+
+def test_a_repeated_card_in_the_order_is_refused_by_pbem_apply(tables, lenient, tmp_path):
+    """The same cheat through the CLI (peer): `pbem apply` refuses alice's
+    re-signed answer in one line naming the file and her, exit 1, and
+    changes nothing."""
+    from conftest import Pbem, snapshot
+
+    table, _ = tables["peer"]
+    chain = tamper.replay(table.files)
+    k, doctored = _doctored(table, chain, lambda st, order: [order[0], order[0], order[2]])
+    folder = tamper.save(tamper.Table(table.game, table.mode, table.files[:k], table.secrets), tmp_path / "game")
+    mail = tmp_path / "mail" / f"{k:06d}-alice.pbem"
+    mail.parent.mkdir()
+    mail.write_bytes(tamper.resign(table, doctored))
+    pbem = Pbem(tmp_path / "home")
+    pbem("verify", folder)
+    before = snapshot(folder)
+    result = pbem.fails("apply", folder, mail, "--accept-new")  # exit 1, one error line
+    assert mail.name in result.stderr and "by alice" in result.stderr and "names a card twice" in result.stderr
+    assert snapshot(folder) == before
