@@ -212,7 +212,7 @@ SLOW_FILES = frozenset({
     "test_rebuild.py", "test_fuzz_atheris.py", "test_layer_proofs.py", "test_forum.py", "test_codex_spec_pairs.py",
     "test_long_games_readme.py", "test_crypto_shuffle_pairs.py", "test_long_games.py", "test_serve_mail.py",
     "test_codex_multi_dealers.py", "test_codex_victim_discard.py", "test_proven_refills.py",
-    "test_handover_consent.py",
+    "test_handover_consent.py", "test_codex_arrange_top_dealers.py",
 })
 
 

@@ -11,7 +11,8 @@ things in play by side and name: ``me:iron-man``, ``opp:base``,
 of a name on one side is ``iron-man.2`` (in ref order). ``none``: a part
 with no legal target. A bare slot name (``elite``, ``scavenger`` ...) is
 the slot itself, for a part that chooses one; ``hand:NAME``,
-``codex:NAME``, ``discard:NAME`` a card of one's own there.
+``codex:NAME``, ``discard:NAME`` a card of one's own there, ``top:NAME``
+one of the top of one's draw pile one looked at (`hidden.arrange_top`).
 
 * ``tech NAME NAME`` / ``tech NAME`` / ``tech none`` [``first=me:X,...``]
   start of turn: the cards teched after the last turn, and the upkeep
@@ -206,7 +207,7 @@ def handle(state: State, ref: str) -> str:
 
 
 #: zones whose cards a choice may name (``hand:fire-dart``): the seat's own
-CARD_ZONES = ("hand", "codex", "discard")
+CARD_ZONES = ("hand", "codex", "discard", "top")
 
 
 def _card_zone(state: State, ref: str, seat: str | None = None) -> str:

@@ -58,8 +58,10 @@ are shown to it alone), ``discard`` (``N`` cards of each ``who``'s hand at
 random, default ``opp``, face down; or ``t0``: the card a part ``from``
 an opponent's hand chose, after a look), ``look_top`` (the controller
 sees the top N cards of its own draw pile), ``exchange_top`` (the card a
-part ``from`` the hand chose and the top of the draw pile trade places):
-`hidden`;
+part ``from`` the hand chose and the top of the draw pile trade places),
+``arrange_top`` (``N``: the controller sees the top N cards of its own
+draw pile, then its own next command puts them back in an order it
+chooses): `hidden`;
 ``if`` / ``then`` / ``else`` (a condition, `select.holds`), ``coin`` (a
 coin is flipped, public chance: ``heads`` or ``tails`` effects), and ``call``: a
 function registered in ``abilities/`` (`registry`).

@@ -2,7 +2,10 @@
 a hand shown to everyone while a card says so, a discard from another
 seat's hand (at random, chosen by the caster after a look, or chosen by
 the victim itself: a target part ``by: owner``, `resolve.ask_card`), the top of
-one's own draw pile looked at and traded.
+one's own draw pile looked at and traded, or put back in an order its
+owner chooses (`arrange_top`: a permutation of refs the owner's own next
+command names, which every dealer recomputes; the README says why the
+order may be public).
 
 Each is written as a change of a zone's readers, never as a card moved or
 named in the state, so that every dealer carries it without knowing the
@@ -39,10 +42,10 @@ from pbem.games.base import Chance, own_zone, shuffle_zone
 from pbem.games.codex import events, values
 from pbem.games.codex.board import log
 from pbem.games.codex.cards import CardDataError
-from pbem.games.codex.state import Peek, State, deck, discard, hand, opponents, top
+from pbem.games.codex.state import Peek, Pending, State, deck, discard, hand, opponents, top
 
 #: the effects of this module (`effects.one` hands them here)
-EFFECTS = ("look", "discard", "look_top", "exchange_top")
+EFFECTS = ("look", "discard", "look_top", "exchange_top", "arrange_top")
 #: the zones a look or a continuous reveal may name
 ZONES = ("hand", "discard")
 
@@ -92,6 +95,67 @@ def exchange_top(state: State, seat: str, ref: str, chance: Chance) -> bool:
     pile.items[0], hand_items[i] = hand_items[i], pile.items[0]
     log(state, f"{seat} trades a card of its hand with the top card of its draw pile")
     return True
+
+
+#: the queue step that asks the owner the new order (`resolve`)
+ARRANGE = "arrange_top"
+
+
+def arrange_top(state: State, seat: str, n: int, chance: Chance, discard: bool = False) -> None:
+    """`seat` looks at the top `n` cards of its own draw pile (`look_top`),
+    then puts them back in an order it chooses (with `discard`, any of
+    them may go to its discard pile instead): the question waits on the
+    queue (`ARRANGE`) and is asked when the effects are done, so that its
+    answer is a command of its own, written once the cards were delivered.
+    Cards put back face up on top (`Player.on_top`: everyone knows them)
+    stay above; nothing to choose asks nothing."""
+    look_top(state, seat, n, chance)
+    k = min(max(n - state.players[seat].on_top, 0), len(state.zones[top(seat)].items))
+    if k >= 2 or (discard and k):
+        ev = {"n": str(k), "discard": "1"} if discard else {"n": str(k)}
+        state.fresh.append(Pending(kind="step", key=ARRANGE, ctrl=seat, ev=ev))
+
+
+def split_order(order: list[str]) -> tuple[list[str], list[str]]:
+    """An answer to the order question: the cards put back, from the top,
+    then (after a ``""``, written ``none``) those discarded."""
+    if "" not in order:
+        return list(order), []
+    i = order.index("")
+    return order[:i], order[i + 1:]
+
+
+def arrange_problem(state: State, seat: str, n: int, order: list[str], discard: bool = False) -> str | None:
+    """Why `order` is not a new order of the first `n` cards of ``top:S``
+    (None: it is): each of them once, no other card; cards discarded only
+    where the effect lets them be."""
+    refs = [it.ref for it in state.zones[top(seat)].items[:n]]
+    kept, gone = split_order(order)
+    if gone and not discard:
+        return "none of them may be discarded, only put back"
+    if any(r not in refs for r in kept + gone):
+        return "that is not one of the cards you looked at"
+    if len(set(kept + gone)) != len(kept + gone):
+        return "it names a card twice"
+    if len(kept + gone) != len(refs):
+        return f"name all {len(refs)} cards you looked at, in their new order"
+    return None
+
+
+def arrange(state: State, seat: str, order: list[str]) -> None:
+    """The first cards of ``top:S`` in the new `order` (checked by
+    `arrange_problem`), those after its ``""`` to the discard pile, face
+    down: the refs move, never the cards under them, so every dealer
+    follows it as it stands (README, "effects on hidden zones")."""
+    kept, gone = split_order(order)
+    items = own_zone(state, top(seat)).items
+    at = {it.ref: it for it in items}
+    items[: len(kept) + len(gone)] = [at[r] for r in kept]
+    own_zone(state, discard(seat)).items.extend(at[r] for r in gone)
+    log(state, f"{seat} puts the top {len(kept)} card(s) of its draw pile back in the order it chose")
+    if gone:
+        log(state, f"{seat} discards {len(gone)} card(s) from the top of its draw pile")
+        events.emit(state, events.whenever(state, "card_discarded", "", {"player": seat, "n": str(len(gone))}))
 
 
 def reseal(state: State, zone: str, chance: Chance) -> None:
@@ -202,6 +266,9 @@ def run(ctx: Any, e: dict[str, Any]) -> None:
     elif name == "look_top":
         if ctx.chance is not None:
             look_top(st, ctx.seat, int(e["look_top"]), ctx.chance)
+    elif name == "arrange_top":
+        if ctx.chance is not None:
+            arrange_top(st, ctx.seat, int(e["arrange_top"]), ctx.chance, bool(e.get("discard")))
     elif name == "exchange_top":
         if ctx.chance is not None:
             for _, ref in ctx.cards(e["exchange_top"]):

@@ -60,6 +60,25 @@ def _card_answers(state: State, q: Prompt) -> list[str]:
     return list(seen.values())
 
 
+def _orders(state: State, q: Prompt) -> list[tuple[str, ...]]:
+    """Each new order of the cards an ``order`` question puts back, and
+    (where the card lets some be discarded) each choice of those discarded
+    after a ``""``; copies of one card are one choice (the writer re-chooses
+    which copy anyway); on the chooser's own knowledge: none until it knows
+    them all."""
+    ev = next(it.ev for it in state.queue if it.key == hidden.ARRANGE and it.ctrl == q.seat)
+    items = state.zones[q.zones[0]].items[: int(ev["n"])]
+    if not all(isinstance(it, Known) for it in items):
+        return []
+    out: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[str, ...]] = {}
+    for order in itertools.permutations(items):
+        for k in range(len(order), -1 if ev.get("discard") else len(order) - 1, -1):
+            kept, gone = order[:k], sorted(order[k:], key=lambda it: ref_key(it.ref))
+            key = (tuple(identity(it) for it in kept), tuple(sorted(identity(it) for it in gone)))
+            out.setdefault(key, tuple(it.ref for it in kept) + (("", *(it.ref for it in gone)) if gone else ()))
+    return [out[k] for k in sorted(out, key=lambda k: (-len(k[0]), k))]
+
+
 def legal(state: State, seat: str) -> list[Command]:
     if seat not in rules.to_act(state):
         return []
@@ -67,6 +86,8 @@ def legal(state: State, seat: str) -> list[Command]:
         q = state.prompt
         if q is not None and q.kind == "card":
             return [Choose([""])] * q.optional + [Choose([r]) for r in _card_answers(state, q)]
+        if q is not None and q.kind == "order":
+            return [Choose(list(order)) for order in _orders(state, q)]
         if q is not None:
             return [Choose([o]) for o in q.options]
         if state.phase == TECH:

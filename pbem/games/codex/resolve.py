@@ -26,10 +26,10 @@ from contextvars import ContextVar
 
 from pbem.errors import IllegalCommand
 from pbem.games.base import Chance
-from pbem.games.codex import board, cards, effects, engine, events, registry, targets, values
+from pbem.games.codex import board, cards, effects, engine, events, hidden, registry, targets, values
 from pbem.games.codex.board import log
 from pbem.games.codex.cards import Ability, Part
-from pbem.games.codex.state import OVER, Pending, Prompt, State, opponents
+from pbem.games.codex.state import OVER, Pending, Prompt, State, opponents, top
 
 YES, NO = "yes", "no"
 #: the seat whose command is being applied (`rules.apply`): the question of
@@ -205,13 +205,38 @@ def _hero_died(state: State, item: Pending, chance: Chance | None) -> None:
         log(state, f"{state.things[hero].card} levels up twice (an opposing hero died)")
 
 
+@registry.register("step", hidden.ARRANGE)
+def _arrange_top(state: State, item: Pending, chance: Chance | None) -> None:
+    """The owner of the cards an ``arrange_top`` showed it puts them back in
+    the order it chooses (question kind ``order``: it lists no options,
+    which would show the cards): its own next command, ``choose
+    top:NAME;top:NAME;...``, says the new order from the top (where the
+    card lets it discard some: ``...;none;top:NAME`` after those kept).
+    Never in the command that made it look: it did not know the cards yet."""
+    seat, n, discard = item.ctrl, int(item.ev["n"]), bool(item.ev.get("discard"))
+    what = f"the new order of the top {n} cards of {seat}'s draw pile, from the top" + \
+        (" (then none, then those discarded)" if discard else "")
+    if not item.given and state.answers and not item.ev.get("asked"):
+        raise IllegalCommand(f"{what}: choose it in a command of its own, once you have seen those cards")
+    if not item.given:
+        if not state.answers:
+            item.ev["asked"] = "1"
+            state.prompt = Prompt(seat=seat, kind="order", what=what, zones=[top(seat)], optional=discard)
+            raise _Pause
+        item.given, state.answers = list(state.answers), []
+    why = hidden.arrange_problem(state, seat, n, item.given, discard)
+    if why:
+        raise IllegalCommand(f"{what}: {why}")
+    hidden.arrange(state, seat, item.given)
+
+
 def answer_prompt(state: State, answers: list[str]) -> None:
     """The active player's ``choose``: the answers go to the waiting item."""
     if state.prompt is None:
         raise IllegalCommand("nothing waits for a choice (choose answers a question the game asked)")
     if not answers:
         raise IllegalCommand(f"{state.prompt.what}: give an answer")
-    if state.prompt.kind != "card" and answers[0] not in state.prompt.options:  # a card: checked when used
+    if state.prompt.kind not in ("card", "order") and answers[0] not in state.prompt.options:  # checked when used
         shown = ", ".join(o or "none" for o in state.prompt.options)
         raise IllegalCommand(f"{state.prompt.what}: {answers[0] or 'none'} is not a choice here (choose one of: {shown})")
     state.prompt = None

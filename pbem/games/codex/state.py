@@ -253,7 +253,9 @@ class Prompt(msgspec.Struct, kw_only=True):
     A ``card`` question (a card of the chooser's own hand or codex) lists
     no options, which would tell everyone what those zones hold: `zones`
     and the card filter `pick` say what may be chosen (or none, where
-    `optional`), `taken` the cards chosen already for the same effect."""
+    `optional`), `taken` the cards chosen already for the same effect.
+    An ``order`` question (`hidden.arrange_top`) lists none either: its
+    one zone is the asker's ``top:S``, `optional` that some may be discarded."""
 
     seat: str
     kind: str

@@ -208,6 +208,8 @@ def _prompt(state: State, seat: str | None) -> str:
             where = " or ".join(z.split(":")[0] if z.endswith(f":{q.seat}") else "opp-" + z.split(":")[0]
                                 for z in q.zones)
             return f"{who} to choose: {q.what} (from {where}: {where.split()[0]}:NAME, or none)"
+        if q.kind == "order":  # so would the options here
+            return f"{who} to choose: {q.what} (top:NAME;top:NAME;...{';none;top:NAME...' if q.optional else ''})"
         shown = ", ".join(answer_text(state, seat or "", o) for o in q.options)
         return f"{who} to choose: {q.what} ({shown})"
     who = "your" if seat == state.active else f"{state.active}'s"
