@@ -44,9 +44,9 @@ Costs (`play_cost`, `hire_cost`) come the same way from ``static``
 abilities with ``plays`` / ``hire``, and damage boosts (`damage_boost`)
 from those with ``damage_boost``.
 
-Speed: `get` computes one thing (one pass over the continuous effects in
-play). Inside ``with frozen(state):`` (used by `legal`, the bots and the
-views, which never change the state) every value is computed once and kept.
+Speed: inside ``with frozen(state):`` (`legal`, the bots and the views,
+which never change the state) every value is computed once and kept; else
+values are kept for one call (`get`, `lethal`) where that is exact (`recall`).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from pbem.games.codex import board, cards, maps, select
+from pbem.games.codex import board, cards, maps, recall, select
 from pbem.games.codex.cards import Ability
 from pbem.games.codex.state import State, Thing
 
@@ -86,14 +86,11 @@ class V:
 
 
 class _Local(threading.local):
-    #: things being computed -> their values so far (a read of such a thing
-    #: sees the effects applied to it before the one asking)
-    partial: dict[str, V] | None = None
+    partial: dict[str, V] | None = None  #: things being computed -> their values so far (what a read of one sees)
 
 
 _local = _Local()
-frozen = board.frozen
-memo = board.memo
+frozen, memo, _frozen = board.frozen, board.memo, board._frozen
 
 
 def statics(state: State) -> list[tuple[str, str, Ability]]:
@@ -109,9 +106,6 @@ def statics(state: State) -> list[tuple[str, str, Ability]]:
     return out
 
 
-_frozen = board._frozen
-
-
 def get(state: State, ref: str) -> V:
     cache = _frozen.cache if _frozen.state is state else None
     if cache is not None:
@@ -122,7 +116,11 @@ def get(state: State, ref: str) -> V:
                 effects = cache["statics"] = statics(state)
             v = cache[ref] = _compute(state, ref, effects)
         return v
-    return _compute(state, ref, statics(state))
+    effects = recall.effects(state)
+    if effects is not None:
+        return _compute(state, ref, effects)
+    with recall.scope(state, effects := statics(state)):
+        return _compute(state, ref, effects)
 
 
 def grant_effects(state: State) -> list[tuple[str, str, Ability]]:
@@ -154,16 +152,17 @@ def lethal(state: State) -> dict[str, V]:
     shrinking = any(ab.static.get("hp", 0) < 0 or "base" in ab.static for _, _, ab in effects)
     table = cards.CARDS
     out: dict[str, V] = {}
-    for r, t in state.things.items():
-        if table[t.card].type not in ("unit", "token", "hero", "building"):
-            continue
-        if not shrinking:
-            own = board.face(state, r).hp + t.runes + sum(m.hp for m in t.mods)
-            if own > t.damage:
+    with recall.scope(state, effects):
+        for r, t in state.things.items():
+            if table[t.card].type not in ("unit", "token", "hero", "building"):
                 continue
-        v = _compute(state, r, effects)
-        if v.hp <= 0 or t.damage >= v.hp:
-            out[r] = v
+            if not shrinking:
+                own = board.face(state, r).hp + t.runes + sum(m.hp for m in t.mods)
+                if own > t.damage:
+                    continue
+            v = _compute(state, r, effects)
+            if v.hp <= 0 or t.damage >= v.hp:
+                out[r] = v
     return out
 
 
@@ -188,28 +187,36 @@ Effect = tuple[str, str, Ability]
 def _compute(state: State, ref: str, effects: list[Effect]) -> V:
     partial = _local.partial
     if partial is not None and ref in partial:
+        recall.read(state, ref)
         return partial[ref]
+    kept = recall.known(state, ref, partial)
+    if kept is not None:
+        return kept
     t = state.things[ref]
     if not effects:
+        recall.read(state, ref)
         return _finish(state, ref, _base(state, ref))
     outer = partial is None
     if outer:
         partial = _local.partial = {}
-    try:
-        ordered, reading = _in_order(state, ref, effects)
-        v = partial[ref] = _base(state, ref)
-        applied = []
-        for e in ordered:
-            if e[2].values_thing and _applies(state, e[0], e[1], e[2].static, ref):
-                _add(state, t, v, e)
-                applied.append(e)
-        if reading:
-            v = _recheck(state, ref, applied, partial)
-    finally:
-        partial.pop(ref, None)
-        if outer:
-            _local.partial = None
-    return _finish(state, ref, v)
+    with recall.computing(state) as reads:
+        try:
+            ordered, reading = _in_order(state, ref, effects)
+            v = partial[ref] = _base(state, ref)
+            applied = []
+            for e in ordered:
+                if e[2].values_thing and _applies(state, e[0], e[1], e[2].static, ref):
+                    _add(state, t, v, e)
+                    applied.append(e)
+            if reading:
+                v = _recheck(state, ref, applied, partial)
+        finally:
+            partial.pop(ref, None)
+            if outer:
+                _local.partial = None
+    v = _finish(state, ref, v)
+    recall.keep(state, ref, v, reads, partial)
+    return v
 
 
 def _base(state: State, ref: str) -> V:
@@ -367,12 +374,13 @@ def printed_atk(state: State, ref: str) -> int:
     return board.face(state, ref).atk
 
 
-def _read(state: State, ref: str) -> tuple[int, dict[str, int], bool]:
+def _read(state: State, ref: str) -> tuple[int, dict[str, int]]:
     v = get(state, ref)
-    return v.atk, v.kw, has_abilities(state, ref, v)
+    return v.atk, v.kw  # (whether it has abilities: ABILITY_READER, only for selectors that ask)
 
 
 select.VALUE_READER = _read
+select.ABILITY_READER = lambda state, ref: has_abilities(state, ref, get(state, ref))
 
 
 # --- the usual questions ---------------------------------------------------------------

@@ -1,0 +1,128 @@
+"""Current values remembered within one computation (`values`).
+
+The effects engine changes the state between reads, so `values.get`
+outside ``with frozen(state):`` computes afresh each time. But one call
+into `values` (one thing's value, or `values.lethal` over every thing)
+never changes the state, and inside it the same values are asked again
+and again: a continuous effect whose condition counts things with a
+keyword (Wandering Mimic's six) computes every other unit's values, once
+per effect, for each value that looks at it. A *scope* keeps, for as long
+as such a call runs and no longer, the list of continuous effects in play
+and the values already computed.
+
+What may be kept. A thing's value is normally a function of the state
+alone; but while the values of some things are being computed (the
+stack, `values._Local.partial`), a read of one of *them* sees the value so
+far, not the finished one (module `values`, "Order"). So each computation
+notes the things whose values it read, directly or through others (its
+*reads*). A value is kept only when its reads miss every thing on the
+stack beneath it: then it is the value of the state alone, and a later
+ask returns it wherever the reads again miss the stack of that moment
+(else the value is computed again, as without the scope). Reusing a value
+therefore gives exactly what computing it again would: the rules stay
+pure functions of the state and play as before (tests/vectors,
+tests/games/test_playout_golden.py).
+
+Inside ``with frozen(state):`` no scope opens: the frozen cache keeps
+every value already (`board.memo`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+from pbem.games.codex import board
+from pbem.games.codex.state import State
+
+
+class _Scope(threading.local):
+    #: the state of the open scope (None: none open)
+    state: State | None = None
+    #: (source, controller, ability) of the continuous effects in play
+    effects: list[Any] = []
+    #: ref -> (its finished values, the refs its computation read)
+    known: dict[str, tuple[Any, frozenset[str]]] = {}
+    #: the reads of each computation under way, innermost last
+    reads: list[set[str]] = []
+
+
+_scope = _Scope()
+
+
+@contextlib.contextmanager
+def scope(state: State, effects: list[Any]) -> Iterator[None]:
+    """Keep values while the caller reads `state` (`effects`: its
+    continuous effects, `values.statics`). Nested scopes of the same state
+    are one; none opens on a frozen state."""
+    if _scope.state is state or board.memo(state) is not None:
+        yield
+        return
+    before = (_scope.state, _scope.effects, _scope.known, _scope.reads)
+    _scope.state, _scope.effects, _scope.known, _scope.reads = state, effects, {}, []
+    try:
+        yield
+    finally:
+        _scope.state, _scope.effects, _scope.known, _scope.reads = before
+
+
+def effects(state: State) -> list[Any] | None:
+    """The continuous effects of the scope open on `state` (None: no scope)."""
+    return _scope.effects if _scope.state is state else None
+
+
+def known(state: State, ref: str, stack: dict[str, Any] | None) -> Any | None:
+    """The kept values of `ref` if its reads miss `stack` (the things whose
+    values are being computed), noted as read by the computation under way."""
+    if _scope.state is not state:
+        return None
+    got = _scope.known.get(ref)
+    if got is None:
+        return None
+    v, reads = got
+    if stack and any(r in reads for r in stack):
+        return None
+    if _scope.reads:
+        top = _scope.reads[-1]
+        top.add(ref)
+        top |= reads
+    return v
+
+
+def read(state: State, ref: str) -> None:
+    """The computation under way read `ref`'s values (so far, or finished
+    without a computation of their own)."""
+    if _scope.state is state and _scope.reads:
+        _scope.reads[-1].add(ref)
+
+
+@contextlib.contextmanager
+def computing(state: State) -> Iterator[set[str]]:
+    """One thing's computation: yields the set its reads are noted in,
+    which is added to the reads of the one that asked for it."""
+    if _scope.state is not state:
+        yield set()
+        return
+    mine: set[str] = set()
+    _scope.reads.append(mine)
+    try:
+        yield mine
+    finally:
+        _scope.reads.pop()
+        if _scope.reads:
+            _scope.reads[-1].update(mine)
+
+
+def keep(state: State, ref: str, v: Any, reads: set[str], stack: dict[str, Any] | None) -> None:
+    """Keep `ref`'s finished values `v`, computed with `reads`, unless they
+    read one of `stack` (the computations under way beneath it); note `ref`
+    as read by the one that asked."""
+    if _scope.state is not state:
+        return
+    if _scope.reads:
+        _scope.reads[-1].add(ref)
+    if stack and any(r in reads for r in stack):
+        return
+    _scope.known[ref] = (v, frozenset(reads))
