@@ -15,13 +15,17 @@ alone; but while the values of some things are being computed (the
 stack, `values._Local.partial`), a read of one of *them* sees the value so
 far, not the finished one (module `values`, "Order"). So each computation
 notes the things whose values it read, directly or through others (its
-*reads*). A value is kept only when its reads miss every thing on the
-stack beneath it: then it is the value of the state alone, and a later
-ask returns it wherever the reads again miss the stack of that moment
-(else the value is computed again, as without the scope). Reusing a value
-therefore gives exactly what computing it again would: the rules stay
-pure functions of the state and play as before (tests/vectors,
-tests/games/test_playout_golden.py).
+*reads*), and each value so far on the stack carries a version, new at
+every change (`changed`). A value is kept with the versions of the things
+on the stack it read (none: it is the value of the state alone), and a
+later ask returns it only where the things of the stack it reads are
+those same ones at those same versions (else it is computed again, as
+without the scope). A computation is a function of the state and of what
+it reads, so reusing a value gives exactly what computing it again
+would: the rules stay pure functions of the state and play as before
+(tests/vectors, tests/games/test_playout_golden.py). Two Wandering Mimics
+need the versions: each one's six conditions read the other, whose value
+then depends on the first one's so far.
 
 Inside ``with frozen(state):`` no scope opens: the frozen cache keeps
 every value already (`board.memo`).
@@ -43,10 +47,14 @@ class _Scope(threading.local):
     state: State | None = None
     #: (source, controller, ability) of the continuous effects in play
     effects: list[Any] = []
-    #: ref -> (its finished values, the refs its computation read)
-    known: dict[str, tuple[Any, frozenset[str]]] = {}
+    #: ref -> [(its finished values, the refs its computation read, the
+    #: (ref, version) of those on the stack then)]
+    known: dict[str, list[tuple[Any, frozenset[str], tuple[tuple[str, int], ...]]]] = {}
     #: the reads of each computation under way, innermost last
     reads: list[set[str]] = []
+    #: ref -> the version of its value so far; the last version given
+    versions: dict[str, int] = {}
+    tick = 0
 
 
 _scope = _Scope()
@@ -60,12 +68,12 @@ def scope(state: State, effects: list[Any]) -> Iterator[None]:
     if _scope.state is state or board.memo(state) is not None:
         yield
         return
-    before = (_scope.state, _scope.effects, _scope.known, _scope.reads)
-    _scope.state, _scope.effects, _scope.known, _scope.reads = state, effects, {}, []
+    before = (_scope.state, _scope.effects, _scope.known, _scope.reads, _scope.versions)
+    _scope.state, _scope.effects, _scope.known, _scope.reads, _scope.versions = state, effects, {}, [], {}
     try:
         yield
     finally:
-        _scope.state, _scope.effects, _scope.known, _scope.reads = before
+        _scope.state, _scope.effects, _scope.known, _scope.reads, _scope.versions = before
 
 
 def effects(state: State) -> list[Any] | None:
@@ -73,22 +81,35 @@ def effects(state: State) -> list[Any] | None:
     return _scope.effects if _scope.state is state else None
 
 
+def _on_stack(reads: frozenset[str] | set[str], stack: dict[str, Any] | None) -> tuple[tuple[str, int], ...]:
+    """(ref, version) of the things of `stack` among `reads`, in stack order."""
+    if not stack:
+        return ()
+    versions = _scope.versions
+    return tuple((r, versions[r]) for r in stack if r in reads)
+
+
 def known(state: State, ref: str, stack: dict[str, Any] | None) -> Any | None:
-    """The kept values of `ref` if its reads miss `stack` (the things whose
-    values are being computed), noted as read by the computation under way."""
+    """The kept values of `ref` whose reads find on `stack` (the things whose
+    values are being computed) what they found then, noted as read by the
+    computation under way."""
     if _scope.state is not state:
         return None
-    got = _scope.known.get(ref)
-    if got is None:
-        return None
-    v, reads = got
-    if stack and any(r in reads for r in stack):
-        return None
-    if _scope.reads:
-        top = _scope.reads[-1]
-        top.add(ref)
-        top |= reads
-    return v
+    for v, reads, seen in _scope.known.get(ref, ()):
+        if _on_stack(reads, stack) == seen:
+            if _scope.reads:
+                top = _scope.reads[-1]
+                top.add(ref)
+                top |= reads
+            return v
+    return None
+
+
+def changed(state: State, ref: str) -> None:
+    """`ref`'s value so far (on the stack) is new or has changed."""
+    if _scope.state is state:
+        _scope.tick += 1
+        _scope.versions[ref] = _scope.tick
 
 
 def read(state: State, ref: str) -> None:
@@ -116,13 +137,11 @@ def computing(state: State) -> Iterator[set[str]]:
 
 
 def keep(state: State, ref: str, v: Any, reads: set[str], stack: dict[str, Any] | None) -> None:
-    """Keep `ref`'s finished values `v`, computed with `reads`, unless they
-    read one of `stack` (the computations under way beneath it); note `ref`
-    as read by the one that asked."""
+    """Keep `ref`'s finished values `v`, computed with `reads` while
+    `stack` (the computations under way beneath it) held what it holds
+    now; note `ref` as read by the one that asked."""
     if _scope.state is not state:
         return
     if _scope.reads:
         _scope.reads[-1].add(ref)
-    if stack and any(r in reads for r in stack):
-        return
-    _scope.known[ref] = (v, frozenset(reads))
+    _scope.known.setdefault(ref, []).append((v, frozenset(reads), _on_stack(reads, stack)))

@@ -40,9 +40,8 @@ an effect stops where another card's effect, older or newer, makes it
 false (`_recheck`), as the rulings on Behind the Ferns and Master Midori
 have it.
 
-Costs (`play_cost`, `hire_cost`) come the same way from ``static``
-abilities with ``plays`` / ``hire``, and damage boosts (`damage_boost`)
-from those with ``damage_boost``.
+Costs (`play_cost`, `hire_cost`) and damage boosts (`damage_boost`) come
+from ``static`` abilities with ``plays`` / ``hire`` / ``damage_boost``.
 
 Speed: inside ``with frozen(state):`` (`legal`, the bots and the views,
 which never change the state) every value is computed once and kept; else
@@ -116,8 +115,7 @@ def get(state: State, ref: str) -> V:
                 effects = cache["statics"] = statics(state)
             v = cache[ref] = _compute(state, ref, effects)
         return v
-    effects = recall.effects(state)
-    if effects is not None:
+    if (effects := recall.effects(state)) is not None:
         return _compute(state, ref, effects)
     with recall.scope(state, effects := statics(state)):
         return _compute(state, ref, effects)
@@ -144,10 +142,9 @@ def granted(state: State, ref: str, effects: list[tuple[str, str, Ability]] | No
 
 
 def lethal(state: State) -> dict[str, V]:
-    """The fighters and building cards whose damage reaches their HP (or
-    whose HP is 0 or less). A card whose own HP (printed, runes and its own
-    modifiers) is above its damage is alive whatever continuous effects
-    add, unless one in play takes HP away: only the others are computed."""
+    """The fighters and building cards whose damage reaches their HP (or whose HP is 0 or less).
+    A card whose own HP (printed, runes, its own modifiers) is above its damage is alive
+    whatever continuous effects add, unless one in play takes HP away: only the others are computed."""
     effects = statics(state)
     shrinking = any(ab.static.get("hp", 0) < 0 or "base" in ab.static for _, _, ab in effects)
     table = cards.CARDS
@@ -203,10 +200,12 @@ def _compute(state: State, ref: str, effects: list[Effect]) -> V:
         try:
             ordered, reading = _in_order(state, ref, effects)
             v = partial[ref] = _base(state, ref)
+            recall.changed(state, ref)
             applied = []
             for e in ordered:
                 if e[2].values_thing and _applies(state, e[0], e[1], e[2].static, ref):
                     _add(state, t, v, e)
+                    recall.changed(state, ref)
                     applied.append(e)
             if reading:
                 v = _recheck(state, ref, applied, partial)
@@ -302,6 +301,7 @@ def _recheck(state: State, ref: str, applied: list[Effect], partial: dict[str, V
         changed = False
         for e in [e for e in applied if e[2].reads_target]:
             partial[ref] = fold([x for x in applied if x is not e and x[0] != ref])
+            recall.changed(state, ref)
             if not _applies(state, e[0], e[1], e[2].static, ref):
                 applied.remove(e)
                 changed = True
