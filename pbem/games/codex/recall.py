@@ -33,9 +33,7 @@ every value already (`board.memo`).
 
 from __future__ import annotations
 
-import contextlib
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 from pbem.games.codex import board
@@ -60,20 +58,30 @@ class _Scope(threading.local):
 _scope = _Scope()
 
 
-@contextlib.contextmanager
-def scope(state: State, effects: list[Any]) -> Iterator[None]:
-    """Keep values while the caller reads `state` (`effects`: its
-    continuous effects, `values.statics`). Nested scopes of the same state
-    are one; none opens on a frozen state."""
-    if _scope.state is state or board.memo(state) is not None:
-        yield
-        return
-    before = (_scope.state, _scope.effects, _scope.known, _scope.reads, _scope.versions)
-    _scope.state, _scope.effects, _scope.known, _scope.reads, _scope.versions = state, effects, {}, [], {}
-    try:
-        yield
-    finally:
-        _scope.state, _scope.effects, _scope.known, _scope.reads, _scope.versions = before
+class scope:
+    """``with scope(state, effects, useful):`` keeps values while the caller
+    reads `state` (`effects`: its continuous effects, `values.statics`),
+    if `useful` (some effect reads values: else nothing is asked twice and
+    the bookkeeping would cost more than it saves). Nested scopes of the
+    same state are one; none opens on a frozen state. (A class, not a
+    generator: it opens on every `values.get`.)"""
+
+    __slots__ = ("state", "effects", "before", "useful")
+
+    def __init__(self, state: State, effects: list[Any], useful: bool = True) -> None:
+        self.state, self.effects, self.useful = state, effects, useful
+        self.before: tuple[Any, ...] | None = None
+
+    def __enter__(self) -> None:
+        state = self.state
+        if not self.useful or _scope.state is state or board.memo(state) is not None:
+            return
+        self.before = (_scope.state, _scope.effects, _scope.known, _scope.reads, _scope.versions)
+        _scope.state, _scope.effects, _scope.known, _scope.reads, _scope.versions = state, self.effects, {}, [], {}
+
+    def __exit__(self, *exc: object) -> None:
+        if self.before is not None:
+            _scope.state, _scope.effects, _scope.known, _scope.reads, _scope.versions = self.before
 
 
 def effects(state: State) -> list[Any] | None:
@@ -119,21 +127,29 @@ def read(state: State, ref: str) -> None:
         _scope.reads[-1].add(ref)
 
 
-@contextlib.contextmanager
-def computing(state: State) -> Iterator[set[str]]:
-    """One thing's computation: yields the set its reads are noted in,
-    which is added to the reads of the one that asked for it."""
-    if _scope.state is not state:
-        yield set()
-        return
-    mine: set[str] = set()
-    _scope.reads.append(mine)
-    try:
-        yield mine
-    finally:
-        _scope.reads.pop()
-        if _scope.reads:
-            _scope.reads[-1].update(mine)
+class computing:
+    """``with computing(state) as reads:`` one thing's computation: `reads`
+    is the set its reads are noted in, added on exit to the reads of the
+    one that asked for it."""
+
+    __slots__ = ("state", "mine", "open")
+
+    def __init__(self, state: State) -> None:
+        self.state, self.open = state, False
+        self.mine: set[str] = set()
+
+    def __enter__(self) -> set[str]:
+        if _scope.state is self.state:
+            _scope.reads.append(self.mine)
+            self.open = True
+        return self.mine
+
+    def __exit__(self, *exc: object) -> None:
+        if self.open:
+            reads = _scope.reads
+            reads.pop()
+            if reads:
+                reads[-1].update(self.mine)
 
 
 def keep(state: State, ref: str, v: Any, reads: set[str], stack: dict[str, Any] | None) -> None:

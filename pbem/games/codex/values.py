@@ -95,13 +95,11 @@ frozen, memo, _frozen = board.frozen, board.memo, board._frozen
 def statics(state: State) -> list[tuple[str, str, Ability]]:
     """(source ref, controller, ability) of every continuous effect in play,
     then the lasting ones of cards gone (`State.lasting`)."""
-    out = []
-    table = cards.CARDS
+    out, table = [], cards.CARDS
     for ref, t in state.things.items():
         if table[t.card].has_statics or t.mods:
             out.extend((ref, t.controller, ab) for ab in board.face(state, ref).statics)
-    for e in state.lasting:
-        out.append((e.src, e.ctrl, cards.ability(e.card, e.key)))
+    out.extend((e.src, e.ctrl, cards.ability(e.card, e.key)) for e in state.lasting)
     return out
 
 
@@ -117,7 +115,10 @@ def get(state: State, ref: str) -> V:
         return v
     if (effects := recall.effects(state)) is not None:
         return _compute(state, ref, effects)
-    with recall.scope(state, effects := statics(state)):
+    effects = statics(state)
+    if not any(e[2].reads_values for e in effects):  # nothing is computed twice: no scope
+        return _compute(state, ref, effects)
+    with recall.scope(state, effects):
         return _compute(state, ref, effects)
 
 
@@ -131,8 +132,7 @@ def granted(state: State, ref: str, effects: list[tuple[str, str, Ability]] | No
     modifiers' and continuous effects' (`effects`: `grant_effects`, when the
     caller asks of many things). The same as ``get(state, ref).grants``,
     without computing every other value."""
-    cache = memo(state)
-    if cache is not None:
+    if memo(state) is not None:
         return get(state, ref).grants
     out = [(m.card, g) for m in state.things[ref].mods for g in m.grant]
     for src, ctrl, ab in grant_effects(state) if effects is None else effects:
@@ -149,7 +149,7 @@ def lethal(state: State) -> dict[str, V]:
     shrinking = any(ab.static.get("hp", 0) < 0 or "base" in ab.static for _, _, ab in effects)
     table = cards.CARDS
     out: dict[str, V] = {}
-    with recall.scope(state, effects):
+    with recall.scope(state, effects, any(e[2].reads_values for e in effects)):
         for r, t in state.things.items():
             if table[t.card].type not in ("unit", "token", "hero", "building"):
                 continue
