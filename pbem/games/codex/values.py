@@ -99,7 +99,8 @@ def statics(state: State) -> list[tuple[str, str, Ability]]:
     for ref, t in state.things.items():
         if table[t.card].has_statics or t.mods:
             out.extend((ref, t.controller, ab) for ab in board.face(state, ref).statics)
-    out.extend((e.src, e.ctrl, cards.ability(e.card, e.key)) for e in state.lasting)
+    for e in state.lasting:
+        out.append((e.src, e.ctrl, cards.ability(e.card, e.key)))
     return out
 
 
@@ -190,8 +191,7 @@ def _compute(state: State, ref: str, effects: list[Effect]) -> V:
     if kept is not None:
         return kept
     t = state.things[ref]
-    if not effects:
-        recall.read(state, ref)
+    if not effects:  # (no value is ever half done: nothing for `recall` to note)
         return _finish(state, ref, _base(state, ref))
     outer = partial is None
     if outer:
@@ -417,8 +417,7 @@ def armor_left(state: State, ref: str) -> int:
 
 def fatigued(state: State, ref: str) -> bool:
     """Arrival fatigue: came under its controller's control this turn, no haste."""
-    t = state.things[ref]
-    return t.since >= state.turn and not has(state, ref, "haste")
+    return state.things[ref].since >= state.turn and not has(state, ref, "haste")
 
 
 # --- costs -------------------------------------------------------------------------------
