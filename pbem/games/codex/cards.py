@@ -131,7 +131,7 @@ class Ability:
 
     __slots__ = ("card", "key", "kind", "on", "cond", "who", "targets", "do", "cost", "name", "granted",
                  "once", "static", "check", "replace", "raw", "attack_context", "values_thing", "reads_target",
-                 "gifts")
+                 "gifts", "reads_values")
 
     def __init__(self, card: str, key: str, raw: dict[str, Any]) -> None:
         self.card, self.key, self.raw = card, key, raw
@@ -159,6 +159,11 @@ class Ability:
         #: it gives abilities or takes them (keywords, restrictions) rather
         #: than only numbers: among effects that begin together, numbers first
         self.gifts = bool(set(self.static) & _GIFT_KEYS)
+        #: whether working out where and whether it applies may compute other
+        #: things' values (selectors or conditions reading values, tests): only
+        #: then are values kept within one computation (`recall`)
+        dumped = _json.dumps(self.static) if self.static else ""
+        self.reads_values = any(f'"{k}"' in dumped for k in (*_READING_KEYS, "test")) if dumped else False
         on = raw.get("on", [])
         self.on: tuple[str, ...] = tuple([on] if isinstance(on, str) else on)
         self.kind = ("use" if "use" in raw else "static" if "static" in raw else "check" if "check" in raw

@@ -38,7 +38,7 @@ import msgspec
 
 from pbem.errors import IllegalCommand
 from pbem.games.base import Chance
-from pbem.games.codex import board, cards, engine, events, registry, resolve, select, targets, values
+from pbem.games.codex import board, cards, engine, events, recall, registry, resolve, select, targets, values
 from pbem.games.codex.board import log
 from pbem.games.codex.state import Combat, Pending, State, opponents, team_of
 
@@ -147,8 +147,9 @@ def targets_of(state: State, a: str, gone: str = "") -> list[str]:
                 if x == gone or x in out:
                     continue
                 hypothetical = msgspec.structs.replace(state, combat=Combat(attacker=a, target=x))
-                if x in _targets(hypothetical, a, front, gone):
-                    out.append(x)
+                with recall.scope(hypothetical, values.statics(hypothetical)):  # only read: values kept
+                    if x in _targets(hypothetical, a, front, gone):
+                        out.append(x)
     return out
 
 

@@ -33,8 +33,8 @@ when it casts a spell, ``instant_build`` ...), ``test``, and ``not`` /
 ``all`` / ``any`` of conditions.
 
 Values a selector reads (ATK, keywords, abilities) come from `values` through
-`VALUE_READER`, which `values` sets on import (so that this module, which
-`values` uses, does not import it).
+`VALUE_READER` and `ABILITY_READER`, which `values` sets on import (so that
+this module, which `values` uses, does not import it).
 """
 
 from __future__ import annotations
@@ -49,8 +49,10 @@ from pbem.games.codex.state import State, hand, team_of
 
 Pred = Callable[[State, str, str, str], bool]
 
-#: (state, ref) -> (atk, keywords, has abilities): set by `values` at import
-VALUE_READER: Callable[[State, str], tuple[int, dict[str, int], bool]] | None = None
+#: (state, ref) -> (atk, keywords): set by `values` at import
+VALUE_READER: Callable[[State, str], tuple[int, dict[str, int]]] | None = None
+#: (state, ref) -> whether it has any ability (printed or given): set by `values`
+ABILITY_READER: Callable[[State, str], bool] | None = None
 
 _KINDS = ("unit", "hero", "building", "base", "upgrade", "ongoing")
 #: what a card filter (a card not in play: costs' ``plays``, a part ``from``
@@ -65,9 +67,14 @@ _COND_KEYS = {"turn", "patrolling", "attacking", "arrived", "attacked", "you_con
 _compiled: dict[int, tuple[Any, Pred, tuple[str, ...]]] = {}
 
 
-def _values(state: State, ref: str) -> tuple[int, dict[str, int], bool]:
+def _values(state: State, ref: str) -> tuple[int, dict[str, int]]:
     assert VALUE_READER is not None, "values is not loaded"
     return VALUE_READER(state, ref)
+
+
+def _has_abilities(state: State, ref: str) -> bool:
+    assert ABILITY_READER is not None, "values is not loaded"
+    return ABILITY_READER(state, ref)
 
 
 def _side_ok(state: State, side: str, seat: str, owner_seat: str) -> bool:
@@ -151,7 +158,7 @@ def _thing_checks(sel: dict[str, Any]) -> list[Pred]:
         add(lambda st, seat, src, x: (src in st.things and st.things[src].attached == x) == host)
     if "no_abilities" in sel:
         none = sel["no_abilities"]
-        add(lambda st, seat, src, x: (not _values(st, x)[2]) == none)
+        add(lambda st, seat, src, x: (not _has_abilities(st, x)) == none)
     return checks
 
 

@@ -40,13 +40,12 @@ an effect stops where another card's effect, older or newer, makes it
 false (`_recheck`), as the rulings on Behind the Ferns and Master Midori
 have it.
 
-Costs (`play_cost`, `hire_cost`) come the same way from ``static``
-abilities with ``plays`` / ``hire``, and damage boosts (`damage_boost`)
-from those with ``damage_boost``.
+Costs (`play_cost`, `hire_cost`) and damage boosts (`damage_boost`) come
+from ``static`` abilities with ``plays`` / ``hire`` / ``damage_boost``.
 
-Speed: `get` computes one thing (one pass over the continuous effects in
-play). Inside ``with frozen(state):`` (used by `legal`, the bots and the
-views, which never change the state) every value is computed once and kept.
+Speed: inside ``with frozen(state):`` (`legal`, the bots and the views,
+which never change the state) every value is computed once and kept; else
+values are kept for one call (`get`, `lethal`) where that is exact (`recall`).
 """
 
 from __future__ import annotations
@@ -54,7 +53,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from pbem.games.codex import board, cards, maps, select
+from pbem.games.codex import board, cards, maps, recall, select
 from pbem.games.codex.cards import Ability
 from pbem.games.codex.state import State, Thing
 
@@ -86,30 +85,23 @@ class V:
 
 
 class _Local(threading.local):
-    #: things being computed -> their values so far (a read of such a thing
-    #: sees the effects applied to it before the one asking)
-    partial: dict[str, V] | None = None
+    partial: dict[str, V] | None = None  #: things being computed -> their values so far (what a read of one sees)
 
 
 _local = _Local()
-frozen = board.frozen
-memo = board.memo
+frozen, memo, _frozen = board.frozen, board.memo, board._frozen
 
 
 def statics(state: State) -> list[tuple[str, str, Ability]]:
     """(source ref, controller, ability) of every continuous effect in play,
     then the lasting ones of cards gone (`State.lasting`)."""
-    out = []
-    table = cards.CARDS
+    out, table = [], cards.CARDS
     for ref, t in state.things.items():
         if table[t.card].has_statics or t.mods:
             out.extend((ref, t.controller, ab) for ab in board.face(state, ref).statics)
     for e in state.lasting:
         out.append((e.src, e.ctrl, cards.ability(e.card, e.key)))
     return out
-
-
-_frozen = board._frozen
 
 
 def get(state: State, ref: str) -> V:
@@ -122,7 +114,13 @@ def get(state: State, ref: str) -> V:
                 effects = cache["statics"] = statics(state)
             v = cache[ref] = _compute(state, ref, effects)
         return v
-    return _compute(state, ref, statics(state))
+    if (effects := recall.effects(state)) is not None:
+        return _compute(state, ref, effects)
+    effects = statics(state)
+    if not any(e[2].reads_values for e in effects):  # nothing is computed twice: no scope
+        return _compute(state, ref, effects)
+    with recall.scope(state, effects):
+        return _compute(state, ref, effects)
 
 
 def grant_effects(state: State) -> list[tuple[str, str, Ability]]:
@@ -135,8 +133,7 @@ def granted(state: State, ref: str, effects: list[tuple[str, str, Ability]] | No
     modifiers' and continuous effects' (`effects`: `grant_effects`, when the
     caller asks of many things). The same as ``get(state, ref).grants``,
     without computing every other value."""
-    cache = memo(state)
-    if cache is not None:
+    if memo(state) is not None:
         return get(state, ref).grants
     out = [(m.card, g) for m in state.things[ref].mods for g in m.grant]
     for src, ctrl, ab in grant_effects(state) if effects is None else effects:
@@ -146,24 +143,24 @@ def granted(state: State, ref: str, effects: list[tuple[str, str, Ability]] | No
 
 
 def lethal(state: State) -> dict[str, V]:
-    """The fighters and building cards whose damage reaches their HP (or
-    whose HP is 0 or less). A card whose own HP (printed, runes and its own
-    modifiers) is above its damage is alive whatever continuous effects
-    add, unless one in play takes HP away: only the others are computed."""
+    """The fighters and building cards whose damage reaches their HP (or whose HP is 0 or less).
+    A card whose own HP (printed, runes, its own modifiers) is above its damage is alive
+    whatever continuous effects add, unless one in play takes HP away: only the others are computed."""
     effects = statics(state)
     shrinking = any(ab.static.get("hp", 0) < 0 or "base" in ab.static for _, _, ab in effects)
     table = cards.CARDS
     out: dict[str, V] = {}
-    for r, t in state.things.items():
-        if table[t.card].type not in ("unit", "token", "hero", "building"):
-            continue
-        if not shrinking:
-            own = board.face(state, r).hp + t.runes + sum(m.hp for m in t.mods)
-            if own > t.damage:
+    with recall.scope(state, effects, any(e[2].reads_values for e in effects)):
+        for r, t in state.things.items():
+            if table[t.card].type not in ("unit", "token", "hero", "building"):
                 continue
-        v = _compute(state, r, effects)
-        if v.hp <= 0 or t.damage >= v.hp:
-            out[r] = v
+            if not shrinking:
+                own = board.face(state, r).hp + t.runes + sum(m.hp for m in t.mods)
+                if own > t.damage:
+                    continue
+            v = _compute(state, r, effects)
+            if v.hp <= 0 or t.damage >= v.hp:
+                out[r] = v
     return out
 
 
@@ -188,28 +185,37 @@ Effect = tuple[str, str, Ability]
 def _compute(state: State, ref: str, effects: list[Effect]) -> V:
     partial = _local.partial
     if partial is not None and ref in partial:
+        recall.read(state, ref)
         return partial[ref]
+    kept = recall.known(state, ref, partial)
+    if kept is not None:
+        return kept
     t = state.things[ref]
-    if not effects:
+    if not effects:  # (no value is ever half done: nothing for `recall` to note)
         return _finish(state, ref, _base(state, ref))
     outer = partial is None
     if outer:
         partial = _local.partial = {}
-    try:
-        ordered, reading = _in_order(state, ref, effects)
-        v = partial[ref] = _base(state, ref)
-        applied = []
-        for e in ordered:
-            if e[2].values_thing and _applies(state, e[0], e[1], e[2].static, ref):
-                _add(state, t, v, e)
-                applied.append(e)
-        if reading:
-            v = _recheck(state, ref, applied, partial)
-    finally:
-        partial.pop(ref, None)
-        if outer:
-            _local.partial = None
-    return _finish(state, ref, v)
+    with recall.computing(state) as reads:
+        try:
+            ordered, reading = _in_order(state, ref, effects)
+            v = partial[ref] = _base(state, ref)
+            recall.changed(state, ref)
+            applied = []
+            for e in ordered:
+                if e[2].values_thing and _applies(state, e[0], e[1], e[2].static, ref):
+                    _add(state, t, v, e)
+                    recall.changed(state, ref)
+                    applied.append(e)
+            if reading:
+                v = _recheck(state, ref, applied, partial)
+        finally:
+            partial.pop(ref, None)
+            if outer:
+                _local.partial = None
+    v = _finish(state, ref, v)
+    recall.keep(state, ref, v, reads, partial)
+    return v
 
 
 def _base(state: State, ref: str) -> V:
@@ -295,6 +301,7 @@ def _recheck(state: State, ref: str, applied: list[Effect], partial: dict[str, V
         changed = False
         for e in [e for e in applied if e[2].reads_target]:
             partial[ref] = fold([x for x in applied if x is not e and x[0] != ref])
+            recall.changed(state, ref)
             if not _applies(state, e[0], e[1], e[2].static, ref):
                 applied.remove(e)
                 changed = True
@@ -367,12 +374,13 @@ def printed_atk(state: State, ref: str) -> int:
     return board.face(state, ref).atk
 
 
-def _read(state: State, ref: str) -> tuple[int, dict[str, int], bool]:
+def _read(state: State, ref: str) -> tuple[int, dict[str, int]]:
     v = get(state, ref)
-    return v.atk, v.kw, has_abilities(state, ref, v)
+    return v.atk, v.kw  # (whether it has abilities: ABILITY_READER, only for selectors that ask)
 
 
 select.VALUE_READER = _read
+select.ABILITY_READER = lambda state, ref: has_abilities(state, ref, get(state, ref))
 
 
 # --- the usual questions ---------------------------------------------------------------
@@ -409,8 +417,7 @@ def armor_left(state: State, ref: str) -> int:
 
 def fatigued(state: State, ref: str) -> bool:
     """Arrival fatigue: came under its controller's control this turn, no haste."""
-    t = state.things[ref]
-    return t.since >= state.turn and not has(state, ref, "haste")
+    return state.things[ref].since >= state.turn and not has(state, ref, "haste")
 
 
 # --- costs -------------------------------------------------------------------------------
