@@ -18,6 +18,7 @@ open nothing of a refill laid after. A resealed hand's layer:
 
 from __future__ import annotations
 
+import copy
 import random
 import secrets
 import statistics
@@ -32,6 +33,7 @@ from pbem.crypto import poker, shuffle
 from pbem.crypto.encoding import b64d, b64e, canonical
 from pbem.crypto.seal import seal
 from pbem.protocol import codec
+from pbem.protocol.chain import Chain
 from pbem.protocol.formats import TurnBody
 from pbem.protocol.peer import proofs, proven_refills
 from pbem.protocol.peer.knowledge import my_secrets
@@ -68,6 +70,25 @@ def test_a_version_7_game_proves_its_refills_verifies_and_audits(game, tmp_path)
     assert report.ok, report.failures
     sizes = [len(f) for f in game.files[1:]]
     assert max(sizes) < 16 * 1024 and statistics.median(sizes) < 4 * 1024, "issue #8: under 16 KiB, median under 4 KiB"
+
+
+def test_a_refill_leaves_the_head_before_its_file_as_it_was(game):
+    """Each record keeps the head before its file (an undo returns to it;
+    a refused file leaves the chain there), and a file is staged on a copy
+    of the deck that shares what files replace and never change
+    (`PeerDeck.copy`). A refill into a private deck adds its cards to the
+    deck's `own` (a handover's re-keying shuffles them again): on the
+    staged copy only, never on the head before it, whose deck every file
+    of the game leaves equal to a deep copy taken before."""
+    chain = Chain(game.files[0])
+    refills = 0
+    for k, data in enumerate(game.files[1:], 1):
+        before = chain.now
+        kept = copy.deepcopy(before.deck)
+        chain.append(data, f"file {k}")
+        assert before.deck == kept, f"file {k} changed the deck of the head before it"
+        refills += len(chain.deck.own) > len(kept.own)
+    assert refills, "no refill of a private deck to check"
 
 
 # --- the owner's layer made again with its real secrets, changed in one way ---------------

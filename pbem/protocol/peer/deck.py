@@ -175,6 +175,7 @@ class PeerDeck:
             changes=self.changes.copy(),
             renewals={seat: list(anchors) for seat, anchors in self.renewals.items()},
             chain_in_use=dict(self.chain_in_use),
+            own=dict(self.own),  # a proven refill adds to it (`proven_refills`)
             own_table=dict(self.own_table),
             rekeys=dict(self.rekeys),  # each entry is never changed once made
         )
