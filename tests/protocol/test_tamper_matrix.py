@@ -135,6 +135,11 @@ BY_DESIGN_IN = {
         "the referee's handover of bob's seat, written and signed by bob himself instead: a seat may always hand "
         "itself over, the same cards sealed to the same newcomer, whose acceptance names the game, the seat, the "
         "moment, its key and its address, not the writer",
+    ("codenames/peer", r"genesis/peer", r"peer\.layer\.key", "change"):
+        "the creator's key in a late deck's genesis (the Codenames key waits for the set-up): the genesis lays no "
+        "point under it, so it is the creator's own choice of key, as any key it holds the scalar of; its late "
+        "layer and every partial it writes are proven against it, so a key it holds no scalar for stops only "
+        "its own next file; a one-character change is refused only when it is no point (most runs, not all)",
     ("duet/peer", r"turn/peer/seat\[.*join.*\]", r"join\.layer\.key", "change"):
         "a Duet peer game's shared deck holds no card (the key is the two-faced deck): its joins' layers lay "
         "nothing, so their keys decide no card and no decryption; a changed key is refused only when it is no "

@@ -295,7 +295,9 @@ def play_turn(pbem, g, who: str, t: int) -> None:
 
 def test_pace_status_pauses_and_times_that_lie(pbem, tmp_path):
     g = tmp_path / "g"
-    pbem("new", "aa", g, "--seat", "alice", "--seat", "bob", "--pace", "72h+12h/120h", "--pauses", "10d", env=at(T0))
+    # a fixed deal: with a random one the game could end (a spy caught) before the turns this test plays
+    pbem("new", "aa", g, "--seat", "alice", "--seat", "bob", "--seed", "1", "--pace", "72h+12h/120h", "--pauses", "10d",
+         env=at(T0))
     assert "clock: alice to move, 2 days 4 hours left" in pbem("status", g, env=at(T0 + 20 * 3600)).stdout
     play_turn(pbem, g, "alice", T0 + DAY)
     # bob's clock: 72 hours to begin with; alice's: 48 left, 12 more, 60 hours
