@@ -229,7 +229,9 @@ def opened_nothing_later(keys, folder, old_bob: SecretIdentity, old: PeerSecrets
     return len(later)  # how many cards of the shared deck it tried
 
 
-@pytest.mark.parametrize("dealer", ["peer", "referee"])
+# the peer game in the full run only: the quick subset keeps the referee's,
+# and the peer handover's doctored files (`test_doctored_handovers`)
+@pytest.mark.parametrize("dealer", [pytest.param("peer", marks=pytest.mark.slow), "referee"])
 def test_agent_avenue_seat_handed_over_mid_game(tmp_path, dealer):
     """In the peer game bob hands over, with the README's lines; in the
     referee game bob vanished, and the referee hands his seat over."""

@@ -32,9 +32,62 @@ def run_python(code: str) -> str:
     return out.stdout
 
 
+#: run by one interpreter that has loaded nothing of pbem: it forks a child
+#: per module, which imports that module alone and reports what got loaded
+#: (a fresh interpreter per module, less its start-up). For modules outside
+#: `pbem.games` it first loads pbem's dependencies, which changes nothing a
+#: module of pbem must import itself (a name is bound only by its own
+#: import); a game's module is imported with nothing loaded, to see what it
+#: pulls in.
+_IMPORT_EACH = """
+import json, os, sys
+modules, preload = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+for name in preload:
+    __import__(name)
+out = {}
+for module in modules:
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        try:
+            __import__(module)
+            said = {"loaded": sorted(sys.modules)}
+        except BaseException as exc:
+            said = {"error": f"{type(exc).__name__}: {exc}"}
+        with os.fdopen(w, "w") as fh:
+            fh.write(json.dumps(said))
+        os._exit(0)
+    os.close(w)
+    with os.fdopen(r) as fh:
+        out[module] = json.loads(fh.read())
+    os.waitpid(pid, 0)
+print(json.dumps(out))
+"""
+
+
+@pytest.fixture(scope="module")
+def imported_alone() -> dict[str, dict]:
+    """module -> what importing it alone loaded (or the error it raised)."""
+    games = [m for m in MODULES if m.startswith("pbem.games")]
+    rest = [m for m in MODULES if m not in games]
+    dependencies = ["click", "msgspec", "cryptography.hazmat.primitives.asymmetric.ed25519",
+                    "cryptography.hazmat.primitives.asymmetric.x25519", "cryptography.hazmat.primitives.ciphers.aead",
+                    "cryptography.hazmat.primitives.kdf.hkdf", "nacl.bindings"]
+    said: dict[str, dict] = {}
+    for modules, preload in ((games, []), (rest, dependencies)):
+        out = subprocess.run([sys.executable, "-c", _IMPORT_EACH, json.dumps(modules), json.dumps(preload)],
+                             capture_output=True, text=True, cwd=ROOT)
+        assert out.returncode == 0, out.stderr
+        said.update(json.loads(out.stdout))
+    return said
+
+
 @pytest.mark.parametrize("module", MODULES)
-def test_module_imports_in_a_fresh_interpreter(module):
-    loaded = json.loads(run_python(f"import json, sys, {module}; print(json.dumps(sorted(sys.modules)))"))
+def test_module_imports_in_a_fresh_interpreter(module, imported_alone):
+    said = imported_alone[module]
+    assert "error" not in said, f"import {module} alone: {said.get('error')}"
+    loaded = said["loaded"]
     if module.startswith("pbem.games"):
         bad = [m for m in loaded if any(m == f or m.startswith(f + ".") for f in FORBIDDEN_IN_GAMES)]
         assert not bad, f"{module} pulls in {bad}"

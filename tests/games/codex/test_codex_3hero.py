@@ -306,7 +306,8 @@ def rusher(game, state, seat, rng):
     return End() if isinstance(cmd, End) else cmd
 
 
-@pytest.mark.parametrize("dealer", ["referee", "peer"])
+# the peer game in the full run only (the quick subset keeps the referee's)
+@pytest.mark.parametrize("dealer", ["referee", pytest.param("peer", marks=pytest.mark.slow)])
 def test_a_3_hero_game_verifies_and_audits_under_the_referee_and_peer(dealer, tmp_path):
     with pytest.MonkeyPatch.context() as mp:
         mp.setitem(GAME.presentation.bots, "rusher", rusher)
