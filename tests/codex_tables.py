@@ -70,6 +70,26 @@ def play(mode: str, lines: list[str], script: list[tuple[str, str]], seed: int =
     return tamper.Table("codex", mode, played.files, played.secrets)
 
 
+def play_everywhere(lines: list[str], script: list[tuple[str, str]]) -> dict[str, tuple[tamper.Table, dict]]:
+    """`script` played from `lines` under every dealer: mode -> (the table,
+    what every party saw after each command: `play`'s `seen`)."""
+    out = {}
+    with scenarios_everywhere():
+        for mode in MODES:
+            seen: dict = {}
+            out[mode] = (play(mode, lines, script, seen=seen), seen)
+    return out
+
+
+def choice_by(chain: Chain, seat: str):
+    """The first record of `seat`'s own signed `choose` (its answer to a
+    question the rules put to it alone)."""
+    import msgspec
+
+    return next(r for r in chain.records[1:] if r.by == seat and r.body.commands
+                and msgspec.json.decode(r.body.commands[0])["t"] == "cx.choose")
+
+
 def _owed(chain: Chain) -> bool:
     return any(chain.needs(w) == "auto" for w in chain.writers())
 

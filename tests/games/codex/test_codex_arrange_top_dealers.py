@@ -58,12 +58,7 @@ LOOKED, ANSWERED, DRAWN = 1, 2, 3  # indices in SCRIPT
 
 @pytest.fixture(scope="module")
 def tables():
-    out = {}
-    with codex_tables.scenarios_everywhere():
-        for mode in codex_tables.MODES:
-            seen: dict = {}
-            out[mode] = (codex_tables.play(mode, LINES, SCRIPT, seen=seen), seen)
-    return out
+    return codex_tables.play_everywhere(LINES, SCRIPT)
 
 
 @pytest.fixture
@@ -74,8 +69,7 @@ def lenient():
 
 def _answer(chain):
     """Alice's file that says the order (her own signed command)."""
-    return next(r for r in chain.records[1:] if r.by == "alice" and r.body.commands
-                and msgspec.json.decode(r.body.commands[0])["t"] == "cx.choose")
+    return codex_tables.choice_by(chain, "alice")
 
 
 @pytest.mark.parametrize("mode", codex_tables.MODES)

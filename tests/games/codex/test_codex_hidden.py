@@ -189,12 +189,7 @@ LOOK, CURSE, CHOSEN, IMP, HIRE, EYES = 1, 2, 3, 4, 6, 9  # indices in SCRIPT
 
 @pytest.fixture(scope="module")
 def tables():
-    out = {}
-    with codex_tables.scenarios_everywhere():
-        for mode in codex_tables.MODES:
-            seen: dict = {}
-            out[mode] = (codex_tables.play(mode, LINES, SCRIPT, seen=seen), seen)
-    return out
+    return codex_tables.play_everywhere(LINES, SCRIPT)
 
 
 @pytest.fixture(scope="module")

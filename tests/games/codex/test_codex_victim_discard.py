@@ -103,12 +103,7 @@ ASKED, ANSWERED = 1, 2  # indices in SCRIPT
 
 @pytest.fixture(scope="module")
 def tables():
-    out = {}
-    with codex_tables.scenarios_everywhere():
-        for mode in codex_tables.MODES:
-            seen: dict = {}
-            out[mode] = (codex_tables.play(mode, LINES, SCRIPT, seen=seen), seen)
-    return out
+    return codex_tables.play_everywhere(LINES, SCRIPT)
 
 
 @pytest.fixture
@@ -119,8 +114,7 @@ def lenient():
 
 def _answer(chain):
     """Bob's file that answers the question (his own signed command)."""
-    return next(r for r in chain.records[1:] if r.by == "bob" and r.body.commands
-                and msgspec.json.decode(r.body.commands[0])["t"] == "cx.choose")
+    return codex_tables.choice_by(chain, "bob")
 
 
 @pytest.mark.parametrize("mode", codex_tables.MODES)
