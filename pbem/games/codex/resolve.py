@@ -80,6 +80,12 @@ def _given(state: State, item: Pending, used: int) -> str | None:
     return None
 
 
+def _said(state: State, answer: str) -> str:
+    """An answer as the player knows it: the parser turned a card in play
+    into its ref, which means nothing to the player."""
+    return board.name_of(state, answer) if answer in state.things else (answer or "none")
+
+
 def ask(state: State, item: Pending, used: int, kind: str, what: str, options: list[str]) -> str:
     """The `used`-th decision of `item`: given, then the command's answers,
     then the only option; else a prompt (raises `_Pause`)."""
@@ -92,7 +98,7 @@ def ask(state: State, item: Pending, used: int, kind: str, what: str, options: l
         raise _Pause
     if answer not in options:
         shown = ", ".join(o or "none" for o in options)
-        raise IllegalCommand(f"{what}: {answer or 'none'} is not a choice here (choose one of: {shown})")
+        raise IllegalCommand(f"{what}: {_said(state, answer)} is not a choice here (choose one of: {shown})")
     return answer
 
 
@@ -238,6 +244,7 @@ def answer_prompt(state: State, answers: list[str]) -> None:
         raise IllegalCommand(f"{state.prompt.what}: give an answer")
     if state.prompt.kind not in ("card", "order") and answers[0] not in state.prompt.options:  # checked when used
         shown = ", ".join(o or "none" for o in state.prompt.options)
-        raise IllegalCommand(f"{state.prompt.what}: {answers[0] or 'none'} is not a choice here (choose one of: {shown})")
+        raise IllegalCommand(f"{state.prompt.what}: {_said(state, answers[0])} is not a choice here "
+                             f"(choose one of: {shown})")
     state.prompt = None
     state.answers = list(answers)

@@ -216,3 +216,16 @@ def test_bad_input_through_the_cli_is_one_line_and_changes_nothing(pbem, tmp_pat
     assert r.stderr.startswith("pbem: error: obliterate: choose 2 of the tied") and snapshot(g) == before
     r = pbem.fails("submit", g, "--as", "alice", "--cmd", "attack trojan-duck opp:base with=opp:base mode=1")
     assert "mode=" in r.stderr and snapshot(g) == before
+
+
+def test_a_refused_answer_names_the_card_the_player_wrote_never_its_ref():
+    """Answering a slot question with a card in play: the parser turns the
+    card into its ref, and the refusal must still say the card's name."""
+    st = start("turn = 3", "p1.hero = 5", "p1.gold = 0", "p1.units = Hotter Fire", "p2.units = Iron Man",
+               "p2.patrol = elite=iron-man", p1="anarchy", p2="finesse")
+    st = do(st, "level 1")  # max level: shove the one patroller to a slot of alice's choice
+    iron_man = thing(st, "bob", "Iron Man")
+    for answer in ("opp:iron-man", "bob:iron-man"):
+        with pytest.raises(IllegalCommand, match="Iron Man is not a choice here") as refused_with:
+            do(st, f"choose {answer}")
+        assert iron_man not in str(refused_with.value)
