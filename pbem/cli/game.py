@@ -85,7 +85,13 @@ def join(folder: Path, received, name: str | None, accept_new: bool, allow_old: 
     mine = receiving.join(folder, list(received), name, keys(accept_new, allow_old))
     if mine is None:
         chain = opening.open_game(folder)
-        if any(r.by == name for r in chain.records):
+        handed = chain.handed.get(name)
+        if handed is not None and not any(r.by == name for r in chain.records[handed[0] + 1:]):
+            nxt = (f"you write next: pbem status {folder} --as {name}" if name in chain.writers()
+                   else "nothing to send yet")
+            click.echo(f"joined: {folder} holds the game up to seq {chain.seq}; you hold seat {name}, "
+                       f"handed over to you at seq {handed[0]}; {nxt}")
+        elif any(r.by == name for r in chain.records):
             click.echo(f"rebuilt: {folder} holds the game up to seq {chain.seq}, your own files among them; "
                        "nothing to send")
         elif not chain.dealt and name in chain.seat_order:

@@ -123,8 +123,9 @@ def carol_takes_over(tmp_path, keys, dirs, writer: str, readme: bool = False) ->
         shutil.copytree(dirs["bob"], files, dirs_exist_ok=True)
         sh(lines[3], side(tmp_path, "carol"), keys["carol"].store.home)
     else:
-        Pbem(keys["carol"].store.home)("join", side(tmp_path, "carol") / "game", *sorted(dirs[writer].glob("0*.pbem")),
-                                       "--as", "bob")
+        joined = Pbem(keys["carol"].store.home)("join", side(tmp_path, "carol") / "game",
+                                                *sorted(dirs[writer].glob("0*.pbem")), "--as", "bob")
+        assert "you hold seat bob, handed over to you at seq" in joined.output and "rebuilt" not in joined.output
     assert folder_mod.load(side(tmp_path, "carol") / "game").head == folder_mod.load(dirs[writer]).head
 
 
