@@ -83,6 +83,7 @@ def imported_alone() -> dict[str, dict]:
     return said
 
 
+@pytest.mark.slow  # one fork per module of pbem/: about 10 CPU-seconds, so the full run only
 @pytest.mark.parametrize("module", MODULES)
 def test_module_imports_in_a_fresh_interpreter(module, imported_alone):
     said = imported_alone[module]
