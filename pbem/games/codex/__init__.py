@@ -1,4 +1,4 @@
-"""Codex: Card-Time Strategy (Sirlin Games), rules version 4:
+"""Codex: Card-Time Strategy (Sirlin Games), rules version 5:
 an effects engine into which the whole Deluxe set fits; the playable specs
 are those whose cards are all written (`pbem info codex` lists them).
 
@@ -21,25 +21,31 @@ the dealing) and `present` (pictures, notation, bots) for the game API.
 
 Rules notes: ``shared/rules/codex.md`` and ``codex-cards.md``; decisions in
 README.md ("Rules decisions"). Games begun under rules "1", "2" and "3" use
-the frozen `pbem.games.codex_v1`, `codex_v2` and `codex_v3`.
+the frozen `pbem.games.codex_v1`, `codex_v2` and `codex_v3`; games begun
+under rules "4" use `GAME_RULES_4`: this package, with the few readings
+`editions` lists (rules 5 changed behaviour only, in the Two-Headed
+Dragon: the team's shared base and tower).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from pbem.games.base import Chance, Game, GameInfo, lazy
 from pbem.games.codex import abilities, game, legal, rules, setup  # noqa: F401 (abilities registers)
 from pbem.games.codex.commands import Command
+from pbem.games.codex.editions import CURRENT, RULES_4, Edition, under
 from pbem.games.codex.state import Options, State
 
-__all__ = ["GAME", "INFO", "Options", "State", "Command"]
+__all__ = ["GAME", "GAME_RULES_4", "INFO", "Options", "State", "Command"]
 
 INFO = GameInfo(
-    name="codex", title="Codex: Card-Time Strategy", rules_version="4", min_seats=game.MIN_SEATS,
+    name="codex", title="Codex: Card-Time Strategy", rules_version="5", min_seats=game.MIN_SEATS,
     max_seats=game.MAX_SEATS, Options=Options, State=State, Command=Command,
     scenario_options=frozenset({"scenario"}), file_options=frozenset({"scenario"}),
-    editions={"1": "pbem.games.codex_v1:GAME", "2": "pbem.games.codex_v2:GAME", "3": "pbem.games.codex_v3:GAME"},
+    editions={"1": "pbem.games.codex_v1:GAME", "2": "pbem.games.codex_v2:GAME", "3": "pbem.games.codex_v3:GAME",
+              "4": "pbem.games.codex:GAME_RULES_4"},
 )
 
 
@@ -48,10 +54,19 @@ def _setup(options: Any, seats: list[Any], chance: Chance) -> State:
     return setup.setup(options, [s.name for s in specs], chance, [s.role for s in specs])
 
 
-GAME = Game(
-    INFO,
-    options=game.read_options, seats=game.seats, setup=_setup, dealing=game.dealing,
-    to_act=rules.to_act, legal=legal.legal, apply=rules.apply, advance=rules.advance, outcome=rules.outcome,
-    view=lazy("pbem.games.codex.view:view"),
-    presentation="pbem.games.codex.present:PRESENTATION",
+def _rules(edition: Edition) -> dict[str, Any]:
+    """The rules functions of the game API, each run under `edition` (`editions.under`)."""
+    given = dict(options=game.read_options, seats=game.seats, setup=_setup, dealing=game.dealing,
+                 to_act=rules.to_act, legal=legal.legal, apply=rules.apply, advance=rules.advance,
+                 outcome=rules.outcome, view=lazy("pbem.games.codex.view:view"))
+    return {key: under(edition, fn) for key, fn in given.items()}
+
+
+GAME = Game(INFO, presentation="pbem.games.codex.present:PRESENTATION", **_rules(CURRENT))
+#: rules 4, kept so that games begun under them keep verifying: in the
+#: Two-Headed Dragon the team base is only its first player's and a tower
+#: guards only its owner's things (`editions`)
+GAME_RULES_4 = GAME.replace(
+    dataclasses.replace(INFO, rules_version="4", editions={}),
+    presentation="pbem.games.codex.present:PRESENTATION_RULES_4", **_rules(RULES_4),
 )

@@ -38,7 +38,7 @@ import msgspec
 
 from pbem.errors import IllegalCommand
 from pbem.games.base import Chance
-from pbem.games.codex import board, cards, engine, events, recall, registry, resolve, select, targets, values
+from pbem.games.codex import board, cards, editions, engine, events, recall, registry, resolve, select, targets, values
 from pbem.games.codex.board import log
 from pbem.games.codex.state import Combat, Pending, State, opponents, team_of
 
@@ -115,6 +115,18 @@ def _binding(state: State, a: str, front: list[str], flying: bool | None = None)
 def defender_of(state: State, x: str) -> str:
     """Whose thing or structure `x` is (the player an attack on it attacks)."""
     return board.controller(state, x)
+
+
+def tower_of(state: State, defender: str) -> str:
+    """The seat whose tower hits (and detects) an attacker of `defender`'s
+    things: its own; under rules 5 (`editions`) its teammate's when that one
+    has the team's tower (ruling on the Tower: "the player (or team in
+    2v2)")."""
+    if editions.current().team_tower:
+        for s in [defender, *team_of(state, defender)]:
+            if board.building_done(state, s, "tower"):
+                return s
+    return defender
 
 
 def _fronts(state: State, seat: str) -> list[list[str]]:
@@ -339,8 +351,9 @@ def declare(state: State, a: str, target: str, extra: list[str], spark: str, ove
     seat = state.active
     t = state.things[a]
     defender = defender_of(state, target)
-    if _sneaky(state, a) and not state.detected.get(defender) and board.building_done(state, defender, "tower"):
-        state.detected[defender] = a
+    keeper = tower_of(state, defender)
+    if _sneaky(state, a) and not state.detected.get(keeper) and board.building_done(state, keeper, "tower"):
+        state.detected[keeper] = a
     if _has(state, a, "invisible") or not board.is_structure(target):
         targets.use_tower(state, seat, target)
     if not _has(state, a, "readiness"):
@@ -429,8 +442,9 @@ def _packets(state: State, a: str, target: str, defender: str, spark: str, over:
         sources.append((target, _has(state, target, "swift_strike")))
     for p in flown_over(state, a, target, defender):
         sources.append((p, _has(state, p, "swift_strike")))
-    tower = board.building_done(state, defender, "tower") and (
-        not _sneaky(state, a) or state.detected.get(defender) == a)
+    keeper = tower_of(state, defender)
+    tower = board.building_done(state, keeper, "tower") and (
+        not _sneaky(state, a) or state.detected.get(keeper) == a)
     packets: list[tuple[str, int, str]] = []
     for src, fast in sources:
         if fast != swift or src not in state.things:

@@ -1,11 +1,16 @@
-"""How Codex is shown and played by people and bots (`Presentation`)."""
+"""How Codex is shown and played by people and bots (`Presentation`).
+
+Its functions that read a state (the notation, the words, the bots) run
+under the rules edition of their game (`editions`): `PRESENTATION` the
+current rules, `PRESENTATION_RULES_4` those of games begun under rules 4."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from pbem.games.base import Presentation, lazy
-from pbem.games.codex import commands
+from pbem.games.codex import commands, editions
+from pbem.games.codex.editions import Edition
 
 SUMMARY = """\
 Codex (one hero a side; mode=3hero: three): destroy the opponent's base (20 HP).
@@ -69,18 +74,29 @@ def _bots() -> dict[str, Any]:
     return dict(BOTS)
 
 
-PRESENTATION = Presentation(
-    render=lazy("pbem.games.codex.view:render"),
-    compact=lazy("pbem.games.codex.view:compact"),
-    svg=lazy("pbem.games.codex.svg:render_svg"),
-    format=commands.format_command,
-    parse=lazy("pbem.games.codex.parse:parse_command"),
-    describe=commands.describe_command,
-    explain=lazy("pbem.games.codex.explain:explain"),
-    bots=_bots,
-    demo_bot="greedy",
-    demo_seats=_demo_seats,
-    summary=SUMMARY,
-    catalogue=_catalogue,
-    rich_view="pbem.games.codex.rich_view",
-)
+def _presentation(edition: Edition) -> Presentation:
+    def wrap(fn: Any) -> Any:
+        return editions.under(edition, fn)
+
+    def bots() -> dict[str, Any]:
+        return {name: wrap(bot) for name, bot in _bots().items()}
+
+    return Presentation(
+        render=lazy("pbem.games.codex.view:render"),
+        compact=lazy("pbem.games.codex.view:compact"),
+        svg=lazy("pbem.games.codex.svg:render_svg"),
+        format=wrap(commands.format_command),
+        parse=wrap(lazy("pbem.games.codex.parse:parse_command")),
+        describe=wrap(commands.describe_command),
+        explain=wrap(lazy("pbem.games.codex.explain:explain")),
+        bots=bots,
+        demo_bot="greedy",
+        demo_seats=_demo_seats,
+        summary=SUMMARY,
+        catalogue=_catalogue,
+        rich_view="pbem.games.codex.rich_view",
+    )
+
+
+PRESENTATION = _presentation(editions.CURRENT)
+PRESENTATION_RULES_4 = _presentation(editions.RULES_4)

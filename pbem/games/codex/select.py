@@ -43,7 +43,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.games.base import identity
-from pbem.games.codex import board, cards, registry
+from pbem.games.codex import board, cards, editions, registry
 from pbem.games.codex.cards import CardDataError
 from pbem.games.codex.state import State, hand, team_of
 
@@ -77,12 +77,15 @@ def _has_abilities(state: State, ref: str) -> bool:
     return ABILITY_READER(state, ref)
 
 
-def _side_ok(state: State, side: str, seat: str, owner_seat: str) -> bool:
-    """``mine``: the seat's own ("you means you", Two-Headed Dragon);
-    ``friendly``: its team's; ``theirs``: an opponent's."""
+def _side_ok(state: State, side: str, seat: str, owner_seat: str, team_base: bool = False) -> bool:
+    """``mine``: the seat's own ("you means you", Two-Headed Dragon), and
+    its team's shared base (`team_base`: it is one) whichever teammate asks
+    (rules 5, `editions`); ``friendly``: its team's; ``theirs``: an opponent's."""
     if side == "any":
         return True
     if side == "mine":
+        if team_base and editions.current().team_base_shared:
+            return owner_seat in team_of(state, seat)
         return owner_seat == seat
     if side == "friendly":
         return owner_seat in team_of(state, seat)
@@ -208,7 +211,7 @@ def compile_selector(sel: Any) -> tuple[Pred, tuple[str, ...]]:
             owner, kind = board.structure(x)
             if "building" not in kinds and not ("base" in kinds and kind == "base"):
                 return False
-            if not _side_ok(st, side, seat, owner):
+            if not _side_ok(st, side, seat, owner, kind == "base"):
                 return False
             if damaged is not None and (board.structure_damage(st, x) > 0) != damaged:
                 return False

@@ -26,7 +26,7 @@ import pytest
 from codex_helpers import CH, base, do, legal_texts, next_turn, start, stats, thing
 from paths import ROOT
 from pbem.games.base import SeatSpec
-from pbem.games.codex import GAME, cards, engine, resolve, values
+from pbem.games.codex import GAME, GAME_RULES_4, cards, engine, resolve, values
 
 RAW = ROOT.parent / "shared" / "codex_data" / "raw_data"
 if not RAW.is_dir():
@@ -88,6 +88,7 @@ CLAIMS = {
     "Green/Rich Earth/2": "test_codex_rulings.py::test_rich_earth_still_pays_a_hiring_cost_increase",
     "Green/Rampant Growth/1": "test_codex_starters.py::test_rampant_growth_gives_2_atk_and_2_armor_this_turn",
     "Green/Moment's Peace/1": "test_codex_balance.py::test_moments_peace_no_patrol_and_no_attack_on_anything_of_yours_until_your_next_turn",
+    "Green/Moment's Peace/2": "test_codex_rulings.py::test_moments_peace_cast_by_the_second_teammate_guards_the_team_base",
     "Green/Nature Reclaims/1": "test_codex_balance.py::test_nature_reclaims_trashes_an_upgrade_ongoing_spell_or_building_card_and_itself",
     "Green/Circle of Life/1": "test_codex_balance.py::test_circle_of_life_trades_a_green_unit_for_one_a_tech_higher_from_the_codex",
     "Green/Circle of Life/2": "test_codex_balance.py::test_circle_of_life_only_green_units_and_nothing_when_none_fits",
@@ -171,9 +172,7 @@ WAITS = {
 }
 
 #: ruling id -> the strict xfail test that shows the rules breaking it today
-BREACHES = {
-    "Green/Moment's Peace/2": "test_codex_rulings.py::test_moments_peace_cast_by_the_second_teammate_guards_the_team_base",
-}
+BREACHES: dict[str, str] = {}
 
 
 def ruling_ids() -> list[str]:
@@ -313,23 +312,42 @@ def test_hotter_fire_adds_to_the_firebird_and_to_jaina_s_and_zane_s_max_level_da
     assert stats(st, "bob", "Iron Man")[2] == 2
 
 
-def _bobs_attacks(caster: str):
-    st = dragon("turn = 3", f"{caster}.hand = Moment's Peace", f"{caster}.hero = 1", f"{caster}.gold = 5",
-                "p1.units = Older Brother", "p3.units = Tenderfoot", "p2.units = Iron Man", **{caster: "balance"})
+def _bobs_attacks(caster: str, game=GAME):
+    """Bob's attacks after `caster` (``p1``: alice, ``p3``: carol) cast
+    Moment's Peace, under the rules of `game` (every call through it)."""
+    raw = {"mode": "2v2", "scenario": "\n".join([
+        "turn = 3", f"{caster}.hand = Moment's Peace", f"{caster}.hero = 1", f"{caster}.gold = 5",
+        "p1.units = Older Brother", "p3.units = Tenderfoot", "p2.units = Iron Man"]),
+        **{f"p{i}_starter": "neutral" for i in range(1, 5)}, caster: "balance"}
+    st = game.advance(game.setup(game.options(raw), SEATS_2V2, CH), CH)
+
+    def do(st, text):
+        cmd = game.presentation.parse(text, st, st.active)
+        st = game.advance(game.apply(st, st.active, cmd, CH), CH)
+        if st.phase == "tech":
+            cmd = next(c for c in game.legal(st, st.active) if not c.choices.first)
+            st = game.advance(game.apply(st, st.active, cmd, CH), CH)
+        return st
+
     me = "alice" if caster == "p1" else "carol"
     while st.active != me:
-        st = next_turn(st)
+        st = do(st, "end")
     st = do(st, "play moment-s-peace")
     while st.active != "bob":
-        st = next_turn(st)
-    return sorted(t for t in legal_texts(st, "bob") if t.startswith("attack"))
+        st = do(st, "end")
+    return sorted(t for c in game.legal(st, "bob") if (t := game.presentation.format(c, st, "bob")).startswith("attack"))
 
 
 def test_moments_peace_in_2v2_guards_the_casters_things_and_the_team_base_not_the_teammates():
     assert _bobs_attacks("p1") == ["attack iron-man carol:tenderfoot"]
+    assert _bobs_attacks("p1", GAME_RULES_4) == ["attack iron-man carol:tenderfoot"]
 
 
-@pytest.mark.xfail(strict=True, reason="rules 4: the team base is the first teammate's; cast by the second, "
-                                       "Moment's Peace leaves it open (a fix changes released rules)")
 def test_moments_peace_cast_by_the_second_teammate_guards_the_team_base():
+    """Rules 5: the team's one base is "yours" for either teammate."""
     assert _bobs_attacks("p3") == ["attack iron-man alice:older-brother"]
+
+
+def test_under_rules_4_moments_peace_cast_by_the_second_teammate_leaves_the_team_base_open():
+    """The breach rules 4 keeps, for the games begun under them (`codex.editions`)."""
+    assert _bobs_attacks("p3", GAME_RULES_4) == ["attack iron-man alice:base", "attack iron-man alice:older-brother"]
