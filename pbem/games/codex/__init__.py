@@ -17,7 +17,8 @@ hero limit, the tech II spec), `maps` (the map cards), `rules` (options,
 set-up, `apply`), `legal`,
 `abilities/` (per-colour functions), `scenario` (fixed positions for
 tests, hotseat only), `view`, `explain`, `bots`; `game` (options, seats,
-the dealing) and `present` (pictures, notation, bots) for the game API.
+the dealing) and `present` (pictures, notation, bots) for the game API;
+`editions` (where rules 4 read otherwise, and how a call knows its rules).
 
 Rules notes: ``shared/rules/codex.md`` and ``codex-cards.md``; decisions in
 README.md ("Rules decisions"). Games begun under rules "1", "2" and "3" use
@@ -30,6 +31,7 @@ Dragon: the team's shared base and tower).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 from pbem.games.base import Chance, Game, GameInfo, lazy
@@ -56,13 +58,15 @@ def _setup(options: Any, seats: list[Any], chance: Chance) -> State:
 
 def _rules(edition: Edition) -> dict[str, Any]:
     """The rules functions of the game API, each run under `edition` (`editions.under`)."""
-    given = dict(options=game.read_options, seats=game.seats, setup=_setup, dealing=game.dealing,
-                 to_act=rules.to_act, legal=legal.legal, apply=rules.apply, advance=rules.advance,
-                 outcome=rules.outcome, view=lazy("pbem.games.codex.view:view"))
+    given: dict[str, Callable[..., Any]] = dict(
+        options=game.read_options, seats=game.seats, setup=_setup, dealing=game.dealing, to_act=rules.to_act,
+        legal=legal.legal, apply=rules.apply, advance=rules.advance, outcome=rules.outcome,
+        view=lazy("pbem.games.codex.view:view"),
+    )
     return {key: under(edition, fn) for key, fn in given.items()}
 
 
-GAME = Game(INFO, presentation="pbem.games.codex.present:PRESENTATION", **_rules(CURRENT))
+GAME: Game[State, Command] = Game(INFO, presentation="pbem.games.codex.present:PRESENTATION", **_rules(CURRENT))
 #: rules 4, kept so that games begun under them keep verifying: in the
 #: Two-Headed Dragon the team base is only its first player's and a tower
 #: guards only its owner's things (`editions`)

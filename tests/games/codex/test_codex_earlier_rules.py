@@ -41,3 +41,4 @@ def test_new_games_use_the_current_rules_and_rules1_is_only_kept():
     assert games.get("codex", "1").info.rules_version == "1"
     assert games.get("codex", "2").info.rules_version == "2"
     assert games.get("codex", "3").info.rules_version == "3"
+    assert games.get("codex", "4").info.rules_version == "4"  # this package under `codex.editions.RULES_4`

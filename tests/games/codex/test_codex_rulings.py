@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from codex_helpers import CH, base, do, legal_texts, next_turn, start, stats, thing
+from codex_helpers import CH, base, do, next_turn, start, stats, thing
 from paths import ROOT
 from pbem.games.base import SeatSpec
 from pbem.games.codex import GAME, GAME_RULES_4, cards, engine, resolve, values
@@ -321,7 +321,7 @@ def _bobs_attacks(caster: str, game=GAME):
         **{f"p{i}_starter": "neutral" for i in range(1, 5)}, caster: "balance"}
     st = game.advance(game.setup(game.options(raw), SEATS_2V2, CH), CH)
 
-    def do(st, text):
+    def play(st, text):
         cmd = game.presentation.parse(text, st, st.active)
         st = game.advance(game.apply(st, st.active, cmd, CH), CH)
         if st.phase == "tech":
@@ -331,10 +331,10 @@ def _bobs_attacks(caster: str, game=GAME):
 
     me = "alice" if caster == "p1" else "carol"
     while st.active != me:
-        st = do(st, "end")
-    st = do(st, "play moment-s-peace")
+        st = play(st, "end")
+    st = play(st, "play moment-s-peace")
     while st.active != "bob":
-        st = do(st, "end")
+        st = play(st, "end")
     return sorted(t for c in game.legal(st, "bob") if (t := game.presentation.format(c, st, "bob")).startswith("attack"))
 
 
