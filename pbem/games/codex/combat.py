@@ -53,8 +53,12 @@ def _sneaky(state: State, ref: str) -> bool:
 
 
 def _defender_detects(state: State, a: str, defender: str) -> bool:
-    """The defender sees the sneaky attacker `a` (a detector, or its tower)."""
-    return targets.detects(state, defender, a)
+    """The defender sees the sneaky attacker `a` (a detector, or its tower;
+    under rules 5 its team's tower, `tower_of`)."""
+    if targets.detects(state, defender, a):
+        return True
+    keeper = tower_of(state, defender)
+    return keeper != defender and targets.tower_sees(state, keeper, a)
 
 
 def attack_problem(state: State, a: str, x: str) -> str | None:

@@ -33,9 +33,11 @@ Dragon; ``rulings.json``):
   Peace).
 * ``team_tower``: a team's tower deals its 1 damage to an attacker of
   anything the team controls, and spends its one detection of a sneaky
-  attacker on it (`combat.tower_of`); under rules 4 only when the
-  attacked thing is its owner's own (the Tower ruling: "the player (or
-  team in 2v2) with the tower").
+  attacker on it, so that the attacker cannot ignore the team's
+  patrollers (`combat.tower_of`, `combat._defender_detects`); under rules
+  4 only when the attacked thing or patroller is its owner's own (the
+  Tower rulings: "the player (or team in 2v2) with the tower", and a
+  revealed attacker "can't ignore your patrollers").
 """
 
 from __future__ import annotations

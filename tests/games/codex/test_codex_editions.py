@@ -84,3 +84,14 @@ def test_a_teammates_tower_hits_attackers_of_the_team_under_rules_5_only():
     assert _iron_man_damage(GAME, "alice:base") == 1
     assert _iron_man_damage(GAME_RULES_4, "alice:older-brother") == 2
     assert _iron_man_damage(GAME_RULES_4, "alice:base") == 0
+
+
+def test_a_teammates_tower_keeps_a_stealthy_attacker_on_the_teams_patrollers_under_rules_5_only():
+    """Ruling on the Tower: the first stealthy attacker it reveals cannot
+    ignore the patrollers; under rules 5 a teammate's tower so guards the
+    team's squad leader as its own."""
+    lines = ["turn = 3", "p3.buildings = tower", "p1.units = Older Brother", "p1.patrol = sl=older-brother",
+             "p2.units = Chameleon"]
+    st5, st4 = dragon(GAME, lines), dragon(GAME_RULES_4, lines)
+    assert attacks(GAME, st5) == ["attack chameleon alice:older-brother"]
+    assert "attack chameleon alice:base" in attacks(GAME_RULES_4, st4)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# How these games were made, with pbem at the commit that opened Codex rules 5.
+# How these games were made, with pbem at commit 6ecd6cc (it opened Codex rules 5).
 #
 # dragon/: a hotseat Two-Headed Dragon from scenario.txt (the position of
 # ../codex-rules4). carol, the second player of the red team, casts Moment's
