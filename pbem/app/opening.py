@@ -78,6 +78,12 @@ class Keys:
         for new in found:
             self._warn(new.line())
 
+    @property
+    def warned(self) -> bool:
+        """Whether anything was said as a warning (a status that warned is
+        not remembered: `pbem.gamedir.status_memo`)."""
+        return bool(self._warned)
+
     def _warn(self, line: str | None) -> None:
         if line and self.warn is not None and line not in self._warned:
             self._warned.add(line)

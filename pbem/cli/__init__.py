@@ -1,7 +1,7 @@
 """The `pbem` command line: parse, call a library function, print.
 
 One module per family of commands (`keys`, `game`, `playing`,
-`long_game`, `files`, `watch`, `mail`, `screen`, `demo`), sharing the
+`long_game`, `files`, `watch`, `mail`, `screen`, `demo`; `status` alone), sharing the
 error bridge (`base.PbemGroup`) and the common options (`options`). The
 top-level group is lazy: `COMMANDS` names each command, its module and
 the first sentence of its help, so that `pbem --help` imports no family
@@ -69,7 +69,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "show": ("pbem.cli.playing:show",
              "The board as NAME may see it (default: as an observer; in colour on a terminal, NO_COLOR is "
              "honoured)."),
-    "status": ("pbem.cli.playing:status",
+    "status": ("pbem.cli.status:status",
                "Whose turn it is, what is pending, and the outcome (DIR: the current folder unless given)."),
     "submit": ("pbem.cli.playing:submit", "Check and write your turn into DIR; prints the files written."),
     "sync": ("pbem.cli.playing:sync", "Write every file NAME owes that needs no decision."),

@@ -1,6 +1,7 @@
-"""Playing one game: `status`, `legal`, `submit`, `sync`, `undo`, `show`
-and `log`, the commands run at every turn (so this module imports nothing
-but click and the shared options: each command imports what it needs)."""
+"""Playing one game: `legal`, `submit`, `sync`, `undo`, `show` and `log`,
+the commands run at every turn (so this module imports nothing but click
+and the shared options: each command imports what it needs). `status` has
+a module of its own, `pbem.cli.status`."""
 
 from __future__ import annotations
 
@@ -10,48 +11,9 @@ import click
 
 from pbem.cli.base import PbemGroup, notes, send
 from pbem.cli.options import (
-    accept_new, allow_old, as_json, as_party, complete_identity, emit_json, game_dir, keys, party_name, plain_option,
-    remember_dir, write_output,
+    accept_new, allow_old, as_json, as_party, complete_identity, emit_json, game_dir, keys, party_name,
+    plain_option, write_output,
 )
-
-
-@click.command()
-@click.argument("folder", metavar="[DIR]", required=False, type=click.Path(file_okay=False, path_type=Path),
-                callback=remember_dir)
-@click.option("--all", "every", is_flag=True,
-              help="Every game under DIR (default: every game folder pbem has seen), one line each.")
-@as_json
-def status(folder: Path | None, every: bool, as_json: bool) -> None:
-    """Whose turn it is, what is pending, and the outcome (DIR: the current
-    folder unless given)."""
-    if every:
-        from pbem.app import overview
-
-        rows = overview.rows(folder)
-        if as_json:
-            emit_json(rows)
-        else:
-            for line in overview.lines(rows, folder):
-                click.echo(line)
-        return
-    from pbem.app import opening, turns
-
-    folder = folder if folder is not None else Path(".")
-    info = turns.status(opening.open_game(folder, keys()))
-    if as_json:
-        emit_json(info)
-        return
-    click.echo(f"{info.game} game {info.game_id[:12]}, seq {info.seq}, dealer {info.dealer.mode}")
-    if info.outcome:
-        click.echo(f"over: {info.outcome.reason}")
-    for line in turns.to_act_lines(info):
-        click.echo(line)
-    for line in info.pending:
-        click.echo(f"pending: {line}")
-    for line in info.clock:
-        click.echo(f"clock: {line}")
-    # copies of a file and repaired line endings (info.notes) are harmless: `pbem verify`
-    # and the watcher say so, once; status, run at every turn, does not repeat it
 
 
 @click.command()

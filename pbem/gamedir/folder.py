@@ -20,7 +20,6 @@ this user's checkpoint); writing files and the cache is
 from __future__ import annotations
 
 import os
-import re
 import weakref
 from collections.abc import Callable
 from pathlib import Path
@@ -34,23 +33,13 @@ from pbem.gamedir.safe_read import read
 from pbem.protocol import GENESIS, codec
 from pbem.gamedir import set_aside
 from pbem.gamedir.file_memory import digest_of, remembered_read, unchanged
+from pbem.gamedir.names import DEALER_KEY, PLAIN, STATE, TURN, turn_name  # noqa: F401 (named from here too)
 from pbem.protocol.chain import Chain, Record
 from pbem.protocol.formats import TurnBody
 
-STATE = "state.pbem"
-DEALER_KEY = "dealer.key"
-#: a chain file; the optional middle part catches the copies sync tools make
-#: when two writers collide ("000005-bob.sync-conflict-....pbem",
-#: "000005-bob (conflicted copy).pbem"), so a fork is reported, not missed.
-TURN = re.compile(r"^(\d{6})-([a-z0-9][a-z0-9_-]{0,31})(?:[. ][^/]*)?\.pbem$")
 #: new files a read-only `load` checks before it writes the checkpoint
 SAVE_AFTER = 3
-#: the name pbem itself gives a chain file
-_PLAIN = re.compile(r"^\d{6}-[a-z0-9][a-z0-9_-]{0,31}\.pbem$")
-
-
-def turn_name(seq: int, by: str) -> str:
-    return f"{seq:06d}-{by}.pbem"
+_PLAIN = PLAIN
 
 
 def chain_files(folder: Path) -> dict[int, list[Path]]:

@@ -50,15 +50,13 @@ import hashlib
 import io
 import os
 import pickle
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
 
-import pbem
 from pbem.home.checkpoint_pickle import LazyRecords, Segments, Unpickler, copy_chain, pickled_pieces, template
-from pbem.home.checkpoint_seal import authentic, home, sealed_write_stat, stat_key
+from pbem.home.checkpoint_seal import authentic, code_version, home, sealed_write_stat, stat_key
 from pbem.protocol.chain import Chain
 
 #: first bytes of a checkpoint; bumped when the layout below changes (4: the
@@ -126,31 +124,6 @@ def seen_path(folder: Path) -> Path:
 
 def _where(folder: Path) -> Path:
     return Path(os.path.abspath(folder))
-
-
-_CODE: str | None = None
-
-
-def code_version() -> str:
-    """pbem's version, Python's and msgspec's, and the size and time of
-    every module of pbem as installed: what the pickled objects and the
-    checks behind them depend on."""
-    global _CODE
-    if _CODE is None:
-        h = hashlib.sha256(f"{pbem.__version__}|{sys.version}|{msgspec.__version__}".encode())
-        root = os.path.dirname(pbem.__file__)
-        stack = [root]
-        while stack:
-            entries = sorted(os.scandir(stack.pop()), key=lambda e: e.name)
-            for e in entries:
-                if e.is_dir(follow_symlinks=False):
-                    if e.name != "__pycache__":
-                        stack.append(e.path)
-                elif e.name.endswith(".py"):
-                    st = e.stat()
-                    h.update(f"{e.path[len(root):]}:{st.st_size}:{st.st_mtime_ns}\n".encode())
-        _CODE = h.hexdigest()
-    return _CODE
 
 
 #: the checkpoints this process read or wrote: path -> (its `lstat` then, what it holds)

@@ -1,6 +1,7 @@
 """Checkpoint storage and its MAC: files under ``$PBEM_HOME/checkpoints/``
-that only this user's pbem could have written (HMAC-SHA256 under a random
-key kept beside them, 0600), written atomically.
+that only this user's pbem could have written (HMAC-SHA256, or keyed
+BLAKE2b for the light ones, under a random key kept beside them, 0600),
+written atomically.
 
 Apart from `pbem.home.checkpoint` because it knows nothing of chains: the
 verified checkpoint and what a look verified after it
@@ -10,19 +11,18 @@ verified checkpoint and what a look verified after it
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import hmac
 import os
 import time
 from pathlib import Path
 
 _MAC = 32
+_CODE: str | None = None
 _KEY = "key"
 DIR = "checkpoints"
 
 
 def home() -> Path:
-    from pbem.home.store import default_home
+    from pbem.home.where import default_home
 
     return default_home() / DIR
 
@@ -51,9 +51,36 @@ def _key(create: bool) -> bytes | None:
     return key
 
 
-def authentic(path: Path, magic: bytes) -> bytes | None:
+def _mac(key: bytes, signed: bytes, light: bool) -> bytes:
+    """HMAC-SHA256 under `key`; with `light`, keyed BLAKE2b (RFC 7693's
+    keyed mode, a MAC of its own) from Python's built-in `_blake2`, which
+    unlike `hashlib` does not load OpenSSL: `pbem status` answered from
+    memory (`pbem.gamedir.status_memo`) costs less than that load."""
+    if light:
+        try:
+            from _blake2 import blake2b
+        except ImportError:  # a Python built without it
+            from hashlib import blake2b
+        return blake2b(signed, key=key, digest_size=_MAC, person=b"pbem-seal").digest()
+    import hashlib
+    import hmac
+
+    return hmac.new(key, signed, hashlib.sha256).digest()
+
+
+def _same(a: bytes, b: bytes) -> bool:
+    """`hmac.compare_digest` (a comparison in constant time), taken from
+    where `hmac` takes it, since importing `hmac` loads OpenSSL."""
+    try:
+        from _operator import _compare_digest
+    except ImportError:  # another Python than CPython
+        from hmac import compare_digest as _compare_digest
+    return _compare_digest(a, b)
+
+
+def authentic(path: Path, magic: bytes, light: bool = False) -> bytes | None:
     """The bytes of a file this user's pbem wrote with `sealed_write` (its
-    MAC checked), or None."""
+    MAC checked, `light` as written), or None."""
     try:
         data = path.read_bytes()
     except OSError:
@@ -62,24 +89,24 @@ def authentic(path: Path, magic: bytes) -> bytes | None:
     if key is None or not data.startswith(magic) or len(data) < len(magic) + 4 + _MAC:
         return None
     signed, mac = data[:-_MAC], data[-_MAC:]
-    if not hmac.compare_digest(hmac.new(key, signed, hashlib.sha256).digest(), mac):
+    if not _same(_mac(key, signed, light), mac):
         return None
     return signed
 
 
-def sealed_write(target: Path, signed: bytes) -> bool:
+def sealed_write(target: Path, signed: bytes, light: bool = False) -> bool:
     """Write `signed` and its MAC under the user's key to `target`,
     atomically and 0600 (best effort: returns whether it was written)."""
-    return sealed_write_stat(target, signed) is not False
+    return sealed_write_stat(target, signed, light) is not False
 
 
-def sealed_write_stat(target: Path, signed: bytes) -> tuple | None | bool:
+def sealed_write_stat(target: Path, signed: bytes, light: bool = False) -> tuple | None | bool:
     """`sealed_write`: False when nothing was written, else the `lstat`
     key of the file written (None when another replaced it at once)."""
     key = _key(create=True)
     if key is None:
         return False
-    data = signed + hmac.new(key, signed, hashlib.sha256).digest()
+    data = signed + _mac(key, signed, light)
     tmp = target.with_name(f".{target.name}.{os.urandom(6).hex()}.tmp")
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -111,3 +138,44 @@ def _remove_stale_temps(target: Path) -> None:
             with contextlib.suppress(OSError):
                 if stray.stat().st_mtime < time.time() - 3600:
                     stray.unlink()
+
+
+def code_version() -> str:
+    """`pbem_code` and msgspec's version: what the pickled objects and the
+    checks behind them depend on."""
+    import hashlib
+
+    import msgspec
+
+    return hashlib.sha256(f"{pbem_code()}|{msgspec.__version__}".encode()).hexdigest()
+
+
+def pbem_code() -> str:
+    """pbem's version, Python's, and the size and time of every module of
+    pbem as installed (its change time too: no program sets it back):
+    what the words `pbem status` remembers depend on
+    (`pbem.gamedir.status_memo`, which imports no msgspec)."""
+    global _CODE
+    if _CODE is None:
+        import sys
+
+        import pbem
+
+        root = os.path.dirname(pbem.__file__)
+        stamps: list[tuple[str, int, int, int]] = []
+        stack = [root]
+        while stack:
+            for e in os.scandir(stack.pop()):
+                if e.name.endswith(".py"):
+                    st = e.stat(follow_symlinks=False)
+                    stamps.append((e.path, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+                elif e.name != "__pycache__" and e.is_dir(follow_symlinks=False):
+                    stack.append(e.path)
+        stamps.sort()
+        try:
+            from _blake2 import blake2b
+        except ImportError:  # a Python built without it
+            from hashlib import blake2b
+        import marshal  # built in, exact for str and int: a fingerprint of the stamps, not a format
+        _CODE = blake2b(marshal.dumps((pbem.__version__, sys.version, stamps)), digest_size=32).hexdigest()
+    return _CODE

@@ -12,9 +12,8 @@ left out of the listing (and dropped from the list by `forget_missing`).
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
-
-import msgspec
 
 from pbem.fsio import atomic_write, make_folder
 
@@ -22,7 +21,7 @@ INDEX = "games.json"
 
 
 def _index_path() -> Path:
-    from pbem.home.store import default_home
+    from pbem.home.where import default_home
 
     return default_home() / INDEX
 
@@ -34,18 +33,42 @@ def known() -> list[Path]:
         raw = _index_path().read_bytes()
     except OSError:
         return []
-    try:  # msgspec: every command reads the list, and importing json costs 1.5 ms
-        data = msgspec.json.decode(raw)
-    except msgspec.DecodeError:  # or a name that is not UTF-8, escaped by json
-        import json
-
-        try:
-            data = json.loads(raw.decode("utf-8"))
-        except ValueError:
-            return []
+    data = _decoded(raw)
     if not isinstance(data, list):
         return []
     return [Path(p) for p in data if isinstance(p, str)]
+
+
+def _decoded(raw: bytes) -> object:
+    """The list as JSON: with msgspec when the command imported it anyway
+    (importing json costs 1.5 ms), else with json (importing msgspec costs
+    a `pbem status` answered from memory, which needs neither, 8 ms)."""
+    if "msgspec" in sys.modules:
+        import msgspec
+
+        try:
+            return msgspec.json.decode(raw)
+        except msgspec.DecodeError:  # or a name that is not UTF-8, escaped by json: read below
+            pass
+    import json
+
+    try:
+        return json.loads(raw.decode("utf-8", "surrogateescape"))
+    except ValueError:
+        return None
+
+
+def _listed_as_is(path: str) -> bool:
+    """Whether the list holds `path` written as JSON writes a plain path
+    (a whole string: JSON strings hold no bare quote), without parsing the
+    list: the common case, at every command, costs no JSON decoder."""
+    if '"' in path or "\\" in path or not path.isprintable() or not path.isascii():
+        return False
+    try:
+        raw = _index_path().read_bytes()
+    except OSError:
+        return False
+    return f'"{path}"'.encode() in raw
 
 
 def remember(folder: Path) -> None:
@@ -56,6 +79,8 @@ def remember(folder: Path) -> None:
         if not (folder / GENESIS).is_file():
             return
         path = os.path.abspath(folder)
+        if _listed_as_is(path):
+            return
         listed = [str(p) for p in known()]
         if path in listed:
             return

@@ -24,8 +24,7 @@ from __future__ import annotations
 
 import os
 import stat
-import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -37,10 +36,10 @@ from pbem.crypto.keys import (
 )
 from pbem.errors import FormatError, KeyStoreError, PbemError
 from pbem.fsio import atomic_write
+from pbem.home.where import default_home
 
 __all__ = ["default_home", "KeyStore", "Seen"]
 
-_APP = "pbem"
 
 
 class Seen(Strict, frozen=True, kw_only=True, omit_defaults=True):
@@ -66,29 +65,6 @@ class Seen(Strict, frozen=True, kw_only=True, omit_defaults=True):
 
 def _now() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def default_home(environ: Mapping[str, str] | None = None, platform: str | None = None) -> Path:
-    """Where keys live: ``$PBEM_HOME``, else the platform's user config folder.
-
-    Linux and other Unix: ``$XDG_CONFIG_HOME/pbem`` (only if absolute, as the
-    XDG spec says) or ``~/.config/pbem``; macOS: ``~/Library/Application
-    Support/pbem``; Windows: ``%APPDATA%\\pbem``. `environ` and `platform`
-    default to the real ones and exist for tests.
-    """
-    env = os.environ if environ is None else environ
-    plat = sys.platform if platform is None else platform
-    if env.get("PBEM_HOME"):
-        return Path(env["PBEM_HOME"]).expanduser()
-    if plat == "win32":
-        appdata = env.get("APPDATA")
-        base = Path(appdata) if appdata else Path.home() / "AppData" / "Roaming"
-    elif plat == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        xdg = env.get("XDG_CONFIG_HOME", "")
-        base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".config"
-    return base / _APP
 
 
 class KeyStore:

@@ -203,11 +203,11 @@ def test_a_doctored_checkpoint_is_ignored_and_rebuilt(pbem, game, doctor, tmp_pa
 
 def test_another_version_of_pbem_ignores_the_checkpoint(pbem, game, monkeypatch, counted):
     assert checkpoint.read(game) is not None
-    monkeypatch.setattr(checkpoint, "_CODE", "another pbem")
+    monkeypatch.setattr(checkpoint_seal, "_CODE", "another pbem")
     assert checkpoint.read(game) is None
     pbem("status", game)
     assert counted  # replayed
-    assert checkpoint.read(game).header.code == "another pbem"
+    assert checkpoint.read(game).header.code == checkpoint_seal.code_version()
 
 
 def test_a_dealer_continues_only_from_files_checked_as_the_dealer_checks(pbem, game, counted):
