@@ -193,6 +193,10 @@ def command_rows(game: seeded.Seeded, lengths: list[int], timer: Timer, work: Pa
 
             seeded.prefix(here, scratch, n)
             run(status_cmd(scratch), {**timer.env, "PBEM_HOME": str(home)})  # checkpointed
+            # and checked as the writer checks, as its `legal` before a move leaves it: a hotseat
+            # seat's submit checks as the dealer does, and replays every file unless it was
+            run([sys.executable, "-m", "pbem", "legal", str(scratch), "--as", writer],
+                {**timer.env, "PBEM_HOME": str(home)})
             ckpts = {p: p.read_bytes() for p in (home / "checkpoints").glob("*.ckpt")}
 
             def fresh() -> None:  # the folder and this user's checkpoint as they were before
