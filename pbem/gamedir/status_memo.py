@@ -105,6 +105,8 @@ def _settled(stats: Stats, at: int) -> bool:
 def remember(folder: Path, before: dict[str, Any], as_json: bool, words: str) -> None:
     """Keep `words` (what a full status of `folder` printed) when the folder
     and the address book are now exactly as `before` they were read."""
+    if not WHERE_TRUSTED:
+        return
     import marshal
 
     after = snapshot(folder)
@@ -130,9 +132,16 @@ def _read(folder: Path) -> dict[str, Any] | None:
     return memo if isinstance(memo, dict) else None
 
 
+#: only where a file's change time is the inode's, which no program sets
+#: back (POSIX; on Windows `st_ctime` is the creation time, which can be set)
+WHERE_TRUSTED = os.name == "posix"
+
+
 def recall(folder: Path, as_json: bool) -> str | None:
     """The words of `folder`'s last full status, if nothing they depend on
     changed since (else None: compute them in full)."""
+    if not WHERE_TRUSTED:
+        return None
     memo = _read(folder)
     if memo is None:
         return None

@@ -180,3 +180,11 @@ def test_a_status_from_memory_imports_neither_the_chain_nor_cryptography(pbem, g
     heavy = {m for m in imported if m.split(".")[0] in ("cryptography", "nacl", "msgspec", "json")
              or m.startswith(("pbem.protocol.", "pbem.games.", "pbem.app"))}
     assert heavy == set()
+
+
+def test_where_a_change_time_can_be_set_back_nothing_is_remembered(pbem, game, settled, loads, monkeypatch):
+    monkeypatch.setattr(status_memo, "WHERE_TRUSTED", False)  # as on Windows, whose st_ctime is the creation time
+    status(pbem, game)
+    loads.clear()
+    status(pbem, game)
+    assert loads and not list((pbem.home / "checkpoints").glob("*.status"))
