@@ -210,6 +210,21 @@ def check_turn(chain, name: str) -> None:
                           hint=f"pbem sync DIR --as {name}")
 
 
+def _remembered(folder: Path) -> Status | None:
+    """The `Status` the last full `pbem status` of `folder` printed,
+    when nothing it depends on changed since (`pbem.gamedir.status_memo`):
+    a player's list of games need not load each one."""
+    from pbem.gamedir import status_memo
+
+    data = status_memo.recall_data(folder)
+    if data is None:
+        return None
+    try:
+        return msgspec.convert(data, type=Status)
+    except msgspec.ValidationError:  # another pbem's Status: computed afresh
+        return None
+
+
 def overview(folders: list[Path]) -> list[Row | UnreadableRow]:
     """`pbem status --all`: one row per game folder, in the order given (a
     folder that cannot be read is a row with its error)."""
@@ -217,12 +232,14 @@ def overview(folders: list[Path]) -> list[Row | UnreadableRow]:
 
     rows: list[Row | UnreadableRow] = []
     for folder in folders:
-        try:
-            chain = folder_mod.load(folder)
-        except PbemError as exc:
-            rows.append(UnreadableRow(dir=str(folder), error=exc.message))
-            continue
-        info = status(chain)
+        info = _remembered(folder)
+        if info is None:
+            try:
+                chain = folder_mod.load(folder)
+            except PbemError as exc:
+                rows.append(UnreadableRow(dir=str(folder), error=exc.message))
+                continue
+            info = status(chain)
         rows.append(Row(dir=str(folder), game=info.game, game_id=info.game_id, seq=info.seq, dealer=info.dealer.mode,
                         to_act=info.to_act, over=info.over, outcome=info.outcome, waiting=waiting_words(info)))
     return rows

@@ -119,17 +119,13 @@ def write_output(path: Path, text: str) -> None:
 
 
 def emit_json(value: Any) -> None:
-    """`value` (plain data or msgspec Structs, such as a `turns.Status`) as indented JSON."""
-    click.echo(json_text(value), nl=False)
-
-
-def json_text(value: Any) -> str:
-    """What `emit_json` prints, newline included."""
+    """`value` (plain data or msgspec Structs, such as a `turns.Status`) as indented JSON
+    (`pbem.gamedir.status_memo.recall` prints a remembered status the same way)."""
     import json  # here: most commands print no JSON, and json costs every command 1.5 ms
 
     import msgspec
 
-    return json.dumps(msgspec.to_builtins(value), indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+    click.echo(json.dumps(msgspec.to_builtins(value), indent=2, ensure_ascii=False, sort_keys=False))
 
 
 plain_option = click.option(

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from pbem.cli.options import as_json, emit_json, json_text, keys, remember_dir
+from pbem.cli.options import as_json, emit_json, keys, remember_dir
 
 
 @click.command()
@@ -44,18 +44,20 @@ def status(folder: Path | None, every: bool, as_json: bool) -> None:
     k = keys()
     chain = opening.open_game(folder, k)
     info = turns.status(chain)
-    if as_json:
-        words = json_text(info)
-    else:
-        lines = [f"{info.game} game {info.game_id[:12]}, seq {info.seq}, dealer {info.dealer.mode}"]
-        if info.outcome:
-            lines.append(f"over: {info.outcome.reason}")
-        lines += turns.to_act_lines(info)
-        lines += [f"pending: {line}" for line in info.pending]
-        lines += [f"clock: {line}" for line in info.clock]
-        words = "".join(f"{line}\n" for line in lines)
+    lines = [f"{info.game} game {info.game_id[:12]}, seq {info.seq}, dealer {info.dealer.mode}"]
+    if info.outcome:
+        lines.append(f"over: {info.outcome.reason}")
+    lines += turns.to_act_lines(info)
+    lines += [f"pending: {line}" for line in info.pending]
+    lines += [f"clock: {line}" for line in info.clock]
     # copies of a file and repaired line endings (info.notes) are harmless: `pbem verify`
     # and the watcher say so, once; status, run at every turn, does not repeat it
-    click.echo(words, nl=False)
+    text = "".join(f"{line}\n" for line in lines)
+    if as_json:
+        emit_json(info)
+    else:
+        click.echo(text, nl=False)
     if not k.warned and chain.genesis.pace is None:  # words that stay true while nothing changes (no clock)
-        status_memo.remember(folder, before, as_json, words)
+        import msgspec
+
+        status_memo.remember(folder, before, text, msgspec.to_builtins(info))  # data: --json and status --all

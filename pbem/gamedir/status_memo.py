@@ -102,9 +102,10 @@ def _settled(stats: Stats, at: int) -> bool:
     return all(st and max(st[3], st[4]) < at - SETTLED_NS for st in stats.values())
 
 
-def remember(folder: Path, before: dict[str, Any], as_json: bool, words: str) -> None:
-    """Keep `words` (what a full status of `folder` printed) when the folder
-    and the address book are now exactly as `before` they were read."""
+def remember(folder: Path, before: dict[str, Any], text: str, data: Any) -> None:
+    """Keep what a full status of `folder` prints (`text`, and `data`, the
+    status as plain data, for ``--json`` and `pbem status --all`) when the
+    folder and the address book are now exactly as `before` they were read."""
     if not WHERE_TRUSTED:
         return
     import marshal
@@ -112,10 +113,7 @@ def remember(folder: Path, before: dict[str, Any], as_json: bool, words: str) ->
     after = snapshot(folder)
     if (after["files"], after["book"]) != (before["files"], before["book"]) or not after["files"]:
         return  # something changed while the status was computed: remember nothing
-    memo = {**before, "code": pbem_code(), "json" if as_json else "text": words}
-    old = _read(folder)
-    if old is not None and all(old.get(k) == memo.get(k) for k in ("folder", "files", "book", "code")):
-        memo = {**old, **memo}  # the other form's words stay good
+    memo = {**before, "code": pbem_code(), "text": text, "data": data}
     sealed_write(path_for(folder), MAGIC + marshal.dumps(memo), light=True)
 
 
@@ -138,15 +136,30 @@ WHERE_TRUSTED = os.name == "posix"
 
 
 def recall(folder: Path, as_json: bool) -> str | None:
-    """The words of `folder`'s last full status, if nothing they depend on
-    changed since (else None: compute them in full)."""
+    """The words of `folder`'s last full status (``--json``: as it prints
+    them), if nothing they depend on changed since (else None: compute them
+    in full)."""
+    memo = _valid(folder)
+    if memo is None:
+        return None
+    if not as_json:
+        return memo["text"] if isinstance(memo.get("text"), str) else None
+    import json  # only here: printing JSON is `--json`'s own cost
+
+    return json.dumps(memo.get("data"), indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+
+
+def recall_data(folder: Path) -> Any:
+    """The last full status of `folder` as plain data (`recall`), or None."""
+    memo = _valid(folder)
+    return None if memo is None else memo.get("data")
+
+
+def _valid(folder: Path) -> dict[str, Any] | None:
     if not WHERE_TRUSTED:
         return None
     memo = _read(folder)
-    if memo is None:
-        return None
-    words = memo.get("json" if as_json else "text")
-    if not isinstance(words, str) or memo.get("folder") != os.path.abspath(folder):
+    if memo is None or memo.get("folder") != os.path.abspath(folder) or not isinstance(memo.get("data"), dict):
         return None
     now = snapshot(folder)
     at = memo.get("at")
@@ -154,4 +167,4 @@ def recall(folder: Path, as_json: bool) -> str | None:
         return None
     if not (_settled(now["files"], at) and _settled(now["book"], at)) or memo.get("code") != pbem_code():
         return None
-    return words
+    return memo

@@ -61,10 +61,29 @@ def memo_of(pbem: Pbem, g: Path, monkeypatch) -> Path:
 def test_an_unchanged_game_is_answered_from_memory_with_the_same_words(pbem, game, settled, loads):
     first = status(pbem, game).output
     first_json = status(pbem, game, "--json").output
-    assert len(loads) == 2  # each form computed once ...
+    assert len(loads) == 1  # computed once, both forms remembered ...
     assert status(pbem, game).output == first and status(pbem, game, "--json").output == first_json
-    assert len(loads) == 2  # ... then remembered
+    assert len(loads) == 1  # ... and answered from memory
     assert json.loads(first_json)["seq"] == 0 and "alice must decide" in first
+    # the JSON form is what `pbem status --json` prints in full
+    os.utime(sorted(game.glob("0*.pbem"))[-1])  # a change: computed afresh
+    assert status(pbem, game, "--json").output == first_json and len(loads) == 2
+
+
+def test_status_all_reads_each_game_from_memory_with_the_same_rows(pbem, game, settled, tmp_path, monkeypatch):
+    from pbem.gamedir import folder as folder_mod
+
+    other = tmp_path / "h"
+    pbem("new", "aa", other, "--seat", "alice", "--seat", "bob", "--seed", "6")
+    fresh = pbem("status", "--all", tmp_path).output  # no memo yet: every folder loaded
+    for g in (game, other):
+        status(pbem, g)
+    loaded: list[Path] = []
+    load = folder_mod.load
+    monkeypatch.setattr(folder_mod, "load", lambda f, *a, **k: loaded.append(Path(f)) or load(f, *a, **k))
+    assert pbem("status", "--all", tmp_path).output == fresh and loaded == []
+    pbem("status", "--all", tmp_path, "--json")
+    assert loaded == []
 
 
 def test_every_change_it_depends_on_computes_it_again(pbem, game, settled, loads, tmp_path):
