@@ -5,11 +5,12 @@
 an unchanged game it prints what it printed last time. Computing it needs
 the chain (unpickled from the checkpoint, its files hashed), the game's
 rules and the address book checked with `cryptography`: twice the import
-floor. So a full `status` that ends cleanly writes what it printed beside
-the user's checkpoint (`pbem.home.checkpoint_seal`: HMAC under the user's
-own key, so nobody else can plant words in it; keyed BLAKE2b, as loading
-OpenSSL for HMAC-SHA256 would cost a fifth of the floor), with what its words
-depend on:
+floor. So a full `status` that ends cleanly writes what it printed (its
+text, and the status as data for ``--json`` and `pbem status --all`)
+beside the user's checkpoint, sealed under the user's own checkpoint key
+(`pbem.home.checkpoint_seal`, so nobody else can plant words in it; with
+keyed BLAKE2b rather than the checkpoint's HMAC-SHA256, since loading
+OpenSSL would cost a fifth of the floor), with what its words depend on:
 
 * the folder's chain files: every name that may be one (a conflict copy
   or a fork's second file included) and the `lstat` of each
