@@ -101,6 +101,35 @@ def unchanged(where: str, digest: str) -> tuple[bool, str | None]:
     return same, hit.damage
 
 
+def unchanged_run(where: str, names: dict[int, list[str]], files: list[tuple[str, str]], start: int,
+                  notes: list[str]) -> int:
+    """How far from `start` the files remembered as `files` (name and digest
+    by seq) are each alone at their seq in `names` (the folder's listing)
+    and `unchanged` since read: the first seq that is not (or the end).
+    `unchanged` for each, in one loop: a load runs it over every file of
+    the game, so its cost per file is the cost of a long game's every
+    command. Adds the note of each file's repaired damage, as a read does."""
+    lstat, remembered, sep = os.lstat, _FILES.get, os.sep
+    for seq in range(start, len(files)):
+        name, digest = files[seq]
+        listed = names.get(seq)
+        if listed is None or len(listed) != 1 or listed[0] != name:
+            return seq
+        path = where + sep + name
+        hit = remembered(path)
+        if hit is None or hit.digest != digest:
+            return seq
+        try:
+            st = lstat(path)
+        except OSError:
+            return seq
+        if (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_dev) != hit.key:
+            return seq
+        if hit.damage:
+            notes.append(f"{name} has {hit.damage} (outside the signed body): read as pbem wrote it")
+    return len(files)
+
+
 def digest_of(data: bytes) -> str:
     """SHA-256 of `data` (hex): remembered for the bytes of a remembered file."""
     hit = _DIGESTS.get(id(data))

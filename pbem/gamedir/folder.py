@@ -32,7 +32,7 @@ from pbem.errors import FormatError, ForkError, PbemError, ProtocolError
 from pbem.gamedir.safe_read import read
 from pbem.protocol import GENESIS, codec
 from pbem.gamedir import set_aside
-from pbem.gamedir.file_memory import digest_of, remembered_read, unchanged
+from pbem.gamedir.file_memory import digest_of, remembered_read, unchanged, unchanged_run
 from pbem.gamedir.names import DEALER_KEY, PLAIN, STATE, TURN, turn_name  # noqa: F401 (named from here too)
 from pbem.protocol.chain import Chain, Record
 from pbem.protocol.formats import TurnBody
@@ -49,13 +49,26 @@ def chain_files(folder: Path) -> dict[int, list[Path]]:
 
 def _chain_names(folder: Path) -> dict[int, list[str]]:
     out: dict[int, list[str]] = {}
+    seq_of = _SEQ_OF
     for name in os.listdir(folder):
-        m = TURN.match(name)
-        if m:  # a folder of such a name is reported when read, not skipped
-            out.setdefault(int(m.group(1)), []).append(name)
+        seq = seq_of.get(name, -1)
+        if seq == -1:  # not seen by this process: matched once (every load lists every file)
+            m = TURN.match(name)
+            seq = int(m.group(1)) if m else None
+            if len(seq_of) < _SEQ_OF_MAX:
+                seq_of[name] = seq
+        if seq is not None:  # a folder of such a name is reported when read, not skipped
+            out.setdefault(seq, []).append(name)
     for names in out.values():
-        names.sort()
+        if len(names) > 1:
+            names.sort()
     return out
+
+
+#: file name -> its seq as a chain file (None: not one), for every name this
+#: process listed, up to `_SEQ_OF_MAX` names (a referee watching many games)
+_SEQ_OF: dict[str, int | None] = {}
+_SEQ_OF_MAX = 200_000
 
 
 class _Files(dict):
@@ -244,7 +257,7 @@ def _first_changed(remembered: list[tuple[str, str]], start: int, files: _Files)
     """The first seq from `start` whose remembered file is not, alone, the
     same bytes in the folder now."""
     where = os.path.abspath(files.folder)
-    for seq in range(start, len(remembered)):
+    for seq in range(unchanged_run(where, files.names, remembered, start, []), len(remembered)):
         if files.same(where, seq, *remembered[seq], []):
             continue
         try:
@@ -275,7 +288,9 @@ def _resume(saved: checkpoint.Saved, files: _Files, notes: list[str]):
     another game (a folder made anew): the checkpoint is not about it."""
     local: list[str] = []
     where = os.path.abspath(files.folder)
-    for seq, (name, digest) in enumerate(saved.header.files):
+    checked = saved.header.files
+    seq = unchanged_run(where, files.names, checked, 0, local)  # most often all of them
+    for seq, (name, digest) in enumerate(checked[seq:], start=seq):
         if files.same(where, seq, name, digest, local):
             continue
         paths = files.get(seq)
