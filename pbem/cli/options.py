@@ -119,13 +119,18 @@ def write_output(path: Path, text: str) -> None:
 
 
 def emit_json(value: Any) -> None:
-    """`value` (plain data or msgspec Structs, such as a `turns.Status`) as indented JSON
-    (`pbem.gamedir.status_memo.recall` prints a remembered status the same way)."""
+    """`value` (plain data or msgspec Structs, such as a `turns.Status`) as indented JSON."""
+    click.echo(json_text(value), nl=False)
+
+
+def json_text(value: Any) -> str:
+    """What `emit_json` prints (words from memory are kept as printed:
+    `pbem.gamedir.status_memo`, `pbem.gamedir.seat_memo`)."""
     import json  # here: most commands print no JSON, and json costs every command 1.5 ms
 
     import msgspec
 
-    click.echo(json.dumps(msgspec.to_builtins(value), indent=2, ensure_ascii=False, sort_keys=False))
+    return json.dumps(msgspec.to_builtins(value), indent=2, ensure_ascii=False, sort_keys=False) + "\n"
 
 
 plain_option = click.option(

@@ -11,7 +11,7 @@ import click
 
 from pbem.cli.base import PbemGroup, notes, send
 from pbem.cli.options import (
-    accept_new, allow_old, as_json, as_party, complete_identity, emit_json, game_dir, keys, party_name,
+    accept_new, allow_old, as_json, as_party, complete_identity, emit_json, game_dir, json_text, keys, party_name,
     plain_option, write_output,
 )
 
@@ -23,20 +23,30 @@ from pbem.cli.options import (
 def legal(folder: Path, name: str, as_json: bool) -> None:
     """Your legal commands now, in the game's notation."""
     name = party_name(folder, name)
+    from pbem.gamedir import seat_memo, status_memo
+
+    form = "legal --json" if as_json else "legal"
+    words = seat_memo.recall(folder, name, form)  # nothing changed since the last full `legal`: its words
+    if words is not None:
+        click.echo(words, nl=False)
+        return
+    before = status_memo.snapshot(folder)
     from pbem.app import opening, reading
 
     k = keys()
     chain = opening.open_game(folder, k)
     commands = reading.legal(chain, opening.party(chain, name, k))
     if as_json:
-        emit_json(commands)
+        words = json_text(commands)
     elif not commands:
         from pbem.app import turns
 
-        click.echo(turns.owed(chain, name)[1])  # the words of `pbem status`
+        words = turns.owed(chain, name)[1] + "\n"  # the words of `pbem status`
     else:
-        for c in commands:
-            click.echo(c)
+        words = "".join(f"{c}\n" for c in commands)
+    click.echo(words, nl=False)
+    if not k.warned and chain.genesis.pace is None:  # words that stay true while nothing changes (no clock)
+        seat_memo.remember(folder, name, form, before, words)
 
 
 @click.command()
@@ -126,10 +136,21 @@ _undo_command("refuse", "Refuse the pending undo request: the move stands.")
 def show(folder: Path, name: str | None, as_json: bool, svg_file: Path | None, plain: bool) -> None:
     """The board as NAME may see it (default: as an observer; in colour on a
     terminal, NO_COLOR is honoured)."""
-    from pbem.app import opening, reading
-
     if as_json and svg_file is not None:
         raise click.UsageError("--json and --svg do not go together")
+    from pbem.gamedir import seat_memo, status_memo
+    from pbem.render import wants_rich
+
+    # words from memory: the plain picture or the JSON (colour depends on the terminal, a picture goes to a file)
+    form = None if svg_file is not None or (wants_rich(plain) and not as_json) else \
+        "show --json" if as_json else "show"
+    words = seat_memo.recall(folder, name, form) if form is not None else None
+    if words is not None:
+        click.echo(words, nl=False)
+        return
+    before = status_memo.snapshot(folder)
+    from pbem.app import opening, reading
+
     k = keys()
     chain = opening.open_game(folder, k)
     me = opening.party(chain, name, k) if name else None
@@ -137,11 +158,18 @@ def show(folder: Path, name: str | None, as_json: bool, svg_file: Path | None, p
         write_output(svg_file, reading.svg(chain, me))
         return
     if as_json:
-        emit_json(reading.view_json(chain, me))
-        return
-    from pbem.render import terminal
+        words = json_text(reading.view_json(chain, me))
+        click.echo(words, nl=False)
+    else:
+        from pbem.render import terminal
 
-    terminal.show(chain.game, reading.view(chain, me), plain=plain)
+        if form is None:  # colour
+            terminal.show(chain.game, reading.view(chain, me), plain=plain)
+            return
+        words = terminal.plain_words(chain.game, reading.view(chain, me))
+        click.echo(words, nl=False)
+    if not k.warned and chain.genesis.pace is None:
+        seat_memo.remember(folder, name, form, before, words)
 
 
 @click.command()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from pbem.cli.options import as_json, emit_json, keys, remember_dir
+from pbem.cli.options import as_json, emit_json, json_text, keys, remember_dir
 
 
 @click.command()
@@ -53,11 +53,10 @@ def status(folder: Path | None, every: bool, as_json: bool) -> None:
     # copies of a file and repaired line endings (info.notes) are harmless: `pbem verify`
     # and the watcher say so, once; status, run at every turn, does not repeat it
     text = "".join(f"{line}\n" for line in lines)
-    if as_json:
-        emit_json(info)
-    else:
-        click.echo(text, nl=False)
+    json_words = json_text(info) if as_json else None
+    click.echo(json_words if json_words is not None else text, nl=False)
     if not k.warned and chain.genesis.pace is None:  # words that stay true while nothing changes (no clock)
         import msgspec
 
-        status_memo.remember(folder, before, text, msgspec.to_builtins(info))  # data: --json and status --all
+        data = msgspec.to_builtins(info)  # for status --all
+        status_memo.remember(folder, before, text, data, json_words)

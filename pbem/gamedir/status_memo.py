@@ -103,18 +103,30 @@ def _settled(stats: Stats, at: int) -> bool:
     return all(st and max(st[3], st[4]) < at - SETTLED_NS for st in stats.values())
 
 
-def remember(folder: Path, before: dict[str, Any], text: str, data: Any) -> None:
-    """Keep what a full status of `folder` prints (`text`, and `data`, the
-    status as plain data, for ``--json`` and `pbem status --all`) when the
-    folder and the address book are now exactly as `before` they were read."""
+def unchanged(folder: Path, before: dict[str, Any]) -> bool:
+    """Whether `folder`'s chain files and the address book are now exactly
+    as `before` (a `snapshot`) found them, and there are chain files: what
+    a command read between the two may be remembered."""
     if not WHERE_TRUSTED:
-        return
+        return False
+    after = snapshot(folder)
+    return (after["files"], after["book"]) == (before["files"], before["book"]) and bool(after["files"])
+
+
+def remember(folder: Path, before: dict[str, Any], text: str, data: Any, json_words: str | None) -> None:
+    """Keep what a full status of `folder` prints (`text`, and `data`, the
+    status as plain data, for `pbem status --all` and ``--json``) when the
+    folder and the address book are now exactly as `before` they were read.
+    ``--json``'s words are kept as printed (`json_words`, or made from
+    `data` by the first ``--json`` from memory), so that printing them
+    again imports no `json`."""
+    if not unchanged(folder, before):
+        return  # something changed while the status was computed: remember nothing
     import marshal
 
-    after = snapshot(folder)
-    if (after["files"], after["book"]) != (before["files"], before["book"]) or not after["files"]:
-        return  # something changed while the status was computed: remember nothing
     memo = {**before, "code": pbem_code(), "text": text, "data": data}
+    if json_words is not None:
+        memo["json"] = json_words
     sealed_write(path_for(folder), MAGIC + marshal.dumps(memo), light=True)
 
 
@@ -143,11 +155,14 @@ def recall(folder: Path, as_json: bool) -> str | None:
     memo = _valid(folder)
     if memo is None:
         return None
-    if not as_json:
-        return memo["text"] if isinstance(memo.get("text"), str) else None
-    import json  # only here: printing JSON is `--json`'s own cost
+    if as_json and "json" not in memo:  # the first --json since a full status without it
+        import json
+        import marshal
 
-    return json.dumps(memo.get("data"), indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+        memo["json"] = json.dumps(memo["data"], indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+        sealed_write(path_for(folder), MAGIC + marshal.dumps(memo), light=True)
+    words = memo.get("json" if as_json else "text")
+    return words if isinstance(words, str) else None
 
 
 def recall_data(folder: Path) -> Any:
@@ -157,15 +172,20 @@ def recall_data(folder: Path) -> Any:
 
 
 def _valid(folder: Path) -> dict[str, Any] | None:
-    if not WHERE_TRUSTED:
-        return None
     memo = _read(folder)
-    if memo is None or memo.get("folder") != os.path.abspath(folder) or not isinstance(memo.get("data"), dict):
+    if memo is None or not still_true(memo, folder) or not isinstance(memo.get("data"), dict):
         return None
+    return memo
+
+
+def still_true(memo: dict[str, Any], folder: Path) -> bool:
+    """Whether words remembered with `memo`'s `snapshot` (and its code
+    stamp) still hold for `folder`: every file they depend on unchanged and
+    settled, and the same pbem."""
+    if not WHERE_TRUSTED or memo.get("folder") != os.path.abspath(folder):
+        return False
     now = snapshot(folder)
     at = memo.get("at")
     if not isinstance(at, int) or now["files"] != memo.get("files") or now["book"] != memo.get("book"):
-        return None
-    if not (_settled(now["files"], at) and _settled(now["book"], at)) or memo.get("code") != pbem_code():
-        return None
-    return memo
+        return False
+    return _settled(now["files"], at) and _settled(now["book"], at) and memo.get("code") == pbem_code()

@@ -18,16 +18,8 @@ import sys
 from typing import IO, Any, Callable
 
 from pbem.games.base import TERMINAL_WIDTH, Game
+from pbem.render import wants_rich
 from pbem.safetext import clean, unfiltered
-
-
-def wants_rich(plain: bool, stream: IO[str] | None = None) -> bool:
-    """Colour pictures only on a terminal, and never with ``--plain``."""
-    stream = sys.stdout if stream is None else stream
-    try:
-        return not plain and stream.isatty()
-    except (AttributeError, ValueError):  # a closed or odd stream
-        return False
 
 
 def console(stream: IO[str] | None = None, width: int | None = None) -> Any:
@@ -90,9 +82,15 @@ def show(game: Game, view: Any, *, plain: bool, stream: IO[str] | None = None) -
     if wants_rich(plain, stream):
         console(stream).print(renderable(game, view))
     else:
-        text = game.presentation.render(view)
-        stream.write(text if text.endswith("\n") else text + "\n")
+        stream.write(plain_words(game, view))
         stream.flush()
+
+
+def plain_words(game: Game, view: Any) -> str:
+    """`view` as plain text, ending with a newline (what `show` prints
+    without colour, and what `pbem show` remembers)."""
+    text = game.presentation.render(view)
+    return text if text.endswith("\n") else text + "\n"
 
 
 class Screen:
