@@ -179,7 +179,13 @@ def command_rows(game: seeded.Seeded, lengths: list[int], timer: Timer, work: Pa
             extra = ["--as", viewer] if args[0] in ("legal", "show") else []
             if args[0] == "legal" and full:
                 continue  # nobody to act
-            rows.append((game.title, files, cmd, timer.pbem(home, [args[0], str(here), *args[1:], *extra])))
+            argv = [args[0], str(here), *args[1:], *extra]
+            if args[0] != "status":  # its words remembered (`pbem.gamedir.seat_memo`), as after a first look
+                run([sys.executable, "-m", "pbem", *argv], {**timer.env, "PBEM_HOME": str(home)})
+            rows.append((game.title, files, cmd, timer.pbem(home, argv)))
+            if args[0] != "status":  # the first look after a change: computed, from the checkpoint
+                rows.append((game.title, files, f"{args[0]}, computed", timer.pbem(
+                    home, argv, before=lambda: [p.unlink() for p in (home / "checkpoints").glob("*.seat")])))
         if full:  # the same folder never seen before, and with one file not seen before
             ckpt = home / "checkpoints"
             rows.append((game.title, files, "status, cold", timer.pbem(
@@ -193,10 +199,13 @@ def command_rows(game: seeded.Seeded, lengths: list[int], timer: Timer, work: Pa
 
             seeded.prefix(here, scratch, n)
             run(status_cmd(scratch), {**timer.env, "PBEM_HOME": str(home)})  # checkpointed
-            # and checked as the writer checks, as its `legal` before a move leaves it: a hotseat
-            # seat's submit checks as the dealer does, and replays every file unless it was
-            run([sys.executable, "-m", "pbem", "legal", str(scratch), "--as", writer],
+            # and checked as the writer checks, as the writer's last command in this folder left
+            # it: a hotseat seat's submit checks as the dealer does, and replays every file unless
+            # they were (`pbem sync` loads as a writer; here it owes a decision, so writes nothing)
+            run([sys.executable, "-m", "pbem", "sync", str(scratch), "--as", writer],
                 {**timer.env, "PBEM_HOME": str(home)})
+            if sorted(scratch.glob("0*.pbem")) != sorted(scratch / f.name for f in here.glob("0*.pbem")):
+                raise RuntimeError(f"pbem sync wrote into {scratch}: the submit figure would start elsewhere")
             ckpts = {p: p.read_bytes() for p in (home / "checkpoints").glob("*.ckpt")}
 
             def fresh() -> None:  # the folder and this user's checkpoint as they were before
@@ -206,6 +215,10 @@ def command_rows(game: seeded.Seeded, lengths: list[int], timer: Timer, work: Pa
 
             rows.append((game.title, files, "submit",
                          timer.pbem(home, ["submit", str(scratch), "--as", writer, "--cmd", text], before=fresh)))
+            # sync: the writer owes a decision, so it writes nothing and says so (a hotseat seat's
+            # sync also checks what the dealer owes)
+            rows.append((game.title, files, "sync",
+                         timer.pbem(home, ["sync", str(scratch), "--as", writer], before=fresh)))
         rows.append((game.title, files, "verify", timer.pbem(home, ["verify", str(here)])))
         if game.game == "cx":
             rows.append((game.title, files, "verify --full", timer.pbem(home, ["verify", "--full", str(here)])))

@@ -19,6 +19,11 @@ def command_verdicts(rows: list[tuple]) -> str:
             parts.append(f"{cmd} not measured")
             continue
         parts.append(f"{cmd} {max(ratios):.2f}x (<= {goal}) {'pass' if max(ratios) <= goal else 'miss'}")
+    computed = {name.split(",")[0]: max(s.cpu / s.floor_cpu for _, _, n, s in rows if n == name and s.floor_cpu)
+                for _, _, name, _ in rows if name.endswith(", computed")}
+    if computed:  # legal and show from memory above; the first look after a change computes them
+        parts.append("the first look after a change, computed: "
+                     + ", ".join(f"{cmd} {ratio:.2f}x" for cmd, ratio in sorted(computed.items())))
     return "; ".join(parts)
 
 

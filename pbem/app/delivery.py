@@ -37,10 +37,7 @@ from pbem.protocol.chain import Chain
 from pbem.protocol.formats import TurnBody
 from pbem.transport import MAX_TEXT_BYTES
 from pbem.app.sending import pbem_name
-
-
-PENDING = "pending"
-
+from pbem.gamedir.names import PENDING
 
 REFUSED = "refused"
 

@@ -342,6 +342,10 @@ def _new_name(chain: Chain, data: bytes) -> str:
 
 def _drain(folder: Path, chain: Chain, notes: list[str] | None) -> list[Path]:
     """Apply the folder's pending files that now fit, before writing."""
+    from pbem.gamedir.names import PENDING
+
+    if not (folder / PENDING).is_dir():
+        return []  # nothing waits (the usual case): the delivery module is not even imported
     from pbem.app import delivery
 
     return delivery.drain_pending(folder, chain, notes)

@@ -8,6 +8,8 @@ import re
 
 STATE = "state.pbem"
 DEALER_KEY = "dealer.key"
+#: the folder of files that came early, each waiting for the one before it (`pbem.app.delivery`)
+PENDING = "pending"
 #: a chain file; the optional middle part catches the copies sync tools make
 #: when two writers collide ("000005-bob.sync-conflict-....pbem",
 #: "000005-bob (conflicted copy).pbem"), so a fork is reported, not missed.
