@@ -44,17 +44,33 @@ _CLASS = (
     "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
     "\U000e0001\U000e0020-\U000e007f"
 )
-#: what is stripped from output
-_STRIP = re.compile(f"[{_CLASS}]")
-#: what a text may not hold (the tab and the newline too)
-UNSAFE = re.compile(f"[\t\n{_CLASS}]")
+_PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+def _pattern(name: str) -> re.Pattern[str]:
+    """``STRIP`` (what is stripped from output) or ``UNSAFE`` (what a text
+    may not hold: the tab and the newline too), compiled on first use: most
+    texts are printable (`str.isprintable`, which is False for every
+    character of `_CLASS`), and compiling the class costs every command
+    about a millisecond (issue #26)."""
+    if name not in _PATTERNS:
+        _PATTERNS[name] = re.compile(f"[{_CLASS}]" if name == "STRIP" else f"[\t\n{_CLASS}]")
+    return _PATTERNS[name]
+
+
+def __getattr__(name: str) -> re.Pattern[str]:
+    if name == "UNSAFE":
+        return _pattern(name)
+    raise AttributeError(name)
 
 
 def text_problem(text: str, allow: str = "") -> str | None:
     """Why `text` may not be shown as it is (the first control or format
     character in it, named by its code point), or None. Characters in
     `allow` (a tab in the lines of an option file) pass."""
-    for m in UNSAFE.finditer(text):
+    if text.isprintable():
+        return None
+    for m in _pattern("UNSAFE").finditer(text):
         if m.group() not in allow:
             return f"a control or format character (U+{ord(m.group()):04X})"
     return None
@@ -63,7 +79,9 @@ def text_problem(text: str, allow: str = "") -> str | None:
 def clean(text: str) -> str:
     """`text` without the characters a terminal would obey (newlines and
     tabs stay): what pbem prints, whatever it came from."""
-    return _STRIP.sub("", text)
+    if text.replace("\n", "").replace("\t", "").isprintable():
+        return text
+    return _pattern("STRIP").sub("", text)
 
 
 class SafeText(io.TextIOBase):

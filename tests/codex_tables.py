@@ -12,9 +12,9 @@ dealers deal the hands it fixes as they deal any set-up."""
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 from collections.abc import Iterator
 
+import msgspec
 import pytest
 
 from pbem import games
@@ -31,7 +31,7 @@ MODES = ("hotseat", "referee", "peer")
 @contextlib.contextmanager
 def scenarios_everywhere() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(GAME, "info", dataclasses.replace(GAME.info, scenario_options=frozenset()))
+        mp.setattr(GAME, "info", msgspec.structs.replace(GAME.info, scenario_options=frozenset()))
         yield
 
 

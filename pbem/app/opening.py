@@ -13,9 +13,10 @@ code never prints.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from pbem.crypto.keys import SecretIdentity, read_secret_key_file
 from pbem.errors import KeyStoreError, PassphraseError, PbemError, ProtocolError
@@ -31,8 +32,7 @@ if TYPE_CHECKING:
     from pbem.protocol.party import Party
 
 
-@dataclass
-class Keys:
+class Keys(msgspec.Struct):
     """Where keys come from: a store and a way to ask for a passphrase
     (given the key's name when `named`, so a prompt can say which).
 
@@ -53,7 +53,7 @@ class Keys:
     #: how many times a wrong passphrase may be typed again (a person at a
     #: terminal: 3; a script's $PBEM_PASSPHRASE: once)
     tries: int = 1
-    _warned: set[str] = field(default_factory=set, repr=False)
+    _warned: set[str] = msgspec.field(default_factory=set)
 
     def secret(self, name: str) -> SecretIdentity:
         ask = (lambda: self.passphrase(name)) if self.named else self.passphrase

@@ -16,8 +16,9 @@ out as they are, or armored in a text (`armor_files`, `pbem.transport.armor`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from pbem.errors import FormatError, PbemError
 from pbem.gamedir import folder as folder_mod, safe_read
@@ -79,8 +80,7 @@ def last_seen(chain: Chain, party: str) -> int:
     return max((r.seq for r in chain.records if r.by == party), default=-1)
 
 
-@dataclass
-class Owed:
+class Owed(msgspec.Struct):
     """What one party may still lack."""
 
     party: str

@@ -43,6 +43,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+import msgspec
 
 from pbem.app.chain_reader import ChainReader, chain_signature
 from pbem.app.long_running import run_notify
@@ -64,11 +67,12 @@ class CachedKeys(Keys):
     """Keys whose private keys are unlocked once for the life of a watch
     (a daemon asks for a passphrase at most once per name)."""
 
+    _unlocked: dict[str, Any] = msgspec.field(default_factory=dict)
+
     def secret(self, name: str):
-        cache = self.__dict__.setdefault("_unlocked", {})
-        if name not in cache:
-            cache[name] = super().secret(name)
-        return cache[name]
+        if name not in self._unlocked:
+            self._unlocked[name] = super().secret(name)
+        return self._unlocked[name]
 
 
 def cached(keys: Keys) -> Keys:

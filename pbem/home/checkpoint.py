@@ -50,7 +50,6 @@ import hashlib
 import io
 import os
 import pickle
-from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
@@ -79,8 +78,7 @@ class Header(msgspec.Struct, forbid_unknown_fields=True):
     private_through: int = -1
 
 
-@dataclass
-class Saved:
+class Saved(msgspec.Struct):
     """An authenticated checkpoint that applies to this folder and this code."""
 
     header: Header

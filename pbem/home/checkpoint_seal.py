@@ -133,11 +133,13 @@ def stat_key(st: os.stat_result) -> tuple:
 def _remove_stale_temps(target: Path) -> None:
     """Temporary files of this checkpoint left by a killed command (an
     hour old: never one that a live command is writing)."""
-    with contextlib.suppress(OSError):
-        for stray in target.parent.glob(f".{target.name}.*.tmp"):
-            with contextlib.suppress(OSError):
-                if stray.stat().st_mtime < time.time() - 3600:
-                    stray.unlink()
+    start, end = f".{target.name}.", ".tmp"  # not `glob`, which compiles a pattern: a command's millisecond
+    with contextlib.suppress(OSError), os.scandir(target.parent) as entries:
+        for stray in entries:
+            if stray.name.startswith(start) and stray.name.endswith(end) and len(stray.name) > len(start) + len(end):
+                with contextlib.suppress(OSError):
+                    if stray.stat(follow_symlinks=False).st_mtime < time.time() - 3600:
+                        os.unlink(stray.path)
 
 
 def code_version() -> str:

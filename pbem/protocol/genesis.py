@@ -12,8 +12,9 @@ the same for the whole game, and the chain's first head and record.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from pbem import games
 from pbem.errors import FormatError, ProtocolError
@@ -32,8 +33,7 @@ if TYPE_CHECKING:
     from pbem.protocol.setup import PeerShape
 
 
-@dataclass(frozen=True)
-class Begun:
+class Begun(msgspec.Struct, frozen=True, kw_only=True):
     """A checked genesis."""
 
     genesis: GenesisBody

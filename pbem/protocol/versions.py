@@ -11,15 +11,14 @@ every older version lacks it); pbem writes new games under the last row.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import msgspec
 
 from pbem.errors import FormatError
 
 MODES = ("hotseat", "referee", "peer")
 
 
-@dataclass(frozen=True)
-class Version:
+class Version(msgspec.Struct, frozen=True):
     """The features of one protocol version; each version has every
     feature of the one before it."""
 
@@ -124,7 +123,7 @@ def _table() -> dict[int, Version]:
     out: dict[int, Version] = {}
     last = Version(0)
     for number, modes, adds in _ROWS:
-        last = replace(last, number=number, modes=modes, **{name: True for name in adds})
+        last = msgspec.structs.replace(last, number=number, modes=modes, **{name: True for name in adds})
         out[number] = last
     return out
 

@@ -12,7 +12,7 @@ ones; ``PBEM_LONG=1`` every one."""
 
 from __future__ import annotations
 
-import dataclasses
+import msgspec
 import importlib
 import os
 
@@ -28,7 +28,7 @@ def _flip(monkeypatch, name: str, **declaration) -> None:
     package = importlib.import_module(module)
     game = getattr(package, attr)
     real = game.dealing
-    monkeypatch.setattr(package, attr, game.replace(dealing=lambda state: dataclasses.replace(real(state),
+    monkeypatch.setattr(package, attr, game.replace(dealing=lambda state: msgspec.structs.replace(real(state),
                                                                                               **declaration)))
 
 

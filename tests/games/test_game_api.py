@@ -5,7 +5,7 @@ reads."""
 from __future__ import annotations
 
 import ast
-import dataclasses
+import msgspec
 
 import pytest
 
@@ -52,7 +52,7 @@ def test_a_solo_game_is_refused_a_peer_dealer_by_the_protocol_not_the_game():
         check_dealer(game, [SeatSpec("alice")], "peer")
     check_dealer(game, [SeatSpec("alice")], "referee")
     check_dealer(game, [SeatSpec("alice"), SeatSpec("bob")], "peer")
-    harmless = game.replace(dataclasses.replace(game.info, immediate_chance=True))
+    harmless = game.replace(msgspec.structs.replace(game.info, immediate_chance=True))
     check_dealer(harmless, [SeatSpec("alice")], "peer")
 
 
@@ -62,7 +62,7 @@ def test_a_game_is_made_of_rules_functions_and_nothing_else():
         Game(game.info, render=lambda view: "")
     with pytest.raises(TypeError, match="'private_decks' is not a rules function"):
         game.replace(private_decks=lambda state: {})
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(AttributeError):
         game.info.rules_version = "9"  # type: ignore[misc]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+import time
 from pathlib import Path
 
 import pytest
@@ -320,3 +321,17 @@ def test_a_checkpoint_of_an_earlier_layout_is_ignored_not_misread(pbem, game, mo
     assert pbem.json("status", game)["seq"] == len(chain_names(game)) - 1
     assert len(counted) == len(chain_names(game)) - 1  # from genesis
     assert checkpoint.read(game) is not None
+
+
+def test_a_killed_writers_temporary_file_goes_once_an_hour_old(tmp_path, monkeypatch):
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
+    target = checkpoint_seal.home() / "abc.ckpt"
+    target.parent.mkdir(parents=True)
+    old, young, other = (target.parent / n for n in (".abc.ckpt.1f2e.tmp", ".abc.ckpt.3c4d.tmp", ".abd.ckpt.5e6f.tmp"))
+    for stray in (old, young, other):
+        stray.write_bytes(b"half")
+    hours_ago = time.time() - 7200
+    os.utime(old, (hours_ago, hours_ago))
+    os.utime(other, (hours_ago, hours_ago))
+    assert checkpoint_seal.sealed_write(target, b"pbem-test\n0123456789")
+    assert not old.exists() and young.exists() and other.exists()  # another checkpoint's file is its own business

@@ -7,7 +7,6 @@ key, so only the new checks can refuse it."""
 
 from __future__ import annotations
 
-import dataclasses
 
 import msgspec
 import pytest
@@ -37,7 +36,7 @@ class Uneven(chancegame.LuckyDraw):
     which cards are hidden depends on the set-up's chance, so a peer game
     shuffles its deck only after the set-up (a late deck)."""
 
-    info = dataclasses.replace(chancegame.LuckyDraw.info, name="uneven")
+    info = msgspec.structs.replace(chancegame.LuckyDraw.info, name="uneven")
     steady = False  # a test switch: lose no card
 
     def setup(self, options, seats, chance):

@@ -4,7 +4,6 @@ says what a version has, and no rule elsewhere that compares numbers."""
 from __future__ import annotations
 
 import ast
-import dataclasses
 from pathlib import Path
 
 import msgspec
@@ -15,7 +14,7 @@ from pbem.errors import FormatError
 from pbem.protocol import versions
 from pbem.protocol.formats import PROTOCOL_VERSION, GenesisBody
 
-FEATURES = [f.name for f in dataclasses.fields(versions.Version) if f.type == "bool"]
+FEATURES = [f.name for f in msgspec.structs.fields(versions.Version) if f.type is bool]
 
 
 def test_each_version_keeps_every_feature_of_the_one_before():

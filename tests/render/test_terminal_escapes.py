@@ -18,6 +18,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from hypothesis import given, strategies as st
 
 from conftest import Pbem, snapshot
 from pbem.crypto import limits
@@ -222,3 +223,13 @@ def test_the_output_filter_cleans_text_and_bytes():
     out.buffer.write(("c" + ATTACKS[0] + "d\n").encode() + b"\xff\n")
     out.flush()
     assert raw.getvalue() == b"a]52;c;cGJlbQ==b\nc[2J[Hd\n\xff\n"
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",))) | st.text(alphabet="ab\t\n\x1b\u202e\u00a0\u200b\ue000"))
+def test_the_quick_path_for_printable_text_cleans_and_judges_as_the_pattern_does(text):
+    from pbem import safetext
+
+    every = re.compile(f"[{safetext._CLASS}]")
+    assert safetext.clean(text) == every.sub("", text)
+    unsafe = re.compile(f"[\t\n{safetext._CLASS}]").search(text)
+    assert (safetext.text_problem(text) is None) == (unsafe is None)

@@ -3,7 +3,7 @@ the schemas are current, and the installed `pbem` runs as a real process."""
 
 from __future__ import annotations
 
-import dataclasses
+import msgspec
 import json
 import os
 import pkgutil
@@ -159,7 +159,7 @@ def test_games_are_found_by_alias_and_rules_version(monkeypatch):
     assert games.get("agent-avenue", aa.info.rules_version) is aa
     with pytest.raises(UnknownGame, match="rules version 0 is not known"):
         games.get("agent-avenue", "0")
-    monkeypatch.setattr(aa, "info", dataclasses.replace(aa.info, editions={"0": "pbem.games.agent_avenue:GAME"}))
+    monkeypatch.setattr(aa, "info", msgspec.structs.replace(aa.info, editions={"0": "pbem.games.agent_avenue:GAME"}))
     assert games.get("agent-avenue", "0") is aa  # earlier rules kept for old games are found
     with pytest.raises(UnknownGame):
         games.get("chess")

@@ -30,7 +30,7 @@ Dragon: the team's shared base and tower).
 
 from __future__ import annotations
 
-import dataclasses
+import msgspec
 from collections.abc import Callable
 from typing import Any
 
@@ -71,6 +71,6 @@ GAME: Game[State, Command] = Game(INFO, presentation="pbem.games.codex.present:P
 #: Two-Headed Dragon the team base is only its first player's and a tower
 #: guards only its owner's things (`editions`)
 GAME_RULES_4 = GAME.replace(
-    dataclasses.replace(INFO, rules_version="4", editions={}),
+    msgspec.structs.replace(INFO, rules_version="4", editions={}),
     presentation="pbem.games.codex.present:PRESENTATION_RULES_4", **_rules(RULES_4),
 )

@@ -15,7 +15,7 @@ and decisions: ``shared/rules/dark-agent.md``.
 
 from __future__ import annotations
 
-import dataclasses
+import msgspec
 from functools import partial
 from typing import Any
 
@@ -52,7 +52,7 @@ GAME = Game(
 #: rules 1, kept so that games begun under them keep verifying: a failed
 #: attack on an AIM also wounds the attackers, and Kara protects an AIM
 GAME_RULES_1 = GAME.replace(
-    dataclasses.replace(INFO, rules_version="1", editions={}),
+    msgspec.structs.replace(INFO, rules_version="1", editions={}),
     legal=partial(rules.legal, edition=RULES_1), apply=partial(rules.apply, edition=RULES_1),
     view=partial(GAME.view, edition=RULES_1), presentation="pbem.games.dark_agent.present:PRESENTATION_RULES_1",
 )

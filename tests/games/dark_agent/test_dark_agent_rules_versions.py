@@ -9,7 +9,7 @@ would not (the test proves the vector exercises the change).
 
 from __future__ import annotations
 
-import dataclasses
+import msgspec
 import shutil
 from pathlib import Path
 
@@ -42,7 +42,7 @@ def test_a_game_begun_under_rules_1_keeps_verifying(tmp_path):
 
 def test_replayed_under_rules_2_the_same_files_would_not_verify(tmp_path, monkeypatch):
     game = games.get("dark-agent")
-    monkeypatch.setattr(game, "info", dataclasses.replace(game.info, editions={"1": "pbem.games.dark_agent:GAME"}))
+    monkeypatch.setattr(game, "info", msgspec.structs.replace(game.info, editions={"1": "pbem.games.dark_agent:GAME"}))
     work = tmp_path / "game"
     shutil.copytree(VECTOR, work)
     r = run("verify", work, "--full", home=tmp_path / "home")
