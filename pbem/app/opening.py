@@ -175,9 +175,11 @@ def add_notes(notes: list[str] | None, more: list[str]) -> None:
 
 def party(chain: Chain, name: str, keys: Keys, secret: SecretIdentity | None = None) -> Party:
     """`name`'s view of `chain` (`secret`: its key, when already unlocked)."""
+    from pbem.home import opened
     from pbem.protocol.party import Party
 
     check_seat(chain, name, keys)
+    opened.install()  # what its deliveries hold, from the last command (decrypted once)
     return Party(chain, secret or seat_secret(chain, name, keys))
 
 

@@ -265,8 +265,10 @@ def writer_chain(folder: Path, name: str, keys: Keys) -> tuple[Chain, dict[str, 
     `hotseat_key` reports where it matters) the chain is loaded publicly
     and `dealer_checked` replays it when the dealer must answer.
     """
+    from pbem.home import opened
     from pbem.protocol.party import Party
 
+    opened.install()  # the dealer's memos and a seat's deliveries, opened once (`pbem.home.opened`)
     found: list[Any] = []  # [cards, the referee's key when it is `name`]
 
     def dealer_cards(genesis: Chain) -> dict[str, str] | None:

@@ -15,7 +15,7 @@ holds everything, which is exactly what hotseat means.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
@@ -295,23 +295,42 @@ def dealer_openings(chain: Chain, seed: bytes, dealer: SecretIdentity | None = N
 #: (game id, seed, set-up seed) -> the set-up's openings: a process (the
 #: demo, a hotseat game's commands) recomputes the set-up once
 _SETUP_OPENINGS: dict[tuple[str, bytes, bytes | None], dict[str, Opening]] = {}
-#: (sealed bytes, recipient's sealing key, associated data) -> the openings
-#: inside: a process opens each delivery or memo once, however often it
-#: builds a party. Only in memory: opened cards are never written where the
-#: key store does not guard them.
-_OPENED: dict[tuple[bytes, str, bytes], list[Opening]] = {}
+#: (recipient's sealing key, digest of the sealed bytes and their associated
+#: data) -> the openings inside: a process opens each delivery or memo once,
+#: however often it builds a party
+_OPENED: dict[tuple[str, bytes], list[Opening]] = {}
 _MAX_REMEMBERED = 20_000
+#: what earlier processes opened with a key, where the app layer keeps it
+#: (`pbem.home.opened`, encrypted under a key only that private key gives):
+#: called with the key on its first delivery, it returns digest -> openings
+#: (a dict the app layer saves again with what this process added to it)
+remembered: Callable[[SecretIdentity], dict[bytes, list[Opening]]] | None = None
+
+
+def sealed_digest(envelope: Envelope, ad: bytes) -> bytes:
+    """What names one sealed delivery or memo to its recipient: the same
+    bytes under the same associated data open to the same openings."""
+    from hashlib import blake2b
+
+    return blake2b(msgspec.json.encode(envelope) + b"\n" + ad, digest_size=32, person=b"pbem-sealed").digest()
 
 
 def opened_once(envelope: Envelope, secret: SecretIdentity, ad: bytes) -> list[Opening]:
-    """`open_openings`, remembered for this process."""
-    key = (msgspec.json.encode(envelope), secret.public.seal, ad)
+    """`open_openings`, remembered for this process, and (through
+    `remembered`) from one command to the next: nothing is decrypted twice."""
+    digest = sealed_digest(envelope, ad)
+    key = (secret.public.seal, digest)
     found = _OPENED.get(key)
-    if found is None:
+    if found is None and remembered is not None:
+        kept = remembered(secret)
+        found = kept.get(digest)
+        if found is None:
+            found = kept[digest] = open_openings(envelope, secret, ad)
+    elif found is None:
         found = open_openings(envelope, secret, ad)
-        if len(_OPENED) >= _MAX_REMEMBERED:
-            _OPENED.clear()
-        _OPENED[key] = found
+    if len(_OPENED) >= _MAX_REMEMBERED:
+        _OPENED.clear()
+    _OPENED[key] = found
     return list(found)
 
 
