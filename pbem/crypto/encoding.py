@@ -17,7 +17,7 @@ content always gives the same bytes. `domain` and `check_domain` spell the
 signing domains (`pbem.crypto.sign` says why they exist).
 """
 
-from __future__ import annotations
+# (no postponed annotations: msgspec reads these at once)
 
 import base64
 import binascii

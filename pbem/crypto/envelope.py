@@ -7,7 +7,7 @@ needs no more than this, so reading never loads the AEAD (start-up time,
 issue #12).
 """
 
-from __future__ import annotations
+# (no postponed annotations: msgspec reads these at once)
 
 from typing import Literal
 

@@ -42,7 +42,7 @@ The in-process memory of checkpoints (`_READ`, `_PRIVATE`, `_LATEST`,
 the files, and it keeps the files in step at exit (`_flush`).
 """
 
-from __future__ import annotations
+# (no postponed annotations: msgspec reads these at once)
 
 import atexit
 import contextlib

@@ -10,7 +10,8 @@ each sealed delivery (or a dealer's memo to itself) through
 with that key: this module's `for_secret`, installed by `install`.
 
 What is kept is what the key opened: the cards it may see. So the file is
-encrypted (XChaCha20-Poly1305, bound to the key's public sealing key)
+encrypted (ChaCha20-Poly1305, which the command has imported to open the
+deliveries anyway; bound to the key's public sealing key)
 under a key derived from the private key itself (keyed BLAKE2b of its 64
 bytes): only its holder can read it, as only its holder can open the
 deliveries; a passphrase set later changes nothing of that. One file per
@@ -34,7 +35,8 @@ if TYPE_CHECKING:
     from pbem.protocol.file_parts import Opening
 
 MAGIC = b"pbem-opened/1\n"
-_NONCE = 24
+#: a random 96-bit nonce: a key's file is written once per command that opens something new
+_NONCE = 12
 #: sealed items kept per key (a long Codex game seals about one a turn to each seat)
 LIMIT = 20_000
 
@@ -91,8 +93,8 @@ def _binding(secret: SecretIdentity) -> bytes:
 
 def _read(secret: SecretIdentity, path: Path) -> dict[bytes, list[Opening]]:
     import msgspec
-    from nacl.bindings import crypto_aead_xchacha20poly1305_ietf_decrypt as decrypt
-    from nacl.exceptions import CryptoError
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
     from pbem.protocol.file_parts import Opening
 
@@ -103,19 +105,19 @@ def _read(secret: SecretIdentity, path: Path) -> dict[bytes, list[Opening]]:
         return {}
     body = data[len(MAGIC):]  # ... and only the key's holder can read it
     try:
-        plain = decrypt(body[_NONCE:], _binding(secret), body[:_NONCE], _key(secret))
+        plain = ChaCha20Poly1305(_key(secret)).decrypt(body[:_NONCE], body[_NONCE:], _binding(secret))
         return dict(msgspec.msgpack.decode(plain, type=dict[bytes, list[Opening]]))
-    except (CryptoError, ValueError, TypeError, msgspec.DecodeError, msgspec.ValidationError):
+    except (InvalidTag, ValueError, TypeError, msgspec.DecodeError, msgspec.ValidationError):
         return {}
 
 
 def _write(secret: SecretIdentity, path: Path, entries: dict[bytes, list[Opening]]) -> None:
     import msgspec
-    from nacl.bindings import crypto_aead_xchacha20poly1305_ietf_encrypt as encrypt
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
     from pbem.home.checkpoint_seal import sealed_write
 
     kept = dict(list(entries.items())[-LIMIT:])
     nonce = os.urandom(_NONCE)
-    sealed = encrypt(msgspec.msgpack.encode(kept), _binding(secret), nonce, _key(secret))
+    sealed = ChaCha20Poly1305(_key(secret)).encrypt(nonce, msgspec.msgpack.encode(kept), _binding(secret))
     sealed_write(path, MAGIC + nonce + sealed, light=True)

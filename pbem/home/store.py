@@ -20,7 +20,7 @@ book is what games are checked against (`pbem.home.pinning`), like ssh's
 known_hosts.
 """
 
-from __future__ import annotations
+# (no postponed annotations: msgspec reads these at once)
 
 import os
 import stat

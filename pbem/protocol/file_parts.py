@@ -3,7 +3,7 @@ constrained names, refs and times, the openings that make a hidden card
 known, and the genesis's seats and dealer.
 """
 
-from __future__ import annotations
+# (no postponed annotations: msgspec reads these at once)
 
 from typing import Annotated, Literal
 

@@ -18,7 +18,7 @@ parts live by family: `file_parts` (names, openings, seats, the dealer),
 handovers), `turn_parts` (undo, ballots, obligations).
 """
 
-from __future__ import annotations
+# (no postponed annotations: msgspec reads these at once)
 
 from typing import Annotated, Literal
 

@@ -4,7 +4,7 @@ agreed pace, resigning, pauses, timeouts and a seat handed over to another
 player.
 """
 
-from __future__ import annotations
+# (no postponed annotations: msgspec reads these at once)
 
 from typing import Annotated, Literal
 

@@ -5,7 +5,7 @@ and the secrets a seat publishes at the end. Plain Structs: the work on them
 is `pbem.protocol.peer`'s.
 """
 
-from __future__ import annotations
+# (no postponed annotations: msgspec reads these at once)
 
 from typing import Annotated
 

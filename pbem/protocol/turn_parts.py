@@ -4,7 +4,7 @@ agreement, the ballots of a simultaneous vote, what a party owes, and the
 outcome.
 """
 
-from __future__ import annotations
+# (no postponed annotations: msgspec reads these at once)
 
 from typing import Annotated, Literal
 

@@ -29,7 +29,7 @@ Parsing ignores case and extra whitespace (and spaces or hyphens inside
 names: ``double-agent``, ``DoubleAgent``).
 """
 
-from __future__ import annotations
+# (no postponed annotations: msgspec reads these at once)
 
 from collections.abc import Callable
 

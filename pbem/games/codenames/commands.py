@@ -15,7 +15,7 @@ spaces ignored; Swedish keywords in brackets are accepted too):
                              gives the clues from now on [klar]
 """
 
-from __future__ import annotations
+# (no postponed annotations: msgspec reads these at once)
 
 from typing import Literal
 

@@ -52,7 +52,7 @@ and, for ``tech`` on the Mystical Forest map, ``rune=me:X,...`` (exhausted
 things that take a +1/+1 rune instead of readying).
 """
 
-from __future__ import annotations
+# (no postponed annotations: msgspec reads these at once)
 
 import difflib
 

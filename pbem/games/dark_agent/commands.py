@@ -22,7 +22,7 @@ the writer re-chooses it among equal copies before signing).
 * ``vote yes`` / ``vote no``     the UN vote
 """
 
-from __future__ import annotations
+# (no postponed annotations: msgspec reads these at once)
 
 import msgspec
 
