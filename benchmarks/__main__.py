@@ -73,7 +73,7 @@ from pbem.gamedir import folder as folder_mod, safe_read, status_memo
 FLOOR = "import click, msgspec, cryptography.hazmat.primitives.asymmetric.ed25519"
 READERS = ("status", "status --json", "legal --json", "show")
 #: runs of each reader from memory (`command_rows`; one in the smoke mode)
-READER_REPS = 7
+READER_REPS = 15
 #: the length of the long Codex game's figures (issue #8 and #12)
 CODEX_FILES = 300
 #: files of the long Codex game's calm build-up (`seeded.py`)
@@ -184,8 +184,9 @@ def command_rows(game: seeded.Seeded, lengths: list[int], timer: Timer, work: Pa
             argv = [args[0], str(here), *args[1:], *extra]
             if args[0] != "status":  # its words remembered (`pbem.gamedir.seat_memo`), as after a first look
                 run([sys.executable, "-m", "pbem", *argv], {**timer.env, "PBEM_HOME": str(home)})
-            # words from memory cost about the floor itself: a median of a few runs would judge
-            # the machine's noise against the goal (1.0x for status), so these take more runs
+            # words from memory cost about the floor itself, and a process's CPU time is counted
+            # in ticks of a few ms: a median of three would judge that noise against the goal
+            # (1.0x for status), so these take more runs
             rows.append((game.title, files, cmd, timer.pbem(home, argv, reps=READER_REPS if timer.reps > 1 else 1)))
             if args[0] != "status":  # the first look after a change: computed, from the checkpoint
                 rows.append((game.title, files, f"{args[0]}, computed", timer.pbem(
