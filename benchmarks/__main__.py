@@ -30,8 +30,9 @@ side, so that a busy machine slows numerator and denominator alike:
   (`benchmarks/bench_demos.py`; Agent Avenue's hotseat demo only in the
   quick mode);
 * the peak memory of a fresh process verifying a 1,000-file game
-  (`benchmarks/bench_memory.py`), then every target of issue #26 with
-  pass/miss.
+  (`benchmarks/bench_memory.py`); in the full mode the README's two test
+  commands, timed (`benchmarks/bench_tests.py`); then every target of
+  issue #26 with pass/miss.
 
 Codex: the full mode plays one long hotseat game of more than 300 files
 (`seeded.py` says how: a calm build-up, then the greedy bot), whose
@@ -64,7 +65,7 @@ from pathlib import Path
 import pbem
 from benchmarks import (
     bench_daemon, bench_demos, bench_memory, bench_playouts, bench_poker, bench_refill, bench_serve,
-    bench_shuffle_proof, bench_spec_pairs, cryptofloor, goals, in_process, seeded,
+    bench_shuffle_proof, bench_spec_pairs, bench_tests, cryptofloor, goals, in_process, seeded,
 )
 from pbem.app import watching
 from pbem.errors import PbemError
@@ -470,7 +471,13 @@ def main(argv: list[str] | None = None) -> None:
         modes = ("hotseat",) if args.quick else bench_memory.MODES  # a peer game of 1,000 files: minutes
         for line in bench_memory.report(Path(tmp), modes=modes, verdicts=verdicts):
             print(line)
-    verdicts["6. tests"] = "not measured here (README: the suite's and the quick subset's times)"
+    print()
+    if args.quick:
+        verdicts["6. tests"] = "not measured in the quick mode (python -m benchmarks.bench_tests)"
+    else:
+        print("12. Tests (benchmarks/bench_tests.py): the README's two pytest commands, wall time")
+        for line in bench_tests.report(verdicts=verdicts):
+            print(line)
     print()
     print("Issue #26's targets, from this run:")
     for target, line in sorted(verdicts.items()):
