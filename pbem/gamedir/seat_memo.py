@@ -110,8 +110,9 @@ def remember(folder: Path, seat: str | None, form: str, before: dict[str, Any], 
 
     old = _read(folder, seat, key)
     memo = {**before, "seat": seat or "", "code": pbem_code(), "words": {form: words}}
-    if old is not None and _same_snapshot(old, before) and isinstance(old.get("at"), int):
-        # the older words are trusted only as of their own look: keep the earlier time
+    if old is not None and _same_snapshot(old, before) and status_memo.still_true(old, folder):
+        # the older words hold now, as of their own look: keep them, and that earlier time
+        # (the files were settled then, so they are for these words too)
         memo["words"] = {**old["words"], form: words}
         memo["at"] = min(old["at"], before["at"])
     body = marshal.dumps(memo)

@@ -175,3 +175,15 @@ def test_words_from_memory_import_neither_the_chain_nor_cryptography(pbem, game)
         heavy = {m for m in imported if m.split(".")[0] in ("cryptography", "msgspec")
                  or m.startswith(("pbem.protocol.", "pbem.games.", "pbem.app", "pbem.crypto"))}
         assert heavy == set(), form
+
+
+def test_words_kept_before_the_files_settled_do_not_hold_back_the_next(pbem, game, loads):
+    """A first look within a second of a change keeps words that are not
+    trusted yet; a look once the files have settled must not keep them (nor
+    their time), or no later look would ever be answered from memory."""
+    pbem("legal", game, "--as", "alice")  # the files are younger than a second
+    time.sleep(1.1)
+    pbem("show", game, "--as", "alice")  # settled now: remembered
+    loads.clear()
+    pbem("show", game, "--as", "alice")
+    assert not loads
