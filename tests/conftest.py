@@ -224,3 +224,28 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.path.name in SLOW_FILES:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture
+def memo_settled(monkeypatch):
+    """Files count as settled at once for words from memory
+    (`pbem.gamedir.status_memo`; in the real world: a second after their last change)."""
+    from pbem.gamedir import status_memo
+
+    monkeypatch.setattr(status_memo, "SETTLED_NS", 0)
+
+
+@pytest.fixture
+def chain_loads(monkeypatch) -> list[Path]:
+    """Every folder a command loaded the chain of (none: its words came from memory)."""
+    from pbem.app import opening
+
+    seen: list[Path] = []
+    open_game = opening.open_game
+
+    def counting(folder, *args, **kwargs):
+        seen.append(Path(folder))
+        return open_game(folder, *args, **kwargs)
+
+    monkeypatch.setattr(opening, "open_game", counting)
+    return seen

@@ -17,31 +17,10 @@ from pathlib import Path
 import pytest
 
 from conftest import Pbem
-from pbem.app import opening
-from pbem.gamedir import seat_memo, status_memo
+from pbem.gamedir import seat_memo
 from pbem.home import checkpoint_seal
 from pbem.home.agent import Client
 from pbem.home.store import KeyStore
-
-
-@pytest.fixture
-def settled(monkeypatch):
-    """Files count as settled at once (in the real world: a second after their last change)."""
-    monkeypatch.setattr(status_memo, "SETTLED_NS", 0)
-
-
-@pytest.fixture
-def loads(monkeypatch) -> list[Path]:
-    """Every folder a command loaded the chain of."""
-    seen: list[Path] = []
-    open_game = opening.open_game
-
-    def counting(folder, *args, **kwargs):
-        seen.append(Path(folder))
-        return open_game(folder, *args, **kwargs)
-
-    monkeypatch.setattr(opening, "open_game", counting)
-    return seen
 
 
 @pytest.fixture
@@ -55,20 +34,20 @@ FORMS = (("legal", "--as", "alice"), ("legal", "--as", "alice", "--json"), ("sho
          ("show", "--as", "alice", "--json"), ("show",), ("show", "--json"), ("legal", "--as", "bob"))
 
 
-def test_each_form_is_computed_once_then_answered_from_memory(pbem, game, settled, loads):
+def test_each_form_is_computed_once_then_answered_from_memory(pbem, game, memo_settled, chain_loads):
     first = {form: pbem(*form[:1], game, *form[1:]).output for form in FORMS}
-    assert len(loads) == len(FORMS)
+    assert len(chain_loads) == len(FORMS)
     again = {form: pbem(*form[:1], game, *form[1:]).output for form in FORMS}
-    assert again == first and len(loads) == len(FORMS)  # every form from memory, word for word
+    assert again == first and len(chain_loads) == len(FORMS)  # every form from memory, word for word
     assert "play " in first[FORMS[0]] and "bob has nothing to do now" in first[FORMS[-1]]
     # a new file: every form computed afresh, with new words
     pbem("submit", game, "--as", "alice", "--cmd", pbem.json("legal", game, "--as", "alice")[0])
-    loads.clear()
+    chain_loads.clear()
     after = {form: pbem(*form[:1], game, *form[1:]).output for form in FORMS}
-    assert len(loads) == len(FORMS) and after[FORMS[2]] != first[FORMS[2]]
+    assert len(chain_loads) == len(FORMS) and after[FORMS[2]] != first[FORMS[2]]
 
 
-def test_a_seats_words_are_not_in_its_memo_in_clear_nor_open_to_another_seat(pbem, game, settled, loads,
+def test_a_seats_words_are_not_in_its_memo_in_clear_nor_open_to_another_seat(pbem, game, memo_settled, chain_loads,
                                                                                  monkeypatch):
     hand = pbem("show", game, "--as", "alice").output
     monkeypatch.setenv("PBEM_HOME", str(pbem.home))
@@ -79,40 +58,40 @@ def test_a_seats_words_are_not_in_its_memo_in_clear_nor_open_to_another_seat(pbe
     pbem("show", game, "--as", "bob")
     bobs = seat_memo.path_for(game, "bob")
     shutil.copy(memo, bobs)
-    loads.clear()
+    chain_loads.clear()
     bob_sees = pbem("show", game, "--as", "bob").output
-    assert loads and bob_sees != hand
+    assert chain_loads and bob_sees != hand
     # a doctored memo sealed again with this user's own checkpoint key: refused by its cipher
     raw = bytearray(memo.read_bytes())
     raw[len(seat_memo.MAGIC) + 30] ^= 1
     checkpoint_seal.sealed_write(memo, bytes(raw[:-32]), light=True)
-    loads.clear()
-    assert pbem("show", game, "--as", "alice").output == hand and loads
+    chain_loads.clear()
+    assert pbem("show", game, "--as", "alice").output == hand and chain_loads
     # another folder's memo for the same seat put in this folder's place
     other = game.parent / "h"
     pbem("new", "aa", other, "--seat", "alice", "--seat", "bob", "--seed", "6")
     pbem("show", other, "--as", "alice")
     shutil.copy(seat_memo.path_for(other, "alice"), memo)
-    loads.clear()
-    assert pbem("show", game, "--as", "alice").output == hand and loads
+    chain_loads.clear()
+    assert pbem("show", game, "--as", "alice").output == hand and chain_loads
 
 
-def test_a_key_given_a_passphrase_is_never_answered_from_its_old_memo(pbem, game, settled, loads, monkeypatch):
+def test_a_key_given_a_passphrase_is_never_answered_from_its_old_memo(pbem, game, memo_settled, chain_loads, monkeypatch):
     words = pbem("legal", game, "--as", "alice").output
     store = KeyStore(pbem.home)
     secret = store.secret("alice", lambda: "")
     from pbem.crypto.keys import secret_key_file
 
     store.key_path("alice").write_bytes(secret_key_file(secret, "a long passphrase", scrypt_n=2**10))
-    loads.clear()
+    chain_loads.clear()
     assert "a passphrase is needed" in pbem.fails("legal", game, "--as", "alice").stderr
     assert pbem("legal", game, "--as", "alice", env={"PBEM_PASSPHRASE": "a long passphrase"}).output == words
-    loads.clear()
+    chain_loads.clear()
     pbem("legal", game, "--as", "alice", env={"PBEM_PASSPHRASE": "a long passphrase"})
-    assert loads  # no agent holds it: nothing remembered for a locked key, the passphrase asked each time
+    assert chain_loads  # no agent holds it: nothing remembered for a locked key, the passphrase asked each time
 
 
-def test_with_the_agent_holding_a_locked_key_its_words_come_from_memory(tmp_path, settled, loads, monkeypatch):
+def test_with_the_agent_holding_a_locked_key_its_words_come_from_memory(tmp_path, memo_settled, chain_loads, monkeypatch):
     monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
     home = tmp_path / "h"
     for n in ("alice", "bob"):
@@ -126,31 +105,31 @@ def test_with_the_agent_holding_a_locked_key_its_words_come_from_memory(tmp_path
     assert started.returncode == 0, started.stderr
     try:
         words = run("legal", g, "--as", "alice", env={"PBEM_PASSPHRASE": "pass-alice"}).output
-        loads.clear()
-        assert run("legal", g, "--as", "alice").output == words and not loads
+        chain_loads.clear()
+        assert run("legal", g, "--as", "alice").output == words and not chain_loads
         run("agent", "forget", "alice")  # locked again: neither the memo nor the key without the passphrase
         assert "a passphrase is needed" in run.fails("legal", g, "--as", "alice").stderr
     finally:
         Client(home).stop()
 
 
-def test_colour_pictures_and_svg_files_are_never_remembered(pbem, game, settled, loads, monkeypatch):
+def test_colour_pictures_and_svg_files_are_never_remembered(pbem, game, memo_settled, chain_loads, monkeypatch):
     from pbem import render
 
     monkeypatch.setattr(render, "wants_rich", lambda plain, stream=None: not plain)
     for _ in range(2):
         pbem("show", game, "--as", "alice")
         pbem("show", game, "--svg", game.parent / "board.svg")
-    assert len(loads) == 4
+    assert len(chain_loads) == 4
     assert not list((pbem.home / "checkpoints").glob("*.seat"))
 
 
-def test_a_game_with_a_clock_or_a_warning_is_never_remembered(pbem, tmp_path, settled, loads):
+def test_a_game_with_a_clock_or_a_warning_is_never_remembered(pbem, tmp_path, memo_settled, chain_loads):
     paced = tmp_path / "paced"
     pbem("new", "aa", paced, "--seat", "alice", "--seat", "bob", "--pace", "3d")
     for _ in range(2):
         pbem("legal", paced, "--as", "alice")
-    assert len(loads) == 2
+    assert len(chain_loads) == 2
     stranger = Pbem(tmp_path / "stranger-home")
     unpaced = tmp_path / "unpaced"
     pbem("new", "aa", unpaced, "--seat", "alice", "--seat", "bob")
@@ -177,13 +156,13 @@ def test_words_from_memory_import_neither_the_chain_nor_cryptography(pbem, game)
         assert heavy == set(), form
 
 
-def test_words_kept_before_the_files_settled_do_not_hold_back_the_next(pbem, game, loads):
+def test_words_kept_before_the_files_settled_do_not_hold_back_the_next(pbem, game, chain_loads):
     """A first look within a second of a change keeps words that are not
     trusted yet; a look once the files have settled must not keep them (nor
     their time), or no later look would ever be answered from memory."""
     pbem("legal", game, "--as", "alice")  # the files are younger than a second
     time.sleep(1.1)
     pbem("show", game, "--as", "alice")  # settled now: remembered
-    loads.clear()
+    chain_loads.clear()
     pbem("show", game, "--as", "alice")
-    assert not loads
+    assert not chain_loads

@@ -17,29 +17,8 @@ from pathlib import Path
 import pytest
 
 from conftest import Pbem
-from pbem.app import opening
 from pbem.gamedir import status_memo
 from pbem.home import checkpoint_seal
-
-
-@pytest.fixture
-def settled(monkeypatch):
-    """Files count as settled at once (in the real world: a second after their last change)."""
-    monkeypatch.setattr(status_memo, "SETTLED_NS", 0)
-
-
-@pytest.fixture
-def loads(monkeypatch) -> list[Path]:
-    """Every folder a command loaded the chain of."""
-    seen: list[Path] = []
-    open_game = opening.open_game
-
-    def counting(folder, *args, **kwargs):
-        seen.append(Path(folder))
-        return open_game(folder, *args, **kwargs)
-
-    monkeypatch.setattr(opening, "open_game", counting)
-    return seen
 
 
 @pytest.fixture
@@ -58,19 +37,19 @@ def memo_of(pbem: Pbem, g: Path, monkeypatch) -> Path:
     return status_memo.path_for(g)
 
 
-def test_an_unchanged_game_is_answered_from_memory_with_the_same_words(pbem, game, settled, loads):
+def test_an_unchanged_game_is_answered_from_memory_with_the_same_words(pbem, game, memo_settled, chain_loads):
     first = status(pbem, game).output
     first_json = status(pbem, game, "--json").output
-    assert len(loads) == 1  # computed once, both forms remembered ...
+    assert len(chain_loads) == 1  # computed once, both forms remembered ...
     assert status(pbem, game).output == first and status(pbem, game, "--json").output == first_json
-    assert len(loads) == 1  # ... and answered from memory
+    assert len(chain_loads) == 1  # ... and answered from memory
     assert json.loads(first_json)["seq"] == 0 and "alice must decide" in first
     # the JSON form is what `pbem status --json` prints in full
     os.utime(sorted(game.glob("0*.pbem"))[-1])  # a change: computed afresh
-    assert status(pbem, game, "--json").output == first_json and len(loads) == 2
+    assert status(pbem, game, "--json").output == first_json and len(chain_loads) == 2
 
 
-def test_status_all_reads_each_game_from_memory_with_the_same_rows(pbem, game, settled, tmp_path, monkeypatch):
+def test_status_all_reads_each_game_from_memory_with_the_same_rows(pbem, game, memo_settled, tmp_path, monkeypatch):
     from pbem.gamedir import folder as folder_mod
 
     other = tmp_path / "h"
@@ -86,25 +65,25 @@ def test_status_all_reads_each_game_from_memory_with_the_same_rows(pbem, game, s
     assert loaded == []
 
 
-def test_every_change_it_depends_on_computes_it_again(pbem, game, settled, loads, tmp_path):
+def test_every_change_it_depends_on_computes_it_again(pbem, game, memo_settled, chain_loads, tmp_path):
     words = status(pbem, game).output
     # a new file: new words
     pbem("submit", game, "--as", "alice", "--cmd", pbem.json("legal", game, "--as", "alice")[0])
-    loads.clear()
+    chain_loads.clear()
     after = status(pbem, game).output
-    assert loads and after != words and "seq 2" in after
+    assert chain_loads and after != words and "seq 2" in after
     # the same bytes written again over a file (a sync tool's copy): computed again, same words
     last = sorted(game.glob("0*.pbem"))[-1]
     data = last.read_bytes()
     os.unlink(last)
     last.write_bytes(data)
-    loads.clear()
-    assert status(pbem, game).output == after and loads
+    chain_loads.clear()
+    assert status(pbem, game).output == after and chain_loads
     # a conflict copy beside a file
     shutil.copy(last, game / (last.stem + " (conflicted copy).pbem"))
-    loads.clear()
+    chain_loads.clear()
     status(pbem, game)
-    assert loads
+    assert chain_loads
     os.unlink(game / (last.stem + " (conflicted copy).pbem"))
     # the address book: another identity imported
     status(pbem, game)
@@ -113,25 +92,25 @@ def test_every_change_it_depends_on_computes_it_again(pbem, game, settled, loads
     exported = tmp_path / "carol.id"
     other("id", "export", "carol", "-o", exported)
     pbem("id", "import", exported)
-    loads.clear()
-    assert status(pbem, game).output == after and loads
+    chain_loads.clear()
+    assert status(pbem, game).output == after and chain_loads
     # an identity gone from the book (no file changed, one fewer)
     status(pbem, game)
     for gone in (pbem.home / "ids").glob("carol.*"):
         os.unlink(gone)
-    loads.clear()
-    assert status(pbem, game).output == after and loads
+    chain_loads.clear()
+    assert status(pbem, game).output == after and chain_loads
     # pbem's code
     status(pbem, game)
-    loads.clear()
+    chain_loads.clear()
     checkpoint_seal._CODE = "another pbem"
     try:
-        assert status(pbem, game).output == after and loads
+        assert status(pbem, game).output == after and chain_loads
     finally:
         checkpoint_seal._CODE = None
 
 
-def test_a_file_doctored_in_place_is_refused_as_before(pbem, game, settled, loads):
+def test_a_file_doctored_in_place_is_refused_as_before(pbem, game, memo_settled, chain_loads):
     status(pbem, game)
     first = sorted(game.glob("0*.pbem"))[-1]
     data = bytearray(first.read_bytes())
@@ -139,39 +118,39 @@ def test_a_file_doctored_in_place_is_refused_as_before(pbem, game, settled, load
     with open(first, "r+b") as fh:  # in place: the same inode
         fh.write(bytes(data))
     result = status(pbem, game, ok=False)
-    assert result.exit_code == 1 and loads
+    assert result.exit_code == 1 and chain_loads
 
 
-def test_a_doctored_or_foreign_memo_is_not_believed(pbem, game, settled, loads, tmp_path, monkeypatch):
+def test_a_doctored_or_foreign_memo_is_not_believed(pbem, game, memo_settled, chain_loads, tmp_path, monkeypatch):
     words = status(pbem, game).output
     memo = memo_of(pbem, game, monkeypatch)
     raw = memo.read_bytes()
     assert b"alice must decide" in raw
     memo.write_bytes(raw.replace(b"alice must decide", b"bob   must decide"))
-    loads.clear()
-    assert status(pbem, game).output == words and loads
+    chain_loads.clear()
+    assert status(pbem, game).output == words and chain_loads
     # another folder's memo (of another game) put in this folder's place
     other = tmp_path / "h"
     pbem("new", "aa", other, "--seat", "alice", "--seat", "bob", "--seed", "6")
     status(pbem, other)
     shutil.copy(memo_of(pbem, other, monkeypatch), memo)
-    loads.clear()
-    assert status(pbem, game).output == words and loads
+    chain_loads.clear()
+    assert status(pbem, game).output == words and chain_loads
 
 
-def test_files_changed_within_the_last_second_are_not_trusted(pbem, game, loads):
+def test_files_changed_within_the_last_second_are_not_trusted(pbem, game, chain_loads):
     status(pbem, game)
-    loads.clear()
+    chain_loads.clear()
     status(pbem, game)
-    assert loads  # the files are younger than a second: computed again
+    assert chain_loads  # the files are younger than a second: computed again
 
 
-def test_a_game_with_a_clock_or_a_warning_is_never_remembered(pbem, tmp_path, settled, loads):
+def test_a_game_with_a_clock_or_a_warning_is_never_remembered(pbem, tmp_path, memo_settled, chain_loads):
     paced = tmp_path / "paced"
     pbem("new", "aa", paced, "--seat", "alice", "--seat", "bob", "--pace", "3d")
     status(pbem, paced)
-    loads.clear()
-    assert "clock: " in status(pbem, paced).output and loads
+    chain_loads.clear()
+    assert "clock: " in status(pbem, paced).output and chain_loads
     # a reader whose address book knows none of the game's keys is warned each time
     stranger = Pbem(tmp_path / "stranger-home")
     for _ in range(2):
@@ -201,9 +180,9 @@ def test_a_status_from_memory_imports_neither_the_chain_nor_cryptography(pbem, g
     assert heavy == set()
 
 
-def test_where_a_change_time_can_be_set_back_nothing_is_remembered(pbem, game, settled, loads, monkeypatch):
+def test_where_a_change_time_can_be_set_back_nothing_is_remembered(pbem, game, memo_settled, chain_loads, monkeypatch):
     monkeypatch.setattr(status_memo, "WHERE_TRUSTED", False)  # as on Windows, whose st_ctime is the creation time
     status(pbem, game)
-    loads.clear()
+    chain_loads.clear()
     status(pbem, game)
-    assert loads and not list((pbem.home / "checkpoints").glob("*.status"))
+    assert chain_loads and not list((pbem.home / "checkpoints").glob("*.status"))
