@@ -249,3 +249,13 @@ def chain_loads(monkeypatch) -> list[Path]:
 
     monkeypatch.setattr(opening, "open_game", counting)
     return seen
+
+
+def aa_after(pbem: Pbem, folder: Path, moves: int, seed: int) -> Path:
+    """A hotseat Agent Avenue game of alice and bob in `folder`, `moves`
+    files in: each the first legal command of the seat to act."""
+    pbem("new", "aa", folder, "--seat", "alice", "--seat", "bob", "--seed", str(seed))
+    for _ in range(moves):
+        who = pbem.json("status", folder)["to_act"][0]["seat"]
+        pbem("submit", folder, "--as", who, "--cmd", pbem.json("legal", folder, "--as", who)[0])
+    return folder

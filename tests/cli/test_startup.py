@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Pbem
+from conftest import Pbem, aa_after
 
 #: modules only a writer needs: the key-file cipher and the temp-file
 #: machinery (with the compression modules shutil drags in), the dealer,
@@ -60,12 +60,7 @@ def offending(loaded: set[str], names: tuple[str, ...]) -> list[str]:
 
 @pytest.fixture
 def aa_game(pbem: Pbem, tmp_path: Path) -> Path:
-    folder = tmp_path / "aa"
-    pbem("new", "aa", folder, "--seat", "alice", "--seat", "bob", "--seed", "3")
-    for _ in range(3):
-        who = pbem.json("status", folder)["to_act"][0]["seat"]
-        pbem("submit", folder, "--as", who, "--cmd", pbem.json("legal", folder, "--as", who)[0])
-    return folder
+    return aa_after(pbem, tmp_path / "aa", moves=3, seed=3)
 
 
 @pytest.fixture

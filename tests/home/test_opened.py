@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import Pbem
+from conftest import Pbem, aa_after
 from pbem.gamedir import status_memo
 from pbem.home import checkpoint_seal, opened
 from pbem.home.store import KeyStore
@@ -45,12 +45,7 @@ def new_process(monkeypatch) -> None:
 
 @pytest.fixture
 def game(pbem: Pbem, tmp_path: Path) -> Path:
-    g = tmp_path / "g"
-    pbem("new", "aa", g, "--seat", "alice", "--seat", "bob", "--seed", "5")
-    for _ in range(4):
-        who = pbem.json("status", g)["to_act"][0]["seat"]
-        pbem("submit", g, "--as", who, "--cmd", pbem.json("legal", g, "--as", who)[0])
-    return g
+    return aa_after(pbem, tmp_path / "g", moves=4, seed=5)
 
 
 def test_the_next_command_decrypts_nothing_it_opened_before(pbem, game, opens, monkeypatch):
