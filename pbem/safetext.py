@@ -44,18 +44,13 @@ _CLASS = (
     "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
     "\U000e0001\U000e0020-\U000e007f"
 )
-_PATTERNS: dict[str, re.Pattern[str]] = {}
-
-
 def _pattern(name: str) -> re.Pattern[str]:
     """``STRIP`` (what is stripped from output) or ``UNSAFE`` (what a text
-    may not hold: the tab and the newline too), compiled on first use: most
-    texts are printable (`str.isprintable`, which is False for every
-    character of `_CLASS`), and compiling the class costs every command
-    about a millisecond (issue #26)."""
-    if name not in _PATTERNS:
-        _PATTERNS[name] = re.compile(f"[{_CLASS}]" if name == "STRIP" else f"[\t\n{_CLASS}]")
-    return _PATTERNS[name]
+    may not hold: the tab and the newline too), compiled on first use (`re`
+    keeps it): most texts are printable (`str.isprintable`, which is False
+    for every character of `_CLASS`), and compiling the class costs every
+    command about a millisecond (issue #26)."""
+    return re.compile(f"[{_CLASS}]" if name == "STRIP" else f"[\t\n{_CLASS}]")
 
 
 def __getattr__(name: str) -> re.Pattern[str]:

@@ -118,6 +118,14 @@ def write_output(path: Path, text: str) -> None:
     click.echo(f"wrote {path}")
 
 
+def lasting(keys: "Keys", chain: Any) -> bool:
+    """Whether a command's words stay true while no file changes, so that
+    they may be remembered (`pbem.gamedir.status_memo`, `seat_memo`):
+    nothing was said as a warning (it must be said again), and the game has
+    no clock (its words change with time alone)."""
+    return not keys.warned and chain.genesis.pace is None
+
+
 def emit_json(value: Any) -> None:
     """`value` (plain data or msgspec Structs, such as a `turns.Status`) as indented JSON."""
     click.echo(json_text(value), nl=False)

@@ -11,9 +11,21 @@ import click
 
 from pbem.cli.base import PbemGroup, notes, send
 from pbem.cli.options import (
-    accept_new, allow_old, as_json, as_party, complete_identity, emit_json, game_dir, json_text, keys, party_name,
+    accept_new, allow_old, as_json, as_party, complete_identity, emit_json, game_dir, json_text, keys, lasting,
+    party_name,
     plain_option, write_output,
 )
+
+
+def _from_memory(folder: Path, seat: str | None, form: str) -> bool:
+    """Print what `form` printed for `seat` last time, if nothing it depends
+    on changed since (`pbem.gamedir.seat_memo`); False: compute it."""
+    from pbem.gamedir import seat_memo
+
+    words = seat_memo.recall(folder, seat, form)
+    if words is not None:
+        click.echo(words, nl=False)
+    return words is not None
 
 
 @click.command()
@@ -26,9 +38,7 @@ def legal(folder: Path, name: str, as_json: bool) -> None:
     from pbem.gamedir import seat_memo, status_memo
 
     form = "legal --json" if as_json else "legal"
-    words = seat_memo.recall(folder, name, form)  # nothing changed since the last full `legal`: its words
-    if words is not None:
-        click.echo(words, nl=False)
+    if _from_memory(folder, name, form):
         return
     before = status_memo.snapshot(folder)
     from pbem.app import opening, reading
@@ -45,7 +55,7 @@ def legal(folder: Path, name: str, as_json: bool) -> None:
     else:
         words = "".join(f"{c}\n" for c in commands)
     click.echo(words, nl=False)
-    if not k.warned and chain.genesis.pace is None:  # words that stay true while nothing changes (no clock)
+    if lasting(k, chain):
         seat_memo.remember(folder, name, form, before, words)
 
 
@@ -141,13 +151,12 @@ def show(folder: Path, name: str | None, as_json: bool, svg_file: Path | None, p
     from pbem.gamedir import seat_memo, status_memo
     from pbem.render import wants_rich
 
-    # words from memory: the plain picture or the JSON (colour depends on the terminal, a picture goes to a file)
-    form = None if svg_file is not None or (wants_rich(plain) and not as_json) else \
-        "show --json" if as_json else "show"
-    words = seat_memo.recall(folder, name, form) if form is not None else None
-    if words is not None:
-        click.echo(words, nl=False)
-        return
+    if svg_file is not None or (wants_rich(plain) and not as_json):
+        form = None  # never from memory: a picture goes to a file, colour depends on the terminal
+    else:
+        form = "show --json" if as_json else "show"
+        if _from_memory(folder, name, form):
+            return
     before = status_memo.snapshot(folder)
     from pbem.app import opening, reading
 
@@ -157,18 +166,14 @@ def show(folder: Path, name: str | None, as_json: bool, svg_file: Path | None, p
     if svg_file is not None:
         write_output(svg_file, reading.svg(chain, me))
         return
-    if as_json:
-        words = json_text(reading.view_json(chain, me))
-        click.echo(words, nl=False)
-    else:
-        from pbem.render import terminal
+    from pbem.render import terminal
 
-        if form is None:  # colour
-            terminal.show(chain.game, reading.view(chain, me), plain=plain)
-            return
-        words = terminal.plain_words(chain.game, reading.view(chain, me))
-        click.echo(words, nl=False)
-    if not k.warned and chain.genesis.pace is None:
+    if form is None:  # colour
+        terminal.show(chain.game, reading.view(chain, me), plain=plain)
+        return
+    words = json_text(reading.view_json(chain, me)) if as_json else terminal.plain_words(chain.game, reading.view(chain, me))
+    click.echo(words, nl=False)
+    if lasting(k, chain):
         seat_memo.remember(folder, name, form, before, words)
 
 

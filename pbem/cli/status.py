@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from pbem.cli.options import as_json, emit_json, json_text, keys, remember_dir
+from pbem.cli.options import as_json, emit_json, json_text, keys, lasting, remember_dir
 
 
 @click.command()
@@ -55,7 +55,7 @@ def status(folder: Path | None, every: bool, as_json: bool) -> None:
     text = "".join(f"{line}\n" for line in lines)
     json_words = json_text(info) if as_json else None
     click.echo(json_words if json_words is not None else text, nl=False)
-    if not k.warned and chain.genesis.pace is None:  # words that stay true while nothing changes (no clock)
+    if lasting(k, chain):
         import msgspec
 
         data = msgspec.to_builtins(info)  # for status --all

@@ -31,23 +31,22 @@ from pathlib import Path
 from typing import Any
 
 from pbem.gamedir import status_memo
-from pbem.home.checkpoint_seal import authentic, home, pbem_code, sealed_write
+from pbem.home.checkpoint_seal import authentic, named, pbem_code, sealed_write
 
 MAGIC = b"pbem-seat/1\n"  # then the nonce and the encrypted memo (a seat), or the memo (an observer)
 _NONCE = 24  # XChaCha20-Poly1305: a random nonce is safe
 
 
+def _where(folder: Path, seat: str | None) -> str:
+    return f"{os.path.abspath(folder)}\n{seat or ''}"
+
+
 def path_for(folder: Path, seat: str | None) -> Path:
-    try:
-        from _blake2 import blake2b
-    except ImportError:  # a Python built without it
-        from hashlib import blake2b
-    where = f"{os.path.abspath(folder)}\n{seat or ''}"
-    return home() / (blake2b(where.encode(), digest_size=16).hexdigest() + ".seat")
+    return named(_where(folder, seat), ".seat")
 
 
 def _binding(folder: Path, seat: str | None) -> bytes:
-    return MAGIC + f"{os.path.abspath(folder)}\n{seat or ''}".encode()
+    return MAGIC + _where(folder, seat).encode()
 
 
 def _key(seat: str | None) -> bytes | None:
@@ -110,9 +109,10 @@ def remember(folder: Path, seat: str | None, form: str, before: dict[str, Any], 
 
     old = _read(folder, seat, key)
     memo = {**before, "seat": seat or "", "code": pbem_code(), "words": {form: words}}
-    if old is not None and _same_snapshot(old, before) and status_memo.still_true(old, folder):
-        # the older words hold now, as of their own look: keep them, and that earlier time
-        # (the files were settled then, so they are for these words too)
+    if old is not None and status_memo.still_true(old, folder):
+        # the older words hold now (their snapshot is now's, which is `before`'s), as of their
+        # own look: keep them, and that earlier time (the files were settled then, so they are
+        # for these words too)
         memo["words"] = {**old["words"], form: words}
         memo["at"] = min(old["at"], before["at"])
     body = marshal.dumps(memo)
@@ -123,6 +123,3 @@ def remember(folder: Path, seat: str | None, form: str, before: dict[str, Any], 
         body = nonce + encrypt(body, _binding(folder, seat), nonce, key)
     sealed_write(path_for(folder, seat), MAGIC + body, light=True)
 
-
-def _same_snapshot(memo: dict[str, Any], before: dict[str, Any]) -> bool:
-    return all(memo.get(k) == before[k] for k in ("folder", "files", "book")) and memo.get("code") == pbem_code()

@@ -40,7 +40,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pbem.home.checkpoint_seal import authentic, home, pbem_code, sealed_write
+from pbem.home.checkpoint_seal import authentic, named, pbem_code, sealed_write
 from pbem.home.where import default_home
 
 MAGIC = b"pbem-status/1\n"  # then the memo, `marshal`led: authenticated, and read by the Python that wrote it
@@ -53,12 +53,7 @@ Stats = dict[str, list[int]]
 
 def path_for(folder: Path) -> Path:
     """Where the words of `folder`'s last full status are kept (one per folder)."""
-    try:
-        from _blake2 import blake2b  # not hashlib, which loads OpenSSL
-    except ImportError:  # a Python built without it
-        from hashlib import blake2b
-    where = os.path.abspath(folder)
-    return home() / (blake2b(where.encode(), digest_size=16).hexdigest() + ".status")
+    return named(os.path.abspath(folder), ".status")
 
 
 def _chain_file(name: str) -> bool:

@@ -14,6 +14,7 @@ import contextlib
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 _MAC = 32
 _CODE: str | None = None
@@ -25,6 +26,24 @@ def home() -> Path:
     from pbem.home.where import default_home
 
     return default_home() / DIR
+
+
+def blake2b(data: bytes = b"", **params: Any) -> Any:
+    """BLAKE2b (keyed, it is a MAC and a PRF of its own: RFC 7693) from
+    Python's built-in `_blake2`, which unlike `hashlib` does not load
+    OpenSSL: what the files a command may answer from memory are named and
+    sealed with (`pbem status` from memory costs less than that load)."""
+    try:
+        from _blake2 import blake2b as impl
+    except ImportError:  # a Python built without it
+        from hashlib import blake2b as impl
+    return impl(data, **params)
+
+
+def named(text: str, suffix: str) -> Path:
+    """The file of this user's checkpoints that `text` (a folder's path, a
+    key) names: a digest of it, so that no name says whose or which it is."""
+    return home() / (blake2b(text.encode(), digest_size=16).hexdigest() + suffix)
 
 
 def _key(create: bool) -> bytes | None:
@@ -52,15 +71,8 @@ def _key(create: bool) -> bytes | None:
 
 
 def _mac(key: bytes, signed: bytes, light: bool) -> bytes:
-    """HMAC-SHA256 under `key`; with `light`, keyed BLAKE2b (RFC 7693's
-    keyed mode, a MAC of its own) from Python's built-in `_blake2`, which
-    unlike `hashlib` does not load OpenSSL: `pbem status` answered from
-    memory (`pbem.gamedir.status_memo`) costs less than that load."""
+    """HMAC-SHA256 under `key`; with `light`, keyed BLAKE2b (`blake2b`)."""
     if light:
-        try:
-            from _blake2 import blake2b
-        except ImportError:  # a Python built without it
-            from hashlib import blake2b
         return blake2b(signed, key=key, digest_size=_MAC, person=b"pbem-seal").digest()
     import hashlib
     import hmac
@@ -174,10 +186,6 @@ def pbem_code() -> str:
                 elif e.name != "__pycache__" and e.is_dir(follow_symlinks=False):
                     stack.append(e.path)
         stamps.sort()
-        try:
-            from _blake2 import blake2b
-        except ImportError:  # a Python built without it
-            from hashlib import blake2b
         import marshal  # built in, exact for str and int: a fingerprint of the stamps, not a format
         _CODE = blake2b(marshal.dumps((pbem.__version__, sys.version, stamps)), digest_size=32).hexdigest()
     return _CODE

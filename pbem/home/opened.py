@@ -74,15 +74,13 @@ def save() -> None:
 
 
 def _path(secret: SecretIdentity) -> Path:
-    from hashlib import blake2b
+    from pbem.home.checkpoint_seal import named
 
-    from pbem.home.checkpoint_seal import home
-
-    return home() / (blake2b(secret.public.seal.encode(), digest_size=16).hexdigest() + ".opened")
+    return named(secret.public.seal, ".opened")
 
 
 def _key(secret: SecretIdentity) -> bytes:
-    from hashlib import blake2b
+    from pbem.home.checkpoint_seal import blake2b
 
     return blake2b(b"opened deliveries", key=secret.private_bytes(), digest_size=32, person=b"pbem-opened").digest()
 
@@ -96,9 +94,8 @@ def _read(secret: SecretIdentity, path: Path) -> dict[bytes, list[Opening]]:
     from cryptography.exceptions import InvalidTag
     from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
-    from pbem.protocol.file_parts import Opening
-
     from pbem.home.checkpoint_seal import authentic
+    from pbem.protocol.file_parts import Opening
 
     data = authentic(path, MAGIC, light=True)  # this user's pbem wrote it ...
     if data is None:

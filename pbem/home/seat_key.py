@@ -52,8 +52,6 @@ def memo_key(name: str) -> bytes | None:
         return None
     if raw is None or len(raw) != 64:
         return None
-    try:
-        from _blake2 import blake2b
-    except ImportError:  # a Python built without it
-        from hashlib import blake2b
+    from pbem.home.checkpoint_seal import blake2b
+
     return blake2b(name.encode(), key=raw, digest_size=32, person=_PERSON).digest()

@@ -321,16 +321,14 @@ def opened_once(envelope: Envelope, secret: SecretIdentity, ad: bytes) -> list[O
     digest = sealed_digest(envelope, ad)
     key = (secret.public.seal, digest)
     found = _OPENED.get(key)
-    if found is None and remembered is not None:
-        kept = remembered(secret)
+    if found is None:
+        kept = remembered(secret) if remembered is not None else {}
         found = kept.get(digest)
         if found is None:
             found = kept[digest] = open_openings(envelope, secret, ad)
-    elif found is None:
-        found = open_openings(envelope, secret, ad)
-    if len(_OPENED) >= _MAX_REMEMBERED:
-        _OPENED.clear()
-    _OPENED[key] = found
+        if len(_OPENED) >= _MAX_REMEMBERED:
+            _OPENED.clear()
+        _OPENED[key] = found
     return list(found)
 
 
