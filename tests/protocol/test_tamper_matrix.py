@@ -140,6 +140,12 @@ BY_DESIGN_IN = {
         "point under it, so it is the creator's own choice of key, as any key it holds the scalar of; its late "
         "layer and every partial it writes are proven against it, so a key it holds no scalar for stops only "
         "its own next file; a one-character change is refused only when it is no point (most runs, not all)",
+    ("codenames/peer", r"turn/peer/seat\[.*join.*\]", r"join\.layer\.key", "change"):
+        "a joiner's key in a late deck (the Codenames key waits for the set-up): its join lays no point under "
+        "it, as the creator's genesis lays none; its late layer must be under the key of its join "
+        "(`PeerDeck.add_late_layer`) and is proven against it, as is every partial it writes, so a key it holds no "
+        "scalar for stops only its own next file; a one-character change is refused only when it is no point "
+        "(most runs, not all)",
     ("duet/peer", r"turn/peer/seat\[.*join.*\]", r"join\.layer\.key", "change"):
         "a Duet peer game's shared deck holds no card (the key is the two-faced deck): its joins' layers lay "
         "nothing, so their keys decide no card and no decryption; a changed key is refused only when it is no "
