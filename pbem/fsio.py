@@ -113,8 +113,12 @@ def stray_temp_files(folder: Path, ours: Callable[[str], bool]) -> list[Path]:
     accepts. Only call this while no writer can be running (holding the
     folder's lock): a live writer's temporary file looks the same."""
     out = []
-    for path in folder.iterdir():
-        m = _TEMP.match(path.name)
-        if m and ours(m.group("target")) and path.is_file():
-            out.append(path)
+    for name in os.listdir(folder):  # names, not paths: a long game's folder holds a thousand chain files
+        if name[:1] != "." or not name.endswith(".tmp"):
+            continue
+        m = _TEMP.match(name)
+        if m and ours(m.group("target")):
+            path = Path(folder, name)
+            if path.is_file():
+                out.append(path)
     return sorted(out)

@@ -318,7 +318,9 @@ class PeerDeck:
         if not self.complete:
             return set()
         private = self.private_from.get(seat, {})
-        known = {ref for ref, rem in self.remaining.items() if rem <= {seat} | private.get(ref, set())}
+        alone = {seat}  # asked for every obligation of every load: no set built per card
+        known = {ref for ref, rem in self.remaining.items()
+                 if rem <= alone or (ref in private and rem <= alone | private[ref])}
         known |= {ref for ref in private if ref in self.private_owner}  # delivered by their owner
         return known | {ref for ref, owner in self.private_owner.items() if owner == seat}
 
