@@ -61,6 +61,9 @@ def run_demo(
     chain = opening.open_game(first)
     echo(f"{game.info.title}: {', '.join(chain.seat_order)} ({dealer} dealer), game {chain.game_id[:12]} in {folder}")
     echo(f"keys of the bots: {home}")
+    if seed is not None and dealer != "hotseat":
+        echo(f"--seed {seed} fixes the bots' choices only: a {dealer} game's deal takes every seat's secret share, "
+             "which no seed fixes")
     shown = 1
     while len(chain.records) < max_files:
         writers = chain.writers()

@@ -27,7 +27,8 @@ class _DemoCommand(click.Command):
 @click.command(cls=_DemoCommand)
 @click.argument("game", default="agent-avenue", shell_complete=complete_game)
 @click.option("--dir", "folder", type=click.Path(file_okay=False, path_type=Path), help="Keep the game here.")
-@click.option("--seed", type=int, help="Reproducible deal and bot choices.")
+@click.option("--seed", type=int, help="The same bot choices, and under the hotseat dealer the same deal (a referee or "
+                                       "peer game's deal takes every seat's secret share, which no seed fixes).")
 @click.option("--dealer", type=click.Choice(["hotseat", "referee", "peer"]),
               help="Who deals and rolls [default: the game's own: hotseat; dark-agent: referee].")
 @click.option("--bot", help="Which bot plays every seat (default: the game's demo bot).")
