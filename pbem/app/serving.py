@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import secrets
 import threading
 import time
 from collections import deque
@@ -94,7 +95,9 @@ class Session:
     notes: deque = field(default_factory=lambda: deque(maxlen=NOTES))
     _keys: dict[str, Path] = field(default_factory=dict)
     _loaded: dict[Path, _Loaded] = field(default_factory=dict)
-    _version: int = 0
+    #: the count of changes, from a random start: a page of an earlier run
+    #: of the server never takes this run's count for the one it was drawn at
+    _version: int = field(default_factory=lambda: secrets.randbits(40))
     _changed: list[tuple[int, str]] = field(default_factory=list)
     _cond: threading.Condition = field(default_factory=threading.Condition)
 
@@ -315,20 +318,24 @@ class Session:
     # -- the App of the HTTP server ----------------------------------------------------------
 
     def get(self, path: str) -> Reply:
+        # the count of changes before the page is drawn: a change after it
+        # may be missing from the page, and its live stream's first word
+        # (the count when it connects) tells the page to draw itself again
+        version = self.changes(-1, 0)[0]
         if path == "":
-            return pages.games_page(self.rows(), self.name, self.token, list(self.notes))
+            return pages.games_page(self.rows(), self.name, self.token, list(self.notes), version)
         if path == "list":
             return Reply.json({"html": pages.games_list(self.rows())})
         parts = path.split("/")
         if parts[0] == "g" and len(parts) == 3 and parts[2] == "log":
             whole = self.whole_log(parts[1])
-            return Reply.text(404, "no such game here") if whole is None else pages.log_page(whole, self.token)
+            return Reply.text(404, "no such game here") if whole is None else pages.log_page(whole, self.token, version)
         if parts[0] == "g" and len(parts) in (2, 3):
             screen = self.screen(parts[1])
             if screen is None:
                 return Reply.text(404, "no such game here")
             if len(parts) == 2:
-                return pages.game_page(screen, self.token)
+                return pages.game_page(screen, self.token, version)
             if parts[2] == "main":
                 return Reply.json({"seq": screen.seq, "html": pages.game_main(screen)})
         return Reply.text(404, "not found")

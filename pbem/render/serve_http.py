@@ -313,8 +313,12 @@ class _Handler(BaseHTTPRequestHandler):
             pass
 
     def _events(self) -> None:
-        """Server-sent events: ``change`` with the keys of the games that
-        changed, a comment now and then to keep the stream open."""
+        """Server-sent events: ``hello`` with the count of changes now (a
+        page drawn at another count draws itself again: what changed
+        between its drawing and this stream, or while it was cut, would
+        be missing), ``change`` with the keys of the games that changed
+        and the count as its id, a comment now and then to keep the
+        stream open."""
         owner = self.owner
         self.send_response(200)
         self._headers(Reply(200, b"", "text/event-stream"))
@@ -329,7 +333,7 @@ class _Handler(BaseHTTPRequestHandler):
                     self.wfile.write(b": still here\n\n")
                 else:
                     version = now
-                    self.wfile.write(f"event: change\ndata: {json.dumps(keys)}\n\n".encode())
+                    self.wfile.write(f"event: change\nid: {now}\ndata: {json.dumps(keys)}\n\n".encode())
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError, OSError):
             return

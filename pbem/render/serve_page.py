@@ -101,7 +101,10 @@ def csp() -> str:
             "img-src data:; connect-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'")
 
 
-def _document(title: str, body_attrs: str, header: str, main: str, token: str, notes: list[str]) -> Reply:
+def _document(title: str, body_attrs: str, header: str, main: str, token: str, notes: list[str],
+              version: int) -> Reply:
+    """`version`: the server's count of changes when it began drawing the page (`serve.js` compares it)."""
+    body_attrs += f" data-version=\"{version}\""
     html = (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
@@ -146,11 +149,11 @@ def games_list(rows: list[GameRow]) -> str:
     return "<ul class=\"games\">" + "".join(items) + "</ul>"
 
 
-def games_page(rows: list[GameRow], name: str, token: str, notes: list[str]) -> Reply:
+def games_page(rows: list[GameRow], name: str, token: str, notes: list[str], version: int) -> Reply:
     header = f"<h1>pbem</h1><p class=\"sub\">the games of {_e(name)}</p>"
     main = f"<section class=\"panel\" aria-labelledby=\"games-h\"><h2 id=\"games-h\">Your games</h2>" \
            f"<div id=\"games\">{games_list(rows)}</div></section>"
-    return _document(f"pbem: {name}'s games", "data-page=\"games\"", header, main, token, notes)
+    return _document(f"pbem: {name}'s games", "data-page=\"games\"", header, main, token, notes, version)
 
 
 # --- one game --------------------------------------------------------------------------------
@@ -265,20 +268,20 @@ def game_main(s: Screen) -> str:
     )
 
 
-def game_page(s: Screen, token: str) -> Reply:
+def game_page(s: Screen, token: str, version: int) -> Reply:
     who = s.viewer or "an observer"
     header = (f"<a class=\"back\" href=\"../\">&larr; all games</a><h1>{_e(s.title)}</h1>"
               f"<p class=\"sub\">seen by {_e(who)} · game {_e(s.game_id[:12])} · {_e(s.folder)}</p>")
     attrs = f"data-page=\"game\" data-key=\"{_e(s.key)}\" data-game=\"{_e(s.game)}\""
-    return _document(f"{s.title}: {who}", attrs, header, game_main(s), token, s.notes)
+    return _document(f"{s.title}: {who}", attrs, header, game_main(s), token, s.notes, version)
 
 
-def log_page(s: Screen, token: str) -> Reply:
+def log_page(s: Screen, token: str, version: int) -> Reply:
     """Every file of the game in words (a game page shows the last few)."""
     header = (f"<a class=\"back\" href=\"../{_e(s.key)}\">&larr; back to the game</a><h1>{_e(s.title)}: the log</h1>"
               f"<p class=\"sub\">game {_e(s.game_id[:12])} · {_e(s.folder)}</p>")
     attrs = f"data-page=\"log\" data-key=\"{_e(s.key)}\" data-game=\"{_e(s.game)}\""
-    return _document(f"{s.title}: the log", attrs, header, _log(s), token, [])
+    return _document(f"{s.title}: the log", attrs, header, _log(s), token, [], version)
 
 
 def launcher(url: str) -> str:

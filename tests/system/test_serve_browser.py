@@ -404,6 +404,53 @@ def test_undo_by_agreement_on_the_pages(browser, servers, shots, tmp_path):
     assert folder_mod.load(g).undo_pending is None
 
 
+def _paused(browser, tab, timeout: float = 30) -> str:
+    """The id of the request of `tab` its `Fetch.enable` pattern paused."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for event in list(browser.events):
+            if event.get("method") == "Fetch.requestPaused" and event.get("sessionId") == tab.session:
+                return event["params"]["requestId"]
+        time.sleep(0.05)
+    raise CdpError("no request was paused")
+
+
+def _seq_above(seq: int) -> str:
+    return f"(function () {{ var l = document.querySelector('.layout'); return !!l && +l.dataset.seq > {seq}; }}())"
+
+
+def test_a_move_made_before_the_live_stream_connects_is_drawn_when_it_does(browser, servers, tmp_path):
+    """A page drawn just before a move, whose live stream connects only after
+    the server told its pages of that move (a slow machine; a stream cut and
+    opened again): the stream's first word, the server's count of changes,
+    is not the count the page was drawn at, so the page draws itself again
+    instead of showing the old position until the next move."""
+    keys = introduced(tmp_path, ["alice", "bob"])
+    g = tmp_path / "aa"
+    creating.new_game("agent-avenue", g, ["alice", "bob"], keys["alice"], dealer="hotseat", seed=11)
+    served = Served(keys["alice"].store.home, "alice", g, log=tmp_path / "serve-alice.log")
+    servers.append(served)
+    live = open_game(browser, served)
+    late = browser.tab()
+    late.send("Fetch.enable", {"patterns": [{"urlPattern": "*/events"}]})
+    try:
+        late.go(live.eval("location.href"))
+        request = _paused(browser, late)
+        seq = state(late)["seq"]
+        chain = opening.open_game(g)
+        who = chain.writers()[0]
+        me = opening.party(chain, who, keys[who])
+        command = chain.game.presentation.bots["random"](chain.game, me.state(), who, random.Random(1))
+        writing.submit(g, who, [chain.game.presentation.format(command, me.state(), who)], keys[who])
+        live.wait(_seq_above(seq))  # the server has told its connected pages
+        time.sleep(0.3)
+        assert state(late)["seq"] == seq  # the late page heard nothing: its stream waits
+        late.send("Fetch.continueRequest", {"requestId": request})
+        late.wait(_seq_above(seq))
+    finally:
+        late.send("Fetch.disable")
+
+
 def test_a_refused_move_shows_the_error_and_changes_nothing(hotseat_aa, shots):
     g, tabs = hotseat_aa
     alice = tabs["alice"]

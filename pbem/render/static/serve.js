@@ -231,8 +231,16 @@
   function listen() {
     var live = $("live");
     var source = new EventSource(({ game: "../", log: "../../" }[body.dataset.page] || "") + "events");
-    source.addEventListener("hello", function () { live.textContent = "live"; live.classList.add("on"); });
+    source.addEventListener("hello", function (e) {
+      live.textContent = "live"; live.classList.add("on");
+      // a change between the page's drawing and this stream (or while it was cut) sent nothing here
+      if (body.dataset.version !== e.data) {
+        body.dataset.version = e.data;
+        if (body.dataset.page === "log") { location.reload(); } else { refresh(true); }
+      }
+    });
     source.addEventListener("change", function (e) {
+      if (e.lastEventId) { body.dataset.version = e.lastEventId; }
       var keys = JSON.parse(e.data);
       if (body.dataset.page === "log") { if (keys.indexOf(body.dataset.key) >= 0) { location.reload(); } }
       else if (body.dataset.page !== "game" || keys.indexOf(body.dataset.key) >= 0) { refresh(true); }
