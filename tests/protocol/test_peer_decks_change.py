@@ -362,7 +362,10 @@ def test_a_seat_decides_only_once_it_can_see_a_card_just_turned_face_up(monkeypa
 
     monkeypatch.setattr(chancegame.GAME.presentation, "demo_bot", "random")
     seen = 0
-    for seed in range(1, 9):
+    # a peer deal is random whatever the bots' seed (every seat's secret
+    # share makes it): games until three cards were turned face up, most
+    # often two or three games, rarely more than eight
+    for seed in range(1, 41):
         table = tamper.play("lucky", "peer", ["alice", "bob", "carol"], seed, ("target=200", "rounds=6", "omen=1"))
         records = tamper.replay(table.files).records[1:]
         for rec in records:
@@ -374,4 +377,4 @@ def test_a_seat_decides_only_once_it_can_see_a_card_just_turned_face_up(monkeypa
                 f"seq {rec.seq}: {rec.by} decided with {sorted(turned)} face up and unknown to it"
         if seen >= 3:
             break
-    assert seen >= 3, "eight games with fewer than three cards turned face up"
+    assert seen >= 3, "forty games with fewer than three cards turned face up"
