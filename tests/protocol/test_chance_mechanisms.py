@@ -231,7 +231,7 @@ def test_only_the_dealer_answers_a_paused_roll_and_only_the_roller_continues():
     # k: a seat's paused roll at seq k, answered at k + 1, after which the
     # roller goes on; the seats' contributions make every game another, and
     # one in which no roll left the roller an action is played again
-    for seed in range(5, 25):
+    for seed in range(5, 45):
         table = _table("referee", seed)
         bodies = _bodies(table)
         chains = [tamper.replay(table.files[:1])]
@@ -243,7 +243,7 @@ def test_only_the_dealer_answers_a_paused_roll_and_only_the_roller_continues():
         if k is not None:
             break
     else:
-        raise AssertionError("twenty games without a roll that lets the roller go on")
+        raise AssertionError("forty games without a roll that lets the roller go on")
     roller = chains[k].paused[0]
     other = next(s for s in chains[k].seat_order if s != roller)
     stray = msgspec.structs.replace(bodies[k], seq=k + 1, prev=chains[k].head, by=other)

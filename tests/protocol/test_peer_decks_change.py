@@ -63,11 +63,11 @@ def two():
     """Alice and bob to the end: both kinds of reshuffle, steals of both kinds
     of card. The beacons' chance is fresh in every game: a game that happens
     to lack one of them is played again (rarely)."""
-    for seed in range(1, 6):
+    for seed in range(1, 16):
         table = _thief_game(["alice", "bob"], seed)
         if _has_everything(table):
             return table
-    raise AssertionError("five games without every mechanism: the thief bot no longer exercises them")
+    raise AssertionError("fifteen games without every mechanism: the thief bot no longer exercises them")
 
 
 @pytest.fixture(scope="module")
@@ -338,7 +338,7 @@ def test_a_card_that_leaves_the_game_with_a_reshuffle_is_not_counted_in_it(monke
         return after
 
     monkeypatch.setattr(chancegame.LuckyDraw, "apply", apply)
-    for seed in range(1, 6):
+    for seed in range(1, 16):
         table = _giver_game(seed)
         chain = tamper.replay(table.files)
         burnt = [f for f in _derived(table)
@@ -346,7 +346,7 @@ def test_a_card_that_leaves_the_game_with_a_reshuffle_is_not_counted_in_it(monke
         if burnt:
             break
     else:
-        raise AssertionError("five games without a burnt card beside a refill")
+        raise AssertionError("fifteen games without a burnt card beside a refill")
     assert all(len(f.gone) == len(f.refs) for f in _derived(table))
     report = audit(tamper.save(table, tmp_path / "game"))
     assert report.ok, report.failures

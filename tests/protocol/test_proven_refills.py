@@ -49,11 +49,11 @@ def _bodies(table: tamper.Table) -> list[TurnBody]:
 @pytest.fixture(scope="module")
 def game() -> tamper.Table:
     """A whole version-7 Codex game with a refill of face-down cards."""
-    for seed in range(1, 6):
+    for seed in range(1, 16):
         table = tamper.play("codex", "peer", ["alice", "bob"], seed)
         if any(len(f.refs) >= 2 and f.cards is None for f in tamper.replay(table.files).deck.changes.refills):
             return table
-    raise AssertionError("five Codex games without a refill of face-down cards")
+    raise AssertionError("fifteen Codex games without a refill of face-down cards")
 
 
 def test_a_version_7_game_proves_its_refills_verifies_and_audits(game, tmp_path):
@@ -305,14 +305,14 @@ def test_after_a_handover_the_old_players_secrets_open_nothing_of_a_later_refill
     from pbem.errors import CryptoError, SealError
     from pbem.protocol.peer import rekey
 
-    for seed in range(1, 6):
+    for seed in range(1, 16):
         files, ids, old_bob, at = _handed_over_game(seed)
         chain = tamper.replay(files)
         later = [f for f in chain.deck.changes.refills if f.owner == "bob" and f.committed > at]
         if at and later:
             break
     else:
-        raise AssertionError("five Codex games without a refill of bob's deck before and after a handover")
+        raise AssertionError("fifteen Codex games without a refill of bob's deck before and after a handover")
     bodies = [r.body for r in chain.records[1:]]
     assert not any(b.commitments or b.memo for b in bodies), "nothing salted from a beacon seed"
     old = [b64d(my_secrets(tamper.replay(files[:at]), old_bob).scalar, 32)]
