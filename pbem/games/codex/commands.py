@@ -6,7 +6,10 @@ in hand or codex by name (resolved to a representative copy, which the
 writer re-chooses at random before signing: `pbem.games.refchoice`) and
 things in play by side and name: ``me:iron-man``, ``opp:base``,
 ``opp:tech2`` (with several opponents the side is the seat's name:
-``carol:base``); ``opp:sl`` (or ``opp:squad-leader``,
+``carol:base``; in a Two-Headed Dragon a team's one base is its first
+player's, and ``dave:player`` names its second player by it, for the
+effects on a base's player: Pillage's gold, a worker trashed by Marauder
+or Tyrannosaurus Rex); ``opp:sl`` (or ``opp:squad-leader``,
 ``opp:patrol:squad-leader``) names a patroller by its slot; a second copy
 of a name on one side is ``iron-man.2`` (in ref order). ``none``: a part
 with no legal target. A bare slot name (``elite``, ``scavenger`` ...) is
@@ -232,6 +235,10 @@ def target_text(state: State, seat: str, target: str) -> str:
             return f"{kind}:{cards.slug(name) if name else 'card'}"
     if board.is_structure(target):
         owner, kind = board.structure(target)
+        if kind == "base" and board.base_of(state, owner) != target:
+            # a Two-Headed Dragon team's one base named by its second player:
+            # the effect is on that player (its gold, its workers)
+            return f"{_side(state, seat, owner)}:player"
         return f"{_side(state, seat, owner)}:{kind}"
     if target in state.things:
         return f"{_side(state, seat, state.things[target].controller)}:{handle(state, target)}"
@@ -263,6 +270,8 @@ def parse_target(state: State, seat: str, text: str, taken: set[str] | None = No
     rest = handle_key(rest.removeprefix("patrol:").strip())
     if rest == "base":
         return board.base_of(state, owner)
+    if rest == "player":  # the player by its base (a team's second player: `target_text`)
+        return f"{owner}:base"
     if rest in cards.TECH_BUILDINGS + cards.ADDONS:
         return f"{owner}:{rest}"
     if rest in cards.SLOT_SHORT:

@@ -103,6 +103,36 @@ def test_you_means_you_and_friendly_means_the_team():
     assert not any("bob:" in t or "dave:" in t for t in plays)
 
 
+def test_an_effect_on_a_base_s_player_may_name_the_team_s_second_player():
+    """Pillage takes gold from a base's player, Marauder and Tyrannosaurus
+    Rex trash a worker of one: the team's one base is its first player's
+    (``bob:base``), and ``dave:player`` names its second player by it. What
+    `legal` lists reads back as the same command (it listed ``dave:base``,
+    which read back as bob's), and the effect is on dave, the shared base
+    taking the damage once."""
+    st = dragon("turn = 1", "p1.hero = 1", "p1.gold = 20", "p1.buildings = tech1, tech2",
+                "p1.hand = Pillage, Marauder", "p2.gold = 5", "p4.gold = 5", p1="anarchy")
+    texts = legal_texts(st, "alice")
+    assert "play pillage target=dave:player" in texts and "play pillage target=carol:player" in texts
+    assert "play pillage target=dave:base" not in texts and "play pillage target=bob:base" in texts
+    for cmd in GAME.legal(st, "alice"):  # every listed command is read back as itself
+        assert GAME.presentation.parse(GAME.presentation.format(cmd, st, "alice"), st, "alice") == cmd
+    hit = do(st, "play pillage target=dave:player")
+    assert [hit.players[s].gold for s in ("bob", "dave")] == [5, 4]
+    assert [hit.players[s].base_damage for s in ("bob", "dave")] == [1, 1]
+    assert do(st, "play pillage target=bob:base").players["bob"].gold == 4
+    trashed = do(st, "play marauder boost target=dave:player")
+    assert [engine.worker_count(trashed, s) for s in ("bob", "dave")] == [5, 4]
+    assert engine.worker_count(do(st, "play marauder boost target=me:player"), "alice") == 3  # one's own (ruling)
+    rex = dragon("turn = 1", "p1.gold = 20", "p1.buildings = tech1, tech2, tech3", "p1.hand = Tyrannosaurus Rex",
+                 p1="balance")
+    rex = do(rex, "play tyrannosaurus-rex target=dave:player,bob:base")
+    assert [engine.worker_count(rex, s) for s in ("bob", "dave")] == [4, 4]
+    with pytest.raises(IllegalCommand):  # not in Detonate's candidates: its card names the base (rules 5)
+        do(dragon("turn = 1", "p1.hero = 1", "p1.gold = 9", "p1.hand = Detonate", p1="anarchy"),
+           "play detonate target=dave:player")
+
+
 def test_a_team_has_no_two_of_the_same_add_on():
     state = dragon("p1.buildings = tower", "p3.gold = 10", "turn = 2")
     assert state.active == "carol"
