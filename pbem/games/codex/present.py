@@ -54,8 +54,13 @@ def _catalogue() -> list[str]:
     lines = ["modes (mode=): 1hero (the default: p1=SPEC, p2=SPEC),",
              "  3hero (three different specs a seat, mixed colours allowed, the main",
              "  one first: p1=anarchy,blood,fire; the starter deck of the main spec's",
-             "  colour, or another hero's with p1_starter=; default: red against green)",
-             "specs new games may pick (p1=, p2=):"]
+             "  colour, or another hero's with p1_starter=; default: red against green),",
+             "  ffa (free-for-all of 3 to 5 seats; players=N where no seats are named,",
+             "  as pbem demo needs; a side is named by its seat: carol:base),",
+             "  2v2 (Two-Headed Dragon: four seats in two teams, --seat NAME:TEAM or the",
+             "  first and third against the second and fourth; a team's one base is its",
+             "  first player's, bob:base, and dave:player names its second player by it)",
+             "specs new games may pick (p1=, p2=, and p3= ... p5=):"]
     lines += [f"  {s.lower():<12} hero {cards.HERO_OF[s]} ({cards.colour_of(s)})" for s in playable]
     later = [s for s in cards.SPECS if s not in playable]
     if later:

@@ -84,6 +84,9 @@ def test_a_team_that_breaks_the_rules_is_refused_when_the_game_is_made(raw, erro
 def test_pbem_info_lists_the_modes():
     listed = "\n".join(GAME.presentation.catalogue())
     assert "modes (mode=): 1hero (the default: p1=SPEC, p2=SPEC)," in listed and "  3hero (three different" in listed
+    assert "  ffa (free-for-all of 3 to 5 seats" in listed and "  2v2 (Two-Headed Dragon" in listed
+    for mode in ("1hero", "3hero", "ffa", "2v2"):  # every mode listed is one the options take
+        GAME.options({"mode": mode, "players": "3"} if mode == "ffa" else {"mode": mode})
 
 
 def test_the_add_ons_of_3_hero_mode_are_not_built_in_1_hero_mode():
