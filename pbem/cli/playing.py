@@ -61,12 +61,19 @@ def legal(folder: Path, name: str, as_json: bool) -> None:
 
 @click.command()
 @game_dir
+@click.argument("words", metavar="[COMMAND]...", nargs=-1)
 @as_party
-@click.option("--cmd", "cmds", multiple=True, required=True, help="A command in the game's notation.")
+@click.option("--cmd", "cmds", multiple=True, help="A command in the game's notation (the same as a COMMAND).")
 @accept_new
 @allow_old
-def submit(folder: Path, name: str, cmds, accept_new: bool, allow_old: bool) -> None:
-    """Check and write your turn into DIR; prints the files written."""
+def submit(folder: Path, words: tuple[str, ...], name: str, cmds, accept_new: bool, allow_old: bool) -> None:
+    """Check and write your turn into DIR; prints the files written.
+
+    Each COMMAND (or --cmd) is one command in the game's notation, quoted
+    as `pbem legal` prints it: pbem submit DIR "play Enforcer" --as alice."""
+    cmds = (*cmds, *words)
+    if not cmds:
+        raise click.UsageError('give the command: pbem submit DIR "COMMAND" (pbem legal DIR lists them)')
     name = party_name(folder, name)
     from pbem.app import writing
 

@@ -77,6 +77,23 @@ def test_submit_prints_the_files_and_dealer_answers_in_hotseat(pbem, tmp_path):
     assert pbem.json("status", g)["to_act"] == [{"seat": "bob", "needs": "decision"}]
 
 
+def test_submit_takes_the_command_as_an_argument_too(pbem, tmp_path):
+    """`pbem submit DIR "COMMAND"`, as one would type it first, is `--cmd`;
+    with no command at all the error says how to give one."""
+    g = tmp_path / "g"
+    pbem("new", "aa", g, "--seat", "alice", "--seat", "bob", "--seed", "2")
+    h = tmp_path / "h"
+    shutil.copytree(g, h)
+    cmd = next(c for c in pbem.json("legal", g, "--as", "alice") if c.startswith("play "))
+    pbem("submit", g, cmd, "--as", "alice")
+    pbem("submit", h, "--as", "alice", "--cmd", cmd)
+    assert pbem.json("status", g) == pbem.json("status", h)
+    assert [f["what"] for f in pbem.json("log", g)["files"]] == [f["what"] for f in pbem.json("log", h)["files"]]
+    before = snapshot(g)
+    r = pbem.fails("submit", g, "--as", "bob", code=2)
+    assert 'give the command: pbem submit DIR "COMMAND"' in r.stderr and snapshot(g) == before
+
+
 def test_discard_pauses_the_turn_until_the_card_arrives(pbem, tmp_path):
     g = tmp_path / "g"
     pbem("new", "aa", g, "--seat", "alice", "--seat", "bob", "--dealer", "referee", "--referee", "rita")
