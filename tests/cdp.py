@@ -166,8 +166,21 @@ class Tab:
             if value:
                 return value
             if time.monotonic() > deadline:
-                raise CdpError(f"still not true after {timeout} s: {expression}")
+                raise CdpError(f"still not true after {timeout} s: {expression}\n  the page then: {self._seen()}")
             time.sleep(every)
+
+    def _seen(self) -> str:
+        """What a page said when a wait ran out: its address, its body's
+        data (page, version, seq), its live line and its flash."""
+        try:
+            return str(self.eval(
+                "(function () { var f = document.getElementById('flash'), l = document.getElementById('live'),"
+                " m = document.querySelector('.layout');"
+                " return {url: location.href, body: Object.assign({}, document.body && document.body.dataset),"
+                " layout: m ? Object.assign({}, m.dataset) : null, live: l && l.textContent,"
+                " flash: f && f.textContent}; }())"))
+        except CdpError as exc:
+            return f"(not readable: {exc})"
 
     def click(self, selector: str, index: int = 0) -> None:
         """Real mouse events at the centre of the `index`th element `selector` finds."""

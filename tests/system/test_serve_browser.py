@@ -223,7 +223,11 @@ def test_codenames_game_with_a_referee_by_clicking(browser, servers, shots, tmp_
             servers.append(Served(keys[name].store.home, name, g, log=tmp_path / f"serve-{name}.log"))
         tabs = {name: open_game(browser, s) for name, s in zip(("alice", "bob"), servers)}
         alice = tabs["alice"]
-        alice.wait("document.querySelector('.layout').dataset.owes === 'decision'", timeout=60)
+        try:
+            alice.wait("document.querySelector('.layout').dataset.owes === 'decision'", timeout=60)
+        except CdpError as exc:  # say what each process saw (this wait ran out under load before)
+            logs = {p.name: p.read_text()[-2000:] for p in sorted(tmp_path.glob("*.log"))}
+            raise AssertionError(f"{exc}\nfiles: {sorted(p.name for p in g.iterdir())}\nlogs: {logs}") from None
         # a visible codename as a clue: the check refuses it before anything is sent
         word = alice.eval("document.querySelector('#board [data-word]').dataset.word")
         before = snapshot(g)
