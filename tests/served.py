@@ -104,3 +104,28 @@ def wait_until(check, timeout: float = 20, every: float = 0.05):
             return value
         assert time.monotonic() < deadline, "timed out"
         time.sleep(every)
+
+
+#: no request of the page in flight (`serve.js` counts them in body.dataset.busy)
+IDLE = "!(+document.body.dataset.busy)"
+
+
+def open_game(browser, url: str):
+    """A tab on the list of games at `url`, then a click on the game, once
+    the list is live and no request is in flight. The list is drawn again
+    whenever a game changes (the watcher's first look at the folder is a
+    change), and a click on the list being replaced is lost, as a person's
+    would be: clicked again then."""
+    from cdp import CdpError
+
+    tab = browser.tab(url)
+    for _ in range(3):
+        tab.wait(f"document.getElementById('live').textContent === 'live' && {IDLE}")
+        tab.click(".games a")
+        try:
+            tab.wait("document.body.dataset.page === 'game' && document.body.dataset.ready === '1'", timeout=10)
+            return tab
+        except CdpError:
+            continue  # still on the list (or on its way): clicked again
+    tab.wait("document.body.dataset.page === 'game' && document.body.dataset.ready === '1'")
+    return tab

@@ -29,7 +29,8 @@ import pytest
 
 from cdp import CHROMIUM, SKIP, Browser, CdpError
 from conftest import introduced, snapshot
-from served import Served
+from served import IDLE, Served
+from served import open_game as served_open_game
 
 from pbem.app import creating, opening, writing
 from pbem.gamedir import folder as folder_mod
@@ -71,16 +72,10 @@ def servers():
 
 
 def open_game(browser, server: Served) -> object:
-    """A tab on the server's list of games, then a click on the game."""
-    tab = browser.tab(server.url)
-    tab.wait("document.getElementById('live').textContent === 'live'")
-    tab.click(".games a")
-    tab.wait("document.body.dataset.page === 'game' && document.body.dataset.ready === '1'")
-    return tab
+    """A tab on the server's list of games, then a click on the game (`served.open_game`)."""
+    return served_open_game(browser, server.url)
 
 
-#: no request of the page in flight (`serve.js` counts them in body.dataset.busy)
-IDLE = "!(+document.body.dataset.busy)"
 
 
 def state(tab) -> dict:

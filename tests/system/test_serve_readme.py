@@ -17,6 +17,7 @@ import subprocess
 import sys
 
 from cdp import CHROMIUM, Browser
+from served import open_game
 from paths import ROOT
 
 MARK = "<!-- the quickstart of pbem serve"
@@ -54,9 +55,7 @@ def test_the_readme_quickstart_plays_a_move(tmp_path):
         if CHROMIUM is not None:
             browser = Browser(tmp_path / "profile")
             try:
-                tab = browser.tab(servers["alice"][1])
-                tab.click(".games a")
-                tab.wait("document.body.dataset.page === 'game' && document.body.dataset.ready === '1'")
+                tab = open_game(browser, servers["alice"][1])
                 tab.click("#board .pick-target")  # a card in her hand
                 tab.click("#moves li:not([hidden]) button.move")
                 tab.wait("!document.getElementById('confirm').hidden")

@@ -232,12 +232,12 @@
     var live = $("live");
     var source = new EventSource(({ game: "../", log: "../../" }[body.dataset.page] || "") + "events");
     source.addEventListener("hello", function (e) {
-      live.textContent = "live"; live.classList.add("on");
-      // a change between the page's drawing and this stream (or while it was cut) sent nothing here
-      if (body.dataset.version !== e.data) {
-        body.dataset.version = e.data;
-        if (body.dataset.page === "log") { location.reload(); } else { refresh(true); }
-      }
+      function on() { live.textContent = "live"; live.classList.add("on"); }
+      if (body.dataset.version === e.data) { on(); return; }
+      // a change between the page's drawing and this stream (or while it was cut) sent nothing
+      // here: drawn again, then "live" (it means "up to date")
+      body.dataset.version = e.data;
+      if (body.dataset.page === "log") { location.reload(); } else { refresh(true).then(on, on); }
     });
     source.addEventListener("change", function (e) {
       if (e.lastEventId) { body.dataset.version = e.lastEventId; }
