@@ -44,6 +44,8 @@ _CLASS = (
     "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
     "\U000e0001\U000e0020-\U000e007f"
 )
+
+
 def _pattern(name: str) -> re.Pattern[str]:
     """``STRIP`` (what is stripped from output) or ``UNSAFE`` (what a text
     may not hold: the tab and the newline too), compiled on first use (`re`

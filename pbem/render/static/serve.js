@@ -231,19 +231,22 @@
   function listen() {
     var live = $("live");
     var source = new EventSource(({ game: "../", log: "../../" }[body.dataset.page] || "") + "events");
+    function redraw() {  // the log page whole (a reload), the others their changing part
+      if (body.dataset.page === "log") { location.reload(); return new Promise(function () {}); }
+      return refresh(true);
+    }
+    function on() { live.textContent = "live"; live.classList.add("on"); }
     source.addEventListener("hello", function (e) {
-      function on() { live.textContent = "live"; live.classList.add("on"); }
       if (body.dataset.version === e.data) { on(); return; }
       // a change between the page's drawing and this stream (or while it was cut) sent nothing
       // here: drawn again, then "live" (it means "up to date")
       body.dataset.version = e.data;
-      if (body.dataset.page === "log") { location.reload(); } else { refresh(true).then(on, on); }
+      redraw().then(on, on);
     });
     source.addEventListener("change", function (e) {
       if (e.lastEventId) { body.dataset.version = e.lastEventId; }
-      var keys = JSON.parse(e.data);
-      if (body.dataset.page === "log") { if (keys.indexOf(body.dataset.key) >= 0) { location.reload(); } }
-      else if (body.dataset.page !== "game" || keys.indexOf(body.dataset.key) >= 0) { refresh(true); }
+      // the list of games shows every game; a game's page and log only their own
+      if (body.dataset.page === "games" || JSON.parse(e.data).indexOf(body.dataset.key) >= 0) { redraw(); }
     });
     source.onerror = function () { live.textContent = "reconnecting"; live.classList.remove("on"); };
   }
